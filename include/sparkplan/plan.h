@@ -1,0 +1,152 @@
+/* plan: the plan model — documents → plans → sections → nodes.
+ *
+ * Owns: a struct document owns its input bytes, the cleaned text the parser read, and one
+ * arena.  Plans, sections, nodes, details and warnings all live in that arena; their text
+ * fields are slices into doc->text.  document_free() releases everything at once; nothing
+ * else is ever freed separately.
+ * Never: recursion on tree depth (walk with plan_node_next_preorder), curses, printing.
+ * Filled by: parse.c (see parse.h).  Read by: emit, analyze, rows, ui.
+ */
+#ifndef SPARKPLAN_PLAN_H
+#define SPARKPLAN_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sparkplan/arena.h"
+#include "sparkplan/slice.h"
+
+enum section_kind {
+    SECTION_PARSED,
+    SECTION_ANALYZED,
+    SECTION_OPTIMIZED,
+    SECTION_PHYSICAL,
+    SECTION_SUBQUERY,    /* formatted-mode "Subquery:N ..." entries and optimized-out exchanges */
+    SECTION_CODEGEN,     /* "== Subtree i / N ==" of EXPLAIN CODEGEN */
+};
+
+/* The JSON / display word for a kind: "parsed", "analyzed", ... */
+const char *section_kind_name(enum section_kind k);
+
+/* Node flags (bit set). */
+enum {
+    NODE_LABEL = 1u << 0,      /* AQE "== Final Plan ==" style header: not an operator */
+    NODE_INNER = 1u << 1,      /* printed as an inner child (subquery / cached plan) of its parent */
+    NODE_TRUNCATED = 1u << 2,  /* text carries "... N more fields" or was cut short */
+};
+
+struct plan_detail {
+    struct slice key;    /* "Output", "Condition", "PushedFilters", ... */
+    struct slice value;  /* everything after the key's colon: "[2]: [a#1, b#2]" keeps the count */
+    uint32_t line;
+};
+
+struct plan_stats {
+    bool has_size, has_rows;
+    double size_bytes;   /* sizeInBytes converted to bytes (1.0 KiB -> 1024) */
+    double row_count;
+};
+
+struct plan_node {
+    struct plan_node *parent, *first_child, *last_child, *next_sibling, *prev_sibling;
+    struct slice name;        /* operator name, no markers: "SortMergeJoin", "Scan parquet db.t" */
+    struct slice text;        /* the node string without tree prefix and codegen marker;
+                                 includes continuation lines (contiguous in doc->text) */
+    uint32_t line;            /* 1-based line in the ORIGINAL input (after line mapping) */
+    uint32_t text_line;       /* 1-based line in doc->text */
+    int32_t stage;            /* whole-stage codegen id, -1 when none (0 = Spark 2 bare '*') */
+    int32_t id;               /* formatted-mode operator id, -1 when none */
+    uint32_t depth;           /* 0 for section roots */
+    uint32_t flags;           /* NODE_* */
+    uint32_t n_children;
+    uint32_t subtree_size;    /* number of descendants (not counting the node) */
+    uint32_t preorder;        /* index in section->preorder */
+    struct plan_detail *details;  /* formatted-mode details block fields, in order */
+    uint32_t n_details;
+    struct slice details_text;    /* the whole details block, header line included */
+    uint32_t details_line;        /* original line of the details header, 0 when none */
+    struct plan_stats stats;
+    struct plan_section *section;
+};
+
+struct plan_section {
+    enum section_kind kind;
+    struct slice title;        /* header line: "== Physical Plan ==", "Subquery:1 Hosting ..." */
+    uint32_t line;             /* original line of the header (or of the first node) */
+    struct slice schema;       /* analyzed plan's "name: type" line, empty otherwise */
+    struct slice code;         /* codegen: the "Generated code:" block, empty otherwise */
+    struct plan_node *first_root, *last_root;
+    uint32_t n_roots;
+    uint32_t n_nodes;
+    struct plan_node **preorder;  /* all nodes of the section in pre-order (parents first) */
+    struct plan *plan;
+    struct plan_section *next;
+};
+
+struct plan {
+    struct plan_section *first_section, *last_section;
+    uint32_t n_sections;
+    uint32_t line;             /* original line where this plan starts */
+    bool adaptive;             /* an AdaptiveSparkPlan is present */
+    int is_final;              /* 1 isFinalPlan=true, 0 false, -1 not adaptive / unknown */
+    struct plan_node **by_id;  /* formatted id -> node (first one printed); NULL entries allowed */
+    uint32_t by_id_len;        /* valid ids are 0 .. by_id_len-1 */
+    struct document *doc;
+    struct plan *next;
+};
+
+struct plan_warning {
+    uint32_t line;             /* original input line, 0 when none */
+    const char *message;       /* arena string */
+    struct plan_warning *next;
+};
+
+struct document {
+    const char *name;          /* origin shown to people: file name, "stdin", "paste 2" */
+    char *bytes;               /* original input, owned (malloc), never modified */
+    size_t len;
+    const char *text;          /* what the parser read: == bytes, or cleaned text in the arena */
+    size_t text_len;
+    const uint32_t *line_map;  /* text line (1-based index) -> original line; NULL = identity */
+    uint32_t n_text_lines;
+    struct arena arena;
+    struct plan *first_plan, *last_plan;
+    uint32_t n_plans;
+    struct plan_warning *first_warning, *last_warning;
+    uint32_t n_warnings;
+    struct plan_node **all_nodes;  /* every node of every plan in input order */
+    size_t n_all_nodes;
+};
+
+/* Construction: takes ownership of bytes (malloc'd).  Does not parse. */
+struct document *document_new(const char *name, char *bytes, size_t len);
+void document_free(struct document *doc);
+
+/* Append helpers used by the parser and clean-up (all allocate in doc->arena). */
+struct plan *document_add_plan(struct document *doc, uint32_t line);
+struct plan_section *plan_add_section(struct plan *p, enum section_kind kind, struct slice title,
+                                      uint32_t line);
+struct plan_node *plan_node_new(struct plan_section *s);
+void plan_node_append_child(struct plan_node *parent, struct plan_node *child);
+void plan_section_append_root(struct plan_section *s, struct plan_node *root);
+void document_warn(struct document *doc, uint32_t line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* After parsing: fills depth, preorder arrays, subtree sizes, by_id and all_nodes.
+ * Iterative, linear.  Returns false on allocation failure. */
+bool document_finish(struct document *doc);
+
+/* Original input line for a 1-based line of doc->text. */
+uint32_t document_original_line(const struct document *doc, uint32_t text_line);
+
+/* Walks without recursion. */
+struct plan_node *plan_node_next_preorder(const struct plan_node *n);  /* within its section */
+struct plan_node *plan_node_next_skip_children(const struct plan_node *n);
+
+/* Lookups. */
+struct plan_node *plan_node_find_by_id(const struct plan *p, int32_t id);
+struct plan_node *document_node_at_line(const struct document *doc, uint32_t line); /* last node starting at or before line */
+const struct plan_detail *plan_node_detail(const struct plan_node *n, const char *key);
+
+#endif

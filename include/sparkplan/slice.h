@@ -1,0 +1,44 @@
+/* slice: a borrowed (pointer, length) view into bytes someone else owns.
+ *
+ * Slices never own memory: nodes point into the document's text with them.
+ */
+#ifndef SPARKPLAN_SLICE_H
+#define SPARKPLAN_SLICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+struct slice {
+    const char *ptr;
+    size_t len;
+};
+
+static inline struct slice slice_make(const char *p, size_t n)
+{
+    struct slice s = {p, n};
+    return s;
+}
+
+static inline struct slice slice_cstr(const char *p)
+{
+    return slice_make(p, p ? strlen(p) : 0);
+}
+
+static inline bool slice_eq_cstr(struct slice s, const char *c)
+{
+    size_t n = strlen(c);
+    return s.len == n && (n == 0 || memcmp(s.ptr, c, n) == 0);
+}
+
+static inline bool slice_starts_with(struct slice s, const char *c)
+{
+    size_t n = strlen(c);
+    return s.len >= n && (n == 0 || memcmp(s.ptr, c, n) == 0);
+}
+
+/* First occurrence of needle in s, or -1.  Linear in s.len * strlen(needle), needle is short. */
+long slice_find(struct slice s, const char *needle);
+struct slice slice_trim(struct slice s);
+
+#endif

@@ -1,0 +1,119 @@
+/* arena.c: chunked bump allocator (see arena.h). */
+#include "sparkplan/arena.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_CHUNK_SIZE (1u << 20)
+#define ARENA_ALIGN 16u
+
+struct arena_chunk {
+    struct arena_chunk *next;
+    size_t size, used;
+    _Alignas(16) unsigned char data[];
+};
+
+void arena_init(struct arena *a)
+{
+    a->head = NULL;
+    a->used_bytes = 0;
+}
+
+static struct arena_chunk *chunk_new(size_t size)
+{
+    struct arena_chunk *c = malloc(sizeof *c + size);
+    if (!c)
+        return NULL;
+    c->next = NULL;
+    c->size = size;
+    c->used = 0;
+    return c;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+    if (size == 0)
+        size = 1;
+    if (size > SIZE_MAX - ARENA_ALIGN)
+        return NULL;
+    size_t rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    struct arena_chunk *c = a->head;
+    if (!c || c->size - c->used < rounded) {
+        if (rounded > ARENA_CHUNK_SIZE / 4) {
+            /* A big block gets its own chunk, linked behind the head so the head's free
+               space is not wasted. */
+            struct arena_chunk *big = chunk_new(rounded);
+            if (!big)
+                return NULL;
+            big->used = rounded;
+            if (a->head) {
+                big->next = a->head->next;
+                a->head->next = big;
+            } else {
+                a->head = big;
+            }
+            a->used_bytes += rounded;
+            memset(big->data, 0, size);
+            return big->data;
+        }
+        c = chunk_new(ARENA_CHUNK_SIZE);
+        if (!c)
+            return NULL;
+        c->next = a->head;
+        a->head = c;
+    }
+    void *p = c->data + c->used;
+    c->used += rounded;
+    a->used_bytes += rounded;
+    memset(p, 0, size);
+    return p;
+}
+
+void *arena_dup(struct arena *a, const void *src, size_t size)
+{
+    void *p = arena_alloc(a, size);
+    if (p && size)
+        memcpy(p, src, size);
+    return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+    size_t n = strlen(s);
+    char *p = arena_alloc(a, n + 1);
+    if (p)
+        memcpy(p, s, n + 1);
+    return p;
+}
+
+char *arena_printf(struct arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    char *p = arena_alloc(a, (size_t)n + 1);
+    if (!p)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void arena_free(struct arena *a)
+{
+    struct arena_chunk *c = a->head;
+    while (c) {
+        struct arena_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    a->head = NULL;
+    a->used_bytes = 0;
+}

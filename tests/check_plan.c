@@ -1,0 +1,73 @@
+/* The plan model: building, walking and looking up nodes without recursion. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/arena.h"
+
+START_TEST(arena_hands_out_zeroed_aligned_memory_and_big_blocks)
+{
+    struct arena a;
+    arena_init(&a);
+    for (int i = 0; i < 1000; i++) {
+        unsigned char *p = arena_alloc(&a, (size_t)(i % 97) + 1);
+        ck_assert_ptr_nonnull(p);
+        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+        ck_assert_uint_eq(p[0], 0);
+    }
+    char *big = arena_alloc(&a, 5u << 20);
+    ck_assert_ptr_nonnull(big);
+    big[(5u << 20) - 1] = 'x';
+    ck_assert_str_eq(arena_printf(&a, "%d-%s", 12, "x"), "12-x");
+    arena_free(&a);
+}
+END_TEST
+
+static struct document *chain_document(uint32_t depth)
+{
+    char *bytes = malloc(1);
+    bytes[0] = 0;
+    struct document *doc = document_new("chain", bytes, 0);
+    struct plan *p = document_add_plan(doc, 1);
+    struct plan_section *s = plan_add_section(p, SECTION_PHYSICAL, slice_cstr("== Physical Plan =="), 1);
+    struct plan_node *prev = NULL;
+    for (uint32_t i = 0; i < depth; i++) {
+        struct plan_node *n = plan_node_new(s);
+        n->line = n->text_line = i + 2;
+        n->id = (int32_t)(depth - i);
+        n->name = n->text = slice_cstr("Project");
+        if (prev)
+            plan_node_append_child(prev, n);
+        else
+            plan_section_append_root(s, n);
+        prev = n;
+    }
+    ck_assert(document_finish(doc));
+    return doc;
+}
+
+START_TEST(a_deep_chain_finishes_without_recursion)
+{
+    struct document *doc = chain_document(200000);
+    struct plan_section *s = doc->first_plan->first_section;
+    ck_assert_uint_eq(s->n_nodes, 200000);
+    ck_assert_uint_eq(s->first_root->subtree_size, 199999);
+    ck_assert_uint_eq(s->preorder[199999]->depth, 199999);
+    struct plan_node *n = plan_node_find_by_id(doc->first_plan, 1);
+    ck_assert_ptr_nonnull(n);
+    ck_assert_uint_eq(n->depth, 199999);
+    ck_assert_ptr_eq(document_node_at_line(doc, 5), s->preorder[3]);
+    document_free(doc);
+}
+END_TEST
+
+Suite *plan_suite(void)
+{
+    Suite *s = suite_create("plan");
+    TCase *tc = tcase_create("model");
+    tcase_add_test(tc, arena_hands_out_zeroed_aligned_memory_and_big_blocks);
+    tcase_add_test(tc, a_deep_chain_finishes_without_recursion);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,38 @@
+/* testutil: helpers shared by the Check suites.
+ *
+ * Tests run from the repository root.  The corpus lives in $SPARKPLAN_CORPUS or
+ * ../shared/corpus; suites that need it skip with a message when it is absent.
+ * The program under test is $SPARKPLAN_BIN (./sparkplan by default).
+ */
+#ifndef SPARKPLAN_TESTUTIL_H
+#define SPARKPLAN_TESTUTIL_H
+
+#include <check.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sparkplan/load.h"
+#include "sparkplan/plan.h"
+
+/* Parse a C string as a document named "test"; fails the test on error. */
+struct document *tu_parse(const char *text);
+/* Parse, returning the status (doc may be NULL). */
+enum sp_status tu_try_parse(const char *text, size_t len, struct document **doc);
+
+/* Read a whole file into a malloc'd NUL-terminated buffer; NULL when unreadable. */
+char *tu_read_file(const char *path, size_t *len);
+
+/* Corpus directory, or NULL (and a message printed once) when it is absent. */
+const char *tu_corpus_dir(void);
+/* Path of the sparkplan binary under test. */
+const char *tu_binary(void);
+
+/* Run a shell command, capture stdout (malloc'd) and the exit status. */
+char *tu_run(const char *cmd, int *status);
+
+/* Node helpers: the first section's first root, the n-th child. */
+struct plan_node *tu_root(struct document *doc);
+struct plan_node *tu_child(struct plan_node *n, unsigned i);
+bool tu_slice_is(struct slice s, const char *c);
+
+#endif

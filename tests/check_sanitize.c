@@ -1,0 +1,56 @@
+/* The sanitizer: nothing from a plan reaches the terminal as a control sequence. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "sparkplan/sanitize.h"
+
+static const char *clean(const char *in, size_t len)
+{
+    static char buf[512];
+    sanitize_to_buf(slice_make(in, len), buf, sizeof buf);
+    return buf;
+}
+
+START_TEST(escape_sequences_are_shown_not_sent)
+{
+    const char in[] = "Filter \x1b[31mred\x1b]0;title\x07 end";
+    ck_assert_str_eq(clean(in, sizeof in - 1), "Filter ^[[31mred^[]0;title^G end");
+}
+END_TEST
+
+START_TEST(c1_controls_and_bad_utf8_become_visible)
+{
+    ck_assert_str_eq(clean("a\xc2\x9b" "b", 4), "a<U+009B>b");
+    ck_assert_str_eq(clean("x\xff\xc3", 3), "x\\xFF\\xC3");
+    ck_assert_str_eq(clean("\xed\xa0\x80", 3), "\\xED\\xA0\\x80"); /* surrogate */
+    ck_assert_str_eq(clean("nul\0x", 5), "nul^@x");
+}
+END_TEST
+
+START_TEST(printable_unicode_and_tabs)
+{
+    ck_assert_str_eq(clean("caf\xc3\xa9 \xe2\x94\x80\tok", 12), "caf\xc3\xa9 \xe2\x94\x80 ok");
+}
+END_TEST
+
+START_TEST(small_buffers_never_split_an_item)
+{
+    char buf[4];
+    size_t need = sanitize_to_buf(slice_cstr("ab\x1b" "c"), buf, sizeof buf);
+    ck_assert_uint_eq(need, 5);
+    ck_assert_str_eq(buf, "ab");
+}
+END_TEST
+
+Suite *sanitize_suite(void)
+{
+    Suite *s = suite_create("sanitize");
+    TCase *tc = tcase_create("sanitize");
+    tcase_add_test(tc, escape_sequences_are_shown_not_sent);
+    tcase_add_test(tc, c1_controls_and_bad_utf8_become_visible);
+    tcase_add_test(tc, printable_unicode_and_tabs);
+    tcase_add_test(tc, small_buffers_never_split_an_item);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -213,6 +213,10 @@ bool lex_formatted_id(const char *s, size_t n, int32_t *id, size_t *name_end)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
         n--;
+    /* A hand-annotated outline: "Exchange (4) // DATA SHUFFLE". */
+    size_t comment = find_last(s, n, ") // ");
+    if (comment != SIZE_MAX)
+        n = comment + 1;
     /* Query stages: "ShuffleQueryStage (4), Statistics(...)". */
     size_t st = find_last(s, n, ", Statistics(");
     if (st != SIZE_MAX)

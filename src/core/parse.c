@@ -882,7 +882,7 @@ static void one_line(struct parser *p)
             p->mode = MODE_NONE;
         }
     }
-    if (pf.units == 0 && lex_looks_like_operator(rest, rl)) {
+    if ((pf.units == 0 || (pf.spaces_only && !pf.branch)) && lex_looks_like_operator(rest, rl)) {
         start_headerless(p, &pf, rest);
         p->blank_before = false;
         return;

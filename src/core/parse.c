@@ -112,7 +112,8 @@ static bool is_space(char c)
 
 static void check_truncation(struct parser *p, const char *s, size_t n, struct plan_node *node)
 {
-    long f = lex_more_fields(s, n);
+    long f, c;
+    lex_truncation(s, n, &f, &c);
     if (f >= 0) {
         if (node)
             node->flags |= NODE_TRUNCATED;
@@ -125,7 +126,6 @@ static void check_truncation(struct parser *p, const char *s, size_t n, struct p
             p->field_warnings_dropped++;
         }
     }
-    long c = lex_more_characters(s, n);
     if (c >= 0) {
         if (node)
             node->flags |= NODE_TRUNCATED;
@@ -551,15 +551,15 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
         return;
     }
     int32_t id;
-    size_t name_end;
-    if (lex_formatted_id(s, len, &id, &name_end)) {
+    size_t name_end, stats_at;
+    lex_statistics(s, len, &n->stats, &stats_at);
+    if (lex_formatted_id(s, len, stats_at, &id, &name_end)) {
         n->id = id;
         n->flags |= NODE_PRIV_FORMATTED;
         n->name = lex_node_name(s, len, name_end);
     } else {
         n->name = lex_node_name(s, len, SIZE_MAX);
     }
-    lex_statistics(s, len, &n->stats);
     if (slice_eq_cstr(n->name, "AdaptiveSparkPlan")) {
         p->plan->adaptive = true;
         set_final_from_text(p->plan, n->text);

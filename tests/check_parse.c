@@ -859,6 +859,55 @@ START_TEST(indented_tree_and_stray_blank_lines)
 }
 END_TEST
 
+/* Random soups of the format's own tokens: never a crash, a hang or a slice outside the
+   text; parents are always one level up. */
+START_TEST(random_token_soup_never_breaks_the_model)
+{
+    static const char *tok[] = {
+        "== Physical Plan ==\n", "== Analyzed Logical Plan ==\n", "== Parsed Logical Plan ==\n",
+        "+- ", ":- ", ":  ", "   ", "*(1) ", "* ", "^ ", "*", "Project [a#1]", "Filter (a#1 > 0)",
+        "(1) Scan parquet t\n", "Output [2]: [a#1, b#2]\n", "Condition : x\n", "\n", "\n\n",
+        "+- == Final Plan ==\n", "+- == Initial Plan ==\n", "===== Subqueries =====\n",
+        "Subquery:1 Hosting operator id = 1 Hosting Expression = x\n", "Subplan:1\n",
+        "Found 1 WholeStageCodegen subtrees.\n", "== Subtree 1 / 1 ==\n", "Generated code:\n",
+        "/* 001 */ x\n", "-- !query\n", "-- !query output\n", "-- !query analysis\n", " (3)",
+        " (unknown)", ", Statistics(sizeInBytes=1.0 KiB, rowCount=1.2E+3)", "... 3 more fields",
+        "... 9 more characters", "Truncated plan of 5 characters", "Relation [a#1] parquet",
+        "AdaptiveSparkPlan isFinalPlan=true", "  Child", " ", "(", ")", "[", "]", ":", "\r",
+        "\t", "x", "Statistics(", "(99999999999) Big\n", "Location [x]\n"};
+    unsigned seed = 12345;
+    size_t nt = sizeof tok / sizeof tok[0];
+    for (int it = 0; it < 3000; it++) {
+        char buf[4096];
+        size_t n = 0;
+        seed = seed * 1103515245u + 12345u;
+        int k = (int)(seed >> 16) % 80;
+        for (int j = 0; j < k; j++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *t = tok[(seed >> 16) % nt];
+            size_t l = strlen(t);
+            if (n + l + 2 >= sizeof buf)
+                break;
+            memcpy(buf + n, t, l);
+            n += l;
+            if ((seed >> 8) % 4 == 0)
+                buf[n++] = '\n';
+        }
+        struct document *doc = NULL;
+        if (tu_try_parse(buf, n, &doc) != SP_OK)
+            continue;
+        for (size_t i = 0; i < doc->n_all_nodes; i++) {
+            const struct plan_node *x = doc->all_nodes[i];
+            ck_assert(x->text.len == 0 || (x->text.ptr >= doc->text &&
+                                           x->text.ptr + x->text.len <= doc->text + doc->text_len));
+            ck_assert(!x->parent || x->depth == x->parent->depth + 1);
+            ck_assert(x->line >= 1 && x->line <= n + 1);
+        }
+        document_free(doc);
+    }
+}
+END_TEST
+
 /* A chain "Project\n+- Project\n   +- Project ..." depth levels deep, 3*depth^2/2 bytes. */
 static char *deep_chain(size_t depth, size_t *len)
 {
@@ -935,6 +984,7 @@ Suite *parse_suite(void)
     TCase *big = tcase_create("big");
     tcase_set_timeout(big, 600);
     tcase_add_test(big, a_10000_deep_plan_parses_in_linear_time);
+    tcase_add_test(big, random_token_soup_never_breaks_the_model);
     suite_add_tcase(s, big);
     return s;
 }

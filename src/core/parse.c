@@ -837,12 +837,12 @@ static void start_headerless(struct parser *p, const struct lex_prefix *pf, cons
     tree_line(p, pf, rest);
 }
 
+/* A blank line.  (In details blocks it ends the block only if no field line follows, which
+   one_line decides on the next line: empty scan metadata leaves a blank line inside.) */
 static void blank_line(struct parser *p)
 {
-    if (p->mode == MODE_DETAILS && p->block) {
-        /* A blank line ends a block unless field lines follow (empty scan metadata). */
-    }
     if (p->has_pending && p->sec) {
+        /* The line after "== Analyzed Logical Plan ==" was a one-node tree. */
         p->has_pending = false;
         if (add_node_line(p, p->pending_ls, p->pending_le, p->pending_lno, 0))
             p->last_units = 0;

@@ -633,11 +633,17 @@ START_TEST(prose_and_code_around_plans_are_skipped)
         "*(1) Project [id#0L]\n"
         "+- *(1) Range (0, 5, step=1, splits=8)\n"
         "\n"
+        "scala> spark.range(3).explain()\n"
+        "== Physical Plan ==\n"
+        "*(1) Range (0, 3, step=1, splits=8)\n"
+        "scala> :quit\n"
         "Why is there no Exchange?\n"
         "Thanks!\n");
-    ck_assert_uint_eq(doc->n_plans, 1);
-    ck_assert_uint_eq(doc->n_all_nodes, 2);
+    ck_assert_uint_eq(doc->n_plans, 2);
+    ck_assert_uint_eq(doc->n_all_nodes, 3);
     ck_assert_uint_eq(tu_root(doc)->line, 5);
+    ck_assert(tu_slice_is(doc->first_plan->next->first_section->first_root->text,
+                          "Range (0, 3, step=1, splits=8)"));
     document_free(doc);
 }
 END_TEST
@@ -813,8 +819,9 @@ START_TEST(several_plans_in_a_log)
                                     "+- 'UnresolvedRelation [t], [], false\n");
     ck_assert_uint_eq(doc->n_plans, 3);
     ck_assert_uint_eq(doc->first_plan->line, 2);
-    /* No blank line: "INFO second query" reads as more text of the Range node. */
+    /* No blank line, but a log record cannot be more text of the Range node. */
     ck_assert_uint_eq(section_n(doc, 0, 0)->n_nodes, 1);
+    ck_assert(tu_slice_is(tu_root(doc)->text, "Range (0, 1, step=1, splits=1)"));
     ck_assert(doc->first_plan->next->adaptive);
     ck_assert_int_eq(doc->first_plan->next->is_final, 0);
     ck_assert_int_eq(section_n(doc, 2, 0)->kind, SECTION_PARSED);

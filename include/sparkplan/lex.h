@@ -89,6 +89,10 @@ bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice 
  * letter, CamelCase word, not a details field, not an all-capitals word. */
 bool lex_looks_like_operator(const char *s, size_t n);
 
+/* A line that cannot continue a node's text: a log record ("24/01/02 10:11:12 INFO ...")
+ * or a REPL prompt ("scala> ", ">>> ").  It ends the tree it follows. */
+bool lex_ends_tree(const char *s, size_t n);
+
 /* Truncation markers, in one pass: *fields = N of "... N more fields", *chars = N of
  * "... N more characters" or "Truncated plan of N characters"; -1 when absent. */
 void lex_truncation(const char *s, size_t n, long *fields, long *chars);

@@ -608,3 +608,30 @@ void lex_truncation(const char *s, size_t n, long *fields, long *chars)
             *chars = c;
     }
 }
+
+bool lex_ends_tree(const char *s, size_t n)
+{
+    if (n == 0)
+        return false;
+    /* REPL prompts. */
+    if (has_prefix(s, n, "scala> ") || has_prefix(s, n, ">>> ") || has_prefix(s, n, "spark-sql") ||
+        has_prefix(s, n, "In [") || has_prefix(s, n, "Out[") || has_prefix(s, n, "$ "))
+        return true;
+    /* Log records: a level word near the start ("24/01/02 10:11:12 INFO SparkContext: ...",
+       "INFO  2024-01-02 ...", "[WARN] ..."). */
+    static const char *const levels[] = {"INFO ", "WARN ", "ERROR ", "DEBUG ", "TRACE ", "FATAL "};
+    size_t lim = n < 40 ? n : 40;
+    size_t start = s[0] == '[' ? 1 : 0;
+    for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
+        size_t l = strlen(levels[k]);
+        if (has_prefix_v(s + start, n - start, levels[k]))
+            return true;
+        if (!is_digit(s[0]))
+            continue;
+        /* Bound: the first 40 bytes. */
+        for (size_t i = 1; i + l <= lim; i++)
+            if (s[i - 1] == ' ' && memcmp(s + i, levels[k], l) == 0)
+                return true;
+    }
+    return false;
+}

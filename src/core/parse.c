@@ -110,7 +110,8 @@ static bool is_space(char c)
 
 /* ---- warnings ------------------------------------------------------------------------ */
 
-static void check_truncation(struct parser *p, const char *s, size_t n, struct plan_node *node)
+static void check_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
+                             struct plan_node *node)
 {
     long f, c;
     lex_truncation(s, n, &f, &c);
@@ -119,7 +120,7 @@ static void check_truncation(struct parser *p, const char *s, size_t n, struct p
             node->flags |= NODE_TRUNCATED;
         if (p->field_warnings < MAX_FIELD_WARNINGS) {
             p->field_warnings++;
-            document_warn(p->doc, orig_line(p, p->lno),
+            document_warn(p->doc, orig_line(p, lno),
                           "%ld more fields not shown: raise spark.sql.debug.maxToStringFields",
                           f);
         } else {
@@ -129,7 +130,7 @@ static void check_truncation(struct parser *p, const char *s, size_t n, struct p
     if (c >= 0) {
         if (node)
             node->flags |= NODE_TRUNCATED;
-        document_warn(p->doc, orig_line(p, p->lno),
+        document_warn(p->doc, orig_line(p, lno),
                       "plan text cut short, %ld more characters not shown: raise "
                       "spark.sql.maxPlanStringLength",
                       c);
@@ -410,7 +411,7 @@ static void block_line(struct parser *p, const char *s, size_t n)
         d->value = slice_make(vs, (size_t)(p->le - vs));
     }
     p->block->end = p->le;
-    check_truncation(p, s, n, NULL);
+    check_truncation(p, s, n, p->lno, NULL);
 }
 
 /* Open-addressing table id -> (first node, block), built per plan in malloc'd memory. */
@@ -564,7 +565,7 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
         p->plan->adaptive = true;
         set_final_from_text(p->plan, n->text);
     }
-    check_truncation(p, s, len, n);
+    check_truncation(p, s, len, lno, n);
 }
 
 static void continue_node(struct parser *p, struct plan_node *n)
@@ -574,7 +575,7 @@ static void continue_node(struct parser *p, struct plan_node *n)
         le--;
     if (le > n->text.ptr + n->text.len)
         n->text.len = (size_t)(le - n->text.ptr);
-    check_truncation(p, p->ls, (size_t)(p->le - p->ls), n);
+    check_truncation(p, p->ls, (size_t)(p->le - p->ls), p->lno, n);
 }
 
 /* Place a node at depth (already shifted by regions).  Returns NULL when the depth fits no
@@ -708,8 +709,9 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
     }
     if (p->sec_headerless && !pf->branch && p->last && !p->blank_before && indent_line(p))
         return true;
-    /* Not a node line: more text of the last node, unless a blank line ended the tree. */
-    if (p->last && !p->blank_before) {
+    /* Not a node line: more text of the last node, unless a blank line, a log record or a
+       prompt ended the tree. */
+    if (p->last && !p->blank_before && !(pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest)))) {
         continue_node(p, p->last);
         return true;
     }
@@ -753,8 +755,7 @@ static void header(struct parser *p, enum lex_header h)
     if (p->mode == MODE_CODE)
         finish_code(p);
     finish_block(p);
-    if (p->mode != MODE_SKIP || h != LEX_GENERATED_CODE)
-        p->mode = MODE_NONE;
+    p->mode = MODE_NONE;
     struct slice title = trimmed_line(p);
     enum section_kind kind = SECTION_PHYSICAL;
     switch (h) {
@@ -882,7 +883,7 @@ static void one_line(struct parser *p)
             if (!p->code_start)
                 p->code_start = p->ls;
             p->code_end = p->le;
-            check_truncation(p, rest, rl, NULL);
+            check_truncation(p, rest, rl, p->lno, NULL);
             p->blank_before = false;
             return;
         }

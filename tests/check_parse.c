@@ -583,6 +583,46 @@ START_TEST(headerless_one_line_relation_is_a_plan)
 }
 END_TEST
 
+START_TEST(simplified_tree_nests_by_indentation)
+{
+    struct document *doc = tu_parse("TakeOrderedAndProject [c_customer_id]\n"
+                                    "  WholeStageCodegen (9)\n"
+                                    "    Project [c_customer_id]\n"
+                                    "      BroadcastHashJoin [ctr_customer_sk,c_customer_sk]\n"
+                                    "        InputAdapter\n"
+                                    "          Scan parquet spark_catalog.default.store [s_store_sk]\n"
+                                    "        InputAdapter\n"
+                                    "          ReusedExchange [d_date_sk] #2\n");
+    char buf[512];
+    outline(section_n(doc, 0, 0), buf, sizeof buf);
+    ck_assert_str_eq(buf, "TakeOrderedAndProject@0 WholeStageCodegen@1 Project@2 "
+                          "BroadcastHashJoin@3 InputAdapter@4 Scan parquet "
+                          "spark_catalog.default.store@5 InputAdapter@4 ReusedExchange@5");
+    /* "WholeStageCodegen (9)" is a name and a stage number, not a formatted id. */
+    ck_assert_int_eq(section_n(doc, 0, 0)->preorder[1]->id, -1);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(one_line_command_in_an_analysis_block_is_a_plan)
+{
+    struct document *doc = tu_parse("-- !query\n"
+                                    "DROP VIEW t\n"
+                                    "-- !query analysis\n"
+                                    "DropTempViewCommand t\n"
+                                    "\n"
+                                    "\n"
+                                    "-- !query\n"
+                                    "SELECT x\n"
+                                    "-- !query analysis\n"
+                                    "[Analyzer test output redacted due to nondeterminism]\n");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    ck_assert(tu_slice_is(tu_root(doc)->name, "DropTempViewCommand"));
+    ck_assert_int_eq(doc->first_plan->first_section->kind, SECTION_ANALYZED);
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(prose_and_code_around_plans_are_skipped)
 {
     struct document *doc = tu_parse(
@@ -876,6 +916,8 @@ Suite *parse_suite(void)
     tcase_add_test(traps, prefix_reader_counts_units_in_long_mixed_prefixes);
     tcase_add_test(traps, inner_children_hang_two_levels_below_their_node);
     tcase_add_test(traps, headerless_one_line_relation_is_a_plan);
+    tcase_add_test(traps, simplified_tree_nests_by_indentation);
+    tcase_add_test(traps, one_line_command_in_an_analysis_block_is_a_plan);
     tcase_add_test(traps, prose_and_code_around_plans_are_skipped);
     tcase_add_test(traps, input_without_a_plan_says_so);
     tcase_add_test(traps, truncation_warns_with_setting_name);

@@ -62,6 +62,12 @@ START_TEST(missing_file_is_reported_with_exit_2)
     ck_assert_int_eq(st, 2);
     ck_assert_str_eq(err, "sparkplan: /nonexistent/plan.txt: No such file or directory\n");
     free(err);
+    /* a hostile file name cannot reach the terminal as an escape sequence */
+    err = run(&st, "'%s' --print \"$(printf '/nonexistent/\\033]0;owned\\007.txt')\" 2>&1 >/dev/null",
+              tu_binary());
+    ck_assert_int_eq(st, 2);
+    ck_assert_str_eq(err, "sparkplan: /nonexistent/^[]0;owned^G.txt: No such file or directory\n");
+    free(err);
 }
 END_TEST
 

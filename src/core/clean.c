@@ -387,6 +387,9 @@ static bool strip_prefix_pass(struct cleaner *c)
                 all_spaced = false;
             if (rn && rest[0] == ' ')
                 rest++, rn--;
+            /* Look through further layers ("> > ", "# > ") for the plan. */
+            while (rn && (rest[0] == '>' || rest[0] == '#' || rest[0] == ' '))
+                rest++, rn--;
             if (!plan && looks_like_plan_line(rest, rn))
                 plan = true;
         }
@@ -757,6 +760,7 @@ static void warn_steps(struct cleaner *c)
 
 /* ---- the quick scan -------------------------------------------------------------------- */
 
+/* A backslash followed by 'n', escaped or not ("\\n" is a string escaped twice). */
 bool cl_line_has_escaped_newline(const char *p, uint32_t len)
 {
     const char *s = p, *end = p + len;
@@ -766,7 +770,7 @@ bool cl_line_has_escaped_newline(const char *p, uint32_t len)
             return false;
         if (b[1] == 'n')
             return true;
-        s = b + 2;
+        s = b + 1;
     }
     return false;
 }

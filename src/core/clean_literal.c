@@ -70,7 +70,9 @@ static bool find_literals(const char *p, uint32_t len, struct lits *out)
         bool nl = false, closed = false;
         while (j < len) {
             if (p[j] == '\\') {
-                if (j + 1 < len && p[j + 1] == 'n')
+                /* "\n", or "\\n" of a string escaped twice (decoded by a second pass). */
+                if (j + 1 < len && (p[j + 1] == 'n' ||
+                                    (p[j + 1] == '\\' && j + 2 < len && p[j + 2] == 'n')))
                     nl = true;
                 j += 2;
                 continue;
@@ -379,6 +381,18 @@ static bool lone_string_line(const char *p, uint32_t len, const struct lits *ls)
     return classify_glue(p, ls->v[0].b + 1, len, ls, &li) == G_JOIN;
 }
 
+/* A line holding one string and punctuation around it (`Out[3]: '...'`, `"...\n",`). */
+static bool single_string_line(const char *p, uint32_t len, const struct lits *ls)
+{
+    if (ls->n != 1)
+        return false;
+    size_t li = 0;
+    if (classify_glue(p, 0, ls->v[0].a, ls, &li) == G_KEEP)
+        return false;
+    li = 0;
+    return classify_glue(p, ls->v[0].b + 1, len, ls, &li) != G_KEEP;
+}
+
 /* Rewrites lines [a, b) of c->lines (a run) into out; ls_all are their strings. */
 static bool emit_run(struct cleaner *c, struct cl_lines *out, size_t a, size_t b)
 {
@@ -442,8 +456,8 @@ static bool literal_pass(struct cleaner *c, bool *changed)
         }
         if (!find_literals(l->p, l->len, &ls))
             goto done;
-        /* A run is decoded when a string holds a plan header, or when the run is a column
-           of lone strings (a notebook's output array, a repr on its own) with tree markers.
+        /* A run is decoded when a string holds a plan header, or when each of its lines is
+           one string (a notebook's output array, a repr on its own) and one has tree markers.
            A tree inside a bigger JSON record (an error's "treeNode") stays as it is. */
         bool cand = false, header = false, marker = false, lone = true;
         for (size_t k = 0; k < ls.n; k++)
@@ -458,7 +472,7 @@ static bool literal_pass(struct cleaner *c, bool *changed)
             i++;
             continue;
         }
-        lone = lone_string_line(l->p, l->len, &ls);
+        lone = single_string_line(l->p, l->len, &ls);
         /* The run: this line, the candidate lines after it, and lone strings continuing it.
            Bound: j only moves forward; the outer loop resumes after the run. */
         size_t j = i + 1;
@@ -475,10 +489,9 @@ static bool literal_pass(struct cleaner *c, bool *changed)
                     header = header || raw_has_header(body, blen);
                     marker = marker || raw_has_marker(body, blen);
                 }
-            bool xl = lone_string_line(x->p, x->len, &ls);
-            if (!xc && !xl)
+            if (!xc && !lone_string_line(x->p, x->len, &ls))
                 break;
-            lone = lone && xl;
+            lone = lone && single_string_line(x->p, x->len, &ls);
         }
         if (!header && !(marker && lone)) {
             i = j;

@@ -29,6 +29,13 @@ static bool is_word_char(char ch)
            ch == '_' || ch == '#';
 }
 
+/* A line that starts nothing.  "(9)" at column 0 looks like a details header, but those
+ * follow a blank line: after a plan line it is the end of a broken one (a formatted id). */
+static bool continues(enum cl_kind next_kind)
+{
+    return next_kind == K_OTHER || next_kind == K_DETAILS;
+}
+
 /* A line made only of tree-prefix characters: a deep node cut inside its prefix. */
 static bool prefix_only(const struct cl_line *l)
 {
@@ -51,7 +58,7 @@ static bool aqe_header(const struct cl_line *l)
 static bool terminal_follower(const struct cl_line *head, const struct cl_line *next,
                               enum cl_kind next_kind)
 {
-    if (next_kind == K_OTHER || next_kind == K_DETAILS)
+    if (continues(next_kind))
         return cl_indent(next->p, next->len) <= 2;
     return prefix_only(head) && next_kind != K_BLANK;
 }
@@ -71,7 +78,7 @@ static uint32_t hanging_col(const struct cl_line *head, enum cl_kind kind, bool 
 
 static bool hanging_follower(uint32_t col, const struct cl_line *next, enum cl_kind next_kind)
 {
-    return col && next_kind == K_OTHER && cl_indent(next->p, next->len) >= col;
+    return col && continues(next_kind) && cl_indent(next->p, next->len) >= col;
 }
 
 /* Word wrap is only undone on plan lines: a tree line, a details field, a plan's root. */
@@ -85,7 +92,7 @@ static bool word_head(const struct cl_line *head, enum cl_kind kind, bool after_
 
 static bool word_follower(const struct cl_line *next, enum cl_kind next_kind)
 {
-    return next_kind == K_OTHER && next->len && next->p[0] != ' ';
+    return continues(next_kind) && next->len && next->p[0] != ' ';
 }
 
 void cl_wrap_scan_init(struct cl_wrap_scan *ws)
@@ -128,7 +135,9 @@ static bool terminal_evidence(const struct cl_wrap_scan *ws)
 {
     if (ws->max_w < WRAP_MIN_WIDTH || ws->last_w > ws->max_w)
         return false;
-    return ws->at_max >= 2 || ws->at_max_midword >= 1;
+    /* One cut line splitting a word is a terminal's, unless broken lines that ended at a
+       space (word wrap) are the better explanation. */
+    return ws->at_max >= 2 || (ws->at_max_midword >= 1 && ws->word_pairs < 2);
 }
 
 bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws)
@@ -194,7 +203,7 @@ bool cl_step_wrap(struct cleaner *c)
                             : 0;
         bool word_group = word && word_head(&v[i], (enum cl_kind)kinds[i], after_header);
         size_t last = i;
-        size_t total = v[i].len;
+        size_t total = v[i].len; /* + 1 a joined line: its separator */
         /* Bound: last only moves forward; the outer loop resumes after the group. */
         while (last + 1 < n) {
             size_t nx = last + 1;
@@ -229,6 +238,10 @@ bool cl_step_wrap(struct cleaner *c)
         for (size_t m = i + 1; m <= last; m++) {
             const char *p = v[m].p;
             uint32_t len = v[m].len;
+            /* Spark prints " (N)": an id cut off at the start of a line lost its space. */
+            if (kinds[m] == 0x80 && len && p[0] == '(' && o && buf[o - 1] != ' ' &&
+                cl_kind(p, len) == K_DETAILS)
+                buf[o++] = ' ';
             if (kinds[m] == 0x40) {
                 while (o && (buf[o - 1] == ' ' || buf[o - 1] == '\t'))
                     o--;

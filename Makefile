@@ -45,7 +45,7 @@ $(B)/libsparkplan-core.a: $(CORE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h) | $(B)/core
+$(B)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h src/core/*.h) | $(B)/core
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(CFLAGS) -c -o $@ $<
 
 $(B)/ui/%.o: src/ui/%.c $(wildcard include/sparkplan/*.h) | $(B)/ui
@@ -106,7 +106,7 @@ $(B)/runner.o: tests/runner.c $(B)/suites.inc | $(B)
 $(B)/check-runner: $(B)/runner.o $(TEST_OBJ) $(B)/libsparkplan-core.a
 	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) -lm
 
-$(SAN)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h) | $(SAN)/core
+$(SAN)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h src/core/*.h) | $(SAN)/core
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(SANFLAGS) -c -o $@ $<
 
 $(SAN)/tests/%.o: tests/%.c $(wildcard include/sparkplan/*.h) $(wildcard tests/*.h) | $(SAN)/tests

@@ -82,6 +82,7 @@ enum key_context {
     X(KA_DOCS, KCTX_GLOBAL, "D", "list the open documents")                                \
     X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
     X(KA_PASTED, KCTX_GLOBAL, "Paste", "a bracketed paste opens as a new document")        \
+    X(KA_THEME, KCTX_GLOBAL, "T", "next colour theme: dark, light, projector, mono")       \
     X(KA_HELP, KCTX_GLOBAL, "?", "this help")                                              \
     X(KA_REDRAW, KCTX_GLOBAL, "C-l", "redraw the screen")                                  \
     X(KA_SUSPEND, KCTX_GLOBAL, "C-z", "suspend (fg resumes)")                              \

@@ -90,11 +90,30 @@ size_t keys_display_name(const char *name, size_t len, char *buf, size_t cap)
     return put(buf, cap, out, name, len);
 }
 
+/* "1 2 3 4 5 6 7 8 9" reads better as "1-9": a run of 3 or more consecutive characters. */
+static bool is_char_run(const char *keys, char *first, char *last)
+{
+    size_t n = strlen(keys);
+    if (n < 5 || n % 2 == 0)
+        return false;
+    for (size_t i = 0; i < n; i += 2) /* the key list is short */
+        if ((i + 1 < n && keys[i + 1] != ' ') || (i >= 2 && keys[i] != keys[i - 2] + 1))
+            return false;
+    *first = keys[0];
+    *last = keys[n - 1];
+    return true;
+}
+
 size_t keys_display_list(const struct key_binding *b, char *buf, size_t cap)
 {
     size_t out = 0;
     if (cap)
         buf[0] = '\0';
+    char first, last;
+    if (is_char_run(b->keys, &first, &last)) {
+        char run[4] = {first, '-', last, '\0'};
+        return put(buf, cap, 0, run, 3);
+    }
     const char *p = b->keys;
     while (*p) {
         const char *e = strchr(p, ' ');

@@ -278,11 +278,27 @@ void rows_select_centered(struct rows *r, struct plan_node *n)
     rows_fix_scroll(r);
 }
 
+/* Lines from n to the end, counting no further than the screen height. */
+static unsigned lines_from(struct rows *r, const struct plan_node *n)
+{
+    unsigned lines = 0;
+    for (; n && lines < r->height; n = rows_next(r, n))
+        lines += row_height(r, n);
+    return lines;
+}
+
 void rows_scroll(struct rows *r, int delta)
 {
     if (!r->sel)
         return;
-    r->top = walk(r, r->top, delta);
+    /* Down: only while the rows below still fill the screen.  O(delta * height). */
+    for (; delta > 0; delta--) {
+        struct plan_node *m = rows_next(r, r->top);
+        if (!m || lines_from(r, m) < r->height)
+            break;
+        r->top = m;
+    }
+    r->top = walk(r, r->top, delta < 0 ? delta : 0);
     if (r->sel->preorder < r->top->preorder) {
         r->sel = r->top;
     } else if (!on_screen(r, r->sel)) {

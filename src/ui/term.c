@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <term.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -180,6 +181,15 @@ static void write_all(const char *s)
     }
 }
 
+/* Show the cursor again, after endwin: curses hid it before entering the alternate
+ * screen, and leaving that screen restores the hidden state on some terminals (tmux). */
+static void show_cursor(void)
+{
+    const char *cnorm = tigetstr("cnorm");
+    if (cnorm && cnorm != (const char *)-1)
+        write_all(cnorm);
+}
+
 void term_modes(bool on)
 {
     if (T.fd < 0 || on == T.modes_on)
@@ -192,13 +202,16 @@ void term_modes(bool on)
 void term_suspend(void)
 {
     term_modes(false);
+    curs_set(1);
     endwin();
+    show_cursor();
     input_stop();
     signal(SIGTSTP, SIG_DFL);
     kill(0, SIGTSTP);
     /* ... stopped until fg ... */
     install(SIGTSTP);
     input_start();
+    curs_set(0);
     term_modes(true);
     term_resize();
 }
@@ -210,7 +223,9 @@ void term_close(void)
     T.opened = false;
     term_modes(false);
     if (T.screen_up) {
+        curs_set(1);
         endwin();
+        show_cursor();
         T.screen_up = false;
     }
     input_close();

@@ -150,6 +150,45 @@ golden: sparkplan
 	  echo "tests/golden/$$n.print tests/golden/$$n.json"; \
 	done
 	@git status --short tests/golden 2>/dev/null || true
+# ---- benchmark (make bench; never part of make check) -------------------------------
+# An optimised build of its own (build-bench/), the generator and the measuring driver,
+# then bench/run.sh: inputs in $(BENCH_DIR), medians of $(BENCH_RUNS) runs, see BENCHMARKS.md.
+BB          = build-bench
+BENCH_FLAGS = -O2 -DNDEBUG -g
+BENCH_DIR  ?= /tmp/sparkplan-bench
+BENCH_RUNS ?= 3
+BB_CORE_OBJ = $(CORE_SRC:src/core/%.c=$(BB)/core/%.o)
+BB_UI_OBJ   = $(UI_SRC:src/ui/%.c=$(BB)/ui/%.o)
+
+$(BB)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h) | $(BB)/core
+	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(BENCH_FLAGS) -c -o $@ $<
+
+$(BB)/ui/%.o: src/ui/%.c $(wildcard include/sparkplan/*.h) | $(BB)/ui
+	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(UI_CFLAGS) $(BENCH_FLAGS) -c -o $@ $<
+
+$(BB)/main.o: src/main.c $(wildcard include/sparkplan/*.h) | $(BB)
+	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(UI_CFLAGS) $(BENCH_FLAGS) -c -o $@ $<
+
+$(BB)/libsparkplan-core.a: $(BB_CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BB)/sparkplan: $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a
+	$(CC) $(BENCH_FLAGS) $(LDFLAGS) -o $@ $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a $(UI_LIBS) -lm
+
+$(BB)/spbench: bench/driver.c bench/keys.c bench/keys.h $(BB)/libsparkplan-core.a
+	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -Ibench -o $@ bench/driver.c bench/keys.c \
+	  $(BB)/libsparkplan-core.a -lm
+
+$(BB)/gen: bench/gen.c | $(BB)
+	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -o $@ bench/gen.c
+
+$(BB) $(BB)/core $(BB)/ui:
+	@mkdir -p $@
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BB)/sparkplan $(BB)/spbench $(BB)/gen
+	@BENCH_DIR=$(BENCH_DIR) BENCH_RUNS=$(BENCH_RUNS) BB=$(BB) sh bench/run.sh
 
 # ---- install ------------------------------------------------------------------------
 install: sparkplan
@@ -163,4 +202,4 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf $(B) $(SAN) sparkplan
+	rm -rf $(B) $(SAN) $(BB) sparkplan

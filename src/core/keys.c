@@ -166,6 +166,15 @@ static void man_text(FILE *f, const char *s)
 
 void keys_print_man(FILE *f)
 {
+    fputs(".SH KEYS\n"
+          "The explorer's keys, generated from its key table (the same table gives the\n"
+          ".B ?\n"
+          "overlay and\n"
+          ".BR \\-\\-help ).\n"
+          "Keys listed under\n"
+          ".B Anywhere\n"
+          "work in the tree and in the details.\n",
+          f);
     for (size_t c = 0; c < sizeof order / sizeof order[0]; c++) {
         fputs(".SS ", f);
         man_text(f, keys_context_title(order[c]));

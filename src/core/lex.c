@@ -53,18 +53,39 @@ static bool read_uint(const char *s, size_t n, size_t *i, int32_t *out)
     return true;
 }
 
+/* 24 bytes = 8 units of "   " or ":  ": OR-ing the first byte of each unit with 0x1A maps
+   both ' ' (0x20) and ':' (0x3A) to 0x3A, so three word compares check eight units. */
+static const unsigned char unit_or[24] = {0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0,
+                                          0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0};
+static const unsigned char unit_want[24] = {0x3A, ' ', ' ', 0x3A, ' ', ' ', 0x3A, ' ', ' ',
+                                            0x3A, ' ', ' ', 0x3A, ' ', ' ', 0x3A, ' ', ' ',
+                                            0x3A, ' ', ' ', 0x3A, ' ', ' '};
+static const char spaces24[24] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+
+static bool eight_plain_units(const char *s, bool *all_spaces)
+{
+    uint64_t w[3], o[3], x[3];
+    memcpy(w, s, 24);
+    memcpy(o, unit_or, 24);
+    memcpy(x, unit_want, 24);
+    if (((w[0] | o[0]) != x[0]) | ((w[1] | o[1]) != x[1]) | ((w[2] | o[2]) != x[2]))
+        return false;
+    *all_spaces = memcmp(s, spaces24, 24) == 0;
+    return true;
+}
+
 void lex_tree_prefix(const char *s, size_t n, struct lex_prefix *out)
 {
-    static const char eight_spaces[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
     size_t i = 0;
     bool branch = false, spaces_only = true;
     /* Bound: each step consumes 3 bytes of the line (or 24 in the fast path). */
     while (i + 3 <= n) {
-        /* Deep plans are mostly spaces: skip 24 at a time (8 units). */
-        if (i + 24 <= n && memcmp(s + i, eight_spaces, 8) == 0 &&
-            memcmp(s + i + 8, eight_spaces, 8) == 0 && memcmp(s + i + 16, eight_spaces, 8) == 0) {
+        bool all_spaces;
+        /* Deep plans are mostly spaces and bars: take 8 units at a time. */
+        if (i + 24 <= n && eight_plain_units(s + i, &all_spaces)) {
             i += 24;
             branch = false;
+            spaces_only &= all_spaces;
             continue;
         }
         char a = s[i], b = s[i + 1], c = s[i + 2];

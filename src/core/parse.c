@@ -71,6 +71,7 @@ struct parser {
     long top;                  /* depth of the last node, -1 when none */
     struct plan_node *last;
     uint32_t last_units;       /* raw prefix units of the last node's line */
+    size_t indent_step;        /* spaces per level of an indentation-only tree, 0 = none */
     struct region *regions;
     size_t n_regions, regions_cap;
 
@@ -182,6 +183,7 @@ static void tree_reset(struct parser *p)
     p->top = -1;
     p->last = NULL;
     p->last_units = 0;
+    p->indent_step = 0;
     p->n_regions = 0;
     p->expect_schema = false;
     p->has_pending = false;
@@ -282,7 +284,8 @@ static void close_section(struct parser *p)
             /* A lone capitalised line is prose unless it reads like a plan node. */
             struct plan_node *r = s->first_root;
             struct slice t = r->text, nm = r->name;
-            bool strong = false;
+            /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
+            bool strong = p->hint_analyzed;
             for (size_t i = 0; i + 1 < t.len && !strong; i++)
                 if (t.ptr[i] == '#' &&
                     ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') || t.ptr[i + 1] == 'x' ||
@@ -299,6 +302,12 @@ static void close_section(struct parser *p)
             for (size_t k = 0; k < sizeof known / sizeof known[0] && !strong; k++)
                 if (slice_eq_cstr(nm, known[k]))
                     strong = true;
+            static const char *const endings[] = {"Command", "Relation", "Scan", "Exec",
+                                                   "Exchange", "Statement"};
+            for (size_t k = 0; k < sizeof endings / sizeof endings[0] && !strong; k++) {
+                size_t el = strlen(endings[k]);
+                strong = nm.len >= el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0;
+            }
             if (!strong && (slice_starts_with(nm, "Scan ") || slice_starts_with(nm, "FileScan")))
                 strong = true;
             if (!strong)
@@ -613,6 +622,30 @@ static struct plan_node *add_node_line(struct parser *p, const char *ls, const c
     return n;
 }
 
+/* PlanStabilitySuite's simplified trees (and some pastes) nest by indentation alone:
+   "Root\n  Child\n    Grandchild".  The first child's indentation sets the step. */
+static bool indent_line(struct parser *p)
+{
+    const char *s = p->ls;
+    size_t n = (size_t)(p->le - s), sp = 0;
+    /* Bound: the line's leading spaces. */
+    while (sp < n && s[sp] == ' ')
+        sp++;
+    if (sp == 0 || !lex_looks_like_operator(s + sp, n - sp))
+        return false;
+    if (p->indent_step == 0) {
+        if (p->top != 0 || p->last != p->sec->first_root || sp > 4)
+            return false;
+        p->indent_step = sp;
+    }
+    if (sp % p->indent_step != 0)
+        return false;
+    long depth = (long)(sp / p->indent_step);
+    if (depth > p->top + 1)
+        return false;
+    return add_node_line(p, s + sp, p->le, p->lno, depth) != NULL;
+}
+
 /* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
 static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char *rest)
 {
@@ -673,6 +706,8 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
             p->last_units = pf->units;
         return true;
     }
+    if (p->sec_headerless && !pf->branch && p->last && !p->blank_before && indent_line(p))
+        return true;
     /* Not a node line: more text of the last node, unless a blank line ended the tree. */
     if (p->last && !p->blank_before) {
         continue_node(p, p->last);
@@ -882,7 +917,7 @@ static void one_line(struct parser *p)
             p->mode = MODE_NONE;
         }
     }
-    if (pf.units == 0 && lex_looks_like_operator(rest, rl)) {
+    if ((pf.units == 0 || (pf.spaces_only && !pf.branch)) && lex_looks_like_operator(rest, rl)) {
         start_headerless(p, &pf, rest);
         p->blank_before = false;
         return;

@@ -1,4 +1,5 @@
 /* arena.c: chunked bump allocator (see arena.h). */
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) where the platform has it */
 #include "sparkplan/arena.h"
 
 #include <stdarg.h>
@@ -6,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define ARENA_CHUNK_SIZE (1u << 20)
+#define ARENA_CHUNK_MAX (32u << 20)
 #define ARENA_ALIGN 16u
+#define HUGE_PAGE (2u << 20)
 
 struct arena_chunk {
     struct arena_chunk *next;
@@ -22,15 +26,40 @@ void arena_init(struct arena *a)
     a->used_bytes = 0;
 }
 
+/* Chunks of 2 MB and more are 2 MB aligned and ask for transparent huge pages: a model of
+ * hundreds of MB then costs hundreds of page faults, not hundreds of thousands (on the
+ * benchmark machine page faults were most of the load time, see BENCHMARKS.md). */
 static struct arena_chunk *chunk_new(size_t size)
 {
-    struct arena_chunk *c = malloc(sizeof *c + size);
+    struct arena_chunk *c;
+    size_t total = sizeof *c + size;
+    if (total >= HUGE_PAGE) {
+        total = (total + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        c = aligned_alloc(HUGE_PAGE, total);
+#ifdef MADV_HUGEPAGE
+        if (c)
+            madvise(c, total, MADV_HUGEPAGE); /* advice only: failure changes nothing */
+#endif
+        size = total - sizeof *c;
+    } else {
+        c = malloc(total);
+    }
     if (!c)
         return NULL;
     c->next = NULL;
     c->size = size;
     c->used = 0;
     return c;
+}
+
+/* Chunk size grows with the arena (1/8 of what is used, 1 MB to 32 MB): small documents
+ * stay small, big ones need few chunks and the unused tail stays under 1/8. */
+static size_t next_chunk_size(const struct arena *a)
+{
+    size_t want = a->used_bytes / 8;
+    if (want < ARENA_CHUNK_SIZE)
+        return ARENA_CHUNK_SIZE;
+    return want > ARENA_CHUNK_MAX ? ARENA_CHUNK_MAX : want;
 }
 
 void *arena_alloc(struct arena *a, size_t size)
@@ -59,7 +88,7 @@ void *arena_alloc(struct arena *a, size_t size)
             memset(big->data, 0, size);
             return big->data;
         }
-        c = chunk_new(ARENA_CHUNK_SIZE);
+        c = chunk_new(next_chunk_size(a));
         if (!c)
             return NULL;
         c->next = a->head;

@@ -249,8 +249,13 @@ bool document_finish(struct document *doc)
         }
     }
     doc->n_all_nodes = all_i;
-    /* Nodes are created in input order almost always; sort to make the line lookup exact. */
-    qsort(doc->all_nodes, doc->n_all_nodes, sizeof *doc->all_nodes, compare_node_line);
+    /* Nodes are created in input order almost always: check that in one pass and sort only
+     * when needed (the sort was a tenth of the load time of a 1M-node plan). */
+    bool sorted = true;
+    for (size_t i = 1; i < doc->n_all_nodes && sorted; i++)
+        sorted = doc->all_nodes[i - 1]->text_line <= doc->all_nodes[i]->text_line;
+    if (!sorted)
+        qsort(doc->all_nodes, doc->n_all_nodes, sizeof *doc->all_nodes, compare_node_line);
     return true;
 }
 

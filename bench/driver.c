@@ -1,0 +1,212 @@
+/* driver: the measuring half of `make bench` (built as build-bench/spbench).
+ *
+ *   spbench parse FILE           load_path + document_free once, nothing else (the process
+ *                                whose wall time and peak RSS are "parse + model")
+ *   spbench load FILE [RUNS]     in-process: load_path + document_free RUNS times, then one
+ *                                run split by phase (read, clean, parse, finish, free)
+ *   spbench run RUNS OUT -- CMD  fork/exec CMD RUNS times with stdout to OUT; prints the
+ *                                median wall time and the largest peak RSS of the child
+ *   spbench keys FILE [N]        in-process key costs on the row model (when rows.h exists)
+ *
+ * Output is one "key=value ..." line per measurement so bench/run.sh can read it with awk.
+ * Owns the documents it loads and frees them.  Never prints plan text.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sparkplan/clean.h"
+#include "sparkplan/load.h"
+#include "sparkplan/parse.h"
+#include "sparkplan/plan.h"
+
+#include "keys.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double bench_median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double bench_now(void) { return now(); }
+
+static int usage(void)
+{
+    fputs("usage: spbench parse FILE | load FILE [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N]\n",
+          stderr);
+    return 2;
+}
+
+/* The bytes of FILE, read the way load_stream does not (one stat-sized read), so the
+ * phase split can time clean/parse/finish without the read. */
+static char *read_all(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        perror(path);
+        exit(1);
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    size_t got = 0;
+    while (buf && got < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    if (!buf) {
+        fputs("spbench: out of memory\n", stderr);
+        exit(1);
+    }
+    buf[got] = '\0';
+    *len = got;
+    return buf;
+}
+
+static int cmd_parse(const char *path)
+{
+    struct document *doc = NULL;
+    struct diag err = {0};
+    if (load_path(path, &doc, &err) != SP_OK) {
+        fprintf(stderr, "spbench: %s: %s\n", path, err.message);
+        return 1;
+    }
+    document_free(doc);
+    return 0;
+}
+
+static int cmd_load(const char *path, int runs)
+{
+    double *t = calloc((size_t)runs, sizeof *t);
+    size_t nodes = 0, arena = 0;
+    for (int r = 0; r < runs; r++) {
+        struct document *doc = NULL;
+        struct diag err = {0};
+        double t0 = now();
+        enum sp_status s = load_path(path, &doc, &err);
+        if (s != SP_OK) {
+            fprintf(stderr, "spbench: %s: %s\n", path, err.message);
+            return 1;
+        }
+        nodes = doc->n_all_nodes;
+        arena = doc->arena.used_bytes;
+        document_free(doc);
+        t[r] = now() - t0;
+    }
+    double total = bench_median(t, (size_t)runs);
+    free(t);
+
+    /* One run split by phase (same steps as load_bytes). */
+    size_t len;
+    double t0 = now();
+    char *bytes = read_all(path, &len);
+    double t1 = now();
+    struct diag err = {0};
+    struct document *doc = document_new(path, bytes, len);
+    if (!doc || clean_document(doc, &err) != SP_OK) {
+        fprintf(stderr, "spbench: clean: %s\n", err.message);
+        return 1;
+    }
+    double t2 = now();
+    if (parse_document(doc, &err) != SP_OK) {
+        fprintf(stderr, "spbench: parse: %s\n", err.message);
+        return 1;
+    }
+    double t3 = now();
+    if (!document_finish(doc)) {
+        fputs("spbench: finish: out of memory\n", stderr);
+        return 1;
+    }
+    double t4 = now();
+    document_free(doc);
+    double t5 = now();
+    printf("load=%.6f read=%.6f clean=%.6f parse=%.6f finish=%.6f free=%.6f nodes=%zu "
+           "arena=%zu bytes=%zu\n",
+           total, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, nodes, arena, len);
+    return 0;
+}
+
+/* Wall time and peak RSS of a child; stdout goes to out (stderr is kept). */
+static int cmd_run(int runs, const char *out, char **argv)
+{
+    double *t = calloc((size_t)runs, sizeof *t);
+    long max_rss_kb = 0;
+    int status_seen = 0;
+    for (int r = 0; r < runs; r++) {
+        double t0 = now();
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("fork");
+            return 1;
+        }
+        if (pid == 0) {
+            int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0 || dup2(fd, 1) < 0)
+                _exit(127);
+            close(fd);
+            execvp(argv[0], argv);
+            perror(argv[0]);
+            _exit(127);
+        }
+        int status;
+        while (waitpid(pid, &status, 0) < 0) {
+            if (errno != EINTR) {
+                perror("wait4");
+                return 1;
+            }
+        }
+        t[r] = now() - t0;
+        /* The largest peak over the children waited for so far: every child of one
+         * `spbench run` runs the same command, so that is the command's peak. */
+        struct rusage ru;
+        getrusage(RUSAGE_CHILDREN, &ru);
+        if (ru.ru_maxrss > max_rss_kb)
+            max_rss_kb = ru.ru_maxrss; /* Linux: kilobytes */
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            status_seen = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    printf("time=%.6f rss_kb=%ld status=%d\n", bench_median(t, (size_t)runs), max_rss_kb,
+           status_seen);
+    free(t);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3)
+        return usage();
+    if (strcmp(argv[1], "parse") == 0)
+        return cmd_parse(argv[2]);
+    if (strcmp(argv[1], "load") == 0)
+        return cmd_load(argv[2], argc > 3 ? atoi(argv[3]) > 0 ? atoi(argv[3]) : 1 : 1);
+    if (strcmp(argv[1], "run") == 0 && argc > 5 && strcmp(argv[4], "--") == 0)
+        return cmd_run(atoi(argv[2]) > 0 ? atoi(argv[2]) : 1, argv[3], argv + 5);
+    if (strcmp(argv[1], "keys") == 0)
+        return bench_keys(argv[2], argc > 3 ? atol(argv[3]) : 0);
+    return usage();
+}

@@ -1,0 +1,220 @@
+#!/bin/sh
+# bench/run.sh: the measuring script behind `make bench` (see BENCHMARKS.md).
+#
+# Generates the inputs into $BENCH_DIR, measures every figure side by side with its
+# baseline in the same run, prints tables of medians and copies them to bench/out/last.txt.
+# Environment: BENCH_DIR (/tmp/sparkplan-bench), BENCH_RUNS (3), BENCH_KEEP=1 keeps the big
+# files, BENCH_ONLY="formatted simple ..." restricts the inputs, SPARKPLAN_CORPUS
+# (../shared/corpus), BENCH_NODES (1000000), BENCH_KEYS=0 skips the key costs,
+# BENCH_VALGRIND=0 skips the valgrind run, BENCH_SCREEN_RE (a regex the explorer's first
+# full screen shows; default: anything on the bottom row).
+set -u
+
+BB=${BB:-build-bench}
+DIR=${BENCH_DIR:-/tmp/sparkplan-bench}
+RUNS=${BENCH_RUNS:-3}
+KEEP=${BENCH_KEEP:-0}
+NODES=${BENCH_NODES:-1000000}
+ONLY=${BENCH_ONLY:-formatted simple chain longline corpus}
+CORPUS=${SPARKPLAN_CORPUS:-../shared/corpus}
+SCREEN_RE=${BENCH_SCREEN_RE:-}
+ROOT=$(pwd)
+SP=$ROOT/$BB/sparkplan
+SPB=$ROOT/$BB/spbench
+GEN=$ROOT/$BB/gen
+OUT=$ROOT/bench/out
+RES=$DIR/results.tsv
+TMUX_SOCK=sparkplan-bench-$$
+
+mkdir -p "$DIR" "$OUT" || exit 1
+: >"$RES"
+
+cleanup() {
+    tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+    rm -f "$DIR"/out.* "$DIR"/*.massif
+    if [ "$KEEP" != 1 ]; then
+        rm -f "$DIR"/formatted.txt "$DIR"/simple.txt "$DIR"/chain.txt "$DIR"/longline.txt \
+              "$DIR"/corpus.txt "$DIR"/corpus1.txt
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say() { printf '%s\n' "$*" >&2; }
+# field NAME LINE: the value of NAME=... in a "k=v k=v" line
+field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
+# record INPUT KEY VALUE
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$RES"; }
+now() { date +%s.%N; }
+calc() { awk "BEGIN { print $1 }"; }   # arithmetic without bc
+warm() { cat "$1" >/dev/null; }   # page cache: every figure reads from memory
+
+# ---- the machine -------------------------------------------------------------------
+CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+MEM=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
+say "machine: $(nproc) cores, ${CPU:-unknown CPU}, ${MEM:-? memory}; runs per case: $RUNS"
+
+# ---- inputs ------------------------------------------------------------------------
+make_input() { # NAME: generate $DIR/NAME.txt unless a fresh one is there
+    f=$DIR/$1.txt
+    if [ -s "$f" ] && [ "$f" -nt "$GEN" ]; then
+        return 0
+    fi
+    t0=$(now)
+    case $1 in
+        formatted) "$GEN" formatted "$NODES" "$f" ;;
+        simple)    "$GEN" simple "$NODES" "$f" ;;
+        chain)     "$GEN" chain 10000 "$f" ;;
+        longline)  "$GEN" longline 50000000 "$f" ;;
+        tiny)      "$GEN" formatted 10 "$f" ;;
+        corpus)
+            [ -d "$CORPUS" ] || return 1
+            # Every plan file of the corpus once, in a fixed order, then repeated to 100 MB.
+            find "$CORPUS" -type f ! -name INDEX.tsv ! -name SOURCES.md ! -name '*.md' \
+                | LC_ALL=C sort | tr '\n' '\0' | xargs -0 cat >"$DIR/corpus1.txt"
+            one=$(wc -c <"$DIR/corpus1.txt")
+            [ "$one" -gt 0 ] || return 1
+            : >"$f"
+            while [ "$(wc -c <"$f")" -lt 100000000 ]; do cat "$DIR/corpus1.txt" >>"$f"; done
+            rm -f "$DIR/corpus1.txt" ;;
+    esac || return 1
+    say "generated $1.txt: $(wc -c <"$f") bytes in $(calc "$(now) - $t0") s"
+}
+
+# ---- what the binary can do already (the CLI and the explorer land separately) -----
+make_input tiny || exit 1
+TINY=$DIR/tiny.txt
+HAVE_PRINT=0
+HAVE_JSON=0
+HAVE_UI=0
+"$SP" --print "$TINY" >"$DIR/out.probe" 2>/dev/null && [ -s "$DIR/out.probe" ] && HAVE_PRINT=1
+"$SP" --json "$TINY" >"$DIR/out.probe" 2>/dev/null && [ -s "$DIR/out.probe" ] && HAVE_JSON=1
+if command -v tmux >/dev/null 2>&1; then
+    tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -s keep -x 120 -y 40 'sleep 100000'
+    # The explorer is there when a tiny plan puts something on the bottom row.
+    tmux -L "$TMUX_SOCK" new-session -d -s probe -x 120 -y 40 "$SP $TINY; sleep 100000"
+    i=0
+    while [ $i -lt 50 ]; do
+        row=$(tmux -L "$TMUX_SOCK" capture-pane -p -t probe | tail -n 1)
+        case $row in *[![:space:]]*) HAVE_UI=1; break ;; esac
+        sleep 0.1
+        i=$((i + 1))
+    done
+    tmux -L "$TMUX_SOCK" kill-session -t probe 2>/dev/null
+fi
+[ $HAVE_PRINT = 1 ] || say "note: sparkplan --print is not available yet: output figures skipped"
+[ $HAVE_JSON = 1 ] || say "note: sparkplan --json is not available yet: json figures skipped"
+[ $HAVE_UI = 1 ] || say "note: the explorer does not draw yet (or tmux is missing): first-screen figures skipped"
+
+# first_screen FILE: seconds from start to the first full screen (median of RUNS)
+first_screen() {
+    times=""
+    r=0
+    while [ $r -lt "$RUNS" ]; do
+        t0=$(now)
+        tmux -L "$TMUX_SOCK" new-session -d -s shot -x 120 -y 40 "$SP $1; sleep 100000"
+        t1=""
+        while :; do
+            screen=$(tmux -L "$TMUX_SOCK" capture-pane -p -t shot)
+            if [ -n "$SCREEN_RE" ]; then
+                printf '%s\n' "$screen" | grep -Eq "$SCREEN_RE" && t1=$(now)
+            else
+                case $(printf '%s\n' "$screen" | tail -n 1) in
+                    *[![:space:]]*) t1=$(now) ;;
+                esac
+            fi
+            [ -n "$t1" ] && break
+            if [ "$(calc "($(now) - $t0) > 60")" = 1 ]; then t1=""; break; fi
+        done
+        tmux -L "$TMUX_SOCK" kill-session -t shot 2>/dev/null
+        [ -n "$t1" ] || { echo "nan"; return; }
+        times="$times $(calc "$t1 - $t0")"
+        r=$((r + 1))
+    done
+    printf '%s\n' $times | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# ---- per input ---------------------------------------------------------------------
+for name in $ONLY; do
+    if ! make_input "$name"; then
+        say "skipping $name: corpus not found at $CORPUS (set SPARKPLAN_CORPUS)"
+        continue
+    fi
+    f=$DIR/$name.txt
+    bytes=$(wc -c <"$f")
+    record "$name" bytes "$bytes"
+    warm "$f"
+    say "measuring $name ($bytes bytes)"
+
+    line=$("$SPB" run "$RUNS" /dev/null -- wc -l "$f")
+    record "$name" wc "$(field time "$line")"
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$f")
+    record "$name" parse "$(field time "$line")"
+    record "$name" rss_kb "$(field rss_kb "$line")"
+    [ "$(field status "$line")" = 0 ] || record "$name" parse_status "$(field status "$line")"
+    line=$("$SPB" load "$f" 1)
+    for k in read clean parse finish nodes arena; do
+        record "$name" "in_$k" "$(field "$k" "$line")"
+    done
+
+    for mode in print json; do
+        eval have=\$HAVE_$(echo $mode | tr a-z A-Z)
+        [ "$have" = 1 ] || continue
+        line=$("$SPB" run "$RUNS" "$DIR/out.$mode" -- "$SP" "--$mode" "$f")
+        record "$name" "$mode" "$(field time "$line")"
+        record "$name" "${mode}_rss_kb" "$(field rss_kb "$line")"
+        record "$name" "${mode}_bytes" "$(wc -c <"$DIR/out.$mode")"
+        # Baseline: cat of a file of the same size, to a file as well.
+        line=$("$SPB" run "$RUNS" "$DIR/out.cat" -- cat "$DIR/out.$mode")
+        record "$name" "${mode}_cat" "$(field time "$line")"
+        rm -f "$DIR/out.$mode" "$DIR/out.cat"
+    done
+
+    if [ $HAVE_UI = 1 ]; then
+        record "$name" screen "$(first_screen "$f")"
+    fi
+    [ "$KEEP" = 1 ] || [ "$name" = formatted ] || rm -f "$f"
+done
+
+# ---- keys on the row model ---------------------------------------------------------
+if [ "${BENCH_KEYS:-1}" = 1 ]; then
+    big=$DIR/formatted.txt
+    [ -s "$big" ] || make_input formatted
+    say "measuring key costs (1M-node plan vs 10-node plan)"
+    "$SPB" keys "$TINY" >"$DIR/out.keys-tiny"
+    "$SPB" keys "$big" >"$DIR/out.keys-big"
+    while read -r kline; do
+        key=$(field key "$kline")
+        [ -n "$key" ] || continue
+        record keys "tiny_$key" "$(field ns "$kline")"
+    done <"$DIR/out.keys-tiny"
+    while read -r kline; do
+        key=$(field key "$kline")
+        [ -n "$key" ] || continue
+        record keys "big_$key" "$(field ns "$kline")"
+    done <"$DIR/out.keys-big"
+    grep -q 'keys=n/a' "$DIR/out.keys-tiny" && record keys na "$(cat "$DIR/out.keys-tiny")"
+fi
+[ "$KEEP" = 1 ] || rm -f "$DIR/formatted.txt"
+
+# ---- memory over 10,000 keys under valgrind ----------------------------------------
+if [ "${BENCH_VALGRIND:-1}" = 1 ] && command -v valgrind >/dev/null 2>&1 \
+   && ! grep -q 'keys=n/a' "$DIR/out.keys-tiny" 2>/dev/null; then
+    say "valgrind: 10,000 keys on the tiny plan (leak check and massif peaks)"
+    valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        --error-exitcode=9 "$SPB" keys "$TINY" 10000 >/dev/null 2>"$DIR/out.vg"
+    record valgrind status $?
+    record valgrind errors "$(grep -c 'ERROR SUMMARY\|definitely lost\|indirectly lost' "$DIR/out.vg")"
+    for n in 1000 10000; do
+        valgrind --tool=massif --massif-out-file="$DIR/keys$n.massif" "$SPB" keys "$TINY" $n \
+            >/dev/null 2>&1
+        peak=$(sed -n 's/^mem_heap_B=//p' "$DIR/keys$n.massif" | sort -n | tail -n 1)
+        record valgrind "heap_peak_$n" "${peak:-nan}"
+    done
+fi
+
+# ---- the tables ----------------------------------------------------------------------
+{
+    echo "sparkplan benchmark — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, ${CPU:-?}, ${MEM:-?}, median of $RUNS"
+    awk -F '\t' -v runs="$RUNS" -f "$ROOT/bench/table.awk" "$RES"
+} | tee "$OUT/last.txt"

@@ -1,0 +1,132 @@
+/* Loading big inputs fast (issue 6): exact-size reads, huge-page buffers, growing arena
+ * chunks, the line index sorted only when needed — none of which may change what is read. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sparkplan/arena.h"
+
+static const char plan_text[] = "== Physical Plan ==\n"
+                                "*(1) Project [id#0L]\n"
+                                "+- *(1) Range (0, 10, step=1, splits=2)\n"
+                                "\n";
+
+/* Writes copies of plan_text, then pads with spaces to exactly size bytes. */
+static char *write_plan_file(size_t size)
+{
+    char *path = strdup("/tmp/sparkplan-bigload-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    size_t n = strlen(plan_text), written = 0;
+    while (written + n <= size) {
+        fwrite(plan_text, 1, n, f);
+        written += n;
+    }
+    for (; written < size; written++)
+        fputc(written + 1 == size ? '\n' : ' ', f);
+    ck_assert_int_eq(fclose(f), 0);
+    return path;
+}
+
+static void assert_loads_byte_for_byte(size_t size)
+{
+    char *path = write_plan_file(size);
+    size_t len = 0;
+    char *expected = tu_read_file(path, &len);
+    ck_assert_uint_eq(len, size);
+    struct document *doc = NULL;
+    struct diag err = {0};
+    ck_assert_int_eq(load_path(path, &doc, &err), SP_OK);
+    ck_assert_uint_eq(doc->len, size);
+    ck_assert(memcmp(doc->bytes, expected, size) == 0);
+    ck_assert_int_eq(doc->bytes[size], '\0'); /* the guard byte the parser may rely on */
+    ck_assert_uint_ge(doc->n_all_nodes, 2);
+    document_free(doc);
+    free(expected);
+    unlink(path);
+    free(path);
+}
+
+START_TEST(a_big_file_loads_byte_for_byte)
+{
+    /* Past the 4 MB huge-page threshold, an exact multiple of the page size, and small. */
+    assert_loads_byte_for_byte(getenv("SPARKPLAN_SANITIZED") ? 5u << 20 : 9u << 20);
+    assert_loads_byte_for_byte(4u << 20);
+    assert_loads_byte_for_byte(sizeof plan_text - 1);
+}
+END_TEST
+
+START_TEST(devices_and_directories_load_like_before)
+{
+    struct document *doc = NULL;
+    struct diag err = {0};
+    /* A character device has no size to trust: read as a stream, found empty. */
+    ck_assert_int_eq(load_path("/dev/null", &doc, &err), SP_ERR_NO_PLAN);
+    ck_assert_ptr_null(doc);
+    ck_assert_int_eq(load_path("/tmp", &doc, &err), SP_ERR_IO);
+    ck_assert_str_eq(err.message, "Is a directory");
+    ck_assert_int_eq(load_path("/nonexistent/plan.txt", &doc, &err), SP_ERR_IO);
+    ck_assert_str_eq(err.message, "No such file or directory");
+}
+END_TEST
+
+START_TEST(the_arena_grows_its_chunks_and_keeps_memory_zeroed)
+{
+    struct arena a;
+    arena_init(&a);
+    size_t total = getenv("SPARKPLAN_SANITIZED") ? 24u << 20 : 96u << 20, got = 0;
+    unsigned char *last = NULL;
+    while (got < total) {
+        unsigned char *p = arena_alloc(&a, 184); /* a plan node */
+        ck_assert_ptr_nonnull(p);
+        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+        ck_assert(p[0] == 0 && p[183] == 0);
+        memset(p, 0xab, 184);
+        got += 184;
+        last = p;
+    }
+    ck_assert_uint_ge(a.used_bytes, total);
+    ck_assert_uint_eq(last[183], 0xab);
+    arena_free(&a);
+    ck_assert_uint_eq(a.used_bytes, 0);
+}
+END_TEST
+
+START_TEST(nodes_out_of_line_order_are_still_found_by_line)
+{
+    char *bytes = strdup("");
+    struct document *doc = document_new("reversed", bytes, 0);
+    struct plan *p = document_add_plan(doc, 1);
+    struct plan_section *s =
+        plan_add_section(p, SECTION_PHYSICAL, slice_cstr("== Physical Plan =="), 1);
+    for (uint32_t i = 0; i < 1000; i++) { /* roots created from the last line up */
+        struct plan_node *n = plan_node_new(s);
+        n->line = n->text_line = 2000 - 2 * i;
+        n->name = n->text = slice_cstr("Project");
+        plan_section_append_root(s, n);
+    }
+    ck_assert(document_finish(doc));
+    struct plan_node *n = document_node_at_line(doc, 1001);
+    ck_assert_ptr_nonnull(n);
+    ck_assert_uint_eq(n->line, 1000);
+    ck_assert_uint_eq(document_node_at_line(doc, 2000)->line, 2000);
+    ck_assert_ptr_null(document_node_at_line(doc, 1));
+    document_free(doc);
+}
+END_TEST
+
+Suite *bigload_suite(void)
+{
+    Suite *s = suite_create("bigload");
+    TCase *tc = tcase_create("bigload");
+    tcase_add_test(tc, a_big_file_loads_byte_for_byte);
+    tcase_add_test(tc, devices_and_directories_load_like_before);
+    tcase_add_test(tc, the_arena_grows_its_chunks_and_keeps_memory_zeroed);
+    tcase_add_test(tc, nodes_out_of_line_order_are_still_found_by_line);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -727,7 +727,8 @@ START_TEST(comet_summary_sentence_is_not_a_node)
         "transitions between Spark and Comet.");
     ck_assert_uint_eq(doc->n_plans, 1);
     ck_assert_uint_eq(doc->n_all_nodes, 3);
-    ck_assert(tu_slice_is(section_n(doc, 0, 0)->preorder[2]->name, "CometScan"));
+    ck_assert(tu_slice_is(section_n(doc, 0, 0)->preorder[2]->name,
+                          "CometScan [native_iceberg_compat] parquet spark_catalog.default.customer"));
     ck_assert_int_eq(section_n(doc, 0, 0)->kind, SECTION_PHYSICAL);
     document_free(doc);
 }
@@ -779,6 +780,8 @@ START_TEST(names_follow_spark_node_names)
         {"Scan In-memory table t [a#1]", "Scan In-memory table t"},
         {"BatchScan cat.db.t[a#1] ParquetScan DataFilters: []", "BatchScan cat.db.t"},
         {"InMemoryTableScan [a#1], [isnotnull(a#1)]", "InMemoryTableScan"},
+        {"CometScan [native_iceberg_compat] parquet db.t", "CometScan [native_iceberg_compat] parquet db.t"},
+        {"CometScan parquet db.t[a#1] Batched: true", "CometScan parquet db.t"},
         {"LocalTableScan <empty>, [a#1]", "LocalTableScan"},
         {"HashAggregate(keys=[a#1], functions=[])", "HashAggregate"},
         {"SortMergeJoin(skew=true) [a#1], [b#2], Inner", "SortMergeJoin(skew=true)"},

@@ -336,6 +336,14 @@ struct slice lex_node_name(const char *s, size_t n, size_t formatted_end)
         if (word_ends_with(s, w, "Scan")) {
             size_t end = w, words = 1;
             /* Bound: at most 4 more words, each scanned once. */
+            /* Comet: "CometScan [native_iceberg_compat] parquet db.t". */
+            if (end + 2 < n && s[end + 1] == '[' && is_lower(s[end + 2])) {
+                size_t k = end + 2;
+                while (k < n && (is_lower(s[k]) || s[k] == '_'))
+                    k++;
+                if (k < n && s[k] == ']')
+                    end = k + 1;
+            }
             while (end + 1 < n && s[end] == ' ' && words < 5) {
                 char c = s[end + 1];
                 if (c == '[' || c == '(' || c == '<' || c == ' ')

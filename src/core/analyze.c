@@ -125,6 +125,9 @@ const struct rule *rule_by_id(const char *id)
 
 struct ctx {
     struct analysis *a;
+    /* logical joins whose children carry size estimates (cost mode), in input order */
+    const struct plan_node **logical_joins;
+    size_t n_logical_joins, logical_joins_cap;
     size_t cap;
     size_t per_rule[RULE_COUNT];
     bool oom;
@@ -344,6 +347,47 @@ static const struct plan_node *nth_real_child(const struct plan_node *n, int k)
     return NULL;
 }
 
+/* Cost mode: the logical Join a physical join was planned from — the one whose text mentions
+ * every expression id of the physical join (its keys and condition). */
+static const struct plan_node *logical_join_of(const struct ctx *c, const struct plan_node *n)
+{
+    struct exprid_ref refs[32];
+    size_t k = exprid_node_refs(n, refs, 32);
+    if (k == 0 || k > 32)
+        return NULL;
+    const struct plan *plan = n->section->plan;
+    for (size_t j = 0; j < c->n_logical_joins; j++) {  /* bounded by the joins of the document */
+        const struct plan_node *lj = c->logical_joins[j];
+        if (lj->section->plan != plan)
+            continue;
+        bool all = true;
+        for (size_t i = 0; i < k && all; i++)
+            all = !refs[i].normalized && exprid_mentions(lj->text, refs[i].id);
+        if (all)
+            return lj;
+    }
+    return NULL;
+}
+
+/* Size of side k of a join: measured or estimated on the physical side, else the estimate of
+ * the logical join it came from. */
+static bool join_side_size(const struct ctx *c, const struct plan_node *n, int k, double *bytes,
+                           bool *runtime)
+{
+    const struct plan_node *side = nth_real_child(n, k);
+    if (side && side_size(side, bytes, runtime))
+        return true;
+    const struct plan_node *lj = logical_join_of(c, n);
+    const struct plan_node *lside = lj ? nth_real_child(lj, k) : NULL;
+    struct plan_stats st;
+    if (lside && node_stats(lside, &st) && st.has_size) {
+        *bytes = st.size_bytes;
+        *runtime = false;
+        return true;
+    }
+    return false;
+}
+
 /* ---- rules on executed nodes ------------------------------------------------------------------ */
 
 static void rule_exchange(struct ctx *c, const struct plan_node *n)
@@ -353,9 +397,20 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
     struct slice part = node_partitioning(n, &kind);
     struct slice keys = partitioning_keys(part);
     struct slice origin = node_shuffle_origin(n);
+    /* Photon prints the origin on the map stage that wraps its shuffle sink. */
+    if (!origin.len && n->parent && node_role(n->parent) == ROLE_QUERY_STAGE)
+        origin = node_shuffle_origin(n->parent);
+    const struct plan_node *consumer = consumer_of(n);
+    if (slice_eq_cstr(origin, "EXECUTOR_BROADCAST")) {
+        /* Photon's executor-side broadcast: a single-partition shuffle every task reads. */
+        sum->n_broadcasts++;
+        struct slice cn = consumer ? short_name(consumer) : slice_cstr("the join");
+        add(c, RULE_BROADCAST, n, "executor-side broadcast (EXECUTOR_BROADCAST) for %.*s%s",
+            (int)cn.len, cn.ptr, consumer ? "" : "");
+        return;
+    }
     sum->shuffles[kind]++;
     sum->n_shuffles++;
-    const struct plan_node *consumer = consumer_of(n);
     char why[200] = "";
     if (origin.len && slice_starts_with(origin, "REPARTITION"))
         snprintf(why, sizeof why, "; asked for by the query (%.*s)", (int)origin.len, origin.ptr);
@@ -482,12 +537,11 @@ static void rule_join(struct ctx *c, const struct plan_node *n, const struct cat
     }
 
     /* Join sides measured or estimated. */
-    const struct plan_node *sides[2] = {nth_real_child(n, 0), nth_real_child(n, 1)};
     if (e->join == JOIN_SORT_MERGE) {
         for (int k = 0; k < 2; k++) {
             double bytes;
             bool runtime;
-            if (!sides[k] || !side_size(sides[k], &bytes, &runtime))
+            if (!join_side_size(c, n, k, &bytes, &runtime))
                 continue;
             enum build_side side = k == 0 ? BUILD_LEFT : BUILD_RIGHT;
             if (bytes < BROADCAST_THRESHOLD && join_side_broadcastable(type, side)) {
@@ -502,10 +556,10 @@ static void rule_join(struct ctx *c, const struct plan_node *n, const struct cat
     }
     if (e->join == JOIN_BROADCAST_HASH || e->join == JOIN_BROADCAST_NESTED_LOOP) {
         enum build_side b = node_build_side(n);
-        const struct plan_node *build = b == BUILD_LEFT ? sides[0] : b == BUILD_RIGHT ? sides[1] : NULL;
         double bytes;
         bool runtime;
-        if (build && side_size(build, &bytes, &runtime) && bytes >= LARGE_BROADCAST &&
+        if (b != BUILD_UNKNOWN && join_side_size(c, n, b == BUILD_LEFT ? 0 : 1, &bytes, &runtime) &&
+            bytes >= LARGE_BROADCAST &&
             bytes < UNKNOWN_SIZE) {
             char sz[32];
             add(c, RULE_BROADCAST_LARGE, n, "the broadcast (%s) side is %s (%s)%s",
@@ -977,6 +1031,24 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
     for (size_t i = 0; i < doc->n_all_nodes && !c->oom; i++) {
         const struct plan_node *n = doc->all_nodes[i];
         enum catalog_role r = node_role(n);
+        if (r == ROLE_JOIN && !is_executed_kind(n->section->kind)) {
+            struct plan_stats st;
+            const struct plan_node *l = nth_real_child(n, 0), *rt = nth_real_child(n, 1);
+            if (l && rt && node_stats(l, &st) && node_stats(rt, &st)) {
+                if (c->n_logical_joins == c->logical_joins_cap) {
+                    size_t ncap = c->logical_joins_cap ? c->logical_joins_cap * 2 : 16;
+                    const struct plan_node **nv = realloc(c->logical_joins, ncap * sizeof *nv);
+                    if (!nv) {
+                        c->oom = true;
+                        return;
+                    }
+                    c->logical_joins = nv;
+                    c->logical_joins_cap = ncap;
+                }
+                c->logical_joins[c->n_logical_joins++] = n;
+            }
+            continue;
+        }
         if (r != ROLE_RELATION)
             continue;
         struct slice table = node_table_name(n);
@@ -1042,6 +1114,7 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
         rule_truncated_plan(&c, doc);
     free(tables.v);
     free(c.one_row);
+    free(c.logical_joins);
 
     if (!c.oom && a->n_findings) {
         qsort(a->findings, a->n_findings, sizeof *a->findings, cmp_findings);

@@ -389,7 +389,7 @@ struct slice node_shuffle_origin(const struct plan_node *n)
     static const char *const origins[] = {
         "ENSURE_REQUIREMENTS",         "REPARTITION_BY_COL",          "REPARTITION_BY_NUM",
         "REPARTITION_WITH_NUM",        "REBALANCE_PARTITIONS_BY_NONE", "REBALANCE_PARTITIONS_BY_COL",
-        "REQUIRED_BY_STATEFUL_OPERATOR", "REPARTITION",
+        "REQUIRED_BY_STATEFUL_OPERATOR", "EXECUTOR_BROADCAST", "REPARTITION",
     };
     for (size_t i = 0; i < sizeof origins / sizeof origins[0]; i++) {
         long at = slice_find_in(n->text, origins[i], 0);

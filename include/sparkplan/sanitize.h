@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sparkplan/slice.h"
@@ -28,6 +29,11 @@ size_t sanitize_next(const char *s, size_t len, char out[SANITIZE_MAX_EXPANSION]
 /* Sanitize into a buffer of cap bytes (NUL-terminated when cap > 0).  Returns the full
  * length the result needs (like snprintf), so callers can size buffers. */
 size_t sanitize_to_buf(struct slice in, char *out, size_t cap);
+
+/* Length of the valid UTF-8 sequence at s[0..len) (overlongs, surrogates and code points
+ * above U+10FFFF rejected), or 0 when s does not start one; *cp gets the code point.
+ * Shared with emit's JSON escaping so both agree on what "invalid" means. */
+size_t sanitize_utf8_len(const char *s, size_t len, uint32_t *cp);
 
 /* Sanitize straight to a stream; returns false on write error. */
 bool sanitize_fwrite(FILE *f, struct slice in);

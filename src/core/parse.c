@@ -1,34 +1,966 @@
-/* parse.c: lines → plan model (see parse.h).  Stub: one plan, one node per line. */
+/* parse.c: lines of doc->text -> plans, sections and nodes (see parse.h).
+ *
+ * One pass over the lines, each classified by lex.c.  A tree is built with an explicit stack
+ * indexed by depth (no recursion); AQE sub-plans and pastes that start indented are handled
+ * by "regions" that shift the depth of the lines inside them.  Formatted-mode details blocks
+ * are collected per plan and attached by operator id when the plan closes.
+ */
 #include "sparkplan/parse.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "sparkplan/lex.h"
+
+/* Internal node bit, cleared before the parser returns: the line carried a formatted id. */
+#define NODE_PRIV_FORMATTED (1u << 30)
+/* Warnings about hidden fields are capped so a wide plan does not bury the rest. */
+#define MAX_FIELD_WARNINGS 20
+
+enum mode {
+    MODE_NONE,    /* between things: trees, details, prose */
+    MODE_SKIP,    /* text that is never a plan: SQL of a golden file, extended information */
+    MODE_CODE,    /* the "Generated code:" block of a codegen subtree */
+    MODE_DETAILS, /* formatted-mode details blocks */
+};
+
+struct details_block {
+    int32_t id, codegen_id;
+    struct slice name;
+    const char *start, *end;   /* whole block text */
+    uint32_t line;             /* original line of the header */
+    struct plan_detail *fields;
+    uint32_t n_fields;
+    struct details_block *next;
+};
+
+/* Lines inside a region have their depth shifted: depth = units + offset.  A branch line
+   with units <= base leaves the region. */
+struct region {
+    uint32_t base;
+    long offset;
+};
+
+struct parser {
+    struct document *doc;
+    enum sp_status status;
+
+    /* current line */
+    const char *ls;            /* line start */
+    const char *le;            /* line end (no '\n', no '\r') */
+    uint32_t lno;              /* 1-based line in doc->text */
+    bool blank_before;         /* the previous line was blank */
+
+    struct plan *plan;         /* open plan, or NULL */
+    struct plan *prev_plan;    /* the plan before it (to unlink an empty one) */
+    int plan_max_order;        /* highest section order seen in the plan (-1 none) */
+    bool plan_headerless;      /* the plan started with a bare tree */
+    bool drop_plan;            /* the bare "tree" turned out to be prose */
+    size_t plan_nodes;
+
+    struct plan_section *sec;  /* section receiving tree lines */
+    bool tree_open;            /* lines may still extend sec's tree */
+    bool sec_headerless;
+    enum mode mode;
+    bool hint_analyzed;        /* inside a "-- !query analysis" block */
+
+    /* tree building */
+    struct plan_node **stack;  /* stack[d] = last node placed at depth d (NULL = skipped) */
+    size_t stack_cap;
+    long top;                  /* depth of the last node, -1 when none */
+    struct plan_node *last;
+    uint32_t last_units;       /* raw prefix units of the last node's line */
+    size_t indent_step;        /* spaces per level of an indentation-only tree, 0 = none */
+    struct region *regions;
+    size_t n_regions, regions_cap;
+
+    /* "== Analyzed Logical Plan ==": the first line may be the schema or the root. */
+    bool expect_schema, has_pending;
+    const char *pending_ls, *pending_le;
+    uint32_t pending_lno;
+
+    /* formatted details */
+    struct details_block *blocks_head, *blocks_tail, *block;
+    struct plan_detail *fields;
+    size_t n_fields, fields_cap;
+
+    /* codegen */
+    struct plan_section *code_sec;
+    const char *code_start, *code_end;
+
+    uint32_t field_warnings, field_warnings_dropped;
+};
+
+static uint32_t orig_line(struct parser *p, uint32_t text_line)
+{
+    return document_original_line(p->doc, text_line);
+}
+
+static void fail(struct parser *p, enum sp_status s)
+{
+    if (p->status == SP_OK)
+        p->status = s;
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* ---- warnings ------------------------------------------------------------------------ */
+
+static void check_truncation(struct parser *p, const char *s, size_t n, struct plan_node *node)
+{
+    long f = lex_more_fields(s, n);
+    if (f >= 0) {
+        if (node)
+            node->flags |= NODE_TRUNCATED;
+        if (p->field_warnings < MAX_FIELD_WARNINGS) {
+            p->field_warnings++;
+            document_warn(p->doc, orig_line(p, p->lno),
+                          "%ld more fields not shown: raise spark.sql.debug.maxToStringFields",
+                          f);
+        } else {
+            p->field_warnings_dropped++;
+        }
+    }
+    long c = lex_more_characters(s, n);
+    if (c >= 0) {
+        if (node)
+            node->flags |= NODE_TRUNCATED;
+        document_warn(p->doc, orig_line(p, p->lno),
+                      "plan text cut short, %ld more characters not shown: raise "
+                      "spark.sql.maxPlanStringLength",
+                      c);
+    }
+}
+
+/* ---- the tree stack ------------------------------------------------------------------ */
+
+static bool stack_reserve(struct parser *p, size_t depth)
+{
+    if (depth < p->stack_cap)
+        return true;
+    size_t cap = p->stack_cap ? p->stack_cap : 64;
+    while (cap <= depth)
+        cap *= 2;
+    struct plan_node **s = realloc(p->stack, cap * sizeof *s);
+    if (!s) {
+        fail(p, SP_ERR_NOMEM);
+        return false;
+    }
+    p->stack = s;
+    p->stack_cap = cap;
+    return true;
+}
+
+static bool region_push(struct parser *p, uint32_t base, long offset)
+{
+    if (p->n_regions == p->regions_cap) {
+        size_t cap = p->regions_cap ? p->regions_cap * 2 : 8;
+        struct region *r = realloc(p->regions, cap * sizeof *r);
+        if (!r) {
+            fail(p, SP_ERR_NOMEM);
+            return false;
+        }
+        p->regions = r;
+        p->regions_cap = cap;
+    }
+    p->regions[p->n_regions].base = base;
+    p->regions[p->n_regions].offset = offset;
+    p->n_regions++;
+    return true;
+}
+
+static long region_offset(const struct parser *p)
+{
+    return p->n_regions ? p->regions[p->n_regions - 1].offset : 0;
+}
+
+static void tree_reset(struct parser *p)
+{
+    p->top = -1;
+    p->last = NULL;
+    p->last_units = 0;
+    p->indent_step = 0;
+    p->n_regions = 0;
+    p->expect_schema = false;
+    p->has_pending = false;
+}
+
+/* ---- plans and sections -------------------------------------------------------------- */
+
+static void close_plan(struct parser *p);
+
+static bool open_plan(struct parser *p, uint32_t text_line)
+{
+    close_plan(p);
+    p->prev_plan = p->doc->last_plan;
+    p->plan = document_add_plan(p->doc, orig_line(p, text_line));
+    if (!p->plan) {
+        fail(p, SP_ERR_NOMEM);
+        return false;
+    }
+    p->plan_max_order = -1;
+    p->plan_headerless = false;
+    p->drop_plan = false;
+    p->plan_nodes = 0;
+    return true;
+}
+
+static void finish_code(struct parser *p)
+{
+    if (p->code_sec && p->code_start)
+        p->code_sec->code = slice_make(p->code_start, (size_t)(p->code_end - p->code_start));
+    p->code_sec = NULL;
+    p->code_start = p->code_end = NULL;
+}
+
+static struct plan_node *add_node_line(struct parser *p, const char *ls, const char *le,
+                                       uint32_t lno, long depth);
+
+/* Decide, once a section is complete, what only the whole section tells. */
+static void close_section(struct parser *p)
+{
+    struct plan_section *s = p->sec;
+    if (!s)
+        return;
+    if (p->has_pending) {
+        /* The line after "== Analyzed Logical Plan ==" was a one-node tree, not a schema. */
+        p->has_pending = false;
+        add_node_line(p, p->pending_ls, p->pending_le, p->pending_lno, 0);
+    }
+    size_t n = 0, formatted = 0;
+    bool unresolved = false, logical = false, physical = false;
+    for (struct plan_node *x = s->first_root; x; x = plan_node_next_preorder(x)) {
+        n++;
+        if (x->flags & NODE_PRIV_FORMATTED)
+            formatted++;
+        if (p->sec_headerless) {
+            if (x->text.len && x->text.ptr[0] == '\'')
+                unresolved = true;
+            struct slice nm = x->name;
+            if (slice_eq_cstr(nm, "Aggregate") || slice_eq_cstr(nm, "Join") ||
+                slice_eq_cstr(nm, "SubqueryAlias") || slice_eq_cstr(nm, "Relation") ||
+                slice_eq_cstr(nm, "LocalRelation") || slice_eq_cstr(nm, "LogicalRDD") ||
+                slice_eq_cstr(nm, "OneRowRelation") || slice_eq_cstr(nm, "GlobalLimit") ||
+                slice_eq_cstr(nm, "LocalLimit") || slice_eq_cstr(nm, "Repartition") ||
+                slice_eq_cstr(nm, "View") || slice_eq_cstr(nm, "WithCTE") ||
+                slice_eq_cstr(nm, "CTERelationDef") || slice_eq_cstr(nm, "CTERelationRef"))
+                logical = true;
+            if (slice_eq_cstr(nm, "HashAggregate") || slice_eq_cstr(nm, "Exchange") ||
+                slice_eq_cstr(nm, "BroadcastExchange") || slice_eq_cstr(nm, "SortMergeJoin") ||
+                slice_eq_cstr(nm, "BroadcastHashJoin") || slice_eq_cstr(nm, "ShuffledHashJoin") ||
+                slice_eq_cstr(nm, "AdaptiveSparkPlan") || slice_eq_cstr(nm, "ColumnarToRow") ||
+                slice_starts_with(nm, "FileScan") || slice_starts_with(nm, "Scan ") ||
+                x->stage >= 0)
+                physical = true;
+        }
+    }
+    /* An outline has an id on (nearly) every line; a stray "Name (3)" in another mode is
+       part of the node string. */
+    bool keep_ids = formatted * 2 >= n;
+    for (struct plan_node *x = s->first_root; x; x = plan_node_next_preorder(x)) {
+        if (!(x->flags & NODE_PRIV_FORMATTED))
+            continue;
+        x->flags &= ~NODE_PRIV_FORMATTED;
+        if (!keep_ids) {
+            x->id = -1;
+            const char *nl = memchr(x->text.ptr, '\n', x->text.len);
+            size_t first = nl ? (size_t)(nl - x->text.ptr) : x->text.len;
+            if (!(x->flags & NODE_LABEL))
+                x->name = lex_node_name(x->text.ptr, first, SIZE_MAX);
+        }
+    }
+    if (p->sec_headerless) {
+        if (unresolved)
+            s->kind = SECTION_PARSED;
+        else if (p->hint_analyzed || (logical && !physical))
+            s->kind = SECTION_ANALYZED;
+        else
+            s->kind = SECTION_PHYSICAL;
+        if (n == 1 && s->n_roots == 1 && s == p->plan->first_section) {
+            /* A lone capitalised line is prose unless it reads like a plan node. */
+            struct plan_node *r = s->first_root;
+            struct slice t = r->text, nm = r->name;
+            /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
+            bool strong = p->hint_analyzed;
+            for (size_t i = 0; i + 1 < t.len && !strong; i++)
+                if (t.ptr[i] == '#' &&
+                    ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') || t.ptr[i + 1] == 'x' ||
+                     t.ptr[i + 1] == 'X'))
+                    strong = true;
+            static const char *const known[] = {
+                "Relation",  "LocalRelation", "Range",      "OneRowRelation", "LogicalRDD",
+                "Project",   "Filter",        "Aggregate",  "Sort",           "Join",
+                "Union",     "SubqueryAlias", "LocalTableScan", "Window",     "Generate",
+                "Expand",    "Sample",        "Deduplicate", "Distinct",      "Intersect",
+                "Except",    "GlobalLimit",   "LocalLimit", "Limit",          "Offset",
+                "Repartition", "RepartitionByExpression", "Tail", "UnresolvedRelation",
+                "HashAggregate", "Exchange", "AdaptiveSparkPlan"};
+            for (size_t k = 0; k < sizeof known / sizeof known[0] && !strong; k++)
+                if (slice_eq_cstr(nm, known[k]))
+                    strong = true;
+            static const char *const endings[] = {"Command", "Relation", "Scan", "Exec",
+                                                   "Exchange", "Statement"};
+            for (size_t k = 0; k < sizeof endings / sizeof endings[0] && !strong; k++) {
+                size_t el = strlen(endings[k]);
+                strong = nm.len >= el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0;
+            }
+            if (!strong && (slice_starts_with(nm, "Scan ") || slice_starts_with(nm, "FileScan")))
+                strong = true;
+            if (!strong)
+                p->drop_plan = true;
+        }
+    }
+    p->plan_nodes += n;
+    p->sec = NULL;
+    p->tree_open = false;
+    p->sec_headerless = false;
+    tree_reset(p);
+}
+
+static bool open_section(struct parser *p, enum section_kind kind, struct slice title,
+                         uint32_t text_line)
+{
+    close_section(p);
+    if (!p->plan && !open_plan(p, text_line))
+        return false;
+    p->sec = plan_add_section(p->plan, kind, title, orig_line(p, text_line));
+    if (!p->sec) {
+        fail(p, SP_ERR_NOMEM);
+        return false;
+    }
+    p->tree_open = true;
+    tree_reset(p);
+    return true;
+}
+
+/* ---- details blocks ------------------------------------------------------------------ */
+
+static void finish_block(struct parser *p)
+{
+    struct details_block *b = p->block;
+    if (!b)
+        return;
+    if (p->n_fields) {
+        b->fields = arena_dup(&p->doc->arena, p->fields, p->n_fields * sizeof *p->fields);
+        if (!b->fields) {
+            fail(p, SP_ERR_NOMEM);
+            return;
+        }
+        b->n_fields = (uint32_t)p->n_fields;
+    }
+    p->n_fields = 0;
+    p->block = NULL;
+}
+
+static void start_block(struct parser *p, int32_t id, struct slice name, int32_t codegen_id)
+{
+    finish_block(p);
+    struct details_block *b = arena_alloc(&p->doc->arena, sizeof *b);
+    if (!b) {
+        fail(p, SP_ERR_NOMEM);
+        return;
+    }
+    b->id = id;
+    b->codegen_id = codegen_id;
+    b->name = name;
+    b->start = p->ls;
+    b->end = p->le;
+    b->line = orig_line(p, p->lno);
+    if (p->blocks_tail)
+        p->blocks_tail->next = b;
+    else
+        p->blocks_head = b;
+    p->blocks_tail = b;
+    p->block = b;
+    p->mode = MODE_DETAILS;
+}
+
+static void block_field(struct parser *p, struct slice key, struct slice value)
+{
+    if (p->n_fields == p->fields_cap) {
+        size_t cap = p->fields_cap ? p->fields_cap * 2 : 16;
+        struct plan_detail *f = realloc(p->fields, cap * sizeof *f);
+        if (!f) {
+            fail(p, SP_ERR_NOMEM);
+            return;
+        }
+        p->fields = f;
+        p->fields_cap = cap;
+    }
+    struct plan_detail *d = &p->fields[p->n_fields++];
+    d->key = key;
+    d->value = value;
+    d->line = orig_line(p, p->lno);
+}
+
+/* A line inside a details block: a new field, or more of the previous field's value. */
+static void block_line(struct parser *p, const char *s, size_t n)
+{
+    struct slice key, value;
+    if (lex_details_field(s, n, &key, &value)) {
+        block_field(p, key, value);
+    } else if (p->n_fields) {
+        struct plan_detail *d = &p->fields[p->n_fields - 1];
+        /* Multi-line value: the slice runs on to this line's end (contiguous text). */
+        const char *vs = d->value.len ? d->value.ptr : s;
+        d->value = slice_make(vs, (size_t)(p->le - vs));
+    }
+    p->block->end = p->le;
+    check_truncation(p, s, n, NULL);
+}
+
+/* Open-addressing table id -> (first node, block), built per plan in malloc'd memory. */
+struct id_slot {
+    int32_t id;
+    struct plan_node *node;
+    struct details_block *block;
+};
+
+static struct id_slot *id_lookup(struct id_slot *t, size_t mask, int32_t id)
+{
+    size_t h = ((uint32_t)id * 2654435761u) & mask;
+    /* Bound: the table is at most half full, so a probe ends at an empty slot. */
+    while (t[h].id != -1 && t[h].id != id)
+        h = (h + 1) & mask;
+    return &t[h];
+}
+
+static void set_final_from_text(struct plan *pl, struct slice t)
+{
+    if (slice_find(t, "isFinalPlan=true") >= 0)
+        pl->is_final = 1;
+    else if (slice_find(t, "isFinalPlan=false") >= 0 && pl->is_final < 0)
+        pl->is_final = 0;
+}
+
+static void share_details(struct plan_node *n, const struct details_block *b)
+{
+    n->details = b->fields;
+    n->n_details = b->n_fields;
+    n->details_text = slice_make(b->start, (size_t)(b->end - b->start));
+    n->details_line = b->line;
+    /* "* " in the outline says "in a codegen stage"; the details say which. */
+    if (n->stage == 0 && b->codegen_id >= 0)
+        n->stage = b->codegen_id;
+}
+
+static void attach_details(struct parser *p)
+{
+    struct plan *pl = p->plan;
+    if (!p->blocks_head || !pl)
+        return;
+    size_t cap = 16;
+    while (cap < 2 * (p->plan_nodes + 1))
+        cap *= 2;
+    struct id_slot *t = malloc(cap * sizeof *t);
+    if (!t) {
+        fail(p, SP_ERR_NOMEM);
+        return;
+    }
+    for (size_t i = 0; i < cap; i++)
+        t[i].id = -1, t[i].node = NULL, t[i].block = NULL;
+    size_t used = 0, mask = cap - 1;
+    for (struct plan_section *s = pl->first_section; s; s = s->next)
+        for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
+            if (n->id < 0)
+                continue;
+            struct id_slot *slot = id_lookup(t, mask, n->id);
+            if (slot->id == -1 && used + 1 < cap / 2 + 1) {
+                slot->id = n->id;
+                slot->node = n;
+                used++;
+            }
+        }
+    for (struct details_block *b = p->blocks_head; b; b = b->next) {
+        if (slice_eq_cstr(b->name, "AdaptiveSparkPlan"))
+            set_final_from_text(pl, slice_make(b->start, (size_t)(b->end - b->start)));
+        struct id_slot *slot = id_lookup(t, mask, b->id);
+        if (slot->id != b->id || slot->block)
+            continue; /* an id pointing nowhere, or a duplicate block: the first one wins */
+        slot->block = b;
+        share_details(slot->node, b);
+    }
+    /* Nodes printed twice (the AQE initial plan reuses final-plan ids) share the block. */
+    for (struct plan_section *s = pl->first_section; s; s = s->next)
+        for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
+            if (n->id < 0 || n->details)
+                continue;
+            struct id_slot *slot = id_lookup(t, mask, n->id);
+            if (slot->id == n->id && slot->block)
+                share_details(n, slot->block);
+        }
+    free(t);
+}
+
+static void close_plan(struct parser *p)
+{
+    if (p->mode == MODE_CODE)
+        finish_code(p);
+    close_section(p);
+    finish_block(p);
+    if (p->plan) {
+        attach_details(p);
+        if (p->plan_nodes == 0 || p->drop_plan) {
+            /* Nothing but headers or prose: not a plan.  Its memory stays in the arena. */
+            struct document *doc = p->doc;
+            doc->last_plan = p->prev_plan;
+            if (p->prev_plan)
+                p->prev_plan->next = NULL;
+            else
+                doc->first_plan = NULL;
+            doc->n_plans--;
+        }
+    }
+    p->plan = NULL;
+    p->blocks_head = p->blocks_tail = p->block = NULL;
+    p->plan_max_order = -1;
+    p->plan_headerless = false;
+    p->drop_plan = false;
+    p->plan_nodes = 0;
+    if (p->mode == MODE_DETAILS || p->mode == MODE_CODE)
+        p->mode = MODE_NONE;
+}
+
+/* ---- nodes --------------------------------------------------------------------------- */
+
+static void fill_node(struct parser *p, struct plan_node *n, const char *s, const char *le,
+                      uint32_t lno)
+{
+    size_t len = (size_t)(le - s);
+    while (len && is_space(s[len - 1]))
+        len--;
+    size_t skip;
+    n->stage = lex_codegen_marker(s, len, &skip);
+    s += skip;
+    len -= skip;
+    n->text = slice_make(s, len);
+    n->text_line = lno;
+    n->line = orig_line(p, lno);
+    struct slice inner;
+    if (lex_aqe_label(s, len, &inner) && n->stage < 0) {
+        n->flags |= NODE_LABEL;
+        n->name = inner;
+        if (slice_eq_cstr(inner, "Final Plan"))
+            p->plan->is_final = 1;
+        else if (slice_eq_cstr(inner, "Current Plan") && p->plan->is_final < 0)
+            p->plan->is_final = 0;
+        return;
+    }
+    int32_t id;
+    size_t name_end;
+    if (lex_formatted_id(s, len, &id, &name_end)) {
+        n->id = id;
+        n->flags |= NODE_PRIV_FORMATTED;
+        n->name = lex_node_name(s, len, name_end);
+    } else {
+        n->name = lex_node_name(s, len, SIZE_MAX);
+    }
+    lex_statistics(s, len, &n->stats);
+    if (slice_eq_cstr(n->name, "AdaptiveSparkPlan")) {
+        p->plan->adaptive = true;
+        set_final_from_text(p->plan, n->text);
+    }
+    check_truncation(p, s, len, n);
+}
+
+static void continue_node(struct parser *p, struct plan_node *n)
+{
+    const char *le = p->le;
+    while (le > n->text.ptr && is_space(le[-1]))
+        le--;
+    if (le > n->text.ptr + n->text.len)
+        n->text.len = (size_t)(le - n->text.ptr);
+    check_truncation(p, p->ls, (size_t)(p->le - p->ls), n);
+}
+
+/* Place a node at depth (already shifted by regions).  Returns NULL when the depth fits no
+   parent (the caller then treats the line as text). */
+static struct plan_node *add_node_line(struct parser *p, const char *ls, const char *le,
+                                       uint32_t lno, long depth)
+{
+    struct plan_section *s = p->sec;
+    struct plan_node *parent = NULL;
+    bool inner = false;
+    if (depth < 0)
+        depth = 0;
+    if (depth > 0) {
+        long d = depth;
+        if (p->top >= d - 1 && p->stack[d - 1]) {
+            parent = p->stack[d - 1];
+        } else if (d >= 2 && p->top >= d - 2 && p->stack[d - 2]) {
+            /* Inner children (subqueries, cached plans) sit two levels below their node. */
+            parent = p->stack[d - 2];
+            inner = true;
+        } else {
+            return NULL;
+        }
+    }
+    if (!stack_reserve(p, (size_t)depth + 1))
+        return NULL;
+    struct plan_node *n = plan_node_new(s);
+    if (!n) {
+        fail(p, SP_ERR_NOMEM);
+        return NULL;
+    }
+    fill_node(p, n, ls, le, lno);
+    if (parent) {
+        plan_node_append_child(parent, n);
+        if (inner)
+            n->flags |= NODE_INNER;
+    } else {
+        plan_section_append_root(s, n);
+    }
+    if (inner && p->top < depth - 1)
+        p->stack[depth - 1] = NULL;
+    p->stack[depth] = n;
+    p->top = depth;
+    p->last = n;
+    return n;
+}
+
+/* PlanStabilitySuite's simplified trees (and some pastes) nest by indentation alone:
+   "Root\n  Child\n    Grandchild".  The first child's indentation sets the step. */
+static bool indent_line(struct parser *p)
+{
+    const char *s = p->ls;
+    size_t n = (size_t)(p->le - s), sp = 0;
+    /* Bound: the line's leading spaces. */
+    while (sp < n && s[sp] == ' ')
+        sp++;
+    if (sp == 0 || !lex_looks_like_operator(s + sp, n - sp))
+        return false;
+    if (p->indent_step == 0) {
+        if (p->top != 0 || p->last != p->sec->first_root || sp > 4)
+            return false;
+        p->indent_step = sp;
+    }
+    if (sp % p->indent_step != 0)
+        return false;
+    long depth = (long)(sp / p->indent_step);
+    if (depth > p->top + 1)
+        return false;
+    return add_node_line(p, s + sp, p->le, p->lno, depth) != NULL;
+}
+
+/* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
+static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char *rest)
+{
+    if (p->has_pending) {
+        p->has_pending = false;
+        if (pf->units == 0) {
+            /* Two lines at column 0 after the analyzed header: the first was the schema. */
+            p->sec->schema = slice_make(p->pending_ls, (size_t)(p->pending_le - p->pending_ls));
+        } else {
+            if (add_node_line(p, p->pending_ls, p->pending_le, p->pending_lno, 0))
+                p->last_units = 0;
+        }
+    }
+    if (p->top < 0 && !p->sec->first_root) {
+        /* The first line of the tree. */
+        if (p->blank_before && pf->units == 0) {
+            int32_t id, cg;
+            struct slice nm;
+            if (lex_details_header(rest, (size_t)(p->le - rest), &id, &nm, &cg))
+                return false;
+        }
+        if (pf->units == 0 && p->expect_schema) {
+            p->expect_schema = false;
+            p->has_pending = true;
+            p->pending_ls = rest;
+            p->pending_le = p->le;
+            p->pending_lno = p->lno;
+            return true;
+        }
+        p->expect_schema = false;
+        if (pf->units > 0) {
+            /* An indented tree, or a paste that starts below its root: its first line is
+               depth 0 for the lines that follow. */
+            uint32_t base = pf->branch ? pf->units - 1 : pf->units;
+            if (!region_push(p, base, -(long)pf->units))
+                return true;
+        }
+        if (add_node_line(p, rest, p->le, p->lno, 0))
+            p->last_units = pf->units;
+        return true;
+    }
+    if (pf->branch) {
+        /* Bound: each region is pushed once per sub-plan and popped at most once. */
+        while (p->n_regions && pf->units <= p->regions[p->n_regions - 1].base)
+            p->n_regions--;
+        long depth = (long)pf->units + region_offset(p);
+        if (depth > 0 && add_node_line(p, rest, p->le, p->lno, depth)) {
+            p->last_units = pf->units;
+            return true;
+        }
+    } else if (pf->units > 0 && pf->spaces_only && p->last && (p->last->flags & NODE_LABEL) &&
+               pf->units == p->last_units) {
+        /* The root of an AQE sub-plan: indented by spaces, no marker, under its label. */
+        long depth = p->top + 1;
+        if (!region_push(p, pf->units, depth - (long)pf->units))
+            return true;
+        if (add_node_line(p, rest, p->le, p->lno, depth))
+            p->last_units = pf->units;
+        return true;
+    }
+    if (p->sec_headerless && !pf->branch && p->last && !p->blank_before && indent_line(p))
+        return true;
+    /* Not a node line: more text of the last node, unless a blank line ended the tree. */
+    if (p->last && !p->blank_before) {
+        continue_node(p, p->last);
+        return true;
+    }
+    p->tree_open = false;
+    return false;
+}
+
+/* ---- headers ------------------------------------------------------------------------- */
+
+static int section_order(enum section_kind k)
+{
+    switch (k) {
+    case SECTION_PARSED:
+        return 0;
+    case SECTION_ANALYZED:
+        return 1;
+    case SECTION_OPTIMIZED:
+        return 2;
+    case SECTION_PHYSICAL:
+        return 3;
+    case SECTION_SUBQUERY:
+        return 4;
+    case SECTION_CODEGEN:
+        return 5;
+    }
+    return 3;
+}
+
+static struct slice trimmed_line(const struct parser *p)
+{
+    const char *s = p->ls, *e = p->le;
+    while (s < e && is_space(*s))
+        s++;
+    while (e > s && is_space(e[-1]))
+        e--;
+    return slice_make(s, (size_t)(e - s));
+}
+
+static void header(struct parser *p, enum lex_header h)
+{
+    if (p->mode == MODE_CODE)
+        finish_code(p);
+    finish_block(p);
+    if (p->mode != MODE_SKIP || h != LEX_GENERATED_CODE)
+        p->mode = MODE_NONE;
+    struct slice title = trimmed_line(p);
+    enum section_kind kind = SECTION_PHYSICAL;
+    switch (h) {
+    case LEX_PARSED:
+    case LEX_ANALYZED:
+    case LEX_OPTIMIZED:
+    case LEX_PHYSICAL:
+        kind = h == LEX_PARSED      ? SECTION_PARSED
+               : h == LEX_ANALYZED  ? SECTION_ANALYZED
+               : h == LEX_OPTIMIZED ? SECTION_OPTIMIZED
+                                    : SECTION_PHYSICAL;
+        /* A section no later than one already seen starts the next explain output. */
+        if (!p->plan || p->plan_headerless || section_order(kind) <= p->plan_max_order) {
+            close_section(p);
+            if (!open_plan(p, p->lno))
+                return;
+        }
+        if (!open_section(p, kind, title, p->lno))
+            return;
+        p->plan_max_order = section_order(kind);
+        p->expect_schema = h == LEX_ANALYZED;
+        return;
+    case LEX_SUBTREE:
+        if ((!p->plan || p->plan_headerless) && !open_plan(p, p->lno))
+            return;
+        if (open_section(p, SECTION_CODEGEN, title, p->lno))
+            p->plan_max_order = section_order(SECTION_CODEGEN);
+        return;
+    case LEX_FOUND_CODEGEN:
+        open_plan(p, p->lno);
+        p->plan_max_order = section_order(SECTION_CODEGEN);
+        return;
+    case LEX_GENERATED_CODE:
+        if (p->sec && p->sec->kind == SECTION_CODEGEN)
+            p->code_sec = p->sec;
+        p->tree_open = false;
+        p->mode = MODE_CODE;
+        p->code_start = p->code_end = NULL;
+        return;
+    case LEX_SUBQUERIES:
+    case LEX_OPTIMIZED_OUT:
+        close_section(p);
+        return;
+    case LEX_SUBQUERY_ENTRY:
+    case LEX_SUBPLAN_ENTRY:
+        if ((!p->plan || p->plan_headerless) && !open_plan(p, p->lno))
+            return;
+        open_section(p, SECTION_SUBQUERY, title, p->lno);
+        return;
+    case LEX_OTHER_HEADER:
+        close_section(p);
+        p->mode = MODE_SKIP;
+        return;
+    case LEX_QUERY_MARK:
+        close_plan(p);
+        p->hint_analyzed = false;
+        p->mode = MODE_SKIP;
+        return;
+    case LEX_QUERY_OUTPUT:
+    case LEX_QUERY_ANALYSIS:
+        close_plan(p);
+        p->hint_analyzed = h == LEX_QUERY_ANALYSIS;
+        p->mode = MODE_NONE;
+        return;
+    case LEX_NONE:
+        return;
+    }
+}
+
+/* ---- the line loop ------------------------------------------------------------------- */
+
+static void start_headerless(struct parser *p, const struct lex_prefix *pf, const char *rest)
+{
+    if (!open_plan(p, p->lno))
+        return;
+    p->plan_headerless = true;
+    if (!open_section(p, SECTION_PHYSICAL, slice_make(NULL, 0), p->lno))
+        return;
+    p->sec_headerless = true;
+    tree_line(p, pf, rest);
+}
+
+static void blank_line(struct parser *p)
+{
+    if (p->mode == MODE_DETAILS && p->block) {
+        /* A blank line ends a block unless field lines follow (empty scan metadata). */
+    }
+    if (p->has_pending && p->sec) {
+        p->has_pending = false;
+        if (add_node_line(p, p->pending_ls, p->pending_le, p->pending_lno, 0))
+            p->last_units = 0;
+    }
+}
+
+static void one_line(struct parser *p)
+{
+    struct lex_prefix pf;
+    lex_tree_prefix(p->ls, (size_t)(p->le - p->ls), &pf);
+    const char *rest = p->ls + pf.len;
+    const char *r = rest;
+    /* Bound: stops at the first non-space byte of the line. */
+    while (r < p->le && is_space(*r))
+        r++;
+    bool blank = r == p->le && pf.spaces_only;
+    if (blank) {
+        blank_line(p);
+        p->blank_before = true;
+        return;
+    }
+    size_t rl = (size_t)(p->le - rest);
+    if (pf.spaces_only) {
+        enum lex_header h = lex_header(rest, rl);
+        if (h != LEX_NONE && (p->mode != MODE_CODE || h != LEX_SUBQUERY_ENTRY)) {
+            header(p, h);
+            p->blank_before = false;
+            return;
+        }
+    }
+    switch (p->mode) {
+    case MODE_SKIP:
+        p->blank_before = false;
+        return;
+    case MODE_CODE:
+        if (!p->blank_before || (rl >= 2 && rest[0] == '/' && rest[1] == '*') || pf.units > 0) {
+            if (!p->code_start)
+                p->code_start = p->ls;
+            p->code_end = p->le;
+            check_truncation(p, rest, rl, NULL);
+            p->blank_before = false;
+            return;
+        }
+        finish_code(p);
+        p->mode = MODE_NONE;
+        break;
+    default:
+        break;
+    }
+    if (p->tree_open && p->sec && tree_line(p, &pf, rest)) {
+        p->blank_before = false;
+        return;
+    }
+    if (pf.units == 0 && p->plan) {
+        int32_t id, cg;
+        struct slice name;
+        if ((p->blank_before || p->mode == MODE_DETAILS) &&
+            lex_details_header(rest, rl, &id, &name, &cg)) {
+            close_section(p);
+            start_block(p, id, name, cg);
+            p->blank_before = false;
+            return;
+        }
+        if (p->mode == MODE_DETAILS && p->block) {
+            struct slice k, v;
+            if (!p->blank_before || lex_details_field(rest, rl, &k, &v)) {
+                block_line(p, rest, rl);
+                p->blank_before = false;
+                return;
+            }
+            finish_block(p);
+            p->mode = MODE_NONE;
+        }
+    }
+    if ((pf.units == 0 || (pf.spaces_only && !pf.branch)) && lex_looks_like_operator(rest, rl)) {
+        start_headerless(p, &pf, rest);
+        p->blank_before = false;
+        return;
+    }
+    /* Prose, code or anything else around plans: skipped. */
+    p->blank_before = false;
+}
 
 enum sp_status parse_document(struct document *doc, struct diag *err)
 {
-    const char *p = doc->text, *end = doc->text + doc->text_len;
-    uint32_t line = 0;
-    struct plan_section *s = NULL;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        line++;
-        if (e > p) {
-            if (!s) {
-                struct plan *pl = document_add_plan(doc, line);
-                s = pl ? plan_add_section(pl, SECTION_PHYSICAL, slice_make(NULL, 0), line) : NULL;
-                if (!s)
-                    return SP_ERR_NOMEM;
-            }
-            struct plan_node *n = plan_node_new(s);
-            if (!n)
-                return SP_ERR_NOMEM;
-            n->text = n->name = slice_make(p, (size_t)(e - p));
-            n->line = n->text_line = line;
-            plan_section_append_root(s, n);
-        }
-        p = nl ? nl + 1 : end;
+    struct parser p;
+    memset(&p, 0, sizeof p);
+    p.doc = doc;
+    p.status = SP_OK;
+    p.plan_max_order = -1;
+    p.top = -1;
+    const char *s = doc->text, *end = doc->text + doc->text_len;
+    while (s < end && p.status == SP_OK) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *le = nl ? nl : end;
+        p.ls = s;
+        p.le = le;
+        if (le > s && le[-1] == '\r')
+            p.le--;
+        p.lno++;
+        one_line(&p);
+        s = nl ? nl + 1 : end;
     }
-    if (!s) {
+    if (p.mode == MODE_CODE)
+        finish_code(&p);
+    close_plan(&p);
+    if (p.field_warnings_dropped)
+        document_warn(doc, 0,
+                      "%u more lines hide fields: raise spark.sql.debug.maxToStringFields",
+                      p.field_warnings_dropped);
+    free(p.stack);
+    free(p.regions);
+    free(p.fields);
+    if (p.status != SP_OK) {
+        diag_set(err, 0, "out of memory");
+        return p.status;
+    }
+    if (!doc->first_plan) {
         diag_set(err, 0, "no Spark plan found");
         return SP_ERR_NO_PLAN;
     }

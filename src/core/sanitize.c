@@ -4,8 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Length of a valid UTF-8 sequence at s (overlongs, surrogates and > U+10FFFF rejected),
- * or 0 when s does not start one. *cp receives the code point. */
+/* See sanitize_utf8_len() in sanitize.h. */
 static size_t utf8_valid_len(const unsigned char *s, size_t len, uint32_t *cp)
 {
     unsigned char c = s[0];
@@ -34,6 +33,12 @@ static size_t utf8_valid_len(const unsigned char *s, size_t len, uint32_t *cp)
         return 0;
     *cp = v;
     return n;
+}
+
+size_t sanitize_utf8_len(const char *s, size_t len, uint32_t *cp)
+{
+    uint32_t ignored;
+    return len ? utf8_valid_len((const unsigned char *)s, len, cp ? cp : &ignored) : 0;
 }
 
 static const char hex[] = "0123456789ABCDEF";

@@ -1,0 +1,43 @@
+/* emit: the non-interactive outputs, `--print` (an indented outline) and `--json`.
+ *
+ * Owns nothing: reads a parsed document and writes to a stream through its own 64 KiB
+ * buffer (one fwrite per buffer, so output runs at `cat` speed).  Never recurses on tree
+ * depth: the JSON walk follows parent/sibling links and closes brackets while climbing.
+ * Never touches curses.  Every byte of plan text in --print goes through sanitize;
+ * JSON strings are escaped (control characters as \u00XX, invalid UTF-8 as \ufffd).
+ * Errors are values: a write error returns SP_ERR_IO with strerror text in err.
+ */
+#ifndef SPARKPLAN_EMIT_H
+#define SPARKPLAN_EMIT_H
+
+#include <stdio.h>
+
+#include "sparkplan/plan.h"
+#include "sparkplan/status.h"
+
+/* Outline indentation: two spaces per level, up to this depth; deeper nodes keep this
+ * indentation and show their depth as "[depth N] " so that a 100,000-deep chain prints in
+ * linear, not quadratic, size. */
+#define EMIT_PRINT_MAX_INDENT 100
+
+/* The outline of every plan and section of doc:
+ *   "# plan N, line L" before each plan (only when the document holds several),
+ *   the section title ("== Physical Plan ==", "Subquery:1 Hosting ..."; an untitled
+ *   section prints "== <kind> plan (no header) =="), then one node a line indented by
+ *   depth: "*(stage) " when the node is in a codegen stage, the node text (continuation
+ *   lines shown as ^J), " (id)" when the formatted id is not already in the text,
+ *   "[label] " before AQE "== Final Plan ==" style headers.  A blank line separates
+ *   sections.  Warnings are NOT written here (main prints them on stderr). */
+enum sp_status emit_print(FILE *out, const struct document *doc, struct diag *err);
+
+/* One JSON object for doc, on one line, terminated by "\n":
+ *   {"file": NAME, "plans": [{"line", "adaptive", "isFinalPlan", "sections": [{"kind",
+ *    "title", "line", ["schema"], ["code"], "roots": [NODE...]}]}],
+ *    "warnings": [{"line", "message"}]}
+ * NODE = {"name", "text", "line", "stage", "id", ["label": true], ["inner": true],
+ *         ["truncated": true], "details": [[key, value]...], ["stats": {...}],
+ *         "children": [NODE...]}
+ * stage and id are null when absent; "line" of a warning is null when it has none. */
+enum sp_status emit_json(FILE *out, const struct document *doc, struct diag *err);
+
+#endif

@@ -1,0 +1,95 @@
+/* lex: classify one line of plan text (tree prefix, codegen marker, headers, formatted ids,
+ * details fields, statistics, operator names).
+ *
+ * Owns nothing and allocates nothing: every function reads a (pointer, length) line and
+ * returns values or slices into it.  No state between calls, no recursion.  Each function
+ * is linear in the bytes it looks at; most look only at the start or end of the line.
+ * Never: reads past the length it is given (lines are not NUL-terminated).
+ */
+#ifndef SPARKPLAN_LEX_H
+#define SPARKPLAN_LEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sparkplan/plan.h"
+#include "sparkplan/slice.h"
+
+/* The tree prefix: 3-character units "   ", ":  ", "+- ", ":- " read from the line start. */
+struct lex_prefix {
+    uint32_t units;     /* number of units */
+    size_t len;         /* bytes they cover (3 * units) */
+    bool branch;        /* the last unit is "+- " or ":- ": the line is a node */
+    bool spaces_only;   /* every unit is "   " (AQE sub-plan roots, indented text) */
+};
+
+void lex_tree_prefix(const char *s, size_t n, struct lex_prefix *out);
+
+/* Codegen marker at the start of a node string: "*(N) " -> N, "* " -> 0 (formatted; the id
+ * comes from the details block), "*Name" (Spark 2) -> 0, Gluten "^(N) " -> N, "^ " -> 0.
+ * Returns the stage (-1 when no marker) and sets *skip to the marker's length. */
+int32_t lex_codegen_marker(const char *s, size_t n, size_t *skip);
+
+enum lex_header {
+    LEX_NONE,
+    LEX_PARSED,          /* == Parsed Logical Plan == */
+    LEX_ANALYZED,        /* == Analyzed Logical Plan == */
+    LEX_OPTIMIZED,       /* == Optimized Logical Plan == */
+    LEX_PHYSICAL,        /* == Physical Plan == */
+    LEX_SUBTREE,         /* == Subtree 1 / 3 (maxMethodCodeSize:...) == */
+    LEX_OTHER_HEADER,    /* == Extended Information (...) ==, == Whole Stage Codegen ==, ... */
+    LEX_SUBQUERIES,      /* ===== Subqueries ===== */
+    LEX_OPTIMIZED_OUT,   /* ===== Adaptively Optimized Out Exchanges ===== */
+    LEX_FOUND_CODEGEN,   /* Found 3 WholeStageCodegen subtrees. */
+    LEX_GENERATED_CODE,  /* Generated code: */
+    LEX_SUBQUERY_ENTRY,  /* Subquery:1 Hosting operator id = ... */
+    LEX_SUBPLAN_ENTRY,   /* Subplan:1 */
+    LEX_QUERY_MARK,      /* -- !query (SQL test golden files): the query text follows */
+    LEX_QUERY_OUTPUT,    /* -- !query output / -- !query analysis / -- !query optimized */
+    LEX_QUERY_ANALYSIS,  /* -- !query analysis: the tree that follows is an analyzed plan */
+};
+
+/* s is the line without its tree prefix (headers never carry one). */
+enum lex_header lex_header(const char *s, size_t n);
+
+/* "== Final Plan ==" style AQE sub-plan label (after a "+- " unit).  *inner = "Final Plan". */
+bool lex_aqe_label(const char *s, size_t n, struct slice *inner);
+
+/* Formatted outline id: the last " (N)" or " (unknown)" group of the node string, before a
+ * ", Statistics(...)" or " (columnarIn=...)" suffix.  Returns true when present; *id is -1
+ * for "unknown"; *name_end is where the name part of the string ends. */
+bool lex_formatted_id(const char *s, size_t n, int32_t *id, size_t *name_end);
+
+/* Operator name of a node string (after the codegen marker).  formatted_end is the name_end
+ * of lex_formatted_id (formatted outline) or SIZE_MAX for an ordinary node string. */
+struct slice lex_node_name(const char *s, size_t n, size_t formatted_end);
+
+/* "Statistics(sizeInBytes=1.2 GiB, rowCount=5)" anywhere in the line (the last one wins).
+ * Returns true when a Statistics( group was found (stats may still be empty: "Statistics(X)"). */
+bool lex_statistics(const char *s, size_t n, struct plan_stats *out);
+
+/* "1.5 KiB" -> 1536.  Returns false when s holds no number. */
+bool lex_size_bytes(const char *s, size_t n, double *out);
+/* Locale-independent decimal with optional exponent ("1.23E+6").  *used = bytes consumed. */
+bool lex_number(const char *s, size_t n, double *out, size_t *used);
+
+/* Details block header "(N) Name [codegen id : K]" / "(N) Name [Reuses operator id: M]".
+ * *codegen_id is -1 when absent. */
+bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name,
+                        int32_t *codegen_id);
+
+/* A details field line: "Output [2]: [a, b]" -> ("Output", "[2]: [a, b]"),
+ * "Condition : x" -> ("Condition", "x"), "Batched: true" -> ("Batched", "true"). */
+bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice *value);
+
+/* Could this line start a plan printed without a header?  An operator-like name: capital
+ * letter, CamelCase word, not a details field, not an all-capitals word. */
+bool lex_looks_like_operator(const char *s, size_t n);
+
+/* Truncation markers: "... N more fields" and "... N more characters" / "Truncated plan of
+ * N characters".  Return the count N (>= 0) or -1. */
+long lex_more_fields(const char *s, size_t n);
+long lex_more_characters(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,449 @@
+/* emit.c: --print outline and --json (see emit.h). */
+#include "sparkplan/emit.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/sanitize.h"
+
+/* ---- buffered output ------------------------------------------------------------------ */
+
+#define OUT_CAP (1u << 16)
+
+struct out {
+    FILE *f;
+    size_t len;
+    int error;  /* errno of the first failed write, 0 while all is well */
+    char buf[OUT_CAP];
+};
+
+static void out_flush(struct out *o)
+{
+    if (o->len && !o->error && fwrite(o->buf, 1, o->len, o->f) != o->len)
+        o->error = errno ? errno : EIO;
+    o->len = 0;
+}
+
+static void out_bytes(struct out *o, const char *p, size_t n)
+{
+    if (n > OUT_CAP - o->len) {
+        out_flush(o);
+        if (n >= OUT_CAP) {
+            /* Long runs (a 50 MB line) go straight to the stream, no copy. */
+            if (!o->error && fwrite(p, 1, n, o->f) != n)
+                o->error = errno ? errno : EIO;
+            return;
+        }
+    }
+    memcpy(o->buf + o->len, p, n);
+    o->len += n;
+}
+
+static void out_char(struct out *o, char c)
+{
+    if (o->len == OUT_CAP)
+        out_flush(o);
+    o->buf[o->len++] = c;
+}
+
+static void out_cstr(struct out *o, const char *s)
+{
+    out_bytes(o, s, strlen(s));
+}
+
+static void out_u64(struct out *o, uint64_t v)
+{
+    char tmp[24];
+    size_t i = sizeof tmp;
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    out_bytes(o, tmp + i, sizeof tmp - i);
+}
+
+static void out_spaces(struct out *o, size_t n)
+{
+    static const char spaces[] = "                                                                ";
+    while (n) {
+        size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+        out_bytes(o, spaces, k);
+        n -= k;
+    }
+}
+
+static enum sp_status out_finish(struct out *o, struct diag *err)
+{
+    out_flush(o);
+    if (!o->error && fflush(o->f) != 0)
+        o->error = errno ? errno : EIO;
+    if (o->error) {
+        diag_set(err, 0, "write error: %s", strerror(o->error));
+        return SP_ERR_IO;
+    }
+    return SP_OK;
+}
+
+static struct out *out_new(FILE *f)
+{
+    struct out *o = malloc(sizeof *o);
+    if (o) {
+        o->f = f;
+        o->len = 0;
+        o->error = 0;
+    }
+    return o;
+}
+
+/* ---- --print ---------------------------------------------------------------------------- */
+
+/* Plan text through the sanitizer: printable ASCII is copied in runs, anything else is
+ * rewritten by sanitize_next (ESC -> "^[", newline -> "^J", bad UTF-8 -> "\xNN"). */
+static void out_sanitized(struct out *o, struct slice s)
+{
+    size_t i = 0, run = 0;
+    while (i < s.len) {
+        unsigned char c = (unsigned char)s.ptr[i];
+        if (c >= 0x20 && c < 0x7F) {
+            i++;
+            continue;
+        }
+        char item[SANITIZE_MAX_EXPANSION];
+        size_t item_len;
+        bool safe;
+        size_t used = sanitize_next(s.ptr + i, s.len - i, item, &item_len, &safe);
+        if (!safe) {
+            out_bytes(o, s.ptr + run, i - run);
+            out_bytes(o, item, item_len);
+            run = i + used;
+        }
+        i += used;
+    }
+    out_bytes(o, s.ptr + run, i - run);
+}
+
+/* True when the node text already shows "(id)", as formatted outlines do. */
+static bool text_shows_id(struct slice text, int32_t id)
+{
+    char needle[16];
+    snprintf(needle, sizeof needle, "(%ld)", (long)id);
+    return slice_find(text, needle) >= 0;
+}
+
+static void print_node(struct out *o, const struct plan_node *n)
+{
+    uint32_t depth = n->depth;
+    if (depth <= EMIT_PRINT_MAX_INDENT) {
+        out_spaces(o, 2 * (size_t)depth);
+    } else {
+        out_spaces(o, 2 * (size_t)EMIT_PRINT_MAX_INDENT);
+        out_cstr(o, "[depth ");
+        out_u64(o, depth);
+        out_cstr(o, "] ");
+    }
+    if (n->flags & NODE_LABEL)
+        out_cstr(o, "[label] ");
+    if (n->stage == 0) {
+        out_cstr(o, "* ");
+    } else if (n->stage > 0) {
+        out_cstr(o, "*(");
+        out_u64(o, (uint64_t)n->stage);
+        out_cstr(o, ") ");
+    }
+    out_sanitized(o, n->text);
+    if (n->id >= 0 && !text_shows_id(n->text, n->id)) {
+        out_cstr(o, " (");
+        out_u64(o, (uint64_t)n->id);
+        out_char(o, ')');
+    }
+    out_char(o, '\n');
+}
+
+static void print_section(struct out *o, const struct plan_section *s)
+{
+    if (s->title.len) {
+        out_sanitized(o, s->title);
+    } else {
+        out_cstr(o, "== ");
+        out_cstr(o, section_kind_name(s->kind));
+        out_cstr(o, " plan (no header) ==");
+    }
+    out_char(o, '\n');
+    for (const struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n))
+        print_node(o, n);
+}
+
+enum sp_status emit_print(FILE *f, const struct document *doc, struct diag *err)
+{
+    struct out *o = out_new(f);
+    if (!o) {
+        diag_set(err, 0, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    uint32_t plan_no = 0;
+    bool first = true;
+    for (const struct plan *p = doc->first_plan; p; p = p->next) {
+        plan_no++;
+        if (doc->n_plans > 1) {
+            if (!first)
+                out_char(o, '\n');
+            out_cstr(o, "# plan ");
+            out_u64(o, plan_no);
+            out_cstr(o, ", line ");
+            out_u64(o, p->line);
+            out_char(o, '\n');
+            first = true;
+        }
+        for (const struct plan_section *s = p->first_section; s; s = s->next) {
+            if (!first)
+                out_char(o, '\n');
+            first = false;
+            print_section(o, s);
+        }
+    }
+    enum sp_status st = out_finish(o, err);
+    free(o);
+    return st;
+}
+
+/* ---- --json ----------------------------------------------------------------------------- */
+
+static const char hexdigits[] = "0123456789abcdef";
+
+static void json_escape_code(struct out *o, unsigned code)
+{
+    char e[6] = {'\\', 'u', '0', '0', hexdigits[(code >> 4) & 15], hexdigits[code & 15]};
+    out_bytes(o, e, sizeof e);
+}
+
+/* A JSON string: runs of safe bytes are copied whole; '"' and '\\' are escaped; control
+ * characters (C0, DEL, C1) become \u00XX (\n, \r, \t their short forms); each byte that
+ * does not start a valid UTF-8 sequence becomes \ufffd. */
+static void json_string(struct out *o, struct slice s)
+{
+    out_char(o, '"');
+    size_t i = 0, run = 0;
+    while (i < s.len) {
+        unsigned char c = (unsigned char)s.ptr[i];
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
+            i++;
+            continue;
+        }
+        size_t used = 1;
+        uint32_t cp = c;
+        if (c >= 0x80) {
+            used = sanitize_utf8_len(s.ptr + i, s.len - i, &cp);
+            if (used && cp > 0x9F) {
+                i += used;
+                continue;
+            }
+        }
+        out_bytes(o, s.ptr + run, i - run);
+        if (used == 0) {
+            out_cstr(o, "\\ufffd");
+            used = 1;
+        } else if (c == '"') {
+            out_cstr(o, "\\\"");
+        } else if (c == '\\') {
+            out_cstr(o, "\\\\");
+        } else if (c == '\n') {
+            out_cstr(o, "\\n");
+        } else if (c == '\r') {
+            out_cstr(o, "\\r");
+        } else if (c == '\t') {
+            out_cstr(o, "\\t");
+        } else {
+            json_escape_code(o, cp);
+        }
+        i += used;
+        run = i;
+    }
+    out_bytes(o, s.ptr + run, i - run);
+    out_char(o, '"');
+}
+
+static void json_key(struct out *o, const char *key)
+{
+    out_char(o, '"');
+    out_cstr(o, key);
+    out_cstr(o, "\":");
+}
+
+static void json_int_or_null(struct out *o, int64_t v)
+{
+    if (v < 0) {
+        out_cstr(o, "null");
+    } else {
+        out_u64(o, (uint64_t)v);
+    }
+}
+
+/* Shortest %g form that reads back as the same double; integral values get ".0" when
+ * force_point (sizeInBytes is a double in the contract: 1234.0). */
+static void json_double(struct out *o, double v, bool force_point)
+{
+    if (!isfinite(v)) {
+        out_cstr(o, "null");
+        return;
+    }
+    char tmp[40];
+    if (!force_point && v == floor(v) && fabs(v) < 1e18) {
+        snprintf(tmp, sizeof tmp, "%.0f", v);
+    } else {
+        for (int prec = 15; prec <= 17; prec++) {
+            snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+            if (strtod(tmp, NULL) == v)
+                break;
+        }
+        if (force_point && !strpbrk(tmp, ".e"))
+            strcat(tmp, ".0");
+    }
+    out_cstr(o, tmp);
+}
+
+static void json_node_open(struct out *o, const struct plan_node *n)
+{
+    out_cstr(o, "{\"name\":");
+    json_string(o, n->name);
+    out_cstr(o, ",\"text\":");
+    json_string(o, n->text);
+    out_cstr(o, ",\"line\":");
+    out_u64(o, n->line);
+    out_cstr(o, ",\"stage\":");
+    json_int_or_null(o, n->stage);
+    out_cstr(o, ",\"id\":");
+    json_int_or_null(o, n->id);
+    if (n->flags & NODE_LABEL)
+        out_cstr(o, ",\"label\":true");
+    if (n->flags & NODE_INNER)
+        out_cstr(o, ",\"inner\":true");
+    if (n->flags & NODE_TRUNCATED)
+        out_cstr(o, ",\"truncated\":true");
+    out_cstr(o, ",\"details\":[");
+    for (uint32_t i = 0; i < n->n_details; i++) { /* bounded by the node's detail count */
+        if (i)
+            out_char(o, ',');
+        out_char(o, '[');
+        json_string(o, n->details[i].key);
+        out_char(o, ',');
+        json_string(o, n->details[i].value);
+        out_char(o, ']');
+    }
+    out_char(o, ']');
+    if (n->stats.has_size || n->stats.has_rows) {
+        out_cstr(o, ",\"stats\":{");
+        if (n->stats.has_size) {
+            json_key(o, "sizeInBytes");
+            json_double(o, n->stats.size_bytes, true);
+        }
+        if (n->stats.has_rows) {
+            if (n->stats.has_size)
+                out_char(o, ',');
+            json_key(o, "rowCount");
+            json_double(o, n->stats.row_count, false);
+        }
+        out_char(o, '}');
+    }
+    out_cstr(o, ",\"children\":[");
+}
+
+/* The roots of a section and everything below them, without recursion: descend through
+ * first_child, and on the way up close one "]}" per level left. */
+static void json_forest(struct out *o, const struct plan_node *n)
+{
+    while (n) {
+        json_node_open(o, n);
+        if (n->first_child) {
+            n = n->first_child;
+            continue;
+        }
+        out_cstr(o, "]}");
+        /* Climb until a level has a next sibling; each step closes one node.  Every node is
+         * closed exactly once over the whole walk, so this inner loop is linear in total. */
+        while (n && !n->next_sibling) {
+            n = n->parent;
+            if (n)
+                out_cstr(o, "]}");
+        }
+        if (n) {
+            out_char(o, ',');
+            n = n->next_sibling;
+        }
+    }
+}
+
+static void json_section(struct out *o, const struct plan_section *s)
+{
+    out_cstr(o, "{\"kind\":\"");
+    out_cstr(o, section_kind_name(s->kind));
+    out_cstr(o, "\",\"title\":");
+    json_string(o, s->title);
+    out_cstr(o, ",\"line\":");
+    out_u64(o, s->line);
+    if (s->schema.len) {
+        out_cstr(o, ",\"schema\":");
+        json_string(o, s->schema);
+    }
+    if (s->code.len) {
+        out_cstr(o, ",\"code\":");
+        json_string(o, s->code);
+    }
+    out_cstr(o, ",\"roots\":[");
+    json_forest(o, s->first_root);
+    out_cstr(o, "]}");
+}
+
+static void json_plan(struct out *o, const struct plan *p)
+{
+    out_cstr(o, "{\"line\":");
+    out_u64(o, p->line);
+    out_cstr(o, ",\"adaptive\":");
+    out_cstr(o, p->adaptive ? "true" : "false");
+    out_cstr(o, ",\"isFinalPlan\":");
+    out_cstr(o, p->is_final < 0 ? "null" : p->is_final ? "true" : "false");
+    out_cstr(o, ",\"sections\":[");
+    for (const struct plan_section *s = p->first_section; s; s = s->next) {
+        if (s != p->first_section)
+            out_char(o, ',');
+        json_section(o, s);
+    }
+    out_cstr(o, "]}");
+}
+
+enum sp_status emit_json(FILE *f, const struct document *doc, struct diag *err)
+{
+    struct out *o = out_new(f);
+    if (!o) {
+        diag_set(err, 0, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    out_cstr(o, "{\"file\":");
+    json_string(o, slice_cstr(doc->name));
+    out_cstr(o, ",\"plans\":[");
+    for (const struct plan *p = doc->first_plan; p; p = p->next) {
+        if (p != doc->first_plan)
+            out_char(o, ',');
+        json_plan(o, p);
+    }
+    out_cstr(o, "],\"warnings\":[");
+    for (const struct plan_warning *w = doc->first_warning; w; w = w->next) {
+        if (w != doc->first_warning)
+            out_char(o, ',');
+        out_cstr(o, "{\"line\":");
+        if (w->line)
+            out_u64(o, w->line);
+        else
+            out_cstr(o, "null");
+        out_cstr(o, ",\"message\":");
+        json_string(o, slice_cstr(w->message));
+        out_char(o, '}');
+    }
+    out_cstr(o, "]}\n");
+    enum sp_status st = out_finish(o, err);
+    free(o);
+    return st;
+}

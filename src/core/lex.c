@@ -1,0 +1,606 @@
+/* lex.c: one-line classifiers for the parser (see lex.h). */
+#include "sparkplan/lex.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool is_upper(char c)
+{
+    return c >= 'A' && c <= 'Z';
+}
+
+static bool is_lower(char c)
+{
+    return c >= 'a' && c <= 'z';
+}
+
+static bool is_alnum(char c)
+{
+    return is_digit(c) || is_upper(c) || is_lower(c);
+}
+
+static bool has_prefix(const char *s, size_t n, const char *p)
+{
+    size_t k = strlen(p);
+    return n >= k && memcmp(s, p, k) == 0;
+}
+
+static bool has_suffix(const char *s, size_t n, const char *p)
+{
+    size_t k = strlen(p);
+    return n >= k && memcmp(s + n - k, p, k) == 0;
+}
+
+/* Parse digits at s[*i..n) into an int32 (saturating); false when none. */
+static bool read_uint(const char *s, size_t n, size_t *i, int32_t *out)
+{
+    size_t k = *i;
+    int64_t v = 0;
+    while (k < n && is_digit(s[k])) {
+        if (v < INT32_MAX)
+            v = v * 10 + (s[k] - '0');
+        k++;
+    }
+    if (k == *i)
+        return false;
+    *out = v > INT32_MAX ? INT32_MAX : (int32_t)v;
+    *i = k;
+    return true;
+}
+
+/* 24 bytes = 8 units of "   " or ":  ": OR-ing the first byte of each unit with 0x1A maps
+   both ' ' (0x20) and ':' (0x3A) to 0x3A, so three word compares check eight units. */
+static const unsigned char unit_or[24] = {0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0,
+                                          0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0};
+static const unsigned char unit_want[24] = {0x3A, ' ', ' ', 0x3A, ' ', ' ', 0x3A, ' ', ' ',
+                                            0x3A, ' ', ' ', 0x3A, ' ', ' ', 0x3A, ' ', ' ',
+                                            0x3A, ' ', ' ', 0x3A, ' ', ' '};
+static const char spaces24[24] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+
+static bool eight_plain_units(const char *s, bool *all_spaces)
+{
+    uint64_t w[3], o[3], x[3];
+    memcpy(w, s, 24);
+    memcpy(o, unit_or, 24);
+    memcpy(x, unit_want, 24);
+    if (((w[0] | o[0]) != x[0]) | ((w[1] | o[1]) != x[1]) | ((w[2] | o[2]) != x[2]))
+        return false;
+    *all_spaces = memcmp(s, spaces24, 24) == 0;
+    return true;
+}
+
+void lex_tree_prefix(const char *s, size_t n, struct lex_prefix *out)
+{
+    size_t i = 0;
+    bool branch = false, spaces_only = true;
+    /* Bound: each step consumes 3 bytes of the line (or 24 in the fast path). */
+    while (i + 3 <= n) {
+        bool all_spaces;
+        /* Deep plans are mostly spaces and bars: take 8 units at a time. */
+        if (i + 24 <= n && eight_plain_units(s + i, &all_spaces)) {
+            i += 24;
+            branch = false;
+            spaces_only &= all_spaces;
+            continue;
+        }
+        char a = s[i], b = s[i + 1], c = s[i + 2];
+        if (c != ' ')
+            break;
+        if (a == ' ' && b == ' ') {
+            branch = false;
+        } else if (a == ':' && b == ' ') {
+            branch = false;
+            spaces_only = false;
+        } else if ((a == '+' || a == ':') && b == '-') {
+            branch = true;
+            spaces_only = false;
+        } else {
+            break;
+        }
+        i += 3;
+    }
+    out->units = (uint32_t)(i / 3);
+    out->len = i;
+    out->branch = branch;
+    out->spaces_only = spaces_only;
+}
+
+int32_t lex_codegen_marker(const char *s, size_t n, size_t *skip)
+{
+    *skip = 0;
+    if (n < 2 || (s[0] != '*' && s[0] != '^'))
+        return -1;
+    if (s[1] == ' ') {
+        *skip = 2;
+        return 0;
+    }
+    if (s[1] == '(') {
+        size_t i = 2;
+        int32_t v;
+        if (read_uint(s, n, &i, &v) && i + 1 < n && s[i] == ')' && s[i + 1] == ' ') {
+            *skip = i + 2;
+            return v;
+        }
+        return -1;
+    }
+    /* Spark 2 printed "*Filter": a bare star glued to a capitalised name. */
+    if (s[0] == '*' && is_upper(s[1])) {
+        *skip = 1;
+        return 0;
+    }
+    return -1;
+}
+
+enum lex_header lex_header(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    while (n && (s[0] == ' ' || s[0] == '\t'))
+        s++, n--;
+    if (n < 3)
+        return LEX_NONE;
+    switch (s[0]) {
+    case '=':
+        if (has_prefix(s, n, "=====")) {
+            if (has_prefix(s, n, "===== Subqueries ====="))
+                return LEX_SUBQUERIES;
+            if (has_prefix(s, n, "===== Adaptively Optimized Out Exchanges ====="))
+                return LEX_OPTIMIZED_OUT;
+            return LEX_NONE;
+        }
+        if (n >= 6 && has_prefix(s, n, "== ") && has_suffix(s, n, " ==")) {
+            const char *in = s + 3;
+            size_t k = n - 6;
+            if (k == 19 && memcmp(in, "Parsed Logical Plan", 19) == 0)
+                return LEX_PARSED;
+            if (k == 21 && memcmp(in, "Analyzed Logical Plan", 21) == 0)
+                return LEX_ANALYZED;
+            if (k == 22 && memcmp(in, "Optimized Logical Plan", 22) == 0)
+                return LEX_OPTIMIZED;
+            if (k == 13 && memcmp(in, "Physical Plan", 13) == 0)
+                return LEX_PHYSICAL;
+            if (has_prefix(in, k, "Subtree "))
+                return LEX_SUBTREE;
+            /* AQE labels at column 0 are not section headers. */
+            if (has_suffix(in, k, " Plan") && k < 20)
+                return LEX_NONE;
+            return LEX_OTHER_HEADER;
+        }
+        return LEX_NONE;
+    case 'F':
+        if (has_prefix(s, n, "Found ") && has_suffix(s, n, " WholeStageCodegen subtrees."))
+            return LEX_FOUND_CODEGEN;
+        return LEX_NONE;
+    case 'G':
+        if (n == 15 && memcmp(s, "Generated code:", 15) == 0)
+            return LEX_GENERATED_CODE;
+        return LEX_NONE;
+    case 'S':
+        if (has_prefix(s, n, "Subquery:") && n > 9 && is_digit(s[9]))
+            return LEX_SUBQUERY_ENTRY;
+        if (has_prefix(s, n, "Subplan:") && n > 8 && is_digit(s[8]))
+            return LEX_SUBPLAN_ENTRY;
+        return LEX_NONE;
+    case '-':
+        if (has_prefix(s, n, "-- !query")) {
+            if (n == 9)
+                return LEX_QUERY_MARK;
+            if (has_prefix(s, n, "-- !query analysis"))
+                return LEX_QUERY_ANALYSIS;
+            if (has_prefix(s, n, "-- !query output") || has_prefix(s, n, "-- !query optimized"))
+                return LEX_QUERY_OUTPUT;
+            /* "-- !query schema": the schema text follows, not a plan. */
+            return LEX_QUERY_MARK;
+        }
+        return LEX_NONE;
+    default:
+        return LEX_NONE;
+    }
+}
+
+bool lex_aqe_label(const char *s, size_t n, struct slice *inner)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+        n--;
+    if (n < 8 || !has_prefix(s, n, "== ") || !has_suffix(s, n, " =="))
+        return false;
+    *inner = slice_make(s + 3, n - 6);
+    return true;
+}
+
+/* Position of the last occurrence of needle in s[0..n), or SIZE_MAX. */
+static size_t find_last(const char *s, size_t n, const char *needle)
+{
+    size_t k = strlen(needle), found = SIZE_MAX, i = 0;
+    /* Bound: memchr advances i past every candidate; each check is one short memcmp. */
+    while (i + k <= n) {
+        const char *p = memchr(s + i, needle[0], n - k + 1 - i);
+        if (!p)
+            break;
+        i = (size_t)(p - s);
+        if (memcmp(p, needle, k) == 0)
+            found = i;
+        i++;
+    }
+    return found;
+}
+
+bool lex_formatted_id(const char *s, size_t n, int32_t *id, size_t *name_end)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+        n--;
+    /* A hand-annotated outline: "Exchange (4) // DATA SHUFFLE". */
+    size_t comment = find_last(s, n, ") // ");
+    if (comment != SIZE_MAX)
+        n = comment + 1;
+    /* Query stages: "ShuffleQueryStage (4), Statistics(...)". */
+    size_t st = find_last(s, n, ", Statistics(");
+    if (st != SIZE_MAX)
+        n = st;
+    /* 4.x InMemoryTableScan: "InMemoryTableScan (3) (columnarIn=false, columnarOut=true)". */
+    if (n && s[n - 1] == ')') {
+        size_t c = find_last(s, n, " (columnarIn=");
+        if (c != SIZE_MAX)
+            n = c;
+    }
+    if (n < 3 || s[n - 1] != ')')
+        return false;
+    size_t open = n - 1;
+    /* Bound: walks back over the digits of the id only. */
+    while (open > 0 && s[open - 1] != '(' && n - open < 12)
+        open--;
+    if (open == 0 || s[open - 1] != '(')
+        return false;
+    size_t start = open - 1; /* the '(' */
+    const char *in = s + open;
+    size_t k = n - 1 - open;
+    int32_t v = -1;
+    if (k == 7 && memcmp(in, "unknown", 7) == 0) {
+        v = -1;
+    } else {
+        size_t i = 0;
+        if (!read_uint(in, k, &i, &v) || i != k)
+            return false;
+    }
+    /* The group stands apart from the name: "Project (2)", not "RoundRobinPartitioning(10)". */
+    if (start > 0 && s[start - 1] != ' ')
+        return false;
+    *id = v;
+    *name_end = start;
+    return true;
+}
+
+static struct slice trim_right(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    return slice_make(s, n);
+}
+
+/* Length of the first word: up to ' ', '(', '[', ',', '<' or the end. */
+static size_t word_len(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && s[i] != ' ' && s[i] != '(' && s[i] != '[' && s[i] != ',' && s[i] != '<')
+        i++;
+    return i;
+}
+
+static bool word_ends_with(const char *s, size_t n, const char *suffix)
+{
+    return has_suffix(s, n, suffix);
+}
+
+struct slice lex_node_name(const char *s, size_t n, size_t formatted_end)
+{
+    /* State prefixes: ' unresolved, ! missing input (or RAPIDS "will not run on GPU"),
+       ~ streaming. */
+    size_t i = 0;
+    while (i < n && i < 3 && (s[i] == '\'' || s[i] == '!' || s[i] == '~'))
+        i++;
+    s += i;
+    n -= i;
+    if (formatted_end != SIZE_MAX) {
+        size_t end = formatted_end > i ? formatted_end - i : 0;
+        if (end > n)
+            end = n;
+        struct slice name = trim_right(s, end);
+        size_t w = 0;
+        while (w < name.len && name.ptr[w] != ' ')
+            w++;
+        /* Outline joins carry "<joinType> <buildSide>" after the name: keep the name only. */
+        if (w < name.len && (word_ends_with(name.ptr, w, "Join") ||
+                             word_ends_with(name.ptr, w, "CartesianProduct") ||
+                             word_ends_with(name.ptr, w, "(skew=true)")))
+            name.len = w;
+        return name;
+    }
+    size_t w = word_len(s, n);
+    if (w == 0)
+        return trim_right(s, n < 40 ? n : 40);
+    /* Skew joins keep their "(skew=true)" suffix: it is part of Spark's node name. */
+    if (w < n && s[w] == '(' && has_prefix(s + w, n - w, "(skew=true)"))
+        return slice_make(s, w + 11);
+    if (w + 1 < n && s[w] == ' ') {
+        if (w == 7 && memcmp(s, "Execute", 7) == 0) {
+            size_t w2 = word_len(s + w + 1, n - w - 1);
+            return slice_make(s, w + 1 + w2);
+        }
+        /* Scans name their format and table: "Scan parquet db.t", "FileScan csv db.t",
+           "BatchScan cat.db.t", "Scan hive db.t", "Scan In-memory table t". */
+        if (word_ends_with(s, w, "Scan")) {
+            size_t end = w, words = 1;
+            /* Bound: at most 4 more words, each scanned once. */
+            while (end + 1 < n && s[end] == ' ' && words < 5) {
+                char c = s[end + 1];
+                if (c == '[' || c == '(' || c == '<' || c == ' ')
+                    break;
+                size_t k = end + 1;
+                while (k < n && s[k] != ' ' && s[k] != '[' && s[k] != ',')
+                    k++;
+                if (s[k - 1] == ':')
+                    break; /* "Batched:" starts the metadata */
+                end = k;
+                words++;
+                if (k < n && s[k] != ' ')
+                    break; /* glued "[cols" or "," ends the name */
+            }
+            return slice_make(s, end);
+        }
+    }
+    return slice_make(s, w);
+}
+
+bool lex_number(const char *s, size_t n, double *out, size_t *used)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    double mant = 0;
+    int exp10 = 0, digits = 0;
+    while (i < n && is_digit(s[i])) {
+        if (digits < 18)
+            mant = mant * 10 + (s[i] - '0');
+        else
+            exp10++;
+        digits++;
+        i++;
+    }
+    if (i < n && s[i] == '.') {
+        i++;
+        while (i < n && is_digit(s[i])) {
+            if (digits < 18) {
+                mant = mant * 10 + (s[i] - '0');
+                exp10--;
+            }
+            digits++;
+            i++;
+        }
+    }
+    if (digits == 0)
+        return false;
+    if (i + 1 < n && (s[i] == 'E' || s[i] == 'e')) {
+        size_t k = i + 1;
+        bool eneg = false;
+        if (k < n && (s[k] == '+' || s[k] == '-'))
+            eneg = s[k++] == '-';
+        int32_t e;
+        if (read_uint(s, n, &k, &e)) {
+            if (e > 400)
+                e = 400;
+            exp10 += eneg ? -e : e;
+            i = k;
+        }
+    }
+    double v = mant;
+    /* Bound: |exp10| <= ~420, in steps of 22. */
+    while (exp10 > 0) {
+        int step = exp10 > 22 ? 22 : exp10;
+        v *= pow10[step];
+        exp10 -= step;
+    }
+    while (exp10 < 0) {
+        int step = -exp10 > 22 ? 22 : -exp10;
+        v /= pow10[step];
+        exp10 += step;
+    }
+    *out = neg ? -v : v;
+    *used = i;
+    return true;
+}
+
+bool lex_size_bytes(const char *s, size_t n, double *out)
+{
+    static const struct {
+        const char *unit;
+        double scale;
+    } units[] = {
+        {"EiB", 1152921504606846976.0}, {"PiB", 1125899906842624.0}, {"TiB", 1099511627776.0},
+        {"GiB", 1073741824.0},          {"MiB", 1048576.0},          {"KiB", 1024.0},
+        {"B", 1.0},
+    };
+    double v;
+    size_t used;
+    if (!lex_number(s, n, &v, &used))
+        return false;
+    size_t i = used;
+    while (i < n && s[i] == ' ')
+        i++;
+    double scale = 1.0;
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+        if (has_prefix(s + i, n - i, units[u].unit)) {
+            scale = units[u].scale;
+            break;
+        }
+    *out = v * scale;
+    return true;
+}
+
+bool lex_statistics(const char *s, size_t n, struct plan_stats *out)
+{
+    size_t at = find_last(s, n, "Statistics(");
+    if (at == SIZE_MAX)
+        return false;
+    const char *p = s + at + 11;
+    size_t m = n - at - 11;
+    const char *close = memchr(p, ')', m);
+    if (close)
+        m = (size_t)(close - p);
+    memset(out, 0, sizeof *out);
+    size_t k = find_last(p, m, "sizeInBytes=");
+    if (k != SIZE_MAX)
+        out->has_size = lex_size_bytes(p + k + 12, m - k - 12, &out->size_bytes);
+    k = find_last(p, m, "rowCount=");
+    if (k != SIZE_MAX) {
+        size_t used;
+        out->has_rows = lex_number(p + k + 9, m - k - 9, &out->row_count, &used);
+    }
+    return true;
+}
+
+bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name,
+                        int32_t *codegen_id)
+{
+    if (n < 3 || s[0] != '(')
+        return false;
+    size_t i = 1;
+    int32_t v;
+    if (!read_uint(s, n, &i, &v) || i >= n || s[i] != ')')
+        return false;
+    i++;
+    if (i < n && s[i] != ' ')
+        return false;
+    if (i < n)
+        i++;
+    struct slice rest = trim_right(s + i, n - i);
+    *codegen_id = -1;
+    size_t cg = find_last(rest.ptr, rest.len, " [codegen id : ");
+    if (cg != SIZE_MAX) {
+        size_t k = cg + 15;
+        int32_t c;
+        if (read_uint(rest.ptr, rest.len, &k, &c))
+            *codegen_id = c;
+        rest.len = cg;
+    }
+    size_t re = find_last(rest.ptr, rest.len, " [Reuses operator id: ");
+    if (re != SIZE_MAX)
+        rest.len = re;
+    *id = v;
+    *name = trim_right(rest.ptr, rest.len);
+    return true;
+}
+
+bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice *value)
+{
+    if (n == 0 || !is_upper(s[0]))
+        return false;
+    /* PlanStabilitySuite rewrites "Location: ..." to "Location [not included in comparison]...". */
+    if (has_prefix(s, n, "Location [")) {
+        *key = slice_make(s, 8);
+        *value = trim_right(s + 9, n - 9);
+        return true;
+    }
+    size_t i = 0, limit = n < 64 ? n : 64;
+    while (i < limit && (is_alnum(s[i]) || s[i] == ' ' || s[i] == '_' || s[i] == '-'))
+        i++;
+    size_t key_end = i;
+    size_t value_start;
+    if (i < limit && s[i] == '[') {
+        /* "Output [2]: [...]": the count stays with the value. */
+        size_t k = i + 1;
+        int32_t cnt;
+        if (!read_uint(s, n, &k, &cnt) || k + 1 >= n || s[k] != ']' || s[k + 1] != ':')
+            return false;
+        value_start = i;
+        k += 2;
+        if (k < n && s[k] != ' ')
+            return false;
+    } else if (i < n && s[i] == ':') {
+        if (i + 1 < n && s[i + 1] != ' ')
+            return false;
+        value_start = i + 1 < n ? i + 2 : n;
+    } else {
+        return false;
+    }
+    struct slice k = trim_right(s, key_end);
+    if (k.len == 0)
+        return false;
+    *key = k;
+    *value = trim_right(s + value_start, n - value_start);
+    return true;
+}
+
+bool lex_looks_like_operator(const char *s, size_t n)
+{
+    size_t i = 0;
+    lex_codegen_marker(s, n, &i);
+    while (i < n && i < 8 && (s[i] == '\'' || s[i] == '!' || s[i] == '~'))
+        i++;
+    if (i >= n || !is_upper(s[i]))
+        return false;
+    size_t start = i;
+    bool lower = false;
+    while (i < n && (is_alnum(s[i]) || s[i] == '_')) {
+        lower |= is_lower(s[i]);
+        i++;
+    }
+    if (i - start < 2 || !lower)
+        return false;
+    if (i < n && s[i] != ' ' && s[i] != '(' && s[i] != '[' && s[i] != ',' && s[i] != '\r')
+        return false;
+    struct slice k, v;
+    if (lex_details_field(s, n, &k, &v))
+        return false;
+    return true;
+}
+
+/* "... N more <what>": returns N or -1.  what is " more fields" or " more characters". */
+static long more_marker(const char *s, size_t n, const char *what)
+{
+    size_t i = 0, wl = strlen(what);
+    /* Bound: memchr skips to each "..." candidate; each check reads a few digits. */
+    while (i + 5 <= n) {
+        const char *p = memchr(s + i, '.', n - i);
+        if (!p)
+            return -1;
+        i = (size_t)(p - s);
+        if (i + 4 < n && p[1] == '.' && p[2] == '.' && p[3] == ' ' && is_digit(p[4])) {
+            size_t k = i + 4;
+            int32_t v = 0;
+            read_uint(s, n, &k, &v);
+            if (k + wl <= n && memcmp(s + k, what, wl) == 0)
+                return v;
+        }
+        i++;
+    }
+    return -1;
+}
+
+long lex_more_fields(const char *s, size_t n)
+{
+    return more_marker(s, n, " more fields");
+}
+
+long lex_more_characters(const char *s, size_t n)
+{
+    long v = more_marker(s, n, " more characters");
+    if (v >= 0)
+        return v;
+    size_t at = find_last(s, n, "Truncated plan of ");
+    if (at != SIZE_MAX) {
+        size_t k = at + 18;
+        int32_t c;
+        if (read_uint(s, n, &k, &c) && has_prefix(s + k, n - k, " characters"))
+            return c;
+    }
+    return -1;
+}

@@ -1,0 +1,475 @@
+/* The corpus: 1,400 real plans (../shared/corpus).  Every file loads; for the tree-shaped
+ * modes an independent, deliberately simple reading of the file agrees with the model on
+ * every node's printed depth, codegen stage and formatted id; and a documented set of
+ * files gives exactly the tree checked by hand against the file text.
+ *
+ * The reference reading (ref_read) knows nothing of the parser: a node line is a line whose
+ * 3-character prefix units end with "+- " or ":- ", the first line after a section header,
+ * the root of a bare tree (a column-0 line followed by a "+- " line), or the indented root
+ * under an AQE "== X Plan ==" label.  Its printed depth is simply the number of units.  The
+ * model's nesting maps back to printed units: an inner child (subquery, cached plan) sits
+ * two units below its parent, and an AQE sub-plan sits one unit above its model depth.
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct line {
+    const char *s;
+    size_t n;
+};
+
+struct ref_node {
+    uint32_t line;
+    int depth, stage, id;
+};
+
+struct ref {
+    struct ref_node *v;
+    size_t n, cap;
+};
+
+static void ref_add(struct ref *r, uint32_t line, int depth, int stage, int id)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 256;
+        r->v = realloc(r->v, r->cap * sizeof *r->v);
+        ck_assert_ptr_nonnull(r->v);
+    }
+    r->v[r->n].line = line;
+    r->v[r->n].depth = depth;
+    r->v[r->n].stage = stage;
+    r->v[r->n].id = id;
+    r->n++;
+}
+
+static struct line *split_lines(char *buf, size_t len, size_t *count)
+{
+    size_t cap = 1024, n = 0;
+    struct line *v = malloc(cap * sizeof *v);
+    char *p = buf, *end = buf + len;
+    while (p < end) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *e = nl ? nl : end;
+        if (n == cap)
+            v = realloc(v, (cap *= 2) * sizeof *v);
+        v[n].s = p;
+        v[n].n = (size_t)(e - p);
+        if (v[n].n && p[v[n].n - 1] == '\r')
+            v[n].n--;
+        n++;
+        p = nl ? nl + 1 : end;
+    }
+    *count = n;
+    return v;
+}
+
+/* Units of "   ", ":  ", "+- ", ":- " at the line start; *branch when the last is a marker. */
+static int units(struct line l, bool *branch, bool *spaces)
+{
+    int u = 0;
+    *branch = false;
+    *spaces = true;
+    for (size_t i = 0; i + 3 <= l.n; i += 3, u++) {
+        const char *c = l.s + i;
+        if (memcmp(c, "   ", 3) == 0)
+            *branch = false;
+        else if (memcmp(c, ":  ", 3) == 0)
+            *branch = false, *spaces = false;
+        else if (memcmp(c, "+- ", 3) == 0 || memcmp(c, ":- ", 3) == 0)
+            *branch = true, *spaces = false;
+        else
+            break;
+    }
+    return u;
+}
+
+static bool blank(struct line l)
+{
+    for (size_t i = 0; i < l.n; i++)
+        if (l.s[i] != ' ' && l.s[i] != '\t')
+            return false;
+    return true;
+}
+
+static bool starts(struct line l, const char *p)
+{
+    size_t k = strlen(p);
+    return l.n >= k && memcmp(l.s, p, k) == 0;
+}
+
+static bool is_section_header(struct line l)
+{
+    return starts(l, "== Parsed Logical Plan ==") || starts(l, "== Analyzed Logical Plan ==") ||
+           starts(l, "== Optimized Logical Plan ==") || starts(l, "== Physical Plan ==") ||
+           starts(l, "== Subtree ") || starts(l, "Subquery:") || starts(l, "Subplan:");
+}
+
+static bool is_details_header(struct line l)
+{
+    size_t i = 1;
+    if (l.n < 3 || l.s[0] != '(')
+        return false;
+    while (i < l.n && l.s[i] >= '0' && l.s[i] <= '9')
+        i++;
+    return i > 1 && i < l.n && l.s[i] == ')';
+}
+
+/* The formatted id: the last " (digits)" or " (unknown)" before ", Statistics(". */
+static int line_id(const char *s, size_t n, bool *has)
+{
+    *has = false;
+    for (size_t i = 0; i + 13 <= n; i++)
+        if (memcmp(s + i, ", Statistics(", 13) == 0)
+            n = i;
+    while (n && s[n - 1] == ' ')
+        n--;
+    if (n >= 10 && memcmp(s + n - 10, " (unknown)", 10) == 0) {
+        *has = true;
+        return -1;
+    }
+    if (n < 4 || s[n - 1] != ')')
+        return -1;
+    size_t k = n - 1;
+    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+        k--;
+    if (k == n - 1 || k < 2 || s[k - 1] != '(' || s[k - 2] != ' ')
+        return -1;
+    *has = true;
+    return atoi(s + k);
+}
+
+/* "[codegen id : K]" of the details block "(id) ..." found after line i, or 0. */
+static int codegen_id_after(struct line *v, size_t nlines, size_t i, int id)
+{
+    char head[32];
+    int hl = snprintf(head, sizeof head, "(%d) ", id);
+    for (size_t k = i + 1; k < nlines; k++) {
+        if (starts(v[k], "-- !query") || starts(v[k], "== Physical Plan =="))
+            break;
+        if ((int)v[k].n >= hl - 1 && memcmp(v[k].s, head, (size_t)hl - 1) == 0 &&
+            (v[k].n == (size_t)hl - 1 || v[k].s[hl - 1] == ' ')) {
+            const char *c = NULL;
+            for (size_t j = 0; j + 15 <= v[k].n; j++)
+                if (memcmp(v[k].s + j, "[codegen id : ", 14) == 0)
+                    c = v[k].s + j + 14;
+            return c ? atoi(c) : 0;
+        }
+    }
+    return 0;
+}
+
+static void ref_read(char *buf, size_t len, struct ref *out)
+{
+    size_t n;
+    struct line *v = split_lines(buf, len, &n);
+    /* A plan region (between "-- !query" marks and extended/codegen starts) is formatted
+       when it has a details block "(N) ..." or when every tree line carries an id. */
+    size_t *region = calloc(n + 1, sizeof *region);
+    size_t n_regions = 1;
+    for (size_t k = 0; k < n; k++) {
+        if (starts(v[k], "-- !query") || starts(v[k], "== Parsed Logical Plan ==") ||
+            starts(v[k], "Found ") || starts(v[k], "== Physical Plan =="))
+            n_regions++;
+        region[k] = n_regions - 1;
+    }
+    bool *has_details = calloc(n_regions, sizeof *has_details);
+    bool *all_ids = calloc(n_regions, sizeof *all_ids);
+    for (size_t k = 0; k < n_regions; k++)
+        all_ids[k] = true;
+    for (size_t k = 0; k < n; k++) {
+        bool br, sp, has;
+        int u = units(v[k], &br, &sp);
+        if (is_details_header(v[k]))
+            has_details[region[k]] = true;
+        if (br) {
+            const char *t = v[k].s + 3 * u;
+            size_t tn = v[k].n - 3 * (size_t)u;
+            line_id(t, tn, &has);
+            if (!has && !(tn >= 3 && memcmp(t, "== ", 3) == 0))
+                all_ids[region[k]] = false;
+        }
+    }
+    bool *formatted = calloc(n + 1, sizeof *formatted);
+    for (size_t k = 0; k < n; k++)
+        formatted[k] = has_details[region[k]] || all_ids[region[k]];
+    free(region);
+    free(has_details);
+    free(all_ids);
+    bool skip = false, code = false, expect_root = false, expect_schema = false;
+    bool bare_ok = true; /* a bare tree may start here */
+    int label_units = -1;
+    for (size_t i = 0; i < n; i++) {
+        struct line l = v[i];
+        if (starts(l, "-- !query")) {
+            skip = !(starts(l, "-- !query output") || starts(l, "-- !query analysis"));
+            code = false;
+            bare_ok = !skip;
+            expect_root = false;
+            continue;
+        }
+        if (skip)
+            continue;
+        if (starts(l, "Generated code:")) {
+            code = true;
+            continue;
+        }
+        if (is_section_header(l) || starts(l, "Found ")) {
+            code = false;
+            expect_root = !starts(l, "Found ");
+            expect_schema = starts(l, "== Analyzed Logical Plan ==");
+            label_units = -1;
+            continue;
+        }
+        if (code || blank(l))
+            continue;
+        bool branch, spaces;
+        int u = units(l, &branch, &spaces);
+        const char *t = l.s + 3 * u;
+        size_t tn = l.n - 3 * (size_t)u;
+        bool node = false;
+        if (branch) {
+            node = true;
+        } else if (u == 0 && expect_root) {
+            bool next_is_root = i + 1 < n && !blank(v[i + 1]) && v[i + 1].s[0] != '+' &&
+                                v[i + 1].s[0] != ':' && v[i + 1].s[0] != ' ';
+            if (expect_schema && next_is_root) {
+                expect_schema = false;
+                continue; /* "name: type" schema line of the analyzed plan */
+            }
+            node = !is_details_header(l);
+        } else if (u == 0 && bare_ok && i + 1 < n && starts(v[i + 1], "+- ")) {
+            node = true;
+        } else if (spaces && u > 0 && u == label_units) {
+            node = true;
+        }
+        expect_root = expect_schema = false;
+        bare_ok = false;
+        if (!node)
+            continue;
+        label_units = -1;
+        if (branch && tn >= 6 && memcmp(t, "== ", 3) == 0) {
+            label_units = u; /* "+- == Final Plan ==": its sub-plan root follows, u units in */
+            ref_add(out, (uint32_t)i + 1, u, -1, -1);
+            continue;
+        }
+        int stage = -1;
+        if (tn >= 2 && (t[0] == '*' || t[0] == '^')) {
+            if (t[1] == '(')
+                stage = atoi(t + 2);
+            else if (t[1] == ' ' || (t[1] >= 'A' && t[1] <= 'Z'))
+                stage = 0;
+        }
+        bool has_id;
+        int id = line_id(t, tn, &has_id);
+        if (!formatted[i])
+            id = -1;
+        if (stage == 0 && id >= 0)
+            stage = codegen_id_after(v, n, i, id);
+        ref_add(out, (uint32_t)i + 1, u, stage, id);
+    }
+    free(formatted);
+    free(v);
+}
+
+/* The model's node back in printed units. */
+static int printed_units(const struct plan_node *n)
+{
+    int d = (int)n->depth;
+    if (n->flags & NODE_INNER)
+        d++;
+    for (const struct plan_node *a = n->parent; a; a = a->parent) {
+        if (a->flags & NODE_INNER)
+            d++;
+        if (a->flags & NODE_LABEL)
+            d--;
+    }
+    return d;
+}
+
+static int cmp_node_line(const void *a, const void *b)
+{
+    const struct plan_node *x = *(const struct plan_node *const *)a;
+    const struct plan_node *y = *(const struct plan_node *const *)b;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Compare; on disagreement write the first difference to why and return false. */
+static bool agrees(struct document *doc, const struct ref *r, char *why, size_t whylen)
+{
+    struct plan_node **m = malloc((doc->n_all_nodes + 1) * sizeof *m);
+    memcpy(m, doc->all_nodes, doc->n_all_nodes * sizeof *m);
+    qsort(m, doc->n_all_nodes, sizeof *m, cmp_node_line);
+    size_t i = 0, j = 0;
+    bool ok = true;
+    while (ok && (i < r->n || j < doc->n_all_nodes)) {
+        const struct ref_node *a = i < r->n ? &r->v[i] : NULL;
+        const struct plan_node *b = j < doc->n_all_nodes ? m[j] : NULL;
+        if (!b || (a && a->line < b->line)) {
+            snprintf(why, whylen, "line %u: no node in the model", a->line);
+            ok = false;
+        } else if (!a || b->line < a->line) {
+            snprintf(why, whylen, "line %u: model has a node the file does not (%.*s)", b->line,
+                     (int)(b->name.len > 40 ? 40 : b->name.len), b->name.ptr);
+            ok = false;
+        } else {
+            int pu = printed_units(b);
+            if (pu != a->depth || b->stage != a->stage || b->id != a->id) {
+                snprintf(why, whylen,
+                         "line %u: depth/stage/id file %d/%d/%d, model %d/%d/%d", a->line,
+                         a->depth, a->stage, a->id, pu, b->stage, b->id);
+                ok = false;
+            }
+            i++;
+            j++;
+        }
+    }
+    free(m);
+    return ok;
+}
+
+/* ---- the corpus index --------------------------------------------------------------- */
+
+struct entry {
+    char path[512];
+    char mode[128];
+};
+
+static struct entry *read_index(const char *dir, size_t *count)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/INDEX.tsv", dir);
+    size_t len;
+    char *buf = tu_read_file(p, &len);
+    ck_assert_msg(buf != NULL, "cannot read %s", p);
+    size_t cap = 2048, n = 0;
+    struct entry *e = malloc(cap * sizeof *e);
+    char *save = NULL;
+    for (char *ln = strtok_r(buf, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
+        char *tab = strchr(ln, '\t');
+        if (!tab || strncmp(ln, "file\t", 5) == 0)
+            continue;
+        char *tab2 = strchr(tab + 1, '\t');
+        if (tab2)
+            *tab2 = '\0';
+        *tab = '\0';
+        if (n == cap)
+            e = realloc(e, (cap *= 2) * sizeof *e);
+        snprintf(e[n].path, sizeof e[n].path, "%s/%s", dir, ln);
+        snprintf(e[n].mode, sizeof e[n].mode, "%s", tab + 1);
+        n++;
+    }
+    free(buf);
+    *count = n;
+    return e;
+}
+
+static bool mode_has(const char *mode, const char *word)
+{
+    size_t k = strlen(word);
+    for (const char *p = mode; (p = strstr(p, word)) != NULL; p += k) {
+        bool left = p == mode || p[-1] == '/' || p[-1] == '-';
+        bool right = p[k] == '\0' || p[k] == '/';
+        if (left && right)
+            return true;
+    }
+    return false;
+}
+
+/* Tree-shaped modes the reference reading understands. */
+static bool tree_mode(const char *mode)
+{
+    if (mode_has(mode, "notebook-table") || mode_has(mode, "numberedTreeString"))
+        return false;
+    return mode_has(mode, "simple") || mode_has(mode, "extended") ||
+           mode_has(mode, "formatted") || mode_has(mode, "cost") || strstr(mode, "aqe-") != NULL;
+}
+
+/* Pastes the clean-up step rewrites (show() tables, numbered lines): the parser alone does
+   not read them; they are the clean suite's. */
+static bool needs_cleanup(const char *mode)
+{
+    return mode_has(mode, "notebook-table") || mode_has(mode, "numberedTreeString");
+}
+
+START_TEST(every_corpus_file_loads)
+{
+    const char *dir = tu_corpus_dir();
+    if (!dir)
+        return;
+    size_t n;
+    struct entry *e = read_index(dir, &n);
+    ck_assert_uint_gt(n, 1000);
+    size_t failed = 0, skipped = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct document *doc = NULL;
+        struct diag err = {0};
+        enum sp_status s = load_path(e[i].path, &doc, &err);
+        if (s != SP_OK) {
+            if (needs_cleanup(e[i].mode)) {
+                skipped++;
+                continue;
+            }
+            fprintf(stderr, "corpus: %s: %s\n", e[i].path, err.message);
+            failed++;
+        } else {
+            ck_assert_uint_gt(doc->n_all_nodes, 0);
+        }
+        document_free(doc);
+    }
+    if (skipped)
+        fprintf(stderr, "corpus: %zu paste files wait for the clean-up step\n", skipped);
+    free(e);
+    ck_assert_msg(failed == 0, "%zu corpus files failed to load", failed);
+}
+END_TEST
+
+START_TEST(tree_modes_agree_with_a_simple_reading)
+{
+    const char *dir = tu_corpus_dir();
+    if (!dir)
+        return;
+    size_t n;
+    struct entry *e = read_index(dir, &n);
+    size_t checked = 0, bad = 0, nodes = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!tree_mode(e[i].mode))
+            continue;
+        size_t len;
+        char *buf = tu_read_file(e[i].path, &len);
+        ck_assert_ptr_nonnull(buf);
+        struct ref r = {0};
+        ref_read(buf, len, &r);
+        struct document *doc = NULL;
+        enum sp_status s = tu_try_parse(buf, len, &doc);
+        char why[200] = "did not load";
+        checked++;
+        nodes += r.n;
+        if (s != SP_OK || !agrees(doc, &r, why, sizeof why)) {
+            bad++;
+            fprintf(stderr, "corpus disagrees: %s (%s): %s\n", e[i].path + strlen(dir) + 1,
+                    e[i].mode, why);
+        }
+        document_free(doc);
+        free(r.v);
+        free(buf);
+    }
+    free(e);
+    fprintf(stderr, "corpus: %zu tree-mode files, %zu nodes, %zu disagree\n", checked, nodes, bad);
+    ck_assert_uint_gt(checked, 500);
+    ck_assert_msg(bad * 100 <= checked, "%zu of %zu files disagree (more than 1%%)", bad, checked);
+}
+END_TEST
+
+Suite *corpus_suite(void)
+{
+    Suite *s = suite_create("corpus");
+    TCase *tc = tcase_create("corpus");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, every_corpus_file_loads);
+    tcase_add_test(tc, tree_modes_agree_with_a_simple_reading);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,254 @@
+/* emit: --print outline and --json, on documents built by hand (independent of the parser). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonlint.h"
+#include "sparkplan/emit.h"
+#include "sparkplan/plan.h"
+#include "testutil.h"
+
+/* An empty document with one plan and one section titled title. */
+static struct plan_section *new_section(struct document **doc, const char *title)
+{
+    char *bytes = malloc(1);
+    ck_assert_ptr_nonnull(bytes);
+    bytes[0] = '\0';
+    *doc = document_new("hand-made", bytes, 0);
+    ck_assert_ptr_nonnull(*doc);
+    struct plan *p = document_add_plan(*doc, 1);
+    ck_assert_ptr_nonnull(p);
+    struct plan_section *s = plan_add_section(p, SECTION_PHYSICAL, slice_cstr(title), 1);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+static struct plan_node *new_node(struct plan_section *s, struct plan_node *parent,
+                                  const char *name, const char *text, uint32_t line)
+{
+    struct plan_node *n = plan_node_new(s);
+    ck_assert_ptr_nonnull(n);
+    n->name = slice_cstr(name);
+    n->text = slice_cstr(text);
+    n->line = n->text_line = line;
+    if (parent)
+        plan_node_append_child(parent, n);
+    else
+        plan_section_append_root(s, n);
+    return n;
+}
+
+/* Runs emit_print or emit_json into a malloc'd string. */
+static char *emit_to_string(const struct document *doc, bool json, size_t *len)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    struct diag err = {0};
+    enum sp_status s = json ? emit_json(f, doc, &err) : emit_print(f, doc, &err);
+    ck_assert_msg(s == SP_OK, "emit failed: %s", err.message);
+    long size = ftell(f);
+    ck_assert_int_ge(size, 0);
+    rewind(f);
+    char *buf = malloc((size_t)size + 1);
+    ck_assert_ptr_nonnull(buf);
+    ck_assert_uint_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
+    buf[size] = '\0';
+    fclose(f);
+    if (len)
+        *len = (size_t)size;
+    return buf;
+}
+
+static void assert_json_valid(const char *json, size_t len)
+{
+    size_t at = 0;
+    const char *msg = jsonlint_check(json, len, &at);
+    ck_assert_msg(msg == NULL, "invalid JSON at byte %zu: %s", at, msg ? msg : "");
+}
+
+START_TEST(print_shows_stage_id_and_depth)
+{
+    struct document *doc;
+    struct plan_section *s = new_section(&doc, "== Physical Plan ==");
+    struct plan_node *join = new_node(s, NULL, "SortMergeJoin", "SortMergeJoin Inner (7)", 2);
+    join->stage = 5;
+    join->id = 7;
+    struct plan_node *sort = new_node(s, join, "Sort", "Sort [a#1 ASC NULLS FIRST], false, 0", 3);
+    sort->stage = 2;
+    sort->id = 4; /* not in the text: printed after it */
+    new_node(s, sort, "Exchange", "Exchange hashpartitioning(a#1, 200)", 4);
+    ck_assert(document_finish(doc));
+    char *out = emit_to_string(doc, false, NULL);
+    ck_assert_str_eq(out, "== Physical Plan ==\n"
+                          "*(5) SortMergeJoin Inner (7)\n"
+                          "  *(2) Sort [a#1 ASC NULLS FIRST], false, 0 (4)\n"
+                          "    Exchange hashpartitioning(a#1, 200)\n");
+    free(out);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(print_sanitizes_escape_sequences)
+{
+    struct document *doc;
+    struct plan_section *s = new_section(&doc, "== Physical \x1b]0;pwned\a ==");
+    new_node(s, NULL, "Project", "Project [\x1b[31mred#1]\nnext line\xff", 1);
+    ck_assert(document_finish(doc));
+    char *out = emit_to_string(doc, false, NULL);
+    ck_assert_str_eq(out, "== Physical ^[]0;pwned^G ==\nProject [^[[31mred#1]^Jnext line\\xFF\n");
+    ck_assert_ptr_null(strchr(out, '\x1b'));
+    free(out);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(print_marks_labels_and_untitled_sections)
+{
+    struct document *doc;
+    struct plan_section *s = new_section(&doc, "");
+    struct plan_node *aqe = new_node(s, NULL, "AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", 1);
+    struct plan_node *label = new_node(s, aqe, "== Final Plan ==", "== Final Plan ==", 2);
+    label->flags |= NODE_LABEL;
+    new_node(s, label, "ShuffleQueryStage", "ShuffleQueryStage 0", 3)->stage = -1;
+    ck_assert(document_finish(doc));
+    char *out = emit_to_string(doc, false, NULL);
+    ck_assert_str_eq(out, "== physical plan (no header) ==\n"
+                          "AdaptiveSparkPlan isFinalPlan=true\n"
+                          "  [label] == Final Plan ==\n"
+                          "    ShuffleQueryStage 0\n");
+    free(out);
+    out = emit_to_string(doc, true, NULL);
+    ck_assert_ptr_nonnull(strstr(out, "\"text\":\"== Final Plan ==\",\"line\":2,\"stage\":null,"
+                                      "\"id\":null,\"label\":true,"));
+    /* only the header carries "label" */
+    ck_assert_ptr_null(strstr(strstr(out, "\"label\":true") + 1, "\"label\""));
+    free(out);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(json_has_the_contract_shape)
+{
+    struct document *doc;
+    struct plan_section *s = new_section(&doc, "== Physical Plan ==");
+    struct plan_node *scan = new_node(s, NULL, "Scan parquet spark_catalog.default.orders",
+                                      "Scan parquet spark_catalog.default.orders (1)", 3);
+    scan->id = 1;
+    struct plan_detail *d = arena_alloc(&doc->arena, 2 * sizeof *d);
+    d[0].key = slice_cstr("Output");
+    d[0].value = slice_cstr("[2]: [a#1, b#2]");
+    d[1].key = slice_cstr("Batched");
+    d[1].value = slice_cstr("true");
+    scan->details = d;
+    scan->n_details = 2;
+    scan->stats.has_size = scan->stats.has_rows = true;
+    scan->stats.size_bytes = 1234.0;
+    scan->stats.row_count = 5;
+    ck_assert(document_finish(doc));
+    document_warn(doc, 12, "field list truncated: raise spark.sql.debug.maxToStringFields");
+    document_warn(doc, 0, "no line");
+    size_t len;
+    char *out = emit_to_string(doc, true, &len);
+    assert_json_valid(out, len);
+    ck_assert_str_eq(out,
+        "{\"file\":\"hand-made\",\"plans\":[{\"line\":1,\"adaptive\":false,\"isFinalPlan\":null,"
+        "\"sections\":[{\"kind\":\"physical\",\"title\":\"== Physical Plan ==\",\"line\":1,"
+        "\"roots\":[{\"name\":\"Scan parquet spark_catalog.default.orders\","
+        "\"text\":\"Scan parquet spark_catalog.default.orders (1)\",\"line\":3,\"stage\":null,"
+        "\"id\":1,\"details\":[[\"Output\",\"[2]: [a#1, b#2]\"],[\"Batched\",\"true\"]],"
+        "\"stats\":{\"sizeInBytes\":1234.0,\"rowCount\":5},\"children\":[]}]}]}],"
+        "\"warnings\":[{\"line\":12,\"message\":\"field list truncated: raise "
+        "spark.sql.debug.maxToStringFields\"},{\"line\":null,\"message\":\"no line\"}]}\n");
+    free(out);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(json_escapes_controls_and_invalid_utf8)
+{
+    struct document *doc;
+    struct plan_section *s = new_section(&doc, "t");
+    /* ESC, quote, backslash, SOH, newline, a stray 0xFF, a valid é, a C1 CSI (U+009B),
+     * a truncated 3-byte sequence at the end. */
+    new_node(s, NULL, "n", "\x1b[1m \" \\ \x01\n\xff \xc3\xa9 \xc2\x9b \xe2\x82", 1);
+    ck_assert(document_finish(doc));
+    size_t len;
+    char *out = emit_to_string(doc, true, &len);
+    assert_json_valid(out, len);
+    ck_assert_ptr_nonnull(strstr(out, "\"text\":\"\\u001b[1m \\\" \\\\ \\u0001\\n\\ufffd "
+                                      "\xc3\xa9 \\u009b \\ufffd\\ufffd\""));
+    free(out);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(json_numbers_keep_their_value)
+{
+    struct document *doc;
+    struct plan_section *s = new_section(&doc, "t");
+    struct plan_node *a = new_node(s, NULL, "a", "a", 1);
+    a->stats.has_size = true;
+    a->stats.size_bytes = 4.7 * 1024 * 1024 * 1024; /* 4.7 GiB: not integral */
+    struct plan_node *b = new_node(s, NULL, "b", "b", 2);
+    b->stats.has_rows = true;
+    b->stats.row_count = 2.84e7;
+    b->stage = 0; /* Spark 2's bare '*' */
+    ck_assert(document_finish(doc));
+    size_t len;
+    char *out = emit_to_string(doc, true, &len);
+    assert_json_valid(out, len);
+    ck_assert_ptr_nonnull(strstr(out, "\"stats\":{\"sizeInBytes\":5046586572.8}"));
+    ck_assert_ptr_nonnull(strstr(out, "\"stage\":0,"));
+    ck_assert_ptr_nonnull(strstr(out, "\"stats\":{\"rowCount\":28400000}"));
+    free(out);
+    document_free(doc);
+}
+END_TEST
+
+/* A chain far deeper than any stack: JSON must nest it fully and stay valid; the outline
+ * must stay linear in size. */
+START_TEST(deep_chain_emits_without_recursion)
+{
+    const uint32_t depth = getenv("SPARKPLAN_SANITIZED") ? 30000 : 100000;
+    struct document *doc;
+    struct plan_section *s = new_section(&doc, "== Physical Plan ==");
+    struct plan_node *parent = NULL;
+    for (uint32_t i = 0; i < depth; i++)
+        parent = new_node(s, parent, "Project", "Project [a#1]", i + 1);
+    ck_assert(document_finish(doc));
+    size_t len;
+    char *out = emit_to_string(doc, true, &len);
+    assert_json_valid(out, len);
+    size_t children = 0;
+    for (const char *p = out; (p = strstr(p, "\"children\":[")) != NULL; p++)
+        children++;
+    ck_assert_uint_eq(children, depth);
+    /* the deepest node closes every level: depth "]}" pairs, then the section/plan/doc */
+    ck_assert(len > 2 * depth);
+    free(out);
+
+    out = emit_to_string(doc, false, &len);
+    ck_assert_uint_lt(len, (size_t)depth * (2 * EMIT_PRINT_MAX_INDENT + 40));
+    char want[64];
+    snprintf(want, sizeof want, "[depth %u] Project [a#1]\n", depth - 1);
+    ck_assert_ptr_nonnull(strstr(out, want));
+    free(out);
+    document_free(doc);
+}
+END_TEST
+
+Suite *emit_suite(void)
+{
+    Suite *s = suite_create("emit");
+    TCase *tc = tcase_create("emit");
+    tcase_add_test(tc, print_shows_stage_id_and_depth);
+    tcase_add_test(tc, print_sanitizes_escape_sequences);
+    tcase_add_test(tc, print_marks_labels_and_untitled_sections);
+    tcase_add_test(tc, json_has_the_contract_shape);
+    tcase_add_test(tc, json_escapes_controls_and_invalid_utf8);
+    tcase_add_test(tc, json_numbers_keep_their_value);
+    tcase_add_test(tc, deep_chain_emits_without_recursion);
+    suite_add_tcase(s, tc);
+    return s;
+}

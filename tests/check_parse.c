@@ -1,0 +1,937 @@
+/* The parser: each explain mode and each trap of the format, as small stories. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sparkplan/lex.h"
+#include "sparkplan/parse.h"
+
+static struct plan_section *section_n(struct document *doc, unsigned plan, unsigned sec)
+{
+    struct plan *p = doc->first_plan;
+    while (p && plan--)
+        p = p->next;
+    ck_assert_ptr_nonnull(p);
+    struct plan_section *s = p->first_section;
+    while (s && sec--)
+        s = s->next;
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+/* "name@depth" of every node in pre-order, for compact tree assertions. */
+static void outline(const struct plan_section *s, char *out, size_t cap)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (const struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
+        int k = snprintf(out + used, cap - used, "%s%.*s@%u", used ? " " : "", (int)n->name.len,
+                         n->name.ptr, n->depth);
+        ck_assert(k > 0 && (size_t)k < cap - used);
+        used += (size_t)k;
+    }
+}
+
+static bool ends_with(struct slice s, const char *c)
+{
+    size_t k = strlen(c);
+    return s.len >= k && memcmp(s.ptr + s.len - k, c, k) == 0;
+}
+
+static bool has_warning(struct document *doc, uint32_t line, const char *needle)
+{
+    for (struct plan_warning *w = doc->first_warning; w; w = w->next)
+        if ((line == 0 || w->line == line) && strstr(w->message, needle))
+            return true;
+    return false;
+}
+
+START_TEST(simple_mode_builds_the_tree_with_stages)
+{
+    struct document *doc = tu_parse("== Physical Plan ==\n"
+                                    "*(2) HashAggregate(keys=[k#33], functions=[sum(v#34)])\n"
+                                    "+- Exchange hashpartitioning(k#33, 200), true, [id=#59]\n"
+                                    "   +- *(1) HashAggregate(keys=[k#33], functions=[partial_sum(v#34)])\n"
+                                    "      +- *(1) LocalTableScan [k#33, v#34]\n");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    struct plan_section *s = section_n(doc, 0, 0);
+    ck_assert_int_eq(s->kind, SECTION_PHYSICAL);
+    ck_assert(tu_slice_is(s->title, "== Physical Plan =="));
+    char buf[512];
+    outline(s, buf, sizeof buf);
+    ck_assert_str_eq(buf, "HashAggregate@0 Exchange@1 HashAggregate@2 LocalTableScan@3");
+    struct plan_node *r = s->first_root;
+    ck_assert_int_eq(r->stage, 2);
+    ck_assert_int_eq(tu_child(r, 0)->stage, -1);
+    ck_assert_int_eq(s->preorder[3]->stage, 1);
+    ck_assert_int_eq(r->id, -1);
+    ck_assert_uint_eq(r->line, 2);
+    ck_assert(tu_slice_is(s->preorder[3]->text, "LocalTableScan [k#33, v#34]"));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(extended_mode_gives_four_sections_and_the_schema_line)
+{
+    struct document *doc = tu_parse(
+        "== Parsed Logical Plan ==\n"
+        "'Project [unresolvedalias('sum(distinct 'val))]\n"
+        "+- 'UnresolvedRelation [explain_temp1], [], false\n"
+        "\n"
+        "== Analyzed Logical Plan ==\n"
+        "sum(DISTINCT val): bigint\n"
+        "Aggregate [sum(distinct val#x) AS sum(DISTINCT val)#xL]\n"
+        "+- SubqueryAlias spark_catalog.default.explain_temp1\n"
+        "   +- Relation spark_catalog.default.explain_temp1[key#x,val#x] parquet\n"
+        "\n"
+        "== Optimized Logical Plan ==\n"
+        "Aggregate [sum(distinct val#x) AS sum(DISTINCT val)#xL]\n"
+        "+- Project [val#x]\n"
+        "   +- Relation spark_catalog.default.explain_temp1[key#x,val#x] parquet\n"
+        "\n"
+        "== Physical Plan ==\n"
+        "*HashAggregate(keys=[], functions=[sum(distinct val#x)])\n"
+        "+- Exchange SinglePartition, ENSURE_REQUIREMENTS, [plan_id=x]\n");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    ck_assert_uint_eq(doc->first_plan->n_sections, 4);
+    struct plan_section *parsed = section_n(doc, 0, 0), *an = section_n(doc, 0, 1);
+    ck_assert_int_eq(parsed->kind, SECTION_PARSED);
+    ck_assert(tu_slice_is(parsed->first_root->name, "Project"));
+    ck_assert(tu_slice_is(parsed->first_root->text,
+                          "'Project [unresolvedalias('sum(distinct 'val))]"));
+    ck_assert_int_eq(an->kind, SECTION_ANALYZED);
+    ck_assert(tu_slice_is(an->schema, "sum(DISTINCT val): bigint"));
+    ck_assert(tu_slice_is(an->first_root->name, "Aggregate"));
+    ck_assert_uint_eq(an->first_root->line, 7);
+    ck_assert_uint_eq(an->n_nodes, 3);
+    ck_assert_int_eq(section_n(doc, 0, 2)->kind, SECTION_OPTIMIZED);
+    struct plan_section *ph = section_n(doc, 0, 3);
+    ck_assert_int_eq(ph->kind, SECTION_PHYSICAL);
+    /* The SQL test harness rewrites "*(N) " to "*": a bare star, stage unknown. */
+    ck_assert_int_eq(ph->first_root->stage, 0);
+    ck_assert(tu_slice_is(ph->first_root->name, "HashAggregate"));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(analyzed_plan_without_schema_keeps_its_root)
+{
+    struct document *doc = tu_parse("== Analyzed Logical Plan ==\n"
+                                    "SetCommand (spark.sql.x,Some(1))\n"
+                                    "\n"
+                                    "== Physical Plan ==\n"
+                                    "Execute SetCommand\n"
+                                    "   +- SetCommand (spark.sql.x,Some(1))\n");
+    struct plan_section *an = section_n(doc, 0, 0);
+    ck_assert_uint_eq(an->schema.len, 0);
+    ck_assert_uint_eq(an->n_nodes, 1);
+    ck_assert(tu_slice_is(an->first_root->name, "SetCommand"));
+    struct plan_section *ph = section_n(doc, 0, 1);
+    ck_assert(tu_slice_is(ph->first_root->name, "Execute SetCommand"));
+    /* A command hangs its inner child two levels down. */
+    struct plan_node *inner = tu_child(ph->first_root, 0);
+    ck_assert(inner->flags & NODE_INNER);
+    ck_assert(tu_slice_is(inner->name, "SetCommand"));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(prefix_units_not_colons_inside_expressions)
+{
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "Union\n"
+        ":- Project [concat(a#1, :- ) AS x#3, b#2]\n"
+        ":  +- Filter (a#1 = +- :  )\n"
+        ":     +- Scan ExistingRDD[a#1,b#2]\n"
+        "+- Project [map(k:  v) AS m#4]\n"
+        "   +- Range (0, 5, step=1, splits=8)\n");
+    char buf[512];
+    outline(section_n(doc, 0, 0), buf, sizeof buf);
+    ck_assert_str_eq(buf,
+                     "Union@0 Project@1 Filter@2 Scan ExistingRDD@3 Project@1 Range@2");
+    struct plan_node *f = section_n(doc, 0, 0)->preorder[2];
+    ck_assert(tu_slice_is(f->text, "Filter (a#1 = +- :  )"));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(prefix_reader_counts_units_in_long_mixed_prefixes)
+{
+    char line[256];
+    for (unsigned k = 0; k < 40; k++) {
+        size_t n = 0;
+        for (unsigned u = 0; u < k; u++) {
+            const char *unit = (u * 7 + k) % 3 == 0 ? ":  " : "   ";
+            memcpy(line + n, unit, 3);
+            n += 3;
+        }
+        memcpy(line + n, "+- Project [a:  b]", 18);
+        struct lex_prefix pf;
+        lex_tree_prefix(line, n + 18, &pf);
+        ck_assert_uint_eq(pf.units, k + 1);
+        ck_assert(pf.branch);
+        ck_assert(!pf.spaces_only);
+        lex_tree_prefix(line, n, &pf);
+        ck_assert_uint_eq(pf.units, k);
+        ck_assert(!pf.branch);
+        bool bars = memchr(line, ':', n) != NULL;
+        ck_assert(pf.spaces_only == !bars);
+    }
+    struct lex_prefix pf;
+    lex_tree_prefix(" +- x", 5, &pf); /* one space is not a unit */
+    ck_assert_uint_eq(pf.units, 0);
+    lex_tree_prefix("+-x", 3, &pf);
+    ck_assert_uint_eq(pf.units, 0);
+}
+END_TEST
+
+START_TEST(inner_children_hang_two_levels_below_their_node)
+{
+    struct document *doc = tu_parse(
+        "== Optimized Logical Plan ==\n"
+        "Project [c#x], Statistics(sizeInBytes=1.0 B)\n"
+        "+- Filter (d#x > scalar-subquery#x []), Statistics(sizeInBytes=1.0 B)\n"
+        "   :  +- Aggregate [max(c#x) AS m#xL], Statistics(sizeInBytes=16.0 B, rowCount=1)\n"
+        "   :     +- Relation t[c#x] parquet, Statistics(sizeInBytes=1.0 B)\n"
+        "   +- Relation u[c#x,d#x] parquet, Statistics(sizeInBytes=1.0 B)\n"
+        "\n"
+        "== Physical Plan ==\n"
+        "*(1) Filter (d#x > Subquery subquery#x, [id=#x])\n"
+        "+- FileScan parquet u[c#x,d#x] Batched: true\n"
+        "      +- Subquery subquery#x, [id=#x]\n"
+        "         +- *(2) HashAggregate(keys=[], functions=[max(c#x)])\n");
+    struct plan_section *opt = section_n(doc, 0, 0);
+    struct plan_node *filter = tu_child(opt->first_root, 0);
+    ck_assert_uint_eq(filter->n_children, 2);
+    struct plan_node *agg = tu_child(filter, 0), *rel = tu_child(filter, 1);
+    ck_assert(tu_slice_is(agg->name, "Aggregate"));
+    ck_assert(agg->flags & NODE_INNER);
+    ck_assert(!(rel->flags & NODE_INNER));
+    ck_assert(tu_slice_is(rel->name, "Relation"));
+    ck_assert(tu_slice_is(tu_child(agg, 0)->name, "Relation"));
+    ck_assert(!(tu_child(agg, 0)->flags & NODE_INNER));
+    /* A leaf shows its inner child under "   " rather than ":  ". */
+    struct plan_section *ph = section_n(doc, 0, 1);
+    struct plan_node *scan = tu_child(ph->first_root, 0);
+    ck_assert(tu_slice_is(scan->name, "FileScan parquet u"));
+    struct plan_node *sub = tu_child(scan, 0);
+    ck_assert(sub->flags & NODE_INNER);
+    ck_assert(tu_slice_is(sub->name, "Subquery"));
+    ck_assert_int_eq(tu_child(sub, 0)->stage, 2);
+    document_free(doc);
+}
+END_TEST
+
+static const char *aqe_formatted =
+    "== Physical Plan ==\n"
+    "AdaptiveSparkPlan (13)\n"
+    "+- == Final Plan ==\n"
+    "   * HashAggregate (8)\n"
+    "   +- ShuffleQueryStage (7), Statistics(sizeInBytes=32.0 B, rowCount=2)\n"
+    "      +- Exchange (6)\n"
+    "         +- * Project (2)\n"
+    "            +- * Range (1)\n"
+    "+- == Initial Plan ==\n"
+    "   HashAggregate (12)\n"
+    "   +- Exchange (11)\n"
+    "      +- Project (2)\n"
+    "         +- Range (1)\n"
+    "\n"
+    "\n"
+    "(1) Range [codegen id : 1]\n"
+    "Output [1]: [id#0L]\n"
+    "Arguments: Range (0, 10, step=1, splits=Some(2))\n"
+    "\n"
+    "(2) Project [codegen id : 1]\n"
+    "Output [1]: [id#0L]\n"
+    "Input [1]: [id#0L]\n"
+    "\n"
+    "(6) Exchange\n"
+    "Input [1]: [id#0L]\n"
+    "Arguments: SinglePartition, ENSURE_REQUIREMENTS, [plan_id=20]\n"
+    "\n"
+    "(7) ShuffleQueryStage\n"
+    "Output [1]: [id#0L]\n"
+    "Arguments: 0\n"
+    "\n"
+    "(8) HashAggregate [codegen id : 2]\n"
+    "Input [1]: [id#0L]\n"
+    "\n"
+    "(13) AdaptiveSparkPlan\n"
+    "Output [1]: [id#0L]\n"
+    "Arguments: isFinalPlan=true\n"
+    "\n";
+
+START_TEST(aqe_final_plan_label_holds_its_subplan)
+{
+    struct document *doc = tu_parse(aqe_formatted);
+    struct plan *p = doc->first_plan;
+    ck_assert(p->adaptive);
+    ck_assert_int_eq(p->is_final, 1);
+    struct plan_section *s = section_n(doc, 0, 0);
+    char buf[512];
+    outline(s, buf, sizeof buf);
+    ck_assert_str_eq(buf, "AdaptiveSparkPlan@0 Final Plan@1 HashAggregate@2 ShuffleQueryStage@3 "
+                          "Exchange@4 Project@5 Range@6 Initial Plan@1 HashAggregate@2 "
+                          "Exchange@3 Project@4 Range@5");
+    struct plan_node *aqe = s->first_root;
+    ck_assert_uint_eq(aqe->n_children, 2);
+    struct plan_node *final = tu_child(aqe, 0), *initial = tu_child(aqe, 1);
+    ck_assert(final->flags & NODE_LABEL);
+    ck_assert(initial->flags & NODE_LABEL);
+    ck_assert(tu_slice_is(final->text, "== Final Plan =="));
+    ck_assert_int_eq(final->id, -1);
+    ck_assert_uint_eq(final->n_children, 1);
+    ck_assert_int_eq(tu_child(final, 0)->id, 8);
+    ck_assert_int_eq(tu_child(final, 0)->stage, 2);
+    ck_assert_int_eq(tu_child(initial, 0)->id, 12);
+    ck_assert_int_eq(tu_child(initial, 0)->stage, -1);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(aqe_initial_plan_shares_details_of_reused_ids)
+{
+    struct document *doc = tu_parse(aqe_formatted);
+    struct plan *p = doc->first_plan;
+    struct plan_node *first = plan_node_find_by_id(p, 2);
+    ck_assert_ptr_nonnull(first);
+    ck_assert_uint_eq(first->line, 7); /* the first printed one, under the Final Plan */
+    ck_assert_int_eq(first->stage, 1);
+    struct plan_section *s = section_n(doc, 0, 0);
+    struct plan_node *dup = s->preorder[10];
+    ck_assert_int_eq(dup->id, 2);
+    ck_assert_uint_eq(dup->line, 12);
+    ck_assert_ptr_eq(dup->details, first->details);
+    ck_assert_uint_eq(dup->details_line, 20);
+    ck_assert_int_eq(dup->stage, -1); /* not in a codegen stage in the initial plan */
+    /* Nodes without a details block have none; nothing points at a stranger's block. */
+    ck_assert_ptr_null(plan_node_find_by_id(p, 12)->details);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(formatted_details_attach_by_id)
+{
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "* Filter (3)\n"
+        "+- * ColumnarToRow (2)\n"
+        "   +- Scan parquet spark_catalog.default.t (1)\n"
+        "\n"
+        "\n"
+        "(1) Scan parquet spark_catalog.default.t\n"
+        "Output [2]: [key#1, val#2]\n"
+        "Batched: true\n"
+        "Location: InMemoryFileIndex [file:/tmp/t]\n"
+        "PushedFilters: [IsNotNull(key), GreaterThan(key,0)]\n"
+        "ReadSchema: struct<key:int,val:int>\n"
+        "\n"
+        "(2) ColumnarToRow [codegen id : 1]\n"
+        "Input [2]: [key#1, val#2]\n"
+        "\n"
+        "(3) Filter [codegen id : 1]\n"
+        "Input [2]: [key#1, val#2]\n"
+        "Condition : (isnotnull(key#1) AND (key#1 > 0))\n"
+        "\n");
+    struct plan *p = doc->first_plan;
+    struct plan_node *scan = plan_node_find_by_id(p, 1);
+    ck_assert(tu_slice_is(scan->name, "Scan parquet spark_catalog.default.t"));
+    ck_assert_uint_eq(scan->n_details, 5);
+    ck_assert(tu_slice_is(scan->details[0].key, "Output"));
+    ck_assert(tu_slice_is(scan->details[0].value, "[2]: [key#1, val#2]"));
+    ck_assert(tu_slice_is(scan->details[2].key, "Location"));
+    ck_assert(tu_slice_is(scan->details[2].value, "InMemoryFileIndex [file:/tmp/t]"));
+    ck_assert_uint_eq(scan->details[4].line, 12);
+    ck_assert_uint_eq(scan->details_line, 7);
+    ck_assert(slice_starts_with(scan->details_text, "(1) Scan parquet spark_catalog.default.t\n"));
+    ck_assert(ends_with(scan->details_text, "\nReadSchema: struct<key:int,val:int>"));
+    ck_assert_int_eq(scan->stage, -1);
+    struct plan_node *filter = plan_node_find_by_id(p, 3);
+    ck_assert_int_eq(filter->stage, 1); /* "* " + "[codegen id : 1]" */
+    const struct plan_detail *cond = plan_node_detail(filter, "Condition");
+    ck_assert_ptr_nonnull(cond);
+    ck_assert(tu_slice_is(cond->value, "(isnotnull(key#1) AND (key#1 > 0))"));
+    ck_assert_int_eq(plan_node_find_by_id(p, 2)->stage, 1);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(formatted_names_drop_join_type_and_build_side)
+{
+    struct document *doc = tu_parse("== Physical Plan ==\n"
+                                    "* BroadcastHashJoin Inner BuildRight (4)\n"
+                                    ":- * SortMergeJoin LeftOuter (2)\n"
+                                    ":  +- Scan parquet  (1)\n"
+                                    "+- BroadcastExchange (3)\n"
+                                    "\n"
+                                    "\n"
+                                    "(1) Scan parquet \n"
+                                    "Output [1]: [a#1]\n");
+    char buf[512];
+    outline(section_n(doc, 0, 0), buf, sizeof buf);
+    ck_assert_str_eq(buf, "BroadcastHashJoin@0 SortMergeJoin@1 Scan parquet@2 BroadcastExchange@1");
+    struct plan_node *r = tu_root(doc);
+    ck_assert(tu_slice_is(r->text, "BroadcastHashJoin Inner BuildRight (4)"));
+    ck_assert_int_eq(r->id, 4);
+    ck_assert_uint_eq(plan_node_find_by_id(doc->first_plan, 1)->n_details, 1);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(formatted_subqueries_become_sections)
+{
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "* Project (2)\n"
+        "+- * Range (1)\n"
+        "\n"
+        "\n"
+        "(1) Range [codegen id : 1]\n"
+        "Output [1]: [id#0L]\n"
+        "\n"
+        "(2) Project [codegen id : 1]\n"
+        "Output [2]: [id#0L, Subquery scalar-subquery#4, [id=#10] AS s#5]\n"
+        "Input [1]: [id#0L]\n"
+        "\n"
+        "===== Subqueries =====\n"
+        "\n"
+        "Subquery:1 Hosting operator id = 2 Hosting Expression = Subquery scalar-subquery#4, [id=#10]\n"
+        "* HashAggregate (4)\n"
+        "+- * LocalTableScan (3)\n"
+        "\n"
+        "\n"
+        "(3) LocalTableScan [codegen id : 1]\n"
+        "Output [1]: [c#1]\n"
+        "\n"
+        "(4) HashAggregate [codegen id : 1]\n"
+        "Input [1]: [c#1]\n"
+        "\n"
+        "Subquery:2 Hosting operator id = 2 Hosting Expression = ReusedSubquery Subquery scalar-subquery#4, [id=#10]\n"
+        "\n"
+        "===== Adaptively Optimized Out Exchanges =====\n"
+        "\n"
+        "Subplan:1\n"
+        "Exchange (6)\n"
+        "+- Range (5)\n"
+        "\n"
+        "\n"
+        "(5) Range\n"
+        "Output [1]: [id#7L]\n"
+        "\n"
+        "(6) Exchange\n"
+        "Input [1]: [id#7L]\n");
+    struct plan *p = doc->first_plan;
+    ck_assert_uint_eq(doc->n_plans, 1);
+    ck_assert_uint_eq(p->n_sections, 4);
+    struct plan_section *sq1 = section_n(doc, 0, 1), *sq2 = section_n(doc, 0, 2);
+    struct plan_section *sp = section_n(doc, 0, 3);
+    ck_assert_int_eq(sq1->kind, SECTION_SUBQUERY);
+    ck_assert(slice_starts_with(sq1->title, "Subquery:1 Hosting operator id = 2"));
+    ck_assert_uint_eq(sq1->n_nodes, 2);
+    ck_assert_int_eq(sq1->first_root->id, 4);
+    ck_assert_int_eq(sq1->first_root->stage, 1);
+    ck_assert_uint_eq(plan_node_find_by_id(p, 3)->n_details, 1);
+    /* A reused subquery prints no body. */
+    ck_assert_int_eq(sq2->kind, SECTION_SUBQUERY);
+    ck_assert_uint_eq(sq2->n_roots, 0);
+    ck_assert_int_eq(sp->kind, SECTION_SUBQUERY);
+    ck_assert(tu_slice_is(sp->title, "Subplan:1"));
+    ck_assert_int_eq(sp->first_root->id, 6);
+    ck_assert_uint_eq(plan_node_find_by_id(p, 6)->n_details, 1);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(cost_statistics_become_numbers)
+{
+    struct document *doc = tu_parse(
+        "== Optimized Logical Plan ==\n"
+        "Aggregate [k#1], [k#1], Statistics(sizeInBytes=1837.4 GiB, rowCount=1.23E+6)\n"
+        "+- Project [k#1], Statistics(sizeInBytes=2.0 KiB)\n"
+        "   +- Relation t[k#1] parquet, Statistics(sizeInBytes=1536.0 B, rowCount=0)\n"
+        "\n"
+        "== Physical Plan ==\n"
+        "ShuffleQueryStage (3), Statistics(X)\n");
+    struct plan_section *s = section_n(doc, 0, 0);
+    struct plan_node *a = s->preorder[0], *pr = s->preorder[1], *r = s->preorder[2];
+    ck_assert(a->stats.has_size && a->stats.has_rows);
+    ck_assert_double_eq_tol(a->stats.size_bytes, 1837.4 * 1073741824.0, 1.0);
+    ck_assert_double_eq(a->stats.row_count, 1230000.0);
+    ck_assert(pr->stats.has_size && !pr->stats.has_rows);
+    ck_assert_double_eq(pr->stats.size_bytes, 2048.0);
+    ck_assert_double_eq(r->stats.size_bytes, 1536.0);
+    ck_assert(r->stats.has_rows);
+    ck_assert_double_eq(r->stats.row_count, 0.0);
+    ck_assert(tu_slice_is(a->name, "Aggregate"));
+    /* Normalized statistics say nothing. */
+    struct plan_node *q = section_n(doc, 0, 1)->first_root;
+    ck_assert(!q->stats.has_size && !q->stats.has_rows);
+    ck_assert(tu_slice_is(q->name, "ShuffleQueryStage"));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(codegen_subtrees_keep_generated_code)
+{
+    struct document *doc = tu_parse(
+        "Found 2 WholeStageCodegen subtrees.\n"
+        "== Subtree 1 / 2 (maxMethodCodeSize:282; maxConstantPoolSize:175(0.27% used); numInnerClasses:0) ==\n"
+        "*(1) Project [id#0L]\n"
+        "+- *(1) Range (0, 5, step=1, splits=8)\n"
+        "\n"
+        "Generated code:\n"
+        "/* 001 */ public Object generate(Object[] references) {\n"
+        "/* 002 */   return new GeneratedIteratorForCodegenStage1(references);\n"
+        "/* 003 */ }\n"
+        "/* 004 */\n"
+        "/* 005 */ /**\n"
+        " * Codegend pipeline for stage (id=1)\n"
+        " * *(1) Project [id#0L]\n"
+        " * +- *(1) Range (0, 5, step=1, splits=8)\n"
+        " */\n"
+        "/* 006 */ final class GeneratedIteratorForCodegenStage1 {\n"
+        "\n"
+        "== Subtree 2 / 2 (maxMethodCodeSize:-1; maxConstantPoolSize:-1; numInnerClasses:-1) ==\n"
+        "*(2) Filter (id#0L > 1)\n"
+        "+- *(2) Range (0, 5, step=1, splits=8)\n"
+        "\n"
+        "Generated code:\n"
+        "/* 001 */ public Object generate(Object[] references) {\n"
+        "/* 002 */ }\n");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    ck_assert_uint_eq(doc->first_plan->n_sections, 2);
+    struct plan_section *s1 = section_n(doc, 0, 0), *s2 = section_n(doc, 0, 1);
+    ck_assert_int_eq(s1->kind, SECTION_CODEGEN);
+    ck_assert(slice_starts_with(s1->title, "== Subtree 1 / 2 (maxMethodCodeSize:282"));
+    ck_assert_uint_eq(s1->n_nodes, 2);
+    ck_assert_int_eq(s1->first_root->stage, 1);
+    ck_assert(slice_starts_with(s1->code, "/* 001 */ public Object generate"));
+    ck_assert(slice_find(s1->code, " * +- *(1) Range") > 0);
+    ck_assert(s1->code.ptr[s1->code.len - 1] == '{');
+    ck_assert_uint_eq(s2->n_nodes, 2);
+    ck_assert_int_eq(s2->first_root->stage, 2);
+    ck_assert(tu_slice_is(s2->code, "/* 001 */ public Object generate(Object[] references) {\n"
+                                    "/* 002 */ }"));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(sql_out_file_gives_one_plan_per_explain)
+{
+    struct document *doc = tu_parse("-- Automatically generated by SQLQueryTestSuite\n"
+                                    "-- !query\n"
+                                    "CREATE TABLE Orders (id INT) USING PARQUET\n"
+                                    "-- !query schema\n"
+                                    "struct<>\n"
+                                    "-- !query output\n"
+                                    "\n"
+                                    "\n"
+                                    "\n"
+                                    "-- !query\n"
+                                    "EXPLAIN SELECT * FROM Orders\n"
+                                    "-- !query schema\n"
+                                    "struct<plan:string>\n"
+                                    "-- !query output\n"
+                                    "== Physical Plan ==\n"
+                                    "*ColumnarToRow\n"
+                                    "+- FileScan parquet default.orders[id#x] Batched: true\n"
+                                    "\n"
+                                    "\n"
+                                    "-- !query\n"
+                                    "EXPLAIN SELECT * FROM Orders\n"
+                                    "-- !query schema\n"
+                                    "struct<plan:string>\n"
+                                    "-- !query output\n"
+                                    "== Physical Plan ==\n"
+                                    "*ColumnarToRow\n"
+                                    "+- FileScan parquet default.orders[id#x] Batched: true\n"
+                                    "\n"
+                                    "\n"
+                                    "-- !query\n"
+                                    "SELECT 1\n"
+                                    "-- !query analysis\n"
+                                    "Project [1 AS 1#x]\n"
+                                    "+- OneRowRelation\n");
+    ck_assert_uint_eq(doc->n_plans, 3);
+    ck_assert_uint_eq(doc->first_plan->line, 15);
+    ck_assert_uint_eq(doc->first_plan->next->line, 25);
+    struct plan_section *a = section_n(doc, 2, 0);
+    ck_assert_int_eq(a->kind, SECTION_ANALYZED);
+    ck_assert_uint_eq(a->n_nodes, 2);
+    ck_assert_uint_eq(a->title.len, 0);
+    ck_assert_uint_eq(doc->n_all_nodes, 6);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(headerless_one_line_relation_is_a_plan)
+{
+    struct document *doc = tu_parse("Relation [id#0L,name#1] parquet\n");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    struct plan_section *s = section_n(doc, 0, 0);
+    ck_assert_int_eq(s->kind, SECTION_ANALYZED);
+    ck_assert(tu_slice_is(s->first_root->name, "Relation"));
+    document_free(doc);
+    doc = tu_parse("'Project [*]\n+- 'UnresolvedRelation [t], [], false\n");
+    ck_assert_int_eq(section_n(doc, 0, 0)->kind, SECTION_PARSED);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(simplified_tree_nests_by_indentation)
+{
+    struct document *doc = tu_parse("TakeOrderedAndProject [c_customer_id]\n"
+                                    "  WholeStageCodegen (9)\n"
+                                    "    Project [c_customer_id]\n"
+                                    "      BroadcastHashJoin [ctr_customer_sk,c_customer_sk]\n"
+                                    "        InputAdapter\n"
+                                    "          Scan parquet spark_catalog.default.store [s_store_sk]\n"
+                                    "        InputAdapter\n"
+                                    "          ReusedExchange [d_date_sk] #2\n");
+    char buf[512];
+    outline(section_n(doc, 0, 0), buf, sizeof buf);
+    ck_assert_str_eq(buf, "TakeOrderedAndProject@0 WholeStageCodegen@1 Project@2 "
+                          "BroadcastHashJoin@3 InputAdapter@4 Scan parquet "
+                          "spark_catalog.default.store@5 InputAdapter@4 ReusedExchange@5");
+    /* "WholeStageCodegen (9)" is a name and a stage number, not a formatted id. */
+    ck_assert_int_eq(section_n(doc, 0, 0)->preorder[1]->id, -1);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(one_line_command_in_an_analysis_block_is_a_plan)
+{
+    struct document *doc = tu_parse("-- !query\n"
+                                    "DROP VIEW t\n"
+                                    "-- !query analysis\n"
+                                    "DropTempViewCommand t\n"
+                                    "\n"
+                                    "\n"
+                                    "-- !query\n"
+                                    "SELECT x\n"
+                                    "-- !query analysis\n"
+                                    "[Analyzer test output redacted due to nondeterminism]\n");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    ck_assert(tu_slice_is(tu_root(doc)->name, "DropTempViewCommand"));
+    ck_assert_int_eq(doc->first_plan->first_section->kind, SECTION_ANALYZED);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(prose_and_code_around_plans_are_skipped)
+{
+    struct document *doc = tu_parse(
+        "Hello World, here is what I ran:\n"
+        "  df.groupBy(\"k\").count().explain()\n"
+        "24/01/02 10:11:12 INFO SparkContext: Running Spark version 3.5.0\n"
+        "== Physical Plan ==\n"
+        "*(1) Project [id#0L]\n"
+        "+- *(1) Range (0, 5, step=1, splits=8)\n"
+        "\n"
+        "Why is there no Exchange?\n"
+        "Thanks!\n");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    ck_assert_uint_eq(doc->n_all_nodes, 2);
+    ck_assert_uint_eq(tu_root(doc)->line, 5);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(input_without_a_plan_says_so)
+{
+    struct document *doc = NULL;
+    const char *text = "Just some words.\nNothing Else\n\n== Physical Plan ==\n";
+    char *copy = strdup(text);
+    struct diag err = {0};
+    enum sp_status s = load_bytes("x", copy, strlen(copy), &doc, &err);
+    ck_assert_int_eq(s, SP_ERR_NO_PLAN);
+    ck_assert_str_eq(err.message, "no Spark plan found");
+    ck_assert_ptr_null(doc);
+    ck_assert_int_eq(tu_try_parse("", 0, &doc), SP_ERR_NO_PLAN);
+    ck_assert_int_eq(tu_try_parse("\n\n\n", 3, &doc), SP_ERR_NO_PLAN);
+}
+END_TEST
+
+START_TEST(truncation_warns_with_setting_name)
+{
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "Project [a#1, b#2, c#3, ... 22 more fields]\n"
+        "+- Filter (a#1 > 0)\n"
+        "   +- Scan ExistingRDD[a#1, b#2, c#3, ... 22 more fields]\n"
+        "      +- LocalTableScan [a#1, b#2... 1024 more characters");
+    ck_assert(has_warning(doc, 2, "spark.sql.debug.maxToStringFields"));
+    ck_assert(has_warning(doc, 2, "22 more fields"));
+    ck_assert(has_warning(doc, 4, "spark.sql.debug.maxToStringFields"));
+    ck_assert(has_warning(doc, 5, "spark.sql.maxPlanStringLength"));
+    ck_assert(tu_root(doc)->flags & NODE_TRUNCATED);
+    ck_assert(!(tu_child(tu_root(doc), 0)->flags & NODE_TRUNCATED));
+    document_free(doc);
+    doc = tu_parse("== Physical Plan ==\nTruncated plan of 1234567 characters\n");
+    ck_assert(has_warning(doc, 2, "spark.sql.maxPlanStringLength"));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(multi_line_node_text_is_joined)
+{
+    const char *text = "== Physical Plan ==\n"
+                       "Project [line one\n"
+                       "line two AS s#1]\n"
+                       ":  more continuation text\n"
+                       "+- Range (0, 1, step=1, splits=1)\n";
+    struct document *doc = tu_parse(text);
+    struct plan_node *r = tu_root(doc);
+    ck_assert_uint_eq(r->n_children, 1);
+    ck_assert(tu_slice_is(r->text, "Project [line one\nline two AS s#1]\n:  more continuation text"));
+    ck_assert(tu_slice_is(r->name, "Project"));
+    ck_assert_uint_eq(tu_child(r, 0)->line, 5);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(markers_of_other_engines_and_versions)
+{
+    struct document *doc = tu_parse("== Physical Plan ==\n"
+                                    "*Project [a#1]\n"
+                                    "+- ^(3) ProjectExecTransformer [a#1]\n"
+                                    "   +- ^ FilterExecTransformer (2)\n"
+                                    "      +- !GpuProject [a#1]\n"
+                                    "         +- PhotonShuffleExchangeSource\n");
+    struct plan_section *s = section_n(doc, 0, 0);
+    ck_assert_int_eq(s->preorder[0]->stage, 0);
+    ck_assert(tu_slice_is(s->preorder[0]->name, "Project"));
+    ck_assert_int_eq(s->preorder[1]->stage, 3);
+    ck_assert(tu_slice_is(s->preorder[1]->name, "ProjectExecTransformer"));
+    ck_assert_int_eq(s->preorder[2]->stage, 0);
+    ck_assert(tu_slice_is(s->preorder[3]->name, "GpuProject"));
+    ck_assert(tu_slice_is(s->preorder[3]->text, "!GpuProject [a#1]"));
+    ck_assert(tu_slice_is(s->preorder[4]->name, "PhotonShuffleExchangeSource"));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(comet_summary_sentence_is_not_a_node)
+{
+    struct document *doc = tu_parse(
+        "CometColumnarToRow\n"
+        "+- CometProject\n"
+        "   +- CometScan [native_iceberg_compat] parquet spark_catalog.default.customer\n"
+        "\n"
+        "Comet accelerated 46 out of 49 eligible operators (93%). Final plan contains 2 "
+        "transitions between Spark and Comet.");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    ck_assert_uint_eq(doc->n_all_nodes, 3);
+    ck_assert(tu_slice_is(section_n(doc, 0, 0)->preorder[2]->name, "CometScan"));
+    ck_assert_int_eq(section_n(doc, 0, 0)->kind, SECTION_PHYSICAL);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(odd_ids_and_details_never_crash)
+{
+    /* Duplicate ids, ids pointing nowhere, a huge id, a details block without a tree. */
+    struct document *doc = tu_parse("== Physical Plan ==\n"
+                                    "Union (3)\n"
+                                    ":- LocalTableScan (1)\n"
+                                    ":- LocalTableScan (1)\n"
+                                    "+- Range (unknown)\n"
+                                    "\n"
+                                    "\n"
+                                    "(1) LocalTableScan\n"
+                                    "Output [1]: [a#1]\n"
+                                    "\n"
+                                    "(1) LocalTableScan\n"
+                                    "Output [1]: [b#2]\n"
+                                    "\n"
+                                    "(77) Ghost\n"
+                                    "Output [1]: [c#3]\n"
+                                    "\n"
+                                    "(2147483647) Huge\n"
+                                    "Arguments: x\n");
+    struct plan_section *s = section_n(doc, 0, 0);
+    ck_assert_int_eq(s->preorder[3]->id, -1);
+    ck_assert(tu_slice_is(s->preorder[3]->name, "Range"));
+    ck_assert(tu_slice_is(s->preorder[1]->details[0].value, "[1]: [a#1]"));
+    ck_assert_ptr_eq(s->preorder[2]->details, s->preorder[1]->details);
+    ck_assert_ptr_null(plan_node_find_by_id(doc->first_plan, 77));
+    document_free(doc);
+    struct document *none = NULL;
+    const char *only = "(1) Scan parquet t\nOutput [1]: [a#1]\n";
+    ck_assert_int_eq(tu_try_parse(only, strlen(only), &none), SP_ERR_NO_PLAN);
+}
+END_TEST
+
+START_TEST(names_follow_spark_node_names)
+{
+    static const struct {
+        const char *text, *name;
+    } cases[] = {
+        {"FileScan parquet db.t[a#1,b#2] Batched: true, DataFilters: []", "FileScan parquet db.t"},
+        {"FileScan parquet [a#1] Batched: true", "FileScan parquet"},
+        {"Scan hive db.t [a#1], HiveTableRelation [`db`.`t`]", "Scan hive db.t"},
+        {"Scan ExistingRDD[a#1,b#2]", "Scan ExistingRDD"},
+        {"Scan In-memory table t [a#1]", "Scan In-memory table t"},
+        {"BatchScan cat.db.t[a#1] ParquetScan DataFilters: []", "BatchScan cat.db.t"},
+        {"InMemoryTableScan [a#1], [isnotnull(a#1)]", "InMemoryTableScan"},
+        {"LocalTableScan <empty>, [a#1]", "LocalTableScan"},
+        {"HashAggregate(keys=[a#1], functions=[])", "HashAggregate"},
+        {"SortMergeJoin(skew=true) [a#1], [b#2], Inner", "SortMergeJoin(skew=true)"},
+        {"Execute InsertIntoHadoopFsRelationCommand file:/x, false", "Execute InsertIntoHadoopFsRelationCommand"},
+        {"'UnresolvedRelation [t], [], false", "UnresolvedRelation"},
+        {"Union", "Union"},
+        {"AdaptiveSparkPlan isFinalPlan=false", "AdaptiveSparkPlan"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct slice n = lex_node_name(cases[i].text, strlen(cases[i].text), SIZE_MAX);
+        ck_assert_msg(tu_slice_is(n, cases[i].name), "%s -> %.*s", cases[i].text, (int)n.len,
+                      n.ptr);
+    }
+}
+END_TEST
+
+START_TEST(several_plans_in_a_log)
+{
+    struct document *doc = tu_parse("INFO first query\n"
+                                    "== Physical Plan ==\n"
+                                    "*(1) Range (0, 1, step=1, splits=1)\n"
+                                    "INFO second query\n"
+                                    "== Physical Plan ==\n"
+                                    "AdaptiveSparkPlan isFinalPlan=false\n"
+                                    "+- Range (0, 2, step=1, splits=1)\n"
+                                    "\n"
+                                    "== Parsed Logical Plan ==\n"
+                                    "'Project [*]\n"
+                                    "+- 'UnresolvedRelation [t], [], false\n");
+    ck_assert_uint_eq(doc->n_plans, 3);
+    ck_assert_uint_eq(doc->first_plan->line, 2);
+    /* No blank line: "INFO second query" reads as more text of the Range node. */
+    ck_assert_uint_eq(section_n(doc, 0, 0)->n_nodes, 1);
+    ck_assert(doc->first_plan->next->adaptive);
+    ck_assert_int_eq(doc->first_plan->next->is_final, 0);
+    ck_assert_int_eq(section_n(doc, 2, 0)->kind, SECTION_PARSED);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(lines_are_original_input_lines)
+{
+    /* Clean-up rewrote the text and dropped two lines; nodes report the input's lines. */
+    const char *clean = "== Physical Plan ==\nProject [a#1]\n+- Range (0, 1, step=1, splits=1)\n";
+    char *bytes = strdup("x");
+    struct document *doc = document_new("mapped", bytes, 1);
+    static const uint32_t map[] = {0, 3, 4, 6};
+    doc->text = clean;
+    doc->text_len = strlen(clean);
+    doc->line_map = map;
+    doc->n_text_lines = 3;
+    struct diag err = {0};
+    ck_assert_int_eq(parse_document(doc, &err), SP_OK);
+    ck_assert(document_finish(doc));
+    struct plan_node *r = tu_root(doc);
+    ck_assert_uint_eq(r->text_line, 2);
+    ck_assert_uint_eq(r->line, 4);
+    ck_assert_uint_eq(tu_child(r, 0)->line, 6);
+    ck_assert_uint_eq(doc->first_plan->line, 3);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(indented_tree_and_stray_blank_lines)
+{
+    struct document *doc = tu_parse("    \n"
+                                    "   Project [a#1]\n"
+                                    "   +- Filter (a#1 > 0)\n"
+                                    "\n"
+                                    "      +- Range (0, 1, step=1, splits=1)\n");
+    char buf[256];
+    outline(section_n(doc, 0, 0), buf, sizeof buf);
+    ck_assert_str_eq(buf, "Project@0 Filter@1 Range@2");
+    document_free(doc);
+}
+END_TEST
+
+/* A chain "Project\n+- Project\n   +- Project ..." depth levels deep, 3*depth^2/2 bytes. */
+static char *deep_chain(size_t depth, size_t *len)
+{
+    size_t cap = 3 * depth * (depth + 1) / 2 + 64 * depth + 64;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    size_t n = 0;
+    n += (size_t)sprintf(buf, "== Physical Plan ==\n*(1) Project [id#0L]\n");
+    for (size_t d = 1; d < depth; d++) {
+        memset(buf + n, ' ', 3 * (d - 1));
+        n += 3 * (d - 1);
+        n += (size_t)sprintf(buf + n, "+- *(1) Filter (id#0L > %zu)\n", d);
+    }
+    *len = n;
+    return buf;
+}
+
+START_TEST(a_10000_deep_plan_parses_in_linear_time)
+{
+    size_t depth = getenv("SPARKPLAN_SANITIZED") ? 3000 : 10000;
+    size_t len;
+    char *buf = deep_chain(depth, &len);
+    struct document *doc = NULL;
+    struct diag err = {0};
+    clock_t t0 = clock();
+    ck_assert_int_eq(load_bytes("deep", buf, len, &doc, &err), SP_OK);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    struct plan_section *s = section_n(doc, 0, 0);
+    ck_assert_uint_eq(s->n_nodes, depth);
+    ck_assert_uint_eq(s->preorder[depth - 1]->depth, depth - 1);
+    ck_assert_int_eq(s->preorder[depth - 1]->stage, 1);
+    ck_assert_uint_eq(s->preorder[depth - 1]->line, depth + 1);
+    ck_assert_uint_eq(s->first_root->subtree_size, depth - 1);
+    fprintf(stderr, "parse: %zu-deep plan (%.0f MB) in %.2f s\n", depth, (double)len / 1e6, secs);
+    document_free(doc);
+}
+END_TEST
+
+Suite *parse_suite(void)
+{
+    Suite *s = suite_create("parse");
+    TCase *tc = tcase_create("modes");
+    tcase_add_test(tc, simple_mode_builds_the_tree_with_stages);
+    tcase_add_test(tc, extended_mode_gives_four_sections_and_the_schema_line);
+    tcase_add_test(tc, analyzed_plan_without_schema_keeps_its_root);
+    tcase_add_test(tc, aqe_final_plan_label_holds_its_subplan);
+    tcase_add_test(tc, aqe_initial_plan_shares_details_of_reused_ids);
+    tcase_add_test(tc, formatted_details_attach_by_id);
+    tcase_add_test(tc, formatted_names_drop_join_type_and_build_side);
+    tcase_add_test(tc, formatted_subqueries_become_sections);
+    tcase_add_test(tc, cost_statistics_become_numbers);
+    tcase_add_test(tc, codegen_subtrees_keep_generated_code);
+    tcase_add_test(tc, sql_out_file_gives_one_plan_per_explain);
+    tcase_add_test(tc, several_plans_in_a_log);
+    suite_add_tcase(s, tc);
+    TCase *traps = tcase_create("traps");
+    tcase_add_test(traps, prefix_units_not_colons_inside_expressions);
+    tcase_add_test(traps, prefix_reader_counts_units_in_long_mixed_prefixes);
+    tcase_add_test(traps, inner_children_hang_two_levels_below_their_node);
+    tcase_add_test(traps, headerless_one_line_relation_is_a_plan);
+    tcase_add_test(traps, simplified_tree_nests_by_indentation);
+    tcase_add_test(traps, one_line_command_in_an_analysis_block_is_a_plan);
+    tcase_add_test(traps, prose_and_code_around_plans_are_skipped);
+    tcase_add_test(traps, input_without_a_plan_says_so);
+    tcase_add_test(traps, truncation_warns_with_setting_name);
+    tcase_add_test(traps, multi_line_node_text_is_joined);
+    tcase_add_test(traps, markers_of_other_engines_and_versions);
+    tcase_add_test(traps, comet_summary_sentence_is_not_a_node);
+    tcase_add_test(traps, odd_ids_and_details_never_crash);
+    tcase_add_test(traps, names_follow_spark_node_names);
+    tcase_add_test(traps, lines_are_original_input_lines);
+    tcase_add_test(traps, indented_tree_and_stray_blank_lines);
+    suite_add_tcase(s, traps);
+    TCase *big = tcase_create("big");
+    tcase_set_timeout(big, 600);
+    tcase_add_test(big, a_10000_deep_plan_parses_in_linear_time);
+    suite_add_tcase(s, big);
+    return s;
+}

@@ -148,8 +148,10 @@ for name in $ONLY; do
 
     line=$("$SPB" run "$RUNS" /dev/null -- wc -l "$f")
     record "$name" wc "$(field time "$line")"
+    record "$name" wc_cpu "$(field cpu "$line")"
     line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$f")
     record "$name" parse "$(field time "$line")"
+    record "$name" parse_cpu "$(field cpu "$line")"
     record "$name" rss_kb "$(field rss_kb "$line")"
     [ "$(field status "$line")" = 0 ] || record "$name" parse_status "$(field status "$line")"
     line=$("$SPB" load "$f" 1)

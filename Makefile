@@ -161,7 +161,7 @@ BB          = build-bench
 BENCH_FLAGS = -O2 -DNDEBUG -g
 BENCH_DIR  ?= /tmp/sparkplan-bench
 BENCH_RUNS ?= 3
-BB_CORE_OBJ = $(CORE_SRC:src/core/%.c=$(BB)/core/%.o)
+BB_CORE_OBJ = $(CORE_SRC:src/core/%.c=$(BB)/core/%.o) $(BB)/sample_data.o
 BB_UI_OBJ   = $(UI_SRC:src/ui/%.c=$(BB)/ui/%.o)
 
 $(BB)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h) | $(BB)/core
@@ -172,6 +172,9 @@ $(BB)/ui/%.o: src/ui/%.c $(wildcard include/sparkplan/*.h) | $(BB)/ui
 
 $(BB)/main.o: src/main.c $(wildcard include/sparkplan/*.h) | $(BB)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(UI_CFLAGS) $(BENCH_FLAGS) -c -o $@ $<
+
+$(BB)/sample_data.o: $(B)/sample_data.c include/sparkplan/sample.h | $(BB)
+	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -c -o $@ $<
 
 $(BB)/libsparkplan-core.a: $(BB_CORE_OBJ)
 	@rm -f $@

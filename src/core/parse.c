@@ -669,6 +669,12 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
     }
     if (p->top < 0 && !p->sec->first_root) {
         /* The first line of the tree. */
+        if (p->blank_before && p->sec->kind == SECTION_SUBQUERY) {
+            /* A reused subquery's entry has no body: a blank line follows it, and what comes
+               after is not its tree (prose after a pasted plan, issue 4). */
+            p->tree_open = false;
+            return false;
+        }
         if (p->blank_before && pf->units == 0) {
             int32_t id, cg;
             struct slice nm;
@@ -864,10 +870,21 @@ static void blank_line(struct parser *p)
     }
 }
 
+/* Clean-up's hook (issue 4, clean_tree.c): a tree rebuilt from its markers that is too deep
+   to write out with its indentation keeps only the marker in the text, and
+   document.line_depth gives the number of prefix units the line stands for.  Every other
+   line (and every input when line_depth is NULL) is read as printed. */
+static void apply_line_depth(const struct document *doc, uint32_t lno, struct lex_prefix *pf)
+{
+    if (doc->line_depth && lno <= doc->n_text_lines && doc->line_depth[lno] != CLEAN_OWN_PREFIX)
+        pf->units = doc->line_depth[lno];
+}
+
 static void one_line(struct parser *p)
 {
     struct lex_prefix pf;
     lex_tree_prefix(p->ls, (size_t)(p->le - p->ls), &pf);
+    apply_line_depth(p->doc, p->lno, &pf);
     const char *rest = p->ls + pf.len;
     const char *r = rest;
     /* Bound: stops at the first non-space byte of the line. */

@@ -459,6 +459,18 @@ START_TEST(input_is_never_written_and_nothing_in_it_is_run)
 }
 END_TEST
 
+START_TEST(sources_spawn_no_processes)
+{
+    /* Nothing in the program runs a command: no shell, no exec, no fork. */
+    char *hits = tu_run("grep -rnE '(^|[^a-z_])(system|popen|execl|execlp|execle|execv|execvp|"
+                        "execvpe|fexecve|fork|vfork|posix_spawnp?)[[:space:]]*\\(' src 2>&1",
+                        NULL);
+    ck_assert_ptr_nonnull(hits);
+    ck_assert_msg(hits[0] == '\0', "process-spawning calls in src/:\n%s", hits);
+    free(hits);
+}
+END_TEST
+
 Suite *hostile_suite(void)
 {
     Suite *s = suite_create("hostile");
@@ -477,6 +489,7 @@ Suite *hostile_suite(void)
     tcase_add_test(tc, escapes_decoded_from_strings_are_shown_as_carets);
     tcase_add_test(tc, unreadable_files_say_why);
     tcase_add_test(tc, input_is_never_written_and_nothing_in_it_is_run);
+    tcase_add_test(tc, sources_spawn_no_processes);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -68,6 +68,10 @@ const struct rule analyze_rules[RULE_COUNT] = {
     [RULE_READS_ALL_COLUMNS] = {"SP022", SEVERITY_INFO, "reads every column",
         "The scan reads every column of the table.",
         "Select only the columns the query needs."},
+    [RULE_ALL_PARTITIONS] = {"SP023", SEVERITY_INFO, "every partition read",
+        "The table is partitioned but the scan has no PartitionFilters: every partition is "
+        "listed and read.",
+        "Filter on the partition column with a plain comparison if only some partitions matter."},
     [RULE_PYTHON_ROWS] = {"SP030", SEVERITY_WARNING, "Python UDF",
         "Rows are pickled, shipped to a Python worker, evaluated one by one and shipped back; "
         "whole-stage codegen stops here and filters on the result cannot be pushed down.",
@@ -570,20 +574,65 @@ static void rule_join(struct ctx *c, const struct plan_node *n, const struct cat
     }
 }
 
-static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
+/* A filter's condition: "Condition : ..." (formatted), "Arguments: ..." (formatted RAPIDS),
+ * else the node string after the name (simple mode). */
+static struct slice filter_condition(const struct plan_node *n)
 {
-    const struct plan_node *scan = input_of(n);
-    if (!scan || node_role(scan) != ROLE_SCAN || !node_has_field(scan, "PushedFilters"))
-        return;
-    struct slice pushed = node_field(scan, "PushedFilters");
-    if (!node_list_is_empty(pushed))
-        return;
     struct slice cond = node_field(n, "Condition");
-    if (!cond.len) {
+    if (!cond.len)
+        cond = node_field(n, "Arguments");
+    if (!cond.len && !n->n_details) {
         long sp = slice_find_in(n->text, " ", 0);
         cond = sp >= 0 ? slice_trim(slice_make(n->text.ptr + sp, n->text.len - (size_t)sp))
                        : slice_make(NULL, 0);
     }
+    return cond;
+}
+
+/* Only null checks ("isnotnull(a#1) AND isnotnull(b#2)"): the optimizer inferred them from
+ * join keys; not worth a warning when they are not pushed. */
+static bool only_null_checks(struct slice cond)
+{
+    size_t n_checks = 0;
+    for (size_t from = 0;;) {  /* each round moves past one isnotnull( */
+        long at = slice_find_in(cond, "isnotnull(", from);
+        if (at < 0)
+            break;
+        n_checks++;
+        from = (size_t)at + 1;
+    }
+    if (!n_checks)
+        return false;
+    /* Anything that compares or calls another function is a real predicate. */
+    static const char *const real[] = {" = ", " > ", " < ", " >= ", " <= ", " IN ", " INSET ",
+                                       " LIKE ", "StartsWith", "Contains", " <=> "};
+    for (size_t i = 0; i < sizeof real / sizeof real[0]; i++)
+        if (slice_find_in(cond, real[i], 0) >= 0)
+            return false;
+    return true;
+}
+
+/* A scan's list field; formatted mode leaves empty lists out of a file scan's details, so
+ * there a missing PushedFilters means "[]". */
+static struct slice scan_list_field(const struct plan_node *n, const char *key)
+{
+    struct slice v = node_field(n, key);
+    if (!v.ptr && n->n_details && plan_node_detail(n, "ReadSchema"))
+        return slice_cstr("[]");
+    return v;
+}
+
+static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
+{
+    const struct plan_node *scan = input_of(n);
+    if (!scan || node_role(scan) != ROLE_SCAN)
+        return;
+    struct slice pushed = scan_list_field(scan, "PushedFilters");
+    if (!pushed.ptr)
+        return;
+    if (!node_list_is_empty(pushed))
+        return;
+    struct slice cond = filter_condition(n);
     /* A condition entirely on partition columns is served by PartitionFilters. */
     struct slice pf = node_field(scan, "PartitionFilters");
     if (pf.len && !node_list_is_empty(pf)) {
@@ -597,9 +646,23 @@ static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
             return;
     }
     struct slice table = node_table_name(scan);
-    add(c, RULE_FILTER_NOT_PUSHED, n, "Filter %.*s%s over a scan%s%.*s with no PushedFilters",
+    bool null_checks = only_null_checks(cond);
+    const char *why = "";
+    if (null_checks)
+        why = " (only null checks: cheap)";
+    else if (slice_find_in(cond, "Subquery", 0) >= 0)
+        why = ": a subquery's result is not known when the scan is planned";
+    else if (slice_find_in(cond, "pythonUDF", 0) >= 0)
+        why = ": a UDF cannot be pushed into the reader";
+    else if (slice_find_in(cond, "cast(", 0) >= 0)
+        why = ": casting the column blocks pushdown; compare with a value of the column's type";
+    else if (slice_find_in(cond, "(", 0) >= 0)
+        why = ": a function applied to the column blocks pushdown";
+    add(c, RULE_FILTER_NOT_PUSHED, n, "Filter %.*s%s over a scan%s%.*s with no PushedFilters%s",
         clip_len(cond), cond.ptr, clip_tail(cond), table.len ? " of " : "", (int)table.len,
-        table.ptr);
+        table.ptr, why);
+    if (null_checks)
+        soften_last(c, RULE_FILTER_NOT_PUSHED);
 }
 
 /* Column counts of tables, from logical relations and Hive relation text. */
@@ -680,12 +743,58 @@ static long hive_relation_columns(const struct plan_node *n)
     return d < 0 ? -1 : d + p;
 }
 
+/* Partition columns of a file scan: output columns that ReadSchema (the columns stored in the
+ * files) does not list.  Writes their names, comma separated, into buf; returns how many. */
+static size_t partition_columns(const struct plan_node *n, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    struct slice schema = node_field(n, "ReadSchema");
+    struct slice out = node_field(n, "Output");
+    if (!out.len)
+        out = list_after(n->text, node_table_name(n));
+    if (node_schema_field_count(schema) < 0 || out.len < 2 || out.ptr[0] != '[')
+        return 0;
+    size_t found = 0, used = 0, start = 1;
+    int depth = 0;
+    for (size_t i = 1; i < out.len; i++) {  /* bounded by the output list */
+        char ch = out.ptr[i];
+        if (ch == '(' || ch == '[')
+            depth++;
+        else if ((ch == ')' || ch == ']') && depth > 0)
+            depth--;
+        else if ((ch == ',' || ch == ']') && depth == 0) {
+            struct slice el = slice_trim(slice_make(out.ptr + start, i - start));
+            long hash = slice_find_in(el, "#", 0);
+            struct slice name = hash > 0 ? slice_make(el.ptr, (size_t)hash) : el;
+            char key[130];
+            bool stored = true;
+            if (name.len && name.len < 120) {
+                snprintf(key, sizeof key, "<%.*s:", (int)name.len, name.ptr);
+                stored = slice_find_in(schema, key, 0) >= 0;
+                key[0] = ',';
+                stored = stored || slice_find_in(schema, key, 0) >= 0;
+            }
+            if (!stored) {
+                int w = snprintf(buf + used, cap - used, "%s%.*s", found ? ", " : "", (int)name.len,
+                                 name.ptr);
+                if (w > 0 && (size_t)w < cap - used)
+                    used += (size_t)w;
+                found++;
+            }
+            start = i + 1;
+            if (ch == ']')
+                break;
+        }
+    }
+    return found;
+}
+
 static void rule_scan(struct ctx *c, const struct plan_node *n, const struct table_index *tables)
 {
     struct summary *sum = &c->a->summary;
     struct slice table = node_table_name(n);
-    struct slice pushed = node_field(n, "PushedFilters");
-    struct slice pf = node_field(n, "PartitionFilters");
+    struct slice pushed = scan_list_field(n, "PushedFilters");
+    struct slice pf = scan_list_field(n, "PartitionFilters");
     struct scan_info info = {
         .node = n,
         .table = table,
@@ -696,6 +805,8 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     };
     if (info.read_columns < 0)
         info.read_columns = scan_output_columns(n);
+    char part_cols[256];
+    info.partitioned = partition_columns(n, part_cols, sizeof part_cols) > 0;
     if (sum->n_scans % 64 == 0) {
         struct scan_info *grown = realloc(sum->scans, (sum->n_scans + 64) * sizeof *grown);
         if (!grown) {
@@ -710,6 +821,11 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
         add(c, RULE_PARTITION_FILTERS, n, "partition pruning%s%.*s: %.*s%s%s", table.len ? " on " : "",
             (int)table.len, table.ptr, clip_len(pf), pf.ptr, clip_tail(pf),
             info.dynamic_pruning ? " (dynamic partition pruning at run time)" : "");
+
+    if (info.partitioned && info.partition_filters <= 0)
+        add(c, RULE_ALL_PARTITIONS, n, "no PartitionFilters: every partition of %.*s%s is read "
+            "(partitioned by %s)", (int)(table.len ? table.len : 9), table.len ? table.ptr : "the table",
+            "", part_cols);
 
     long all = table.len ? table_index_get(tables, table) : -1;
     if (all < 0 && slice_find_in(n->text, "HiveTableRelation", 0) >= 0)

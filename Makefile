@@ -45,7 +45,7 @@ $(B)/libsparkplan-core.a: $(CORE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h) | $(B)/core
+$(B)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h src/core/*.h) | $(B)/core
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(CFLAGS) -c -o $@ $<
 
 $(B)/ui/%.o: src/ui/%.c $(wildcard include/sparkplan/*.h) | $(B)/ui
@@ -110,7 +110,7 @@ $(B)/runner.o: tests/runner.c $(B)/suites.inc | $(B)
 $(B)/check-runner: $(B)/runner.o $(TEST_OBJ) $(B)/libsparkplan-core.a
 	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) -lm
 
-$(SAN)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h) | $(SAN)/core
+$(SAN)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h src/core/*.h) | $(SAN)/core
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(SANFLAGS) -c -o $@ $<
 
 $(SAN)/tests/%.o: tests/%.c $(wildcard include/sparkplan/*.h) $(wildcard tests/*.h) | $(SAN)/tests
@@ -136,6 +136,13 @@ check-asan: sparkplan $(SAN)/check-runner
 	$(TEST_ENV) SPARKPLAN_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1 ./$(SAN)/check-runner
 
+# ---- the man page's KEYS section comes from the key table (src/core/keys.c) --------------
+$(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/sparkplan/*.h)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/keys-man.c $(B)/libsparkplan-core.a
+
+man: $(B)/keys-man
+	./$(B)/keys-man man/sparkplan.1
+
 # Regenerate tests/golden/ from samples/.  READ every changed file against its sample
 # before committing: a golden file states what Spark printed, not what the parser did.
 golden: sparkplan
@@ -154,7 +161,7 @@ BB          = build-bench
 BENCH_FLAGS = -O2 -DNDEBUG -g
 BENCH_DIR  ?= /tmp/sparkplan-bench
 BENCH_RUNS ?= 3
-BB_CORE_OBJ = $(CORE_SRC:src/core/%.c=$(BB)/core/%.o)
+BB_CORE_OBJ = $(CORE_SRC:src/core/%.c=$(BB)/core/%.o) $(BB)/sample_data.o
 BB_UI_OBJ   = $(UI_SRC:src/ui/%.c=$(BB)/ui/%.o)
 
 $(BB)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h) | $(BB)/core
@@ -165,6 +172,9 @@ $(BB)/ui/%.o: src/ui/%.c $(wildcard include/sparkplan/*.h) | $(BB)/ui
 
 $(BB)/main.o: src/main.c $(wildcard include/sparkplan/*.h) | $(BB)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(UI_CFLAGS) $(BENCH_FLAGS) -c -o $@ $<
+
+$(BB)/sample_data.o: $(B)/sample_data.c include/sparkplan/sample.h | $(BB)
+	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -c -o $@ $<
 
 $(BB)/libsparkplan-core.a: $(BB_CORE_OBJ)
 	@rm -f $@

@@ -39,6 +39,11 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static double tv_seconds(struct timeval tv)
+{
+    return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -154,9 +159,11 @@ static int cmd_load(const char *path, int runs)
 /* Wall time and peak RSS of a child; stdout goes to out (stderr is kept). */
 static int cmd_run(int runs, const char *out, char **argv)
 {
-    double *t = calloc((size_t)runs, sizeof *t);
+    double *t = calloc((size_t)runs, sizeof *t), *cpu = calloc((size_t)runs, sizeof *cpu);
     long max_rss_kb = 0;
     int status_seen = 0;
+    struct rusage before;
+    getrusage(RUSAGE_CHILDREN, &before);
     for (int r = 0; r < runs; r++) {
         double t0 = now();
         pid_t pid = fork();
@@ -187,12 +194,17 @@ static int cmd_run(int runs, const char *out, char **argv)
         getrusage(RUSAGE_CHILDREN, &ru);
         if (ru.ru_maxrss > max_rss_kb)
             max_rss_kb = ru.ru_maxrss; /* Linux: kilobytes */
+        /* CPU time (user + system) of this child alone: robust when the machine is busy. */
+        cpu[r] = tv_seconds(ru.ru_utime) + tv_seconds(ru.ru_stime) -
+                 tv_seconds(before.ru_utime) - tv_seconds(before.ru_stime);
+        before = ru;
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
             status_seen = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     }
-    printf("time=%.6f rss_kb=%ld status=%d\n", bench_median(t, (size_t)runs), max_rss_kb,
-           status_seen);
+    printf("time=%.6f cpu=%.6f rss_kb=%ld status=%d\n", bench_median(t, (size_t)runs),
+           bench_median(cpu, (size_t)runs), max_rss_kb, status_seen);
     free(t);
+    free(cpu);
     return 0;
 }
 

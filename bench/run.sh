@@ -148,8 +148,10 @@ for name in $ONLY; do
 
     line=$("$SPB" run "$RUNS" /dev/null -- wc -l "$f")
     record "$name" wc "$(field time "$line")"
-    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$f")
+    record "$name" wc_cpu "$(field cpu "$line")"
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$f" 2>"$DIR/out.stderr")
     record "$name" parse "$(field time "$line")"
+    record "$name" parse_cpu "$(field cpu "$line")"
     record "$name" rss_kb "$(field rss_kb "$line")"
     [ "$(field status "$line")" = 0 ] || record "$name" parse_status "$(field status "$line")"
     line=$("$SPB" load "$f" 1)
@@ -160,7 +162,7 @@ for name in $ONLY; do
     for mode in print json; do
         eval have=\$HAVE_$(echo $mode | tr a-z A-Z)
         [ "$have" = 1 ] || continue
-        line=$("$SPB" run "$RUNS" "$DIR/out.$mode" -- "$SP" "--$mode" "$f")
+        line=$("$SPB" run "$RUNS" "$DIR/out.$mode" -- "$SP" "--$mode" "$f" 2>"$DIR/out.stderr")
         record "$name" "$mode" "$(field time "$line")"
         record "$name" "${mode}_rss_kb" "$(field rss_kb "$line")"
         record "$name" "${mode}_bytes" "$(wc -c <"$DIR/out.$mode")"

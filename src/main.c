@@ -17,6 +17,7 @@
 #include "sparkplan/insight.h"
 #include "sparkplan/load.h"
 #include "sparkplan/sample.h"
+#include "sparkplan/sanitize.h"
 #include "sparkplan/ui.h"
 
 enum cli_mode {
@@ -255,13 +256,17 @@ static const char *input_name(const char *path)
     return strcmp(path, "-") == 0 ? "stdin" : path;
 }
 
-/* "sparkplan: FILE: message" or "sparkplan: FILE:LINE: message". */
+/* "sparkplan: FILE: message" or "sparkplan: FILE:LINE: message".  File names and messages
+ * (which may quote plan text) go through the sanitizer like everything else shown. */
 static void report(const char *name, uint32_t line, const char *what, const char *message)
 {
+    fputs("sparkplan: ", stderr);
+    sanitize_fwrite(stderr, slice_cstr(name));
     if (line)
-        fprintf(stderr, "sparkplan: %s:%lu: %s%s\n", name, (unsigned long)line, what, message);
-    else
-        fprintf(stderr, "sparkplan: %s: %s%s\n", name, what, message);
+        fprintf(stderr, ":%lu", (unsigned long)line);
+    fprintf(stderr, ": %s", what);
+    sanitize_fwrite(stderr, slice_cstr(message));
+    fputc('\n', stderr);
 }
 
 static void report_warnings(const struct document *doc)
@@ -286,8 +291,11 @@ static int run_emit(const struct cli_options *o)
             status = sp_status_exit_code(s);
             continue;
         }
-        if (!json && o->n_inputs > 1)
-            printf("%s==> %s <==\n", i ? "\n" : "", input_name(path));
+        if (!json && o->n_inputs > 1) {
+            fputs(i ? "\n==> " : "==> ", stdout);
+            sanitize_fwrite(stdout, slice_cstr(input_name(path)));
+            fputs(" <==\n", stdout);
+        }
         if (fflush(stdout) != 0)
             s = SP_ERR_IO;
         else

@@ -83,7 +83,8 @@ static bool is_shadowed_initial_plan(const struct plan_node *n)
     return false;
 }
 
-enum sp_status walk_section(const struct plan_section *s, struct walk *out, struct diag *err)
+enum sp_status walk_section(const struct plan_section *s, const struct plan_node *scope,
+                            struct walk *out, struct diag *err)
 {
     out->steps = NULL;
     out->n = 0;
@@ -106,7 +107,11 @@ enum sp_status walk_section(const struct plan_section *s, struct walk *out, stru
     for (size_t i = 0; i < nn; i++) {
         const struct plan_node *n = s->preorder[i];
         const struct plan_node *p = n->parent;
-        skip[i] = (p && skip[p->preorder]) || is_shadowed_initial_plan(n);
+        if (scope)
+            skip[i] = n->preorder < scope->preorder ||
+                      n->preorder > scope->preorder + scope->subtree_size;
+        else
+            skip[i] = (p && skip[p->preorder]) || is_shadowed_initial_plan(n);
         head[i] = (!p || walk_is_stage_boundary(n)) ? (uint32_t)i : head[p->preorder];
     }
     postorder_fill(s, post);

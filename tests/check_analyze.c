@@ -680,7 +680,7 @@ static int visit_all(const char *path, const struct stat *st, int type, struct F
             expect(l.a, n, RULE_NESTED_LOOP_JOIN, RULE_NESTED_LOOP_JOIN, path);
         else if (e->join == JOIN_CARTESIAN)
             expect(l.a, n, RULE_CARTESIAN, RULE_CARTESIAN, path);
-        else if (e->role == ROLE_PYTHON)
+        else if (e->role == CAT_PYTHON)
             expect(l.a, n, RULE_PYTHON_ROWS, RULE_PYTHON_ARROW, path);
     }
     if (l.a)

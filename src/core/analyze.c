@@ -252,18 +252,18 @@ static bool compute_one_row(struct ctx *c, const struct plan_node *n)
     if (strcmp(e->name, "Scan OneRowRelation") == 0 || strcmp(e->name, "OneRowRelation") == 0)
         return true;
     switch (e->role) {
-    case ROLE_AGGREGATE:
+    case CAT_AGGREGATE:
         if (node_aggregate_has_keys(n) == 0 && !node_aggregate_is_partial(n))
             return true;
         return false;
-    case ROLE_JOIN:
+    case CAT_JOIN:
         for (const struct plan_node *k = n->first_child; k; k = k->next_sibling)
             if (!one[k->preorder] && !(k->flags & NODE_INNER))
                 return false;
         return ch != NULL;
-    case ROLE_CODEGEN: case ROLE_QUERY_STAGE: case ROLE_SHUFFLE_READ: case ROLE_TRANSITION:
-    case ROLE_AQE: case ROLE_PROJECT: case ROLE_FILTER: case ROLE_SORT: case ROLE_SHUFFLE:
-    case ROLE_BROADCAST: case ROLE_LIMIT: case ROLE_WINDOW: case ROLE_SUBQUERY: case ROLE_OTHER:
+    case CAT_CODEGEN: case CAT_QUERY_STAGE: case CAT_SHUFFLE_READ: case CAT_TRANSITION:
+    case CAT_AQE: case CAT_PROJECT: case CAT_FILTER: case CAT_SORT: case CAT_SHUFFLE:
+    case CAT_BROADCAST: case CAT_LIMIT: case CAT_WINDOW: case CAT_SUBQUERY: case CAT_OTHER:
         return child_one && n->n_children == 1;
     default:
         return false;
@@ -295,7 +295,7 @@ static const struct plan_node *consumer_of(const struct plan_node *n)
     const struct plan_node *p = n->parent;
     for (int guard = 0; p && guard < 16; guard++) {  /* wrapper chains are short */
         enum catalog_role r = node_role(p);
-        if (!node_is_wrapper(p) && r != ROLE_SORT)
+        if (!node_is_wrapper(p) && r != CAT_SORT)
             return p;
         p = p->parent;
     }
@@ -327,13 +327,13 @@ static bool side_size(const struct plan_node *side, double *bytes, bool *runtime
         struct plan_stats st;
         if (node_stats(n, &st) && st.has_size) {
             *bytes = st.size_bytes;
-            *runtime = node_role(n) == ROLE_QUERY_STAGE ||
+            *runtime = node_role(n) == CAT_QUERY_STAGE ||
                        slice_find_in(n->text, "isRuntime=true", 0) >= 0;
             return true;
         }
         enum catalog_role r = node_role(n);
-        if (!node_is_wrapper(n) && r != ROLE_SORT && r != ROLE_SHUFFLE && r != ROLE_BROADCAST &&
-            r != ROLE_PROJECT)
+        if (!node_is_wrapper(n) && r != CAT_SORT && r != CAT_SHUFFLE && r != CAT_BROADCAST &&
+            r != CAT_PROJECT)
             return false;
         n = n->first_child;
     }
@@ -402,7 +402,7 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
     struct slice keys = partitioning_keys(part);
     struct slice origin = node_shuffle_origin(n);
     /* Photon prints the origin on the map stage that wraps its shuffle sink. */
-    if (!origin.len && n->parent && node_role(n->parent) == ROLE_QUERY_STAGE)
+    if (!origin.len && n->parent && node_role(n->parent) == CAT_QUERY_STAGE)
         origin = node_shuffle_origin(n->parent);
     const struct plan_node *consumer = consumer_of(n);
     if (slice_eq_cstr(origin, "EXECUTOR_BROADCAST")) {
@@ -426,9 +426,9 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
     }
     const struct plan_node *in = input_of(n);
     bool bounded = in && (c->one_row[in->preorder] ||
-                          (node_role(in) == ROLE_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
-                          node_role(in) == ROLE_LIMIT ||
-                          (node_role(in) == ROLE_WINDOW &&
+                          (node_role(in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
+                          node_role(in) == CAT_LIMIT ||
+                          (node_role(in) == CAT_WINDOW &&
                            slice_find_in(short_name(in), "WindowGroupLimit", 0) >= 0));
     switch (kind) {
     case PART_HASH:
@@ -462,12 +462,12 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
         return;
     const char *what = "";
     const struct plan_node *up = consumer;
-    enum catalog_role ur = up ? node_role(up) : ROLE_OTHER;
-    if (ur == ROLE_WINDOW)
+    enum catalog_role ur = up ? node_role(up) : CAT_OTHER;
+    if (ur == CAT_WINDOW)
         what = "a window without partitionBy";
-    else if (ur == ROLE_SORT)
+    else if (ur == CAT_SORT)
         what = "a global sort";
-    else if (ur == ROLE_LIMIT)
+    else if (ur == CAT_LIMIT)
         what = "a limit";
     else if (origin.len && slice_starts_with(origin, "REPARTITION"))
         what = "repartition(1)";
@@ -625,7 +625,7 @@ static struct slice scan_list_field(const struct plan_node *n, const char *key)
 static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
 {
     const struct plan_node *scan = input_of(n);
-    if (!scan || node_role(scan) != ROLE_SCAN)
+    if (!scan || node_role(scan) != CAT_SCAN)
         return;
     struct slice pushed = scan_list_field(scan, "PushedFilters");
     if (!pushed.ptr)
@@ -868,9 +868,9 @@ static void count_subtree(const struct plan_node *label, struct plan_counts *pc)
         const struct catalog_entry *e = node_entry(s->preorder[i]);
         if (!e)
             continue;
-        if (e->role == ROLE_JOIN)
+        if (e->role == CAT_JOIN)
             pc->joins[e->join]++;
-        if (e->role == ROLE_SHUFFLE || e->role == ROLE_BROADCAST)
+        if (e->role == CAT_SHUFFLE || e->role == CAT_BROADCAST)
             pc->exchanges++;
     }
 }
@@ -936,7 +936,7 @@ static bool absurd_size(const struct plan_node *n, double leaf_sum, double *size
         return false;
     *size = st.size_bytes;
     const struct catalog_entry *e = node_entry(n);
-    if (e && (e->role == ROLE_QUERY_STAGE))
+    if (e && (e->role == CAT_QUERY_STAGE))
         return false;  /* runtime figures (ResultQueryStage's 8.0 EiB is a placeholder) */
     if (slice_find_in(n->text, "isRuntime=true", 0) >= 0)
         return false;
@@ -987,7 +987,7 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
             }
         }
         const struct catalog_entry *e = node_entry(n);
-        if (e && e->role == ROLE_FILTER && n->first_child && s->kind != SECTION_PHYSICAL) {
+        if (e && e->role == CAT_FILTER && n->first_child && s->kind != SECTION_PHYSICAL) {
             struct plan_stats a, b;
             if (node_stats(n, &a) && node_stats(n->first_child, &b) && a.has_size && b.has_size &&
                 a.size_bytes == b.size_bytes && (!a.has_rows || !b.has_rows || a.row_count == b.row_count)) {
@@ -1109,28 +1109,28 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
         const struct catalog_entry *e = node_entry(n);
         if (!e)
             continue;
-        if (e->role == ROLE_CODEGEN && strncmp(e->name, "WholeStageCodegen", 17) == 0 && n->stage <= 0)
+        if (e->role == CAT_CODEGEN && strncmp(e->name, "WholeStageCodegen", 17) == 0 && n->stage <= 0)
             c->a->summary.n_codegen_stages++;  /* simplified trees print the wrapper itself */
         switch (e->role) {
-        case ROLE_SHUFFLE: rule_exchange(c, n); break;
-        case ROLE_BROADCAST: rule_broadcast(c, n); break;
-        case ROLE_REUSED:
+        case CAT_SHUFFLE: rule_exchange(c, n); break;
+        case CAT_BROADCAST: rule_broadcast(c, n); break;
+        case CAT_REUSED:
             if (strcmp(e->name, "ReusedExchange") == 0)
                 c->a->summary.n_reused_exchanges++;
             break;
-        case ROLE_JOIN: rule_join(c, n, e); break;
-        case ROLE_FILTER: rule_filter_over_scan(c, n); break;
-        case ROLE_SCAN: rule_scan(c, n, tables); break;
-        case ROLE_PYTHON: rule_python(c, n, e); break;
-        case ROLE_AQE: rule_aqe(c, n, draft_reported); break;
-        case ROLE_CACHE:
+        case CAT_JOIN: rule_join(c, n, e); break;
+        case CAT_FILTER: rule_filter_over_scan(c, n); break;
+        case CAT_SCAN: rule_scan(c, n, tables); break;
+        case CAT_PYTHON: rule_python(c, n, e); break;
+        case CAT_AQE: rule_aqe(c, n, draft_reported); break;
+        case CAT_CACHE:
             if (strcmp(e->name, "InMemoryTableScan") == 0) {
                 c->a->summary.n_cache_scans++;
                 rule_scan(c, n, tables);
                 add(c, RULE_CACHE_USED, n, "reads a cached relation (InMemoryTableScan)");
             }
             break;
-        case ROLE_SHUFFLE_READ:
+        case CAT_SHUFFLE_READ:
             if (slice_find_in(n->text, "skewed", 0) >= 0 ||
                 slice_find_in(n->details_text, "skewed", 0) >= 0)
                 add(c, RULE_SKEW_JOIN, n, "AQE split skewed shuffle partitions here");
@@ -1147,7 +1147,7 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
     for (size_t i = 0; i < doc->n_all_nodes && !c->oom; i++) {
         const struct plan_node *n = doc->all_nodes[i];
         enum catalog_role r = node_role(n);
-        if (r == ROLE_JOIN && !is_executed_kind(n->section->kind)) {
+        if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
             struct plan_stats st;
             const struct plan_node *l = nth_real_child(n, 0), *rt = nth_real_child(n, 1);
             if (l && rt && node_stats(l, &st) && node_stats(rt, &st)) {
@@ -1165,7 +1165,7 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
             }
             continue;
         }
-        if (r != ROLE_RELATION)
+        if (r != CAT_RELATION)
             continue;
         struct slice table = node_table_name(n);
         if (slice_starts_with(n->text, "HiveTableRelation"))

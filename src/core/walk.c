@@ -8,9 +8,9 @@
 bool walk_is_stage_boundary(const struct plan_node *n)
 {
     switch (node_role(n)) {
-    case ROLE_SHUFFLE:
-    case ROLE_BROADCAST:
-    case ROLE_SUBQUERY:
+    case CAT_SHUFFLE:
+    case CAT_BROADCAST:
+    case CAT_SUBQUERY:
         return true;
     default:
         return false;
@@ -63,9 +63,9 @@ static bool is_step(const struct plan_node *n)
     if (node_is_label(n))
         return false;
     switch (node_role(n)) {
-    case ROLE_CODEGEN:
-    case ROLE_QUERY_STAGE:
-    case ROLE_AQE:
+    case CAT_CODEGEN:
+    case CAT_QUERY_STAGE:
+    case CAT_AQE:
         return false;
     default:
         return true;

@@ -129,9 +129,12 @@ const struct rule *rule_by_id(const char *id)
 
 struct ctx {
     struct analysis *a;
-    /* logical joins whose children carry size estimates (cost mode), in input order */
+    /* logical joins whose children carry size estimates (cost mode), in input order, and
+     * an index of the expression ids each one mentions (sorted by id) */
     const struct plan_node **logical_joins;
     size_t n_logical_joins, logical_joins_cap;
+    struct id_join { uint64_t id; uint32_t join; } *join_ids;
+    size_t n_join_ids;
     size_t cap;
     size_t per_rule[RULE_COUNT];
     bool oom;
@@ -357,20 +360,58 @@ static const struct plan_node *logical_join_of(const struct ctx *c, const struct
 {
     struct exprid_ref refs[32];
     size_t k = exprid_node_refs(n, refs, 32);
-    if (k == 0 || k > 32)
+    if (k == 0 || k > 32 || refs[0].normalized || !c->n_join_ids)
         return NULL;
+    /* Candidates: the logical joins mentioning the physical join's first id. */
+    size_t lo = 0, hi = c->n_join_ids;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->join_ids[mid].id < refs[0].id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     const struct plan *plan = n->section->plan;
-    for (size_t j = 0; j < c->n_logical_joins; j++) {  /* bounded by the joins of the document */
-        const struct plan_node *lj = c->logical_joins[j];
+    for (size_t j = lo; j < c->n_join_ids && c->join_ids[j].id == refs[0].id; j++) {
+        /* Bounded by the joins mentioning one id: a few in real plans. */
+        const struct plan_node *lj = c->logical_joins[c->join_ids[j].join];
         if (lj->section->plan != plan)
             continue;
         bool all = true;
-        for (size_t i = 0; i < k && all; i++)
+        for (size_t i = 1; i < k && all; i++)
             all = !refs[i].normalized && exprid_mentions(lj->text, refs[i].id);
         if (all)
             return lj;
     }
     return NULL;
+}
+
+static int cmp_id_join(const void *x, const void *y)
+{
+    const struct id_join *a = x, *b = y;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return a->join < b->join ? -1 : a->join > b->join;
+}
+
+/* The id index of the logical joins: at most 16 ids each (keys and condition). */
+static void index_join_ids(struct ctx *c)
+{
+    if (!c->n_logical_joins)
+        return;
+    c->join_ids = malloc(c->n_logical_joins * 16 * sizeof *c->join_ids);
+    if (!c->join_ids) {
+        c->oom = true;
+        return;
+    }
+    for (size_t j = 0; j < c->n_logical_joins; j++) {
+        struct exprid_ref refs[16];
+        size_t k = exprid_scan(c->logical_joins[j]->text, refs, 16);
+        for (size_t i = 0; i < k && i < 16; i++)
+            if (!refs[i].normalized)
+                c->join_ids[c->n_join_ids++] = (struct id_join){refs[i].id, (uint32_t)j};
+    }
+    qsort(c->join_ids, c->n_join_ids, sizeof *c->join_ids, cmp_id_join);
 }
 
 /* Size of side k of a join: measured or estimated on the physical side, else the estimate of
@@ -680,12 +721,6 @@ static void table_index_add(struct ctx *c, struct table_index *t, struct slice t
 {
     if (!table.len || cols <= 0)
         return;
-    for (size_t i = 0; i < t->n; i++)  /* bounded by the number of distinct tables */
-        if (t->v[i].table.len == table.len && memcmp(t->v[i].table.ptr, table.ptr, table.len) == 0) {
-            if (cols > t->v[i].columns)
-                t->v[i].columns = cols;
-            return;
-        }
     if (t->n == t->cap) {
         size_t ncap = t->cap ? t->cap * 2 : 16;
         struct table_cols *nv = realloc(t->v, ncap * sizeof *nv);
@@ -699,11 +734,49 @@ static void table_index_add(struct ctx *c, struct table_index *t, struct slice t
     t->v[t->n++] = (struct table_cols){table, cols};
 }
 
+static int cmp_table_name(struct slice a, struct slice b)
+{
+    size_t n = a.len < b.len ? a.len : b.len;
+    int r = memcmp(a.ptr, b.ptr, n);
+    return r ? r : (a.len < b.len ? -1 : a.len > b.len);
+}
+
+static int cmp_table_cols(const void *x, const void *y)
+{
+    return cmp_table_name(((const struct table_cols *)x)->table, ((const struct table_cols *)y)->table);
+}
+
+/* Sorted by name, one entry per table holding its largest column count. */
+static void table_index_finish(struct table_index *t)
+{
+    if (!t->n)
+        return;
+    qsort(t->v, t->n, sizeof *t->v, cmp_table_cols);
+    size_t k = 0;
+    for (size_t i = 1; i < t->n; i++) {
+        if (cmp_table_name(t->v[i].table, t->v[k].table) == 0) {
+            if (t->v[i].columns > t->v[k].columns)
+                t->v[k].columns = t->v[i].columns;
+        } else {
+            t->v[++k] = t->v[i];
+        }
+    }
+    t->n = k + 1;
+}
+
 static long table_index_get(const struct table_index *t, struct slice table)
 {
-    for (size_t i = 0; i < t->n; i++)
-        if (t->v[i].table.len == table.len && memcmp(t->v[i].table.ptr, table.ptr, table.len) == 0)
-            return t->v[i].columns;
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = cmp_table_name(t->v[mid].table, table);
+        if (c == 0)
+            return t->v[mid].columns;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return -1;
 }
 
@@ -1212,6 +1285,8 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
     struct ctx c = {.a = a};
     struct table_index tables = {0};
     collect_tables(&c, doc, &tables);
+    table_index_finish(&tables);
+    index_join_ids(&c);
 
     a->summary.n_plans = doc->n_plans;
     a->summary.n_nodes = doc->n_all_nodes;
@@ -1231,6 +1306,7 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
     free(tables.v);
     free(c.one_row);
     free(c.logical_joins);
+    free(c.join_ids);
 
     if (!c.oom && a->n_findings) {
         qsort(a->findings, a->n_findings, sizeof *a->findings, cmp_findings);

@@ -149,6 +149,8 @@ for name in $ONLY; do
     line=$("$SPB" run "$RUNS" /dev/null -- wc -l "$f")
     record "$name" wc "$(field time "$line")"
     record "$name" wc_cpu "$(field cpu "$line")"
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" read "$f")
+    record "$name" read "$(field time "$line")"
     line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$f" 2>"$DIR/out.stderr")
     record "$name" parse "$(field time "$line")"
     record "$name" parse_cpu "$(field cpu "$line")"

@@ -9,9 +9,19 @@
 #ifndef SPARKPLAN_CLEAN_H
 #define SPARKPLAN_CLEAN_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "sparkplan/plan.h"
 #include "sparkplan/status.h"
 
 enum sp_status clean_document(struct document *doc, struct diag *err);
+
+/* The quick scan clean_document() starts with: false means the input needs no rewriting
+ * (Spark's own output), decided in one pass without allocating. */
+bool clean_quick_scan(const char *bytes, size_t len);
+
+/* Every step whatever the quick scan says (tests compare the two). */
+enum sp_status clean_document_full(struct document *doc, struct diag *err);
 
 #endif

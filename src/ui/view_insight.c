@@ -133,6 +133,29 @@ bool insight_tab_has_marks(struct tui *t, const struct tab *tab)
     return S.marks_tab_has;
 }
 
+void insight_tab_summary(struct tui *t, struct tab *tab)
+{
+    const struct document *doc = tab->section->plan->doc;
+    const struct analysis *a = analysis_of(t, doc, doc->len <= AUTO_ANALYSE_BYTES);
+    if (!a)
+        return;
+    size_t warnings = 0, info = 0;
+    for (size_t i = 0; i < a->n_findings; i++) {  /* once per tab, when it is first shown */
+        const struct plan_node *n = a->findings[i].node;
+        if (!n || n->section != tab->section || !rows_contains(&tab->rows, n))
+            continue;
+        if (a->findings[i].severity == SEVERITY_WARNING)
+            warnings++;
+        else
+            info++;
+    }
+    if (!warnings && !info)
+        return;
+    size_t len = strlen(tab->summary);
+    snprintf(tab->summary + len, sizeof tab->summary - len, "%s%zu warning%s, %zu info (!)",
+             t->utf8 ? " \xC2\xB7 " : " | ", warnings, warnings == 1 ? "" : "s", info);
+}
+
 const char *insight_mark(const struct tui *t, const struct plan_node *n, enum role *role)
 {
     const struct doc_view *dv = &t->docs[t->cur_doc];

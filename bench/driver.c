@@ -2,6 +2,8 @@
  *
  *   spbench parse FILE           load_path + document_free once, nothing else (the process
  *                                whose wall time and peak RSS are "parse + model")
+ *   spbench read FILE            read FILE into a fresh buffer and free it: the floor any
+ *                                loader that keeps the input pays (wc -l reuses one buffer)
  *   spbench load FILE [RUNS]     in-process: load_path + document_free RUNS times, then one
  *                                run split by phase (read, clean, parse, finish, free)
  *   spbench run RUNS OUT -- CMD  fork/exec CMD RUNS times with stdout to OUT; prints the
@@ -60,7 +62,7 @@ double bench_now(void) { return now(); }
 
 static int usage(void)
 {
-    fputs("usage: spbench parse FILE | load FILE [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N]\n",
+    fputs("usage: spbench parse FILE | read FILE | load FILE [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N]\n",
           stderr);
     return 2;
 }
@@ -102,6 +104,16 @@ static int cmd_parse(const char *path)
         return 1;
     }
     document_free(doc);
+    return 0;
+}
+
+static int cmd_read(const char *path)
+{
+    size_t len;
+    char *bytes = read_all(path, &len);
+    volatile char sink = len ? bytes[len - 1] : 0; /* keep the read */
+    (void)sink;
+    free(bytes);
     return 0;
 }
 
@@ -214,6 +226,8 @@ int main(int argc, char **argv)
         return usage();
     if (strcmp(argv[1], "parse") == 0)
         return cmd_parse(argv[2]);
+    if (strcmp(argv[1], "read") == 0)
+        return cmd_read(argv[2]);
     if (strcmp(argv[1], "load") == 0)
         return cmd_load(argv[2], argc > 3 ? atoi(argv[3]) > 0 ? atoi(argv[3]) : 1 : 1);
     if (strcmp(argv[1], "run") == 0 && argc > 5 && strcmp(argv[4], "--") == 0)

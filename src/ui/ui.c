@@ -36,6 +36,7 @@ void tui_tab_ready(struct tui *t, struct tab *tab)
     op_summary_compute(&sum, tab->section, tab->rows.begin, tab->rows.end);
     op_summary_format(&sum, t->utf8, tab->summary, sizeof tab->summary);
     tab->has_stages = sum.stages > 0;
+    insight_tab_summary(t, tab);
 }
 
 struct tab *tui_tab(struct tui *t)

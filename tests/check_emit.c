@@ -206,6 +206,39 @@ START_TEST(json_numbers_keep_their_value)
 }
 END_TEST
 
+/* The writers scan eight bytes at a time: put each special byte at every offset of a long
+ * run and check that it is still caught. */
+START_TEST(special_bytes_are_caught_at_every_offset)
+{
+    static const char specials[] = {'\x1b', '"', '\\', '\x7f', '\x01', '\xff'};
+    static const char *const json_forms[] = {"\\u001b", "\\\"", "\\\\", "\\u007f", "\\u0001", "\\ufffd"};
+    static const char *const print_forms[] = {"^[", "\"", "\\", "^?", "^A", "\\xFF"};
+    for (size_t k = 0; k < sizeof specials; k++) {
+        for (size_t off = 0; off < 24; off++) {
+            char text[64], want[96];
+            memset(text, 'a', off);
+            text[off] = specials[k];
+            memset(text + off + 1, 'b', 20);
+            text[off + 21] = '\0';
+            struct document *doc;
+            struct plan_section *s = new_section(&doc, "t");
+            new_node(s, NULL, "n", text, 1);
+            ck_assert(document_finish(doc));
+            char *out = emit_to_string(doc, true, NULL);
+            snprintf(want, sizeof want, "\"text\":\"%.*s%sbbbbbbbbbbbbbbbbbbbb\"", (int)off, text,
+                     json_forms[k]);
+            ck_assert_msg(strstr(out, want), "json, byte %zu at %zu: %s", k, off, out);
+            free(out);
+            out = emit_to_string(doc, false, NULL);
+            snprintf(want, sizeof want, "\n%.*s%sbbbbbbbbbbbbbbbbbbbb\n", (int)off, text, print_forms[k]);
+            ck_assert_msg(strstr(out, want), "print, byte %zu at %zu: %s", k, off, out);
+            free(out);
+            document_free(doc);
+        }
+    }
+}
+END_TEST
+
 /* A chain far deeper than any stack: JSON must nest it fully and stay valid; the outline
  * must stay linear in size. */
 START_TEST(deep_chain_emits_without_recursion)
@@ -248,6 +281,7 @@ Suite *emit_suite(void)
     tcase_add_test(tc, json_has_the_contract_shape);
     tcase_add_test(tc, json_escapes_controls_and_invalid_utf8);
     tcase_add_test(tc, json_numbers_keep_their_value);
+    tcase_add_test(tc, special_bytes_are_caught_at_every_offset);
     tcase_add_test(tc, deep_chain_emits_without_recursion);
     suite_add_tcase(s, tc);
     return s;

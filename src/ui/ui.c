@@ -1,11 +1,739 @@
-/* ui.c: placeholder until the explorer lands. */
+/* ui.c: the explorer's loop (see tui.h): input → action → view handler → reaction flags →
+ * one draw and one doupdate per turn.  Also the header, the status line, the prompts,
+ * pastes and the jump history. */
 #include "sparkplan/ui.h"
 
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/draw.h"
+#include "sparkplan/load.h"
+#include "sparkplan/opclass.h"
+#include "sparkplan/term.h"
+#include "sparkplan/tui.h"
+
+/* ---- state helpers ------------------------------------------------------------------ */
+
+struct doc_view *tui_doc(struct tui *t)
+{
+    return &t->docs[t->cur_doc];
+}
+
+void tui_tab_ready(struct tui *t, struct tab *tab)
+{
+    if (tab->ready)
+        return;
+    tab->ready = true;
+    if (!rows_init(&tab->rows, tab->section, tab->scope))
+        tui_message(t, true, "out of memory");
+    struct op_summary sum;
+    op_summary_compute(&sum, tab->section, tab->rows.begin, tab->rows.end);
+    op_summary_format(&sum, t->utf8, tab->summary, sizeof tab->summary);
+    tab->has_stages = sum.stages > 0;
+}
+
+struct tab *tui_tab(struct tui *t)
+{
+    struct doc_view *dv = tui_doc(t);
+    struct tab *tab = &dv->tabs[dv->cur];
+    tui_tab_ready(t, tab);
+    return tab;
+}
+
+void tui_message(struct tui *t, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->msg, sizeof t->msg, fmt, ap);
+    va_end(ap);
+    t->msg_error = error;
+}
+
+static void push_history(struct tui *t)
+{
+    struct tab *tab = tui_tab(t);
+    if (!tab->rows.sel)
+        return;
+    if (t->n_hist == TUI_HISTORY) {
+        memmove(t->hist, t->hist + 1, (TUI_HISTORY - 1) * sizeof t->hist[0]);
+        t->n_hist--;
+    }
+    t->hist[t->n_hist++] = (struct jump){t->cur_doc, tui_doc(t)->cur, tab->rows.sel};
+}
+
+static bool tab_holds(const struct tab *tab, const struct plan_node *n)
+{
+    if (tab->section != n->section)
+        return false;
+    if (!tab->scope)
+        return true;
+    return n->preorder >= tab->scope->preorder &&
+           n->preorder <= tab->scope->preorder + tab->scope->subtree_size;
+}
+
+bool tui_jump_to(struct tui *t, struct plan_node *n, bool record)
+{
+    struct doc_view *dv = tui_doc(t);
+    size_t target = dv->n_tabs;
+    if (tab_holds(&dv->tabs[dv->cur], n)) {
+        target = dv->cur;
+    } else {
+        /* A subtree tab (Final, Initial) says more than the whole section. */
+        for (size_t i = 0; i < dv->n_tabs && target == dv->n_tabs; i++)
+            if (dv->tabs[i].scope && tab_holds(&dv->tabs[i], n))
+                target = i;
+        for (size_t i = 0; i < dv->n_tabs && target == dv->n_tabs; i++)
+            if (tab_holds(&dv->tabs[i], n))
+                target = i;
+    }
+    if (target == dv->n_tabs)
+        return false;
+    if (record)
+        push_history(t);
+    dv->cur = target;
+    struct tab *tab = tui_tab(t);
+    tui_layout(t);
+    rows_select_centered(&tab->rows, n);
+    return true;
+}
+
+bool tui_goto_id(struct tui *t, int32_t id)
+{
+    struct plan *p = tui_tab(t)->section->plan;
+    struct plan_node *n = plan_node_find_by_id(p, id);
+    if (!n) {
+        tui_message(t, true, "no node (%d) in this plan", id);
+        return false;
+    }
+    if (!tui_jump_to(t, n, true))
+        return false;
+    tui_message(t, false, "went to (%d); Backspace goes back", id);
+    return true;
+}
+
+static void go_back(struct tui *t)
+{
+    if (t->n_hist == 0) {
+        tui_message(t, true, "no earlier position");
+        return;
+    }
+    struct jump j = t->hist[--t->n_hist];
+    if (j.doc >= t->n_docs || j.tab >= t->docs[j.doc].n_tabs)
+        return;
+    t->cur_doc = j.doc;
+    t->docs[j.doc].cur = j.tab;
+    struct tab *tab = tui_tab(t);
+    tui_layout(t);
+    rows_select_centered(&tab->rows, j.node);
+}
+
+/* ---- documents ---------------------------------------------------------------------- */
+
+static bool add_document(struct tui *t, struct document *doc, bool owned)
+{
+    if (t->n_docs == t->cap_docs) {
+        size_t cap = t->cap_docs ? t->cap_docs * 2 : 4;
+        struct doc_view *nd = realloc(t->docs, cap * sizeof *nd);
+        if (!nd)
+            return false;
+        t->docs = nd;
+        t->cap_docs = cap;
+    }
+    struct doc_view *dv = &t->docs[t->n_docs];
+    memset(dv, 0, sizeof *dv);
+    dv->doc = doc;
+    dv->owned = owned;
+    if (!docs_build_tabs(dv)) {
+        free(dv->tabs);
+        return false;
+    }
+    t->n_docs++;
+    return true;
+}
+
+/* A paste (bracketed, or p ... Ctrl-d) becomes a new document and is shown. */
+static int load_paste(struct tui *t, char *bytes, size_t len)
+{
+    char name[32];
+    snprintf(name, sizeof name, "paste %u", t->pastes + 1);
+    struct document *doc = NULL;
+    struct diag err = {0};
+    if (load_bytes(name, bytes, len, &doc, &err) != SP_OK) {
+        tui_message(t, true, "%s: %s", name, err.message);
+        return RE_DRAW;
+    }
+    if (!add_document(t, doc, true)) {
+        document_free(doc);
+        tui_message(t, true, "%s: no plan sections to show", name);
+        return RE_DRAW;
+    }
+    t->pastes++;
+    push_history(t);
+    t->cur_doc = t->n_docs - 1;
+    t->focus = FOCUS_TREE;
+    if (doc->first_warning)
+        tui_message(t, false, "%s: %zu nodes; %s", name, doc->n_all_nodes,
+                    doc->first_warning->message);
+    else
+        tui_message(t, false, "%s: %zu nodes (D lists the documents)", name, doc->n_all_nodes);
+    return RE_DRAW | RE_LAYOUT | RE_FULL;
+}
+
+static void paste_append(struct tui *t, const char *s, size_t n)
+{
+    if (t->paste_len + n > INPUT_PASTE_MAX)
+        return;
+    if (t->paste_len + n + 1 > t->paste_cap) {
+        size_t cap = t->paste_cap ? t->paste_cap : 4096;
+        while (cap < t->paste_len + n + 1)
+            cap *= 2;
+        char *b = realloc(t->paste_buf, cap);
+        if (!b)
+            return;
+        t->paste_buf = b;
+        t->paste_cap = cap;
+    }
+    memcpy(t->paste_buf + t->paste_len, s, n);
+    t->paste_len += n;
+}
+
+/* ---- layout ------------------------------------------------------------------------- */
+
+void tui_layout(struct tui *t)
+{
+    struct layout *L = &t->L;
+    struct tab *tab = tui_tab(t);
+    memset(L, 0, sizeof *L);
+    L->too_small = COLS < 20 || LINES < 5;
+    if (L->too_small)
+        return;
+    L->header_h = LINES >= 10 ? 2 : 1;
+    L->status_y = LINES - 1;
+    int body_y = L->header_h, body_h = LINES - L->header_h - 1;
+    L->gutter_w = tab->has_stages ? 4 : insight_tab_has_marks(t, tab) ? 2 : 0;
+    L->tree_y = body_y;
+    L->tree_x = 0;
+    if (COLS >= 110) {
+        L->det_visible = L->det_side = true;
+        L->det_w = COLS * 2 / 5;
+        if (L->det_w > 90)
+            L->det_w = 90;
+        L->tree_w = COLS - L->det_w - 1;
+        L->det_x = L->tree_w + 1;
+        L->det_y = body_y;
+        L->det_h = L->tree_h = body_h;
+    } else if (body_h >= 12) {
+        L->det_visible = true;
+        L->det_h = body_h * 2 / 5;
+        L->tree_h = body_h - L->det_h - 1;
+        L->tree_w = L->det_w = COLS;
+        L->det_x = 0;
+        L->det_y = body_y + L->tree_h + 1;
+    } else if (t->focus == FOCUS_DETAILS) {
+        /* Too short to share: the details take the body while they have focus. */
+        L->det_visible = true;
+        L->det_h = body_h - 1;
+        L->det_y = body_y + 1;
+        L->det_w = COLS;
+        L->tree_w = COLS;
+        L->tree_h = 0;
+    } else {
+        L->tree_w = COLS;
+        L->tree_h = body_h;
+    }
+    rows_set_height_fn(&tab->rows, t->wrap ? tree_row_height : NULL, t);
+    rows_set_height(&tab->rows, L->tree_h > 0 ? (unsigned)L->tree_h : 1);
+}
+
+/* ---- header and status -------------------------------------------------------------- */
+
+static void draw_header(const struct tui *t)
+{
+    const struct doc_view *dv = &t->docs[t->cur_doc];
+    struct draw_line dl;
+    attr_t hdr = theme_attr(ROLE_HEADER, VAR_PLAIN);
+    draw_line_start(&dl, 0, 0, COLS, 0);
+    draw_puts(&dl, " ", hdr);
+    draw_puts(&dl, dv->doc->name, theme_attr(ROLE_STATUS_STRONG, VAR_PLAIN));
+    if (t->n_docs > 1) {
+        char n[32];
+        snprintf(n, sizeof n, " [%zu/%zu]", t->cur_doc + 1, t->n_docs);
+        draw_puts(&dl, n, hdr);
+    }
+    draw_puts(&dl, "  ", hdr);
+    /* Tabs: start late enough that the active one is on screen. */
+    int room = COLS - dl.x;
+    size_t first = 0;
+    int width_to_active = 0;
+    for (size_t i = 0; i <= dv->cur && i < dv->n_tabs; i++)
+        width_to_active += (int)strlen(dv->tabs[i].label) + 3;
+    while (first < dv->cur && width_to_active > room) {
+        width_to_active -= (int)strlen(dv->tabs[first].label) + 3;
+        first++;
+    }
+    if (first > 0)
+        draw_puts(&dl, t->utf8 && !t->ascii ? "\xE2\x80\xB9 " : "< ", hdr);
+    for (size_t i = first; i < dv->n_tabs; i++) {
+        bool active = i == dv->cur;
+        attr_t a = theme_attr(active ? ROLE_TAB_ACTIVE : ROLE_TAB, VAR_PLAIN);
+        draw_puts(&dl, active ? "[" : " ", a);
+        draw_puts(&dl, dv->tabs[i].label, a);
+        draw_puts(&dl, active ? "]" : " ", a);
+        draw_puts(&dl, " ", hdr);
+    }
+    draw_fill(&dl, hdr);
+    draw_cut_marker(&dl, hdr);
+    if (t->L.header_h >= 2) {
+        const struct tab *tab = &dv->tabs[dv->cur];
+        draw_line_start(&dl, 1, 0, COLS, 0);
+        draw_puts(&dl, " ", theme_attr(ROLE_SUMMARY, VAR_PLAIN));
+        draw_puts(&dl, tab->summary, theme_attr(ROLE_SUMMARY, VAR_PLAIN));
+        draw_fill(&dl, theme_attr(ROLE_SUMMARY, VAR_PLAIN));
+        draw_cut_marker(&dl, theme_attr(ROLE_CUT, VAR_PLAIN));
+    }
+}
+
+static void draw_status(const struct tui *t)
+{
+    const struct doc_view *dv = &t->docs[t->cur_doc];
+    const struct tab *tab = &dv->tabs[dv->cur];
+    const struct rows *r = &tab->rows;
+    attr_t st = theme_attr(ROLE_STATUS, VAR_PLAIN);
+    attr_t strong = theme_attr(ROLE_STATUS_STRONG, VAR_PLAIN);
+    struct draw_line dl;
+    draw_line_start(&dl, t->L.status_y, 0, COLS, 0);
+    if (t->prompt == PROMPT_SEARCH || t->prompt == PROMPT_GOTO) {
+        draw_puts(&dl, t->prompt == PROMPT_SEARCH ? "/" : ":", strong);
+        draw_put(&dl, slice_make(t->prompt_buf, t->prompt_len), strong, true);
+        draw_puts(&dl, "_", theme_attr(ROLE_STATUS, VAR_PLAIN) | A_BLINK);
+        draw_puts(&dl, t->prompt == PROMPT_GOTO ? "   (node number, Enter; Esc cancels)"
+                                                : "   (Enter searches; Esc cancels)",
+                  st);
+        draw_fill(&dl, st);
+        return;
+    }
+    if (t->prompt == PROMPT_PASTE) {
+        char buf[160];
+        snprintf(buf, sizeof buf,
+                 " PASTE: paste a plan now, then Ctrl-d to open it (Ctrl-c cancels)  %zu bytes",
+                 t->paste_len);
+        draw_puts(&dl, buf, strong);
+        draw_fill(&dl, st);
+        return;
+    }
+    /* Right side first, so the left side knows how much room it has. */
+    char right[128] = "";
+    size_t len = 0;
+    if (r->pattern) {
+        size_t i = rows_match_index(r);
+        if (i)
+            len += (size_t)snprintf(right + len, sizeof right - len, "[%zu/%zu] ", i,
+                                    r->n_matches);
+        else
+            len += (size_t)snprintf(right + len, sizeof right - len, "[-/%zu] ", r->n_matches);
+    }
+    if (r->sel)
+        len += (size_t)snprintf(right + len, sizeof right - len, "%u/%u  ",
+                                r->sel->preorder - r->begin + 1, r->end - r->begin);
+    snprintf(right + len, sizeof right - len, "?:help ");
+    int right_w = (int)strlen(right);
+
+    draw_line_start(&dl, t->L.status_y, 0, COLS - right_w, 0);
+    draw_puts(&dl, " ", st);
+    if (r->sel) {
+        const struct plan_node *n = r->sel;
+        struct slice w = op_word(n);
+        draw_put(&dl, w, strong, true);
+        char extra[48] = "";
+        size_t e = 0;
+        if (n->id >= 0)
+            e += (size_t)snprintf(extra + e, sizeof extra - e, " (%d)", n->id);
+        if (n->stage >= 0)
+            e += (size_t)snprintf(extra + e, sizeof extra - e, "  stage *(%d)", n->stage);
+        draw_puts(&dl, extra, st);
+    }
+    if (t->msg[0]) {
+        draw_puts(&dl, "  ", st);
+        draw_puts(&dl, t->msg, t->msg_error ? theme_attr(ROLE_ERROR, VAR_PLAIN) : strong);
+    }
+    draw_fill(&dl, st);
+    draw_cut_marker(&dl, st);
+    draw_line_start(&dl, t->L.status_y, COLS - right_w, right_w, 0);
+    draw_puts(&dl, right, st);
+}
+
+static void draw_too_small(void)
+{
+    erase();
+    struct draw_line dl;
+    const char *msg = "terminal too small";
+    int y = LINES / 2, x = COLS > 18 ? (COLS - 18) / 2 : 0;
+    draw_line_start(&dl, y, x, COLS - x, 0);
+    draw_puts(&dl, msg, A_BOLD);
+}
+
+static void draw_all(struct tui *t)
+{
+    if (t->L.too_small) {
+        draw_too_small();
+        return;
+    }
+    if (t->L.det_visible)
+        details_prepare(t);
+    draw_header(t);
+    if (t->L.tree_h > 0)
+        tree_draw(t);
+    if (t->L.det_visible) {
+        if (!t->L.det_side && t->L.tree_h == 0)
+            draw_clear(t->L.det_y - 1, 0, 1, COLS, theme_attr(ROLE_NORMAL, VAR_PLAIN));
+        details_draw(t);
+    }
+    draw_status(t);
+    if (t->overlay == OVERLAY_HELP)
+        help_draw(t);
+    else if (t->overlay == OVERLAY_DOCS)
+        docs_draw(t);
+    else if (t->overlay == OVERLAY_FINDINGS || t->overlay == OVERLAY_IDS)
+        insight_list_draw(t);
+}
+
+/* ---- keys --------------------------------------------------------------------------- */
+
+static int prompt_key(struct tui *t, const struct input_event *ev)
+{
+    enum key_action a = keys_lookup(KCTX_PROMPT, ev->name);
+    if (a == KA_P_CANCEL) {
+        t->prompt = PROMPT_NONE;
+        return RE_DRAW;
+    }
+    if (a == KA_P_ERASE) {
+        if (t->prompt_len == 0) {
+            t->prompt = PROMPT_NONE;
+            return RE_DRAW;
+        }
+        /* Erase one UTF-8 character. */
+        do
+            t->prompt_len--;
+        while (t->prompt_len > 0 && ((unsigned char)t->prompt_buf[t->prompt_len] & 0xC0) == 0x80);
+        return RE_DRAW;
+    }
+    if (a == KA_P_ACCEPT) {
+        enum prompt_kind kind = t->prompt;
+        t->prompt = PROMPT_NONE;
+        t->prompt_buf[t->prompt_len] = '\0';
+        struct tab *tab = tui_tab(t);
+        if (kind == PROMPT_GOTO) {
+            const char *p = t->prompt_buf;
+            while (*p == ' ' || *p == '(')
+                p++;
+            char *end;
+            long id = strtol(p, &end, 10);
+            if (end == p || id < 0 || id > 0x7FFFFFFF) {
+                tui_message(t, true, "type a node number, like 12");
+                return RE_DRAW;
+            }
+            tui_goto_id(t, (int32_t)id);
+            return RE_DRAW;
+        }
+        if (t->prompt_len == 0) {
+            rows_search(&tab->rows, NULL);
+            return RE_DRAW;
+        }
+        long count = rows_search(&tab->rows, t->prompt_buf);
+        if (count < 0) {
+            tui_message(t, true, "out of memory");
+        } else if (count == 0) {
+            tui_message(t, true, "not found in this section: %s", t->prompt_buf);
+        } else {
+            push_history(t);
+            bool wrapped = false;
+            if (rows_match_index(&tab->rows) == 0)
+                rows_search_step(&tab->rows, 1, &wrapped);
+            tui_message(t, false, "%ld match%s (n, N)", count, count == 1 ? "" : "es");
+        }
+        return RE_DRAW;
+    }
+    if (ev->text[0] && (unsigned char)ev->text[0] >= 0x20 && ev->text[0] != 0x7F) {
+        size_t n = strlen(ev->text);
+        if (t->prompt == PROMPT_GOTO && !(ev->text[0] >= '0' && ev->text[0] <= '9'))
+            return RE_NONE;
+        if (t->prompt_len + n < sizeof t->prompt_buf) {
+            memcpy(t->prompt_buf + t->prompt_len, ev->text, n);
+            t->prompt_len += n;
+        }
+        return RE_DRAW;
+    }
+    return RE_NONE;
+}
+
+static int paste_mode_key(struct tui *t, const struct input_event *ev)
+{
+    enum key_action a = keys_lookup(KCTX_PASTE, ev->name);
+    if (a == KA_PASTE_CANCEL) {
+        t->prompt = PROMPT_NONE;
+        t->paste_len = 0;
+        tui_message(t, false, "paste cancelled");
+        return RE_DRAW;
+    }
+    if (a == KA_PASTE_END) {
+        t->prompt = PROMPT_NONE;
+        char *bytes = malloc(t->paste_len + 1);
+        if (!bytes)
+            return RE_DRAW;
+        memcpy(bytes, t->paste_buf ? t->paste_buf : "", t->paste_len);
+        size_t len = t->paste_len;
+        t->paste_len = 0;
+        return load_paste(t, bytes, len);
+    }
+    paste_append(t, ev->text, strlen(ev->text));
+    return RE_DRAW;
+}
+
+static int switch_tab(struct tui *t, int dir)
+{
+    struct doc_view *dv = tui_doc(t);
+    dv->cur = (dv->cur + dv->n_tabs + (size_t)(dir > 0 ? 1 : dv->n_tabs - 1)) % dv->n_tabs;
+    tui_tab(t);
+    return RE_DRAW | RE_LAYOUT;
+}
+
+static int global_key(struct tui *t, enum key_action a)
+{
+    switch (a) {
+    case KA_NEXT_SECTION:
+        return switch_tab(t, 1);
+    case KA_PREV_SECTION:
+        return switch_tab(t, -1);
+    case KA_BACK:
+        go_back(t);
+        return RE_DRAW | RE_LAYOUT;
+    case KA_DOCS:
+        t->overlay = OVERLAY_DOCS;
+        t->docs_sel = t->cur_doc;
+        return RE_DRAW;
+    case KA_PASTE:
+        t->prompt = PROMPT_PASTE;
+        t->paste_len = 0;
+        return RE_DRAW;
+    case KA_THEME:
+        tui_message(t, false, "theme: %s", theme_next());
+        return RE_DRAW | RE_FULL;
+    case KA_HELP:
+        t->overlay = OVERLAY_HELP;
+        t->overlay_scroll = 0;
+        return RE_DRAW;
+    case KA_REDRAW:
+        return RE_DRAW | RE_FULL | RE_LAYOUT;
+    case KA_SUSPEND:
+        return RE_SUSPEND;
+    case KA_QUIT:
+        return RE_QUIT;
+    case KA_GOTO:
+        t->prompt = PROMPT_GOTO;
+        t->prompt_len = 0;
+        return RE_DRAW;
+    case KA_SEARCH:
+        t->prompt = PROMPT_SEARCH;
+        t->prompt_len = 0;
+        return RE_DRAW;
+    case KA_DETAILS:
+        t->focus = FOCUS_DETAILS;
+        t->det_node = NULL; /* rebuild: the cursor starts on the first reference */
+        return RE_DRAW | RE_LAYOUT;
+    default:
+        return RE_NONE;
+    }
+}
+
+static bool in_box(int y, int x, int by, int bx, int bh, int bw)
+{
+    return y >= by && y < by + bh && x >= bx && x < bx + bw;
+}
+
+static int handle_event(struct tui *t, const struct input_event *ev)
+{
+    t->msg[0] = '\0';
+    if (ev->kind == IN_PASTE) {
+        int re;
+        if (t->prompt == PROMPT_PASTE) {
+            paste_append(t, ev->paste ? ev->paste : "", ev->paste_len);
+            re = RE_DRAW;
+        } else if (t->prompt == PROMPT_SEARCH || t->prompt == PROMPT_GOTO) {
+            /* Into a prompt: the first line only. */
+            for (size_t i = 0; ev->paste && i < ev->paste_len && ev->paste[i] != '\n' &&
+                               t->prompt_len + 1 < sizeof t->prompt_buf;
+                 i++)
+                if ((unsigned char)ev->paste[i] >= 0x20)
+                    t->prompt_buf[t->prompt_len++] = ev->paste[i];
+            re = RE_DRAW;
+        } else if (ev->paste) {
+            t->overlay = OVERLAY_NONE;
+            re = load_paste(t, ev->paste, ev->paste_len); /* takes the bytes */
+            return re;
+        } else {
+            re = RE_DRAW;
+        }
+        free(ev->paste);
+        return re;
+    }
+    if (t->prompt == PROMPT_PASTE)
+        return paste_mode_key(t, ev);
+    if (t->prompt != PROMPT_NONE)
+        return prompt_key(t, ev);
+    if (t->overlay == OVERLAY_HELP) {
+        int re = help_key(t, keys_lookup(KCTX_HELP, ev->name));
+        if (re == RE_NONE && keys_lookup(KCTX_GLOBAL, ev->name) == KA_QUIT)
+            re = RE_QUIT; /* Ctrl-c still quits */
+        return re;
+    }
+    if (t->overlay == OVERLAY_DOCS)
+        return docs_key(t, keys_lookup(KCTX_DOCS, ev->name));
+    if (t->overlay == OVERLAY_FINDINGS || t->overlay == OVERLAY_IDS)
+        return insight_list_key(t, keys_lookup(KCTX_LIST, ev->name));
+    if (insight_walking(t)) {
+        int re = insight_walk_key(t, keys_lookup(KCTX_WALK, ev->name));
+        if (re == RE_NONE && keys_lookup(KCTX_GLOBAL, ev->name) == KA_QUIT)
+            re = RE_QUIT; /* Ctrl-c still quits */
+        return re;
+    }
+    if (t->L.too_small) {
+        enum key_action a = keys_lookup(KCTX_TREE, ev->name);
+        return a == KA_QUIT ? RE_QUIT : a == KA_SUSPEND ? RE_SUSPEND : RE_NONE;
+    }
+    if (ev->kind == IN_MOUSE) {
+        const struct layout *L = &t->L;
+        if (L->det_visible && in_box(ev->line, ev->col, L->det_y, L->det_x, L->det_h, L->det_w)) {
+            enum key_action a = keys_lookup(KCTX_DETAILS, ev->name);
+            details_prepare(t);
+            return details_key(t, a, ev) | RE_LAYOUT;
+        }
+        if (in_box(ev->line, ev->col, L->tree_y, L->tree_x, L->tree_h, L->tree_w)) {
+            int re = tree_key(t, keys_lookup(KCTX_TREE, ev->name), ev);
+            return re | RE_LAYOUT;
+        }
+        return RE_NONE;
+    }
+    enum key_context ctx = t->focus == FOCUS_DETAILS ? KCTX_DETAILS : KCTX_TREE;
+    enum key_action a = keys_lookup(ctx, ev->name);
+    if (a == KA_NONE)
+        return RE_NONE;
+    int re = ctx == KCTX_DETAILS ? details_key(t, a, ev) : tree_key(t, a, ev);
+    if (re == RE_NONE && ctx == KCTX_TREE)
+        re = insight_key(t, a);
+    if (re == RE_NONE)
+        re = global_key(t, a);
+    return re;
+}
+
+/* ---- the loop ----------------------------------------------------------------------- */
+
+static void free_state(struct tui *t)
+{
+    for (size_t i = 0; i < t->n_docs; i++) {
+        for (size_t j = 0; j < t->docs[i].n_tabs; j++)
+            if (t->docs[i].tabs[j].ready)
+                rows_free(&t->docs[i].tabs[j].rows);
+        free(t->docs[i].tabs);
+        if (t->docs[i].owned)
+            document_free(t->docs[i].doc);
+    }
+    free(t->docs);
+    free(t->paste_buf);
+    details_free(t);
+    insight_free(t);
+}
 
 int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
 {
-    (void)docs, (void)n_docs, (void)opts;
-    fprintf(stderr, "sparkplan: the explorer is not built yet; use --print\n");
-    return 1;
+    static struct tui t; /* one explorer per process; static keeps it off the stack */
+    char err[256] = "";
+    memset(&t, 0, sizeof t);
+    setlocale(LC_ALL, ""); /* the wide-character curses and the codeset need it */
+    for (size_t i = 0; i < n_docs; i++)
+        if (!add_document(&t, docs[i], false)) {
+            fprintf(stderr, "sparkplan: %s: nothing to show\n", docs[i]->name);
+            free_state(&t);
+            return 2;
+        }
+    if (t.n_docs == 0) {
+        fprintf(stderr, "sparkplan: no plan to show\n");
+        return 2;
+    }
+    if (!term_open(opts && opts->tty_from_dev, err, sizeof err) ||
+        !input_open(term_fd(), term_utf8(), err, sizeof err) ||
+        !term_start_screen(err, sizeof err)) {
+        term_close();
+        fprintf(stderr, "sparkplan: %s\n", err);
+        free_state(&t);
+        return 1;
+    }
+    t.utf8 = term_utf8();
+    t.ascii = (opts && opts->ascii) || !t.utf8;
+    t.stage_hl = true;
+    draw_set_utf8(t.utf8);
+    const char *nc = getenv("NO_COLOR");
+    bool colours = !(opts && opts->no_color) && !(nc && *nc);
+    if (!theme_init(opts ? opts->theme : NULL, colours))
+        tui_message(&t, true, "unknown theme '%s': using dark", opts->theme);
+    term_modes(true);
+
+    int flags = RE_DRAW | RE_LAYOUT;
+    int timeout = -1;
+    bool quit = false;
+    while (!quit) {
+        if (flags & RE_SUSPEND) {
+            term_suspend();
+            flags |= RE_DRAW | RE_LAYOUT | RE_FULL;
+        }
+        if (flags & RE_LAYOUT)
+            tui_layout(&t);
+        if (flags & RE_FULL)
+            clearok(curscr, TRUE);
+        if (flags & (RE_DRAW | RE_LAYOUT | RE_FULL)) {
+            draw_all(&t);
+            wnoutrefresh(stdscr);
+            doupdate();
+        }
+        flags = 0;
+        struct pollfd pfd[2] = {{term_fd(), POLLIN, 0}, {term_signal_fd(), POLLIN, 0}};
+        int n = poll(pfd, 2, timeout);
+        if (n < 0 && errno == EINTR)
+            continue;
+        struct input_event ev;
+        if (n == 0 && input_force(&ev))
+            flags |= handle_event(&t, &ev);
+        if (pfd[1].revents & POLLIN) {
+            unsigned sig = term_take_signals();
+            if (sig & TERM_SIG_QUIT)
+                quit = true;
+            if (sig & TERM_SIG_SUSPEND)
+                flags |= RE_SUSPEND;
+            if (sig & (TERM_SIG_RESIZE | TERM_SIG_CONT)) {
+                term_resize();
+                flags |= RE_LAYOUT | RE_DRAW | RE_FULL;
+            }
+        }
+        bool eof = false;
+        if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))
+            input_readable();
+        while (!quit && input_next(&ev, &eof)) {
+            flags |= handle_event(&t, &ev);
+            if (flags & RE_QUIT)
+                quit = true;
+        }
+        if (eof || (flags & RE_QUIT) || ((pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN)))
+            quit = true;
+        timeout = input_wait_ms();
+        if (flags & RE_DRAW)
+            flags |= RE_LAYOUT; /* cheap, and keeps the rows' height in step */
+    }
+    term_close();
+    free_state(&t);
+    return 0;
 }

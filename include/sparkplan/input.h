@@ -1,0 +1,44 @@
+/* input: keys, mouse and pastes from the tty, through libtermkey.  The only module that
+ * calls termkey_* (so libtermkey, in maintenance mode, can be replaced in one place).
+ *
+ * Events carry the canonical key names of keys.h ("j", "C-d", "S-Tab", "PageDown",
+ * "Click", "WheelUp", "Paste").  A bracketed paste is collected here and delivered as one
+ * IN_PASTE event: its text never reaches the key bindings.
+ * Owns: the termkey instance and the paste buffer being collected; an IN_PASTE event's
+ * text is handed over (malloc'd, the receiver frees it).
+ * Never: reads the tty on its own (the loop polls and calls input_readable), draws.
+ */
+#ifndef SPARKPLAN_INPUT_H
+#define SPARKPLAN_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum input_kind { IN_NONE, IN_KEY, IN_MOUSE, IN_PASTE };
+
+struct input_event {
+    enum input_kind kind;
+    char name[32];     /* canonical key name; "Click", "WheelUp", "WheelDown"; "Paste" */
+    char text[8];      /* what the key types ("a", " ", "\n"), "" for other keys */
+    int line, col;     /* IN_MOUSE: 0-based screen position */
+    char *paste;       /* IN_PASTE: the pasted bytes (malloc'd, receiver frees) */
+    size_t paste_len;
+    bool paste_cut;    /* the paste was longer than INPUT_PASTE_MAX and was cut */
+};
+
+#define INPUT_PASTE_MAX (64u << 20)
+
+bool input_open(int fd, bool utf8, char *err, size_t errcap);
+void input_close(void);
+void input_stop(void);   /* around a suspend */
+void input_start(void);
+/* The tty is readable: take its bytes (then drain with input_next). */
+void input_readable(void);
+/* Next complete event; false when none is ready. *eof is set when the tty went away. */
+bool input_next(struct input_event *ev, bool *eof);
+/* A partial sequence is pending: how long to wait before input_force (ms), else -1. */
+int input_wait_ms(void);
+/* The wait ran out: take the pending bytes as keys (a lone ESC becomes Escape). */
+bool input_force(struct input_event *ev);
+
+#endif

@@ -1,0 +1,164 @@
+/* keys: the one table of every key binding of the explorer.
+ *
+ * KEYS_TABLE below is the only place a binding is written.  From it come the action enum,
+ * the lookup the explorer uses, the `?` help overlay, the KEYS part of --help
+ * (keys_print_help) and the man page's KEYS section (keys_print_man, spliced between the
+ * `.\" KEYS-BEGIN` and `.\" KEYS-END` lines of man/sparkplan.1 by `make man`).
+ * Key names are the explorer's canonical names (what src/ui/input.c produces): a
+ * character ("j", "?", "G"), "Space", a key name ("Down", "PageDown", "Enter", "Escape",
+ * "Backspace", "Tab"), with "C-" (Ctrl), "M-" (Alt) and "S-" (Shift) prefixes; plus the
+ * pseudo keys "Click", "WheelUp", "WheelDown" and "Paste" (a bracketed paste).
+ * Owns nothing; no allocation, no curses.
+ */
+#ifndef SPARKPLAN_KEYS_H
+#define SPARKPLAN_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Where a binding applies.  Lookups try the focused context, then KCTX_GLOBAL (except in
+ * overlays and prompts, which take their own keys only). */
+enum key_context {
+    KCTX_GLOBAL,   /* tree and details */
+    KCTX_TREE,
+    KCTX_DETAILS,
+    KCTX_PROMPT,   /* the / and : prompts */
+    KCTX_PASTE,    /* after p: the pasted text is being collected */
+    KCTX_HELP,     /* ? overlay */
+    KCTX_DOCS,     /* document list overlay */
+    KCTX_LIST,     /* findings (!) and expression-id (*) lists */
+    KCTX_WALK,     /* the guided walk (w) */
+    KCTX_COUNT
+};
+
+/* X(ACTION, context, "key names separated by spaces", "help text")
+ * The insight features (view_insight.c) use i ! f F * r w in the tree. */
+#define KEYS_TABLE(X)                                                                       \
+    X(KA_DOWN, KCTX_TREE, "j Down", "move down one row")                                   \
+    X(KA_UP, KCTX_TREE, "k Up", "move up one row")                                         \
+    X(KA_PAGE_DOWN, KCTX_TREE, "PageDown", "move down one page")                           \
+    X(KA_PAGE_UP, KCTX_TREE, "PageUp", "move up one page")                                 \
+    X(KA_HALF_DOWN, KCTX_TREE, "C-d", "move down half a page")                             \
+    X(KA_HALF_UP, KCTX_TREE, "C-u", "move up half a page")                                 \
+    X(KA_FIRST, KCTX_TREE, "g Home", "go to the first row")                                \
+    X(KA_LAST, KCTX_TREE, "G End", "go to the last row")                                   \
+    X(KA_TOGGLE, KCTX_TREE, "Space", "fold or unfold the selected node")                   \
+    X(KA_LEFT, KCTX_TREE, "h Left", "fold the selected node, or go to its parent")         \
+    X(KA_RIGHT, KCTX_TREE, "l Right", "unfold the selected node, or go to its first child") \
+    X(KA_FOLD_ALL, KCTX_TREE, "C", "fold everything below the roots")                      \
+    X(KA_UNFOLD_ALL, KCTX_TREE, "E", "unfold everything")                                  \
+    X(KA_LEVELS, KCTX_TREE, "1 2 3 4 5 6 7 8 9", "show that many levels")                  \
+    X(KA_NEXT_EXCHANGE, KCTX_TREE, "x", "next Exchange")                                   \
+    X(KA_PREV_EXCHANGE, KCTX_TREE, "X", "previous Exchange")                               \
+    X(KA_NEXT_STAGE, KCTX_TREE, "]", "next codegen stage")                                 \
+    X(KA_PREV_STAGE, KCTX_TREE, "[", "previous codegen stage")                             \
+    X(KA_GOTO, KCTX_TREE, ":", "go to node (N): type the number, then Enter")              \
+    X(KA_SEARCH, KCTX_TREE, "/", "search node text and details")                           \
+    X(KA_SEARCH_NEXT, KCTX_TREE, "n", "next match")                                        \
+    X(KA_SEARCH_PREV, KCTX_TREE, "N", "previous match")                                    \
+    X(KA_DETAILS, KCTX_TREE, "Enter", "open and focus the details of the selected node")   \
+    X(KA_SCROLL_RIGHT, KCTX_TREE, "> S-Right", "scroll the tree right")                    \
+    X(KA_SCROLL_LEFT, KCTX_TREE, "< S-Left", "scroll the tree left")                       \
+    X(KA_SCROLL_HOME, KCTX_TREE, "0", "scroll the tree back to the left edge")             \
+    X(KA_WRAP, KCTX_TREE, "W", "wrap long node text (toggle)")                             \
+    X(KA_STAGES, KCTX_TREE, "s", "highlight the selected node's codegen stage (toggle)")   \
+    X(KA_EXPLAIN, KCTX_TREE, "i", "explain the selected operator beside its details (toggle)") \
+    X(KA_FINDINGS, KCTX_TREE, "!", "list the findings (lint) of the document")             \
+    X(KA_NEXT_FINDING, KCTX_TREE, "f", "next finding")                                     \
+    X(KA_PREV_FINDING, KCTX_TREE, "F", "previous finding")                                 \
+    X(KA_TRACE, KCTX_TREE, "*", "trace an expression id of the selected node (then n, N)") \
+    X(KA_FLIP, KCTX_TREE, "r", "flip the tree: scans on top, data flowing down (toggle)")  \
+    X(KA_WALK, KCTX_TREE, "w", "guided walk in execution order, a stage at a time")        \
+    X(KA_CLICK, KCTX_TREE, "Click", "select a row; on a fold marker, fold or unfold it")   \
+    X(KA_WHEEL_DOWN, KCTX_TREE, "WheelDown", "scroll down")                                \
+    X(KA_WHEEL_UP, KCTX_TREE, "WheelUp", "scroll up")                                      \
+    X(KA_D_DOWN, KCTX_DETAILS, "j Down", "next line")                                      \
+    X(KA_D_UP, KCTX_DETAILS, "k Up", "previous line")                                      \
+    X(KA_D_PAGE_DOWN, KCTX_DETAILS, "PageDown C-d Space", "next page")                     \
+    X(KA_D_PAGE_UP, KCTX_DETAILS, "PageUp C-u", "previous page")                           \
+    X(KA_D_FIRST, KCTX_DETAILS, "g Home", "first line")                                    \
+    X(KA_D_LAST, KCTX_DETAILS, "G End", "last line")                                       \
+    X(KA_D_FOLLOW, KCTX_DETAILS, "Enter", "jump to the node the line refers to "           \
+                                          "(Reuses operator id, Hosting operator id)")     \
+    X(KA_D_LEAVE, KCTX_DETAILS, "Escape h Left", "back to the tree")                       \
+    X(KA_D_CLICK, KCTX_DETAILS, "Click", "select a line")                                  \
+    X(KA_D_WHEEL_DOWN, KCTX_DETAILS, "WheelDown", "scroll down")                           \
+    X(KA_D_WHEEL_UP, KCTX_DETAILS, "WheelUp", "scroll up")                                 \
+    X(KA_NEXT_SECTION, KCTX_GLOBAL, "Tab", "next section")                                 \
+    X(KA_PREV_SECTION, KCTX_GLOBAL, "S-Tab", "previous section")                           \
+    X(KA_BACK, KCTX_GLOBAL, "Backspace C-o", "go back along the jump history")             \
+    X(KA_DOCS, KCTX_GLOBAL, "D", "list the open documents")                                \
+    X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
+    X(KA_PASTED, KCTX_GLOBAL, "Paste", "a bracketed paste opens as a new document")        \
+    X(KA_THEME, KCTX_GLOBAL, "T", "next colour theme: dark, light, projector, mono")       \
+    X(KA_HELP, KCTX_GLOBAL, "?", "this help")                                              \
+    X(KA_REDRAW, KCTX_GLOBAL, "C-l", "redraw the screen")                                  \
+    X(KA_SUSPEND, KCTX_GLOBAL, "C-z", "suspend (fg resumes)")                              \
+    X(KA_QUIT, KCTX_GLOBAL, "q C-c", "quit")                                               \
+    X(KA_P_ACCEPT, KCTX_PROMPT, "Enter", "accept")                                         \
+    X(KA_P_CANCEL, KCTX_PROMPT, "Escape C-c", "cancel")                                    \
+    X(KA_P_ERASE, KCTX_PROMPT, "Backspace", "erase a character")                           \
+    X(KA_PASTE_END, KCTX_PASTE, "C-d", "open the pasted text as a new document")           \
+    X(KA_PASTE_CANCEL, KCTX_PASTE, "C-c", "cancel the paste")                              \
+    X(KA_H_DOWN, KCTX_HELP, "j Down", "scroll down")                                       \
+    X(KA_H_UP, KCTX_HELP, "k Up", "scroll up")                                             \
+    X(KA_H_PAGE_DOWN, KCTX_HELP, "PageDown Space", "next page")                            \
+    X(KA_H_PAGE_UP, KCTX_HELP, "PageUp", "previous page")                                  \
+    X(KA_H_CLOSE, KCTX_HELP, "q Escape ?", "close the help")                               \
+    X(KA_L_DOWN, KCTX_DOCS, "j Down", "next document")                                     \
+    X(KA_L_UP, KCTX_DOCS, "k Up", "previous document")                                     \
+    X(KA_L_OPEN, KCTX_DOCS, "Enter", "show the chosen document")                           \
+    X(KA_L_CLOSE, KCTX_DOCS, "q Escape D", "close the list")                               \
+    X(KA_I_DOWN, KCTX_LIST, "j Down", "next entry")                                        \
+    X(KA_I_UP, KCTX_LIST, "k Up", "previous entry")                                        \
+    X(KA_I_PAGE_DOWN, KCTX_LIST, "PageDown Space", "next page")                            \
+    X(KA_I_PAGE_UP, KCTX_LIST, "PageUp", "previous page")                                  \
+    X(KA_I_OPEN, KCTX_LIST, "Enter", "go to the finding, or trace the expression id")      \
+    X(KA_I_CLOSE, KCTX_LIST, "q Escape ! *", "close the list")                             \
+    X(KA_W_NEXT, KCTX_WALK, "w Space Enter j Down l Right", "next step")                   \
+    X(KA_W_PREV, KCTX_WALK, "b Backspace k Up h Left", "previous step")                    \
+    X(KA_W_FIRST, KCTX_WALK, "g Home", "first step")                                       \
+    X(KA_W_LAST, KCTX_WALK, "G End", "last step")                                          \
+    X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")
+
+/* The insight features' keys in the tree (explain operator, findings, next and previous
+ * finding, trace a column, flip bottom-up, guided walk). */
+#define KEYS_INSIGHT "i ! f F * r w"
+
+enum key_action {
+    KA_NONE = 0,
+#define KEYS_ENUM(a, ctx, keys, help) a,
+    KEYS_TABLE(KEYS_ENUM)
+#undef KEYS_ENUM
+    KA_COUNT
+};
+
+struct key_binding {
+    enum key_action action;
+    enum key_context context;
+    const char *keys;  /* space-separated key names */
+    const char *help;
+};
+
+extern const struct key_binding keys_table[];
+extern const size_t keys_table_len;
+
+/* The action bound to key_name in ctx (global bindings apply in tree and details). */
+enum key_action keys_lookup(enum key_context ctx, const char *key_name);
+const char *keys_context_title(enum key_context ctx);
+
+/* Key names shown to people: "C-d" -> "Ctrl-d", "S-Tab" -> "Shift-Tab". */
+size_t keys_display_name(const char *name, size_t len, char *buf, size_t cap);
+/* "j, Down" for a binding, written to buf; returns the length. */
+size_t keys_display_list(const struct key_binding *b, char *buf, size_t cap);
+
+/* Plain text for --help: one line per binding, grouped by context. */
+void keys_print_help(FILE *f);
+/* The man page KEYS section body (roff). */
+void keys_print_man(FILE *f);
+/* Copy man_text to f, replacing the lines between the KEYS-BEGIN and KEYS-END markers
+ * with keys_print_man's output.  Returns false when a marker is missing. */
+bool keys_splice_man(const char *man_text, size_t len, FILE *f);
+
+#endif

@@ -1,0 +1,61 @@
+/* opclass: what kind of operator a node is, for colours, x/X jumps and the summary line.
+ *
+ * Classifies by the operator name (first word of node->name), so it works for Spark's own
+ * operators and for the plugin ones (Comet*, Gpu*, Native*, Photon*, Columnar*).
+ * Owns nothing and allocates nothing except inside op_summary_compute (freed before it
+ * returns).  Never prints, never draws.
+ */
+#ifndef SPARKPLAN_OPCLASS_H
+#define SPARKPLAN_OPCLASS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sparkplan/plan.h"
+
+enum op_class {
+    OP_OTHER,
+    OP_SHUFFLE,            /* Exchange, ColumnarExchange, CometExchange, ...ShuffleExchange... */
+    OP_BROADCAST,          /* BroadcastExchange and its plugin variants */
+    OP_SHUFFLE_REUSED,     /* ReusedExchange of a shuffle */
+    OP_BROADCAST_REUSED,   /* ReusedExchange of a broadcast */
+    OP_SHUFFLE_STAGE,      /* AQE ShuffleQueryStage */
+    OP_BROADCAST_STAGE,    /* AQE BroadcastQueryStage */
+    OP_JOIN,               /* *Join*, CartesianProduct */
+    OP_SCAN,               /* *Scan*, logical relations */
+    OP_LABEL,              /* "== Final Plan ==" style label inside AQE plans */
+};
+
+enum op_class op_class_of(const struct plan_node *n);
+
+/* True for the classes x/X step through (exchanges, reused or not; not the query stages). */
+static inline int op_class_is_exchange(enum op_class c)
+{
+    return c == OP_SHUFFLE || c == OP_BROADCAST || c == OP_SHUFFLE_REUSED ||
+           c == OP_BROADCAST_REUSED;
+}
+
+/* The operator's first word ("SortMergeJoin" of "SortMergeJoin [a#1], ..."). */
+struct slice op_word(const struct plan_node *n);
+
+#define OP_SUMMARY_JOIN_KINDS 8
+
+struct op_summary {
+    uint32_t nodes, shuffles, broadcasts, reused, stages;
+    struct {
+        char name[40];     /* "SortMergeJoin", "Join Inner" */
+        uint32_t count;
+    } joins[OP_SUMMARY_JOIN_KINDS];
+    unsigned n_join_kinds;
+    uint32_t other_joins;  /* joins of kinds beyond the table */
+};
+
+/* Counts over section->preorder[begin..end).  Linear; returns 0 on allocation failure
+ * (then the stage count is left at 0), 1 otherwise. */
+int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uint32_t begin,
+                       uint32_t end);
+/* "12 nodes · 3 shuffles · 1 broadcast · 4 codegen stages · joins: SortMergeJoin×2".
+ * utf8 = false uses ASCII separators.  Returns the length written (truncated to cap-1). */
+size_t op_summary_format(const struct op_summary *sum, int utf8, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,122 @@
+/* rows: the tree pane's model — which nodes of one tab are visible, with which guides,
+ * which one is selected and which one is at the top of the pane.  Plain C, no curses.
+ *
+ * A tab is a section, or one subtree of it (an AQE "== Final Plan ==" label): the nodes
+ * section->preorder[begin..end).  The visible rows are that pre-order with folded subtrees
+ * skipped, so moving a row is O(1) (node->subtree_size jumps over a folded subtree) and
+ * going back one row is O(depth).  Nothing here builds a list of all visible rows: the view
+ * asks for the rows around the viewport only.  Whole-tab passes (fold all, unfold all,
+ * levels, search, the exchange and stage indexes) are linear and run once per request.
+ *
+ * Owns: the fold bytes, the search matches and the lazy indexes (malloc, rows_free()).
+ * Borrows: the section and its nodes (the document outlives the rows).
+ * Never: recursion, curses, printing.
+ */
+#ifndef SPARKPLAN_ROWS_H
+#define SPARKPLAN_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sparkplan/plan.h"
+
+/* Screen lines a row takes (1 unless the view wraps long text); NULL means 1. */
+typedef unsigned rows_height_fn(const struct plan_node *n, void *ctx);
+
+struct rows {
+    struct plan_section *section;
+    struct plan_node *scope;      /* the tab's single root, or NULL for the whole section */
+    uint32_t begin, end;          /* the tab's nodes: section->preorder[begin..end) */
+    uint32_t base_depth;          /* depth of the tab's roots */
+    uint8_t *folded;              /* 1 = folded; indexed by node->preorder - begin */
+    struct plan_node *sel;        /* selected node, always visible (NULL only when empty) */
+    struct plan_node *top;        /* first row on screen, always visible */
+    unsigned height;              /* screen lines of the pane (>= 1) */
+    rows_height_fn *height_fn;
+    void *height_ctx;
+
+    /* Search: matching nodes' pre-order positions, ascending. */
+    char *pattern;
+    uint32_t *matches;
+    size_t n_matches;
+
+    /* Built on first use: positions of exchanges and of codegen stage entries. */
+    uint32_t *exchanges, *stage_starts;
+    size_t n_exchanges, n_stage_starts;
+    bool exchanges_ready, stages_ready;
+
+    /* Nodes visited by navigation since init: lets tests prove that a key's cost does
+     * not grow with the plan. */
+    uint64_t steps;
+};
+
+/* scope NULL: the whole section; otherwise that node and its subtree (must belong to s).
+ * Returns false on allocation failure (the rows are then empty but safe to free). */
+bool rows_init(struct rows *r, struct plan_section *s, struct plan_node *scope);
+void rows_free(struct rows *r);
+
+bool rows_contains(const struct rows *r, const struct plan_node *n);
+bool rows_is_folded(const struct rows *r, const struct plan_node *n);
+bool rows_has_children(const struct rows *r, const struct plan_node *n);
+uint32_t rows_rel_depth(const struct rows *r, const struct plan_node *n);
+
+/* Visible-row walks; NULL past either end. */
+struct plan_node *rows_first(const struct rows *r);
+struct plan_node *rows_last(struct rows *r);
+struct plan_node *rows_next(struct rows *r, const struct plan_node *n);
+struct plan_node *rows_prev(struct rows *r, const struct plan_node *n);
+
+/* Layout: lines available, and how tall a row is. */
+void rows_set_height(struct rows *r, unsigned height);
+void rows_set_height_fn(struct rows *r, rows_height_fn *fn, void *ctx);
+
+/* Selection and scrolling.  Each keeps sel and top visible and sel on screen. */
+void rows_move(struct rows *r, int delta);       /* j/k: delta rows */
+void rows_page(struct rows *r, int pages2);      /* pages2 half-pages: +2 PgDn, -1 Ctrl-u */
+void rows_go_first(struct rows *r);
+void rows_go_last(struct rows *r);
+void rows_select(struct rows *r, struct plan_node *n);  /* unfolds ancestors, scrolls */
+void rows_select_centered(struct rows *r, struct plan_node *n);
+void rows_scroll(struct rows *r, int delta);     /* mouse wheel: top moves, sel follows */
+void rows_fix_scroll(struct rows *r);            /* after folds or a resize */
+
+/* Folding. */
+void rows_set_folded(struct rows *r, struct plan_node *n, bool folded);
+void rows_toggle(struct rows *r);                /* Space */
+void rows_left(struct rows *r);                  /* h: fold, or go to the parent */
+void rows_right(struct rows *r);                 /* l: unfold, or go to the first child */
+void rows_fold_all(struct rows *r);              /* C */
+void rows_unfold_all(struct rows *r);            /* E */
+void rows_show_levels(struct rows *r, unsigned levels);  /* 1-9 */
+void rows_unfold_to(struct rows *r, const struct plan_node *n);  /* n's ancestors */
+
+/* Jumps; each returns false when there is nothing to go to.  *wrapped (may be NULL) says
+ * the search went past the end and started again from the other one. */
+bool rows_next_exchange(struct rows *r, int dir, bool *wrapped);
+bool rows_next_stage(struct rows *r, int dir, bool *wrapped);
+
+/* Search node text and details blocks; smart case (case-insensitive unless the pattern
+ * has an upper-case letter).  Returns the number of matching nodes, or -1 when memory ran
+ * out.  Does not move; rows_search_step(r, +1) goes to the first match from the selection. */
+long rows_search(struct rows *r, const char *pattern);
+bool rows_search_step(struct rows *r, int dir, bool *wrapped);
+/* 1-based index of the selected node among the matches, 0 when it is not one. */
+size_t rows_match_index(const struct rows *r);
+bool rows_node_matches(const struct rows *r, const struct plan_node *n);
+
+/* The guides, connector and fold glyph drawn left of a node's text.
+ * max_levels bounds the indentation: a deeper row shows only its nearest max_levels levels
+ * and hint says "…(depth N)", so drawing a row costs O(max_levels), not O(depth). */
+#define ROWS_PREFIX_MAX 512
+struct rows_prefix {
+    char hint[32];          /* "…(depth 12345) " or "" */
+    char guides[ROWS_PREFIX_MAX]; /* ancestors' continuation columns + own connector */
+    unsigned guide_cols;    /* display columns of guides (2 per level) */
+    char glyph[8];          /* "▸ " folded, "▾ " open, "─ " leaf (ASCII: "+ ", "- ", "- ") */
+    char marker[24];        /* "[+123] " hidden-node count when folded, else "" */
+};
+void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned max_levels,
+                 struct rows_prefix *out);
+
+#endif

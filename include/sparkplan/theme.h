@@ -1,0 +1,62 @@
+/* theme: what each kind of thing on screen looks like, per theme and per terminal.
+ *
+ * Views ask for a role (an Exchange's text, a guide, the status line) in a variant
+ * (plain, on the selected row, inside the highlighted codegen stage) and get curses
+ * attributes with a colour pair.  Themes: dark (default), light, projector (high
+ * contrast), mono.  With 256 colours each theme has its palette; with 8 colours a shared
+ * one; with none (NO_COLOR, --no-color, TERM=vt100) bold, underline, dim and reverse
+ * carry the same distinctions.
+ * Owns: the colour pairs it initialises.  Call theme_init after curses started.
+ */
+#ifndef SPARKPLAN_THEME_H
+#define SPARKPLAN_THEME_H
+
+#include <curses.h>
+#include <stdbool.h>
+
+#define THEME_STAGE_TINTS 6
+
+enum role {
+    ROLE_NORMAL,
+    ROLE_GUIDE,        /* tree guides │ ├ └ */
+    ROLE_GLYPH,        /* ▸ ▾ ─ */
+    ROLE_MARKER,       /* [+12] hidden-node count */
+    ROLE_HINT,         /* …(depth 12345) */
+    ROLE_CUT,          /* … where a line was cut */
+    ROLE_SHUFFLE,
+    ROLE_SHUFFLE_DIM,  /* reused exchange, AQE ShuffleQueryStage */
+    ROLE_BROADCAST,
+    ROLE_BROADCAST_DIM,
+    ROLE_JOIN,
+    ROLE_SCAN,
+    ROLE_LABEL,        /* == Final Plan == */
+    ROLE_MATCH,        /* search match inside a row */
+    ROLE_HEADER,
+    ROLE_TAB,
+    ROLE_TAB_ACTIVE,
+    ROLE_SUMMARY,
+    ROLE_STATUS,
+    ROLE_STATUS_STRONG,
+    ROLE_ERROR,
+    ROLE_BORDER,
+    ROLE_TITLE,        /* details and overlay titles */
+    ROLE_KEY,          /* details field names, key names in help */
+    ROLE_LINK,         /* a node reference in the details */
+    ROLE_GUTTER,       /* the stage gutter where there is no stage */
+    ROLE_STAGE0,       /* stage tints: ROLE_STAGE0 + stage % THEME_STAGE_TINTS */
+    ROLE_COUNT = ROLE_STAGE0 + THEME_STAGE_TINTS
+};
+
+enum variant { VAR_PLAIN, VAR_SELECTED, VAR_BAND, VAR_COUNT };
+
+/* name: "dark", "light", "projector", "mono" (NULL = dark).  colours false forces mono
+ * attributes.  Returns false for an unknown name (then dark is used). */
+bool theme_init(const char *name, bool colours);
+attr_t theme_attr(enum role r, enum variant v);
+/* True when the terminal draws colours (false: attributes only). */
+bool theme_has_colour(void);
+/* Cycle to the next theme (the T key); returns its name. */
+const char *theme_next(void);
+const char *theme_name(void);
+
+#endif

@@ -1,0 +1,216 @@
+/* opclass.c: operator kinds by name, and the one-line summary (see opclass.h). */
+#include "sparkplan/opclass.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Does the word contain needle?  Words are short (an operator name). */
+static int word_has(struct slice w, const char *needle)
+{
+    return slice_find(w, needle) >= 0;
+}
+
+static int word_ends_with(struct slice w, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return w.len >= n && memcmp(w.ptr + w.len - n, suffix, n) == 0;
+}
+
+struct slice op_word(const struct plan_node *n)
+{
+    struct slice w = n->name.len ? n->name : n->text;
+    size_t i = 0;
+    /* Skip a stray codegen marker or tree prefix a lenient parser may have left. */
+    while (i < w.len && strchr("*() +-:|0123456789", w.ptr[i]) && w.ptr[i] != '\0')
+        i++;
+    size_t j = i;
+    while (j < w.len && w.ptr[j] != ' ' && w.ptr[j] != '[' && w.ptr[j] != '(' && w.ptr[j] != '\n')
+        j++;
+    return slice_make(w.ptr + i, j - i);
+}
+
+/* A ReusedExchange says what it reuses either in its text (simple mode prints the reused
+ * plan's root: "ReusedExchange [a#1], BroadcastExchange ...") or by id in formatted mode. */
+static enum op_class reused_kind(const struct plan_node *n)
+{
+    if (slice_find(n->text, "BroadcastExchange") >= 0)
+        return OP_BROADCAST_REUSED;
+    long at = slice_find(n->details_text, "Reuses operator id: ");
+    struct slice where = n->details_text;
+    if (at < 0) {
+        at = slice_find(n->text, "Reuses operator id: ");
+        where = n->text;
+    }
+    if (at >= 0 && n->section && n->section->plan) {
+        size_t i = (size_t)at + strlen("Reuses operator id: ");
+        int32_t id = 0;
+        int digits = 0;
+        while (i < where.len && where.ptr[i] >= '0' && where.ptr[i] <= '9' && digits < 9) {
+            id = id * 10 + (where.ptr[i] - '0');
+            i++, digits++;
+        }
+        const struct plan_node *t = digits ? plan_node_find_by_id(n->section->plan, id) : NULL;
+        if (t && t != n && slice_find(op_word(t), "Broadcast") >= 0)
+            return OP_BROADCAST_REUSED;
+    }
+    return OP_SHUFFLE_REUSED;
+}
+
+enum op_class op_class_of(const struct plan_node *n)
+{
+    if (n->flags & NODE_LABEL)
+        return OP_LABEL;
+    struct slice w = op_word(n);
+    if (w.len == 0)
+        return OP_OTHER;
+    if (word_has(w, "QueryStage")) {
+        if (word_has(w, "Broadcast"))
+            return OP_BROADCAST_STAGE;
+        if (word_has(w, "Shuffle"))
+            return OP_SHUFFLE_STAGE;
+        return OP_OTHER;
+    }
+    if (word_has(w, "ReusedExchange"))
+        return reused_kind(n);
+    if (word_has(w, "BroadcastExchange"))
+        return OP_BROADCAST;
+    if (word_has(w, "Exchange"))
+        return OP_SHUFFLE;
+    if (word_has(w, "Join") || word_has(w, "CartesianProduct"))
+        return OP_JOIN;
+    if (word_has(w, "Scan") || word_ends_with(w, "Relation") || slice_eq_cstr(w, "LogicalRDD"))
+        return OP_SCAN;
+    return OP_OTHER;
+}
+
+/* "SortMergeJoin", or "Join Inner" for the logical Join whose type is the next word. */
+static void join_kind_name(const struct plan_node *n, char *buf, size_t cap)
+{
+    struct slice w = op_word(n);
+    size_t len = w.len;
+    const char *end = n->text.ptr + n->text.len;
+    if (slice_eq_cstr(w, "Join") && w.ptr + w.len < end && w.ptr[w.len] == ' ') {
+        const char *p = w.ptr + w.len + 1;
+        while (p < end && *p != ',' && *p != ' ' && *p != '\n')
+            p++;
+        len = (size_t)(p - w.ptr);
+    }
+    if (len >= cap)
+        len = cap - 1;
+    /* Names come from the input: keep only printable ASCII so the summary is safe to show. */
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)w.ptr[i];
+        buf[i] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+    }
+    buf[len] = '\0';
+}
+
+static int compare_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uint32_t begin,
+                       uint32_t end)
+{
+    memset(sum, 0, sizeof *sum);
+    if (end > s->n_nodes)
+        end = s->n_nodes;
+    if (begin >= end)
+        return 1;
+    sum->nodes = end - begin;
+    size_t n_starts = 0;
+    int32_t *starts = malloc((size_t)(end - begin) * sizeof *starts);
+    for (uint32_t i = begin; i < end; i++) {
+        const struct plan_node *n = s->preorder[i];
+        if (starts && n->stage >= 0 && (!n->parent || n->parent->stage != n->stage))
+            starts[n_starts++] = n->stage;
+        switch (op_class_of(n)) {
+        case OP_SHUFFLE:
+            sum->shuffles++;
+            break;
+        case OP_BROADCAST:
+            sum->broadcasts++;
+            break;
+        case OP_SHUFFLE_REUSED:
+        case OP_BROADCAST_REUSED:
+            sum->reused++;
+            break;
+        case OP_JOIN: {
+            char name[sizeof sum->joins[0].name];
+            join_kind_name(n, name, sizeof name);
+            unsigned k = 0;
+            while (k < sum->n_join_kinds && strcmp(sum->joins[k].name, name) != 0)
+                k++; /* bounded by OP_SUMMARY_JOIN_KINDS */
+            if (k == sum->n_join_kinds) {
+                if (k == OP_SUMMARY_JOIN_KINDS) {
+                    sum->other_joins++;
+                    break;
+                }
+                memcpy(sum->joins[k].name, name, sizeof name);
+                sum->n_join_kinds++;
+            }
+            sum->joins[k].count++;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    if (!starts)
+        return 0;
+    qsort(starts, n_starts, sizeof *starts, compare_i32);
+    for (size_t i = 0; i < n_starts; i++)
+        if (i == 0 || starts[i] != starts[i - 1])
+            sum->stages++;
+    free(starts);
+    return 1;
+}
+
+static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+{
+    if (*len + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    *len += (size_t)n;
+    if (*len >= cap)
+        *len = cap - 1;
+}
+
+size_t op_summary_format(const struct op_summary *sum, int utf8, char *buf, size_t cap)
+{
+    size_t len = 0;
+    const char *sep = utf8 ? " \xC2\xB7 " : " | ";
+    const char *times = utf8 ? "\xC3\x97" : "x";
+    if (cap == 0)
+        return 0;
+    buf[0] = '\0';
+    append(buf, cap, &len, "%u node%s", sum->nodes, sum->nodes == 1 ? "" : "s");
+    append(buf, cap, &len, "%s%u shuffle%s", sep, sum->shuffles, sum->shuffles == 1 ? "" : "s");
+    append(buf, cap, &len, "%s%u broadcast%s", sep, sum->broadcasts,
+           sum->broadcasts == 1 ? "" : "s");
+    if (sum->reused)
+        append(buf, cap, &len, "%s%u reused", sep, sum->reused);
+    append(buf, cap, &len, "%s%u codegen stage%s", sep, sum->stages, sum->stages == 1 ? "" : "s");
+    if (sum->n_join_kinds) {
+        append(buf, cap, &len, "%sjoins:", sep);
+        for (unsigned k = 0; k < sum->n_join_kinds; k++)
+            append(buf, cap, &len, " %s%s%u", sum->joins[k].name, times, sum->joins[k].count);
+        if (sum->other_joins)
+            append(buf, cap, &len, " other%s%u", times, sum->other_joins);
+    } else {
+        append(buf, cap, &len, "%sno joins", sep);
+    }
+    return len;
+}

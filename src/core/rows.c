@@ -1,0 +1,654 @@
+/* rows.c: visible rows, folds, selection and scrolling of one tab (see rows.h). */
+#include "sparkplan/rows.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/opclass.h"
+
+bool rows_init(struct rows *r, struct plan_section *s, struct plan_node *scope)
+{
+    memset(r, 0, sizeof *r);
+    r->section = s;
+    r->height = 1;
+    if (scope && scope->section == s && scope->preorder < s->n_nodes) {
+        r->scope = scope;
+        r->begin = scope->preorder;
+        r->end = scope->preorder + scope->subtree_size + 1;
+        r->base_depth = scope->depth;
+    } else {
+        r->begin = 0;
+        r->end = s ? s->n_nodes : 0;
+    }
+    if (s && r->end > s->n_nodes)
+        r->end = s->n_nodes;
+    if (r->end < r->begin)
+        r->end = r->begin;
+    r->folded = calloc(r->end > r->begin ? r->end - r->begin : 1, 1);
+    if (!r->folded) {
+        r->end = r->begin;
+        return false;
+    }
+    r->sel = r->top = rows_first(r);
+    return true;
+}
+
+void rows_free(struct rows *r)
+{
+    free(r->folded);
+    free(r->pattern);
+    free(r->matches);
+    free(r->exchanges);
+    free(r->stage_starts);
+    memset(r, 0, sizeof *r);
+}
+
+bool rows_contains(const struct rows *r, const struct plan_node *n)
+{
+    return n && n->section == r->section && n->preorder >= r->begin && n->preorder < r->end &&
+           r->section->preorder[n->preorder] == n;
+}
+
+bool rows_has_children(const struct rows *r, const struct plan_node *n)
+{
+    (void)r;
+    return n->first_child != NULL;
+}
+
+bool rows_is_folded(const struct rows *r, const struct plan_node *n)
+{
+    return n->first_child && r->folded[n->preorder - r->begin];
+}
+
+uint32_t rows_rel_depth(const struct rows *r, const struct plan_node *n)
+{
+    return n->depth >= r->base_depth ? n->depth - r->base_depth : 0;
+}
+
+/* The parent, unless n is a root of the tab. */
+static struct plan_node *tab_parent(const struct rows *r, const struct plan_node *n)
+{
+    return n == r->scope ? NULL : n->parent;
+}
+
+struct plan_node *rows_first(const struct rows *r)
+{
+    return r->begin < r->end ? r->section->preorder[r->begin] : NULL;
+}
+
+struct plan_node *rows_last(struct rows *r)
+{
+    if (r->begin >= r->end)
+        return NULL;
+    struct plan_node *n = r->scope ? r->scope : r->section->last_root;
+    while (n && n->last_child && !rows_is_folded(r, n)) { /* bounded by depth */
+        n = n->last_child;
+        r->steps++;
+    }
+    return n;
+}
+
+struct plan_node *rows_next(struct rows *r, const struct plan_node *n)
+{
+    r->steps++;
+    uint32_t p = n->preorder + 1 + (rows_is_folded(r, n) ? n->subtree_size : 0);
+    return p < r->end ? r->section->preorder[p] : NULL;
+}
+
+struct plan_node *rows_prev(struct rows *r, const struct plan_node *n)
+{
+    r->steps++;
+    if (n->preorder <= r->begin)
+        return NULL;
+    if (n == r->scope || !n->prev_sibling)
+        return tab_parent(r, n);
+    /* The row above is the last visible descendant of the previous sibling. */
+    struct plan_node *s = n->prev_sibling;
+    while (s->last_child && !rows_is_folded(r, s)) { /* bounded by depth */
+        s = s->last_child;
+        r->steps++;
+    }
+    return s;
+}
+
+/* The outermost folded ancestor of n, or n itself when all its ancestors are open. */
+static struct plan_node *visible_ancestor(struct rows *r, struct plan_node *n)
+{
+    struct plan_node *v = n;
+    for (struct plan_node *a = tab_parent(r, n); a; a = tab_parent(r, a)) { /* depth */
+        r->steps++;
+        if (rows_is_folded(r, a))
+            v = a;
+    }
+    return v;
+}
+
+void rows_unfold_to(struct rows *r, const struct plan_node *n)
+{
+    for (struct plan_node *a = tab_parent(r, n); a; a = tab_parent(r, a)) { /* depth */
+        r->steps++;
+        r->folded[a->preorder - r->begin] = 0;
+    }
+}
+
+static unsigned row_height(struct rows *r, const struct plan_node *n)
+{
+    if (!r->height_fn)
+        return 1;
+    unsigned h = r->height_fn(n, r->height_ctx);
+    return h ? h : 1;
+}
+
+void rows_set_height(struct rows *r, unsigned height)
+{
+    r->height = height ? height : 1;
+    rows_fix_scroll(r);
+}
+
+void rows_set_height_fn(struct rows *r, rows_height_fn *fn, void *ctx)
+{
+    r->height_fn = fn;
+    r->height_ctx = ctx;
+    rows_fix_scroll(r);
+}
+
+/* Is n fully on screen with the current top?  Walks at most one screen of rows. */
+static bool on_screen(struct rows *r, const struct plan_node *n)
+{
+    if (!r->top || n->preorder < r->top->preorder)
+        return false;
+    unsigned lines = 0;
+    for (struct plan_node *m = r->top; m && lines < r->height; m = rows_next(r, m)) {
+        unsigned h = row_height(r, m);
+        if (m == n)
+            return lines + h <= r->height || m == r->top;
+        lines += h;
+    }
+    return false;
+}
+
+/* Put top so that n is the last row on screen. */
+static void top_for_bottom(struct rows *r, struct plan_node *n)
+{
+    struct plan_node *p;
+    unsigned lines = row_height(r, n);
+    r->top = n;
+    while ((p = rows_prev(r, r->top)) && lines + row_height(r, p) <= r->height) {
+        lines += row_height(r, p);
+        r->top = p;
+    }
+}
+
+void rows_fix_scroll(struct rows *r)
+{
+    if (!r->sel) {
+        r->sel = r->top = rows_first(r);
+        if (!r->sel)
+            return;
+    }
+    /* sel and top are visible here: whoever folds moves them out of hidden subtrees. */
+    if (!r->top)
+        r->top = r->sel;
+    if (r->sel->preorder < r->top->preorder)
+        r->top = r->sel;
+    else if (!on_screen(r, r->sel))
+        top_for_bottom(r, r->sel);
+    /* Do not leave empty lines at the bottom while rows above could fill them. */
+    unsigned lines = 0;
+    for (struct plan_node *m = r->top; m && lines < r->height; m = rows_next(r, m))
+        lines += row_height(r, m);
+    struct plan_node *p;
+    while (lines < r->height && (p = rows_prev(r, r->top)) &&
+           lines + row_height(r, p) <= r->height) {
+        lines += row_height(r, p);
+        r->top = p;
+    }
+}
+
+static struct plan_node *walk(struct rows *r, struct plan_node *n, int delta)
+{
+    struct plan_node *m;
+    for (; delta > 0 && (m = rows_next(r, n)); delta--)
+        n = m;
+    for (; delta < 0 && (m = rows_prev(r, n)); delta++)
+        n = m;
+    return n;
+}
+
+void rows_move(struct rows *r, int delta)
+{
+    if (!r->sel)
+        return;
+    r->sel = walk(r, r->sel, delta);
+    rows_fix_scroll(r);
+}
+
+void rows_page(struct rows *r, int pages2)
+{
+    if (!r->sel)
+        return;
+    int lines = (int)r->height * pages2 / 2;
+    if (lines == 0)
+        lines = pages2 > 0 ? 1 : -1;
+    struct plan_node *old_top = r->top;
+    r->top = walk(r, r->top, lines);
+    if (r->top == old_top)  /* already at the end: move the selection to the edge */
+        r->sel = walk(r, r->sel, lines > 0 ? (int)r->height : -(int)r->height);
+    else
+        r->sel = walk(r, r->sel, lines);
+    rows_fix_scroll(r);
+}
+
+void rows_go_first(struct rows *r)
+{
+    r->sel = r->top = rows_first(r);
+    rows_fix_scroll(r);
+}
+
+void rows_go_last(struct rows *r)
+{
+    struct plan_node *n = rows_last(r);
+    if (n) {
+        r->sel = n;
+        rows_fix_scroll(r);
+    }
+}
+
+void rows_select(struct rows *r, struct plan_node *n)
+{
+    if (!rows_contains(r, n))
+        return;
+    rows_unfold_to(r, n);
+    r->sel = n;
+    rows_fix_scroll(r);
+}
+
+void rows_select_centered(struct rows *r, struct plan_node *n)
+{
+    if (!rows_contains(r, n))
+        return;
+    rows_unfold_to(r, n);
+    if (!r->top)
+        r->top = n;
+    if (!on_screen(r, n)) {
+        r->top = walk(r, n, -(int)(r->height / 2));
+    }
+    r->sel = n;
+    rows_fix_scroll(r);
+}
+
+/* Lines from n to the end, counting no further than the screen height. */
+static unsigned lines_from(struct rows *r, const struct plan_node *n)
+{
+    unsigned lines = 0;
+    for (; n && lines < r->height; n = rows_next(r, n))
+        lines += row_height(r, n);
+    return lines;
+}
+
+void rows_scroll(struct rows *r, int delta)
+{
+    if (!r->sel)
+        return;
+    /* Down: only while the rows below still fill the screen.  O(delta * height). */
+    for (; delta > 0; delta--) {
+        struct plan_node *m = rows_next(r, r->top);
+        if (!m || lines_from(r, m) < r->height)
+            break;
+        r->top = m;
+    }
+    r->top = walk(r, r->top, delta < 0 ? delta : 0);
+    if (r->sel->preorder < r->top->preorder) {
+        r->sel = r->top;
+    } else if (!on_screen(r, r->sel)) {
+        /* The selection went off the top edge: the last row that fits takes it. */
+        unsigned lines = 0;
+        struct plan_node *m = r->top, *last = r->top;
+        while (m && lines + row_height(r, m) <= r->height) {
+            lines += row_height(r, m);
+            last = m;
+            m = rows_next(r, m);
+        }
+        r->sel = last;
+    }
+    rows_fix_scroll(r);
+}
+
+/* After folding n, a selection or top row inside n's subtree is hidden: n takes its place.
+ * O(1): the subtree is a pre-order range. */
+static struct plan_node *out_of_fold(const struct plan_node *n, struct plan_node *x)
+{
+    if (x && x->preorder > n->preorder && x->preorder <= n->preorder + n->subtree_size)
+        return (struct plan_node *)n;
+    return x;
+}
+
+void rows_set_folded(struct rows *r, struct plan_node *n, bool folded)
+{
+    if (!rows_contains(r, n))
+        return;
+    r->folded[n->preorder - r->begin] = folded ? 1 : 0;
+    if (folded) {
+        r->sel = out_of_fold(n, r->sel);
+        r->top = out_of_fold(n, r->top);
+    }
+    rows_fix_scroll(r);
+}
+
+/* After folds all over the tab: climb sel and top to rows still visible.  O(depth). */
+static void refold(struct rows *r)
+{
+    if (r->sel)
+        r->sel = visible_ancestor(r, r->sel);
+    if (r->top)
+        r->top = visible_ancestor(r, r->top);
+    rows_fix_scroll(r);
+}
+
+void rows_toggle(struct rows *r)
+{
+    if (r->sel && r->sel->first_child)
+        rows_set_folded(r, r->sel, !rows_is_folded(r, r->sel));
+}
+
+void rows_left(struct rows *r)
+{
+    struct plan_node *n = r->sel;
+    if (!n)
+        return;
+    if (n->first_child && !rows_is_folded(r, n))
+        rows_set_folded(r, n, true);
+    else if (tab_parent(r, n))
+        rows_select(r, tab_parent(r, n));
+}
+
+void rows_right(struct rows *r)
+{
+    struct plan_node *n = r->sel;
+    if (!n || !n->first_child)
+        return;
+    if (rows_is_folded(r, n))
+        rows_set_folded(r, n, false);
+    else
+        rows_select(r, n->first_child);
+}
+
+void rows_fold_all(struct rows *r)
+{
+    memset(r->folded, 1, r->end - r->begin);
+    refold(r);
+}
+
+void rows_unfold_all(struct rows *r)
+{
+    memset(r->folded, 0, r->end - r->begin);
+    rows_fix_scroll(r);
+}
+
+void rows_show_levels(struct rows *r, unsigned levels)
+{
+    if (levels == 0)
+        levels = 1;
+    for (uint32_t i = r->begin; i < r->end; i++)
+        r->folded[i - r->begin] = rows_rel_depth(r, r->section->preorder[i]) + 1 >= levels;
+    refold(r);
+}
+
+/* ---- indexes and jumps ------------------------------------------------------------- */
+
+/* First index in a[0..n) whose value is > key (dir > 0), or last whose value is < key
+ * (dir < 0), wrapping around; n must be > 0. */
+static size_t pick_next(const uint32_t *a, size_t n, uint32_t key, int dir, bool *wrapped)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* first index with a[i] > key */
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] <= key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    bool wrap = false;
+    size_t i;
+    if (dir > 0) {
+        wrap = lo == n;
+        i = wrap ? 0 : lo;
+    } else {
+        /* lo - 1 is the last index with a[i] <= key; step over key itself. */
+        size_t j = lo;
+        while (j > 0 && a[j - 1] >= key)
+            j--;
+        wrap = j == 0;
+        i = wrap ? n - 1 : j - 1;
+    }
+    if (wrapped)
+        *wrapped = wrap;
+    return i;
+}
+
+static bool push(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 64;
+        uint32_t *na = realloc(*a, nc * sizeof *na);
+        if (!na)
+            return false;
+        *a = na;
+        *cap = nc;
+    }
+    (*a)[(*n)++] = v;
+    return true;
+}
+
+static void build_indexes(struct rows *r)
+{
+    if (r->exchanges_ready)
+        return;
+    size_t cap_x = 0, cap_s = 0;
+    for (uint32_t i = r->begin; i < r->end; i++) {
+        const struct plan_node *n = r->section->preorder[i];
+        if (op_class_is_exchange(op_class_of(n)))
+            push(&r->exchanges, &r->n_exchanges, &cap_x, i);
+        if (n->stage >= 0 && (n == r->scope || !n->parent || n->parent->stage != n->stage))
+            push(&r->stage_starts, &r->n_stage_starts, &cap_s, i);
+    }
+    r->exchanges_ready = r->stages_ready = true;
+}
+
+static bool jump_in(struct rows *r, const uint32_t *a, size_t n, int dir, bool *wrapped)
+{
+    if (!r->sel || n == 0)
+        return false;
+    size_t i = pick_next(a, n, r->sel->preorder, dir, wrapped);
+    rows_select_centered(r, r->section->preorder[a[i]]);
+    return true;
+}
+
+bool rows_next_exchange(struct rows *r, int dir, bool *wrapped)
+{
+    build_indexes(r);
+    return jump_in(r, r->exchanges, r->n_exchanges, dir, wrapped);
+}
+
+bool rows_next_stage(struct rows *r, int dir, bool *wrapped)
+{
+    build_indexes(r);
+    return jump_in(r, r->stage_starts, r->n_stage_starts, dir, wrapped);
+}
+
+/* ---- search ------------------------------------------------------------------------ */
+
+static unsigned char lower(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
+}
+
+static bool has_upper(const char *p)
+{
+    for (; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            return true;
+    return false;
+}
+
+/* Does s contain pat?  memchr finds candidates for the first byte (both cases when
+ * folding), so the scan runs at memchr speed on text that mostly does not match. */
+static bool contains(struct slice s, const char *pat, size_t m, bool fold)
+{
+    if (m == 0)
+        return true;
+    if (s.len < m)
+        return false;
+    const unsigned char *p = (const unsigned char *)pat;
+    const char *end = s.ptr + s.len - m + 1; /* last start + 1 */
+    unsigned char c0 = p[0], c1 = p[0];
+    if (fold && c0 >= 'a' && c0 <= 'z')
+        c1 = (unsigned char)(c0 - 32);
+    const char *a = NULL, *b = NULL; /* next candidates for c0 and c1 */
+    const char *at = s.ptr;
+    while (at < end) {
+        if (!a || a < at)
+            a = memchr(at, c0, (size_t)(end - at));
+        if (c1 != c0 && (!b || b < at))
+            b = memchr(at, c1, (size_t)(end - at));
+        const char *c = a;
+        if (c1 != c0 && b && (!c || b < c))
+            c = b;
+        if (!c)
+            return false;
+        size_t k = 1;
+        if (fold)
+            while (k < m && lower((unsigned char)c[k]) == p[k]) /* bounded by m */
+                k++;
+        else
+            while (k < m && (unsigned char)c[k] == p[k])
+                k++;
+        if (k == m)
+            return true;
+        at = c + 1;
+    }
+    return false;
+}
+
+static bool node_matches(const char *pat, size_t m, bool fold, const struct plan_node *n)
+{
+    return contains(n->text, pat, m, fold) || contains(n->details_text, pat, m, fold);
+}
+
+long rows_search(struct rows *r, const char *pattern)
+{
+    free(r->pattern);
+    free(r->matches);
+    r->pattern = NULL;
+    r->matches = NULL;
+    r->n_matches = 0;
+    if (!pattern || !*pattern)
+        return 0;
+    size_t m = strlen(pattern);
+    r->pattern = malloc(m + 1);
+    if (!r->pattern)
+        return -1;
+    bool fold = !has_upper(pattern);
+    for (size_t i = 0; i <= m; i++)
+        r->pattern[i] = fold ? (char)lower((unsigned char)pattern[i]) : pattern[i];
+    size_t cap = 0;
+    for (uint32_t i = r->begin; i < r->end; i++)
+        if (node_matches(r->pattern, m, fold, r->section->preorder[i]) &&
+            !push(&r->matches, &r->n_matches, &cap, i))
+            return -1;
+    return (long)r->n_matches;
+}
+
+bool rows_search_step(struct rows *r, int dir, bool *wrapped)
+{
+    return jump_in(r, r->matches, r->n_matches, dir, wrapped);
+}
+
+size_t rows_match_index(const struct rows *r)
+{
+    if (!r->sel || r->n_matches == 0)
+        return 0;
+    size_t lo = 0, hi = r->n_matches;
+    uint32_t key = r->sel->preorder;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->matches[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->n_matches && r->matches[lo] == key ? lo + 1 : 0;
+}
+
+bool rows_node_matches(const struct rows *r, const struct plan_node *n)
+{
+    if (!r->pattern || !*r->pattern)
+        return false;
+    return node_matches(r->pattern, strlen(r->pattern), !has_upper(r->pattern), n);
+}
+
+/* ---- guides ------------------------------------------------------------------------ */
+
+static void add(char *buf, size_t cap, size_t *len, const char *s)
+{
+    size_t n = strlen(s);
+    if (*len + n < cap) {
+        memcpy(buf + *len, s, n);
+        *len += n;
+        buf[*len] = '\0';
+    }
+}
+
+/* Does the column of ancestor a continue below the current row? */
+static bool continues(const struct rows *r, const struct plan_node *a)
+{
+    return a != r->scope && a->next_sibling != NULL;
+}
+
+void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned max_levels,
+                 struct rows_prefix *out)
+{
+    /* Each level takes at most 4 bytes ("│ "): keep the guides inside the buffer. */
+    const unsigned cap_levels = (ROWS_PREFIX_MAX - 8) / 4;
+    if (max_levels < 1)
+        max_levels = 1;
+    if (max_levels > cap_levels)
+        max_levels = cap_levels;
+    out->hint[0] = out->guides[0] = out->marker[0] = '\0';
+    out->guide_cols = 0;
+
+    uint32_t d = rows_rel_depth(r, n);
+    if (d > 0) {
+        uint32_t shown = d - 1 < max_levels - 1 ? d - 1 : max_levels - 1;
+        if (shown < d - 1)
+            snprintf(out->hint, sizeof out->hint, "%s(depth %u) ", ascii ? "..." : "\xE2\x80\xA6",
+                     (unsigned)d);
+        bool cont[ROWS_PREFIX_MAX / 4];
+        const struct plan_node *a = n->parent;
+        for (uint32_t k = shown; k-- > 0 && a;) { /* bounded by max_levels */
+            r->steps++;
+            cont[k] = continues(r, a);
+            a = a->parent;
+        }
+        size_t len = 0;
+        for (uint32_t k = 0; k < shown; k++)
+            add(out->guides, sizeof out->guides, &len,
+                cont[k] ? (ascii ? "| " : "\xE2\x94\x82 ") : "  ");
+        bool more = n->next_sibling != NULL && n != r->scope;
+        add(out->guides, sizeof out->guides, &len,
+            more ? (ascii ? "|-" : "\xE2\x94\x9C\xE2\x94\x80")
+                 : (ascii ? "\\-" : "\xE2\x94\x94\xE2\x94\x80"));
+        out->guide_cols = 2 * (shown + 1);
+    }
+    const char *g;
+    if (!n->first_child)
+        g = ascii ? "- " : "\xE2\x94\x80 ";
+    else if (rows_is_folded(r, n))
+        g = ascii ? "+ " : "\xE2\x96\xB8 ";
+    else
+        g = ascii ? "- " : "\xE2\x96\xBE ";
+    snprintf(out->glyph, sizeof out->glyph, "%s", g);
+    if (n->first_child && rows_is_folded(r, n))
+        snprintf(out->marker, sizeof out->marker, "[+%u] ", (unsigned)n->subtree_size);
+}

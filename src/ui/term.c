@@ -1,0 +1,245 @@
+/* term.c: tty choice, signals, curses start/stop, modes, suspend (see term.h and
+ * shared/docs/tui-recipe.md for the ownership decisions). */
+#include "sparkplan/term.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <term.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "sparkplan/input.h"
+
+static struct {
+    int fd;              /* tty fd: keys are read and mode escapes written here */
+    FILE *in, *out;      /* curses' streams */
+    FILE *tty;           /* /dev/tty when we opened it */
+    SCREEN *scr;
+    int pipe_rd, pipe_wr;
+    bool utf8;
+    bool screen_up;      /* curses running (between start and close / suspend) */
+    bool modes_on;
+    bool opened;
+} T = {.fd = -1, .pipe_rd = -1, .pipe_wr = -1};
+
+static const int caught[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGCONT, SIGTSTP};
+
+/* Only async-signal-safe work: one byte into the pipe. */
+static void on_signal(int sig)
+{
+    int saved = errno;
+    unsigned char b = (unsigned char)sig;
+    if (T.pipe_wr >= 0) {
+        ssize_t w = write(T.pipe_wr, &b, 1);
+        (void)w; /* a full pipe already holds a wake-up */
+    }
+    errno = saved;
+}
+
+static void install(int sig)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(sig, &sa, NULL);
+}
+
+static void set_nonblock_cloexec(int fd)
+{
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+bool term_open(bool force_dev_tty, char *err, size_t errcap)
+{
+    T.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    if (!force_dev_tty && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+        T.fd = STDIN_FILENO;
+        T.in = stdin;
+        T.out = stdout;
+    } else {
+        T.tty = fopen("/dev/tty", "r+");
+        if (!T.tty) {
+            snprintf(err, errcap, "no terminal for the explorer: /dev/tty: %s (use --print)",
+                     strerror(errno));
+            return false;
+        }
+        T.fd = fileno(T.tty);
+        fcntl(T.fd, F_SETFD, FD_CLOEXEC);
+        T.in = T.out = T.tty;
+    }
+    int p[2];
+    if (pipe(p) != 0) {
+        snprintf(err, errcap, "pipe: %s", strerror(errno));
+        return false;
+    }
+    set_nonblock_cloexec(p[0]);
+    set_nonblock_cloexec(p[1]);
+    T.pipe_rd = p[0];
+    T.pipe_wr = p[1];
+    /* Before newterm(): curses installs its own handlers only where the disposition is
+     * SIG_DFL, and its SIGINT one would exit without our cleanup. */
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
+        install(caught[i]);
+    signal(SIGPIPE, SIG_IGN);
+    T.opened = true;
+    atexit(term_close);
+    return true;
+}
+
+bool term_start_screen(char *err, size_t errcap)
+{
+    T.scr = newterm(NULL, T.out, T.in);
+    if (!T.scr) {
+        const char *t = getenv("TERM");
+        snprintf(err, errcap, "unknown terminal type '%s'", t ? t : "");
+        return false;
+    }
+    set_term(T.scr);
+    raw();
+    noecho();
+    nonl();
+    intrflush(stdscr, FALSE);
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    T.screen_up = true;
+    term_resize();
+    return true;
+}
+
+int term_fd(void)
+{
+    return T.fd;
+}
+
+int term_signal_fd(void)
+{
+    return T.pipe_rd;
+}
+
+bool term_utf8(void)
+{
+    return T.utf8;
+}
+
+unsigned term_take_signals(void)
+{
+    unsigned mask = 0;
+    unsigned char buf[64];
+    ssize_t n;
+    while ((n = read(T.pipe_rd, buf, sizeof buf)) > 0) {
+        for (ssize_t i = 0; i < n; i++) {
+            switch (buf[i]) {
+            case SIGWINCH:
+                mask |= TERM_SIG_RESIZE;
+                break;
+            case SIGTSTP:
+                mask |= TERM_SIG_SUSPEND;
+                break;
+            case SIGCONT:
+                mask |= TERM_SIG_CONT;
+                break;
+            default:
+                mask |= TERM_SIG_QUIT;
+                break;
+            }
+        }
+    }
+    return mask;
+}
+
+void term_resize(void)
+{
+    struct winsize ws;
+    if (!T.screen_up)
+        return;
+    if (ioctl(T.fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
+        resizeterm(ws.ws_row, ws.ws_col);
+    clearok(curscr, TRUE);
+}
+
+static void write_all(const char *s)
+{
+    size_t len = strlen(s);
+    while (len > 0) {
+        ssize_t w = write(T.fd, s, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        s += w;
+        len -= (size_t)w;
+    }
+}
+
+/* Show the cursor again, after endwin: curses hid it before entering the alternate
+ * screen, and leaving that screen restores the hidden state on some terminals (tmux). */
+static void show_cursor(void)
+{
+    const char *cnorm = tigetstr("cnorm");
+    if (cnorm && cnorm != (const char *)-1)
+        write_all(cnorm);
+}
+
+void term_modes(bool on)
+{
+    if (T.fd < 0 || on == T.modes_on)
+        return;
+    /* Press/release mouse reports, SGR coordinates, bracketed paste; off in reverse order. */
+    write_all(on ? "\033[?1000h\033[?1006h\033[?2004h" : "\033[?2004l\033[?1006l\033[?1000l");
+    T.modes_on = on;
+}
+
+void term_suspend(void)
+{
+    term_modes(false);
+    curs_set(1);
+    endwin();
+    show_cursor();
+    input_stop();
+    signal(SIGTSTP, SIG_DFL);
+    kill(0, SIGTSTP);
+    /* ... stopped until fg ... */
+    install(SIGTSTP);
+    input_start();
+    curs_set(0);
+    term_modes(true);
+    term_resize();
+}
+
+void term_close(void)
+{
+    if (!T.opened)
+        return;
+    T.opened = false;
+    term_modes(false);
+    if (T.screen_up) {
+        curs_set(1);
+        endwin();
+        show_cursor();
+        T.screen_up = false;
+    }
+    input_close();
+    if (T.scr) {
+        delscreen(T.scr);
+        T.scr = NULL;
+    }
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
+        signal(caught[i], SIG_DFL);
+    if (T.tty) {
+        fclose(T.tty);
+        T.tty = NULL;
+    }
+    close(T.pipe_rd);
+    close(T.pipe_wr);
+    T.pipe_rd = T.pipe_wr = T.fd = -1;
+}

@@ -1,0 +1,398 @@
+/* view_details.c: the details pane — the selected node's full text, its formatted-mode
+ * details block, statistics, codegen stage and input line — with a line cursor when
+ * focused, and node references (Reuses operator id: 9, Hosting operator id = 3) that
+ * Enter follows.  Lines are built once per node and width (details_prepare), drawn many
+ * times.  Room is left for the operator explanation of the insight features (below the
+ * input line). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/draw.h"
+#include "sparkplan/opclass.h"
+#include "sparkplan/tui.h"
+
+/* A node's text or details block longer than this is shown cut, with a note. */
+#define DETAILS_MAX_BYTES (256 * 1024)
+
+static const char *const link_patterns[] = {"Reuses operator id: ", "Hosting operator id = "};
+
+int32_t details_find_link(const char *s, size_t len, size_t *at, size_t *n)
+{
+    struct slice hay = slice_make(s, len);
+    for (size_t p = 0; p < sizeof link_patterns / sizeof link_patterns[0]; p++) {
+        long i = slice_find(hay, link_patterns[p]);
+        if (i < 0)
+            continue;
+        size_t j = (size_t)i + strlen(link_patterns[p]);
+        int32_t id = 0;
+        size_t digits = 0;
+        while (j < len && s[j] >= '0' && s[j] <= '9' && digits < 9) {
+            id = id * 10 + (s[j] - '0');
+            j++, digits++;
+        }
+        if (digits == 0)
+            continue;
+        if (at)
+            *at = (size_t)i;
+        if (n)
+            *n = j - (size_t)i;
+        return id;
+    }
+    return -1;
+}
+
+static const char *line_text(const struct tui *t, const struct dline *d)
+{
+    return d->ptr ? d->ptr : t->dpool + d->off;
+}
+
+static bool add_dline(struct tui *t, struct dline d)
+{
+    if (t->n_dlines == t->cap_dlines) {
+        size_t cap = t->cap_dlines ? t->cap_dlines * 2 : 128;
+        struct dline *nd = realloc(t->dlines, cap * sizeof *nd);
+        if (!nd)
+            return false;
+        t->dlines = nd;
+        t->cap_dlines = cap;
+    }
+    t->dlines[t->n_dlines++] = d;
+    return true;
+}
+
+/* Copy a generated line into the pool; returns its offset, or (size_t)-1. */
+static size_t pool_add(struct tui *t, const char *s, size_t len)
+{
+    if (t->dpool_len + len + 1 > t->dpool_cap) {
+        size_t cap = t->dpool_cap ? t->dpool_cap : 1024;
+        while (cap < t->dpool_len + len + 1)
+            cap *= 2;
+        char *np = realloc(t->dpool, cap);
+        if (!np)
+            return (size_t)-1;
+        t->dpool = np;
+        t->dpool_cap = cap;
+    }
+    size_t off = t->dpool_len;
+    memcpy(t->dpool + off, s, len);
+    t->dpool[off + len] = '\0';
+    t->dpool_len += len + 1;
+    return off;
+}
+
+/* One logical line, wrapped to the pane width into display lines. */
+static void add_logical(struct tui *t, const char *ptr, size_t off, size_t len, enum role role,
+                        size_t key_len)
+{
+    const char *text = ptr ? ptr : t->dpool + off;
+    size_t at = 0, n = 0;
+    int32_t link = details_find_link(text, len, &at, &n);
+    int width = t->det_width > 4 ? t->det_width : 4;
+    size_t done = 0;
+    do { /* one pass over the line */
+        text = ptr ? ptr : t->dpool + off; /* the pool does not move while wrapping */
+        struct slice rest = slice_make(text + done, len - done);
+        size_t take = rest.len ? draw_fit(rest, width) : 0;
+        struct dline d = {.ptr = ptr ? ptr + done : NULL,
+                          .off = ptr ? 0 : off + done,
+                          .len = (uint32_t)take,
+                          .role = (uint8_t)role,
+                          .key_len = (uint16_t)(key_len > done ? (key_len - done < take ? key_len - done : take) : 0),
+                          .link = link,
+                          .link_at = -1,
+                          .link_len = 0};
+        if (link >= 0 && at + n > done && at < done + take) {
+            size_t s = at > done ? at - done : 0;
+            size_t e = at + n < done + take ? at + n - done : take;
+            d.link_at = (int32_t)s;
+            d.link_len = (int32_t)(e - s);
+        }
+        if (!add_dline(t, d))
+            return;
+        done += take;
+    } while (done < len);
+}
+
+static void add_generated(struct tui *t, enum role role, size_t key_len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void add_generated(struct tui *t, enum role role, size_t key_len, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    size_t len = (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    size_t off = pool_add(t, buf, len);
+    if (off != (size_t)-1)
+        add_logical(t, NULL, off, len, role, key_len);
+}
+
+void details_add_line(struct tui *t, enum role role, size_t key_len, const char *text)
+{
+    size_t len = strlen(text);
+    size_t off = pool_add(t, text, len);
+    if (off != (size_t)-1)
+        add_logical(t, NULL, off, len, role, key_len);
+}
+
+/* Every line of text as its own logical line; field names ("Output [2]") as keys. */
+static void add_block(struct tui *t, struct slice text, enum role role, bool keys)
+{
+    size_t len = text.len > DETAILS_MAX_BYTES ? DETAILS_MAX_BYTES : text.len;
+    size_t i = 0;
+    while (i < len) {
+        const char *nl = memchr(text.ptr + i, '\n', len - i);
+        size_t end = nl ? (size_t)(nl - text.ptr) : len;
+        size_t key_len = 0;
+        if (keys) {
+            const char *colon = memchr(text.ptr + i, ':', end - i);
+            if (colon && colon - (text.ptr + i) < 40 && text.ptr[i] != '(')
+                key_len = (size_t)(colon - (text.ptr + i));
+        }
+        add_logical(t, text.ptr + i, 0, end - i, role, key_len);
+        i = end + 1;
+    }
+    if (len < text.len)
+        add_generated(t, ROLE_HINT, 0, "... (%zu more bytes not shown)", text.len - len);
+}
+
+static void human_bytes(double b, char *buf, size_t cap)
+{
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int u = 0;
+    while (b >= 1024 && u < 6) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+}
+
+static void build(struct tui *t, const struct plan_node *n)
+{
+    t->n_dlines = 0;
+    t->dpool_len = 0;
+    struct slice w = op_word(n);
+    if (n->id >= 0)
+        add_generated(t, ROLE_TITLE, 0, "(%d) %.*s", n->id, (int)w.len, w.ptr);
+    else
+        add_generated(t, ROLE_TITLE, 0, "%.*s", (int)w.len, w.ptr);
+    add_block(t, n->text.len ? n->text : n->name, tree_node_role(n), false);
+    if (n->flags & NODE_TRUNCATED)
+        add_generated(t, ROLE_HINT, 0, "(the plan printed this node's text cut short)");
+    insight_details(t, n); /* findings, and with i the operator's explanation */
+    if (n->details_text.len) {
+        add_generated(t, ROLE_NORMAL, 0, "%s", "");
+        add_generated(t, ROLE_TITLE, 0, "Details");
+        add_block(t, n->details_text, ROLE_NORMAL, true);
+    } else if (n->n_details) {
+        add_generated(t, ROLE_NORMAL, 0, "%s", "");
+        add_generated(t, ROLE_TITLE, 0, "Details");
+        for (uint32_t i = 0; i < n->n_details; i++) {
+            const struct plan_detail *d = &n->details[i];
+            size_t klen = d->key.len;
+            add_generated(t, ROLE_NORMAL, klen, "%.*s:%.*s", (int)d->key.len, d->key.ptr,
+                          (int)(d->value.len > 400 ? 400 : d->value.len), d->value.ptr);
+        }
+    }
+    add_generated(t, ROLE_NORMAL, 0, "%s", "");
+    if (n->stats.has_size || n->stats.has_rows) {
+        char size[32] = "", rows[48] = "";
+        if (n->stats.has_size)
+            human_bytes(n->stats.size_bytes, size, sizeof size);
+        if (n->stats.has_rows)
+            snprintf(rows, sizeof rows, "%.0f", n->stats.row_count);
+        add_generated(t, ROLE_NORMAL, 10, "Statistics: %s%s%s%s%s", n->stats.has_size ? "size " : "",
+                      size, n->stats.has_size && n->stats.has_rows ? ", " : "",
+                      n->stats.has_rows ? "rows " : "", rows);
+    }
+    if (n->stage >= 0)
+        add_generated(t, ROLE_NORMAL, 13, "Codegen stage: *(%d)", n->stage);
+    else
+        add_generated(t, ROLE_NORMAL, 13, "Codegen stage: none");
+    const struct document *doc = n->section->plan->doc;
+    if (n->details_line)
+        add_generated(t, ROLE_NORMAL, 10, "Input line: %u (details at line %u) of %s", n->line,
+                      n->details_line, doc->name);
+    else
+        add_generated(t, ROLE_NORMAL, 10, "Input line: %u of %s", n->line, doc->name);
+    if (!n->parent && n->section->title.len)
+        add_logical(t, n->section->title.ptr, 0,
+                    n->section->title.len > 4096 ? 4096 : n->section->title.len, ROLE_HINT, 0);
+}
+
+void details_prepare(struct tui *t)
+{
+    struct tab *tab = tui_tab(t);
+    const struct plan_node *n = tab->rows.sel;
+    int width = t->L.det_w - 1;
+    if (n == t->det_node && width == t->det_width)
+        return;
+    bool same_node = n == t->det_node;
+    t->det_node = n;
+    t->det_width = width;
+    t->n_dlines = 0;
+    if (!n)
+        return;
+    build(t, n);
+    if (!same_node) {
+        t->det_top = 0;
+        t->det_cursor = 0;
+        /* Start on the first reference, so Enter Enter follows it. */
+        for (size_t i = 0; i < t->n_dlines; i++)
+            if (t->dlines[i].link >= 0) {
+                t->det_cursor = i;
+                break;
+            }
+    }
+    if (t->det_cursor >= t->n_dlines)
+        t->det_cursor = t->n_dlines ? t->n_dlines - 1 : 0;
+    if (t->L.det_h > 0 && t->det_cursor >= t->det_top + (size_t)t->L.det_h)
+        t->det_top = t->det_cursor - (size_t)t->L.det_h + 1;
+}
+
+void details_free(struct tui *t)
+{
+    free(t->dlines);
+    free(t->dpool);
+    t->dlines = NULL;
+    t->dpool = NULL;
+    t->n_dlines = t->cap_dlines = t->dpool_len = t->dpool_cap = 0;
+}
+
+void details_draw(const struct tui *t)
+{
+    const struct layout *L = &t->L;
+    if (!L->det_visible || L->det_w <= 0 || L->det_h <= 0)
+        return;
+    bool focused = t->focus == FOCUS_DETAILS;
+    attr_t border = theme_attr(focused ? ROLE_TITLE : ROLE_BORDER, VAR_PLAIN);
+    if (L->det_side) {
+        /* UTF-8 box drawing rather than ACS: some terminals (and tmux captures) show the
+         * alternate character set as letters. */
+        for (int i = 0; i < L->det_h; i++) {
+            struct draw_line dl;
+            draw_line_start(&dl, L->det_y + i, L->det_x - 1, 1, 0);
+            draw_puts(&dl, t->utf8 && !t->ascii ? "\xE2\x94\x82" : "|", border);
+        }
+    } else {
+        struct draw_line dl;
+        draw_line_start(&dl, L->det_y - 1, L->det_x, L->det_w, 0);
+        const char *rule = t->utf8 && !t->ascii ? "\xE2\x94\x80" : "-";
+        draw_puts(&dl, rule, border);
+        draw_puts(&dl, rule, border);
+        draw_puts(&dl, focused ? " Details (Esc: back to the tree) " : " Details (Enter) ", border);
+        while (dl.x < dl.limit) /* bounded by the width */
+            draw_puts(&dl, rule, border);
+    }
+    for (int row = 0; row < L->det_h; row++) {
+        size_t i = t->det_top + (size_t)row;
+        struct draw_line dl;
+        draw_line_start(&dl, L->det_y + row, L->det_x, L->det_w, 0);
+        if (i >= t->n_dlines) {
+            draw_fill(&dl, theme_attr(ROLE_NORMAL, VAR_PLAIN));
+            continue;
+        }
+        const struct dline *d = &t->dlines[i];
+        enum variant v = focused && i == t->det_cursor ? VAR_SELECTED : VAR_PLAIN;
+        const char *text = line_text(t, d);
+        draw_puts(&dl, " ", theme_attr(ROLE_NORMAL, v));
+        size_t pos = 0;
+        if (d->key_len) {
+            draw_put(&dl, slice_make(text, d->key_len), theme_attr(ROLE_KEY, v), true);
+            pos = d->key_len;
+        }
+        if (d->link_at >= 0 && (size_t)d->link_at >= pos) {
+            draw_put(&dl, slice_make(text + pos, (size_t)d->link_at - pos),
+                     theme_attr((enum role)d->role, v), true);
+            draw_put(&dl, slice_make(text + d->link_at, (size_t)d->link_len),
+                     theme_attr(ROLE_LINK, v), true);
+            pos = (size_t)(d->link_at + d->link_len);
+        }
+        draw_put(&dl, slice_make(text + pos, d->len - pos), theme_attr((enum role)d->role, v), true);
+        draw_fill(&dl, theme_attr(ROLE_NORMAL, v));
+    }
+}
+
+static void keep_cursor_visible(struct tui *t)
+{
+    size_t h = t->L.det_h > 0 ? (size_t)t->L.det_h : 1;
+    if (t->det_cursor < t->det_top)
+        t->det_top = t->det_cursor;
+    else if (t->det_cursor >= t->det_top + h)
+        t->det_top = t->det_cursor - h + 1;
+}
+
+static void move_cursor(struct tui *t, long delta)
+{
+    if (t->n_dlines == 0)
+        return;
+    long c = (long)t->det_cursor + delta;
+    if (c < 0)
+        c = 0;
+    if (c >= (long)t->n_dlines)
+        c = (long)t->n_dlines - 1;
+    t->det_cursor = (size_t)c;
+    keep_cursor_visible(t);
+}
+
+int details_key(struct tui *t, enum key_action a, const struct input_event *ev)
+{
+    long page = t->L.det_h > 1 ? t->L.det_h - 1 : 1;
+    details_prepare(t);
+    switch (a) {
+    case KA_D_DOWN:
+        move_cursor(t, 1);
+        break;
+    case KA_D_UP:
+        move_cursor(t, -1);
+        break;
+    case KA_D_PAGE_DOWN:
+        move_cursor(t, page);
+        break;
+    case KA_D_PAGE_UP:
+        move_cursor(t, -page);
+        break;
+    case KA_D_FIRST:
+        move_cursor(t, -(long)t->n_dlines);
+        break;
+    case KA_D_LAST:
+        move_cursor(t, (long)t->n_dlines);
+        break;
+    case KA_D_WHEEL_DOWN:
+        move_cursor(t, 3);
+        break;
+    case KA_D_WHEEL_UP:
+        move_cursor(t, -3);
+        break;
+    case KA_D_CLICK: {
+        long row = ev->line - t->L.det_y;
+        if (row >= 0 && t->det_top + (size_t)row < t->n_dlines) {
+            t->det_cursor = t->det_top + (size_t)row;
+            t->focus = FOCUS_DETAILS;
+        }
+        break;
+    }
+    case KA_D_FOLLOW: {
+        if (t->det_cursor >= t->n_dlines || t->dlines[t->det_cursor].link < 0) {
+            tui_message(t, true, "no node reference on this line");
+            break;
+        }
+        int32_t id = t->dlines[t->det_cursor].link;
+        if (tui_goto_id(t, id))
+            t->focus = FOCUS_TREE;
+        return RE_DRAW | RE_LAYOUT;
+    }
+    case KA_D_LEAVE:
+        t->focus = FOCUS_TREE;
+        return RE_DRAW | RE_LAYOUT;
+    default:
+        return RE_NONE;
+    }
+    return RE_DRAW;
+}

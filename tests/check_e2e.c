@@ -1,0 +1,766 @@
+/* End-to-end: the explorer in a real terminal (tmux), asserting what a person sees —
+ * the tree after folds, colours of Exchange lines and stage tints, jumps and details,
+ * search counters, sections, resizing, pastes, and the terminal left as it was.
+ *
+ * Each test runs the binary as the only program of a private tmux server (its own socket
+ * in a per-run directory, no user configuration, remain-on-exit so the last screen and
+ * the exit status can be read).  The suite's unchecked teardown kills every server, also
+ * after a failed test.  Skipped with a message when tmux is missing, and in the sanitizer
+ * pass (the binary under test is the same one).
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char run_dir[64];      /* per-run directory: sockets, config, plan files */
+static bool tmux_ok;
+
+/* ---- the plans ---------------------------------------------------------------------- */
+
+/* A formatted-mode plan as Spark prints it (modelled on TPC-DS q1): codegen stages 1
+ * and 2, a shuffle, a broadcast, a ReusedExchange of the subquery's broadcast. */
+static const char plan_formatted[] =
+    "== Physical Plan ==\n"
+    "* Project (11)\n"
+    "+- * BroadcastHashJoin Inner BuildRight (10)\n"
+    "   :- * HashAggregate (7)\n"
+    "   :  +- Exchange (6)\n"
+    "   :     +- * HashAggregate (5)\n"
+    "   :        +- * BroadcastHashJoin Inner BuildRight (4)\n"
+    "   :           :- * Filter (2)\n"
+    "   :           :  +- Scan parquet default.sales (1)\n"
+    "   :           +- ReusedExchange (3)\n"
+    "   +- BroadcastExchange (9)\n"
+    "      +- Scan parquet default.items (8)\n"
+    "\n\n"
+    "(1) Scan parquet default.sales\n"
+    "Output [3]: [item#1, amount#2, day#3]\n"
+    "Batched: true\n"
+    "Location: InMemoryFileIndex [file:/data/sales]\n"
+    "PartitionFilters: [isnotnull(day#3), dynamicpruningexpression(day#3 IN dynamicpruning#4)]\n"
+    "ReadSchema: struct<item:int,amount:decimal(7,2)>\n"
+    "\n"
+    "(2) Filter [codegen id : 1]\n"
+    "Input [3]: [item#1, amount#2, day#3]\n"
+    "Condition : isnotnull(item#1)\n"
+    "\n"
+    "(3) ReusedExchange [Reuses operator id: 14]\n"
+    "Output [1]: [day#5]\n"
+    "\n"
+    "(4) BroadcastHashJoin [codegen id : 1]\n"
+    "Left keys [1]: [day#3]\n"
+    "Right keys [1]: [day#5]\n"
+    "Join type: Inner\n"
+    "Join condition: None\n"
+    "\n"
+    "(5) HashAggregate [codegen id : 1]\n"
+    "Input [2]: [item#1, amount#2]\n"
+    "Keys [1]: [item#1]\n"
+    "Functions [1]: [partial_sum(amount#2)]\n"
+    "Aggregate Attributes [1]: [sum#6]\n"
+    "Results [2]: [item#1, sum#7]\n"
+    "\n"
+    "(6) Exchange\n"
+    "Input [2]: [item#1, sum#7]\n"
+    "Arguments: hashpartitioning(item#1, 200), ENSURE_REQUIREMENTS, [plan_id=1]\n"
+    "\n"
+    "(7) HashAggregate [codegen id : 2]\n"
+    "Input [2]: [item#1, sum#7]\n"
+    "Keys [1]: [item#1]\n"
+    "Functions [1]: [sum(amount#2)]\n"
+    "Aggregate Attributes [1]: [sum(amount#2)#8]\n"
+    "Results [2]: [item#1, sum(amount#2)#8 AS total#9]\n"
+    "\n"
+    "(8) Scan parquet default.items\n"
+    "Output [2]: [item#10, name#11]\n"
+    "Batched: true\n"
+    "Location: InMemoryFileIndex [file:/data/items]\n"
+    "ReadSchema: struct<item:int,name:string>\n"
+    "\n"
+    "(9) BroadcastExchange\n"
+    "Input [2]: [item#10, name#11]\n"
+    "Arguments: HashedRelationBroadcastMode(List(cast(input[0, int, false] as bigint)),false), "
+    "[plan_id=2]\n"
+    "\n"
+    "(10) BroadcastHashJoin [codegen id : 2]\n"
+    "Left keys [1]: [item#1]\n"
+    "Right keys [1]: [item#10]\n"
+    "Join type: Inner\n"
+    "Join condition: None\n"
+    "\n"
+    "(11) Project [codegen id : 2]\n"
+    "Output [2]: [name#11, total#9]\n"
+    "Input [4]: [item#1, total#9, item#10, name#11]\n"
+    "\n"
+    "===== Subqueries =====\n"
+    "\n"
+    "Subquery:1 Hosting operator id = 1 Hosting Expression = day#3 IN dynamicpruning#4\n"
+    "BroadcastExchange (14)\n"
+    "+- * Filter (13)\n"
+    "   +- Scan parquet default.dates (12)\n"
+    "\n\n"
+    "(12) Scan parquet default.dates\n"
+    "Output [2]: [day#5, year#12]\n"
+    "Batched: true\n"
+    "Location: InMemoryFileIndex [file:/data/dates]\n"
+    "PushedFilters: [IsNotNull(year), EqualTo(year,2024)]\n"
+    "ReadSchema: struct<day:int,year:int>\n"
+    "\n"
+    "(13) Filter [codegen id : 1]\n"
+    "Input [2]: [day#5, year#12]\n"
+    "Condition : ((isnotnull(year#12) AND (year#12 = 2024)) AND isnotnull(day#5))\n"
+    "\n"
+    "(14) BroadcastExchange\n"
+    "Input [1]: [day#5]\n"
+    "Arguments: HashedRelationBroadcastMode(List(cast(input[0, int, true] as bigint)),false), "
+    "[plan_id=3]\n";
+
+/* Extended mode: four sections. */
+static const char plan_extended[] =
+    "== Parsed Logical Plan ==\n"
+    "'Project ['item]\n"
+    "+- 'UnresolvedRelation [sales], [], false\n"
+    "\n"
+    "== Analyzed Logical Plan ==\n"
+    "item: int\n"
+    "Project [item#1]\n"
+    "+- SubqueryAlias spark_catalog.default.sales\n"
+    "   +- Relation spark_catalog.default.sales[item#1,amount#2] parquet\n"
+    "\n"
+    "== Optimized Logical Plan ==\n"
+    "Project [item#1]\n"
+    "+- Relation spark_catalog.default.sales[item#1,amount#2] parquet\n"
+    "\n"
+    "== Physical Plan ==\n"
+    "*(1) Project [item#1]\n"
+    "+- *(1) ColumnarToRow\n"
+    "   +- FileScan parquet spark_catalog.default.sales[item#1] Batched: true, DataFilters: [], "
+    "Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/data/sales], PartitionFilters: "
+    "[], PushedFilters: [], ReadSchema: struct<item:int>\n";
+
+/* A plan carrying terminal escape sequences in its text. */
+static const char plan_hostile[] =
+    "== Physical Plan ==\n"
+    "*(1) Project [a#1]\n"
+    "+- *(1) Filter (a#1 = \x1b[31mEVIL\x1b[0m\x07)\n"
+    "   +- FileScan parquet t[a#1] Location: x[file:/x\x1b]0;owned\x07]\n";
+
+/* ---- tmux helpers ------------------------------------------------------------------- */
+
+struct tmx {
+    char sock[128];
+};
+
+static char *run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *run(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int status = 0;
+    char *out = tu_run(cmd, &status);
+    return out ? out : strdup("");
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", run_dir, name);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Start `sparkplan ARGS` (run from the run directory) in a W x H terminal. env: extra
+ * environment ("NO_COLOR=1"), may be "". */
+static void start_cmd(struct tmx *x, const char *name, int w, int h, const char *env,
+                      const char *args, bool then_shell)
+{
+    snprintf(x->sock, sizeof x->sock, "%s/%s.sock", run_dir, name);
+    /* then_shell: the pane outlives the program and shows its exit status, so the
+     * terminal's modes after the exit can be read from a live pane. */
+    char *out = run("cd %s && tmux -S %s -f %s/tmux.conf new-session -d -x %d -y %d "
+                    "'%senv -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s %s %s%s' 2>&1",
+                    run_dir, x->sock, run_dir, w, h, then_shell ? "" : "exec ", env,
+                    tu_binary(), args, then_shell ? "; echo EXIT=$?; sleep 60" : "");
+    ck_assert_msg(out[0] == '\0', "tmux failed: %s", out);
+    free(out);
+}
+
+static void start(struct tmx *x, const char *name, int w, int h, const char *env,
+                  const char *args)
+{
+    start_cmd(x, name, w, h, env, args, false);
+}
+
+static char *capture(struct tmx *x, bool escapes)
+{
+    return run("tmux -S %s capture-pane -p %s 2>/dev/null", x->sock, escapes ? "-e" : "");
+}
+
+static char *pane_format(struct tmx *x, const char *fmt)
+{
+    char *s = run("tmux -S %s display-message -p '%s' 2>/dev/null", x->sock, fmt);
+    s[strcspn(s, "\n")] = '\0';
+    return s;
+}
+
+/* Poll the screen until needle shows (or stops showing, when gone); returns the last
+ * capture, which the caller frees.  Fails the test after 10 s. */
+static char *wait_screen(struct tmx *x, const char *needle, bool escapes, bool gone)
+{
+    char *s = NULL;
+    for (int i = 0; i < 500; i++) {
+        free(s);
+        s = capture(x, escapes);
+        if ((strstr(s, needle) != NULL) != gone)
+            return s;
+        sleep_ms(20);
+    }
+    ck_abort_msg("screen never %s '%s'; it shows:\n%s", gone ? "lost" : "showed", needle, s);
+    return s;
+}
+
+static void wait_for(struct tmx *x, const char *needle)
+{
+    free(wait_screen(x, needle, false, false));
+}
+
+static void keys(struct tmx *x, const char *k)
+{
+    free(run("tmux -S %s send-keys %s", x->sock, k));
+}
+
+/* Raw bytes to the program, as a terminal would send them (mouse reports). */
+static void send_bytes(struct tmx *x, const char *bytes)
+{
+    char hex[1024];
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)bytes; *p && n + 4 < sizeof hex; p++)
+        n += (size_t)snprintf(hex + n, sizeof hex - n, " %02x", *p);
+    free(run("tmux -S %s send-keys -H%s", x->sock, hex));
+}
+
+/* The exit status once the program is gone (remain-on-exit keeps the pane). */
+static int wait_exit(struct tmx *x)
+{
+    for (int i = 0; i < 500; i++) {
+        char *dead = pane_format(x, "#{pane_dead}");
+        bool is_dead = strcmp(dead, "1") == 0;
+        free(dead);
+        if (is_dead) {
+            char *st = pane_format(x, "#{pane_dead_status}");
+            int status = atoi(st);
+            free(st);
+            return status;
+        }
+        sleep_ms(20);
+    }
+    ck_abort_msg("the explorer did not exit");
+    return -1;
+}
+
+static void stop(struct tmx *x)
+{
+    free(run("tmux -S %s kill-server 2>/dev/null", x->sock));
+}
+
+/* The screen line holding needle (malloc'd, empty when absent). */
+static char *line_with(const char *screen, const char *needle)
+{
+    const char *at = strstr(screen, needle);
+    if (!at)
+        return strdup("");
+    const char *b = at, *e = at;
+    while (b > screen && b[-1] != '\n')
+        b--;
+    while (*e && *e != '\n')
+        e++;
+    return strndup(b, (size_t)(e - b));
+}
+
+static bool skip_test(void)
+{
+    if (getenv("SPARKPLAN_SANITIZED"))
+        return true; /* same binary as the plain pass: nothing new to learn */
+    return !tmux_ok;
+}
+
+/* ---- fixtures ----------------------------------------------------------------------- */
+
+static void suite_setup(void)
+{
+    tmux_ok = system("command -v tmux >/dev/null 2>&1") == 0;
+    if (getenv("SPARKPLAN_SANITIZED"))
+        return;
+    if (!tmux_ok) {
+        fprintf(stderr, "SKIP: tmux not found; terminal (e2e) tests skipped\n");
+        return;
+    }
+    snprintf(run_dir, sizeof run_dir, "/tmp/sparkplan-e2e-XXXXXX");
+    if (!mkdtemp(run_dir)) {
+        tmux_ok = false;
+        return;
+    }
+    write_file("tmux.conf", "set -g remain-on-exit on\nset -g status off\n"
+                            "set -g default-terminal xterm-256color\n");
+    write_file("formatted.txt", plan_formatted);
+    write_file("extended.txt", plan_extended);
+    write_file("hostile.txt", plan_hostile);
+}
+
+/* Runs in the parent once the tests are done, failed or not: no tmux server outlives the
+ * run (each test also stops its own when it passes). */
+static void suite_teardown(void)
+{
+    if (!run_dir[0])
+        return;
+    DIR *d = opendir(run_dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", run_dir, e->d_name);
+        if (strstr(e->d_name, ".sock"))
+            free(run("tmux -S %s kill-server 2>/dev/null", path));
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(run_dir);
+    run_dir[0] = '\0';
+}
+
+/* ---- the tests ---------------------------------------------------------------------- */
+
+START_TEST(tree_folds_and_unfolds)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "fold", 100, 30, "", "formatted.txt");
+    wait_for(&x, "Exchange (6)");
+    keys(&x, "j j"); /* HashAggregate (7) */
+    wait_for(&x, " HashAggregate (7)  stage *(2)");
+    keys(&x, "Space");
+    char *s = wait_screen(&x, "[+6] HashAggregate (7)", false, false);
+    ck_assert_msg(strstr(s, "Exchange (6)") == NULL, "folded subtree still shown:\n%s", s);
+    ck_assert_ptr_nonnull(strstr(s, "BroadcastExchange (9)"));
+    free(s);
+    keys(&x, "l"); /* unfolds */
+    wait_for(&x, "Exchange (6)");
+    keys(&x, "C");
+    s = wait_screen(&x, "[+10] Project (11)", false, false);
+    ck_assert_ptr_null(strstr(s, "BroadcastHashJoin Inner"));
+    free(s);
+    keys(&x, "2");
+    s = wait_screen(&x, "[+9] BroadcastHashJoin Inner BuildRight (10)", false, false);
+    free(s);
+    keys(&x, "E");
+    wait_for(&x, "Scan parquet default.items (8)");
+    stop(&x);
+}
+END_TEST
+
+START_TEST(exchange_lines_have_their_colours)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "colour", 100, 30, "", "formatted.txt");
+    char *s = wait_screen(&x, "Exchange (6)", true, false);
+    char *shuffle = line_with(s, "\x1b[1m\x1b[38;5;203mExchange (6)");
+    char *broadcast = line_with(s, "BroadcastExchange (9)");
+    char *reused = line_with(s, "ReusedExchange (3)");
+    char *project = line_with(s, "Project (11)");
+    ck_assert_msg(shuffle[0], "Exchange (6) is not bold 203-red:\n%s", s);
+    ck_assert_msg(strstr(broadcast, "38;5;75m") != NULL, "broadcast colour: %s", broadcast);
+    ck_assert_msg(strstr(reused, "38;5;67m") != NULL, "reused colour: %s", reused);
+    ck_assert_msg(strstr(project, "38;5;203") == NULL && strstr(project, "38;5;75m") == NULL,
+                  "Project is coloured like an exchange: %s", project);
+    free(shuffle), free(broadcast), free(reused), free(project), free(s);
+    stop(&x);
+}
+END_TEST
+
+START_TEST(no_color_uses_attributes)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "mono", 100, 30, "NO_COLOR=1", "formatted.txt");
+    char *s = wait_screen(&x, "Exchange (6)", true, false);
+    ck_assert_msg(strstr(s, "38;5;") == NULL && strstr(s, "48;5;") == NULL,
+                  "colours despite NO_COLOR:\n%s", s);
+    char *shuffle = line_with(s, "Exchange (6)");
+    char *broadcast = line_with(s, "BroadcastExchange (9)");
+    ck_assert_msg(strstr(shuffle, "\x1b[1m") != NULL, "Exchange not bold: %s", shuffle);
+    ck_assert_msg(strstr(broadcast, "\x1b[1;4m") || strstr(broadcast, "\x1b[4;1m"),
+                  "BroadcastExchange not bold+underlined: %s", broadcast);
+    free(shuffle), free(broadcast), free(s);
+    stop(&x);
+}
+END_TEST
+
+START_TEST(stage_tints_and_highlight)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "stages", 100, 30, "", "formatted.txt");
+    char *s = wait_screen(&x, "Filter (2)", true, false);
+    /* Gutter: stage 1 on tint 58, stage 2 on tint 89, the number in the tint. */
+    char *filter = line_with(s, "Filter (2)");
+    char *agg = line_with(s, "HashAggregate (7)");
+    char *scan = line_with(s, "Scan parquet default.sales (1)");
+    ck_assert_msg(strstr(filter, "48;5;58m  1") != NULL, "stage 1 gutter: %s", filter);
+    ck_assert_msg(strstr(agg, "48;5;89m  2") != NULL, "stage 2 gutter: %s", agg);
+    /* The selection (Project, stage 2) lights up stage 2's rows, not stage 1's. */
+    ck_assert_msg(strstr(agg, "48;5;235m") != NULL, "stage 2 not highlighted: %s", agg);
+    ck_assert_msg(strstr(filter, "48;5;235m") == NULL, "stage 1 highlighted: %s", filter);
+    ck_assert_msg(strstr(scan, "48;5;235m") == NULL, "scan highlighted: %s", scan);
+    free(filter), free(agg), free(scan), free(s);
+    keys(&x, "s");
+    wait_for(&x, "highlight off");
+    s = capture(&x, true);
+    ck_assert_msg(strstr(s, "48;5;235m") == NULL, "highlight still on:\n%s", s);
+    free(s);
+    stop(&x);
+}
+END_TEST
+
+START_TEST(goto_id_shows_details_and_follows_references)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "goto", 100, 30, "", "formatted.txt");
+    wait_for(&x, "Exchange (6)");
+    keys(&x, "C : 3 Enter");
+    char *s = wait_screen(&x, " ReusedExchange (3)  went to (3)", false, false);
+    ck_assert_msg(strstr(s, "(3) ReusedExchange [Reuses operator id: 14]") != NULL,
+                  "details not shown:\n%s", s);
+    ck_assert_msg(strstr(s, "Output [1]: [day#5]") != NULL, "details block missing:\n%s", s);
+    free(s);
+    keys(&x, "Enter"); /* focus the details: the cursor starts on the reference */
+    wait_for(&x, "Esc: back to the tree");
+    keys(&x, "Enter");
+    s = wait_screen(&x, " BroadcastExchange (14)  went to (14)", false, false);
+    ck_assert_msg(strstr(s, "[Subquery:1]") != NULL, "subquery tab not active:\n%s", s);
+    ck_assert_msg(strstr(s, "Subquery:1 Hosting operator id = 1") != NULL,
+                  "section title not in details:\n%s", s);
+    free(s);
+    keys(&x, "BSpace");
+    s = wait_screen(&x, " ReusedExchange (3)", false, false);
+    ck_assert_ptr_nonnull(strstr(s, "[Physical]"));
+    free(s);
+    keys(&x, ": 9 9 Enter");
+    wait_for(&x, "no node (99) in this plan");
+    stop(&x);
+}
+END_TEST
+
+START_TEST(search_counts_matches)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "search", 100, 30, "", "formatted.txt");
+    wait_for(&x, "Exchange (6)");
+    keys(&x, "C / s c a n Enter");
+    char *s = wait_screen(&x, "[1/2]", false, false);
+    ck_assert_msg(strstr(s, " Scan (1)") != NULL || strstr(s, "Scan parquet default.sales (1)"),
+                  "first match not shown:\n%s", s);
+    free(s);
+    keys(&x, "n");
+    wait_for(&x, "[2/2]");
+    keys(&x, "n");
+    wait_for(&x, "search wrapped around");
+    wait_for(&x, "[1/2]");
+    keys(&x, "N");
+    wait_for(&x, "[2/2]");
+    /* Details are searched too: only (1)'s block names file:/data/sales. */
+    keys(&x, "/ f i l e : / d a t a / s a l e s Enter");
+    wait_for(&x, "[1/1]");
+    keys(&x, "/ n o t h e r e Enter");
+    wait_for(&x, "not found in this section: nothere");
+    stop(&x);
+}
+END_TEST
+
+START_TEST(tab_switches_sections)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "sections", 100, 30, "", "extended.txt");
+    char *s = wait_screen(&x, "[Physical]", false, false);
+    ck_assert_msg(strstr(s, "Parsed") && strstr(s, "Analyzed") && strstr(s, "Optimized"),
+                  "section tabs missing:\n%s", s);
+    ck_assert_ptr_nonnull(strstr(s, "ColumnarToRow"));
+    free(s);
+    keys(&x, "Tab");
+    s = wait_screen(&x, "[Parsed]", false, false);
+    ck_assert_msg(strstr(s, "'UnresolvedRelation [sales]") != NULL, "parsed plan:\n%s", s);
+    free(s);
+    keys(&x, "Tab");
+    wait_for(&x, "SubqueryAlias spark_catalog.default.sales");
+    keys(&x, "BTab BTab");
+    wait_for(&x, "[Physical]");
+    stop(&x);
+}
+END_TEST
+
+START_TEST(resize_relayouts_down_to_tiny)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "resize", 130, 30, "", "formatted.txt");
+    char *s = wait_screen(&x, "Exchange (6)", false, false);
+    char *first = line_with(s, "Project (11)");
+    /* Wide: the details sit beside the tree, on the same line. */
+    ck_assert_msg(strstr(first, "\xE2\x94\x82") != NULL, "details not beside: %s", first);
+    free(first), free(s);
+    free(run("tmux -S %s resize-window -x 70 -y 20", x.sock));
+    wait_for(&x, "Details (Enter)"); /* narrow: below, under a rule */
+    free(run("tmux -S %s resize-window -x 20 -y 5", x.sock));
+    s = wait_screen(&x, "Project", false, false);
+    ck_assert_msg(strstr(s, "too small") == NULL, "20x5 must stay usable:\n%s", s);
+    free(s);
+    keys(&x, "j");
+    wait_for(&x, "2/11");
+    free(run("tmux -S %s resize-window -x 19 -y 5", x.sock));
+    wait_for(&x, "terminal too small");
+    free(run("tmux -S %s resize-window -x 1 -y 1", x.sock));
+    sleep_ms(200);
+    free(run("tmux -S %s resize-window -x 80 -y 24", x.sock));
+    wait_for(&x, "Exchange (6)");
+    char *dead = pane_format(&x, "#{pane_dead}");
+    ck_assert_str_eq(dead, "0");
+    free(dead);
+    stop(&x);
+}
+END_TEST
+
+START_TEST(quit_restores_the_terminal)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start_cmd(&x, "quit", 100, 30, "", "formatted.txt", true);
+    wait_for(&x, "Exchange (6)");
+    char *alt = pane_format(&x, "#{alternate_on} #{mouse_sgr_flag} #{mouse_standard_flag}");
+    ck_assert_str_eq(alt, "1 1 1");
+    free(alt);
+    keys(&x, "?");
+    wait_for(&x, "sparkplan keys");
+    keys(&x, "q"); /* q closes the overlay first */
+    char *s = wait_screen(&x, "sparkplan keys", false, true);
+    free(s);
+    keys(&x, "q");
+    wait_for(&x, "EXIT=0");
+    alt = pane_format(&x, "#{alternate_on} #{mouse_sgr_flag} #{mouse_standard_flag} "
+                          "#{keypad_flag} #{cursor_flag}");
+    ck_assert_msg(strcmp(alt, "0 0 0 0 1") == 0, "terminal modes left on: %s", alt);
+    free(alt);
+    stop(&x);
+}
+END_TEST
+
+START_TEST(signals_restore_the_terminal)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "sigterm", 100, 30, "", "formatted.txt");
+    wait_for(&x, "Exchange (6)");
+    char *pid = pane_format(&x, "#{pane_pid}");
+    free(run("kill -TERM %s", pid));
+    ck_assert_int_eq(wait_exit(&x), 0);
+    char *alt = pane_format(&x, "#{alternate_on} #{mouse_sgr_flag}");
+    ck_assert_str_eq(alt, "0 0");
+    free(alt), free(pid);
+    stop(&x);
+}
+END_TEST
+
+/* Job control needs a shell: the explorer runs under an interactive bash, as people run it. */
+START_TEST(ctrl_z_suspends_and_fg_resumes)
+{
+    if (skip_test())
+        return;
+    if (system("command -v bash >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "SKIP: bash not found; Ctrl-z test skipped\n");
+        return;
+    }
+    struct tmx x;
+    snprintf(x.sock, sizeof x.sock, "%s/suspend.sock", run_dir);
+    free(run("cd %s && tmux -S %s -f %s/tmux.conf new-session -d -x 100 -y 30 "
+             "'exec env -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 PS1=READY$ "
+             "bash --norc --noprofile -i'",
+             run_dir, x.sock, run_dir));
+    wait_for(&x, "READY$");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "'%s formatted.txt' Enter", tu_binary());
+    keys(&x, cmd);
+    wait_for(&x, "Exchange (6)");
+    keys(&x, "C-z");
+    char *s = wait_screen(&x, "Stopped", false, false);
+    free(s);
+    char *alt = pane_format(&x, "#{alternate_on} #{mouse_sgr_flag}");
+    ck_assert_msg(strcmp(alt, "0 0") == 0, "screen not left while stopped: %s", alt);
+    free(alt);
+    keys(&x, "fg Enter");
+    wait_for(&x, "Exchange (6)");
+    alt = pane_format(&x, "#{alternate_on} #{mouse_sgr_flag}");
+    ck_assert_str_eq(alt, "1 1");
+    free(alt);
+    keys(&x, "j");
+    wait_for(&x, "2/11");
+    keys(&x, "q");
+    s = wait_screen(&x, "Exchange (6)", false, true);
+    free(s);
+    stop(&x);
+}
+END_TEST
+
+START_TEST(escape_sequences_are_shown_not_sent)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "hostile", 100, 30, "", "hostile.txt");
+    char *s = wait_screen(&x, "EVIL", false, false);
+    ck_assert_msg(strstr(s, "^[[31mEVIL^[[0m^G") != NULL, "escape not shown as ^[:\n%s", s);
+    ck_assert_msg(strstr(s, "^[]0;owned^G") != NULL, "OSC not shown:\n%s", s);
+    free(s);
+    char *title = pane_format(&x, "#{pane_title}");
+    ck_assert_msg(strstr(title, "owned") == NULL, "the plan set the title: %s", title);
+    free(title);
+    stop(&x);
+}
+END_TEST
+
+START_TEST(pastes_open_as_new_documents)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "paste", 100, 30, "", "formatted.txt");
+    wait_for(&x, "Exchange (6)");
+    /* A bracketed paste whose text has key letters (q, x, C): none acts as a key. */
+    write_file("paste1.txt", "== Physical Plan ==\n*(1) Project [q#1]\n"
+                             "+- *(1) Filter (x#2 = 'C q')\n   +- FileScan parquet qq[q#1]\n");
+    free(run("tmux -S %s load-buffer -b p1 %s/paste1.txt", x.sock, run_dir));
+    free(run("tmux -S %s paste-buffer -p -b p1", x.sock));
+    char *s = wait_screen(&x, "paste 1 [2/2]", false, false);
+    ck_assert_msg(strstr(s, "Filter (x#2 = 'C q')") != NULL, "pasted tree not shown:\n%s", s);
+    free(s);
+    /* p, then an unbracketed paste, then Ctrl-d. */
+    keys(&x, "p");
+    wait_for(&x, "PASTE: paste a plan now");
+    write_file("paste2.txt", "== Physical Plan ==\nExchange SinglePartition\n"
+                             "+- LocalTableScan [q#1]\n");
+    free(run("tmux -S %s load-buffer -b p2 %s/paste2.txt", x.sock, run_dir));
+    free(run("tmux -S %s paste-buffer -b p2", x.sock));
+    keys(&x, "C-d");
+    s = wait_screen(&x, "paste 2 [3/3]", false, false);
+    ck_assert_msg(strstr(s, "LocalTableScan [q#1]") != NULL, "second paste:\n%s", s);
+    free(s);
+    keys(&x, "D");
+    s = wait_screen(&x, "Documents", false, false);
+    ck_assert_msg(strstr(s, "formatted.txt") && strstr(s, "paste 1") && strstr(s, "paste 2"),
+                  "document list:\n%s", s);
+    free(s);
+    keys(&x, "k k Enter");
+    wait_for(&x, "formatted.txt [1/3]");
+    char *dead = pane_format(&x, "#{pane_dead}");
+    ck_assert_str_eq(dead, "0");
+    free(dead);
+    stop(&x);
+}
+END_TEST
+
+START_TEST(mouse_clicks_select_and_toggle)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "mouse", 100, 30, "", "formatted.txt");
+    char *s = wait_screen(&x, "Exchange (6)", false, false);
+    /* Find the screen position of "HashAggregate (7)" and of its fold glyph. */
+    int row = 0;
+    const char *line = s, *hit = NULL;
+    while ((hit = strstr(line, "HashAggregate (7)")) != NULL) {
+        const char *nl = strchr(line, '\n');
+        if (!nl || hit < nl)
+            break;
+        line = nl + 1;
+        row++;
+    }
+    ck_assert_ptr_nonnull(hit);
+    int col = 0; /* display columns up to the text: count UTF-8 lead bytes */
+    for (const char *p = line; p < hit; p++)
+        col += ((unsigned char)*p & 0xC0) != 0x80;
+    free(s);
+    /* SGR click (1-based coordinates) on the text: selects. */
+    char report[64];
+    snprintf(report, sizeof report, "\x1b[<0;%d;%dM\x1b[<0;%d;%dm", col + 3, row + 1, col + 3,
+             row + 1);
+    send_bytes(&x, report);
+    wait_for(&x, " HashAggregate (7)  stage *(2)");
+    /* On the fold glyph, two columns left of the text: folds. */
+    snprintf(report, sizeof report, "\x1b[<0;%d;%dM\x1b[<0;%d;%dm", col - 1, row + 1, col - 1,
+             row + 1);
+    send_bytes(&x, report);
+    wait_for(&x, "[+6] HashAggregate (7)");
+    /* The wheel: the whole tree fits, so nothing moves. */
+    send_bytes(&x, "\x1b[<65;5;5M");
+    keys(&x, "j");
+    wait_for(&x, " BroadcastExchange (9)  ");
+    stop(&x);
+}
+END_TEST
+
+Suite *e2e_suite(void)
+{
+    Suite *s = suite_create("e2e");
+    TCase *tc = tcase_create("tmux");
+    tcase_add_unchecked_fixture(tc, suite_setup, suite_teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, tree_folds_and_unfolds);
+    tcase_add_test(tc, exchange_lines_have_their_colours);
+    tcase_add_test(tc, no_color_uses_attributes);
+    tcase_add_test(tc, stage_tints_and_highlight);
+    tcase_add_test(tc, goto_id_shows_details_and_follows_references);
+    tcase_add_test(tc, search_counts_matches);
+    tcase_add_test(tc, tab_switches_sections);
+    tcase_add_test(tc, resize_relayouts_down_to_tiny);
+    tcase_add_test(tc, quit_restores_the_terminal);
+    tcase_add_test(tc, signals_restore_the_terminal);
+    tcase_add_test(tc, ctrl_z_suspends_and_fg_resumes);
+    tcase_add_test(tc, escape_sequences_are_shown_not_sent);
+    tcase_add_test(tc, pastes_open_as_new_documents);
+    tcase_add_test(tc, mouse_clicks_select_and_toggle);
+    suite_add_tcase(s, tc);
+    return s;
+}

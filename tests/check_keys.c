@@ -1,0 +1,191 @@
+/* Key table: one binding per key and context, the insight keys in place, and the help,
+ * --help and man page text all generated from it. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/keys.h"
+#include "testutil.h"
+
+/* Every name the input layer can produce for a key (src/ui/input.c). */
+static bool known_key_name(const char *name, size_t len)
+{
+    static const char *named[] = {"Space", "Down", "Up", "Left", "Right", "PageDown",
+                                  "PageUp", "Home", "End", "Enter", "Escape", "Backspace",
+                                  "Tab", "Delete", "Insert", "Click", "WheelUp",
+                                  "WheelDown", "Paste"};
+    while (len > 2 && name[1] == '-' && strchr("CMS", name[0]))
+        name += 2, len -= 2;
+    if (len == 1)
+        return name[0] > ' ' && name[0] < 0x7F;
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strlen(named[i]) == len && memcmp(named[i], name, len) == 0)
+            return true;
+    return false;
+}
+
+/* Calls f(binding, key name, length) for every key of every binding. */
+#define FOR_EACH_KEY(b, p, len, body)                                                     \
+    for (size_t bi = 0; bi < keys_table_len; bi++) {                                       \
+        const struct key_binding *b = &keys_table[bi];                                     \
+        for (const char *p = b->keys; *p;) {                                               \
+            const char *e_ = strchr(p, ' ');                                               \
+            size_t len = e_ ? (size_t)(e_ - p) : strlen(p);                                \
+            body;                                                                          \
+            p = e_ ? e_ + 1 : p + len;                                                     \
+        }                                                                                  \
+    }
+
+START_TEST(every_key_name_is_one_the_terminal_can_send)
+{
+    FOR_EACH_KEY(b, p, len, {
+        ck_assert_msg(known_key_name(p, len), "binding %d: unknown key name '%.*s'",
+                      (int)b->action, (int)len, p);
+    });
+}
+END_TEST
+
+START_TEST(no_key_is_bound_twice_where_both_would_apply)
+{
+    FOR_EACH_KEY(b, p, len, {
+        char name[32];
+        ck_assert_uint_lt(len, sizeof name);
+        memcpy(name, p, len);
+        name[len] = '\0';
+        /* The binding found for this key in its own context must be this one. */
+        ck_assert_msg(keys_lookup(b->context, name) == b->action,
+                      "'%s' in %s is shadowed by another binding", name,
+                      keys_context_title(b->context));
+        /* A global key must not also mean something else in the tree or the details. */
+        if (b->context == KCTX_GLOBAL) {
+            for (size_t j = 0; j < keys_table_len; j++) {
+                const struct key_binding *o = &keys_table[j];
+                if (o->context != KCTX_TREE && o->context != KCTX_DETAILS)
+                    continue;
+                char padded[64];
+                snprintf(padded, sizeof padded, " %s ", o->keys);
+                char needle[40];
+                snprintf(needle, sizeof needle, " %s ", name);
+                ck_assert_msg(strstr(padded, needle) == NULL,
+                              "global '%s' is also bound in %s", name,
+                              keys_context_title(o->context));
+            }
+        }
+    });
+}
+END_TEST
+
+START_TEST(insight_keys_are_bound_in_the_tree)
+{
+    static const struct {
+        const char *key;
+        enum key_action action;
+    } want[] = {{"i", KA_EXPLAIN}, {"!", KA_FINDINGS}, {"f", KA_NEXT_FINDING},
+                {"F", KA_PREV_FINDING}, {"*", KA_TRACE}, {"r", KA_FLIP}, {"w", KA_WALK}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        ck_assert_msg(strstr(" " KEYS_INSIGHT " ", want[i].key) != NULL, "%s", want[i].key);
+        ck_assert_msg(keys_lookup(KCTX_TREE, want[i].key) == want[i].action, "%s", want[i].key);
+    }
+    /* The walk and the lists take their own keys only. */
+    ck_assert_int_eq(keys_lookup(KCTX_WALK, "Space"), KA_W_NEXT);
+    ck_assert_int_eq(keys_lookup(KCTX_WALK, "Backspace"), KA_W_PREV);
+    ck_assert_int_eq(keys_lookup(KCTX_WALK, "x"), KA_NONE);
+    ck_assert_int_eq(keys_lookup(KCTX_LIST, "Enter"), KA_I_OPEN);
+    ck_assert_int_eq(keys_lookup(KCTX_LIST, "!"), KA_I_CLOSE);
+}
+END_TEST
+
+START_TEST(lookup_finds_what_the_issue_promises)
+{
+    ck_assert_int_eq(keys_lookup(KCTX_TREE, "j"), KA_DOWN);
+    ck_assert_int_eq(keys_lookup(KCTX_TREE, "Down"), KA_DOWN);
+    ck_assert_int_eq(keys_lookup(KCTX_TREE, "C-d"), KA_HALF_DOWN);
+    ck_assert_int_eq(keys_lookup(KCTX_TREE, "Space"), KA_TOGGLE);
+    ck_assert_int_eq(keys_lookup(KCTX_TREE, "7"), KA_LEVELS);
+    ck_assert_int_eq(keys_lookup(KCTX_TREE, "Tab"), KA_NEXT_SECTION);  /* global applies */
+    ck_assert_int_eq(keys_lookup(KCTX_TREE, "S-Tab"), KA_PREV_SECTION);
+    ck_assert_int_eq(keys_lookup(KCTX_TREE, "x"), KA_NEXT_EXCHANGE);
+    ck_assert_int_eq(keys_lookup(KCTX_TREE, "]"), KA_NEXT_STAGE);
+    ck_assert_int_eq(keys_lookup(KCTX_TREE, ":"), KA_GOTO);
+    ck_assert_int_eq(keys_lookup(KCTX_TREE, "?"), KA_HELP);
+    ck_assert_int_eq(keys_lookup(KCTX_DETAILS, "Enter"), KA_D_FOLLOW);
+    ck_assert_int_eq(keys_lookup(KCTX_DETAILS, "Escape"), KA_D_LEAVE);
+    ck_assert_int_eq(keys_lookup(KCTX_DETAILS, "C-o"), KA_BACK);
+    ck_assert_int_eq(keys_lookup(KCTX_DETAILS, "q"), KA_QUIT);
+    /* Prompts and overlays do not fall through to the global keys. */
+    ck_assert_int_eq(keys_lookup(KCTX_PROMPT, "q"), KA_NONE);
+    ck_assert_int_eq(keys_lookup(KCTX_PASTE, "q"), KA_NONE);
+    ck_assert_int_eq(keys_lookup(KCTX_HELP, "q"), KA_H_CLOSE);
+    ck_assert_int_eq(keys_lookup(KCTX_PASTE, "C-d"), KA_PASTE_END);
+}
+END_TEST
+
+START_TEST(help_text_lists_every_binding_readably)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    keys_print_help(f);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "Ctrl-d"));
+    ck_assert_ptr_nonnull(strstr(buf, "Shift-Tab"));
+    ck_assert_ptr_nonnull(strstr(buf, "j, Down"));
+    for (size_t i = 0; i < keys_table_len; i++)
+        ck_assert_msg(strstr(buf, keys_table[i].help) != NULL, "%s", keys_table[i].help);
+    free(buf);
+}
+END_TEST
+
+START_TEST(man_page_keys_section_is_up_to_date)
+{
+    size_t len = 0;
+    char *man = tu_read_file("man/sparkplan.1", &len);
+    ck_assert_msg(man != NULL, "man/sparkplan.1 not readable (tests run from the repo root)");
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *f = open_memstream(&out, &out_len);
+    ck_assert(keys_splice_man(man, len, f));
+    fclose(f);
+    ck_assert_msg(out_len == len && memcmp(out, man, len) == 0,
+                  "man/sparkplan.1's KEYS section is out of date: run `make man`");
+    ck_assert_ptr_nonnull(strstr(man, "Ctrl\\-d"));
+    free(out);
+    free(man);
+}
+END_TEST
+
+START_TEST(splice_replaces_only_between_the_markers)
+{
+    const char *page = ".TH X 1\n.SH KEYS\n.\\\" KEYS-BEGIN\nstale\n.\\\" KEYS-END\n.SH AFTER\n";
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *f = open_memstream(&out, &out_len);
+    ck_assert(keys_splice_man(page, strlen(page), f));
+    fclose(f);
+    ck_assert_ptr_null(strstr(out, "stale"));
+    ck_assert_ptr_nonnull(strstr(out, ".SS Tree\n.TP\n.B j, Down\nmove down one row\n"));
+    ck_assert(strncmp(out, ".TH X 1\n.SH KEYS\n.\\\" KEYS-BEGIN\n", 32) == 0);
+    ck_assert_ptr_nonnull(strstr(out, ".\\\" KEYS-END\n.SH AFTER\n"));
+    free(out);
+    f = open_memstream(&out, &out_len);
+    ck_assert(!keys_splice_man("no markers\n", 11, f));
+    fclose(f);
+    free(out);
+}
+END_TEST
+
+Suite *keys_suite(void)
+{
+    Suite *s = suite_create("keys");
+    TCase *tc = tcase_create("keys");
+    tcase_add_test(tc, every_key_name_is_one_the_terminal_can_send);
+    tcase_add_test(tc, no_key_is_bound_twice_where_both_would_apply);
+    tcase_add_test(tc, insight_keys_are_bound_in_the_tree);
+    tcase_add_test(tc, lookup_finds_what_the_issue_promises);
+    tcase_add_test(tc, help_text_lists_every_binding_readably);
+    tcase_add_test(tc, man_page_keys_section_is_up_to_date);
+    tcase_add_test(tc, splice_replaces_only_between_the_markers);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,591 @@
+/* Row model: what the tree pane shows after folds, moves, jumps and searches. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/opclass.h"
+#include "sparkplan/plan.h"
+#include "sparkplan/rows.h"
+#include "testutil.h"
+
+/* Build a document from an outline: two spaces of indentation per level; a line may start
+ * with "*N " (codegen stage N) and "#N " (formatted id N); text after " | " is the node's
+ * details block.  The parser is not involved, so these tests pin the row model alone. */
+static struct document *outline(const char *spec)
+{
+    size_t len = strlen(spec);
+    char *bytes = malloc(len + 1);
+    ck_assert_ptr_nonnull(bytes);
+    memcpy(bytes, spec, len + 1);
+    struct document *doc = document_new("outline", bytes, len);
+    ck_assert_ptr_nonnull(doc);
+    struct plan *p = document_add_plan(doc, 1);
+    struct plan_section *s = plan_add_section(p, SECTION_PHYSICAL, slice_cstr("== Physical Plan =="), 1);
+    ck_assert_ptr_nonnull(s);
+    struct plan_node *stack[64];
+    char *line = bytes;
+    uint32_t lineno = 0;
+    while (*line) {
+        char *nl = strchr(line, '\n');
+        char *end = nl ? nl : line + strlen(line);
+        lineno++;
+        unsigned depth = 0;
+        char *t = line;
+        while (t + 1 < end && t[0] == ' ' && t[1] == ' ')
+            t += 2, depth++;
+        ck_assert_uint_lt(depth, 64);
+        struct plan_node *n = plan_node_new(s);
+        ck_assert_ptr_nonnull(n);
+        for (;;) {
+            if (*t == '*' && t[1] >= '0' && t[1] <= '9')
+                n->stage = (int32_t)strtol(t + 1, &t, 10);
+            else if (*t == '#' && t[1] >= '0' && t[1] <= '9')
+                n->id = (int32_t)strtol(t + 1, &t, 10);
+            else
+                break;
+            while (*t == ' ')
+                t++;
+        }
+        char *bar = NULL;
+        for (char *q = t; q + 2 < end; q++)
+            if (q[0] == ' ' && q[1] == '|' && q[2] == ' ') {
+                bar = q;
+                break;
+            }
+        char *text_end = bar ? bar : end;
+        n->text = slice_make(t, (size_t)(text_end - t));
+        char *w = t;
+        while (w < text_end && *w != ' ')
+            w++;
+        n->name = slice_make(t, (size_t)(w - t));
+        if (bar)
+            n->details_text = slice_make(bar + 3, (size_t)(end - bar - 3));
+        n->line = n->text_line = lineno;
+        if (depth == 0)
+            plan_section_append_root(s, n);
+        else
+            plan_node_append_child(stack[depth - 1], n);
+        stack[depth] = n;
+        line = nl ? nl + 1 : end;
+    }
+    ck_assert(document_finish(doc));
+    return doc;
+}
+
+static struct plan_section *first_section(struct document *doc)
+{
+    return doc->first_plan->first_section;
+}
+
+/* The pane as a person sees it: height rows from the top, "> " marking the selection. */
+static char screen[8192];
+static const char *render(struct rows *r)
+{
+    size_t len = 0;
+    screen[0] = '\0';
+    unsigned lines = 0;
+    for (struct plan_node *n = r->top; n && lines < r->height; n = rows_next(r, n), lines++) {
+        struct rows_prefix pf;
+        rows_prefix(r, n, true, 20, &pf);
+        len += (size_t)snprintf(screen + len, sizeof screen - len, "%s%s%s%s%s%.*s\n",
+                                n == r->sel ? "> " : "  ", pf.hint, pf.guides, pf.glyph,
+                                pf.marker, (int)n->text.len, n->text.ptr);
+    }
+    return screen;
+}
+
+static struct plan_node *by_text(struct document *doc, const char *text)
+{
+    struct plan_section *s = first_section(doc);
+    for (uint32_t i = 0; i < s->n_nodes; i++)
+        if (tu_slice_is(s->preorder[i]->text, text))
+            return s->preorder[i];
+    ck_abort_msg("no node %s", text);
+    return NULL;
+}
+
+static const char join_plan[] =
+    "#9 Project\n"
+    "  *2 #8 SortMergeJoin\n"
+    "    *2 #4 Sort\n"
+    "      #3 Exchange hashpartitioning(a)\n"
+    "        *1 #2 Filter | (2) Filter [codegen id : 1] Condition : isnotnull(a)\n"
+    "          *1 #1 Scan parquet a\n"
+    "    *2 #7 Sort\n"
+    "      #6 Exchange hashpartitioning(b)\n"
+    "        #5 Scan parquet b | Location: InMemoryFileIndex [file:/tmp/B]\n";
+
+START_TEST(unfolded_tree_shows_every_node_with_guides)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    rows_set_height(&r, 20);
+    ck_assert_str_eq(render(&r),
+                     "> - Project\n"
+                     "  \\-- SortMergeJoin\n"
+                     "    |-- Sort\n"
+                     "    | \\-- Exchange hashpartitioning(a)\n"
+                     "    |   \\-- Filter\n"
+                     "    |     \\-- Scan parquet a\n"
+                     "    \\-- Sort\n"
+                     "      \\-- Exchange hashpartitioning(b)\n"
+                     "        \\-- Scan parquet b\n");
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(utf8_guides_use_box_drawing)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    struct rows_prefix pf;
+    rows_prefix(&r, by_text(doc, "Exchange hashpartitioning(a)"), false, 20, &pf);
+    /* SortMergeJoin has no sibling below, Sort has: "  │ └─" */
+    ck_assert_str_eq(pf.guides, "  \xE2\x94\x82 \xE2\x94\x94\xE2\x94\x80");
+    ck_assert_uint_eq(pf.guide_cols, 6);
+    ck_assert_str_eq(pf.glyph, "\xE2\x96\xBE "); /* ▾ open */
+    rows_set_folded(&r, by_text(doc, "Exchange hashpartitioning(a)"), true);
+    rows_prefix(&r, by_text(doc, "Exchange hashpartitioning(a)"), false, 20, &pf);
+    ck_assert_str_eq(pf.glyph, "\xE2\x96\xB8 "); /* ▸ folded */
+    ck_assert_str_eq(pf.marker, "[+2] ");
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(fold_hides_subtree_and_shows_hidden_count)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    rows_set_height(&r, 20);
+    rows_move(&r, 2); /* the first Sort */
+    rows_toggle(&r);
+    ck_assert_str_eq(render(&r),
+                     "  - Project\n"
+                     "  \\-- SortMergeJoin\n"
+                     ">   |-+ [+3] Sort\n"
+                     "    \\-- Sort\n"
+                     "      \\-- Exchange hashpartitioning(b)\n"
+                     "        \\-- Scan parquet b\n");
+    /* Moving down skips the hidden rows; up comes back to the folded one. */
+    rows_move(&r, 1);
+    ck_assert(tu_slice_is(r.sel->text, "Sort") && r.sel->id == 7);
+    rows_move(&r, -1);
+    ck_assert_int_eq(r.sel->id, 4);
+    rows_toggle(&r);
+    ck_assert(!rows_is_folded(&r, r.sel));
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(left_folds_then_goes_to_parent_right_unfolds_then_enters)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    rows_set_height(&r, 20);
+    rows_select(&r, by_text(doc, "Filter"));
+    rows_left(&r); /* Filter has a child: fold it */
+    ck_assert(rows_is_folded(&r, r.sel));
+    ck_assert(tu_slice_is(r.sel->text, "Filter"));
+    rows_left(&r); /* already folded: go to the parent */
+    ck_assert(tu_slice_is(r.sel->text, "Exchange hashpartitioning(a)"));
+    rows_select(&r, by_text(doc, "Filter"));
+    rows_right(&r); /* folded: unfold */
+    ck_assert(!rows_is_folded(&r, r.sel));
+    ck_assert(tu_slice_is(r.sel->text, "Filter"));
+    rows_right(&r); /* open: go to the first child */
+    ck_assert(tu_slice_is(r.sel->text, "Scan parquet a"));
+    rows_right(&r); /* a leaf: nothing happens */
+    ck_assert(tu_slice_is(r.sel->text, "Scan parquet a"));
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(fold_all_levels_and_unfold_all)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    rows_set_height(&r, 20);
+    rows_select(&r, by_text(doc, "Scan parquet b"));
+    rows_fold_all(&r);
+    /* The selection climbs to the row that is still visible. */
+    ck_assert_str_eq(render(&r), "> + [+8] Project\n");
+    rows_show_levels(&r, 3);
+    ck_assert_str_eq(render(&r),
+                     "> - Project\n"
+                     "  \\-- SortMergeJoin\n"
+                     "    |-+ [+3] Sort\n"
+                     "    \\-+ [+2] Sort\n");
+    rows_unfold_all(&r);
+    ck_assert_uint_eq((unsigned)strlen(render(&r)) > 0, 1);
+    unsigned n = 0;
+    for (struct plan_node *m = rows_first(&r); m; m = rows_next(&r, m))
+        n++;
+    ck_assert_uint_eq(n, 9);
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(scrolling_keeps_selection_on_screen)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    rows_set_height(&r, 3);
+    rows_move(&r, 3); /* past the bottom: the view follows */
+    ck_assert_str_eq(render(&r),
+                     "  \\-- SortMergeJoin\n"
+                     "    |-- Sort\n"
+                     ">   | \\-- Exchange hashpartitioning(a)\n");
+    rows_move(&r, -2); /* still on screen: the view stays */
+    ck_assert(tu_slice_is(r.top->text, "SortMergeJoin") && r.sel == r.top);
+    rows_move(&r, -1);
+    ck_assert_str_eq(render(&r),
+                     "> - Project\n"
+                     "  \\-- SortMergeJoin\n"
+                     "    |-- Sort\n");
+    rows_go_last(&r);
+    ck_assert(tu_slice_is(r.sel->text, "Scan parquet b"));
+    ck_assert(strstr(render(&r), "> ") != NULL);
+    rows_go_first(&r);
+    ck_assert(tu_slice_is(r.sel->text, "Project"));
+    rows_page(&r, 2);
+    ck_assert(tu_slice_is(r.top->text, "Exchange hashpartitioning(a)"));
+    ck_assert(tu_slice_is(r.sel->text, "Exchange hashpartitioning(a)"));
+    rows_page(&r, 100); /* far past the end: clamps, the screen stays full */
+    ck_assert(tu_slice_is(r.sel->text, "Scan parquet b"));
+    ck_assert(tu_slice_is(r.top->text, "Sort"));
+    rows_scroll(&r, -2); /* the wheel drags the selection along when it leaves */
+    ck_assert(tu_slice_is(r.top->text, "Filter"));
+    ck_assert_int_eq(r.sel->id, 7); /* the last row still on screen */
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+/* Wrapped rows take several lines: the selection still has to fit on screen. */
+static unsigned two_lines_for_sort(const struct plan_node *n, void *ctx)
+{
+    (void)ctx;
+    return tu_slice_is(n->text, "Sort") ? 2 : 1;
+}
+
+START_TEST(tall_rows_scroll_by_their_height)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    rows_set_height(&r, 3);
+    rows_set_height_fn(&r, two_lines_for_sort, NULL);
+    rows_move(&r, 2); /* Sort takes lines 3-4 with top at Project: scroll by one */
+    ck_assert(tu_slice_is(r.top->text, "SortMergeJoin"));
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(goto_node_unfolds_what_hides_it)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    rows_set_height(&r, 20);
+    rows_fold_all(&r);
+    struct plan_node *target = plan_node_find_by_id(doc->first_plan, 5);
+    ck_assert_ptr_nonnull(target);
+    rows_select_centered(&r, target);
+    ck_assert_ptr_eq(r.sel, target);
+    ck_assert_str_eq(render(&r),
+                     "  - Project\n"
+                     "  \\-- SortMergeJoin\n"
+                     "    |-+ [+3] Sort\n"
+                     "    \\-- Sort\n"
+                     "      \\-- Exchange hashpartitioning(b)\n"
+                     ">       \\-- Scan parquet b\n");
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(exchange_and_stage_jumps_wrap_around)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    rows_set_height(&r, 20);
+    rows_fold_all(&r);
+    bool wrapped = true;
+    ck_assert(rows_next_exchange(&r, +1, &wrapped));
+    ck_assert_int_eq(r.sel->id, 3);
+    ck_assert(!wrapped);
+    ck_assert(rows_next_exchange(&r, +1, &wrapped));
+    ck_assert_int_eq(r.sel->id, 6);
+    ck_assert(rows_next_exchange(&r, +1, &wrapped));
+    ck_assert_int_eq(r.sel->id, 3);
+    ck_assert(wrapped);
+    ck_assert(rows_next_exchange(&r, -1, &wrapped));
+    ck_assert_int_eq(r.sel->id, 6);
+    ck_assert(wrapped);
+    /* Stages: the entries of *2 (SortMergeJoin) and *1 (Filter). */
+    rows_go_first(&r);
+    ck_assert(rows_next_stage(&r, +1, NULL));
+    ck_assert_int_eq(r.sel->id, 8);
+    ck_assert(rows_next_stage(&r, +1, NULL));
+    ck_assert_int_eq(r.sel->id, 2);
+    ck_assert(rows_next_stage(&r, -1, NULL));
+    ck_assert_int_eq(r.sel->id, 8);
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(search_counts_matches_in_text_and_details_and_unfolds)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    rows_set_height(&r, 20);
+    rows_fold_all(&r);
+    ck_assert_int_eq(rows_search(&r, "scan"), 2);      /* smart case: any case */
+    ck_assert_int_eq(rows_search(&r, "Scan"), 2);
+    ck_assert_int_eq(rows_search(&r, "SCAN"), 0);      /* an upper-case letter: exact */
+    ck_assert_int_eq(rows_search(&r, "isnotnull"), 1); /* found in a details block only */
+    ck_assert_int_eq(rows_search(&r, "file:/tmp/b"), 1);
+    ck_assert_int_eq(rows_search(&r, "sort"), 3);      /* Sort x2, SortMergeJoin */
+    ck_assert_int_eq(rows_search(&r, "parquet"), 2);
+    ck_assert_uint_eq(rows_match_index(&r), 0);
+    ck_assert(rows_search_step(&r, +1, NULL));
+    ck_assert(tu_slice_is(r.sel->text, "Scan parquet a"));
+    ck_assert_uint_eq(rows_match_index(&r), 1);
+    ck_assert_ptr_eq(rows_prev(&r, r.sel), by_text(doc, "Filter")); /* unfolded */
+    ck_assert(rows_search_step(&r, +1, NULL));
+    ck_assert_uint_eq(rows_match_index(&r), 2);
+    bool wrapped = false;
+    ck_assert(rows_search_step(&r, +1, &wrapped));
+    ck_assert(wrapped);
+    ck_assert_uint_eq(rows_match_index(&r), 1);
+    ck_assert_int_eq(rows_search(&r, "no such thing"), 0);
+    ck_assert(!rows_search_step(&r, +1, NULL));
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(a_subtree_tab_shows_only_that_subtree)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    struct plan_node *sort = plan_node_find_by_id(doc->first_plan, 4);
+    ck_assert(rows_init(&r, first_section(doc), sort));
+    rows_set_height(&r, 20);
+    ck_assert_str_eq(render(&r),
+                     "> - Sort\n"
+                     "  \\-- Exchange hashpartitioning(a)\n"
+                     "    \\-- Filter\n"
+                     "      \\-- Scan parquet a\n");
+    rows_go_last(&r);
+    ck_assert(tu_slice_is(r.sel->text, "Scan parquet a"));
+    rows_left(&r);
+    rows_left(&r);
+    rows_left(&r);
+    rows_left(&r);
+    rows_left(&r); /* stops at the tab's root */
+    ck_assert_ptr_eq(r.sel, sort);
+    ck_assert(!rows_contains(&r, plan_node_find_by_id(doc->first_plan, 7)));
+    ck_assert_int_eq(rows_search(&r, "scan"), 1);
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+/* A plan big enough that anything linear per key would show in the step counter. */
+static struct document *wide_plan(unsigned n_children, unsigned grandchildren)
+{
+    size_t cap = (size_t)n_children * (grandchildren + 1) * 24 + 64;
+    char *spec = malloc(cap);
+    ck_assert_ptr_nonnull(spec);
+    size_t len = (size_t)snprintf(spec, cap, "Root\n");
+    for (unsigned i = 0; i < n_children; i++) {
+        len += (size_t)snprintf(spec + len, cap - len, "  %sNode%u\n",
+                                i % 100 == 0 ? "Exchange" : "", i);
+        for (unsigned j = 0; j < grandchildren; j++)
+            len += (size_t)snprintf(spec + len, cap - len, "    Leaf\n");
+    }
+    struct document *doc = outline(spec);
+    free(spec);
+    return doc;
+}
+
+static unsigned big_count(void)
+{
+    return getenv("SPARKPLAN_SANITIZED") ? 20000 : 200000;
+}
+
+START_TEST(keys_cost_does_not_grow_with_the_plan)
+{
+    unsigned n = big_count();
+    struct document *doc = wide_plan(n / 2, 1);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    rows_set_height(&r, 50);
+    struct {
+        const char *what;
+        uint64_t steps;
+    } cost[8];
+    int k = 0;
+#define COST(label, stmt)                                                                  \
+    do {                                                                                   \
+        uint64_t before = r.steps;                                                         \
+        stmt;                                                                              \
+        cost[k].what = label, cost[k].steps = r.steps - before, k++;                       \
+    } while (0)
+    COST("j", rows_move(&r, 1));
+    COST("PgDn", rows_page(&r, 2));
+    COST("G", rows_go_last(&r));
+    COST("k", rows_move(&r, -1));
+    COST("Space", rows_toggle(&r));
+    COST("g", rows_go_first(&r));
+    COST("Space on the root", rows_toggle(&r));
+    COST("Space again", rows_toggle(&r));
+#undef COST
+    for (int i = 0; i < k; i++)
+        ck_assert_msg(cost[i].steps < 1000, "%s visited %llu rows on a %u-node plan",
+                      cost[i].what, (unsigned long long)cost[i].steps, n);
+    /* Jumps use an index built once; after that each costs a screen of rows at most. */
+    ck_assert(rows_next_exchange(&r, +1, NULL));
+    uint64_t before = r.steps;
+    ck_assert(rows_next_exchange(&r, +1, NULL));
+    ck_assert_uint_lt(r.steps - before, 1000);
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+/* A chain 100,000 levels deep: rows show the depth and the nearest levels only. */
+START_TEST(deep_chain_rows_are_compressed)
+{
+    unsigned n = getenv("SPARKPLAN_SANITIZED") ? 10000 : 100000;
+    char *bytes = malloc(16);
+    memcpy(bytes, "Chain", 6);
+    struct document *doc = document_new("deep", bytes, 5);
+    struct plan *p = document_add_plan(doc, 1);
+    struct plan_section *s = plan_add_section(p, SECTION_PHYSICAL, slice_cstr(""), 1);
+    struct plan_node *prev = NULL;
+    for (unsigned i = 0; i < n; i++) {
+        struct plan_node *m = plan_node_new(s);
+        m->text = m->name = slice_make(bytes, 5);
+        if (prev)
+            plan_node_append_child(prev, m);
+        else
+            plan_section_append_root(s, m);
+        prev = m;
+    }
+    ck_assert(document_finish(doc));
+    struct rows r;
+    ck_assert(rows_init(&r, s, NULL));
+    rows_set_height(&r, 40);
+    uint64_t before = r.steps;
+    rows_go_last(&r); /* O(depth) once: walks down the chain */
+    ck_assert_ptr_eq(r.sel, prev);
+    uint64_t go_last = r.steps - before;
+    ck_assert_uint_le(go_last, 4ull * n);
+    struct rows_prefix pf;
+    before = r.steps;
+    rows_prefix(&r, prev, false, 10, &pf);
+    ck_assert_uint_le(r.steps - before, 10);
+    char want[64];
+    snprintf(want, sizeof want, "\xE2\x80\xA6(depth %u) ", n - 1);
+    ck_assert_str_eq(pf.hint, want);
+    ck_assert_uint_eq(pf.guide_cols, 20);
+    before = r.steps;
+    rows_move(&r, -1);
+    ck_assert_uint_lt(r.steps - before, 1000u + 3u * 40u);
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(summary_counts_exchanges_stages_and_joins)
+{
+    struct document *doc = outline(join_plan);
+    struct op_summary sum;
+    struct plan_section *s = first_section(doc);
+    ck_assert(op_summary_compute(&sum, s, 0, s->n_nodes));
+    ck_assert_uint_eq(sum.nodes, 9);
+    ck_assert_uint_eq(sum.shuffles, 2);
+    ck_assert_uint_eq(sum.broadcasts, 0);
+    ck_assert_uint_eq(sum.stages, 2);
+    char buf[256];
+    op_summary_format(&sum, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "9 nodes | 2 shuffles | 0 broadcasts | 2 codegen stages | "
+                          "joins: SortMergeJoinx1");
+    ck_assert_int_eq(op_class_of(by_text(doc, "Scan parquet a")), OP_SCAN);
+    ck_assert_int_eq(op_class_of(by_text(doc, "SortMergeJoin")), OP_JOIN);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(operator_classes_cover_plugins_and_reuse)
+{
+    struct document *doc = outline("AdaptiveSparkPlan\n"
+                                   "  BroadcastHashJoin\n"
+                                   "    BroadcastQueryStage 0\n"
+                                   "      #7 CometBroadcastExchange HashedRelationBroadcastMode\n"
+                                   "    ShuffleQueryStage 1\n"
+                                   "      ColumnarExchange hashpartitioning\n"
+                                   "    ReusedExchange | (9) ReusedExchange [Reuses operator id: 7]\n"
+                                   "    ReusedExchange [a#1], Exchange hashpartitioning\n"
+                                   "    Join Inner, (a = b)\n"
+                                   "    Relation [a#1] parquet\n");
+    ck_assert_int_eq(op_class_of(by_text(doc, "BroadcastHashJoin")), OP_JOIN);
+    ck_assert_int_eq(op_class_of(by_text(doc, "BroadcastQueryStage 0")), OP_BROADCAST_STAGE);
+    ck_assert_int_eq(op_class_of(by_text(doc, "ShuffleQueryStage 1")), OP_SHUFFLE_STAGE);
+    ck_assert_int_eq(op_class_of(by_text(doc, "CometBroadcastExchange HashedRelationBroadcastMode")),
+                     OP_BROADCAST);
+    ck_assert_int_eq(op_class_of(by_text(doc, "ColumnarExchange hashpartitioning")), OP_SHUFFLE);
+    ck_assert_int_eq(op_class_of(by_text(doc, "ReusedExchange")), OP_BROADCAST_REUSED);
+    ck_assert_int_eq(op_class_of(by_text(doc, "ReusedExchange [a#1], Exchange hashpartitioning")),
+                     OP_SHUFFLE_REUSED);
+    ck_assert_int_eq(op_class_of(by_text(doc, "Relation [a#1] parquet")), OP_SCAN);
+    struct op_summary sum;
+    struct plan_section *s = first_section(doc);
+    op_summary_compute(&sum, s, 0, s->n_nodes);
+    ck_assert_uint_eq(sum.n_join_kinds, 2);
+    ck_assert_str_eq(sum.joins[1].name, "Join Inner");
+    ck_assert_uint_eq(sum.reused, 2);
+    document_free(doc);
+}
+END_TEST
+
+Suite *rows_suite(void)
+{
+    Suite *s = suite_create("rows");
+    TCase *tc = tcase_create("rows");
+    tcase_add_test(tc, unfolded_tree_shows_every_node_with_guides);
+    tcase_add_test(tc, utf8_guides_use_box_drawing);
+    tcase_add_test(tc, fold_hides_subtree_and_shows_hidden_count);
+    tcase_add_test(tc, left_folds_then_goes_to_parent_right_unfolds_then_enters);
+    tcase_add_test(tc, fold_all_levels_and_unfold_all);
+    tcase_add_test(tc, scrolling_keeps_selection_on_screen);
+    tcase_add_test(tc, tall_rows_scroll_by_their_height);
+    tcase_add_test(tc, goto_node_unfolds_what_hides_it);
+    tcase_add_test(tc, exchange_and_stage_jumps_wrap_around);
+    tcase_add_test(tc, search_counts_matches_in_text_and_details_and_unfolds);
+    tcase_add_test(tc, a_subtree_tab_shows_only_that_subtree);
+    tcase_add_test(tc, keys_cost_does_not_grow_with_the_plan);
+    tcase_add_test(tc, deep_chain_rows_are_compressed);
+    tcase_add_test(tc, summary_counts_exchanges_stages_and_joins);
+    tcase_add_test(tc, operator_classes_cover_plugins_and_reuse);
+    suite_add_tcase(s, tc);
+    return s;
+}

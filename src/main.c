@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sparkplan/emit.h"
+#include "sparkplan/keys.h"
 #include "sparkplan/load.h"
 #include "sparkplan/sample.h"
 #include "sparkplan/ui.h"
@@ -118,7 +119,7 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
             o->ui.no_color = true;
             break;
         case 'h':
-            fputs(usage_text, stdout);
+            fputs(usage_text, stdout), keys_print_help(stdout);
             return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
         case 'V':
             printf("sparkplan %s\n", SPARKPLAN_VERSION);

@@ -136,6 +136,7 @@ static const enum key_context order[] = {KCTX_TREE,  KCTX_GLOBAL, KCTX_DETAILS, 
 
 void keys_print_help(FILE *f)
 {
+    fputs("\nKeys in the explorer (? lists them there too):\n", f);
     for (size_t c = 0; c < sizeof order / sizeof order[0]; c++) {
         fprintf(f, "  %s:\n", keys_context_title(order[c]));
         for (size_t i = 0; i < keys_table_len; i++) {

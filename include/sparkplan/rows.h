@@ -133,6 +133,8 @@ struct rows_prefix {
     unsigned guide_cols;    /* display columns of guides (2 per level) */
     char glyph[8];          /* "▸ " folded, "▾ " open, "─ " leaf (ASCII: "+ ", "- ", "- ") */
     char marker[24];        /* "[+123] " hidden-node count when folded, else "" */
+    char cont[ROWS_PREFIX_MAX]; /* guides for a wrapped row's further lines: the columns
+                                   that continue past it, up to its glyph column */
 };
 void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned max_levels,
                  struct rows_prefix *out);

@@ -833,8 +833,10 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
         max_levels = 1;
     if (max_levels > cap_levels)
         max_levels = cap_levels;
-    out->hint[0] = out->guides[0] = out->marker[0] = '\0';
+    out->hint[0] = out->guides[0] = out->marker[0] = out->cont[0] = '\0';
     out->guide_cols = 0;
+    size_t cont_len = 0;
+    const char *bar = ascii ? "| " : "\xE2\x94\x82 ";
 
     uint32_t d = rows_rel_depth(r, n);
     if (d > 0) {
@@ -851,9 +853,11 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
         }
         size_t len = 0;
         for (uint32_t k = 0; k < shown; k++)
-            add(out->guides, sizeof out->guides, &len,
-                cont[k] ? (ascii ? "| " : "\xE2\x94\x82 ") : "  ");
+            add(out->guides, sizeof out->guides, &len, cont[k] ? bar : "  ");
         bool more = n->next_sibling != NULL && n != r->scope;
+        memcpy(out->cont, out->guides, len + 1);
+        cont_len = len;
+        add(out->cont, sizeof out->cont, &cont_len, more ? bar : "  ");
         add(out->guides, sizeof out->guides, &len,
             more ? (ascii ? "|-" : "\xE2\x94\x9C\xE2\x94\x80")
                  : (ascii ? "\\-" : "\xE2\x94\x94\xE2\x94\x80"));
@@ -867,6 +871,9 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
     else
         g = ascii ? "- " : "\xE2\x96\xBE ";
     snprintf(out->glyph, sizeof out->glyph, "%s", g);
+    /* Open children hang from the glyph's column. */
+    add(out->cont, sizeof out->cont, &cont_len,
+        n->first_child && !rows_is_folded(r, n) ? bar : "  ");
     if (n->first_child && rows_is_folded(r, n))
         snprintf(out->marker, sizeof out->marker, "[+%u] ", (unsigned)n->subtree_size);
 }

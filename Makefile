@@ -35,7 +35,7 @@ SAN_TEST_OBJ = $(TEST_SRC:tests/%.c=$(SAN)/tests/%.o)
 
 DEFS = -DSPARKPLAN_VERSION='"$(VERSION)"' -DSPARKPLAN_DATADIR='"$(DATADIR)"'
 
-.PHONY: all deps run check check-unit check-asan install uninstall clean bench fuzz man golden
+.PHONY: all deps run check check-unit check-asan check-fuzz install uninstall clean bench fuzz man golden
 all: sparkplan
 
 # ---- the program --------------------------------------------------------------------
@@ -125,7 +125,7 @@ TEST_ENV = CK_DEFAULT_TIMEOUT=600 SPARKPLAN_BIN=$(CURDIR)/sparkplan
 
 check: deps
 	@$(MAKE) --no-print-directory sparkplan $(B)/check-runner $(SAN)/check-runner
-	@$(MAKE) --no-print-directory check-unit check-asan
+	@$(MAKE) --no-print-directory check-unit check-asan check-fuzz
 
 check-unit: sparkplan $(B)/check-runner
 	@echo "== unit, golden, corpus and terminal tests =="
@@ -142,6 +142,55 @@ $(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/spar
 
 man: $(B)/keys-man
 	./$(B)/keys-man man/sparkplan.1
+# ---- fuzzing (issue 4) ----------------------------------------------------------------
+# make fuzz: libFuzzer on clean-up + parser (tests/fuzz/fuzz_parse.c), seeded from samples/,
+# tests/fuzz/seeds/ and the corpus; runs FUZZ_SECONDS (default 600), grows build-fuzz/corpus
+# across runs and writes crashes to build-fuzz/crashes/.  make check runs it for
+# FUZZ_CHECK_SECONDS from samples/ and tests/fuzz/seeds/ only (replaying the whole corpus
+# would take the time), when clang can build it, and says SKIP otherwise.
+FZ                 = build-fuzz
+FUZZ_CC           ?= clang
+FUZZ_SECONDS      ?= 600
+FUZZ_CHECK_SECONDS ?= 20
+FUZZ_MAX_LEN      ?= 65536
+FUZZ_FLAGS         = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_ARGS          = -max_len=$(FUZZ_MAX_LEN) -dict=tests/fuzz/plan.dict -timeout=20 \
+                     -artifact_prefix=$(FZ)/crashes/ -print_final_stats=1
+CORPUS_DIR        ?= $(if $(SPARKPLAN_CORPUS),$(SPARKPLAN_CORPUS),../shared/corpus)
+
+$(FZ)/fuzz_parse: tests/fuzz/fuzz_parse.c $(CORE_SRC) $(B)/sample_data.c \
+                  $(wildcard include/sparkplan/*.h src/core/*.h)
+	@mkdir -p $(FZ)
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(DEFS) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_parse.c \
+	  $(CORE_SRC) $(B)/sample_data.c -lm
+
+# Seeds: every sample, the hand-made pasted forms, and corpus files up to FUZZ_MAX_LEN.
+$(FZ)/seeds/.done: $(SAMPLES) $(wildcard tests/fuzz/seeds/*)
+	@rm -rf $(FZ)/seeds && mkdir -p $(FZ)/seeds
+	@cp $(SAMPLES) tests/fuzz/seeds/* $(FZ)/seeds/
+	@if [ -d "$(CORPUS_DIR)" ]; then \
+	  find "$(CORPUS_DIR)" -type f -size -$$(( $(FUZZ_MAX_LEN) / 1024 ))k \
+	    \( -name '*.txt' -o -name '*.out' \) | LC_ALL=C sort | \
+	  while read -r f; do cp "$$f" "$(FZ)/seeds/$$(echo "$$f" | tr / _)"; done; \
+	fi
+	@touch $@
+
+fuzz: $(FZ)/fuzz_parse $(FZ)/seeds/.done
+	@mkdir -p $(FZ)/corpus $(FZ)/crashes
+	./$(FZ)/fuzz_parse $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FZ)/corpus $(FZ)/seeds
+
+check-fuzz:
+	@echo "== a short fuzz run of clean-up + parser ($(FUZZ_CHECK_SECONDS) s) =="
+	@if ! $(MAKE) --no-print-directory $(B)/sample_data.c >/dev/null 2>&1 || \
+	    ! $(MAKE) --no-print-directory $(FZ)/fuzz_parse $(FZ)/seeds/.done >$(FZ).log 2>&1; then \
+	  echo "SKIP: $(FUZZ_CC) with libFuzzer cannot build the fuzz target (see $(FZ).log)"; \
+	else \
+	  rm -rf $(FZ)/check-corpus && mkdir -p $(FZ)/check-corpus $(FZ)/crashes && \
+	  ./$(FZ)/fuzz_parse $(FUZZ_ARGS) -max_total_time=$(FUZZ_CHECK_SECONDS) \
+	    $(FZ)/check-corpus samples tests/fuzz/seeds > $(FZ)/check.log 2>&1 \
+	  && { grep -E '^stat::number_of_executed_units' $(FZ)/check.log; rm -rf $(FZ)/check-corpus; } \
+	  || { tail -40 $(FZ)/check.log; echo "fuzz: crash, input saved in $(FZ)/crashes/"; exit 1; }; \
+	fi
 
 # Regenerate tests/golden/ from samples/.  READ every changed file against its sample
 # before committing: a golden file states what Spark printed, not what the parser did.
@@ -164,7 +213,7 @@ BENCH_RUNS ?= 3
 BB_CORE_OBJ = $(CORE_SRC:src/core/%.c=$(BB)/core/%.o) $(BB)/sample_data.o
 BB_UI_OBJ   = $(UI_SRC:src/ui/%.c=$(BB)/ui/%.o)
 
-$(BB)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h) | $(BB)/core
+$(BB)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h src/core/*.h) | $(BB)/core
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(BENCH_FLAGS) -c -o $@ $<
 
 $(BB)/ui/%.o: src/ui/%.c $(wildcard include/sparkplan/*.h) | $(BB)/ui
@@ -209,4 +258,4 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf $(B) $(SAN) $(BB) sparkplan
+	rm -rf $(B) $(SAN) $(BB) $(FZ) $(FZ).log sparkplan

@@ -296,15 +296,17 @@ static int run_emit(const struct cli_options *o)
             sanitize_fwrite(stdout, slice_cstr(input_name(path)));
             fputs(" <==\n", stdout);
         }
-        if (fflush(stdout) != 0)
+        if (fflush(stdout) != 0) {
+            diag_set(&err, 0, "write error: %s", strerror(errno));
             s = SP_ERR_IO;
-        else
+        } else {
             s = json ? emit_json(stdout, doc, &err) : emit_print(stdout, doc, &err);
+        }
         if (s == SP_OK && !json)
             report_warnings(doc);
         document_free(doc);
         if (s != SP_OK) {
-            fprintf(stderr, "sparkplan: %s\n", err.message[0] ? err.message : strerror(errno));
+            fprintf(stderr, "sparkplan: %s\n", err.message);
             return EXIT_INPUT;
         }
     }

@@ -61,10 +61,10 @@ START_TEST(accelerator_variants_map_to_their_spark_operator)
     ck_assert_int_eq(e->join, JOIN_BROADCAST_HASH);
     e = catalog_lookup("NativeShuffleExchange (53)");
     ck_assert_int_eq(e->engine, ENGINE_AURON);
-    ck_assert_int_eq(e->role, ROLE_SHUFFLE);
+    ck_assert_int_eq(e->role, CAT_SHUFFLE);
     ck_assert_int_eq(e->movement, MOVE_SHUFFLE);
     e = catalog_lookup("PhotonShuffleExchangeSink (28)");
-    ck_assert_int_eq(e->role, ROLE_SHUFFLE);
+    ck_assert_int_eq(e->role, CAT_SHUFFLE);
     e = catalog_lookup("GpuColumnarExchange gpuhashpartitioning(o_orderkey#0L, 200), true");
     ck_assert_int_eq(e->engine, ENGINE_RAPIDS);
 
@@ -89,13 +89,13 @@ START_TEST(every_entry_is_complete_and_names_are_unique)
         ck_assert_msg(e->check && strlen(e->check) > 5, "%s: nothing to check", e->name);
         ck_assert_msg(catalog_lookup(e->name) == e || slice_starts_with(slice_cstr(e->name), "Execute"),
                       "%s: lookup finds %s", e->name, entry_name(e->name));
-        ck_assert_msg(e->engine == ENGINE_SPARK || e->stands_for || e->role == ROLE_TRANSITION ||
-                          e->role == ROLE_SHUFFLE_READ,
+        ck_assert_msg(e->engine == ENGINE_SPARK || e->stands_for || e->role == CAT_TRANSITION ||
+                          e->role == CAT_SHUFFLE_READ,
                       "%s: accelerator entry without the Spark operator it stands for", e->name);
         if (e->stands_for)
             ck_assert_msg(catalog_lookup(e->stands_for), "%s stands for unknown %s", e->name,
                           e->stands_for);
-        if (e->role == ROLE_JOIN)
+        if (e->role == CAT_JOIN)
             ck_assert_msg(e->join != JOIN_NONE, "%s: join without a strategy", e->name);
     }
 }

@@ -152,7 +152,13 @@ START_TEST(samples_are_listed_with_their_descriptions_and_open_by_name)
     char *out = run(&st, "%s --samples", tu_binary());
     ck_assert_int_eq(st, 0);
     ck_assert_uint_eq(count_lines(out), n_sample_files);
-    ck_assert_ptr_nonnull(strstr(out, "join-formatted  df.explain('formatted') of the same join"));
+    /* "join-formatted", padding, then the description from samples/INDEX.tsv. */
+    char *jf = strstr(out, "\njoin-formatted  ");
+    ck_assert_ptr_nonnull(jf);
+    jf += strlen("\njoin-formatted");
+    jf += strspn(jf, " ");
+    ck_assert(strncmp(jf, "df.explain('formatted') of the same join", 40) == 0);
+    ck_assert_ptr_nonnull(strstr(out, "Workshop: rank() over a window with partitionBy"));
     for (size_t i = 0; i < n_sample_files; i++) {
         char name[128];
         snprintf(name, sizeof name, "%.*s  ", (int)strlen(sample_files[i].name) - 4,

@@ -645,6 +645,13 @@ START_TEST(prose_and_code_around_plans_are_skipped)
     ck_assert(tu_slice_is(doc->first_plan->next->first_section->first_root->text,
                           "Range (0, 3, step=1, splits=8)"));
     document_free(doc);
+    doc = tu_parse("My plan looks like:\n"
+                   "Project [a#1]\n"
+                   "+- Range (0, 1, step=1, splits=1)\n");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    ck_assert(tu_slice_is(tu_root(doc)->text, "Project [a#1]"));
+    ck_assert_uint_eq(tu_root(doc)->n_children, 1);
+    document_free(doc);
 }
 END_TEST
 

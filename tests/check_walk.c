@@ -12,7 +12,7 @@ static struct walk walk_of(struct document *doc, const struct plan_section *s)
     (void)doc;
     struct walk w;
     struct diag err = {0};
-    ck_assert_int_eq(walk_section(s, &w, &err), SP_OK);
+    ck_assert_int_eq(walk_section(s, NULL, &w, &err), SP_OK);
     return w;
 }
 
@@ -61,11 +61,25 @@ START_TEST(walk_of_an_aqe_plan_skips_the_initial_plan_and_stage_wrappers)
         ck_assert(!slice_starts_with(w.steps[i].node->name, "ShuffleQueryStage"));
         ck_assert(!slice_starts_with(w.steps[i].node->name, "AdaptiveSparkPlan"));
         ck_assert(!(w.steps[i].node->flags & NODE_LABEL));
-        ck_assert_uint_lt(w.steps[i].node->line, 23);  /* the Initial Plan starts at line 23 */
+        ck_assert_uint_lt(w.steps[i].node->line, 20);  /* the Initial Plan label is on line 20 */
     }
     ck_assert_uint_eq(w.n_stages, 3);
     ck_assert(step_is(&w, 0, "FileScan"));
     ck_assert(step_is(&w, w.n - 1, "Project"));
+    walk_free(&w);
+
+    /* Scoped to the Initial Plan (the explorer's "Initial" tab): only its nodes. */
+    const struct plan_section *sec = doc->first_plan->first_section;
+    const struct plan_node *initial = NULL;
+    for (uint32_t i = 0; i < sec->n_nodes; i++)
+        if ((sec->preorder[i]->flags & NODE_LABEL) && slice_find(sec->preorder[i]->text, "Initial") >= 0)
+            initial = sec->preorder[i];
+    ck_assert_ptr_nonnull(initial);
+    struct diag err = {0};
+    ck_assert_int_eq(walk_section(sec, initial, &w, &err), SP_OK);
+    ck_assert_uint_eq(w.n, 10);  /* Project, join, and per side Sort, Exchange, Filter, scan */
+    for (size_t i = 0; i < w.n; i++)
+        ck_assert_uint_gt(w.steps[i].node->line, 20);  /* the label is on line 20 */
     walk_free(&w);
     document_free(doc);
 }

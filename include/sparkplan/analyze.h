@@ -37,6 +37,7 @@ enum rule_id {
     RULE_FILTER_NOT_PUSHED,      /* SP020 */
     RULE_PARTITION_FILTERS,      /* SP021 */
     RULE_READS_ALL_COLUMNS,      /* SP022 */
+    RULE_ALL_PARTITIONS,         /* SP023 */
     RULE_PYTHON_ROWS,            /* SP030 */
     RULE_PYTHON_ARROW,           /* SP031 */
     RULE_AQE_DRAFT,              /* SP040 */
@@ -76,6 +77,7 @@ struct scan_info {
     long pushed_filters;         /* -1: the scan has no PushedFilters field */
     long partition_filters;      /* -1: no PartitionFilters field */
     bool dynamic_pruning;        /* PartitionFilters holds dynamicpruningexpression */
+    bool partitioned;            /* its output has columns the files do not hold */
 };
 
 struct summary {

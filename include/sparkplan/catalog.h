@@ -38,31 +38,31 @@ enum catalog_kind {
 
 /* What the operator is for; analyze uses it to count and classify nodes of any engine. */
 enum catalog_role {
-    ROLE_OTHER,
-    ROLE_SCAN,        /* reads a table, files, an RDD, a range or local rows */
-    ROLE_FILTER,
-    ROLE_PROJECT,
-    ROLE_JOIN,
-    ROLE_AGGREGATE,
-    ROLE_SHUFFLE,     /* writes a shuffle: the end of a stage (Exchange and its variants) */
-    ROLE_BROADCAST,   /* collects and broadcasts a side (BroadcastExchange and variants) */
-    ROLE_SHUFFLE_READ,/* reads a shuffle as AQE decided (AQEShuffleRead, shuffle sources) */
-    ROLE_REUSED,      /* ReusedExchange / ReusedSubquery */
-    ROLE_QUERY_STAGE, /* AQE query stage wrappers */
-    ROLE_SORT,
-    ROLE_LIMIT,       /* limits and top-N */
-    ROLE_WINDOW,
-    ROLE_SET,         /* Union, Except, Intersect */
-    ROLE_EXPAND,      /* Expand, Generate */
-    ROLE_PYTHON,      /* rows evaluated by a Python worker */
-    ROLE_CACHE,       /* InMemoryTableScan / InMemoryRelation */
-    ROLE_TRANSITION,  /* row <-> columnar conversions, batch resizing */
-    ROLE_CODEGEN,     /* whole-stage codegen wrappers and their input adapters */
-    ROLE_AQE,         /* AdaptiveSparkPlan */
-    ROLE_SUBQUERY,
-    ROLE_COMMAND,
-    ROLE_WRITE,       /* writes files or a table */
-    ROLE_RELATION,    /* a logical leaf naming a table or data source */
+    CAT_OTHER,
+    CAT_SCAN,        /* reads a table, files, an RDD, a range or local rows */
+    CAT_FILTER,
+    CAT_PROJECT,
+    CAT_JOIN,
+    CAT_AGGREGATE,
+    CAT_SHUFFLE,     /* writes a shuffle: the end of a stage (Exchange and its variants) */
+    CAT_BROADCAST,   /* collects and broadcasts a side (BroadcastExchange and variants) */
+    CAT_SHUFFLE_READ,/* reads a shuffle as AQE decided (AQEShuffleRead, shuffle sources) */
+    CAT_REUSED,      /* ReusedExchange / ReusedSubquery */
+    CAT_QUERY_STAGE, /* AQE query stage wrappers */
+    CAT_SORT,
+    CAT_LIMIT,       /* limits and top-N */
+    CAT_WINDOW,
+    CAT_SET,         /* Union, Except, Intersect */
+    CAT_EXPAND,      /* Expand, Generate */
+    CAT_PYTHON,      /* rows evaluated by a Python worker */
+    CAT_CACHE,       /* InMemoryTableScan / InMemoryRelation */
+    CAT_TRANSITION,  /* row <-> columnar conversions, batch resizing */
+    CAT_CODEGEN,     /* whole-stage codegen wrappers and their input adapters */
+    CAT_AQE,         /* AdaptiveSparkPlan */
+    CAT_SUBQUERY,
+    CAT_COMMAND,
+    CAT_WRITE,       /* writes files or a table */
+    CAT_RELATION,    /* a logical leaf naming a table or data source */
 };
 
 /* Join strategy, for joins of every engine. */

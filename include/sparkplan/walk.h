@@ -32,7 +32,10 @@ struct walk {
     uint32_t n_stages;
 };
 
-enum sp_status walk_section(const struct plan_section *s, struct walk *out, struct diag *err);
+/* scope NULL: the whole section (an AQE Initial Plan shadowed by a Final/Current plan is left
+ * out); otherwise only that node's subtree (an explorer tab such as "Final" or "Initial"). */
+enum sp_status walk_section(const struct plan_section *s, const struct plan_node *scope,
+                            struct walk *out, struct diag *err);
 void walk_free(struct walk *w);
 /* Step index of a node, -1 when it is not a step (a wrapper, or outside the walk). */
 long walk_find(const struct walk *w, const struct plan_node *n);

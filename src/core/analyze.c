@@ -68,6 +68,10 @@ const struct rule analyze_rules[RULE_COUNT] = {
     [RULE_READS_ALL_COLUMNS] = {"SP022", SEVERITY_INFO, "reads every column",
         "The scan reads every column of the table.",
         "Select only the columns the query needs."},
+    [RULE_ALL_PARTITIONS] = {"SP023", SEVERITY_INFO, "every partition read",
+        "The table is partitioned but the scan has no PartitionFilters: every partition is "
+        "listed and read.",
+        "Filter on the partition column with a plain comparison if only some partitions matter."},
     [RULE_PYTHON_ROWS] = {"SP030", SEVERITY_WARNING, "Python UDF",
         "Rows are pickled, shipped to a Python worker, evaluated one by one and shipped back; "
         "whole-stage codegen stops here and filters on the result cannot be pushed down.",
@@ -125,9 +129,12 @@ const struct rule *rule_by_id(const char *id)
 
 struct ctx {
     struct analysis *a;
-    /* logical joins whose children carry size estimates (cost mode), in input order */
+    /* logical joins whose children carry size estimates (cost mode), in input order, and
+     * an index of the expression ids each one mentions (sorted by id) */
     const struct plan_node **logical_joins;
     size_t n_logical_joins, logical_joins_cap;
+    struct id_join { uint64_t id; uint32_t join; } *join_ids;
+    size_t n_join_ids;
     size_t cap;
     size_t per_rule[RULE_COUNT];
     bool oom;
@@ -248,18 +255,18 @@ static bool compute_one_row(struct ctx *c, const struct plan_node *n)
     if (strcmp(e->name, "Scan OneRowRelation") == 0 || strcmp(e->name, "OneRowRelation") == 0)
         return true;
     switch (e->role) {
-    case ROLE_AGGREGATE:
+    case CAT_AGGREGATE:
         if (node_aggregate_has_keys(n) == 0 && !node_aggregate_is_partial(n))
             return true;
         return false;
-    case ROLE_JOIN:
+    case CAT_JOIN:
         for (const struct plan_node *k = n->first_child; k; k = k->next_sibling)
             if (!one[k->preorder] && !(k->flags & NODE_INNER))
                 return false;
         return ch != NULL;
-    case ROLE_CODEGEN: case ROLE_QUERY_STAGE: case ROLE_SHUFFLE_READ: case ROLE_TRANSITION:
-    case ROLE_AQE: case ROLE_PROJECT: case ROLE_FILTER: case ROLE_SORT: case ROLE_SHUFFLE:
-    case ROLE_BROADCAST: case ROLE_LIMIT: case ROLE_WINDOW: case ROLE_SUBQUERY: case ROLE_OTHER:
+    case CAT_CODEGEN: case CAT_QUERY_STAGE: case CAT_SHUFFLE_READ: case CAT_TRANSITION:
+    case CAT_AQE: case CAT_PROJECT: case CAT_FILTER: case CAT_SORT: case CAT_SHUFFLE:
+    case CAT_BROADCAST: case CAT_LIMIT: case CAT_WINDOW: case CAT_SUBQUERY: case CAT_OTHER:
         return child_one && n->n_children == 1;
     default:
         return false;
@@ -291,7 +298,7 @@ static const struct plan_node *consumer_of(const struct plan_node *n)
     const struct plan_node *p = n->parent;
     for (int guard = 0; p && guard < 16; guard++) {  /* wrapper chains are short */
         enum catalog_role r = node_role(p);
-        if (!node_is_wrapper(p) && r != ROLE_SORT)
+        if (!node_is_wrapper(p) && r != CAT_SORT)
             return p;
         p = p->parent;
     }
@@ -323,13 +330,13 @@ static bool side_size(const struct plan_node *side, double *bytes, bool *runtime
         struct plan_stats st;
         if (node_stats(n, &st) && st.has_size) {
             *bytes = st.size_bytes;
-            *runtime = node_role(n) == ROLE_QUERY_STAGE ||
+            *runtime = node_role(n) == CAT_QUERY_STAGE ||
                        slice_find_in(n->text, "isRuntime=true", 0) >= 0;
             return true;
         }
         enum catalog_role r = node_role(n);
-        if (!node_is_wrapper(n) && r != ROLE_SORT && r != ROLE_SHUFFLE && r != ROLE_BROADCAST &&
-            r != ROLE_PROJECT)
+        if (!node_is_wrapper(n) && r != CAT_SORT && r != CAT_SHUFFLE && r != CAT_BROADCAST &&
+            r != CAT_PROJECT)
             return false;
         n = n->first_child;
     }
@@ -353,20 +360,58 @@ static const struct plan_node *logical_join_of(const struct ctx *c, const struct
 {
     struct exprid_ref refs[32];
     size_t k = exprid_node_refs(n, refs, 32);
-    if (k == 0 || k > 32)
+    if (k == 0 || k > 32 || refs[0].normalized || !c->n_join_ids)
         return NULL;
+    /* Candidates: the logical joins mentioning the physical join's first id. */
+    size_t lo = 0, hi = c->n_join_ids;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->join_ids[mid].id < refs[0].id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     const struct plan *plan = n->section->plan;
-    for (size_t j = 0; j < c->n_logical_joins; j++) {  /* bounded by the joins of the document */
-        const struct plan_node *lj = c->logical_joins[j];
+    for (size_t j = lo; j < c->n_join_ids && c->join_ids[j].id == refs[0].id; j++) {
+        /* Bounded by the joins mentioning one id: a few in real plans. */
+        const struct plan_node *lj = c->logical_joins[c->join_ids[j].join];
         if (lj->section->plan != plan)
             continue;
         bool all = true;
-        for (size_t i = 0; i < k && all; i++)
+        for (size_t i = 1; i < k && all; i++)
             all = !refs[i].normalized && exprid_mentions(lj->text, refs[i].id);
         if (all)
             return lj;
     }
     return NULL;
+}
+
+static int cmp_id_join(const void *x, const void *y)
+{
+    const struct id_join *a = x, *b = y;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return a->join < b->join ? -1 : a->join > b->join;
+}
+
+/* The id index of the logical joins: at most 16 ids each (keys and condition). */
+static void index_join_ids(struct ctx *c)
+{
+    if (!c->n_logical_joins)
+        return;
+    c->join_ids = malloc(c->n_logical_joins * 16 * sizeof *c->join_ids);
+    if (!c->join_ids) {
+        c->oom = true;
+        return;
+    }
+    for (size_t j = 0; j < c->n_logical_joins; j++) {
+        struct exprid_ref refs[16];
+        size_t k = exprid_scan(c->logical_joins[j]->text, refs, 16);
+        for (size_t i = 0; i < k && i < 16; i++)
+            if (!refs[i].normalized)
+                c->join_ids[c->n_join_ids++] = (struct id_join){refs[i].id, (uint32_t)j};
+    }
+    qsort(c->join_ids, c->n_join_ids, sizeof *c->join_ids, cmp_id_join);
 }
 
 /* Size of side k of a join: measured or estimated on the physical side, else the estimate of
@@ -398,7 +443,7 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
     struct slice keys = partitioning_keys(part);
     struct slice origin = node_shuffle_origin(n);
     /* Photon prints the origin on the map stage that wraps its shuffle sink. */
-    if (!origin.len && n->parent && node_role(n->parent) == ROLE_QUERY_STAGE)
+    if (!origin.len && n->parent && node_role(n->parent) == CAT_QUERY_STAGE)
         origin = node_shuffle_origin(n->parent);
     const struct plan_node *consumer = consumer_of(n);
     if (slice_eq_cstr(origin, "EXECUTOR_BROADCAST")) {
@@ -422,9 +467,9 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
     }
     const struct plan_node *in = input_of(n);
     bool bounded = in && (c->one_row[in->preorder] ||
-                          (node_role(in) == ROLE_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
-                          node_role(in) == ROLE_LIMIT ||
-                          (node_role(in) == ROLE_WINDOW &&
+                          (node_role(in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
+                          node_role(in) == CAT_LIMIT ||
+                          (node_role(in) == CAT_WINDOW &&
                            slice_find_in(short_name(in), "WindowGroupLimit", 0) >= 0));
     switch (kind) {
     case PART_HASH:
@@ -458,12 +503,12 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
         return;
     const char *what = "";
     const struct plan_node *up = consumer;
-    enum catalog_role ur = up ? node_role(up) : ROLE_OTHER;
-    if (ur == ROLE_WINDOW)
+    enum catalog_role ur = up ? node_role(up) : CAT_OTHER;
+    if (ur == CAT_WINDOW)
         what = "a window without partitionBy";
-    else if (ur == ROLE_SORT)
+    else if (ur == CAT_SORT)
         what = "a global sort";
-    else if (ur == ROLE_LIMIT)
+    else if (ur == CAT_LIMIT)
         what = "a limit";
     else if (origin.len && slice_starts_with(origin, "REPARTITION"))
         what = "repartition(1)";
@@ -570,20 +615,65 @@ static void rule_join(struct ctx *c, const struct plan_node *n, const struct cat
     }
 }
 
-static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
+/* A filter's condition: "Condition : ..." (formatted), "Arguments: ..." (formatted RAPIDS),
+ * else the node string after the name (simple mode). */
+static struct slice filter_condition(const struct plan_node *n)
 {
-    const struct plan_node *scan = input_of(n);
-    if (!scan || node_role(scan) != ROLE_SCAN || !node_has_field(scan, "PushedFilters"))
-        return;
-    struct slice pushed = node_field(scan, "PushedFilters");
-    if (!node_list_is_empty(pushed))
-        return;
     struct slice cond = node_field(n, "Condition");
-    if (!cond.len) {
+    if (!cond.len)
+        cond = node_field(n, "Arguments");
+    if (!cond.len && !n->n_details) {
         long sp = slice_find_in(n->text, " ", 0);
         cond = sp >= 0 ? slice_trim(slice_make(n->text.ptr + sp, n->text.len - (size_t)sp))
                        : slice_make(NULL, 0);
     }
+    return cond;
+}
+
+/* Only null checks ("isnotnull(a#1) AND isnotnull(b#2)"): the optimizer inferred them from
+ * join keys; not worth a warning when they are not pushed. */
+static bool only_null_checks(struct slice cond)
+{
+    size_t n_checks = 0;
+    for (size_t from = 0;;) {  /* each round moves past one isnotnull( */
+        long at = slice_find_in(cond, "isnotnull(", from);
+        if (at < 0)
+            break;
+        n_checks++;
+        from = (size_t)at + 1;
+    }
+    if (!n_checks)
+        return false;
+    /* Anything that compares or calls another function is a real predicate. */
+    static const char *const real[] = {" = ", " > ", " < ", " >= ", " <= ", " IN ", " INSET ",
+                                       " LIKE ", "StartsWith", "Contains", " <=> "};
+    for (size_t i = 0; i < sizeof real / sizeof real[0]; i++)
+        if (slice_find_in(cond, real[i], 0) >= 0)
+            return false;
+    return true;
+}
+
+/* A scan's list field; formatted mode leaves empty lists out of a file scan's details, so
+ * there a missing PushedFilters means "[]". */
+static struct slice scan_list_field(const struct plan_node *n, const char *key)
+{
+    struct slice v = node_field(n, key);
+    if (!v.ptr && n->n_details && plan_node_detail(n, "ReadSchema"))
+        return slice_cstr("[]");
+    return v;
+}
+
+static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
+{
+    const struct plan_node *scan = input_of(n);
+    if (!scan || node_role(scan) != CAT_SCAN)
+        return;
+    struct slice pushed = scan_list_field(scan, "PushedFilters");
+    if (!pushed.ptr)
+        return;
+    if (!node_list_is_empty(pushed))
+        return;
+    struct slice cond = filter_condition(n);
     /* A condition entirely on partition columns is served by PartitionFilters. */
     struct slice pf = node_field(scan, "PartitionFilters");
     if (pf.len && !node_list_is_empty(pf)) {
@@ -597,9 +687,23 @@ static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
             return;
     }
     struct slice table = node_table_name(scan);
-    add(c, RULE_FILTER_NOT_PUSHED, n, "Filter %.*s%s over a scan%s%.*s with no PushedFilters",
+    bool null_checks = only_null_checks(cond);
+    const char *why = "";
+    if (null_checks)
+        why = " (only null checks: cheap)";
+    else if (slice_find_in(cond, "Subquery", 0) >= 0)
+        why = ": a subquery's result is not known when the scan is planned";
+    else if (slice_find_in(cond, "pythonUDF", 0) >= 0)
+        why = ": a UDF cannot be pushed into the reader";
+    else if (slice_find_in(cond, "cast(", 0) >= 0)
+        why = ": casting the column blocks pushdown; compare with a value of the column's type";
+    else if (slice_find_in(cond, "(", 0) >= 0)
+        why = ": a function applied to the column blocks pushdown";
+    add(c, RULE_FILTER_NOT_PUSHED, n, "Filter %.*s%s over a scan%s%.*s with no PushedFilters%s",
         clip_len(cond), cond.ptr, clip_tail(cond), table.len ? " of " : "", (int)table.len,
-        table.ptr);
+        table.ptr, why);
+    if (null_checks)
+        soften_last(c, RULE_FILTER_NOT_PUSHED);
 }
 
 /* Column counts of tables, from logical relations and Hive relation text. */
@@ -617,12 +721,6 @@ static void table_index_add(struct ctx *c, struct table_index *t, struct slice t
 {
     if (!table.len || cols <= 0)
         return;
-    for (size_t i = 0; i < t->n; i++)  /* bounded by the number of distinct tables */
-        if (t->v[i].table.len == table.len && memcmp(t->v[i].table.ptr, table.ptr, table.len) == 0) {
-            if (cols > t->v[i].columns)
-                t->v[i].columns = cols;
-            return;
-        }
     if (t->n == t->cap) {
         size_t ncap = t->cap ? t->cap * 2 : 16;
         struct table_cols *nv = realloc(t->v, ncap * sizeof *nv);
@@ -636,11 +734,49 @@ static void table_index_add(struct ctx *c, struct table_index *t, struct slice t
     t->v[t->n++] = (struct table_cols){table, cols};
 }
 
+static int cmp_table_name(struct slice a, struct slice b)
+{
+    size_t n = a.len < b.len ? a.len : b.len;
+    int r = memcmp(a.ptr, b.ptr, n);
+    return r ? r : (a.len < b.len ? -1 : a.len > b.len);
+}
+
+static int cmp_table_cols(const void *x, const void *y)
+{
+    return cmp_table_name(((const struct table_cols *)x)->table, ((const struct table_cols *)y)->table);
+}
+
+/* Sorted by name, one entry per table holding its largest column count. */
+static void table_index_finish(struct table_index *t)
+{
+    if (!t->n)
+        return;
+    qsort(t->v, t->n, sizeof *t->v, cmp_table_cols);
+    size_t k = 0;
+    for (size_t i = 1; i < t->n; i++) {
+        if (cmp_table_name(t->v[i].table, t->v[k].table) == 0) {
+            if (t->v[i].columns > t->v[k].columns)
+                t->v[k].columns = t->v[i].columns;
+        } else {
+            t->v[++k] = t->v[i];
+        }
+    }
+    t->n = k + 1;
+}
+
 static long table_index_get(const struct table_index *t, struct slice table)
 {
-    for (size_t i = 0; i < t->n; i++)
-        if (t->v[i].table.len == table.len && memcmp(t->v[i].table.ptr, table.ptr, table.len) == 0)
-            return t->v[i].columns;
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = cmp_table_name(t->v[mid].table, table);
+        if (c == 0)
+            return t->v[mid].columns;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return -1;
 }
 
@@ -680,12 +816,58 @@ static long hive_relation_columns(const struct plan_node *n)
     return d < 0 ? -1 : d + p;
 }
 
+/* Partition columns of a file scan: output columns that ReadSchema (the columns stored in the
+ * files) does not list.  Writes their names, comma separated, into buf; returns how many. */
+static size_t partition_columns(const struct plan_node *n, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    struct slice schema = node_field(n, "ReadSchema");
+    struct slice out = node_field(n, "Output");
+    if (!out.len)
+        out = list_after(n->text, node_table_name(n));
+    if (node_schema_field_count(schema) < 0 || out.len < 2 || out.ptr[0] != '[')
+        return 0;
+    size_t found = 0, used = 0, start = 1;
+    int depth = 0;
+    for (size_t i = 1; i < out.len; i++) {  /* bounded by the output list */
+        char ch = out.ptr[i];
+        if (ch == '(' || ch == '[')
+            depth++;
+        else if ((ch == ')' || ch == ']') && depth > 0)
+            depth--;
+        else if ((ch == ',' || ch == ']') && depth == 0) {
+            struct slice el = slice_trim(slice_make(out.ptr + start, i - start));
+            long hash = slice_find_in(el, "#", 0);
+            struct slice name = hash > 0 ? slice_make(el.ptr, (size_t)hash) : el;
+            char key[130];
+            bool stored = true;
+            if (name.len && name.len < 120) {
+                snprintf(key, sizeof key, "<%.*s:", (int)name.len, name.ptr);
+                stored = slice_find_in(schema, key, 0) >= 0;
+                key[0] = ',';
+                stored = stored || slice_find_in(schema, key, 0) >= 0;
+            }
+            if (!stored) {
+                int w = snprintf(buf + used, cap - used, "%s%.*s", found ? ", " : "", (int)name.len,
+                                 name.ptr);
+                if (w > 0 && (size_t)w < cap - used)
+                    used += (size_t)w;
+                found++;
+            }
+            start = i + 1;
+            if (ch == ']')
+                break;
+        }
+    }
+    return found;
+}
+
 static void rule_scan(struct ctx *c, const struct plan_node *n, const struct table_index *tables)
 {
     struct summary *sum = &c->a->summary;
     struct slice table = node_table_name(n);
-    struct slice pushed = node_field(n, "PushedFilters");
-    struct slice pf = node_field(n, "PartitionFilters");
+    struct slice pushed = scan_list_field(n, "PushedFilters");
+    struct slice pf = scan_list_field(n, "PartitionFilters");
     struct scan_info info = {
         .node = n,
         .table = table,
@@ -696,6 +878,8 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     };
     if (info.read_columns < 0)
         info.read_columns = scan_output_columns(n);
+    char part_cols[256];
+    info.partitioned = partition_columns(n, part_cols, sizeof part_cols) > 0;
     if (sum->n_scans % 64 == 0) {
         struct scan_info *grown = realloc(sum->scans, (sum->n_scans + 64) * sizeof *grown);
         if (!grown) {
@@ -710,6 +894,11 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
         add(c, RULE_PARTITION_FILTERS, n, "partition pruning%s%.*s: %.*s%s%s", table.len ? " on " : "",
             (int)table.len, table.ptr, clip_len(pf), pf.ptr, clip_tail(pf),
             info.dynamic_pruning ? " (dynamic partition pruning at run time)" : "");
+
+    if (info.partitioned && info.partition_filters <= 0)
+        add(c, RULE_ALL_PARTITIONS, n, "no PartitionFilters: every partition of %.*s%s is read "
+            "(partitioned by %s)", (int)(table.len ? table.len : 9), table.len ? table.ptr : "the table",
+            "", part_cols);
 
     long all = table.len ? table_index_get(tables, table) : -1;
     if (all < 0 && slice_find_in(n->text, "HiveTableRelation", 0) >= 0)
@@ -752,9 +941,9 @@ static void count_subtree(const struct plan_node *label, struct plan_counts *pc)
         const struct catalog_entry *e = node_entry(s->preorder[i]);
         if (!e)
             continue;
-        if (e->role == ROLE_JOIN)
+        if (e->role == CAT_JOIN)
             pc->joins[e->join]++;
-        if (e->role == ROLE_SHUFFLE || e->role == ROLE_BROADCAST)
+        if (e->role == CAT_SHUFFLE || e->role == CAT_BROADCAST)
             pc->exchanges++;
     }
 }
@@ -820,7 +1009,7 @@ static bool absurd_size(const struct plan_node *n, double leaf_sum, double *size
         return false;
     *size = st.size_bytes;
     const struct catalog_entry *e = node_entry(n);
-    if (e && (e->role == ROLE_QUERY_STAGE))
+    if (e && (e->role == CAT_QUERY_STAGE))
         return false;  /* runtime figures (ResultQueryStage's 8.0 EiB is a placeholder) */
     if (slice_find_in(n->text, "isRuntime=true", 0) >= 0)
         return false;
@@ -871,7 +1060,7 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
             }
         }
         const struct catalog_entry *e = node_entry(n);
-        if (e && e->role == ROLE_FILTER && n->first_child && s->kind != SECTION_PHYSICAL) {
+        if (e && e->role == CAT_FILTER && n->first_child && s->kind != SECTION_PHYSICAL) {
             struct plan_stats a, b;
             if (node_stats(n, &a) && node_stats(n->first_child, &b) && a.has_size && b.has_size &&
                 a.size_bytes == b.size_bytes && (!a.has_rows || !b.has_rows || a.row_count == b.row_count)) {
@@ -993,28 +1182,28 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
         const struct catalog_entry *e = node_entry(n);
         if (!e)
             continue;
-        if (e->role == ROLE_CODEGEN && strncmp(e->name, "WholeStageCodegen", 17) == 0 && n->stage <= 0)
+        if (e->role == CAT_CODEGEN && strncmp(e->name, "WholeStageCodegen", 17) == 0 && n->stage <= 0)
             c->a->summary.n_codegen_stages++;  /* simplified trees print the wrapper itself */
         switch (e->role) {
-        case ROLE_SHUFFLE: rule_exchange(c, n); break;
-        case ROLE_BROADCAST: rule_broadcast(c, n); break;
-        case ROLE_REUSED:
+        case CAT_SHUFFLE: rule_exchange(c, n); break;
+        case CAT_BROADCAST: rule_broadcast(c, n); break;
+        case CAT_REUSED:
             if (strcmp(e->name, "ReusedExchange") == 0)
                 c->a->summary.n_reused_exchanges++;
             break;
-        case ROLE_JOIN: rule_join(c, n, e); break;
-        case ROLE_FILTER: rule_filter_over_scan(c, n); break;
-        case ROLE_SCAN: rule_scan(c, n, tables); break;
-        case ROLE_PYTHON: rule_python(c, n, e); break;
-        case ROLE_AQE: rule_aqe(c, n, draft_reported); break;
-        case ROLE_CACHE:
+        case CAT_JOIN: rule_join(c, n, e); break;
+        case CAT_FILTER: rule_filter_over_scan(c, n); break;
+        case CAT_SCAN: rule_scan(c, n, tables); break;
+        case CAT_PYTHON: rule_python(c, n, e); break;
+        case CAT_AQE: rule_aqe(c, n, draft_reported); break;
+        case CAT_CACHE:
             if (strcmp(e->name, "InMemoryTableScan") == 0) {
                 c->a->summary.n_cache_scans++;
                 rule_scan(c, n, tables);
                 add(c, RULE_CACHE_USED, n, "reads a cached relation (InMemoryTableScan)");
             }
             break;
-        case ROLE_SHUFFLE_READ:
+        case CAT_SHUFFLE_READ:
             if (slice_find_in(n->text, "skewed", 0) >= 0 ||
                 slice_find_in(n->details_text, "skewed", 0) >= 0)
                 add(c, RULE_SKEW_JOIN, n, "AQE split skewed shuffle partitions here");
@@ -1031,7 +1220,7 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
     for (size_t i = 0; i < doc->n_all_nodes && !c->oom; i++) {
         const struct plan_node *n = doc->all_nodes[i];
         enum catalog_role r = node_role(n);
-        if (r == ROLE_JOIN && !is_executed_kind(n->section->kind)) {
+        if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
             struct plan_stats st;
             const struct plan_node *l = nth_real_child(n, 0), *rt = nth_real_child(n, 1);
             if (l && rt && node_stats(l, &st) && node_stats(rt, &st)) {
@@ -1049,7 +1238,7 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
             }
             continue;
         }
-        if (r != ROLE_RELATION)
+        if (r != CAT_RELATION)
             continue;
         struct slice table = node_table_name(n);
         if (slice_starts_with(n->text, "HiveTableRelation"))
@@ -1096,6 +1285,8 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
     struct ctx c = {.a = a};
     struct table_index tables = {0};
     collect_tables(&c, doc, &tables);
+    table_index_finish(&tables);
+    index_join_ids(&c);
 
     a->summary.n_plans = doc->n_plans;
     a->summary.n_nodes = doc->n_all_nodes;
@@ -1115,6 +1306,7 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
     free(tables.v);
     free(c.one_row);
     free(c.logical_joins);
+    free(c.join_ids);
 
     if (!c.oom && a->n_findings) {
         qsort(a->findings, a->n_findings, sizeof *a->findings, cmp_findings);

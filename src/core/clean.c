@@ -752,12 +752,6 @@ static bool emit(struct cleaner *c)
     return true;
 }
 
-static void warn_steps(struct cleaner *c)
-{
-    /* The exact steps need no warning; the tree and wrap steps warn for themselves. */
-    (void)c;
-}
-
 /* ---- the quick scan -------------------------------------------------------------------- */
 
 /* A backslash followed by 'n', escaped or not ("\\n" is a string escaped twice). */
@@ -883,11 +877,9 @@ static enum sp_status run_pipeline(struct document *doc, struct diag *err)
     step_trailing(&c);
     if (!cl_step_tree(&c))
         goto nomem;
-    if (c.changed) {
-        if (!emit(&c))
-            goto nomem;
-        warn_steps(&c);
-    }
+    /* The exact steps need no warning; the wrap and tree steps warn for themselves. */
+    if (c.changed && !emit(&c))
+        goto nomem;
     goto done;
 nomem:
     diag_set(err, 0, "out of memory");

@@ -343,8 +343,7 @@ static size_t placed_len(const struct cl_line *l, const struct placed *p)
 
 /* Writes the rebuilt prefix of p into o: spaces to the section's column, one unit per
  * ancestor inside the section, the marker. */
-static size_t write_prefix(const struct walker *w, const struct cl_line *l, const struct placed *p,
-                           char *o)
+static size_t write_prefix(const struct walker *w, const struct placed *p, char *o)
 {
     if (p->kind == E_SECROOT) {
         memset(o, ' ', p->col);
@@ -367,7 +366,6 @@ static size_t write_prefix(const struct walker *w, const struct cl_line *l, cons
     o[n++] = w->st[p->pos].colon ? ':' : '+';
     o[n++] = '-';
     o[n++] = ' ';
-    (void)l;
     return n;
 }
 
@@ -487,7 +485,7 @@ bool cl_step_tree(struct cleaner *c)
             char *buf = cl_alloc(c, placed_len(l, &p));
             if (!buf)
                 goto done;
-            size_t o = write_prefix(&w, l, &p, buf);
+            size_t o = write_prefix(&w, &p, buf);
             memcpy(buf + o, l->p + p.content, l->len - p.content);
             if (!cl_push(c, &out, buf, o + (l->len - p.content), l->orig))
                 goto done;

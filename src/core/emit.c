@@ -156,7 +156,8 @@ static void out_sanitized(struct out *o, struct slice s)
         }
         i += used;
     }
-    out_bytes(o, s.ptr + run, i - run);
+    if (i > run) /* an empty slice may have a NULL pointer: no arithmetic on it */
+        out_bytes(o, s.ptr + run, i - run);
 }
 
 /* True when the node text already shows "(id)", as formatted outlines do. */
@@ -294,7 +295,8 @@ static void json_string(struct out *o, struct slice s)
         i += used;
         run = i;
     }
-    out_bytes(o, s.ptr + run, i - run);
+    if (i > run) /* an empty slice may have a NULL pointer: no arithmetic on it */
+        out_bytes(o, s.ptr + run, i - run);
     out_char(o, '"');
 }
 

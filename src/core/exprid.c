@@ -238,8 +238,8 @@ static const struct plan_node *choose_producer(const struct plan_node **hits, si
             continue;
         if (defines_by_alias(h, id))
             alias = h;  /* keep the last: the bottom-most definition in preorder */
-        if (!scan && (node_role(h) == ROLE_SCAN || node_role(h) == ROLE_CACHE ||
-                      node_role(h) == ROLE_RELATION))
+        if (!scan && (node_role(h) == CAT_SCAN || node_role(h) == CAT_CACHE ||
+                      node_role(h) == CAT_RELATION))
             scan = h;
         /* Bottom-most: no later hit of the same section lies in its subtree. */
         bool has_hit_below = i + 1 < n && hits[i + 1]->section == focus && in_subtree(h, hits[i + 1]);

@@ -573,6 +573,12 @@ bool lex_looks_like_operator(const char *s, size_t n)
         return false;
     if (i < n && s[i] != ' ' && s[i] != '(' && s[i] != '[' && s[i] != ',' && s[i] != '\r')
         return false;
+    /* Column-aligned tables (DESCRIBE, SHOW output) pad with runs of spaces or tabs; a node
+       string never does right after its name. */
+    if (i + 1 < n && s[i] == ' ' && s[i + 1] == ' ')
+        return false;
+    if (memchr(s, '\t', n))
+        return false;
     struct slice k, v;
     if (lex_details_field(s, n, &k, &v))
         return false;

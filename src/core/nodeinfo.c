@@ -19,7 +19,7 @@ const struct catalog_entry *node_entry(const struct plan_node *n)
 enum catalog_role node_role(const struct plan_node *n)
 {
     const struct catalog_entry *e = node_entry(n);
-    return e ? e->role : ROLE_OTHER;
+    return e ? e->role : CAT_OTHER;
 }
 
 long slice_find_in(struct slice hay, const char *needle, size_t from)
@@ -579,11 +579,11 @@ bool node_is_wrapper(const struct plan_node *n)
     if (node_is_label(n))
         return true;
     switch (node_role(n)) {
-    case ROLE_CODEGEN:
-    case ROLE_QUERY_STAGE:
-    case ROLE_SHUFFLE_READ:
-    case ROLE_TRANSITION:
-    case ROLE_AQE:
+    case CAT_CODEGEN:
+    case CAT_QUERY_STAGE:
+    case CAT_SHUFFLE_READ:
+    case CAT_TRANSITION:
+    case CAT_AQE:
         return true;
     default:
         return false;

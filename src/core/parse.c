@@ -221,6 +221,39 @@ static void finish_code(struct parser *p)
 static struct plan_node *add_node_line(struct parser *p, const char *ls, const char *le,
                                        uint32_t lno, long depth);
 
+/* Does a bare line read like a plan node rather than prose?  An attribute "#12" / "#x", a
+   well-known operator, or a name ending like one ("...Command", "...Exec", "...Scan"). */
+static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
+{
+    /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
+    if (p->hint_analyzed)
+        return true;
+    struct slice t = r->text, nm = r->name;
+    for (size_t i = 0; i + 1 < t.len; i++)
+        if (t.ptr[i] == '#' && ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') ||
+                                t.ptr[i + 1] == 'x' || t.ptr[i + 1] == 'X'))
+            return true;
+    static const char *const known[] = {
+        "Relation",    "LocalRelation", "Range",         "OneRowRelation", "LogicalRDD",
+        "Project",     "Filter",        "Aggregate",     "Sort",           "Join",
+        "Union",       "SubqueryAlias", "LocalTableScan", "Window",        "Generate",
+        "Expand",      "Sample",        "Deduplicate",   "Distinct",       "Intersect",
+        "Except",      "GlobalLimit",   "LocalLimit",    "Limit",          "Offset",
+        "Repartition", "RepartitionByExpression", "Tail", "UnresolvedRelation",
+        "HashAggregate", "Exchange",    "AdaptiveSparkPlan"};
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (slice_eq_cstr(nm, known[k]))
+            return true;
+    static const char *const endings[] = {"Command", "Relation", "Scan", "Exec", "Exchange",
+                                           "Statement"};
+    for (size_t k = 0; k < sizeof endings / sizeof endings[0]; k++) {
+        size_t el = strlen(endings[k]);
+        if (nm.len >= el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0)
+            return true;
+    }
+    return slice_starts_with(nm, "Scan ") || slice_starts_with(nm, "FileScan");
+}
+
 /* Decide, once a section is complete, what only the whole section tells. */
 static void close_section(struct parser *p)
 {
@@ -283,35 +316,7 @@ static void close_section(struct parser *p)
             s->kind = SECTION_PHYSICAL;
         if (n == 1 && s->n_roots == 1 && s == p->plan->first_section) {
             /* A lone capitalised line is prose unless it reads like a plan node. */
-            struct plan_node *r = s->first_root;
-            struct slice t = r->text, nm = r->name;
-            /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
-            bool strong = p->hint_analyzed;
-            for (size_t i = 0; i + 1 < t.len && !strong; i++)
-                if (t.ptr[i] == '#' &&
-                    ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') || t.ptr[i + 1] == 'x' ||
-                     t.ptr[i + 1] == 'X'))
-                    strong = true;
-            static const char *const known[] = {
-                "Relation",  "LocalRelation", "Range",      "OneRowRelation", "LogicalRDD",
-                "Project",   "Filter",        "Aggregate",  "Sort",           "Join",
-                "Union",     "SubqueryAlias", "LocalTableScan", "Window",     "Generate",
-                "Expand",    "Sample",        "Deduplicate", "Distinct",      "Intersect",
-                "Except",    "GlobalLimit",   "LocalLimit", "Limit",          "Offset",
-                "Repartition", "RepartitionByExpression", "Tail", "UnresolvedRelation",
-                "HashAggregate", "Exchange", "AdaptiveSparkPlan"};
-            for (size_t k = 0; k < sizeof known / sizeof known[0] && !strong; k++)
-                if (slice_eq_cstr(nm, known[k]))
-                    strong = true;
-            static const char *const endings[] = {"Command", "Relation", "Scan", "Exec",
-                                                   "Exchange", "Statement"};
-            for (size_t k = 0; k < sizeof endings / sizeof endings[0] && !strong; k++) {
-                size_t el = strlen(endings[k]);
-                strong = nm.len >= el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0;
-            }
-            if (!strong && (slice_starts_with(nm, "Scan ") || slice_starts_with(nm, "FileScan")))
-                strong = true;
-            if (!strong)
+            if (!reads_like_a_node(p, s->first_root))
                 p->drop_plan = true;
         }
     }
@@ -647,6 +652,8 @@ static bool indent_line(struct parser *p)
     return add_node_line(p, s + sp, p->le, p->lno, depth) != NULL;
 }
 
+static void start_headerless(struct parser *p, const struct lex_prefix *pf, const char *rest);
+
 /* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
 static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char *rest)
 {
@@ -715,6 +722,13 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
     }
     if (p->sec_headerless && !pf->branch && p->last && !p->blank_before && indent_line(p))
         return true;
+    if (p->sec_headerless && pf->units == 0 && p->last == p->sec->first_root &&
+        !p->last->first_child && !memchr(p->last->text.ptr, '\n', p->last->text.len) &&
+        lex_looks_like_operator(rest, (size_t)(p->le - rest)) && !reads_like_a_node(p, p->last)) {
+        /* "My plan:" then "Project [a#1]": the first line was prose, the tree starts here. */
+        start_headerless(p, pf, rest);
+        return true;
+    }
     /* Not a node line: more text of the last node, unless a blank line, a log record or a
        prompt ended the tree. */
     if (p->last && !p->blank_before && !(pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest)))) {

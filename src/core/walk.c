@@ -8,9 +8,9 @@
 bool walk_is_stage_boundary(const struct plan_node *n)
 {
     switch (node_role(n)) {
-    case ROLE_SHUFFLE:
-    case ROLE_BROADCAST:
-    case ROLE_SUBQUERY:
+    case CAT_SHUFFLE:
+    case CAT_BROADCAST:
+    case CAT_SUBQUERY:
         return true;
     default:
         return false;
@@ -63,9 +63,9 @@ static bool is_step(const struct plan_node *n)
     if (node_is_label(n))
         return false;
     switch (node_role(n)) {
-    case ROLE_CODEGEN:
-    case ROLE_QUERY_STAGE:
-    case ROLE_AQE:
+    case CAT_CODEGEN:
+    case CAT_QUERY_STAGE:
+    case CAT_AQE:
         return false;
     default:
         return true;
@@ -83,7 +83,8 @@ static bool is_shadowed_initial_plan(const struct plan_node *n)
     return false;
 }
 
-enum sp_status walk_section(const struct plan_section *s, struct walk *out, struct diag *err)
+enum sp_status walk_section(const struct plan_section *s, const struct plan_node *scope,
+                            struct walk *out, struct diag *err)
 {
     out->steps = NULL;
     out->n = 0;
@@ -106,7 +107,11 @@ enum sp_status walk_section(const struct plan_section *s, struct walk *out, stru
     for (size_t i = 0; i < nn; i++) {
         const struct plan_node *n = s->preorder[i];
         const struct plan_node *p = n->parent;
-        skip[i] = (p && skip[p->preorder]) || is_shadowed_initial_plan(n);
+        if (scope)
+            skip[i] = n->preorder < scope->preorder ||
+                      n->preorder > scope->preorder + scope->subtree_size;
+        else
+            skip[i] = (p && skip[p->preorder]) || is_shadowed_initial_plan(n);
         head[i] = (!p || walk_is_stage_boundary(n)) ? (uint32_t)i : head[p->preorder];
     }
     postorder_fill(s, post);

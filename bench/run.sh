@@ -46,7 +46,7 @@ field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
 # record INPUT KEY VALUE
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$RES"; }
 now() { date +%s.%N; }
-calc() { awk "BEGIN { print $1 }"; }   # arithmetic without bc
+calc() { awk "BEGIN { print ($1) }"; }   # arithmetic without bc (parenthesised: ">" compares)
 warm() { cat "$1" >/dev/null; }   # page cache: every figure reads from memory
 
 # ---- the machine -------------------------------------------------------------------

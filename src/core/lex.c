@@ -60,7 +60,8 @@ static const unsigned char unit_or[24] = {0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0, 0x
 static const unsigned char unit_want[24] = {0x3A, ' ', ' ', 0x3A, ' ', ' ', 0x3A, ' ', ' ',
                                             0x3A, ' ', ' ', 0x3A, ' ', ' ', 0x3A, ' ', ' ',
                                             0x3A, ' ', ' ', 0x3A, ' ', ' '};
-static const char spaces24[24] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+static const char spaces24[24] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+                                  ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 
 static bool eight_plain_units(const char *s, bool *all_spaces)
 {

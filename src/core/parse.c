@@ -104,7 +104,8 @@ static void fail(struct parser *p, enum sp_status s)
 }
 
 /* slice == literal, the length known at compile time. */
-#define slice_is(sl, lit) ((sl).len == sizeof(lit) - 1 && memcmp((sl).ptr, (lit), sizeof(lit) - 1) == 0)
+#define slice_is(sl, lit)                                                                          \
+    ((sl).len == sizeof(lit) - 1 && memcmp((sl).ptr, (lit), sizeof(lit) - 1) == 0)
 
 static bool is_space(char c)
 {
@@ -761,7 +762,8 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
     }
     /* Not a node line: more text of the last node, unless a blank line, a log record or a
        prompt ended the tree. */
-    if (p->last && !p->blank_before && !(pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest)))) {
+    bool ended = pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest));
+    if (p->last && !p->blank_before && !ended) {
         continue_node(p, p->last);
         return true;
     }

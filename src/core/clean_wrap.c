@@ -66,6 +66,9 @@ static uint32_t hanging_col(const struct cl_line *head, const struct cl_facts *f
         return f->content;
     if (f->kind == K_FIELD)
         return 2;
+    /* A subquery entry's tree starts at column 0: an indented line continues the entry. */
+    if (f->kind == K_SECTION && cl_starts(head->p, head->len, "Subquery:"))
+        return 1;
     if (after_header && f->kind == K_OTHER && cl_indent(head->p, head->len) == 0)
         return 1;
     return 0;
@@ -76,13 +79,53 @@ static bool hanging_follower(uint32_t col, const struct cl_line *next, enum cl_k
     return col && continues(next_kind) && cl_indent(next->p, next->len) >= col;
 }
 
-/* Word wrap is only undone on plan lines: a tree line, a details field, a plan's root. */
+/* Word wrap is only undone on plan lines: a tree line, a details field, a plan's root or
+ * schema line. */
 static bool word_head(const struct cl_line *head, const struct cl_facts *f, bool after_header)
 {
     if (f->kind == K_TREE)
         return !f->aqe_header;
     return f->kind == K_FIELD ||
            (after_header && f->kind == K_OTHER && cl_indent(head->p, head->len) == 0);
+}
+
+/* "Name (12)", "Name (unknown)", "ShuffleQueryStage (4), Statistics(...)": a formatted
+ * outline line. */
+static bool ends_with_formatted_id(const struct cl_line *l)
+{
+    uint32_t n = l->len;
+    static const char stats[] = ", Statistics(";
+    /* Bound: one backward pass over the line. */
+    for (uint32_t i = n; i >= sizeof stats - 1; i--)
+        if (memcmp(l->p + i - (sizeof stats - 1), stats, sizeof stats - 1) == 0) {
+            n = i - (uint32_t)(sizeof stats - 1);
+            break;
+        }
+    if (n < 3 || l->p[n - 1] != ')')
+        return false;
+    uint32_t j = n - 1;
+    while (j > 0 && l->p[j - 1] >= '0' && l->p[j - 1] <= '9')
+        j--;
+    if (j == n - 1 && !(n >= 9 && memcmp(l->p + n - 9, "(unknown)", 9) == 0))
+        return false;
+    if (j == n - 1)
+        j = n - 8;
+    return j >= 2 && l->p[j - 1] == '(' && l->p[j - 2] == ' ';
+}
+
+/* A "Subquery:N Hosting ... Hosting Expression = ..." entry broken by the client: its root
+ * follows at column 0 too, but a root is a formatted outline line and the rest is not. */
+static bool subquery_entry_continues(const struct cl_line *head, const struct cl_facts *f,
+                                     const struct cl_line *next)
+{
+    return f->kind == K_SECTION && cl_starts(head->p, head->len, "Subquery:") &&
+           !ends_with_formatted_id(next);
+}
+
+static uint32_t first_word_width(const struct cl_line *l)
+{
+    const char *sp = memchr(l->p, ' ', l->len);
+    return cl_width(l->p, sp ? (uint32_t)(sp - l->p) : l->len);
 }
 
 static bool word_follower(const struct cl_line *next, enum cl_kind next_kind)
@@ -104,6 +147,7 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         ws->max_w = prev_w;
         ws->at_max = 0;
         ws->at_max_midword = 0;
+        ws->word_pairs_at_max = 0;
     }
     if (prev_w >= WRAP_MIN_WIDTH) {
         /* Evidence comes from plan lines only: prose in a .sql.out file repeats itself, and
@@ -120,8 +164,10 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         if (hanging_follower(hanging_col(prev, prev_f, ws->prev_after_header), cur, cur_kind))
             ws->hanging++;
         if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_after_header) &&
-            word_follower(cur, cur_kind))
+            word_follower(cur, cur_kind)) {
             ws->word_pairs++;
+            ws->word_pairs_at_max += prev_w == ws->max_w;
+        }
     }
     ws->prev_after_header = prev_kind == K_HEADER && cl_is_plan_header(prev->p, prev->len);
     ws->last_w = cur_w;
@@ -131,8 +177,11 @@ static bool terminal_evidence(const struct cl_wrap_scan *ws)
 {
     if (ws->max_w < WRAP_MIN_WIDTH || ws->last_w > ws->max_w)
         return false;
-    /* One cut line splitting a word is a terminal's, unless broken lines that ended at a
-       space (word wrap) are the better explanation. */
+    /* A terminal cuts every long line at exactly the widest width; an email client breaks
+       lines at spaces, most of them short of it.  Two lines broken short of the widest
+       mean word wrap, whatever else is seen. */
+    if (ws->word_pairs - ws->word_pairs_at_max >= 2)
+        return false;
     return ws->at_max >= 2 || (ws->at_max_midword >= 1 && ws->word_pairs < 2);
 }
 
@@ -181,17 +230,16 @@ bool cl_step_wrap(struct cleaner *c)
         ok = true;
         goto done;
     }
-    /* Word wrap: only lines near the widest broken line count as broken. */
-    uint32_t word_min = WRAP_MIN_WIDTH;
+    /* Word wrap: a line was broken when the next line's first word would not have fitted
+       on it within the width the client wrapped at (the widest broken line). */
+    uint32_t wrap_width = 0;
     if (word) {
-        uint32_t widest = 0;
         for (size_t i = 0; i + 1 < n; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                word_head(&v[i], &facts[i], i > 0 && after_plan_header(v, kinds, i)) &&
-                word_follower(&v[i + 1], (enum cl_kind)kinds[i + 1]) && widths[i] > widest)
-                widest = widths[i];
-        if (widest > WRAP_MIN_WIDTH + 30)
-            word_min = widest - 30;
+                (word_head(&v[i], &facts[i], i > 0 && after_plan_header(v, kinds, i)) ||
+                 subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
+                word_follower(&v[i + 1], (enum cl_kind)kinds[i + 1]) && widths[i] > wrap_width)
+                wrap_width = widths[i];
     }
     uint32_t joined = 0, first_line = 0;
     size_t i = 0;
@@ -200,7 +248,9 @@ bool cl_step_wrap(struct cleaner *c)
         uint32_t hcol = hanging && widths[i] >= WRAP_MIN_WIDTH
                             ? hanging_col(&v[i], &facts[i], after_header)
                             : 0;
-        bool word_group = word && word_head(&v[i], &facts[i], after_header);
+        bool word_group = word && (word_head(&v[i], &facts[i], after_header) ||
+                                   (i + 1 < n && subquery_entry_continues(&v[i], &facts[i],
+                                                                          &v[i + 1])));
         size_t last = i;
         size_t total = v[i].len; /* + 1 a joined line: its separator */
         /* Bound: last only moves forward; the outer loop resumes after the group. */
@@ -212,8 +262,8 @@ bool cl_step_wrap(struct cleaner *c)
                 j = J_RAW;
             else if (hanging_follower(hcol, &v[nx], nk))
                 j = J_SPACE;
-            else if (word_group && widths[last] >= word_min &&
-                     widths[last] <= WORD_WRAP_MAX_WIDTH && word_follower(&v[nx], nk))
+            else if (word_group && widths[last] <= wrap_width && word_follower(&v[nx], nk) &&
+                     widths[last] + 1 + first_word_width(&v[nx]) > wrap_width)
                 j = J_SPACE;
             if (j == J_NONE)
                 break;

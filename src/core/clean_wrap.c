@@ -47,14 +47,19 @@ static bool prefix_only(const struct cl_line *l)
     return true;
 }
 
-/* The rest of a cut line starts at column 0, or just after it when the cut fell before a
+/* The rest of a cut line starts at column 0, or at column 1 when the cut fell before a
  * space; an indented line is the plan's own (an indentation-only tree, a literal). */
 static bool terminal_follower(const struct cl_line *head, const struct cl_line *next,
                               enum cl_kind next_kind)
 {
-    if (continues(next_kind))
-        return cl_indent(next->p, next->len) <= 2;
-    return prefix_only(head) && next_kind != K_BLANK;
+    /* A deep node cut inside its prefix: the rest of the prefix (spaces and bars, maybe
+       nothing else yet) and its marker follow. */
+    if (prefix_only(head))
+        return next->len > 0;
+    /* A line padded with blanks to the width (a table of a DESCRIBE) was not cut. */
+    if (head->len >= 2 && head->p[head->len - 1] == ' ' && head->p[head->len - 2] == ' ')
+        return false;
+    return continues(next_kind) && cl_indent(next->p, next->len) <= 1;
 }
 
 /* The first line of a hanging-indent group and the column its continuations start at or
@@ -69,8 +74,8 @@ static uint32_t hanging_col(const struct cl_line *head, const struct cl_facts *f
     /* A subquery entry's tree starts at column 0: an indented line continues the entry. */
     if (f->kind == K_SECTION && cl_starts(head->p, head->len, "Subquery:"))
         return 1;
-    if (after_header && f->kind == K_OTHER && cl_indent(head->p, head->len) == 0)
-        return 1;
+    if (after_header && f->kind == K_OTHER)
+        return cl_indent(head->p, head->len) + 1; /* a plan's or an AQE sub-plan's root */
     return 0;
 }
 
@@ -79,14 +84,14 @@ static bool hanging_follower(uint32_t col, const struct cl_line *next, enum cl_k
     return col && continues(next_kind) && cl_indent(next->p, next->len) >= col;
 }
 
-/* Word wrap is only undone on plan lines: a tree line, a details field, a plan's root or
- * schema line. */
-static bool word_head(const struct cl_line *head, const struct cl_facts *f, bool after_header)
+/* Word wrap is only undone on plan lines: a tree line, a details header or field, a plan's
+ * root or schema line. */
+static bool word_head(const struct cl_line *head, const struct cl_facts *f, bool root_like)
 {
     if (f->kind == K_TREE)
         return !f->aqe_header;
-    return f->kind == K_FIELD ||
-           (after_header && f->kind == K_OTHER && cl_indent(head->p, head->len) == 0);
+    (void)head;
+    return f->kind == K_FIELD || f->kind == K_DETAILS || (root_like && f->kind == K_OTHER);
 }
 
 /* "Name (12)", "Name (unknown)", "ShuffleQueryStage (4), Statistics(...)": a formatted
@@ -128,14 +133,34 @@ static uint32_t first_word_width(const struct cl_line *l)
     return cl_width(l->p, sp ? (uint32_t)(sp - l->p) : l->len);
 }
 
-static bool word_follower(const struct cl_line *next, enum cl_kind next_kind)
+/* field_ok: the broken line is a tree line or a root, where "Key: value" cannot start a
+ * line of its own (details fields follow a "(N) Name" header). */
+static bool word_follower(const struct cl_line *next, enum cl_kind next_kind, bool field_ok)
 {
-    return continues(next_kind) && next->len && next->p[0] != ' ';
+    return (continues(next_kind) || (field_ok && next_kind == K_FIELD)) && next->len &&
+           next->p[0] != ' ';
 }
 
 void cl_wrap_scan_init(struct cl_wrap_scan *ws)
 {
     memset(ws, 0, sizeof *ws);
+}
+
+/* The line after prev is a plan's root (or schema line). */
+static bool after_plan_header_line(const struct cl_line *prev, const struct cl_facts *prev_f)
+{
+    return (prev_f->kind == K_HEADER && cl_is_plan_header(prev->p, prev->len)) ||
+           prev_f->aqe_header;
+}
+
+/* The line after prev may be a plan's root: after a header, a blank line, a SQL test's
+   "-- !query analysis".  Good enough for evidence of wrapping, not for hanging indents
+   (indentation-only trees start after blank lines). */
+static bool root_like_after(const struct cl_line *prev, const struct cl_facts *prev_f)
+{
+    return after_plan_header_line(prev, prev_f) || prev_f->kind == K_BLANK ||
+           cl_starts(prev->p, prev->len, "-- !query analysis") ||
+           cl_starts(prev->p, prev->len, "-- !query optimized");
 }
 
 void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
@@ -153,7 +178,7 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         /* Evidence comes from plan lines only: prose in a .sql.out file repeats itself, and
            two copies of its widest line prove nothing. */
         bool plan_line = (prev_kind == K_TREE && !prev_f->aqe_header) || prev_kind == K_FIELD ||
-                         prev_kind == K_DETAILS || (ws->prev_after_header && prev_kind == K_OTHER) ||
+                         prev_kind == K_DETAILS || (ws->prev_root_like && prev_kind == K_OTHER) ||
                          prefix_only(prev);
         if (prev_w == ws->max_w && plan_line && terminal_follower(prev, cur, cur_kind)) {
             ws->at_max++;
@@ -163,13 +188,14 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         }
         if (hanging_follower(hanging_col(prev, prev_f, ws->prev_after_header), cur, cur_kind))
             ws->hanging++;
-        if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_after_header) &&
-            word_follower(cur, cur_kind)) {
+        if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_root_like) &&
+            word_follower(cur, cur_kind, false)) {
             ws->word_pairs++;
             ws->word_pairs_at_max += prev_w == ws->max_w;
         }
     }
-    ws->prev_after_header = prev_kind == K_HEADER && cl_is_plan_header(prev->p, prev->len);
+    ws->prev_after_header = after_plan_header_line(prev, prev_f);
+    ws->prev_root_like = root_like_after(prev, prev_f);
     ws->last_w = cur_w;
 }
 
@@ -192,9 +218,44 @@ bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws)
 
 enum join { J_NONE, J_RAW, J_SPACE };
 
-static bool after_plan_header(const struct cl_line *v, const unsigned char *kinds, size_t i)
+/* Line i is a plan's root (or schema line): it follows "== ... Plan ==" or an AQE
+ * "+- == Final Plan ==". */
+static bool after_plan_header(const struct cl_line *v, const struct cl_facts *facts, size_t i)
 {
-    return kinds[i - 1] == K_HEADER && cl_is_plan_header(v[i - 1].p, v[i - 1].len);
+    return i > 0 && after_plan_header_line(&v[i - 1], &facts[i - 1]);
+}
+
+static bool root_like(const struct cl_line *v, const struct cl_facts *facts, size_t i)
+{
+    return i == 0 || root_like_after(&v[i - 1], &facts[i - 1]);
+}
+
+/* The analyzed plan's schema line ("k: int, sum(v): bigint") is followed by the root at
+ * column 0: it goes on only when it was cut in the middle of its list (it ends with ',' or
+ * ':') or the next line reads "name: type".  A root in its place (no schema in 3.3+ when the
+ * output is empty) has its '[' before any ": ". */
+static bool schema_line_stops(const struct cl_line *v, const struct cl_facts *facts, size_t i,
+                              const struct cl_line *next)
+{
+    if (i == 0 || facts[i - 1].kind != K_HEADER ||
+        !cl_starts(v[i - 1].p, v[i - 1].len, "== Analyzed"))
+        return false;
+    const struct cl_line *h = &v[i];
+    const char *colon = NULL, *bracket = memchr(h->p, '[', h->len);
+    for (uint32_t k = 0; k + 1 < h->len && !colon; k++)
+        if (h->p[k] == ':' && h->p[k + 1] == ' ')
+            colon = h->p + k;
+    if (!colon || (bracket && bracket < colon))
+        return false; /* a root, not a schema */
+    uint32_t hl = h->len;
+    while (hl && h->p[hl - 1] == ' ')
+        hl--;
+    if (hl && (h->p[hl - 1] == ',' || h->p[hl - 1] == ':'))
+        return false;
+    uint32_t ind = cl_indent(next->p, next->len);
+    const char *p = next->p + ind, *end = next->p + next->len;
+    const char *sp = memchr(p, ' ', (size_t)(end - p));
+    return !(sp && sp > p && sp[-1] == ':' && sp + 1 < end && sp[1] >= 'a' && sp[1] <= 'z');
 }
 
 bool cl_step_wrap(struct cleaner *c)
@@ -236,19 +297,21 @@ bool cl_step_wrap(struct cleaner *c)
     if (word) {
         for (size_t i = 0; i + 1 < n; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                (word_head(&v[i], &facts[i], i > 0 && after_plan_header(v, kinds, i)) ||
+                (word_head(&v[i], &facts[i], root_like(v, facts, i)) ||
                  subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
-                word_follower(&v[i + 1], (enum cl_kind)kinds[i + 1]) && widths[i] > wrap_width)
+                word_follower(&v[i + 1], facts[i + 1].kind, false) && widths[i] > wrap_width)
                 wrap_width = widths[i];
     }
     uint32_t joined = 0, first_line = 0;
     size_t i = 0;
     while (i < n) {
-        bool after_header = i > 0 && after_plan_header(v, kinds, i);
-        uint32_t hcol = hanging && widths[i] >= WRAP_MIN_WIDTH
+        bool after_header = after_plan_header(v, facts, i);
+        uint32_t hcol = hanging && widths[i] >= WRAP_MIN_WIDTH &&
+                                !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1]))
                             ? hanging_col(&v[i], &facts[i], after_header)
                             : 0;
-        bool word_group = word && (word_head(&v[i], &facts[i], after_header) ||
+        bool word_group = word && !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1])) &&
+                          (word_head(&v[i], &facts[i], root_like(v, facts, i)) ||
                                    (i + 1 < n && subquery_entry_continues(&v[i], &facts[i],
                                                                           &v[i + 1])));
         size_t last = i;
@@ -262,7 +325,8 @@ bool cl_step_wrap(struct cleaner *c)
                 j = J_RAW;
             else if (hanging_follower(hcol, &v[nx], nk))
                 j = J_SPACE;
-            else if (word_group && widths[last] <= wrap_width && word_follower(&v[nx], nk) &&
+            else if (word_group && widths[last] <= wrap_width &&
+                     word_follower(&v[nx], nk, facts[i].kind == K_TREE || facts[i].kind == K_OTHER) &&
                      widths[last] + 1 + first_word_width(&v[nx]) > wrap_width)
                 j = J_SPACE;
             if (j == J_NONE)
@@ -292,12 +356,13 @@ bool cl_step_wrap(struct cleaner *c)
                 cl_kind(p, len) == K_DETAILS)
                 buf[o++] = ' ';
             if (kinds[m] == 0x40) {
-                while (o && (buf[o - 1] == ' ' || buf[o - 1] == '\t'))
-                    o--;
+                /* One space where the line was broken; a client that kept the space at the
+                   end of the line (format=flowed, or one of two spaces) keeps it. */
                 uint32_t ind = cl_indent(p, len);
                 p += ind;
                 len -= ind;
-                buf[o++] = ' ';
+                if (!o || buf[o - 1] != ' ')
+                    buf[o++] = ' ';
             }
             memcpy(buf + o, p, len);
             o += len;

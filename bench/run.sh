@@ -148,8 +148,12 @@ for name in $ONLY; do
 
     line=$("$SPB" run "$RUNS" /dev/null -- wc -l "$f")
     record "$name" wc "$(field time "$line")"
-    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$f")
+    record "$name" wc_cpu "$(field cpu "$line")"
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" read "$f")
+    record "$name" read "$(field time "$line")"
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$f" 2>"$DIR/out.stderr")
     record "$name" parse "$(field time "$line")"
+    record "$name" parse_cpu "$(field cpu "$line")"
     record "$name" rss_kb "$(field rss_kb "$line")"
     [ "$(field status "$line")" = 0 ] || record "$name" parse_status "$(field status "$line")"
     line=$("$SPB" load "$f" 1)
@@ -160,7 +164,7 @@ for name in $ONLY; do
     for mode in print json; do
         eval have=\$HAVE_$(echo $mode | tr a-z A-Z)
         [ "$have" = 1 ] || continue
-        line=$("$SPB" run "$RUNS" "$DIR/out.$mode" -- "$SP" "--$mode" "$f")
+        line=$("$SPB" run "$RUNS" "$DIR/out.$mode" -- "$SP" "--$mode" "$f" 2>"$DIR/out.stderr")
         record "$name" "$mode" "$(field time "$line")"
         record "$name" "${mode}_rss_kb" "$(field rss_kb "$line")"
         record "$name" "${mode}_bytes" "$(wc -c <"$DIR/out.$mode")"
@@ -183,16 +187,15 @@ if [ "${BENCH_KEYS:-1}" = 1 ]; then
     say "measuring key costs (1M-node plan vs 10-node plan)"
     "$SPB" keys "$TINY" >"$DIR/out.keys-tiny"
     "$SPB" keys "$big" >"$DIR/out.keys-big"
-    while read -r kline; do
-        key=$(field key "$kline")
-        [ -n "$key" ] || continue
-        record keys "tiny_$key" "$(field ns "$kline")"
-    done <"$DIR/out.keys-tiny"
-    while read -r kline; do
-        key=$(field key "$kline")
-        [ -n "$key" ] || continue
-        record keys "big_$key" "$(field ns "$kline")"
-    done <"$DIR/out.keys-big"
+    for size in tiny big; do
+        while read -r kline; do
+            key=$(field key "$kline")
+            [ -n "$key" ] || continue
+            for k in ns ns8 frame_ns; do
+                record keys "${size}_${key}_$k" "$(field $k "$kline")"
+            done
+        done <"$DIR/out.keys-$size"
+    done
     grep -q 'keys=n/a' "$DIR/out.keys-tiny" && record keys na "$(cat "$DIR/out.keys-tiny")"
 fi
 [ "$KEEP" = 1 ] || rm -f "$DIR/formatted.txt"
@@ -211,6 +214,67 @@ if [ "${BENCH_VALGRIND:-1}" = 1 ] && command -v valgrind >/dev/null 2>&1 \
         peak=$(sed -n 's/^mem_heap_B=//p' "$DIR/keys$n.massif" | sort -n | tail -n 1)
         record valgrind "heap_peak_$n" "${peak:-nan}"
     done
+fi
+
+# ---- the real explorer over 10,000 keys: valgrind in tmux, then RSS without it ---------
+KEYS="jjjkk lhhlCE123xX][nNGgjjkkjjkk ll hh EjkjkjkjkCEnNnN xxXX][][ 9 1 E jjjjkkkk"
+CHUNK=""
+k=0
+while [ $k -lt 10 ]; do CHUNK="$CHUNK$KEYS"; k=$((k + 1)); done   # 600 keys
+# send_keys SESSION N: about N keys in chunks, pausing so the explorer keeps up
+send_keys() {
+    sent=0
+    while [ $sent -lt "$2" ]; do
+        tmux -L "$TMUX_SOCK" send-keys -t "$1" -l "$CHUNK"
+        sent=$((sent + ${#CHUNK}))
+        sleep 0.3
+    done
+}
+# wait_screen SESSION SECONDS: until the bottom row shows something
+wait_screen() {
+    i=0
+    while [ $i -lt $(($2 * 10)) ]; do
+        case $(tmux -L "$TMUX_SOCK" capture-pane -p -t "$1" | tail -n 1) in
+            *[![:space:]]*) return 0 ;;
+        esac
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+if [ $HAVE_UI = 1 ] && [ "${BENCH_VALGRIND:-1}" = 1 ] && command -v valgrind >/dev/null 2>&1; then
+    say "valgrind: the explorer in tmux, 10,000 keys on the tiny plan"
+    rm -f "$DIR/out.vg-ui" "$DIR/out.vg-ui-status"
+    tmux -L "$TMUX_SOCK" new-session -d -s vg -x 120 -y 40 \
+        "valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 \
+         --log-file=$DIR/out.vg-ui $SP $TINY; echo \$? >$DIR/out.vg-ui-status; sleep 100000"
+    if wait_screen vg 60; then
+        tmux -L "$TMUX_SOCK" send-keys -t vg / e x c h a n g e Enter
+        send_keys vg 10000
+        tmux -L "$TMUX_SOCK" send-keys -t vg q
+        i=0
+        while [ $i -lt 600 ] && [ ! -s "$DIR/out.vg-ui-status" ]; do sleep 0.1; i=$((i + 1)); done
+        record valgrind ui_status "$(cat "$DIR/out.vg-ui-status" 2>/dev/null || echo timeout)"
+        record valgrind ui_lost "$(sed -n 's/.*definitely lost: \([0-9,]*\) bytes.*/\1/p' "$DIR/out.vg-ui")"
+        record valgrind ui_errors "$(sed -n 's/.*ERROR SUMMARY: \([0-9,]*\) errors.*/\1/p' "$DIR/out.vg-ui")"
+    fi
+    tmux -L "$TMUX_SOCK" kill-session -t vg 2>/dev/null
+fi
+if [ $HAVE_UI = 1 ]; then
+    say "explorer RSS after 600 and 10,000 keys (tiny plan, no valgrind)"
+    tmux -L "$TMUX_SOCK" new-session -d -s rss -x 120 -y 40 "exec $SP $TINY"
+    if wait_screen rss 20; then
+        pid=$(tmux -L "$TMUX_SOCK" display-message -p -t rss '#{pane_pid}')
+        tmux -L "$TMUX_SOCK" send-keys -t rss / e x c h a n g e Enter
+        send_keys rss 600
+        sleep 0.5
+        record valgrind ui_rss_600 "$(awk '/^VmRSS/ { print $2 }' /proc/"$pid"/status)"
+        send_keys rss 9400
+        sleep 0.5
+        record valgrind ui_rss_10000 "$(awk '/^VmRSS/ { print $2 }' /proc/"$pid"/status)"
+        tmux -L "$TMUX_SOCK" send-keys -t rss q
+    fi
+    tmux -L "$TMUX_SOCK" kill-session -t rss 2>/dev/null
 fi
 
 # ---- the tables ----------------------------------------------------------------------

@@ -1,5 +1,5 @@
-/* Loading big inputs fast (issue 6): exact-size reads, huge-page buffers, growing arena
- * chunks, the line index sorted only when needed — none of which may change what is read. */
+/* Loading big inputs fast (issue 6): exact-size reads, growing arena chunks, the line index
+ * sorted only when needed — none of which may change what is read or found. */
 #include "testutil.h"
 
 #include <stdio.h>
@@ -53,7 +53,7 @@ static void assert_loads_byte_for_byte(size_t size)
 
 START_TEST(a_big_file_loads_byte_for_byte)
 {
-    /* Past the 4 MB huge-page threshold, an exact multiple of the page size, and small. */
+    /* Several arena chunks' worth, an exact multiple of the page size, and small. */
     assert_loads_byte_for_byte(getenv("SPARKPLAN_SANITIZED") ? 5u << 20 : 9u << 20);
     assert_loads_byte_for_byte(4u << 20);
     assert_loads_byte_for_byte(sizeof plan_text - 1);

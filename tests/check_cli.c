@@ -62,6 +62,12 @@ START_TEST(missing_file_is_reported_with_exit_2)
     ck_assert_int_eq(st, 2);
     ck_assert_str_eq(err, "sparkplan: /nonexistent/plan.txt: No such file or directory\n");
     free(err);
+    /* a hostile file name cannot reach the terminal as an escape sequence */
+    err = run(&st, "'%s' --print \"$(printf '/nonexistent/\\033]0;owned\\007.txt')\" 2>&1 >/dev/null",
+              tu_binary());
+    ck_assert_int_eq(st, 2);
+    ck_assert_str_eq(err, "sparkplan: /nonexistent/^[]0;owned^G.txt: No such file or directory\n");
+    free(err);
 }
 END_TEST
 
@@ -114,6 +120,55 @@ START_TEST(input_without_a_plan_is_reported_with_exit_2)
     ck_assert_int_eq(st, 2);
     ck_assert_str_eq(err, "sparkplan: stdin: no Spark plan found\n");
     free(err);
+    remove_tmpdir();
+}
+END_TEST
+
+START_TEST(prose_without_a_plan_is_reported_with_exit_2)
+{
+    make_tmpdir();
+    static const char prose[] = "Here is what I ran:\n\nspark.sql(\"select 1\").show()\n"
+                                "and it printed a table, not a plan.\n";
+    const char *p = write_tmp("notes.txt", prose, sizeof prose - 1);
+    int st;
+    char *err = run(&st, "'%s' '%s' 2>&1 >/dev/null", tu_binary(), p);
+    ck_assert_int_eq(st, 2);
+    char want[512];
+    snprintf(want, sizeof want, "sparkplan: %s: no Spark plan found\n", p);
+    ck_assert_str_eq(err, want);
+    free(err);
+    remove_tmpdir();
+}
+END_TEST
+
+/* "... N more fields": the outline on stdout, the warning with its line on stderr (exit 0);
+ * in JSON the warning is in "warnings" and stderr stays quiet. */
+START_TEST(warnings_go_to_stderr_with_their_line)
+{
+    make_tmpdir();
+    static const char plan[] = "== Physical Plan ==\n"
+                               "*(1) Project [a#1, b#2, ... 5 more fields]\n"
+                               "+- *(1) Range (0, 10, step=1, splits=8)\n";
+    const char *p = write_tmp("cut.txt", plan, sizeof plan - 1);
+    int st;
+    char *err = run(&st, "'%s' --print '%s' 2>&1 >/dev/null", tu_binary(), p);
+    ck_assert_int_eq(st, 0);
+    char want[512];
+    snprintf(want, sizeof want, "sparkplan: %s:2: warning: ", p);
+    ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "stderr: %s", err);
+    ck_assert_ptr_nonnull(strstr(err, "spark.sql.debug.maxToStringFields"));
+    free(err);
+    char *out = run(&st, "'%s' --print '%s' 2>/dev/null", tu_binary(), p);
+    ck_assert_str_eq(out, "== Physical Plan ==\n*(1) Project [a#1, b#2, ... 5 more fields]\n"
+                          "  *(1) Range (0, 10, step=1, splits=8)\n");
+    free(out);
+    err = run(&st, "'%s' --json '%s' 2>&1 >/dev/null", tu_binary(), p);
+    ck_assert_int_eq(st, 0);
+    ck_assert_str_eq(err, "");
+    free(err);
+    out = run(&st, "'%s' --json '%s' 2>/dev/null", tu_binary(), p);
+    ck_assert_ptr_nonnull(strstr(out, "\"warnings\":[{\"line\":2,\"message\":\""));
+    free(out);
     remove_tmpdir();
 }
 END_TEST
@@ -285,6 +340,46 @@ START_TEST(several_files_are_headed_and_a_bad_one_is_skipped)
 }
 END_TEST
 
+/* A chain deeper than the outline's indentation cap, through the real reader and writer. */
+START_TEST(deep_plan_prints_and_nests_in_json)
+{
+    const size_t depth = 2000;
+    make_tmpdir();
+    char path[256];
+    snprintf(path, sizeof path, "%s/deep.txt", tmpdir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs("== Physical Plan ==\nProject [a#1]\n", f);
+    for (size_t d = 1; d < depth; d++) {
+        for (size_t k = 1; k < d; k++)
+            fputs("   ", f);
+        fputs("+- Project [a#1]\n", f);
+    }
+    fclose(f);
+    int st;
+    char *out = run(&st, "'%s' --json '%s'", tu_binary(), path);
+    ck_assert_int_eq(st, 0);
+    assert_json_lines_valid(out, 1);
+    size_t max_nest = 0, nest = 0;
+    for (const char *p = out; *p; p++) { /* no string in this plan holds brackets */
+        if (*p == '{' && ++nest > max_nest)
+            max_nest = nest;
+        else if (*p == '}')
+            nest--;
+    }
+    /* document, plan, section, then one object per level */
+    ck_assert_uint_eq(max_nest, 3 + depth);
+    free(out);
+    out = run(&st, "'%s' --print '%s' | tail -n 1", tu_binary(), path);
+    ck_assert_int_eq(st, 0);
+    char want[64];
+    snprintf(want, sizeof want, "[depth %zu] Project [a#1]\n", depth - 1);
+    ck_assert_ptr_nonnull(strstr(out, want));
+    free(out);
+    remove_tmpdir();
+}
+END_TEST
+
 START_TEST(write_error_is_reported)
 {
     if (access("/dev/full", W_OK) != 0) {
@@ -360,6 +455,8 @@ Suite *cli_suite(void)
     tcase_add_test(tc, directory_is_reported_with_exit_2);
     tcase_add_test(tc, unreadable_file_is_reported_with_exit_2);
     tcase_add_test(tc, input_without_a_plan_is_reported_with_exit_2);
+    tcase_add_test(tc, prose_without_a_plan_is_reported_with_exit_2);
+    tcase_add_test(tc, warnings_go_to_stderr_with_their_line);
     tcase_add_test(tc, unknown_option_prints_usage_with_exit_2);
     tcase_add_test(tc, unknown_theme_and_missing_argument_exit_2);
     tcase_add_test(tc, help_and_version_go_to_stdout_with_exit_0);
@@ -368,6 +465,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, json_escapes_hostile_text);
     tcase_add_test(tc, print_shows_escape_sequences_as_carets);
     tcase_add_test(tc, several_files_are_headed_and_a_bad_one_is_skipped);
+    tcase_add_test(tc, deep_plan_prints_and_nests_in_json);
     tcase_add_test(tc, write_error_is_reported);
     tcase_add_test(tc, built_in_samples_are_the_files_of_samples_dir);
     tcase_add_test(tc, make_install_puts_binary_man_page_and_samples_in_place);

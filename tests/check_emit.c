@@ -103,7 +103,7 @@ START_TEST(print_sanitizes_escape_sequences)
 }
 END_TEST
 
-START_TEST(print_marks_labels_and_untitled_sections)
+START_TEST(print_marks_labels_inner_plans_and_untitled_sections)
 {
     struct document *doc;
     struct plan_section *s = new_section(&doc, "");
@@ -111,18 +111,21 @@ START_TEST(print_marks_labels_and_untitled_sections)
     struct plan_node *label = new_node(s, aqe, "== Final Plan ==", "== Final Plan ==", 2);
     label->flags |= NODE_LABEL;
     new_node(s, label, "ShuffleQueryStage", "ShuffleQueryStage 0", 3)->stage = -1;
+    new_node(s, aqe, "Subquery", "Subquery subquery#5, [id=#7]", 4)->flags |= NODE_INNER;
     ck_assert(document_finish(doc));
     char *out = emit_to_string(doc, false, NULL);
     ck_assert_str_eq(out, "== physical plan (no header) ==\n"
                           "AdaptiveSparkPlan isFinalPlan=true\n"
                           "  [label] == Final Plan ==\n"
-                          "    ShuffleQueryStage 0\n");
+                          "    ShuffleQueryStage 0\n"
+                          "  [inner] Subquery subquery#5, [id=#7]\n");
     free(out);
     out = emit_to_string(doc, true, NULL);
     ck_assert_ptr_nonnull(strstr(out, "\"text\":\"== Final Plan ==\",\"line\":2,\"stage\":null,"
                                       "\"id\":null,\"label\":true,"));
     /* only the header carries "label" */
     ck_assert_ptr_null(strstr(strstr(out, "\"label\":true") + 1, "\"label\""));
+    ck_assert_ptr_nonnull(strstr(out, "\"id\":null,\"inner\":true,"));
     free(out);
     document_free(doc);
 }
@@ -206,6 +209,39 @@ START_TEST(json_numbers_keep_their_value)
 }
 END_TEST
 
+/* The writers scan eight bytes at a time: put each special byte at every offset of a long
+ * run and check that it is still caught. */
+START_TEST(special_bytes_are_caught_at_every_offset)
+{
+    static const char specials[] = {'\x1b', '"', '\\', '\x7f', '\x01', '\xff'};
+    static const char *const json_forms[] = {"\\u001b", "\\\"", "\\\\", "\\u007f", "\\u0001", "\\ufffd"};
+    static const char *const print_forms[] = {"^[", "\"", "\\", "^?", "^A", "\\xFF"};
+    for (size_t k = 0; k < sizeof specials; k++) {
+        for (size_t off = 0; off < 24; off++) {
+            char text[64], want[96];
+            memset(text, 'a', off);
+            text[off] = specials[k];
+            memset(text + off + 1, 'b', 20);
+            text[off + 21] = '\0';
+            struct document *doc;
+            struct plan_section *s = new_section(&doc, "t");
+            new_node(s, NULL, "n", text, 1);
+            ck_assert(document_finish(doc));
+            char *out = emit_to_string(doc, true, NULL);
+            snprintf(want, sizeof want, "\"text\":\"%.*s%sbbbbbbbbbbbbbbbbbbbb\"", (int)off, text,
+                     json_forms[k]);
+            ck_assert_msg(strstr(out, want), "json, byte %zu at %zu: %s", k, off, out);
+            free(out);
+            out = emit_to_string(doc, false, NULL);
+            snprintf(want, sizeof want, "\n%.*s%sbbbbbbbbbbbbbbbbbbbb\n", (int)off, text, print_forms[k]);
+            ck_assert_msg(strstr(out, want), "print, byte %zu at %zu: %s", k, off, out);
+            free(out);
+            document_free(doc);
+        }
+    }
+}
+END_TEST
+
 /* A chain far deeper than any stack: JSON must nest it fully and stay valid; the outline
  * must stay linear in size. */
 START_TEST(deep_chain_emits_without_recursion)
@@ -244,10 +280,11 @@ Suite *emit_suite(void)
     TCase *tc = tcase_create("emit");
     tcase_add_test(tc, print_shows_stage_id_and_depth);
     tcase_add_test(tc, print_sanitizes_escape_sequences);
-    tcase_add_test(tc, print_marks_labels_and_untitled_sections);
+    tcase_add_test(tc, print_marks_labels_inner_plans_and_untitled_sections);
     tcase_add_test(tc, json_has_the_contract_shape);
     tcase_add_test(tc, json_escapes_controls_and_invalid_utf8);
     tcase_add_test(tc, json_numbers_keep_their_value);
+    tcase_add_test(tc, special_bytes_are_caught_at_every_offset);
     tcase_add_test(tc, deep_chain_emits_without_recursion);
     suite_add_tcase(s, tc);
     return s;

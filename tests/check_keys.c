@@ -1,4 +1,4 @@
-/* Key table: one binding per key and context, the reserved keys kept free, and the help,
+/* Key table: one binding per key and context, the insight keys in place, and the help,
  * --help and man page text all generated from it. */
 #include <check.h>
 #include <stdio.h>
@@ -76,16 +76,23 @@ START_TEST(no_key_is_bound_twice_where_both_would_apply)
 }
 END_TEST
 
-START_TEST(reserved_insight_keys_stay_free)
+START_TEST(insight_keys_are_bound_in_the_tree)
 {
-    const char *reserved[] = {"i", "!", "f", "F", "*", "r", "w"};
-    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
-        ck_assert_msg(strstr(" " KEYS_RESERVED " ", reserved[i]) != NULL, "%s", reserved[i]);
-        for (int c = 0; c < KCTX_COUNT; c++)
-            ck_assert_msg(keys_lookup((enum key_context)c, reserved[i]) == KA_NONE,
-                          "reserved key %s is bound in %s", reserved[i],
-                          keys_context_title((enum key_context)c));
+    static const struct {
+        const char *key;
+        enum key_action action;
+    } want[] = {{"i", KA_EXPLAIN}, {"!", KA_FINDINGS}, {"f", KA_NEXT_FINDING},
+                {"F", KA_PREV_FINDING}, {"*", KA_TRACE}, {"r", KA_FLIP}, {"w", KA_WALK}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        ck_assert_msg(strstr(" " KEYS_INSIGHT " ", want[i].key) != NULL, "%s", want[i].key);
+        ck_assert_msg(keys_lookup(KCTX_TREE, want[i].key) == want[i].action, "%s", want[i].key);
     }
+    /* The walk and the lists take their own keys only. */
+    ck_assert_int_eq(keys_lookup(KCTX_WALK, "Space"), KA_W_NEXT);
+    ck_assert_int_eq(keys_lookup(KCTX_WALK, "Backspace"), KA_W_PREV);
+    ck_assert_int_eq(keys_lookup(KCTX_WALK, "x"), KA_NONE);
+    ck_assert_int_eq(keys_lookup(KCTX_LIST, "Enter"), KA_I_OPEN);
+    ck_assert_int_eq(keys_lookup(KCTX_LIST, "!"), KA_I_CLOSE);
 }
 END_TEST
 
@@ -192,7 +199,7 @@ Suite *keys_suite(void)
     TCase *tc = tcase_create("keys");
     tcase_add_test(tc, every_key_name_is_one_the_terminal_can_send);
     tcase_add_test(tc, no_key_is_bound_twice_where_both_would_apply);
-    tcase_add_test(tc, reserved_insight_keys_stay_free);
+    tcase_add_test(tc, insight_keys_are_bound_in_the_tree);
     tcase_add_test(tc, lookup_finds_what_the_issue_promises);
     tcase_add_test(tc, help_text_lists_every_binding_readably);
     tcase_add_test(tc, man_page_keys_section_is_up_to_date);

@@ -633,11 +633,24 @@ START_TEST(prose_and_code_around_plans_are_skipped)
         "*(1) Project [id#0L]\n"
         "+- *(1) Range (0, 5, step=1, splits=8)\n"
         "\n"
+        "scala> spark.range(3).explain()\n"
+        "== Physical Plan ==\n"
+        "*(1) Range (0, 3, step=1, splits=8)\n"
+        "scala> :quit\n"
         "Why is there no Exchange?\n"
         "Thanks!\n");
-    ck_assert_uint_eq(doc->n_plans, 1);
-    ck_assert_uint_eq(doc->n_all_nodes, 2);
+    ck_assert_uint_eq(doc->n_plans, 2);
+    ck_assert_uint_eq(doc->n_all_nodes, 3);
     ck_assert_uint_eq(tu_root(doc)->line, 5);
+    ck_assert(tu_slice_is(doc->first_plan->next->first_section->first_root->text,
+                          "Range (0, 3, step=1, splits=8)"));
+    document_free(doc);
+    doc = tu_parse("My plan looks like:\n"
+                   "Project [a#1]\n"
+                   "+- Range (0, 1, step=1, splits=1)\n");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    ck_assert(tu_slice_is(tu_root(doc)->text, "Project [a#1]"));
+    ck_assert_uint_eq(tu_root(doc)->n_children, 1);
     document_free(doc);
 }
 END_TEST
@@ -727,7 +740,8 @@ START_TEST(comet_summary_sentence_is_not_a_node)
         "transitions between Spark and Comet.");
     ck_assert_uint_eq(doc->n_plans, 1);
     ck_assert_uint_eq(doc->n_all_nodes, 3);
-    ck_assert(tu_slice_is(section_n(doc, 0, 0)->preorder[2]->name, "CometScan"));
+    ck_assert(tu_slice_is(section_n(doc, 0, 0)->preorder[2]->name,
+                          "CometScan [native_iceberg_compat] parquet spark_catalog.default.customer"));
     ck_assert_int_eq(section_n(doc, 0, 0)->kind, SECTION_PHYSICAL);
     document_free(doc);
 }
@@ -779,6 +793,8 @@ START_TEST(names_follow_spark_node_names)
         {"Scan In-memory table t [a#1]", "Scan In-memory table t"},
         {"BatchScan cat.db.t[a#1] ParquetScan DataFilters: []", "BatchScan cat.db.t"},
         {"InMemoryTableScan [a#1], [isnotnull(a#1)]", "InMemoryTableScan"},
+        {"CometScan [native_iceberg_compat] parquet db.t", "CometScan [native_iceberg_compat] parquet db.t"},
+        {"CometScan parquet db.t[a#1] Batched: true", "CometScan parquet db.t"},
         {"LocalTableScan <empty>, [a#1]", "LocalTableScan"},
         {"HashAggregate(keys=[a#1], functions=[])", "HashAggregate"},
         {"SortMergeJoin(skew=true) [a#1], [b#2], Inner", "SortMergeJoin(skew=true)"},
@@ -810,8 +826,9 @@ START_TEST(several_plans_in_a_log)
                                     "+- 'UnresolvedRelation [t], [], false\n");
     ck_assert_uint_eq(doc->n_plans, 3);
     ck_assert_uint_eq(doc->first_plan->line, 2);
-    /* No blank line: "INFO second query" reads as more text of the Range node. */
+    /* No blank line, but a log record cannot be more text of the Range node. */
     ck_assert_uint_eq(section_n(doc, 0, 0)->n_nodes, 1);
+    ck_assert(tu_slice_is(tu_root(doc)->text, "Range (0, 1, step=1, splits=1)"));
     ck_assert(doc->first_plan->next->adaptive);
     ck_assert_int_eq(doc->first_plan->next->is_final, 0);
     ck_assert_int_eq(section_n(doc, 2, 0)->kind, SECTION_PARSED);
@@ -853,6 +870,55 @@ START_TEST(indented_tree_and_stray_blank_lines)
     outline(section_n(doc, 0, 0), buf, sizeof buf);
     ck_assert_str_eq(buf, "Project@0 Filter@1 Range@2");
     document_free(doc);
+}
+END_TEST
+
+/* Random soups of the format's own tokens: never a crash, a hang or a slice outside the
+   text; parents are always one level up. */
+START_TEST(random_token_soup_never_breaks_the_model)
+{
+    static const char *tok[] = {
+        "== Physical Plan ==\n", "== Analyzed Logical Plan ==\n", "== Parsed Logical Plan ==\n",
+        "+- ", ":- ", ":  ", "   ", "*(1) ", "* ", "^ ", "*", "Project [a#1]", "Filter (a#1 > 0)",
+        "(1) Scan parquet t\n", "Output [2]: [a#1, b#2]\n", "Condition : x\n", "\n", "\n\n",
+        "+- == Final Plan ==\n", "+- == Initial Plan ==\n", "===== Subqueries =====\n",
+        "Subquery:1 Hosting operator id = 1 Hosting Expression = x\n", "Subplan:1\n",
+        "Found 1 WholeStageCodegen subtrees.\n", "== Subtree 1 / 1 ==\n", "Generated code:\n",
+        "/* 001 */ x\n", "-- !query\n", "-- !query output\n", "-- !query analysis\n", " (3)",
+        " (unknown)", ", Statistics(sizeInBytes=1.0 KiB, rowCount=1.2E+3)", "... 3 more fields",
+        "... 9 more characters", "Truncated plan of 5 characters", "Relation [a#1] parquet",
+        "AdaptiveSparkPlan isFinalPlan=true", "  Child", " ", "(", ")", "[", "]", ":", "\r",
+        "\t", "x", "Statistics(", "(99999999999) Big\n", "Location [x]\n"};
+    unsigned seed = 12345;
+    size_t nt = sizeof tok / sizeof tok[0];
+    for (int it = 0; it < 3000; it++) {
+        char buf[4096];
+        size_t n = 0;
+        seed = seed * 1103515245u + 12345u;
+        int k = (int)(seed >> 16) % 80;
+        for (int j = 0; j < k; j++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *t = tok[(seed >> 16) % nt];
+            size_t l = strlen(t);
+            if (n + l + 2 >= sizeof buf)
+                break;
+            memcpy(buf + n, t, l);
+            n += l;
+            if ((seed >> 8) % 4 == 0)
+                buf[n++] = '\n';
+        }
+        struct document *doc = NULL;
+        if (tu_try_parse(buf, n, &doc) != SP_OK)
+            continue;
+        for (size_t i = 0; i < doc->n_all_nodes; i++) {
+            const struct plan_node *x = doc->all_nodes[i];
+            ck_assert(x->text.len == 0 || (x->text.ptr >= doc->text &&
+                                           x->text.ptr + x->text.len <= doc->text + doc->text_len));
+            ck_assert(!x->parent || x->depth == x->parent->depth + 1);
+            ck_assert(x->line >= 1 && x->line <= n + 1);
+        }
+        document_free(doc);
+    }
 }
 END_TEST
 
@@ -932,6 +998,7 @@ Suite *parse_suite(void)
     TCase *big = tcase_create("big");
     tcase_set_timeout(big, 600);
     tcase_add_test(big, a_10000_deep_plan_parses_in_linear_time);
+    tcase_add_test(big, random_token_soup_never_breaks_the_model);
     suite_add_tcase(s, big);
     return s;
 }

@@ -29,11 +29,13 @@ enum key_context {
     KCTX_PASTE,    /* after p: the pasted text is being collected */
     KCTX_HELP,     /* ? overlay */
     KCTX_DOCS,     /* document list overlay */
+    KCTX_LIST,     /* findings (!) and expression-id (*) lists */
+    KCTX_WALK,     /* the guided walk (w) */
     KCTX_COUNT
 };
 
 /* X(ACTION, context, "key names separated by spaces", "help text")
- * Keys kept free for the insight features: i ! f F * r w (see KEYS_RESERVED). */
+ * The insight features (view_insight.c) use i ! f F * r w in the tree. */
 #define KEYS_TABLE(X)                                                                       \
     X(KA_DOWN, KCTX_TREE, "j Down", "move down one row")                                   \
     X(KA_UP, KCTX_TREE, "k Up", "move up one row")                                         \
@@ -63,6 +65,13 @@ enum key_context {
     X(KA_SCROLL_HOME, KCTX_TREE, "0", "scroll the tree back to the left edge")             \
     X(KA_WRAP, KCTX_TREE, "W", "wrap long node text (toggle)")                             \
     X(KA_STAGES, KCTX_TREE, "s", "highlight the selected node's codegen stage (toggle)")   \
+    X(KA_EXPLAIN, KCTX_TREE, "i", "explain the selected operator beside its details (toggle)") \
+    X(KA_FINDINGS, KCTX_TREE, "!", "list the findings (lint) of the document")             \
+    X(KA_NEXT_FINDING, KCTX_TREE, "f", "next finding")                                     \
+    X(KA_PREV_FINDING, KCTX_TREE, "F", "previous finding")                                 \
+    X(KA_TRACE, KCTX_TREE, "*", "trace an expression id of the selected node (then n, N)") \
+    X(KA_FLIP, KCTX_TREE, "r", "flip the tree: scans on top, data flowing down (toggle)")  \
+    X(KA_WALK, KCTX_TREE, "w", "guided walk in execution order, a stage at a time")        \
     X(KA_CLICK, KCTX_TREE, "Click", "select a row; on a fold marker, fold or unfold it")   \
     X(KA_WHEEL_DOWN, KCTX_TREE, "WheelDown", "scroll down")                                \
     X(KA_WHEEL_UP, KCTX_TREE, "WheelUp", "scroll up")                                      \
@@ -102,11 +111,22 @@ enum key_context {
     X(KA_L_DOWN, KCTX_DOCS, "j Down", "next document")                                     \
     X(KA_L_UP, KCTX_DOCS, "k Up", "previous document")                                     \
     X(KA_L_OPEN, KCTX_DOCS, "Enter", "show the chosen document")                           \
-    X(KA_L_CLOSE, KCTX_DOCS, "q Escape D", "close the list")
+    X(KA_L_CLOSE, KCTX_DOCS, "q Escape D", "close the list")                               \
+    X(KA_I_DOWN, KCTX_LIST, "j Down", "next entry")                                        \
+    X(KA_I_UP, KCTX_LIST, "k Up", "previous entry")                                        \
+    X(KA_I_PAGE_DOWN, KCTX_LIST, "PageDown Space", "next page")                            \
+    X(KA_I_PAGE_UP, KCTX_LIST, "PageUp", "previous page")                                  \
+    X(KA_I_OPEN, KCTX_LIST, "Enter", "go to the finding, or trace the expression id")      \
+    X(KA_I_CLOSE, KCTX_LIST, "q Escape ! *", "close the list")                             \
+    X(KA_W_NEXT, KCTX_WALK, "w Space Enter j Down l Right", "next step")                   \
+    X(KA_W_PREV, KCTX_WALK, "b Backspace k Up h Left", "previous step")                    \
+    X(KA_W_FIRST, KCTX_WALK, "g Home", "first step")                                       \
+    X(KA_W_LAST, KCTX_WALK, "G End", "last step")                                          \
+    X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")
 
-/* Keys no binding may take: the insight features (explain operator, findings, next and
- * previous finding, trace a column, flip bottom-up, guided walk) will use them. */
-#define KEYS_RESERVED "i ! f F * r w"
+/* The insight features' keys in the tree (explain operator, findings, next and previous
+ * finding, trace a column, flip bottom-up, guided walk). */
+#define KEYS_INSIGHT "i ! f F * r w"
 
 enum key_action {
     KA_NONE = 0,

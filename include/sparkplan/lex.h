@@ -57,17 +57,19 @@ enum lex_header lex_header(const char *s, size_t n);
 bool lex_aqe_label(const char *s, size_t n, struct slice *inner);
 
 /* Formatted outline id: the last " (N)" or " (unknown)" group of the node string, before a
- * ", Statistics(...)" or " (columnarIn=...)" suffix.  Returns true when present; *id is -1
- * for "unknown"; *name_end is where the name part of the string ends. */
-bool lex_formatted_id(const char *s, size_t n, int32_t *id, size_t *name_end);
+ * ", Statistics(...)" suffix (stats_at: where lex_statistics found "Statistics(", or
+ * SIZE_MAX), a " (columnarIn=...)" suffix or a " // comment".  Returns true when present;
+ * *id is -1 for "unknown"; *name_end is where the name part of the string ends. */
+bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, size_t *name_end);
 
 /* Operator name of a node string (after the codegen marker).  formatted_end is the name_end
  * of lex_formatted_id (formatted outline) or SIZE_MAX for an ordinary node string. */
 struct slice lex_node_name(const char *s, size_t n, size_t formatted_end);
 
 /* "Statistics(sizeInBytes=1.2 GiB, rowCount=5)" anywhere in the line (the last one wins).
- * Returns true when a Statistics( group was found (stats may still be empty: "Statistics(X)"). */
-bool lex_statistics(const char *s, size_t n, struct plan_stats *out);
+ * Returns true when a Statistics( group was found (stats may still be empty: "Statistics(X)");
+ * *at is its position or SIZE_MAX. */
+bool lex_statistics(const char *s, size_t n, struct plan_stats *out, size_t *at);
 
 /* "1.5 KiB" -> 1536.  Returns false when s holds no number. */
 bool lex_size_bytes(const char *s, size_t n, double *out);
@@ -87,9 +89,12 @@ bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice 
  * letter, CamelCase word, not a details field, not an all-capitals word. */
 bool lex_looks_like_operator(const char *s, size_t n);
 
-/* Truncation markers: "... N more fields" and "... N more characters" / "Truncated plan of
- * N characters".  Return the count N (>= 0) or -1. */
-long lex_more_fields(const char *s, size_t n);
-long lex_more_characters(const char *s, size_t n);
+/* A line that cannot continue a node's text: a log record ("24/01/02 10:11:12 INFO ...")
+ * or a REPL prompt ("scala> ", ">>> ").  It ends the tree it follows. */
+bool lex_ends_tree(const char *s, size_t n);
+
+/* Truncation markers, in one pass: *fields = N of "... N more fields", *chars = N of
+ * "... N more characters" or "Truncated plan of N characters"; -1 when absent. */
+void lex_truncation(const char *s, size_t n, long *fields, long *chars);
 
 #endif

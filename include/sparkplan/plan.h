@@ -102,6 +102,9 @@ struct plan_warning {
     struct plan_warning *next;
 };
 
+/* line_depth value of a line that carries its own prefix. */
+#define CLEAN_OWN_PREFIX UINT32_MAX
+
 struct document {
     const char *name;          /* origin shown to people: file name, "stdin", "paste 2" */
     char *bytes;               /* original input, owned (malloc), never modified */
@@ -110,6 +113,13 @@ struct document {
     size_t text_len;
     const uint32_t *line_map;  /* text line (1-based index) -> original line; NULL = identity */
     uint32_t n_text_lines;
+    /* Additive (clean-up, issue 4).  NULL unless clean-up rebuilt a tree whose indentation was
+     * lost and the rebuilt prefixes would not fit in memory (a 100,000-deep chain is 15 GB of
+     * spaces).  Then for text line i (1-based, array of n_text_lines + 1): the number of
+     * 3-column prefix units the line stands for, its marker included (a root 0, its children
+     * 1, ...); the line itself starts with just its marker ("+- ", ":- ") or, for an AQE
+     * section root, with nothing.  CLEAN_OWN_PREFIX: the line carries its own prefix. */
+    const uint32_t *line_depth;
     struct arena arena;
     struct plan *first_plan, *last_plan;
     uint32_t n_plans;

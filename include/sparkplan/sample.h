@@ -18,6 +18,9 @@ struct sample_file {
 extern const struct sample_file sample_files[];
 extern const size_t n_sample_files;
 
+/* samples/INDEX.tsv, NUL-terminated: one "file<TAB>description" line per sample. */
+extern const char *const sample_index_tsv;
+
 /* The plan the explorer opens when it is given nothing: samples/join-formatted.txt. */
 #define SAMPLE_DEFAULT_NAME "join-formatted.txt"
 

@@ -53,7 +53,7 @@ struct jump {
 };
 
 enum focus { FOCUS_TREE, FOCUS_DETAILS };
-enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_DOCS };
+enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_DOCS, OVERLAY_FINDINGS, OVERLAY_IDS };
 enum prompt_kind { PROMPT_NONE, PROMPT_SEARCH, PROMPT_GOTO, PROMPT_PASTE };
 
 /* One display line of the details pane. */
@@ -108,6 +108,8 @@ struct tui {
     size_t det_top, det_cursor;
 
     bool ascii, utf8, wrap, stage_hl;
+    bool explain;                 /* i: the operator's catalogue entry in the details */
+    bool flipped;                 /* r: the tree drawn bottom-up, scans on top */
     int hscroll;
     char msg[256];
     bool msg_error;
@@ -144,6 +146,30 @@ int32_t details_find_link(const char *s, size_t len, size_t *at, size_t *n);
 /* view_help.c */
 void help_draw(const struct tui *t);
 int help_key(struct tui *t, enum key_action a);
+
+/* view_insight.c: explain (i), findings (! f F and gutter marks), expression-id traces (*),
+ * the flipped tree (r) and the guided walk (w).  Its state (each document's analysis, the
+ * lists, the trace, the walk) is its own; insight_free releases it. */
+int insight_key(struct tui *t, enum key_action a);             /* the tree's insight keys */
+int insight_list_key(struct tui *t, enum key_action a);        /* OVERLAY_FINDINGS / _IDS */
+void insight_list_draw(const struct tui *t);
+bool insight_walking(const struct tui *t);
+int insight_walk_key(struct tui *t, enum key_action a);
+/* Movement keys swap direction while the tree is flipped. */
+enum key_action insight_flip_action(const struct tui *t, enum key_action a);
+/* The gutter mark of a node ("!" warning, "i" information, a diamond for the producer of
+ * the traced id), or NULL; *role says how to draw it. */
+const char *insight_mark(const struct tui *t, const struct plan_node *n, enum role *role);
+/* Does the tab need a gutter for marks?  (Analyses the document on first call.) */
+bool insight_tab_has_marks(struct tui *t, const struct tab *tab);
+/* Flipped guides: the last child's corner turned upside down, the open glyph too. */
+void insight_flip_prefix(struct rows_prefix *pf, bool ascii);
+/* Adds the node's findings, and with `i` its catalogue entry, to the details lines. */
+void insight_details(struct tui *t, const struct plan_node *n);
+void insight_free(struct tui *t);
+
+/* view_details.c, for insight_details: one generated logical line (wrapped to the pane). */
+void details_add_line(struct tui *t, enum role role, size_t key_len, const char *text);
 
 /* view_docs.c */
 bool docs_build_tabs(struct doc_view *dv);

@@ -1,10 +1,912 @@
-/* clean.c: paste clean-up (see clean.h).  Stub: the input is read as it is. */
+/* clean.c: the paste clean-up pipeline (see clean.h and clean_impl.h).
+ *
+ * Order matters and each step is linear:
+ *   encoding (BOM, UTF-16, CRLF) -> quoted strings with \n escapes -> tabs and trailing blanks
+ *   -> comment / quote prefixes -> show() tables -> common indentation -> numberedTreeString
+ *   prefixes -> hard-wrapped lines -> lost indentation.
+ * A quick scan first decides whether any of it can apply; when none does (Spark's own
+ * output, the common case for big files) the document keeps reading its input bytes.
+ */
 #include "sparkplan/clean.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "clean_impl.h"
+
+/* ---- line arrays and scratch ----------------------------------------------------------- */
+
+bool cl_push(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig)
+{
+    if (len > UINT32_MAX) {
+        c->nomem = true;
+        return false;
+    }
+    if (a->n == a->cap) {
+        size_t ncap = a->cap ? a->cap * 2 : 256;
+        struct cl_line *nv = ncap > a->cap ? realloc(a->v, ncap * sizeof *nv) : NULL;
+        if (!nv) {
+            c->nomem = true;
+            return false;
+        }
+        a->v = nv;
+        a->cap = ncap;
+    }
+    a->v[a->n].p = p;
+    a->v[a->n].len = (uint32_t)len;
+    a->v[a->n].orig = orig;
+    a->n++;
+    return true;
+}
+
+void cl_lines_free(struct cl_lines *a)
+{
+    free(a->v);
+    a->v = NULL;
+    a->n = a->cap = 0;
+}
+
+void cl_replace(struct cleaner *c, struct cl_lines *a)
+{
+    cl_lines_free(&c->lines);
+    c->lines = *a;
+    a->v = NULL;
+    a->n = a->cap = 0;
+}
+
+char *cl_alloc(struct cleaner *c, size_t n)
+{
+    char *p = arena_alloc(&c->scratch, n ? n : 1);
+    if (!p)
+        c->nomem = true;
+    return p;
+}
+
+uint32_t cl_width(const char *p, uint32_t len)
+{
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < len; i++)
+        w += ((unsigned char)p[i] & 0xC0) != 0x80;
+    return w;
+}
+
+/* ---- line classification --------------------------------------------------------------- */
+
+static bool is_digit(char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+
+bool cl_is_header(const char *p, uint32_t len)
+{
+    uint32_t i = cl_indent(p, len);
+    p += i;
+    len -= i;
+    while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+        len--;
+    return len >= 6 && memcmp(p, "== ", 3) == 0 && memcmp(p + len - 2, "==", 2) == 0 &&
+           p[3] != '=';
+}
+
+bool cl_is_plan_header(const char *p, uint32_t len)
+{
+    if (!cl_is_header(p, len))
+        return false;
+    /* "== Physical Plan ==", "== Parsed Logical Plan ==", "== Subtree 1 / 2 (...) ==", not
+       "== SQL ==" of an error message. */
+    for (uint32_t i = 0; i + 4 <= len; i++)
+        if (memcmp(p + i, "Plan", 4) == 0 || (i + 7 <= len && memcmp(p + i, "Subtree", 7) == 0))
+            return true;
+    return false;
+}
+
+/* Length of the tree prefix ([ :]* then "+- " or ":- ") or 0 when the line has none. */
+static uint32_t tree_prefix_len(const char *p, uint32_t len)
+{
+    uint32_t j = 0;
+    while (j < len && (p[j] == ' ' || p[j] == ':')) {
+        if (p[j] == ':' && j + 1 < len && p[j + 1] == '-')
+            break;
+        j++;
+    }
+    if (j + 3 <= len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-' && p[j + 2] == ' ')
+        return j + 3;
+    /* A leaf marker with nothing after it ("+-" at the end of a cut line) is still one. */
+    if (j + 2 == len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-')
+        return j + 2;
+    return 0;
+}
+
+uint32_t cl_tree_content_col(const char *p, uint32_t len)
+{
+    return tree_prefix_len(p, len);
+}
+
+/* "Output [4]: ", "Condition : ", "Join type: ", "Arguments: " ... a details field line. */
+static bool is_field(const char *p, uint32_t len)
+{
+    if (!len || !(p[0] >= 'A' && p[0] <= 'Z'))
+        return false;
+    uint32_t i = 1;
+    /* Bound: keys are short; 48 characters at most are looked at. */
+    while (i < len && i < 48 &&
+           ((p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= 'a' && p[i] <= 'z') || is_digit(p[i]) ||
+            p[i] == '_' || (p[i] == ' ' && i + 1 < len && p[i + 1] != ' ' && p[i + 1] != '[' &&
+                            p[i + 1] != ':')))
+        i++;
+    if (i + 1 < len && p[i] == ' ' && p[i + 1] == '[') {
+        i += 2;
+        while (i < len && is_digit(p[i]))
+            i++;
+        if (i >= len || p[i] != ']')
+            return false;
+        i++;
+    }
+    if (i < len && p[i] == ' ')
+        i++;
+    return i < len && p[i] == ':' && (i + 1 == len || p[i + 1] == ' ');
+}
+
+enum cl_kind cl_kind(const char *p, uint32_t len)
+{
+    uint32_t i = 0;
+    while (i < len && (p[i] == ' ' || p[i] == '\t'))
+        i++;
+    if (i == len)
+        return K_BLANK;
+    if (tree_prefix_len(p, len))
+        return K_TREE;
+    if (cl_is_header(p, len))
+        return K_HEADER;
+    const char *q = p + i;
+    uint32_t n = len - i;
+    if (cl_starts(q, n, "====="))
+        return K_SECTION;
+    if (i > 0)
+        return K_OTHER;
+    if ((cl_starts(p, len, "Subquery:") && len > 9 && is_digit(p[9])) ||
+        (cl_starts(p, len, "Subplan:") && len > 8 && is_digit(p[8])) ||
+        (cl_starts(p, len, "Found ") && len > 6 && is_digit(p[6])) ||
+        cl_starts(p, len, "Generated code:") || cl_starts(p, len, "-- !query") ||
+        (cl_starts(p, len, "/* ") && len > 3 && is_digit(p[3])))
+        return K_SECTION;
+    if (p[0] == '(') {
+        uint32_t j = 1;
+        while (j < len && is_digit(p[j]))
+            j++;
+        if (j > 1 && j < len && p[j] == ')' && (j + 1 == len || p[j + 1] == ' '))
+            return K_DETAILS;
+    }
+    if (is_field(p, len))
+        return K_FIELD;
+    return K_OTHER;
+}
+
+/* ---- the lines of the input ------------------------------------------------------------ */
+
+/* UTF-16 (a PowerShell redirect) becomes UTF-8; lone surrogates become U+FFFD. */
+static char *utf16_to_utf8(struct cleaner *c, const unsigned char *s, size_t n, bool big_endian,
+                           size_t *out_len)
+{
+    char *out = cl_alloc(c, (n / 2) * 3 + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i + 1 < n; i += 2) {
+        uint32_t u = big_endian ? (uint32_t)(s[i] << 8 | s[i + 1]) : (uint32_t)(s[i + 1] << 8 | s[i]);
+        if (u >= 0xD800 && u <= 0xDBFF && i + 3 < n) {
+            uint32_t lo = big_endian ? (uint32_t)(s[i + 2] << 8 | s[i + 3])
+                                     : (uint32_t)(s[i + 3] << 8 | s[i + 2]);
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                i += 2;
+            } else {
+                u = 0xFFFD;
+            }
+        } else if (u >= 0xD800 && u <= 0xDFFF) {
+            u = 0xFFFD;
+        }
+        /* At most 4 bytes for 4 input bytes, 3 for 2: the buffer above is large enough. */
+        if (u < 0x80) {
+            out[o++] = (char)u;
+        } else if (u < 0x800) {
+            out[o++] = (char)(0xC0 | u >> 6);
+            out[o++] = (char)(0x80 | (u & 0x3F));
+        } else if (u < 0x10000) {
+            out[o++] = (char)(0xE0 | u >> 12);
+            out[o++] = (char)(0x80 | ((u >> 6) & 0x3F));
+            out[o++] = (char)(0x80 | (u & 0x3F));
+        } else {
+            out[o++] = (char)(0xF0 | u >> 18);
+            out[o++] = (char)(0x80 | ((u >> 12) & 0x3F));
+            out[o++] = (char)(0x80 | ((u >> 6) & 0x3F));
+            out[o++] = (char)(0x80 | (u & 0x3F));
+        }
+    }
+    *out_len = o;
+    return out;
+}
+
+static bool step_split(struct cleaner *c)
+{
+    const char *s = c->doc->bytes;
+    size_t n = c->doc->len;
+    if (n >= 2 && ((unsigned char)s[0] == 0xFF && (unsigned char)s[1] == 0xFE)) {
+        s = utf16_to_utf8(c, (const unsigned char *)s + 2, n - 2, false, &n);
+        c->changed |= CL_ENCODING;
+    } else if (n >= 2 && ((unsigned char)s[0] == 0xFE && (unsigned char)s[1] == 0xFF)) {
+        s = utf16_to_utf8(c, (const unsigned char *)s + 2, n - 2, true, &n);
+        c->changed |= CL_ENCODING;
+    } else if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+        s += 3;
+        n -= 3;
+        c->changed |= CL_ENCODING;
+    }
+    if (!s)
+        return false;
+    const char *end = s + n;
+    uint32_t line = 0;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *e = nl ? nl : end;
+        line++;
+        const char *t = e;
+        while (t > s && t[-1] == '\r')
+            t--;
+        if (t != e)
+            c->changed |= CL_ENCODING;
+        if (!cl_push(c, &c->lines, s, (size_t)(t - s), line))
+            return false;
+        s = nl ? nl + 1 : end;
+    }
+    return true;
+}
+
+/* ---- tabs and trailing blanks ---------------------------------------------------------- */
+
+/* Tabs in the leading blanks become spaces (8-column stops, as a terminal shows them).
+ * Tabs inside the text are the plan's own and stay. */
+static bool step_tabs(struct cleaner *c)
+{
+    for (size_t i = 0; i < c->lines.n; i++) {
+        struct cl_line *l = &c->lines.v[i];
+        uint32_t lead = 0, tabs = 0, col = 0;
+        while (lead < l->len && (l->p[lead] == ' ' || l->p[lead] == '\t')) {
+            if (l->p[lead] == '\t') {
+                tabs++;
+                col = (col / 8 + 1) * 8;
+            } else {
+                col++;
+            }
+            lead++;
+        }
+        if (!tabs)
+            continue;
+        char *buf = cl_alloc(c, (size_t)col + (l->len - lead));
+        if (!buf)
+            return false;
+        memset(buf, ' ', col);
+        memcpy(buf + col, l->p + lead, l->len - lead);
+        l->p = buf;
+        l->len = col + (l->len - lead);
+        /* Tabs before a tree line or a header are a reason to rewrite; elsewhere (SQL text in
+           a .sql.out file) they are kept unless something else rewrites the input. */
+        enum cl_kind k = cl_kind(l->p, l->len);
+        if (k == K_TREE || k == K_HEADER)
+            c->changed |= CL_SPACE;
+    }
+    return true;
+}
+
+/* Trailing blanks go (after the wrap step, which needs a cut line's full width).  They are a
+ * reason to rewrite only on tree lines and headers, or when most lines carry them (terminal
+ * padding): Spark itself prints a few ("(1) Scan parquet "). */
+static void step_trailing(struct cleaner *c)
+{
+    size_t nonblank = 0, trailing = 0, on_tree = 0;
+    for (size_t i = 0; i < c->lines.n; i++) {
+        struct cl_line *l = &c->lines.v[i];
+        uint32_t len = l->len;
+        while (len && (l->p[len - 1] == ' ' || l->p[len - 1] == '\t'))
+            len--;
+        if (!len) {
+            l->len = 0;
+            continue;
+        }
+        nonblank++;
+        if (len != l->len) {
+            trailing++;
+            enum cl_kind k = cl_kind(l->p, len);
+            if (k == K_TREE || k == K_HEADER)
+                on_tree++;
+            l->len = len;
+        }
+    }
+    if (on_tree || (nonblank >= 4 && trailing * 2 > nonblank))
+        c->changed |= CL_SPACE;
+}
+
+/* ---- comment and quote prefixes -------------------------------------------------------- */
+
+enum prefix_kind { PX_NONE, PX_HASH, PX_SLASH, PX_DASH, PX_QUOTE };
+
+static const char *const prefix_text[] = {"", "#", "//", "--", ">"};
+
+/* The prefix a line carries after `indent` spaces; what follows it must be a space, the end
+ * of the line or (for '>') anything, so "#include" or "-->" are not prefixes. */
+static enum prefix_kind line_prefix(const struct cl_line *l, uint32_t indent)
+{
+    const char *p = l->p + indent;
+    uint32_t n = l->len - indent;
+    for (int k = PX_HASH; k <= PX_QUOTE; k++) {
+        size_t pl = strlen(prefix_text[k]);
+        if (n >= pl && memcmp(p, prefix_text[k], pl) == 0) {
+            if (k == PX_QUOTE || n == pl || p[pl] == ' ')
+                return (enum prefix_kind)k;
+            /* "#+- X": a comment marker written without its space, only in a block. */
+            if (k == PX_HASH && (p[pl] == '+' || p[pl] == ':' || p[pl] == '='))
+                return (enum prefix_kind)k;
+        }
+    }
+    return PX_NONE;
+}
+
+static bool looks_like_plan_line(const char *p, uint32_t len)
+{
+    enum cl_kind k = cl_kind(p, len);
+    return k == K_TREE || k == K_HEADER;
+}
+
+/* One pass: every run of two or more lines sharing a prefix (and its indentation) that
+ * holds a plan loses the prefix and one space after it.  Returns true when it removed any. */
+static bool strip_prefix_pass(struct cleaner *c)
+{
+    bool any = false;
+    size_t i = 0;
+    while (i < c->lines.n) {
+        struct cl_line *l = &c->lines.v[i];
+        uint32_t ind = cl_indent(l->p, l->len);
+        enum prefix_kind k = ind < l->len ? line_prefix(l, ind) : PX_NONE;
+        if (k == PX_NONE) {
+            i++;
+            continue;
+        }
+        size_t pl = strlen(prefix_text[k]);
+        size_t j = i + 1;
+        bool plan = false, all_spaced = true;
+        /* Bound: j only moves forward; the outer loop resumes at j. */
+        for (size_t m = i; m < c->lines.n; m++) {
+            struct cl_line *x = &c->lines.v[m];
+            if (x->len < ind + pl || cl_indent(x->p, x->len) < ind ||
+                line_prefix(x, ind) != k)
+                break;
+            j = m + 1;
+            const char *rest = x->p + ind + pl;
+            uint32_t rn = x->len - ind - (uint32_t)pl;
+            if (rn && rest[0] != ' ')
+                all_spaced = false;
+            if (rn && rest[0] == ' ')
+                rest++, rn--;
+            /* Look through further layers ("> > ", "# > ") for the plan. */
+            while (rn && (rest[0] == '>' || rest[0] == '#' || rest[0] == ' '))
+                rest++, rn--;
+            if (!plan && looks_like_plan_line(rest, rn))
+                plan = true;
+        }
+        if (j - i >= 2 && plan) {
+            for (size_t m = i; m < j; m++) {
+                struct cl_line *x = &c->lines.v[m];
+                uint32_t cut = ind + (uint32_t)pl;
+                if (all_spaced && cut < x->len)
+                    cut++;
+                x->p += cut;
+                x->len -= cut;
+            }
+            any = true;
+            c->changed |= CL_PREFIX;
+        }
+        i = j;
+    }
+    return any;
+}
+
+static void step_prefixes(struct cleaner *c)
+{
+    /* Nested quoting ("> > ", "# > ") peels one layer a pass; four layers is plenty. */
+    for (int pass = 0; pass < 4 && strip_prefix_pass(c); pass++)
+        ;
+}
+
+/* ---- show() tables --------------------------------------------------------------------- */
+
+static uint32_t rtrim_len(const struct cl_line *l)
+{
+    uint32_t len = l->len;
+    while (len && (l->p[len - 1] == ' ' || l->p[len - 1] == '\t'))
+        len--;
+    return len;
+}
+
+/* "+-----+" (the closing '+' may have been lost in a copy) after optional indentation. */
+static bool is_table_border(const struct cl_line *l)
+{
+    uint32_t i = cl_indent(l->p, l->len), len = rtrim_len(l);
+    if (i >= len || l->p[i] != '+')
+        return false;
+    uint32_t dashes = 0;
+    for (uint32_t j = i + 1; j < len; j++) {
+        if (l->p[j] == '-')
+            dashes++;
+        else if (l->p[j] != '+')
+            return false;
+    }
+    return dashes >= 3;
+}
+
+static bool starts_with_bar(const struct cl_line *l, uint32_t indent)
+{
+    return l->len > indent && cl_indent(l->p, l->len) >= indent && l->p[indent] == '|';
+}
+
+static bool ends_with_bar(const struct cl_line *l)
+{
+    uint32_t len = rtrim_len(l);
+    return len && l->p[len - 1] == '|';
+}
+
+/* The last c in p[0..len), or p + len. */
+static const char *strrchr_n(const char *p, uint32_t len, char c)
+{
+    for (uint32_t i = len; i > 0; i--)
+        if (p[i - 1] == c)
+            return p + i - 1;
+    return p + len;
+}
+
+/* A header row "|plan   |" with one column. */
+static bool is_single_column_header(const struct cl_line *l, uint32_t indent)
+{
+    uint32_t len = rtrim_len(l);
+    if (!starts_with_bar(l, indent) || !ends_with_bar(l) || len < indent + 2)
+        return false;
+    return memchr(l->p + indent + 1, '|', len - indent - 2) == NULL;
+}
+
+/* Unwraps one row: lines a..b (inclusive) of c->lines into out. */
+static bool unwrap_row(struct cleaner *c, struct cl_lines *out, size_t a, size_t b, uint32_t indent)
+{
+    /* The first line may carry show()'s left padding: it loses all its blanks.  The others
+       may share an indentation the page added (one space in Spark's docs); it is measured
+       per stretch between blank lines, since pages are not always consistent about it. */
+    size_t seg = a + 1;
+    uint32_t common = 0;
+    for (size_t m = a; m <= b; m++) {
+        struct cl_line *x = &c->lines.v[m];
+        const char *p = x->p;
+        uint32_t len = x->len;
+        while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+            len--;
+        if (m == b && len && p[len - 1] == '|') {
+            len--;
+            while (len && p[len - 1] == ' ')
+                len--;
+        }
+        if (m == a) {
+            uint32_t cut = indent + 1 < len ? indent + 1 : len;
+            p += cut;
+            len -= cut;
+            uint32_t ind = cl_indent(p, len);
+            p += ind;
+            len -= ind;
+        } else {
+            if (m >= seg) {
+                /* A new stretch: measure it.  Bound: each line is measured once. */
+                common = UINT32_MAX;
+                for (seg = m; seg <= b; seg++) {
+                    struct cl_line *y = &c->lines.v[seg];
+                    uint32_t ylen = y->len;
+                    if (seg == b && ends_with_bar(y))
+                        ylen = (uint32_t)(strrchr_n(y->p, y->len, '|') - y->p);
+                    uint32_t ind = cl_indent(y->p, ylen);
+                    if (ind >= ylen)
+                        break; /* a blank line ends the stretch */
+                    if (ind < common)
+                        common = ind;
+                }
+                if (common == UINT32_MAX)
+                    common = 0;
+                seg++;
+            }
+            uint32_t ind = cl_indent(p, len);
+            uint32_t cut = ind < common ? ind : common;
+            p += cut;
+            len -= cut;
+        }
+        if (!cl_push(c, out, p, len, x->orig))
+            return false;
+    }
+    return true;
+}
+
+static bool step_tables(struct cleaner *c)
+{
+    bool found = false;
+    for (size_t i = 0; i < c->lines.n && !found; i++)
+        found = is_table_border(&c->lines.v[i]);
+    if (!found)
+        return true;
+    struct cl_lines out = {0};
+    size_t i = 0;
+    while (i < c->lines.n) {
+        struct cl_line *l = &c->lines.v[i];
+        if (!is_table_border(l)) {
+            if (!cl_push(c, &out, l->p, l->len, l->orig))
+                goto fail;
+            i++;
+            continue;
+        }
+        uint32_t indent = cl_indent(l->p, l->len);
+        size_t j = i + 1;
+        /* The header row and its border. */
+        if (j + 1 < c->lines.n && is_single_column_header(&c->lines.v[j], indent) &&
+            is_table_border(&c->lines.v[j + 1]))
+            j += 2;
+        if (j >= c->lines.n || !starts_with_bar(&c->lines.v[j], indent)) {
+            /* A border without rows: a lone "+---" line is not worth keeping either. */
+            if (j == i + 1) {
+                if (!cl_push(c, &out, l->p, l->len, l->orig))
+                    goto fail;
+                i++;
+                continue;
+            }
+            i = j;
+            c->changed |= CL_TABLE;
+            continue;
+        }
+        /* Rows: from a line starting with '|' to one ending with '|' followed by the next
+           row, a border or the end.  Bound: j only moves forward. */
+        bool first_row = true;
+        while (j < c->lines.n && starts_with_bar(&c->lines.v[j], indent)) {
+            size_t a = j, b = j;
+            while (b < c->lines.n) {
+                struct cl_line *x = &c->lines.v[b];
+                bool next_ends = b + 1 >= c->lines.n || is_table_border(&c->lines.v[b + 1]) ||
+                                 starts_with_bar(&c->lines.v[b + 1], indent);
+                if (ends_with_bar(x) && (b > a || rtrim_len(x) > indent + 1) && next_ends)
+                    break;
+                if (is_table_border(x)) {
+                    b--;
+                    break;
+                }
+                b++;
+            }
+            if (b >= c->lines.n)
+                b = c->lines.n - 1;
+            if (!first_row && !cl_push(c, &out, "", 0, c->lines.v[a].orig))
+                goto fail;
+            if (!unwrap_row(c, &out, a, b, indent))
+                goto fail;
+            first_row = false;
+            j = b + 1;
+        }
+        if (j < c->lines.n && is_table_border(&c->lines.v[j]))
+            j++;
+        c->changed |= CL_TABLE;
+        i = j;
+    }
+    cl_replace(c, &out);
+    return true;
+fail:
+    cl_lines_free(&out);
+    return false;
+}
+
+/* ---- common indentation ---------------------------------------------------------------- */
+
+/* A run is a maximal stretch of lines whose non-blank lines are all indented.  It loses its
+ * common indentation when it is clearly a block of its own: it starts with a plan header, or
+ * it is fenced by blank lines (or the ends of the input) and does not start in the middle of
+ * a tree (a marker line).  Inside a tree the deeper lines form runs too: those never qualify,
+ * because they follow a non-blank line and start with a marker. */
+static void step_indent(struct cleaner *c)
+{
+    size_t i = 0, n = c->lines.n;
+    while (i < n) {
+        struct cl_line *l = &c->lines.v[i];
+        if (cl_blank(l) || cl_indent(l->p, l->len) == 0) {
+            i++;
+            continue;
+        }
+        size_t a = i, last = i;
+        uint32_t common = UINT32_MAX;
+        size_t j = i;
+        /* Bound: j only moves forward; the outer loop resumes after the run. */
+        for (; j < n; j++) {
+            struct cl_line *x = &c->lines.v[j];
+            if (cl_blank(x))
+                continue;
+            uint32_t ind = cl_indent(x->p, x->len);
+            if (ind == 0)
+                break;
+            if (ind < common)
+                common = ind;
+            last = j;
+        }
+        bool fenced_before = a == 0 || cl_blank(&c->lines.v[a - 1]);
+        bool fenced_after = last + 1 >= n || cl_blank(&c->lines.v[last + 1]);
+        struct cl_line *first = &c->lines.v[a];
+        bool header = cl_is_header(first->p, first->len) ||
+                      cl_kind(first->p + common, first->len - common) == K_SECTION;
+        bool marker = tree_prefix_len(first->p + common, first->len - common) > 0;
+        if (header || (fenced_before && fenced_after && !marker)) {
+            for (size_t m = a; m <= last; m++) {
+                struct cl_line *x = &c->lines.v[m];
+                uint32_t cut = x->len < common ? x->len : common;
+                x->p += cut;
+                x->len -= cut;
+            }
+            c->changed |= CL_INDENT;
+        }
+        i = last + 1;
+    }
+}
+
+/* ---- numberedTreeString ---------------------------------------------------------------- */
+
+/* "00 ", "01 ", ... "100 ": the number (or -1) and the prefix length. */
+static long line_number_prefix(const struct cl_line *l, uint32_t *plen)
+{
+    uint32_t i = 0;
+    long v = 0;
+    while (i < l->len && is_digit(l->p[i]) && i < 9) {
+        v = v * 10 + (l->p[i] - '0');
+        i++;
+    }
+    if (i < 2 || i >= l->len || l->p[i] != ' ')
+        return -1;
+    *plen = i + 1;
+    return v;
+}
+
+/* Runs of lines numbered n, n+1, n+2 ... (continuation lines of a node string carry no
+ * number and may sit between them) whose second numbered line is a tree line. */
+static void step_numbers(struct cleaner *c)
+{
+    size_t i = 0, n = c->lines.n;
+    while (i < n) {
+        uint32_t plen;
+        long v = line_number_prefix(&c->lines.v[i], &plen);
+        if (v < 0) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1, last = i, count = 1;
+        long want = v + 1;
+        bool tree = false;
+        /* Bound: j only moves forward; the outer loop resumes after the run. */
+        for (; j < n; j++) {
+            uint32_t pl2;
+            long w = line_number_prefix(&c->lines.v[j], &pl2);
+            if (w == want) {
+                if (count == 1) {
+                    struct cl_line *x = &c->lines.v[j];
+                    tree = tree_prefix_len(x->p + pl2, x->len - pl2) > 0;
+                }
+                want++;
+                count++;
+                last = j;
+            } else if (w >= 0 || cl_blank(&c->lines.v[j])) {
+                break;
+            }
+        }
+        if (count >= 2 && tree) {
+            for (size_t m = i; m <= last; m++) {
+                uint32_t pl2;
+                struct cl_line *x = &c->lines.v[m];
+                if (line_number_prefix(x, &pl2) >= 0) {
+                    x->p += pl2;
+                    x->len -= pl2;
+                }
+            }
+            c->changed |= CL_NUMBERS;
+        }
+        i = last + 1;
+    }
+}
+
+/* ---- emission -------------------------------------------------------------------------- */
+
+static bool emit(struct cleaner *c)
+{
+    struct document *doc = c->doc;
+    size_t total = 0;
+    for (size_t i = 0; i < c->lines.n; i++)
+        total += (size_t)c->lines.v[i].len + 1;
+    if (c->lines.n > UINT32_MAX - 1)
+        return false;
+    char *text = arena_alloc(&doc->arena, total + 1);
+    uint32_t *map = arena_alloc(&doc->arena, (c->lines.n + 1) * sizeof *map);
+    if (!text || !map)
+        return false;
+    size_t o = 0;
+    for (size_t i = 0; i < c->lines.n; i++) {
+        const struct cl_line *l = &c->lines.v[i];
+        if (l->len)
+            memcpy(text + o, l->p, l->len);
+        o += l->len;
+        text[o++] = '\n';
+        map[i + 1] = l->orig;
+    }
+    text[o] = '\0';
+    doc->text = text;
+    doc->text_len = o;
+    doc->line_map = map;
+    doc->n_text_lines = (uint32_t)c->lines.n;
+    if (c->units) {
+        uint32_t *units = arena_alloc(&doc->arena, (c->lines.n + 1) * sizeof *units);
+        if (!units)
+            return false;
+        memcpy(units + 1, c->units, c->lines.n * sizeof *units);
+        doc->line_depth = units;
+    }
+    return true;
+}
+
+/* ---- the quick scan -------------------------------------------------------------------- */
+
+/* A backslash followed by 'n', escaped or not ("\\n" is a string escaped twice). */
+bool cl_line_has_escaped_newline(const char *p, uint32_t len)
+{
+    const char *s = p, *end = p + len;
+    while (s < end) {
+        const char *b = memchr(s, '\\', (size_t)(end - s));
+        if (!b || b + 1 >= end)
+            return false;
+        if (b[1] == 'n')
+            return true;
+        s = b + 1;
+    }
+    return false;
+}
+
+static bool has_quote(const char *p, uint32_t len)
+{
+    return memchr(p, '"', len) || memchr(p, '\'', len);
+}
+
+bool clean_quick_scan(const char *s, size_t n)
+{
+    if (n >= 2 && (((unsigned char)s[0] == 0xFF && (unsigned char)s[1] == 0xFE) ||
+                   ((unsigned char)s[0] == 0xFE && (unsigned char)s[1] == 0xFF)))
+        return true;
+    if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+        return true;
+    if (n > UINT32_MAX / 2)
+        return false; /* too big to rewrite: read as it is */
+    if (memchr(s, '\r', n))
+        return true;
+    bool backslash = memchr(s, '\\', n) != NULL;
+    const char *end = s + n;
+    struct cl_line prev = {"", 0, 0};
+    enum cl_kind prev_kind = K_BLANK;
+    enum prefix_kind prev_prefix = PX_NONE;
+    long prev_number = -2;
+    uint32_t prev_width = 0, nonblank = 0, trailing = 0;
+    struct cl_wrap_scan ws;
+    cl_wrap_scan_init(&ws);
+    struct cl_tree_check tc = {0};
+    bool dirty = false;
+    uint32_t line = 0;
+    while (s < end && !dirty) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        struct cl_line l = {s, (uint32_t)((nl ? nl : end) - s), ++line};
+        s = nl ? nl + 1 : end;
+        uint32_t raw_len = l.len;
+        while (l.len && (l.p[l.len - 1] == ' ' || l.p[l.len - 1] == '\t'))
+            l.len--;
+        enum cl_kind kind = cl_kind(l.p, l.len);
+        uint32_t ind = cl_indent(l.p, l.len);
+        if (kind != K_BLANK) {
+            nonblank++;
+            if (raw_len != l.len) {
+                trailing++;
+                if (kind == K_TREE || kind == K_HEADER)
+                    dirty = true;
+            }
+            if (ind < l.len && l.p[ind] == '\t')
+                dirty = true;
+            if (is_table_border(&l) || l.p[0] == '|')
+                dirty = true;
+            enum prefix_kind px = line_prefix(&l, ind);
+            if (px != PX_NONE && px == prev_prefix)
+                dirty = true;
+            prev_prefix = px;
+            uint32_t plen;
+            long num = line_number_prefix(&l, &plen);
+            if (num >= 0 && num == prev_number + 1)
+                dirty = true;
+            prev_number = num;
+            if (ind > 0 && (prev_kind == K_BLANK || line == 1) &&
+                !tree_prefix_len(l.p + ind, l.len - ind))
+                dirty = true;
+            if (ind > 0 && cl_is_header(l.p, l.len))
+                dirty = true;
+            if (backslash && has_quote(l.p, l.len) && cl_line_has_escaped_newline(l.p, l.len))
+                dirty = true;
+        } else {
+            prev_prefix = PX_NONE;
+            prev_number = -2;
+        }
+        uint32_t width = cl_width(l.p, l.len);
+        cl_wrap_scan_line(&ws, &prev, prev_kind, prev_width, &l, kind, width);
+        if (!cl_tree_check_line(&tc, l.p, l.len))
+            dirty = true; /* out of memory: let the full pass decide */
+        if (tc.bad || tc.collapsed_colons)
+            dirty = true;
+        prev = l;
+        prev_kind = kind;
+        prev_width = width;
+    }
+    cl_tree_check_free(&tc);
+    if (dirty)
+        return true;
+    /* Terminal padding: most lines end in blanks. */
+    if (nonblank >= 4 && trailing * 2 > nonblank)
+        return true;
+    return cl_wrap_scan_dirty(&ws);
+}
+
+/* ---- the pipeline ---------------------------------------------------------------------- */
+
+static enum sp_status run_pipeline(struct document *doc, struct diag *err)
+{
+    struct cleaner c = {0};
+    c.doc = doc;
+    c.input_len = doc->len;
+    arena_init(&c.scratch);
+    enum sp_status status = SP_OK;
+    if (!step_split(&c) || !cl_step_literals(&c) || !step_tabs(&c))
+        goto nomem;
+    step_prefixes(&c);
+    if (!step_tables(&c))
+        goto nomem;
+    step_indent(&c);
+    step_numbers(&c);
+    if (!cl_step_wrap(&c))
+        goto nomem;
+    step_trailing(&c);
+    if (!cl_step_tree(&c))
+        goto nomem;
+    /* The exact steps need no warning; the wrap and tree steps warn for themselves. */
+    if (c.changed && !emit(&c))
+        goto nomem;
+    goto done;
+nomem:
+    diag_set(err, 0, "out of memory");
+    status = SP_ERR_NOMEM;
+done:
+    cl_lines_free(&c.lines);
+    free(c.units);
+    arena_free(&c.scratch);
+    return status;
+}
+
+enum sp_status clean_document_full(struct document *doc, struct diag *err)
+{
+    doc->text = doc->bytes;
+    doc->text_len = doc->len;
+    doc->line_map = NULL;
+    doc->line_depth = NULL;
+    if (doc->len > UINT32_MAX / 2)
+        return SP_OK; /* lines and offsets are 32-bit: such input is read as it is */
+    return run_pipeline(doc, err);
+}
 
 enum sp_status clean_document(struct document *doc, struct diag *err)
 {
-    (void)err;
     doc->text = doc->bytes;
     doc->text_len = doc->len;
-    return SP_OK;
+    if (!clean_quick_scan(doc->bytes, doc->len))
+        return SP_OK;
+    return clean_document_full(doc, err);
 }

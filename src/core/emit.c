@@ -99,6 +99,41 @@ static struct out *out_new(FILE *f)
     return o;
 }
 
+/* ---- scanning ---------------------------------------------------------------------------- */
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Non-zero when some byte of w is zero (the classic SWAR test). */
+static inline uint64_t has_zero_byte(uint64_t w)
+{
+    return (w - ONES) & ~w & HIGHS;
+}
+
+/* Length of the prefix of p[0..n) made of printable ASCII (0x20..0x7E), also stopping at
+ * '"' and '\\' when json.  Eight bytes at a time: plan text is almost all such bytes, and
+ * this scan is most of the cost of writing it. */
+static size_t plain_run(const char *p, size_t n, bool json)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        uint64_t bad = ((w - 0x20 * ONES) | w) & HIGHS; /* < 0x20, or >= 0x80 */
+        bad |= has_zero_byte(w ^ (0x7F * ONES));
+        if (json)
+            bad |= has_zero_byte(w ^ ('"' * ONES)) | has_zero_byte(w ^ ('\\' * ONES));
+        if (bad)
+            break;
+    }
+    for (; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x20 || c >= 0x7F || (json && (c == '"' || c == '\\')))
+            break;
+    }
+    return i;
+}
+
 /* ---- --print ---------------------------------------------------------------------------- */
 
 /* Plan text through the sanitizer: printable ASCII is copied in runs, anything else is
@@ -107,11 +142,9 @@ static void out_sanitized(struct out *o, struct slice s)
 {
     size_t i = 0, run = 0;
     while (i < s.len) {
-        unsigned char c = (unsigned char)s.ptr[i];
-        if (c >= 0x20 && c < 0x7F) {
-            i++;
-            continue;
-        }
+        i += plain_run(s.ptr + i, s.len - i, false);
+        if (i == s.len)
+            break;
         char item[SANITIZE_MAX_EXPANSION];
         size_t item_len;
         bool safe;
@@ -123,7 +156,8 @@ static void out_sanitized(struct out *o, struct slice s)
         }
         i += used;
     }
-    out_bytes(o, s.ptr + run, i - run);
+    if (i > run) /* an empty slice may have a NULL pointer: no arithmetic on it */
+        out_bytes(o, s.ptr + run, i - run);
 }
 
 /* True when the node text already shows "(id)", as formatted outlines do. */
@@ -147,6 +181,8 @@ static void print_node(struct out *o, const struct plan_node *n)
     }
     if (n->flags & NODE_LABEL)
         out_cstr(o, "[label] ");
+    if (n->flags & NODE_INNER)
+        out_cstr(o, "[inner] ");
     if (n->stage == 0) {
         out_cstr(o, "* ");
     } else if (n->stage > 0) {
@@ -228,11 +264,10 @@ static void json_string(struct out *o, struct slice s)
     out_char(o, '"');
     size_t i = 0, run = 0;
     while (i < s.len) {
+        i += plain_run(s.ptr + i, s.len - i, true);
+        if (i == s.len)
+            break;
         unsigned char c = (unsigned char)s.ptr[i];
-        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
-            i++;
-            continue;
-        }
         size_t used = 1;
         uint32_t cp = c;
         if (c >= 0x80) {
@@ -262,7 +297,8 @@ static void json_string(struct out *o, struct slice s)
         i += used;
         run = i;
     }
-    out_bytes(o, s.ptr + run, i - run);
+    if (i > run) /* an empty slice may have a NULL pointer: no arithmetic on it */
+        out_bytes(o, s.ptr + run, i - run);
     out_char(o, '"');
 }
 

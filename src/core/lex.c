@@ -24,17 +24,23 @@ static bool is_alnum(char c)
     return is_digit(c) || is_upper(c) || is_lower(c);
 }
 
-static bool has_prefix(const char *s, size_t n, const char *p)
+static bool has_prefix_v(const char *s, size_t n, const char *p)
 {
     size_t k = strlen(p);
     return n >= k && memcmp(s, p, k) == 0;
 }
 
-static bool has_suffix(const char *s, size_t n, const char *p)
+static bool has_suffix_v(const char *s, size_t n, const char *p)
 {
     size_t k = strlen(p);
     return n >= k && memcmp(s + n - k, p, k) == 0;
 }
+
+/* The hot paths compare against literals: their length is a compile-time constant. */
+#define has_prefix(s, n, lit) ((n) >= sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
+#define has_suffix(s, n, lit)                                                                      \
+    ((n) >= sizeof(lit) - 1 && memcmp((s) + (n) - (sizeof(lit) - 1), (lit), sizeof(lit) - 1) == 0)
+#define find_last(s, n, lit) find_last_n((s), (n), (lit), sizeof(lit) - 1)
 
 /* Parse digits at s[*i..n) into an int32 (saturating); false when none. */
 static bool read_uint(const char *s, size_t n, size_t *i, int32_t *out)
@@ -80,29 +86,27 @@ void lex_tree_prefix(const char *s, size_t n, struct lex_prefix *out)
     bool branch = false, spaces_only = true;
     /* Bound: each step consumes 3 bytes of the line (or 24 in the fast path). */
     while (i + 3 <= n) {
-        bool all_spaces;
-        /* Deep plans are mostly spaces and bars: take 8 units at a time. */
-        if (i + 24 <= n && eight_plain_units(s + i, &all_spaces)) {
-            i += 24;
-            branch = false;
-            spaces_only &= all_spaces;
-            continue;
-        }
         char a = s[i], b = s[i + 1], c = s[i + 2];
         if (c != ' ')
             break;
-        if (a == ' ' && b == ' ') {
+        if (b == ' ' && (a == ' ' || a == ':')) {
+            bool all_spaces;
+            /* Deep plans are mostly spaces and bars: take 8 units at a time. */
+            if (i + 24 <= n && eight_plain_units(s + i, &all_spaces)) {
+                i += 24;
+                spaces_only &= all_spaces;
+            } else {
+                spaces_only &= a == ' ';
+                i += 3;
+            }
             branch = false;
-        } else if (a == ':' && b == ' ') {
-            branch = false;
-            spaces_only = false;
         } else if ((a == '+' || a == ':') && b == '-') {
             branch = true;
             spaces_only = false;
+            i += 3;
         } else {
             break;
         }
-        i += 3;
     }
     out->units = (uint32_t)(i / 3);
     out->len = i;
@@ -213,10 +217,10 @@ bool lex_aqe_label(const char *s, size_t n, struct slice *inner)
     return true;
 }
 
-/* Position of the last occurrence of needle in s[0..n), or SIZE_MAX. */
-static size_t find_last(const char *s, size_t n, const char *needle)
+/* Position of the last occurrence of needle (k bytes) in s[0..n), or SIZE_MAX. */
+static size_t find_last_n(const char *s, size_t n, const char *needle, size_t k)
 {
-    size_t k = strlen(needle), found = SIZE_MAX, i = 0;
+    size_t found = SIZE_MAX, i = 0;
     /* Bound: memchr advances i past every candidate; each check is one short memcmp. */
     while (i + k <= n) {
         const char *p = memchr(s + i, needle[0], n - k + 1 - i);
@@ -230,20 +234,23 @@ static size_t find_last(const char *s, size_t n, const char *needle)
     return found;
 }
 
-bool lex_formatted_id(const char *s, size_t n, int32_t *id, size_t *name_end)
+bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, size_t *name_end)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
         n--;
-    /* A hand-annotated outline: "Exchange (4) // DATA SHUFFLE". */
-    size_t comment = find_last(s, n, ") // ");
-    if (comment != SIZE_MAX)
+    if (n && s[n - 1] != ')') {
+        /* A hand-annotated outline: "Exchange (4) // DATA SHUFFLE". */
+        size_t comment = find_last(s, n, ") // ");
+        if (comment == SIZE_MAX)
+            return false;
         n = comment + 1;
+    }
     /* Query stages: "ShuffleQueryStage (4), Statistics(...)". */
-    size_t st = find_last(s, n, ", Statistics(");
-    if (st != SIZE_MAX)
-        n = st;
+    if (stats_at != SIZE_MAX && stats_at >= 2 && stats_at < n && s[stats_at - 2] == ',' &&
+        s[stats_at - 1] == ' ')
+        n = stats_at - 2;
     /* 4.x InMemoryTableScan: "InMemoryTableScan (3) (columnarIn=false, columnarOut=true)". */
-    if (n && s[n - 1] == ')') {
+    if (has_suffix(s, n, "true)") || has_suffix(s, n, "false)")) {
         size_t c = find_last(s, n, " (columnarIn=");
         if (c != SIZE_MAX)
             n = c;
@@ -293,7 +300,7 @@ static size_t word_len(const char *s, size_t n)
 
 static bool word_ends_with(const char *s, size_t n, const char *suffix)
 {
-    return has_suffix(s, n, suffix);
+    return has_suffix_v(s, n, suffix);
 }
 
 struct slice lex_node_name(const char *s, size_t n, size_t formatted_end)
@@ -336,6 +343,14 @@ struct slice lex_node_name(const char *s, size_t n, size_t formatted_end)
         if (word_ends_with(s, w, "Scan")) {
             size_t end = w, words = 1;
             /* Bound: at most 4 more words, each scanned once. */
+            /* Comet: "CometScan [native_iceberg_compat] parquet db.t". */
+            if (end + 2 < n && s[end + 1] == '[' && is_lower(s[end + 2])) {
+                size_t k = end + 2;
+                while (k < n && (is_lower(s[k]) || s[k] == '_'))
+                    k++;
+                if (k < n && s[k] == ']')
+                    end = k + 1;
+            }
             while (end + 1 < n && s[end] == ' ' && words < 5) {
                 char c = s[end + 1];
                 if (c == '[' || c == '(' || c == '<' || c == ' ')
@@ -437,7 +452,7 @@ bool lex_size_bytes(const char *s, size_t n, double *out)
         i++;
     double scale = 1.0;
     for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
-        if (has_prefix(s + i, n - i, units[u].unit)) {
+        if (has_prefix_v(s + i, n - i, units[u].unit)) {
             scale = units[u].scale;
             break;
         }
@@ -445,9 +460,10 @@ bool lex_size_bytes(const char *s, size_t n, double *out)
     return true;
 }
 
-bool lex_statistics(const char *s, size_t n, struct plan_stats *out)
+bool lex_statistics(const char *s, size_t n, struct plan_stats *out, size_t *at_out)
 {
     size_t at = find_last(s, n, "Statistics(");
+    *at_out = at;
     if (at == SIZE_MAX)
         return false;
     const char *p = s + at + 11;
@@ -557,50 +573,71 @@ bool lex_looks_like_operator(const char *s, size_t n)
         return false;
     if (i < n && s[i] != ' ' && s[i] != '(' && s[i] != '[' && s[i] != ',' && s[i] != '\r')
         return false;
+    /* Column-aligned tables (DESCRIBE, SHOW output) pad with runs of spaces or tabs; a node
+       string never does right after its name. */
+    if (i + 1 < n && s[i] == ' ' && s[i + 1] == ' ')
+        return false;
+    if (memchr(s, '\t', n))
+        return false;
     struct slice k, v;
     if (lex_details_field(s, n, &k, &v))
         return false;
     return true;
 }
 
-/* "... N more <what>": returns N or -1.  what is " more fields" or " more characters". */
-static long more_marker(const char *s, size_t n, const char *what)
+void lex_truncation(const char *s, size_t n, long *fields, long *chars)
 {
-    size_t i = 0, wl = strlen(what);
+    *fields = *chars = -1;
+    size_t i = 0;
     /* Bound: memchr skips to each "..." candidate; each check reads a few digits. */
     while (i + 5 <= n) {
         const char *p = memchr(s + i, '.', n - i);
         if (!p)
-            return -1;
+            break;
         i = (size_t)(p - s);
         if (i + 4 < n && p[1] == '.' && p[2] == '.' && p[3] == ' ' && is_digit(p[4])) {
             size_t k = i + 4;
             int32_t v = 0;
             read_uint(s, n, &k, &v);
-            if (k + wl <= n && memcmp(s + k, what, wl) == 0)
-                return v;
+            if (has_prefix(s + k, n - k, " more fields"))
+                *fields = v;
+            else if (has_prefix(s + k, n - k, " more characters"))
+                *chars = v;
         }
         i++;
     }
-    return -1;
-}
-
-long lex_more_fields(const char *s, size_t n)
-{
-    return more_marker(s, n, " more fields");
-}
-
-long lex_more_characters(const char *s, size_t n)
-{
-    long v = more_marker(s, n, " more characters");
-    if (v >= 0)
-        return v;
-    size_t at = find_last(s, n, "Truncated plan of ");
-    if (at != SIZE_MAX) {
-        size_t k = at + 18;
+    /* A cap of 0 replaces the whole plan with this sentence. */
+    if (has_prefix(s, n, "Truncated plan of ")) {
+        size_t k = 18;
         int32_t c;
         if (read_uint(s, n, &k, &c) && has_prefix(s + k, n - k, " characters"))
-            return c;
+            *chars = c;
     }
-    return -1;
+}
+
+bool lex_ends_tree(const char *s, size_t n)
+{
+    if (n == 0)
+        return false;
+    /* REPL prompts. */
+    if (has_prefix(s, n, "scala> ") || has_prefix(s, n, ">>> ") || has_prefix(s, n, "spark-sql") ||
+        has_prefix(s, n, "In [") || has_prefix(s, n, "Out[") || has_prefix(s, n, "$ "))
+        return true;
+    /* Log records: a level word near the start ("24/01/02 10:11:12 INFO SparkContext: ...",
+       "INFO  2024-01-02 ...", "[WARN] ..."). */
+    static const char *const levels[] = {"INFO ", "WARN ", "ERROR ", "DEBUG ", "TRACE ", "FATAL "};
+    size_t lim = n < 40 ? n : 40;
+    size_t start = s[0] == '[' ? 1 : 0;
+    for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
+        size_t l = strlen(levels[k]);
+        if (has_prefix_v(s + start, n - start, levels[k]))
+            return true;
+        if (!is_digit(s[0]))
+            continue;
+        /* Bound: the first 40 bytes. */
+        for (size_t i = 1; i + l <= lim; i++)
+            if (s[i - 1] == ' ' && memcmp(s + i, levels[k], l) == 0)
+                return true;
+    }
+    return false;
 }

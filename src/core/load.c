@@ -1,5 +1,4 @@
 /* load.c: read input whole, then clean-up and parse (see load.h). */
-#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) where the platform has it */
 #include "sparkplan/load.h"
 
 #include <errno.h>
@@ -7,30 +6,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "sparkplan/clean.h"
 #include "sparkplan/parse.h"
-
-#define HUGE_PAGE (2u << 20)
-
-/* A malloc'd buffer for cap bytes plus the guard byte.  A big input asks for transparent
- * huge pages: reading 200 MB then costs ~100 page faults instead of ~50,000, which on the
- * benchmark machine is most of the load time (see BENCHMARKS.md).  free() releases it. */
-static char *input_buffer(size_t cap)
-{
-    if (cap < 2 * (size_t)HUGE_PAGE)
-        return malloc(cap + 1);
-    size_t rounded = (cap + 1 + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    char *buf = aligned_alloc(HUGE_PAGE, rounded);
-#ifdef MADV_HUGEPAGE
-    if (buf)
-        madvise(buf, rounded, MADV_HUGEPAGE); /* advice only: failure changes nothing */
-#endif
-    return buf;
-}
 
 /* read() that retries on EINTR. */
 static ssize_t read_some(int fd, char *buf, size_t n)
@@ -42,13 +22,15 @@ static ssize_t read_some(int fd, char *buf, size_t n)
     return got;
 }
 
-/* A regular file of known size: one buffer of that size, read straight into it.  The file
- * may still grow or shrink while being read; whatever read() returns is the input. */
+/* A regular file of known size: one buffer of that size, read straight into it (no doubling
+ * realloc: on the benchmark machine fresh memory is most of the load time, see
+ * BENCHMARKS.md).  The file may still grow or shrink while being read; whatever read()
+ * returns is the input. */
 static enum sp_status load_fd(int fd, size_t size, const char *name, struct document **out,
                               struct diag *err)
 {
     size_t cap = size, len = 0;
-    char *buf = input_buffer(cap);
+    char *buf = malloc(cap + 1);
     if (!buf)
         goto nomem;
     for (;;) {

@@ -110,26 +110,27 @@ static bool is_space(char c)
 
 /* ---- warnings ------------------------------------------------------------------------ */
 
-static void check_truncation(struct parser *p, const char *s, size_t n, struct plan_node *node)
+static void check_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
+                             struct plan_node *node)
 {
-    long f = lex_more_fields(s, n);
+    long f, c;
+    lex_truncation(s, n, &f, &c);
     if (f >= 0) {
         if (node)
             node->flags |= NODE_TRUNCATED;
         if (p->field_warnings < MAX_FIELD_WARNINGS) {
             p->field_warnings++;
-            document_warn(p->doc, orig_line(p, p->lno),
+            document_warn(p->doc, orig_line(p, lno),
                           "%ld more fields not shown: raise spark.sql.debug.maxToStringFields",
                           f);
         } else {
             p->field_warnings_dropped++;
         }
     }
-    long c = lex_more_characters(s, n);
     if (c >= 0) {
         if (node)
             node->flags |= NODE_TRUNCATED;
-        document_warn(p->doc, orig_line(p, p->lno),
+        document_warn(p->doc, orig_line(p, lno),
                       "plan text cut short, %ld more characters not shown: raise "
                       "spark.sql.maxPlanStringLength",
                       c);
@@ -220,6 +221,39 @@ static void finish_code(struct parser *p)
 static struct plan_node *add_node_line(struct parser *p, const char *ls, const char *le,
                                        uint32_t lno, long depth);
 
+/* Does a bare line read like a plan node rather than prose?  An attribute "#12" / "#x", a
+   well-known operator, or a name ending like one ("...Command", "...Exec", "...Scan"). */
+static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
+{
+    /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
+    if (p->hint_analyzed)
+        return true;
+    struct slice t = r->text, nm = r->name;
+    for (size_t i = 0; i + 1 < t.len; i++)
+        if (t.ptr[i] == '#' && ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') ||
+                                t.ptr[i + 1] == 'x' || t.ptr[i + 1] == 'X'))
+            return true;
+    static const char *const known[] = {
+        "Relation",    "LocalRelation", "Range",         "OneRowRelation", "LogicalRDD",
+        "Project",     "Filter",        "Aggregate",     "Sort",           "Join",
+        "Union",       "SubqueryAlias", "LocalTableScan", "Window",        "Generate",
+        "Expand",      "Sample",        "Deduplicate",   "Distinct",       "Intersect",
+        "Except",      "GlobalLimit",   "LocalLimit",    "Limit",          "Offset",
+        "Repartition", "RepartitionByExpression", "Tail", "UnresolvedRelation",
+        "HashAggregate", "Exchange",    "AdaptiveSparkPlan"};
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (slice_eq_cstr(nm, known[k]))
+            return true;
+    static const char *const endings[] = {"Command", "Relation", "Scan", "Exec", "Exchange",
+                                           "Statement"};
+    for (size_t k = 0; k < sizeof endings / sizeof endings[0]; k++) {
+        size_t el = strlen(endings[k]);
+        if (nm.len >= el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0)
+            return true;
+    }
+    return slice_starts_with(nm, "Scan ") || slice_starts_with(nm, "FileScan");
+}
+
 /* Decide, once a section is complete, what only the whole section tells. */
 static void close_section(struct parser *p)
 {
@@ -282,35 +316,7 @@ static void close_section(struct parser *p)
             s->kind = SECTION_PHYSICAL;
         if (n == 1 && s->n_roots == 1 && s == p->plan->first_section) {
             /* A lone capitalised line is prose unless it reads like a plan node. */
-            struct plan_node *r = s->first_root;
-            struct slice t = r->text, nm = r->name;
-            /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
-            bool strong = p->hint_analyzed;
-            for (size_t i = 0; i + 1 < t.len && !strong; i++)
-                if (t.ptr[i] == '#' &&
-                    ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') || t.ptr[i + 1] == 'x' ||
-                     t.ptr[i + 1] == 'X'))
-                    strong = true;
-            static const char *const known[] = {
-                "Relation",  "LocalRelation", "Range",      "OneRowRelation", "LogicalRDD",
-                "Project",   "Filter",        "Aggregate",  "Sort",           "Join",
-                "Union",     "SubqueryAlias", "LocalTableScan", "Window",     "Generate",
-                "Expand",    "Sample",        "Deduplicate", "Distinct",      "Intersect",
-                "Except",    "GlobalLimit",   "LocalLimit", "Limit",          "Offset",
-                "Repartition", "RepartitionByExpression", "Tail", "UnresolvedRelation",
-                "HashAggregate", "Exchange", "AdaptiveSparkPlan"};
-            for (size_t k = 0; k < sizeof known / sizeof known[0] && !strong; k++)
-                if (slice_eq_cstr(nm, known[k]))
-                    strong = true;
-            static const char *const endings[] = {"Command", "Relation", "Scan", "Exec",
-                                                   "Exchange", "Statement"};
-            for (size_t k = 0; k < sizeof endings / sizeof endings[0] && !strong; k++) {
-                size_t el = strlen(endings[k]);
-                strong = nm.len >= el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0;
-            }
-            if (!strong && (slice_starts_with(nm, "Scan ") || slice_starts_with(nm, "FileScan")))
-                strong = true;
-            if (!strong)
+            if (!reads_like_a_node(p, s->first_root))
                 p->drop_plan = true;
         }
     }
@@ -410,7 +416,7 @@ static void block_line(struct parser *p, const char *s, size_t n)
         d->value = slice_make(vs, (size_t)(p->le - vs));
     }
     p->block->end = p->le;
-    check_truncation(p, s, n, NULL);
+    check_truncation(p, s, n, p->lno, NULL);
 }
 
 /* Open-addressing table id -> (first node, block), built per plan in malloc'd memory. */
@@ -551,20 +557,20 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
         return;
     }
     int32_t id;
-    size_t name_end;
-    if (lex_formatted_id(s, len, &id, &name_end)) {
+    size_t name_end, stats_at;
+    lex_statistics(s, len, &n->stats, &stats_at);
+    if (lex_formatted_id(s, len, stats_at, &id, &name_end)) {
         n->id = id;
         n->flags |= NODE_PRIV_FORMATTED;
         n->name = lex_node_name(s, len, name_end);
     } else {
         n->name = lex_node_name(s, len, SIZE_MAX);
     }
-    lex_statistics(s, len, &n->stats);
     if (slice_eq_cstr(n->name, "AdaptiveSparkPlan")) {
         p->plan->adaptive = true;
         set_final_from_text(p->plan, n->text);
     }
-    check_truncation(p, s, len, n);
+    check_truncation(p, s, len, lno, n);
 }
 
 static void continue_node(struct parser *p, struct plan_node *n)
@@ -574,7 +580,7 @@ static void continue_node(struct parser *p, struct plan_node *n)
         le--;
     if (le > n->text.ptr + n->text.len)
         n->text.len = (size_t)(le - n->text.ptr);
-    check_truncation(p, p->ls, (size_t)(p->le - p->ls), n);
+    check_truncation(p, p->ls, (size_t)(p->le - p->ls), p->lno, n);
 }
 
 /* Place a node at depth (already shifted by regions).  Returns NULL when the depth fits no
@@ -646,6 +652,8 @@ static bool indent_line(struct parser *p)
     return add_node_line(p, s + sp, p->le, p->lno, depth) != NULL;
 }
 
+static void start_headerless(struct parser *p, const struct lex_prefix *pf, const char *rest);
+
 /* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
 static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char *rest)
 {
@@ -661,6 +669,12 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
     }
     if (p->top < 0 && !p->sec->first_root) {
         /* The first line of the tree. */
+        if (p->blank_before && p->sec->kind == SECTION_SUBQUERY) {
+            /* A reused subquery's entry has no body: a blank line follows it, and what comes
+               after is not its tree (prose after a pasted plan, issue 4). */
+            p->tree_open = false;
+            return false;
+        }
         if (p->blank_before && pf->units == 0) {
             int32_t id, cg;
             struct slice nm;
@@ -708,8 +722,16 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
     }
     if (p->sec_headerless && !pf->branch && p->last && !p->blank_before && indent_line(p))
         return true;
-    /* Not a node line: more text of the last node, unless a blank line ended the tree. */
-    if (p->last && !p->blank_before) {
+    if (p->sec_headerless && pf->units == 0 && p->last == p->sec->first_root &&
+        !p->last->first_child && !memchr(p->last->text.ptr, '\n', p->last->text.len) &&
+        lex_looks_like_operator(rest, (size_t)(p->le - rest)) && !reads_like_a_node(p, p->last)) {
+        /* "My plan:" then "Project [a#1]": the first line was prose, the tree starts here. */
+        start_headerless(p, pf, rest);
+        return true;
+    }
+    /* Not a node line: more text of the last node, unless a blank line, a log record or a
+       prompt ended the tree. */
+    if (p->last && !p->blank_before && !(pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest)))) {
         continue_node(p, p->last);
         return true;
     }
@@ -753,8 +775,7 @@ static void header(struct parser *p, enum lex_header h)
     if (p->mode == MODE_CODE)
         finish_code(p);
     finish_block(p);
-    if (p->mode != MODE_SKIP || h != LEX_GENERATED_CODE)
-        p->mode = MODE_NONE;
+    p->mode = MODE_NONE;
     struct slice title = trimmed_line(p);
     enum section_kind kind = SECTION_PHYSICAL;
     switch (h) {
@@ -837,22 +858,33 @@ static void start_headerless(struct parser *p, const struct lex_prefix *pf, cons
     tree_line(p, pf, rest);
 }
 
+/* A blank line.  (In details blocks it ends the block only if no field line follows, which
+   one_line decides on the next line: empty scan metadata leaves a blank line inside.) */
 static void blank_line(struct parser *p)
 {
-    if (p->mode == MODE_DETAILS && p->block) {
-        /* A blank line ends a block unless field lines follow (empty scan metadata). */
-    }
     if (p->has_pending && p->sec) {
+        /* The line after "== Analyzed Logical Plan ==" was a one-node tree. */
         p->has_pending = false;
         if (add_node_line(p, p->pending_ls, p->pending_le, p->pending_lno, 0))
             p->last_units = 0;
     }
 }
 
+/* Clean-up's hook (issue 4, clean_tree.c): a tree rebuilt from its markers that is too deep
+   to write out with its indentation keeps only the marker in the text, and
+   document.line_depth gives the number of prefix units the line stands for.  Every other
+   line (and every input when line_depth is NULL) is read as printed. */
+static void apply_line_depth(const struct document *doc, uint32_t lno, struct lex_prefix *pf)
+{
+    if (doc->line_depth && lno <= doc->n_text_lines && doc->line_depth[lno] != CLEAN_OWN_PREFIX)
+        pf->units = doc->line_depth[lno];
+}
+
 static void one_line(struct parser *p)
 {
     struct lex_prefix pf;
     lex_tree_prefix(p->ls, (size_t)(p->le - p->ls), &pf);
+    apply_line_depth(p->doc, p->lno, &pf);
     const char *rest = p->ls + pf.len;
     const char *r = rest;
     /* Bound: stops at the first non-space byte of the line. */
@@ -882,7 +914,7 @@ static void one_line(struct parser *p)
             if (!p->code_start)
                 p->code_start = p->ls;
             p->code_end = p->le;
-            check_truncation(p, rest, rl, NULL);
+            check_truncation(p, rest, rl, p->lno, NULL);
             p->blank_before = false;
             return;
         }

@@ -216,7 +216,7 @@ void tui_layout(struct tui *t)
     L->header_h = LINES >= 10 ? 2 : 1;
     L->status_y = LINES - 1;
     int body_y = L->header_h, body_h = LINES - L->header_h - 1;
-    L->gutter_w = tab->has_stages ? 4 : 0;
+    L->gutter_w = tab->has_stages ? 4 : insight_tab_has_marks(t, tab) ? 2 : 0;
     L->tree_y = body_y;
     L->tree_x = 0;
     if (COLS >= 110) {
@@ -399,6 +399,8 @@ static void draw_all(struct tui *t)
         help_draw(t);
     else if (t->overlay == OVERLAY_DOCS)
         docs_draw(t);
+    else if (t->overlay == OVERLAY_FINDINGS || t->overlay == OVERLAY_IDS)
+        insight_list_draw(t);
 }
 
 /* ---- keys --------------------------------------------------------------------------- */
@@ -592,6 +594,14 @@ static int handle_event(struct tui *t, const struct input_event *ev)
     }
     if (t->overlay == OVERLAY_DOCS)
         return docs_key(t, keys_lookup(KCTX_DOCS, ev->name));
+    if (t->overlay == OVERLAY_FINDINGS || t->overlay == OVERLAY_IDS)
+        return insight_list_key(t, keys_lookup(KCTX_LIST, ev->name));
+    if (insight_walking(t)) {
+        int re = insight_walk_key(t, keys_lookup(KCTX_WALK, ev->name));
+        if (re == RE_NONE && keys_lookup(KCTX_GLOBAL, ev->name) == KA_QUIT)
+            re = RE_QUIT; /* Ctrl-c still quits */
+        return re;
+    }
     if (t->L.too_small) {
         enum key_action a = keys_lookup(KCTX_TREE, ev->name);
         return a == KA_QUIT ? RE_QUIT : a == KA_SUSPEND ? RE_SUSPEND : RE_NONE;
@@ -614,6 +624,8 @@ static int handle_event(struct tui *t, const struct input_event *ev)
     if (a == KA_NONE)
         return RE_NONE;
     int re = ctx == KCTX_DETAILS ? details_key(t, a, ev) : tree_key(t, a, ev);
+    if (re == RE_NONE && ctx == KCTX_TREE)
+        re = insight_key(t, a);
     if (re == RE_NONE)
         re = global_key(t, a);
     return re;
@@ -634,6 +646,7 @@ static void free_state(struct tui *t)
     free(t->docs);
     free(t->paste_buf);
     details_free(t);
+    insight_free(t);
 }
 
 int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)

@@ -133,6 +133,14 @@ static void add_generated(struct tui *t, enum role role, size_t key_len, const c
         add_logical(t, NULL, off, len, role, key_len);
 }
 
+void details_add_line(struct tui *t, enum role role, size_t key_len, const char *text)
+{
+    size_t len = strlen(text);
+    size_t off = pool_add(t, text, len);
+    if (off != (size_t)-1)
+        add_logical(t, NULL, off, len, role, key_len);
+}
+
 /* Every line of text as its own logical line; field names ("Output [2]") as keys. */
 static void add_block(struct tui *t, struct slice text, enum role role, bool keys)
 {
@@ -177,6 +185,7 @@ static void build(struct tui *t, const struct plan_node *n)
     add_block(t, n->text.len ? n->text : n->name, tree_node_role(n), false);
     if (n->flags & NODE_TRUNCATED)
         add_generated(t, ROLE_HINT, 0, "(the plan printed this node's text cut short)");
+    insight_details(t, n); /* findings, and with i the operator's explanation */
     if (n->details_text.len) {
         add_generated(t, ROLE_NORMAL, 0, "%s", "");
         add_generated(t, ROLE_TITLE, 0, "Details");

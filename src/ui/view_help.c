@@ -5,8 +5,9 @@
 #include "sparkplan/draw.h"
 #include "sparkplan/tui.h"
 
-static const enum key_context help_order[] = {KCTX_TREE,   KCTX_GLOBAL, KCTX_DETAILS,
-                                              KCTX_PROMPT, KCTX_PASTE,  KCTX_DOCS};
+static const enum key_context help_order[] = {KCTX_TREE,  KCTX_GLOBAL, KCTX_DETAILS,
+                                              KCTX_PROMPT, KCTX_PASTE, KCTX_DOCS,
+                                              KCTX_LIST,  KCTX_WALK};
 
 /* Lines of the help text: a title per context, then one line per binding, then a blank.
  * Calls line(i, binding or NULL, context) for the lines first..first+count. */

@@ -148,14 +148,23 @@ static void put_highlighted(struct draw_line *dl, struct slice s, attr_t attr, a
     draw_put(dl, slice_make(s.ptr + from, s.len - from), attr, one_line);
 }
 
-static void draw_gutter(const struct tui *t, int y, const struct plan_node *n, bool band)
+static void draw_gutter(const struct tui *t, int y, const struct plan_node *n, bool band,
+                        bool first_line)
 {
     if (t->L.gutter_w <= 0)
         return;
     struct draw_line dl;
     draw_line_start(&dl, y, t->L.tree_x, t->L.gutter_w, 0);
     enum variant v = band ? VAR_BAND : VAR_PLAIN;
-    if (n && n->stage >= 0) {
+    /* Findings and the traced id's producer are marked in the gutter's last column. */
+    enum role mark_role = ROLE_GUTTER;
+    const char *mark = n && first_line ? insight_mark(t, n, &mark_role) : NULL;
+    if (mark) {
+        draw_line_start(&dl, y, t->L.tree_x + t->L.gutter_w - 1, 1, 0);
+        draw_puts(&dl, mark, theme_attr(mark_role, VAR_PLAIN) | A_BOLD);
+        draw_line_start(&dl, y, t->L.tree_x, t->L.gutter_w - 1, 0);
+    }
+    if (n && n->stage >= 0 && t->L.gutter_w >= 4) {
         char num[16];
         snprintf(num, sizeof num, "%3d", n->stage);
         enum role r = (enum role)(ROLE_STAGE0 + n->stage % THEME_STAGE_TINTS);
@@ -176,9 +185,11 @@ static void draw_row(const struct tui *t, struct rows *r, struct plan_node *n, i
     int w = t->L.tree_w - t->L.gutter_w;
     struct rows_prefix pf;
     rows_prefix(r, n, t->ascii, tree_max_levels(t), &pf);
+    if (t->flipped)
+        insight_flip_prefix(&pf, t->ascii);
 
     for (int i = 0; i < h; i++)
-        draw_gutter(t, y + i, n, band || (selected && n->stage >= 0 && t->stage_hl));
+        draw_gutter(t, y + i, n, band || (selected && n->stage >= 0 && t->stage_hl), i == 0);
 
     struct draw_line dl;
     draw_line_start(&dl, y, x, w, t->wrap ? 0 : t->hscroll);
@@ -238,13 +249,40 @@ static void draw_row(const struct tui *t, struct rows *r, struct plan_node *n, i
     }
 }
 
+/* The rows on screen, from the top row down: at most FLIP_MAX of them, with their heights. */
+#define FLIP_MAX 1024
+static size_t screen_rows(const struct tui *t, struct rows *r, struct plan_node **v, int *hv)
+{
+    size_t k = 0;
+    int used = 0;
+    for (struct plan_node *n = r->top; n && used < t->L.tree_h && k < FLIP_MAX; n = rows_next(r, n)) {
+        int h = (int)tree_row_height(n, (void *)t);
+        if (used + h > t->L.tree_h)
+            h = t->L.tree_h - used;
+        v[k] = n;
+        hv[k++] = h;
+        used += h;
+    }
+    return k;
+}
+
 void tree_draw(const struct tui *t)
 {
     const struct tab *tab = cur_tab(t);
     struct rows *r = (struct rows *)&tab->rows; /* walking counts steps; nothing else changes */
     int y = t->L.tree_y, bottom = t->L.tree_y + t->L.tree_h;
     int32_t band = t->stage_hl && r->sel && r->sel->stage >= 0 ? r->sel->stage : -1;
-    for (struct plan_node *n = r->top; n && y < bottom; n = rows_next(r, n)) {
+    if (t->flipped) {
+        /* Upside down: the same rows, the last one first, so children sit above parents. */
+        static struct plan_node *v[FLIP_MAX];
+        static int hv[FLIP_MAX];
+        size_t k = screen_rows(t, r, v, hv);
+        for (size_t i = k; i-- > 0;) {
+            draw_row(t, r, v[i], y, hv[i], band);
+            y += hv[i];
+        }
+    }
+    for (struct plan_node *n = t->flipped ? NULL : r->top; n && y < bottom; n = rows_next(r, n)) {
         int h = (int)tree_row_height(n, (void *)t);
         if (y + h > bottom)
             h = bottom - y;
@@ -268,9 +306,14 @@ static struct plan_node *row_at(struct tui *t, int y, int x, bool *on_marker)
     struct rows *r = &tab->rows;
     int line = t->L.tree_y;
     *on_marker = false;
-    for (struct plan_node *n = r->top; n && line < t->L.tree_y + t->L.tree_h;
-         n = rows_next(r, n)) {
-        int h = (int)tree_row_height(n, t);
+    static struct plan_node *v[FLIP_MAX];
+    static int hv[FLIP_MAX];
+    size_t k = screen_rows(t, r, v, hv), next = 0;
+    /* Screen order: the window's rows, reversed when the tree is flipped. */
+    for (; next < k && line < t->L.tree_y + t->L.tree_h; next++) {
+        size_t at = t->flipped ? k - 1 - next : next;
+        struct plan_node *n = v[at];
+        int h = hv[at];
         if (y >= line && y < line + h) {
             struct rows_prefix pf;
             rows_prefix(r, n, t->ascii, tree_max_levels(t), &pf);
@@ -296,6 +339,7 @@ static int jump_message(struct tui *t, bool found, bool wrapped, const char *wha
 
 int tree_key(struct tui *t, enum key_action a, const struct input_event *ev)
 {
+    a = insight_flip_action(t, a); /* flipped: down on screen is up in the plan */
     struct tab *tab = tui_tab(t);
     struct rows *r = &tab->rows;
     bool wrapped = false;

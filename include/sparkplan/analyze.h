@@ -1,0 +1,124 @@
+/* analyze: a linter for plans — findings with stable rule ids, and the summary counts a
+ * reader checks first.
+ *
+ * Owns: struct analysis and everything in it (one arena: findings, messages, indexes).
+ * analysis_free() releases it all.  It borrows the document: free the analysis before the
+ * document.  Messages may contain plan text: print them through sanitize.
+ * Never: prints, recurses on tree depth, or makes a pass that is not linear in the input.
+ */
+#ifndef SPARKPLAN_ANALYZE_H
+#define SPARKPLAN_ANALYZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sparkplan/arena.h"
+#include "sparkplan/catalog.h"
+#include "sparkplan/plan.h"
+#include "sparkplan/status.h"
+
+enum severity {
+    SEVERITY_INFO,     /* worth knowing; never fails --lint */
+    SEVERITY_WARNING,  /* an experienced reader would stop here; --lint exits 1 */
+};
+const char *severity_name(enum severity s);  /* "info", "warning" */
+
+/* Stable rule ids: never renumber, only add. */
+enum rule_id {
+    RULE_SHUFFLE,                /* SP001 */
+    RULE_SINGLE_PARTITION,       /* SP002 */
+    RULE_BROADCAST,              /* SP003 */
+    RULE_NESTED_LOOP_JOIN,       /* SP010 */
+    RULE_CARTESIAN,              /* SP011 */
+    RULE_SMJ_SMALL_SIDE,         /* SP012 */
+    RULE_BROADCAST_LARGE,        /* SP013 */
+    RULE_SKEW_JOIN,              /* SP014 */
+    RULE_FILTER_NOT_PUSHED,      /* SP020 */
+    RULE_PARTITION_FILTERS,      /* SP021 */
+    RULE_READS_ALL_COLUMNS,      /* SP022 */
+    RULE_ALL_PARTITIONS,         /* SP023 */
+    RULE_PYTHON_ROWS,            /* SP030 */
+    RULE_PYTHON_ARROW,           /* SP031 */
+    RULE_AQE_DRAFT,              /* SP040 */
+    RULE_AQE_JOIN_CHANGED,       /* SP041 */
+    RULE_AQE_EXCHANGES_CHANGED,  /* SP042 */
+    RULE_ABSURD_ESTIMATE,        /* SP050 */
+    RULE_FILTER_NOT_REDUCING,    /* SP051 */
+    RULE_TRUNCATED_FIELDS,       /* SP060 */
+    RULE_TRUNCATED_PLAN,         /* SP061 */
+    RULE_CACHE_USED,             /* SP070 */
+    RULE_COUNT
+};
+
+struct rule {
+    const char *id;              /* "SP001" */
+    enum severity severity;      /* usual severity; a finding may lower it (see finding) */
+    const char *title;           /* "shuffle" */
+    const char *why;             /* short reason */
+    const char *todo;            /* what to do */
+};
+extern const struct rule analyze_rules[RULE_COUNT];
+const struct rule *rule_by_id(const char *id);  /* "SP010" -> rule, NULL if none */
+
+struct finding {
+    enum rule_id rule;
+    enum severity severity;      /* this occurrence (a BNLJ of one-row sides is info) */
+    const struct plan_node *node;/* the node it is about; NULL for a document-level finding */
+    uint32_t line;               /* original input line (the node's, or where the text is) */
+    const char *message;         /* specific sentence, arena string (may hold plan text) */
+};
+
+/* Counts for --summary and the explorer's header. */
+struct scan_info {
+    const struct plan_node *node;
+    struct slice table;          /* may be empty */
+    long read_columns;           /* ReadSchema fields, -1 unknown */
+    long pushed_filters;         /* -1: the scan has no PushedFilters field */
+    long partition_filters;      /* -1: no PartitionFilters field */
+    bool dynamic_pruning;        /* PartitionFilters holds dynamicpruningexpression */
+    bool partitioned;            /* its output has columns the files do not hold */
+};
+
+struct summary {
+    size_t n_plans;
+    size_t n_nodes;              /* every node of every section */
+    size_t n_physical_nodes;     /* nodes of the executed plan(s) counted below */
+    size_t shuffles[6];          /* by enum partitioning_kind (nodeinfo.h) */
+    size_t n_shuffles;
+    size_t n_broadcasts;
+    size_t n_reused_exchanges;
+    size_t n_codegen_stages;     /* distinct *(N) stage ids */
+    size_t joins[JOIN_LOGICAL + 1]; /* by enum catalog_join */
+    size_t n_python;
+    size_t n_cache_scans;
+    struct scan_info *scans;
+    size_t n_scans;
+    size_t n_findings, n_warnings, n_info;
+    size_t n_findings_dropped;   /* beyond the per-rule cap, counted but not kept */
+};
+
+struct analysis {
+    struct arena arena;
+    const struct document *doc;
+    struct finding *findings;    /* sorted by line, then rule */
+    size_t n_findings;
+    struct finding **by_node;    /* same findings sorted by node address, for lookups */
+    struct summary summary;
+};
+
+/* Runs every rule over the document.  *out is NULL on error. */
+enum sp_status analyze_document(const struct document *doc, struct analysis **out,
+                                struct diag *err);
+void analysis_free(struct analysis *a);
+
+/* Findings about one node (pointer into a->by_node, *count of them; NULL when none). */
+struct finding *const *analysis_node_findings(const struct analysis *a,
+                                              const struct plan_node *n, size_t *count);
+/* Worst severity on a node, -1 when it has no finding (for gutter marks). */
+int analysis_node_severity(const struct analysis *a, const struct plan_node *n);
+/* Index of the next / previous finding after / before `line` in line order, wrapping;
+ * -1 when there are none.  For the explorer's f / F. */
+long analysis_next_finding(const struct analysis *a, uint32_t line, bool forward);
+
+#endif

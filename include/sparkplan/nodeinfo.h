@@ -1,0 +1,91 @@
+/* nodeinfo: read facts off one node, whatever explain mode printed it.
+ *
+ * The same fact sits in different places per mode: PushedFilters is a details field in
+ * formatted mode and "PushedFilters: [...]" inside the FileScan line in simple mode; an
+ * Exchange's partitioning is its argument string or its "Arguments:" field.  These helpers
+ * look in the details first, then in the node text, and return slices into doc->text.
+ * Owns nothing, allocates nothing, never recurses.  Every scan is bounded by the node's own
+ * text length.
+ */
+#ifndef SPARKPLAN_NODEINFO_H
+#define SPARKPLAN_NODEINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sparkplan/catalog.h"
+#include "sparkplan/plan.h"
+
+/* Catalogue entry for the node (NULL for labels and unknown operators). */
+const struct catalog_entry *node_entry(const struct plan_node *n);
+enum catalog_role node_role(const struct plan_node *n);
+
+/* Value of a field ("PushedFilters", "ReadSchema", "Arguments", "Keys"...): the details field,
+ * else "KEY: value" inside the node text.  Lists come back with their brackets ("[a, b]"),
+ * the "[n]:" count prefix of formatted mode removed.  Empty slice when absent. */
+struct slice node_field(const struct plan_node *n, const char *key);
+bool node_has_field(const struct plan_node *n, const char *key);
+
+/* Statistics from the parser, or parsed from "Statistics(sizeInBytes=..., rowCount=...)" in
+ * the text or details (query stages in formatted mode).  False when the node has none. */
+bool node_stats(const struct plan_node *n, struct plan_stats *out);
+/* "1.2 MiB" style rendering of a byte count into buf. */
+const char *node_format_bytes(double bytes, char *buf, size_t cap);
+
+/* Number of elements of a bracketed list "[a#1, f(b#2, c), ... 5 more fields]", counting
+ * the elided ones; -1 when s is not a list. */
+long node_list_count(struct slice list);
+/* Top-level fields of a "struct<a:int,b:struct<c:int>>" schema; -1 when not a struct. */
+long node_schema_field_count(struct slice schema);
+/* True for an empty list "[]" (or the field "None"). */
+bool node_list_is_empty(struct slice list);
+
+/* Partitioning of an exchange: "hashpartitioning(a#1, 200)", "SinglePartition", ... (empty
+ * when not found) and its kind. */
+enum partitioning_kind {
+    PART_UNKNOWN,
+    PART_HASH,
+    PART_RANGE,
+    PART_ROUND_ROBIN,
+    PART_SINGLE,
+    PART_OTHER,
+};
+struct slice node_partitioning(const struct plan_node *n, enum partitioning_kind *kind);
+const char *partitioning_kind_name(enum partitioning_kind k);
+/* The keys inside "hashpartitioning(a#1, b#2, 200)": "a#1, b#2" (empty for others). */
+struct slice partitioning_keys(struct slice partitioning);
+/* Why the shuffle exists: "ENSURE_REQUIREMENTS", "REPARTITION_BY_COL", ... or empty. */
+struct slice node_shuffle_origin(const struct plan_node *n);
+
+/* Joins: "Inner", "LeftOuter", ... (empty when not printed) and the build side. */
+struct slice node_join_type(const struct plan_node *n);
+enum build_side { BUILD_UNKNOWN, BUILD_LEFT, BUILD_RIGHT };
+enum build_side node_build_side(const struct plan_node *n);
+/* Whether this join type lets Spark broadcast that side (FullOuter: neither; LeftOuter,
+ * LeftSemi, LeftAnti, ExistenceJoin: right only; RightOuter: left only). */
+bool join_side_broadcastable(struct slice join_type, enum build_side side);
+
+/* Aggregates: does it group by keys?  -1 unknown, 0 no keys (global), 1 keys.  And whether
+ * it is the partial half (functions print partial_...). */
+int node_aggregate_has_keys(const struct plan_node *n);
+bool node_aggregate_is_partial(const struct plan_node *n);
+
+/* Table name of a scan ("spark_catalog.default.store_sales") or of a logical relation;
+ * empty when it has none. */
+struct slice node_table_name(const struct plan_node *n);
+
+/* Walks that skip nodes which only wrap or convert data (codegen, query stages, shuffle
+ * reads, row/columnar transitions).  _down follows the only child; both return n itself when
+ * it is not a wrapper, NULL when the chain ends.  Bounded by the wrapper chain length. */
+bool node_is_wrapper(const struct plan_node *n);
+const struct plan_node *node_down_through_wrappers(const struct plan_node *n);
+const struct plan_node *node_up_through_wrappers(const struct plan_node *n);
+
+/* AQE header labels: "== Initial Plan ==" and friends. */
+bool node_is_label(const struct plan_node *n);
+bool node_is_initial_plan_label(const struct plan_node *n);
+
+/* Byte search inside a slice, for needles of a few bytes. */
+long slice_find_in(struct slice hay, const char *needle, size_t from);
+
+#endif

@@ -1,0 +1,1395 @@
+/* analyze.c: lint rules and summary counts over a parsed document (see analyze.h).
+ *
+ * Passes, all linear: (1) per plan, choose the sections that ran (physical + subqueries, or
+ * what stands in for them) and skip AQE Initial Plans shadowed by a Final/Current plan;
+ * (2) a reverse-preorder pass per section computes "at most one row" for every node; (3) the
+ * per-node rules; (4) statistics rules over sections with estimates; (5) a text scan for
+ * plan truncation.  Findings are sorted by line at the end.
+ */
+#include "sparkplan/analyze.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/exprid.h"
+#include "sparkplan/nodeinfo.h"
+
+#define MIB (1024.0 * 1024.0)
+#define BROADCAST_THRESHOLD (10.0 * MIB)     /* spark.sql.autoBroadcastJoinThreshold default */
+#define LARGE_BROADCAST (100.0 * MIB)
+#define UNKNOWN_SIZE 4.0e18                   /* ~ Long.MaxValue (8.0 EiB): "size unknown" */
+#define TIB (1024.0 * 1024.0 * 1024.0 * 1024.0)
+#define MAX_PER_RULE 5000                     /* findings kept per rule; the rest are counted */
+#define WIDE_TABLE 8                          /* columns: reading all of them is worth a warning */
+
+const struct rule analyze_rules[RULE_COUNT] = {
+    [RULE_SHUFFLE] = {"SP001", SEVERITY_INFO, "shuffle",
+        "An Exchange moves rows between executors over the network and ends a stage.",
+        "Check that the key is the one you expect; fewer shuffles (bucketing, broadcast joins, "
+        "reusing a partitioning) make a query cheaper."},
+    [RULE_SINGLE_PARTITION] = {"SP002", SEVERITY_WARNING, "single partition",
+        "Exchange SinglePartition sends every row to one task: no parallelism, and that task "
+        "may run out of memory.",
+        "Give the window a partitionBy, sort or limit less data, or avoid repartition(1)/coalesce(1)."},
+    [RULE_BROADCAST] = {"SP003", SEVERITY_INFO, "broadcast",
+        "A BroadcastExchange collects one side of a join and copies it to every executor.",
+        "Fine while that side is small; check its size."},
+    [RULE_NESTED_LOOP_JOIN] = {"SP010", SEVERITY_WARNING, "nested loop join",
+        "BroadcastNestedLoopJoin compares every row with every row: the join condition is "
+        "missing or has no equality.",
+        "Add an equality between the two sides to the join condition, or make sure one side is "
+        "tiny."},
+    [RULE_CARTESIAN] = {"SP011", SEVERITY_WARNING, "cartesian product",
+        "CartesianProduct pairs every row of one side with every row of the other.",
+        "Check for a missing join condition; if the cross join is intended, keep one side tiny."},
+    [RULE_SMJ_SMALL_SIDE] = {"SP012", SEVERITY_WARNING, "sort-merge join with a small side",
+        "One side of this sort-merge join is below the 10 MB broadcast threshold: a broadcast "
+        "hash join would avoid shuffling and sorting the other side.",
+        "Check spark.sql.autoBroadcastJoinThreshold (and its AQE twin), statistics (ANALYZE "
+        "TABLE), or add a BROADCAST hint."},
+    [RULE_BROADCAST_LARGE] = {"SP013", SEVERITY_WARNING, "large broadcast",
+        "The broadcast side of this join is large: it is collected on the driver and copied "
+        "to every executor.",
+        "Check the BROADCAST hint or the threshold that allowed it; above a few hundred MB "
+        "prefer a sort-merge or shuffled hash join."},
+    [RULE_SKEW_JOIN] = {"SP014", SEVERITY_INFO, "skew join",
+        "AQE found skewed partitions and split them for this join.",
+        "The join keys are skewed; AQE handled it, but the skewed key may deserve a look."},
+    [RULE_FILTER_NOT_PUSHED] = {"SP020", SEVERITY_WARNING, "filter not pushed down",
+        "A Filter sits on a scan whose PushedFilters is empty: every row is read, then filtered.",
+        "Filter on plain columns with simple comparisons; casts, UDFs and some types block "
+        "pushdown."},
+    [RULE_PARTITION_FILTERS] = {"SP021", SEVERITY_INFO, "partition pruning",
+        "PartitionFilters: only the matching partitions are read. Good.",
+        "Nothing to do."},
+    [RULE_READS_ALL_COLUMNS] = {"SP022", SEVERITY_INFO, "reads every column",
+        "The scan reads every column of the table.",
+        "Select only the columns the query needs."},
+    [RULE_ALL_PARTITIONS] = {"SP023", SEVERITY_INFO, "every partition read",
+        "The table is partitioned but the scan has no PartitionFilters: every partition is "
+        "listed and read.",
+        "Filter on the partition column with a plain comparison if only some partitions matter."},
+    [RULE_PYTHON_ROWS] = {"SP030", SEVERITY_WARNING, "Python UDF",
+        "Rows are pickled, shipped to a Python worker, evaluated one by one and shipped back; "
+        "whole-stage codegen stops here and filters on the result cannot be pushed down.",
+        "Use a built-in function, or a vectorized pandas_udf."},
+    [RULE_PYTHON_ARROW] = {"SP031", SEVERITY_INFO, "vectorized Python",
+        "Rows go to a Python worker as Arrow batches; codegen stops here and filters on the "
+        "result cannot be pushed down.",
+        "Fine when no built-in function does the job."},
+    [RULE_AQE_DRAFT] = {"SP040", SEVERITY_INFO, "AQE draft plan",
+        "isFinalPlan=false: adaptive execution may still change join strategies, partition "
+        "counts and skew handling at run time.",
+        "Run the query and read the final plan (Spark UI SQL tab, or the event log)."},
+    [RULE_AQE_JOIN_CHANGED] = {"SP041", SEVERITY_INFO, "AQE changed joins",
+        "Adaptive execution chose different join strategies than the initial plan.",
+        "Compare the Final Plan with the Initial Plan: runtime sizes drove the change."},
+    [RULE_AQE_EXCHANGES_CHANGED] = {"SP042", SEVERITY_INFO, "AQE changed exchanges",
+        "The final plan has a different number of exchanges than the initial plan.",
+        "Compare the Final Plan with the Initial Plan."},
+    [RULE_ABSURD_ESTIMATE] = {"SP050", SEVERITY_WARNING, "absurd estimate",
+        "The optimizer's size estimate is not believable, so its choices built on it are not "
+        "either.",
+        "Compute statistics (ANALYZE TABLE ... COMPUTE STATISTICS [FOR COLUMNS]) and check for "
+        "joins without usable conditions."},
+    [RULE_FILTER_NOT_REDUCING] = {"SP051", SEVERITY_INFO, "missing statistics",
+        "Filters leave the size estimate unchanged: without column statistics the optimizer "
+        "assumes a filter keeps every row.",
+        "ANALYZE TABLE ... COMPUTE STATISTICS FOR COLUMNS, and spark.sql.cbo.enabled=true."},
+    [RULE_TRUNCATED_FIELDS] = {"SP060", SEVERITY_WARNING, "truncated list",
+        "Spark cut this list at spark.sql.debug.maxToStringFields (default 25): columns or "
+        "expressions are missing from the plan text.",
+        "spark.conf.set(\"spark.sql.debug.maxToStringFields\", 1000) and explain again."},
+    [RULE_TRUNCATED_PLAN] = {"SP061", SEVERITY_WARNING, "truncated plan",
+        "Spark cut the plan text at spark.sql.maxPlanStringLength.",
+        "Raise spark.sql.maxPlanStringLength and explain again."},
+    [RULE_CACHE_USED] = {"SP070", SEVERITY_INFO, "cache used",
+        "InMemoryTableScan reads a cached relation instead of recomputing it.",
+        "The plan under InMemoryRelation ran once to fill the cache; make sure it is not stale "
+        "and is unpersisted when no longer needed."},
+};
+
+const char *severity_name(enum severity s)
+{
+    return s == SEVERITY_WARNING ? "warning" : "info";
+}
+
+const struct rule *rule_by_id(const char *id)
+{
+    for (size_t i = 0; i < RULE_COUNT; i++)
+        if (strcmp(analyze_rules[i].id, id) == 0)
+            return &analyze_rules[i];
+    return NULL;
+}
+
+/* ---- collecting findings ------------------------------------------------------------------- */
+
+struct ctx {
+    struct analysis *a;
+    /* logical joins whose children carry size estimates (cost mode), in input order, and
+     * an index of the expression ids each one mentions (sorted by id) */
+    const struct plan_node **logical_joins;
+    size_t n_logical_joins, logical_joins_cap;
+    struct id_join { uint64_t id; uint32_t join; } *join_ids;
+    size_t n_join_ids;
+    size_t cap;
+    size_t per_rule[RULE_COUNT];
+    bool oom;
+    /* per section scratch, indexed by node->preorder */
+    unsigned char *one_row;
+    size_t scratch_cap;
+};
+
+#define CLIP 100  /* plan text quoted in a message is cut to this many bytes */
+
+static int clip_len(struct slice s)
+{
+    return (int)(s.len > CLIP ? CLIP : s.len);
+}
+
+static const char *clip_tail(struct slice s)
+{
+    return s.len > CLIP ? "..." : "";
+}
+
+__attribute__((format(printf, 4, 5)))
+static void add(struct ctx *c, enum rule_id rule, const struct plan_node *n, const char *fmt, ...)
+{
+    struct analysis *a = c->a;
+    if (c->oom)
+        return;
+    if (c->per_rule[rule]++ >= MAX_PER_RULE) {
+        a->summary.n_findings_dropped++;
+        return;
+    }
+    if (a->n_findings == c->cap) {
+        size_t ncap = c->cap ? c->cap * 2 : 64;
+        struct finding *nf = realloc(a->findings, ncap * sizeof *nf);
+        if (!nf) {
+            c->oom = true;
+            return;
+        }
+        a->findings = nf;
+        c->cap = ncap;
+    }
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    const char *msg = arena_strdup(&a->arena, buf);
+    if (!msg) {
+        c->oom = true;
+        return;
+    }
+    struct finding *f = &a->findings[a->n_findings++];
+    f->rule = rule;
+    f->severity = analyze_rules[rule].severity;
+    f->node = n;
+    f->line = n ? n->line : 0;
+    f->message = msg;
+}
+
+/* Lower the severity of the finding just added (a case that is usually fine). */
+static void soften_last(struct ctx *c, enum rule_id rule)
+{
+    struct analysis *a = c->a;
+    if (a->n_findings && a->findings[a->n_findings - 1].rule == rule)
+        a->findings[a->n_findings - 1].severity = SEVERITY_INFO;
+}
+
+/* ---- which sections ran ------------------------------------------------------------------- */
+
+static bool is_executed_kind(enum section_kind k)
+{
+    return k == SECTION_PHYSICAL || k == SECTION_SUBQUERY;
+}
+
+/* The sections whose nodes are counted for a plan: physical + subqueries; else the biggest
+ * codegen subtree; else the last logical section. */
+static bool section_counts(const struct plan *p, const struct plan_section *s)
+{
+    bool has_exec = false;
+    const struct plan_section *biggest_codegen = NULL, *last_logical = NULL;
+    for (const struct plan_section *t = p->first_section; t; t = t->next) {
+        if (is_executed_kind(t->kind))
+            has_exec = true;
+        else if (t->kind == SECTION_CODEGEN) {
+            if (!biggest_codegen || t->n_nodes > biggest_codegen->n_nodes)
+                biggest_codegen = t;
+        } else
+            last_logical = t;
+    }
+    if (has_exec)
+        return is_executed_kind(s->kind);
+    if (biggest_codegen)
+        return s == biggest_codegen;
+    return s == last_logical;
+}
+
+static bool is_shadowed_initial(const struct plan_node *n)
+{
+    if (!node_is_initial_plan_label(n) || !n->parent)
+        return false;
+    for (const struct plan_node *c = n->parent->first_child; c; c = c->next_sibling)
+        if (c != n && node_is_label(c) && !node_is_initial_plan_label(c))
+            return true;
+    return false;
+}
+
+/* ---- "at most one row" ---------------------------------------------------------------------- */
+
+static bool compute_one_row(struct ctx *c, const struct plan_node *n)
+{
+    const unsigned char *one = c->one_row;
+    const struct catalog_entry *e = node_entry(n);
+    const struct plan_node *ch = n->first_child;
+    bool child_one = ch && one[ch->preorder];
+    if (node_is_label(n))
+        return child_one;
+    if (!e)
+        return false;
+    if (strcmp(e->name, "Scan OneRowRelation") == 0 || strcmp(e->name, "OneRowRelation") == 0)
+        return true;
+    switch (e->role) {
+    case CAT_AGGREGATE:
+        if (node_aggregate_has_keys(n) == 0 && !node_aggregate_is_partial(n))
+            return true;
+        return false;
+    case CAT_JOIN:
+        for (const struct plan_node *k = n->first_child; k; k = k->next_sibling)
+            if (!one[k->preorder] && !(k->flags & NODE_INNER))
+                return false;
+        return ch != NULL;
+    case CAT_CODEGEN: case CAT_QUERY_STAGE: case CAT_SHUFFLE_READ: case CAT_TRANSITION:
+    case CAT_AQE: case CAT_PROJECT: case CAT_FILTER: case CAT_SORT: case CAT_SHUFFLE:
+    case CAT_BROADCAST: case CAT_LIMIT: case CAT_WINDOW: case CAT_SUBQUERY: case CAT_OTHER:
+        return child_one && n->n_children == 1;
+    default:
+        return false;
+    }
+}
+
+static bool prepare_section(struct ctx *c, const struct plan_section *s)
+{
+    if (s->n_nodes > c->scratch_cap) {
+        unsigned char *p = realloc(c->one_row, s->n_nodes);
+        if (!p) {
+            c->oom = true;
+            return false;
+        }
+        c->one_row = p;
+        c->scratch_cap = s->n_nodes;
+    }
+    /* Reverse preorder: every node after all of its descendants. */
+    for (size_t i = s->n_nodes; i-- > 0;)
+        c->one_row[i] = compute_one_row(c, s->preorder[i]);
+    return true;
+}
+
+/* ---- helpers for messages ------------------------------------------------------------------- */
+
+/* The operator a shuffle or broadcast feeds: up through wrappers and sorts. */
+static const struct plan_node *consumer_of(const struct plan_node *n)
+{
+    const struct plan_node *p = n->parent;
+    for (int guard = 0; p && guard < 16; guard++) {  /* wrapper chains are short */
+        enum catalog_role r = node_role(p);
+        if (!node_is_wrapper(p) && r != CAT_SORT)
+            return p;
+        p = p->parent;
+    }
+    return p;
+}
+
+static struct slice short_name(const struct plan_node *n)
+{
+    struct slice name = n->name.len ? n->name : n->text;
+    struct slice op = catalog_operator_name(name);
+    return op.len ? op : name;
+}
+
+/* First child that is a real (not inner) child, through wrappers. */
+static const struct plan_node *input_of(const struct plan_node *n)
+{
+    const struct plan_node *ch = n->first_child;
+    while (ch && (ch->flags & NODE_INNER))
+        ch = ch->next_sibling;
+    return ch ? node_down_through_wrappers(ch) : NULL;
+}
+
+/* Size of a join side: statistics on the first node down the side that has them, through
+ * wrappers, sorts and exchanges (runtime sizes sit on AQE query stages). */
+static bool side_size(const struct plan_node *side, double *bytes, bool *runtime)
+{
+    const struct plan_node *n = side;
+    for (int guard = 0; n && guard < 10; guard++) {  /* short chain of wrappers */
+        struct plan_stats st;
+        if (node_stats(n, &st) && st.has_size) {
+            *bytes = st.size_bytes;
+            *runtime = node_role(n) == CAT_QUERY_STAGE ||
+                       slice_find_in(n->text, "isRuntime=true", 0) >= 0;
+            return true;
+        }
+        enum catalog_role r = node_role(n);
+        if (!node_is_wrapper(n) && r != CAT_SORT && r != CAT_SHUFFLE && r != CAT_BROADCAST &&
+            r != CAT_PROJECT)
+            return false;
+        n = n->first_child;
+    }
+    return false;
+}
+
+static const struct plan_node *nth_real_child(const struct plan_node *n, int k)
+{
+    for (const struct plan_node *ch = n->first_child; ch; ch = ch->next_sibling) {
+        if (ch->flags & NODE_INNER)
+            continue;
+        if (k-- == 0)
+            return ch;
+    }
+    return NULL;
+}
+
+/* Cost mode: the logical Join a physical join was planned from — the one whose text mentions
+ * every expression id of the physical join (its keys and condition). */
+static const struct plan_node *logical_join_of(const struct ctx *c, const struct plan_node *n)
+{
+    struct exprid_ref refs[32];
+    size_t k = exprid_node_refs(n, refs, 32);
+    if (k == 0 || k > 32 || refs[0].normalized || !c->n_join_ids)
+        return NULL;
+    /* Candidates: the logical joins mentioning the physical join's first id. */
+    size_t lo = 0, hi = c->n_join_ids;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->join_ids[mid].id < refs[0].id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const struct plan *plan = n->section->plan;
+    for (size_t j = lo; j < c->n_join_ids && c->join_ids[j].id == refs[0].id; j++) {
+        /* Bounded by the joins mentioning one id: a few in real plans. */
+        const struct plan_node *lj = c->logical_joins[c->join_ids[j].join];
+        if (lj->section->plan != plan)
+            continue;
+        bool all = true;
+        for (size_t i = 1; i < k && all; i++)
+            all = !refs[i].normalized && exprid_mentions(lj->text, refs[i].id);
+        if (all)
+            return lj;
+    }
+    return NULL;
+}
+
+static int cmp_id_join(const void *x, const void *y)
+{
+    const struct id_join *a = x, *b = y;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return a->join < b->join ? -1 : a->join > b->join;
+}
+
+/* The id index of the logical joins: at most 16 ids each (keys and condition). */
+static void index_join_ids(struct ctx *c)
+{
+    if (!c->n_logical_joins)
+        return;
+    c->join_ids = malloc(c->n_logical_joins * 16 * sizeof *c->join_ids);
+    if (!c->join_ids) {
+        c->oom = true;
+        return;
+    }
+    for (size_t j = 0; j < c->n_logical_joins; j++) {
+        struct exprid_ref refs[16];
+        size_t k = exprid_scan(c->logical_joins[j]->text, refs, 16);
+        for (size_t i = 0; i < k && i < 16; i++)
+            if (!refs[i].normalized)
+                c->join_ids[c->n_join_ids++] = (struct id_join){refs[i].id, (uint32_t)j};
+    }
+    qsort(c->join_ids, c->n_join_ids, sizeof *c->join_ids, cmp_id_join);
+}
+
+/* Size of side k of a join: measured or estimated on the physical side, else the estimate of
+ * the logical join it came from. */
+static bool join_side_size(const struct ctx *c, const struct plan_node *n, int k, double *bytes,
+                           bool *runtime)
+{
+    const struct plan_node *side = nth_real_child(n, k);
+    if (side && side_size(side, bytes, runtime))
+        return true;
+    const struct plan_node *lj = logical_join_of(c, n);
+    const struct plan_node *lside = lj ? nth_real_child(lj, k) : NULL;
+    struct plan_stats st;
+    if (lside && node_stats(lside, &st) && st.has_size) {
+        *bytes = st.size_bytes;
+        *runtime = false;
+        return true;
+    }
+    return false;
+}
+
+/* ---- rules on executed nodes ------------------------------------------------------------------ */
+
+static void rule_exchange(struct ctx *c, const struct plan_node *n)
+{
+    struct summary *sum = &c->a->summary;
+    enum partitioning_kind kind;
+    struct slice part = node_partitioning(n, &kind);
+    struct slice keys = partitioning_keys(part);
+    struct slice origin = node_shuffle_origin(n);
+    /* Photon prints the origin on the map stage that wraps its shuffle sink. */
+    if (!origin.len && n->parent && node_role(n->parent) == CAT_QUERY_STAGE)
+        origin = node_shuffle_origin(n->parent);
+    const struct plan_node *consumer = consumer_of(n);
+    if (slice_eq_cstr(origin, "EXECUTOR_BROADCAST")) {
+        /* Photon's executor-side broadcast: a single-partition shuffle every task reads. */
+        sum->n_broadcasts++;
+        struct slice cn = consumer ? short_name(consumer) : slice_cstr("the join");
+        add(c, RULE_BROADCAST, n, "executor-side broadcast (EXECUTOR_BROADCAST) for %.*s%s",
+            (int)cn.len, cn.ptr, consumer ? "" : "");
+        return;
+    }
+    sum->shuffles[kind]++;
+    sum->n_shuffles++;
+    char why[200] = "";
+    if (origin.len && slice_starts_with(origin, "REPARTITION"))
+        snprintf(why, sizeof why, "; asked for by the query (%.*s)", (int)origin.len, origin.ptr);
+    else if (origin.len && slice_starts_with(origin, "REBALANCE"))
+        snprintf(why, sizeof why, "; a REBALANCE hint");
+    else if (consumer) {
+        struct slice cn = short_name(consumer);
+        snprintf(why, sizeof why, "; needed by %.*s on line %u", (int)cn.len, cn.ptr, consumer->line);
+    }
+    const struct plan_node *in = input_of(n);
+    bool bounded = in && (c->one_row[in->preorder] ||
+                          (node_role(in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
+                          node_role(in) == CAT_LIMIT ||
+                          (node_role(in) == CAT_WINDOW &&
+                           slice_find_in(short_name(in), "WindowGroupLimit", 0) >= 0));
+    switch (kind) {
+    case PART_HASH:
+        add(c, RULE_SHUFFLE, n, "shuffle by hash of %.*s%s%s", clip_len(keys), keys.ptr,
+            clip_tail(keys), why);
+        break;
+    case PART_RANGE:
+        add(c, RULE_SHUFFLE, n, "shuffle by range of %.*s%s (a global sort)%s", clip_len(keys),
+            keys.ptr, clip_tail(keys), why);
+        break;
+    case PART_ROUND_ROBIN:
+        add(c, RULE_SHUFFLE, n, "round-robin shuffle: %.*s%s", clip_len(part), part.ptr, why);
+        break;
+    case PART_SINGLE:
+        add(c, RULE_SHUFFLE, n, "shuffle into a single partition%s%s", why,
+            bounded ? " (few rows: each task sends a partial result)" : "");
+        break;
+    default: {
+        /* Simplified trees print the keys as a list: "Exchange [a,b] #1". */
+        long lb = slice_find_in(n->text, "[", 0);
+        struct slice list = lb >= 0 ? slice_make(n->text.ptr + lb, n->text.len - (size_t)lb)
+                                    : slice_make(NULL, 0);
+        if (list.len)
+            add(c, RULE_SHUFFLE, n, "shuffle on %.*s%s%s", clip_len(list), list.ptr,
+                clip_tail(list), why);
+        else
+            add(c, RULE_SHUFFLE, n, "shuffle%s", why);
+    }
+    }
+    if (kind != PART_SINGLE || bounded)
+        return;
+    const char *what = "";
+    const struct plan_node *up = consumer;
+    enum catalog_role ur = up ? node_role(up) : CAT_OTHER;
+    if (ur == CAT_WINDOW)
+        what = "a window without partitionBy";
+    else if (ur == CAT_SORT)
+        what = "a global sort";
+    else if (ur == CAT_LIMIT)
+        what = "a limit";
+    else if (origin.len && slice_starts_with(origin, "REPARTITION"))
+        what = "repartition(1)";
+    if (*what)
+        add(c, RULE_SINGLE_PARTITION, n, "one task receives every row: %s", what);
+    else
+        add(c, RULE_SINGLE_PARTITION, n, "one task receives every row");
+}
+
+static void rule_broadcast(struct ctx *c, const struct plan_node *n)
+{
+    c->a->summary.n_broadcasts++;
+    struct slice mode = node_field(n, "Arguments");
+    if (!mode.len) {
+        long sp = slice_find_in(n->text, " ", 0);
+        mode = sp >= 0 ? slice_trim(slice_make(n->text.ptr + sp, n->text.len - (size_t)sp))
+                       : slice_make(NULL, 0);
+    }
+    const struct plan_node *consumer = consumer_of(n);
+    if (consumer) {
+        struct slice cn = short_name(consumer);
+        add(c, RULE_BROADCAST, n, "broadcast for %.*s on line %u%s%.*s%s", (int)cn.len, cn.ptr,
+            consumer->line, mode.len ? ": " : "", clip_len(mode), mode.ptr, clip_tail(mode));
+    } else
+        add(c, RULE_BROADCAST, n, "broadcast%s%.*s%s", mode.len ? ": " : "", clip_len(mode),
+            mode.ptr, clip_tail(mode));
+}
+
+static struct slice join_condition(const struct plan_node *n)
+{
+    struct slice cond = node_field(n, "Join condition");
+    if (cond.len)
+        return slice_eq_cstr(slice_trim(cond), "None") ? slice_make(NULL, 0) : cond;
+    if (n->details_text.len || n->id >= 0)
+        return slice_make(NULL, 0);  /* formatted mode: the details would have it */
+    /* Simple mode: the text after the join type ("BuildRight, Inner, (a#1 < b#2)"). */
+    struct slice type = node_join_type(n);
+    if (!type.len)
+        return slice_make(NULL, 0);
+    size_t after = (size_t)(type.ptr - n->text.ptr) + type.len;
+    if (after + 2 <= n->text.len && n->text.ptr[after] == ',' && n->text.ptr[after + 1] == ' ')
+        return slice_trim(slice_make(n->text.ptr + after + 2, n->text.len - after - 2));
+    return slice_make(NULL, 0);
+}
+
+static void rule_join(struct ctx *c, const struct plan_node *n, const struct catalog_entry *e)
+{
+    struct summary *sum = &c->a->summary;
+    sum->joins[e->join]++;
+    struct slice type = node_join_type(n);
+    struct slice name = short_name(n);
+    if (slice_find_in(n->text, "skew=true", 0) >= 0)
+        add(c, RULE_SKEW_JOIN, n, "%.*s split skewed partitions", (int)name.len, name.ptr);
+
+    if (e->join == JOIN_BROADCAST_NESTED_LOOP || e->join == JOIN_CARTESIAN) {
+        enum rule_id rule = e->join == JOIN_CARTESIAN ? RULE_CARTESIAN : RULE_NESTED_LOOP_JOIN;
+        struct slice cond = join_condition(n);
+        const struct plan_node *l = nth_real_child(n, 0), *r = nth_real_child(n, 1);
+        bool tiny = (l && c->one_row[l->preorder]) || (r && c->one_row[r->preorder]);
+        char what[160];
+        if (cond.len)
+            snprintf(what, sizeof what, "condition %.*s%s has no equality", clip_len(cond),
+                     cond.ptr, clip_tail(cond));
+        else
+            snprintf(what, sizeof what, "no join condition");
+        add(c, rule, n, "%.*s%s%.*s: %s%s", (int)name.len, name.ptr, type.len ? " " : "",
+            (int)type.len, type.ptr, what,
+            tiny ? "; one side is a single row (a global aggregate), so it is cheap here" : "");
+        if (tiny)
+            soften_last(c, rule);
+    }
+
+    /* Join sides measured or estimated. */
+    if (e->join == JOIN_SORT_MERGE) {
+        for (int k = 0; k < 2; k++) {
+            double bytes;
+            bool runtime;
+            if (!join_side_size(c, n, k, &bytes, &runtime))
+                continue;
+            enum build_side side = k == 0 ? BUILD_LEFT : BUILD_RIGHT;
+            if (bytes < BROADCAST_THRESHOLD && join_side_broadcastable(type, side)) {
+                char sz[32];
+                add(c, RULE_SMJ_SMALL_SIDE, n,
+                    "sort-merge join whose %s side is %s (%s), under the 10 MB broadcast threshold",
+                    k == 0 ? "left" : "right", node_format_bytes(bytes, sz, sizeof sz),
+                    runtime ? "measured at run time" : "estimated");
+                break;
+            }
+        }
+    }
+    if (e->join == JOIN_BROADCAST_HASH || e->join == JOIN_BROADCAST_NESTED_LOOP) {
+        enum build_side b = node_build_side(n);
+        double bytes;
+        bool runtime;
+        if (b != BUILD_UNKNOWN && join_side_size(c, n, b == BUILD_LEFT ? 0 : 1, &bytes, &runtime) &&
+            bytes >= LARGE_BROADCAST &&
+            bytes < UNKNOWN_SIZE) {
+            char sz[32];
+            add(c, RULE_BROADCAST_LARGE, n, "the broadcast (%s) side is %s (%s)%s",
+                b == BUILD_LEFT ? "left" : "right", node_format_bytes(bytes, sz, sizeof sz),
+                runtime ? "measured at run time" : "estimated",
+                bytes >= 1024.0 * MIB ? ": above spark.driver.maxResultSize (1g by default)" : "");
+        }
+    }
+}
+
+/* A filter's condition: "Condition : ..." (formatted), "Arguments: ..." (formatted RAPIDS),
+ * else the node string after the name (simple mode). */
+static struct slice filter_condition(const struct plan_node *n)
+{
+    struct slice cond = node_field(n, "Condition");
+    if (!cond.len)
+        cond = node_field(n, "Arguments");
+    if (!cond.len && !n->n_details) {
+        long sp = slice_find_in(n->text, " ", 0);
+        cond = sp >= 0 ? slice_trim(slice_make(n->text.ptr + sp, n->text.len - (size_t)sp))
+                       : slice_make(NULL, 0);
+    }
+    return cond;
+}
+
+/* Only null checks ("isnotnull(a#1) AND isnotnull(b#2)"): the optimizer inferred them from
+ * join keys; not worth a warning when they are not pushed. */
+static bool only_null_checks(struct slice cond)
+{
+    size_t n_checks = 0;
+    for (size_t from = 0;;) {  /* each round moves past one isnotnull( */
+        long at = slice_find_in(cond, "isnotnull(", from);
+        if (at < 0)
+            break;
+        n_checks++;
+        from = (size_t)at + 1;
+    }
+    if (!n_checks)
+        return false;
+    /* Anything that compares or calls another function is a real predicate. */
+    static const char *const real[] = {" = ", " > ", " < ", " >= ", " <= ", " IN ", " INSET ",
+                                       " LIKE ", "StartsWith", "Contains", " <=> "};
+    for (size_t i = 0; i < sizeof real / sizeof real[0]; i++)
+        if (slice_find_in(cond, real[i], 0) >= 0)
+            return false;
+    return true;
+}
+
+/* A scan's list field; formatted mode leaves empty lists out of a file scan's details, so
+ * there a missing PushedFilters means "[]". */
+static struct slice scan_list_field(const struct plan_node *n, const char *key)
+{
+    struct slice v = node_field(n, key);
+    if (!v.ptr && n->n_details && plan_node_detail(n, "ReadSchema"))
+        return slice_cstr("[]");
+    return v;
+}
+
+static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
+{
+    const struct plan_node *scan = input_of(n);
+    if (!scan || node_role(scan) != CAT_SCAN)
+        return;
+    struct slice pushed = scan_list_field(scan, "PushedFilters");
+    if (!pushed.ptr)
+        return;
+    if (!node_list_is_empty(pushed))
+        return;
+    struct slice cond = filter_condition(n);
+    /* A condition entirely on partition columns is served by PartitionFilters. */
+    struct slice pf = node_field(scan, "PartitionFilters");
+    if (pf.len && !node_list_is_empty(pf)) {
+        struct exprid_ref refs[32];
+        size_t k = exprid_scan(cond, refs, 32);
+        bool all_partition = k > 0 && k <= 32;
+        for (size_t i = 0; all_partition && i < k; i++)
+            all_partition = !refs[i].normalized ? exprid_mentions(pf, refs[i].id)
+                                                : slice_find_in(pf, "#", 0) >= 0;
+        if (all_partition)
+            return;
+    }
+    struct slice table = node_table_name(scan);
+    bool null_checks = only_null_checks(cond);
+    const char *why = "";
+    if (null_checks)
+        why = " (only null checks: cheap)";
+    else if (slice_find_in(cond, "Subquery", 0) >= 0)
+        why = ": a subquery's result is not known when the scan is planned";
+    else if (slice_find_in(cond, "pythonUDF", 0) >= 0)
+        why = ": a UDF cannot be pushed into the reader";
+    else if (slice_find_in(cond, "cast(", 0) >= 0)
+        why = ": casting the column blocks pushdown; compare with a value of the column's type";
+    else if (slice_find_in(cond, "(", 0) >= 0)
+        why = ": a function applied to the column blocks pushdown";
+    add(c, RULE_FILTER_NOT_PUSHED, n, "Filter %.*s%s over a scan%s%.*s with no PushedFilters%s",
+        clip_len(cond), cond.ptr, clip_tail(cond), table.len ? " of " : "", (int)table.len,
+        table.ptr, why);
+    if (null_checks)
+        soften_last(c, RULE_FILTER_NOT_PUSHED);
+}
+
+/* Column counts of tables, from logical relations and Hive relation text. */
+struct table_cols {
+    struct slice table;
+    long columns;
+};
+
+struct table_index {
+    struct table_cols *v;
+    size_t n, cap;
+};
+
+static void table_index_add(struct ctx *c, struct table_index *t, struct slice table, long cols)
+{
+    if (!table.len || cols <= 0)
+        return;
+    if (t->n == t->cap) {
+        size_t ncap = t->cap ? t->cap * 2 : 16;
+        struct table_cols *nv = realloc(t->v, ncap * sizeof *nv);
+        if (!nv) {
+            c->oom = true;
+            return;
+        }
+        t->v = nv;
+        t->cap = ncap;
+    }
+    t->v[t->n++] = (struct table_cols){table, cols};
+}
+
+static int cmp_table_name(struct slice a, struct slice b)
+{
+    size_t n = a.len < b.len ? a.len : b.len;
+    int r = memcmp(a.ptr, b.ptr, n);
+    return r ? r : (a.len < b.len ? -1 : a.len > b.len);
+}
+
+static int cmp_table_cols(const void *x, const void *y)
+{
+    return cmp_table_name(((const struct table_cols *)x)->table, ((const struct table_cols *)y)->table);
+}
+
+/* Sorted by name, one entry per table holding its largest column count. */
+static void table_index_finish(struct table_index *t)
+{
+    if (!t->n)
+        return;
+    qsort(t->v, t->n, sizeof *t->v, cmp_table_cols);
+    size_t k = 0;
+    for (size_t i = 1; i < t->n; i++) {
+        if (cmp_table_name(t->v[i].table, t->v[k].table) == 0) {
+            if (t->v[i].columns > t->v[k].columns)
+                t->v[k].columns = t->v[i].columns;
+        } else {
+            t->v[++k] = t->v[i];
+        }
+    }
+    t->n = k + 1;
+}
+
+static long table_index_get(const struct table_index *t, struct slice table)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = cmp_table_name(t->v[mid].table, table);
+        if (c == 0)
+            return t->v[mid].columns;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* The output list right after a name in simple mode: "FileScan parquet t[a#1,b#2] ...". */
+static struct slice list_after(struct slice text, struct slice word)
+{
+    if (!word.len || word.ptr < text.ptr || word.ptr + word.len > text.ptr + text.len)
+        return slice_make(NULL, 0);
+    size_t at = (size_t)(word.ptr - text.ptr) + word.len;
+    while (at < text.len && text.ptr[at] == ' ')
+        at++;
+    if (at >= text.len || text.ptr[at] != '[')
+        return slice_make(NULL, 0);
+    return slice_make(text.ptr + at, text.len - at);
+}
+
+static long scan_output_columns(const struct plan_node *n)
+{
+    struct slice out = node_field(n, "Output");
+    if (out.len)
+        return node_list_count(out);
+    struct slice table = node_table_name(n);
+    struct slice list = list_after(n->text, table);
+    return list.len ? node_list_count(list) : -1;
+}
+
+/* "HiveTableRelation [`db`.`t`, serde, Data Cols: [a#1, b#2], Partition Cols: [p#3]]" */
+static long hive_relation_columns(const struct plan_node *n)
+{
+    long d = -1, p = 0;
+    struct slice data = node_field(n, "Data Cols");
+    if (data.len)
+        d = node_list_count(data);
+    struct slice part = node_field(n, "Partition Cols");
+    if (part.len && node_list_count(part) > 0)
+        p = node_list_count(part);
+    return d < 0 ? -1 : d + p;
+}
+
+/* Partition columns of a file scan: output columns that ReadSchema (the columns stored in the
+ * files) does not list.  Writes their names, comma separated, into buf; returns how many. */
+static size_t partition_columns(const struct plan_node *n, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    struct slice schema = node_field(n, "ReadSchema");
+    struct slice out = node_field(n, "Output");
+    if (!out.len)
+        out = list_after(n->text, node_table_name(n));
+    if (node_schema_field_count(schema) < 0 || out.len < 2 || out.ptr[0] != '[')
+        return 0;
+    size_t found = 0, used = 0, start = 1;
+    int depth = 0;
+    for (size_t i = 1; i < out.len; i++) {  /* bounded by the output list */
+        char ch = out.ptr[i];
+        if (ch == '(' || ch == '[')
+            depth++;
+        else if ((ch == ')' || ch == ']') && depth > 0)
+            depth--;
+        else if ((ch == ',' || ch == ']') && depth == 0) {
+            struct slice el = slice_trim(slice_make(out.ptr + start, i - start));
+            long hash = slice_find_in(el, "#", 0);
+            struct slice name = hash > 0 ? slice_make(el.ptr, (size_t)hash) : el;
+            char key[130];
+            bool stored = true;
+            if (name.len && name.len < 120) {
+                snprintf(key, sizeof key, "<%.*s:", (int)name.len, name.ptr);
+                stored = slice_find_in(schema, key, 0) >= 0;
+                key[0] = ',';
+                stored = stored || slice_find_in(schema, key, 0) >= 0;
+            }
+            if (!stored) {
+                int w = snprintf(buf + used, cap - used, "%s%.*s", found ? ", " : "", (int)name.len,
+                                 name.ptr);
+                if (w > 0 && (size_t)w < cap - used)
+                    used += (size_t)w;
+                found++;
+            }
+            start = i + 1;
+            if (ch == ']')
+                break;
+        }
+    }
+    return found;
+}
+
+static void rule_scan(struct ctx *c, const struct plan_node *n, const struct table_index *tables)
+{
+    struct summary *sum = &c->a->summary;
+    struct slice table = node_table_name(n);
+    struct slice pushed = scan_list_field(n, "PushedFilters");
+    struct slice pf = scan_list_field(n, "PartitionFilters");
+    struct scan_info info = {
+        .node = n,
+        .table = table,
+        .read_columns = node_schema_field_count(node_field(n, "ReadSchema")),
+        .pushed_filters = pushed.ptr ? node_list_count(pushed) : -1,
+        .partition_filters = pf.ptr ? node_list_count(pf) : -1,
+        .dynamic_pruning = pf.len && slice_find_in(pf, "dynamicpruning", 0) >= 0,
+    };
+    if (info.read_columns < 0)
+        info.read_columns = scan_output_columns(n);
+    char part_cols[256];
+    info.partitioned = partition_columns(n, part_cols, sizeof part_cols) > 0;
+    if (sum->n_scans % 64 == 0) {
+        struct scan_info *grown = realloc(sum->scans, (sum->n_scans + 64) * sizeof *grown);
+        if (!grown) {
+            c->oom = true;
+            return;
+        }
+        sum->scans = grown;
+    }
+    sum->scans[sum->n_scans++] = info;
+
+    if (info.partition_filters > 0)
+        add(c, RULE_PARTITION_FILTERS, n, "partition pruning%s%.*s: %.*s%s%s", table.len ? " on " : "",
+            (int)table.len, table.ptr, clip_len(pf), pf.ptr, clip_tail(pf),
+            info.dynamic_pruning ? " (dynamic partition pruning at run time)" : "");
+
+    if (info.partitioned && info.partition_filters <= 0)
+        add(c, RULE_ALL_PARTITIONS, n, "no PartitionFilters: every partition of %.*s%s is read "
+            "(partitioned by %s)", (int)(table.len ? table.len : 9), table.len ? table.ptr : "the table",
+            "", part_cols);
+
+    long all = table.len ? table_index_get(tables, table) : -1;
+    if (all < 0 && slice_find_in(n->text, "HiveTableRelation", 0) >= 0)
+        all = hive_relation_columns(n);
+    long out = scan_output_columns(n);
+    if (all >= 2 && out == all) {
+        add(c, RULE_READS_ALL_COLUMNS, n, "reads all %ld columns of %.*s", all,
+            (int)(table.len ? table.len : 9), table.len ? table.ptr : "the table");
+        if (all >= WIDE_TABLE)
+            c->a->findings[c->a->n_findings - 1].severity = SEVERITY_WARNING;
+    }
+}
+
+static void rule_python(struct ctx *c, const struct plan_node *n, const struct catalog_entry *e)
+{
+    c->a->summary.n_python++;
+    bool row_at_a_time = strncmp(e->name, "BatchEvalPython", 15) == 0;
+    struct slice args = node_field(n, "Arguments");
+    if (!args.len) {
+        long lb = slice_find_in(n->text, "[", 0);
+        if (lb >= 0)
+            args = slice_make(n->text.ptr + lb, n->text.len - (size_t)lb);
+    }
+    struct slice name = short_name(n);
+    add(c, row_at_a_time ? RULE_PYTHON_ROWS : RULE_PYTHON_ARROW, n, "%.*s%s%.*s%s: rows go to Python",
+        (int)name.len, name.ptr, args.len ? " " : "", clip_len(args), args.ptr, clip_tail(args));
+}
+
+/* AQE: draft plans, and what changed between the initial and final plans. */
+struct plan_counts {
+    size_t joins[JOIN_LOGICAL + 1];
+    size_t exchanges;
+};
+
+static void count_subtree(const struct plan_node *label, struct plan_counts *pc)
+{
+    memset(pc, 0, sizeof *pc);
+    const struct plan_section *s = label->section;
+    for (uint32_t i = label->preorder + 1; i <= label->preorder + label->subtree_size && i < s->n_nodes; i++) {
+        const struct catalog_entry *e = node_entry(s->preorder[i]);
+        if (!e)
+            continue;
+        if (e->role == CAT_JOIN)
+            pc->joins[e->join]++;
+        if (e->role == CAT_SHUFFLE || e->role == CAT_BROADCAST)
+            pc->exchanges++;
+    }
+}
+
+static void describe_joins(const struct plan_counts *pc, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int j = JOIN_BROADCAST_HASH; j <= JOIN_CARTESIAN; j++) {
+        if (!pc->joins[j])
+            continue;
+        int w = snprintf(buf + used, cap - used, "%s%zu %s", used ? ", " : "", pc->joins[j],
+                         catalog_join_name((enum catalog_join)j));
+        if (w < 0 || (size_t)w >= cap - used)
+            break;
+        used += (size_t)w;
+    }
+    if (!used)
+        snprintf(buf, cap, "no joins");
+}
+
+static void rule_aqe(struct ctx *c, const struct plan_node *n, bool *draft_reported)
+{
+    bool draft = slice_find_in(n->text, "isFinalPlan=false", 0) >= 0 ||
+                 slice_find_in(n->details_text, "isFinalPlan=false", 0) >= 0;
+    if (draft && !*draft_reported) {
+        *draft_reported = true;
+        add(c, RULE_AQE_DRAFT, n, "isFinalPlan=false: this is not the plan that ran");
+    }
+    const struct plan_node *final = NULL, *initial = NULL;
+    for (const struct plan_node *ch = n->first_child; ch; ch = ch->next_sibling) {
+        if (!node_is_label(ch))
+            continue;
+        if (node_is_initial_plan_label(ch))
+            initial = ch;
+        else if (!final)
+            final = ch;
+    }
+    if (!final || !initial)
+        return;
+    struct plan_counts f, i;
+    count_subtree(final, &f);
+    count_subtree(initial, &i);
+    bool joins_differ = memcmp(f.joins, i.joins, sizeof f.joins) != 0;
+    if (joins_differ) {
+        char fb[200], ib[200];
+        describe_joins(&f, fb, sizeof fb);
+        describe_joins(&i, ib, sizeof ib);
+        add(c, RULE_AQE_JOIN_CHANGED, n, "join strategies changed at run time: initial %s; "
+            "now %s", ib, fb);
+    }
+    if (f.exchanges != i.exchanges)
+        add(c, RULE_AQE_EXCHANGES_CHANGED, n, "exchanges: %zu in the initial plan, %zu now",
+            i.exchanges, f.exchanges);
+}
+
+/* ---- statistics over any section with estimates -------------------------------------------- */
+
+static bool absurd_size(const struct plan_node *n, double leaf_sum, double *size)
+{
+    struct plan_stats st;
+    if (!node_stats(n, &st) || !st.has_size)
+        return false;
+    *size = st.size_bytes;
+    const struct catalog_entry *e = node_entry(n);
+    if (e && (e->role == CAT_QUERY_STAGE))
+        return false;  /* runtime figures (ResultQueryStage's 8.0 EiB is a placeholder) */
+    if (slice_find_in(n->text, "isRuntime=true", 0) >= 0)
+        return false;
+    if (st.size_bytes >= UNKNOWN_SIZE)
+        return true;
+    return leaf_sum > 0 && st.size_bytes >= TIB && st.size_bytes >= 1000.0 * leaf_sum;
+}
+
+static void rules_statistics(struct ctx *c, const struct plan_section *s)
+{
+    /* Sum of the estimates of the section's leaves: the inputs. */
+    double leaf_sum = 0;
+    bool any_stats = false;
+    for (uint32_t i = 0; i < s->n_nodes; i++) {
+        const struct plan_node *n = s->preorder[i];
+        struct plan_stats st;
+        if (!node_stats(n, &st) || !st.has_size)
+            continue;
+        any_stats = true;
+        if (!n->first_child && st.size_bytes < UNKNOWN_SIZE)
+            leaf_sum += st.size_bytes;
+    }
+    if (!any_stats)
+        return;
+    size_t not_reducing = 0;
+    const struct plan_node *first_not_reducing = NULL;
+    for (uint32_t i = 0; i < s->n_nodes; i++) {
+        const struct plan_node *n = s->preorder[i];
+        double size;
+        if (absurd_size(n, leaf_sum, &size)) {
+            /* Report where it starts: no child is absurd too. */
+            bool child_absurd = false;
+            for (const struct plan_node *ch = n->first_child; ch && !child_absurd; ch = ch->next_sibling) {
+                double cs;
+                child_absurd = absurd_size(ch, leaf_sum, &cs);
+            }
+            if (!child_absurd) {
+                char sz[32], in[32];
+                struct slice name = short_name(n);
+                if (size >= UNKNOWN_SIZE)
+                    add(c, RULE_ABSURD_ESTIMATE, n, "%.*s estimated at %s: the size is unknown "
+                        "(Long.MaxValue), so broadcast decisions cannot use it",
+                        (int)name.len, name.ptr, node_format_bytes(size, sz, sizeof sz));
+                else
+                    add(c, RULE_ABSURD_ESTIMATE, n, "%.*s estimated at %s from inputs of %s",
+                        (int)name.len, name.ptr, node_format_bytes(size, sz, sizeof sz),
+                        node_format_bytes(leaf_sum, in, sizeof in));
+            }
+        }
+        const struct catalog_entry *e = node_entry(n);
+        if (e && e->role == CAT_FILTER && n->first_child && s->kind != SECTION_PHYSICAL) {
+            struct plan_stats a, b;
+            if (node_stats(n, &a) && node_stats(n->first_child, &b) && a.has_size && b.has_size &&
+                a.size_bytes == b.size_bytes && (!a.has_rows || !b.has_rows || a.row_count == b.row_count)) {
+                if (!first_not_reducing)
+                    first_not_reducing = n;
+                not_reducing++;
+            }
+        }
+    }
+    if (first_not_reducing)
+        add(c, RULE_FILTER_NOT_REDUCING, first_not_reducing,
+            "%zu filter%s in this plan keep%s the estimate of %s input unchanged", not_reducing,
+            not_reducing == 1 ? "" : "s", not_reducing == 1 ? "s" : "",
+            not_reducing == 1 ? "its" : "their");
+}
+
+/* ---- truncation ------------------------------------------------------------------------------ */
+
+static void rule_truncated_fields(struct ctx *c, const struct plan_node *n)
+{
+    struct slice parts[2] = {n->text, n->details_text};
+    long total = 0;
+    for (int k = 0; k < 2; k++) {
+        for (size_t from = 0;;) {  /* each round moves past one marker */
+            long at = slice_find_in(parts[k], " more field", from);
+            if (at < 0)
+                break;
+            /* "... N more fields": N sits before the marker. */
+            long d = at;
+            while (d > 0 && parts[k].ptr[d - 1] >= '0' && parts[k].ptr[d - 1] <= '9')
+                d--;
+            if (d < at && d >= 4 && memcmp(parts[k].ptr + d - 4, "... ", 4) == 0)
+                total += strtol(parts[k].ptr + d, NULL, 10);
+            from = (size_t)at + 1;
+        }
+    }
+    if (total > 0)
+        add(c, RULE_TRUNCATED_FIELDS, n, "%ld field%s not shown (\"... more fields\"): raise "
+            "spark.sql.debug.maxToStringFields", total, total == 1 ? "" : "s");
+}
+
+static void rule_truncated_plan(struct ctx *c, const struct document *doc)
+{
+    struct slice t = slice_make(doc->text, doc->text_len);
+    static const char *const markers[] = {" more characters", "Truncated plan of "};
+    for (size_t m = 0; m < 2; m++) {
+        uint32_t line = 1;
+        size_t counted = 0;
+        for (size_t from = 0;;) {  /* each round moves past one marker */
+            long at = slice_find_in(t, markers[m], from);
+            if (at < 0)
+                break;
+            from = (size_t)at + 1;
+            if (m == 0) {  /* "... N more characters" */
+                long d = at;
+                while (d > 0 && t.ptr[d - 1] >= '0' && t.ptr[d - 1] <= '9')
+                    d--;
+                if (d == at || d < 4 || memcmp(t.ptr + d - 4, "... ", 4) != 0)
+                    continue;
+            }
+            /* Line number: count newlines since the last hit (linear overall). */
+            for (size_t i = counted; i < (size_t)at; i++)
+                if (t.ptr[i] == '\n')
+                    line++;
+            counted = (size_t)at;
+            uint32_t orig = document_original_line(doc, line);
+            const struct plan_node *n = document_node_at_line(doc, orig);
+            add(c, RULE_TRUNCATED_PLAN, n, "the plan text was cut (\"%s\"): raise "
+                "spark.sql.maxPlanStringLength", m == 0 ? "... more characters" : "Truncated plan of");
+            if (c->a->n_findings && c->a->findings[c->a->n_findings - 1].rule == RULE_TRUNCATED_PLAN)
+                c->a->findings[c->a->n_findings - 1].line = orig;
+        }
+    }
+}
+
+/* ---- the driver ------------------------------------------------------------------------------ */
+
+static void count_codegen(struct ctx *c, const struct plan_section *s, const struct plan_node *n,
+                          unsigned char **seen, size_t *seen_cap)
+{
+    (void)s;
+    if (n->stage <= 0)
+        return;
+    size_t id = (size_t)n->stage;
+    if (id >= *seen_cap) {
+        size_t ncap = id * 2 + 8;
+        unsigned char *ns = realloc(*seen, ncap);
+        if (!ns) {
+            c->oom = true;
+            return;
+        }
+        memset(ns + *seen_cap, 0, ncap - *seen_cap);
+        *seen = ns;
+        *seen_cap = ncap;
+    }
+    if (!(*seen)[id]) {
+        (*seen)[id] = 1;
+        c->a->summary.n_codegen_stages++;
+    }
+}
+
+static void analyze_section(struct ctx *c, const struct plan_section *s,
+                            const struct table_index *tables, bool *draft_reported)
+{
+    if (!prepare_section(c, s))
+        return;
+    unsigned char *seen = NULL;
+    size_t seen_cap = 0;
+    for (uint32_t i = 0; i < s->n_nodes && !c->oom; i++) {
+        const struct plan_node *n = s->preorder[i];
+        if (is_shadowed_initial(n)) {
+            i += n->subtree_size;  /* skip the whole Initial Plan subtree */
+            continue;
+        }
+        if (node_is_label(n))
+            continue;
+        c->a->summary.n_physical_nodes++;
+        count_codegen(c, s, n, &seen, &seen_cap);
+        const struct catalog_entry *e = node_entry(n);
+        if (!e)
+            continue;
+        if (e->role == CAT_CODEGEN && strncmp(e->name, "WholeStageCodegen", 17) == 0 && n->stage <= 0)
+            c->a->summary.n_codegen_stages++;  /* simplified trees print the wrapper itself */
+        switch (e->role) {
+        case CAT_SHUFFLE: rule_exchange(c, n); break;
+        case CAT_BROADCAST: rule_broadcast(c, n); break;
+        case CAT_REUSED:
+            if (strcmp(e->name, "ReusedExchange") == 0)
+                c->a->summary.n_reused_exchanges++;
+            break;
+        case CAT_JOIN: rule_join(c, n, e); break;
+        case CAT_FILTER: rule_filter_over_scan(c, n); break;
+        case CAT_SCAN: rule_scan(c, n, tables); break;
+        case CAT_PYTHON: rule_python(c, n, e); break;
+        case CAT_AQE: rule_aqe(c, n, draft_reported); break;
+        case CAT_CACHE:
+            if (strcmp(e->name, "InMemoryTableScan") == 0) {
+                c->a->summary.n_cache_scans++;
+                rule_scan(c, n, tables);
+                add(c, RULE_CACHE_USED, n, "reads a cached relation (InMemoryTableScan)");
+            }
+            break;
+        case CAT_SHUFFLE_READ:
+            if (slice_find_in(n->text, "skewed", 0) >= 0 ||
+                slice_find_in(n->details_text, "skewed", 0) >= 0)
+                add(c, RULE_SKEW_JOIN, n, "AQE split skewed shuffle partitions here");
+            break;
+        default: break;
+        }
+    }
+    free(seen);
+}
+
+/* Logical relations and Hive relation nodes: how many columns each table has. */
+static void collect_tables(struct ctx *c, const struct document *doc, struct table_index *t)
+{
+    for (size_t i = 0; i < doc->n_all_nodes && !c->oom; i++) {
+        const struct plan_node *n = doc->all_nodes[i];
+        enum catalog_role r = node_role(n);
+        if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
+            struct plan_stats st;
+            const struct plan_node *l = nth_real_child(n, 0), *rt = nth_real_child(n, 1);
+            if (l && rt && node_stats(l, &st) && node_stats(rt, &st)) {
+                if (c->n_logical_joins == c->logical_joins_cap) {
+                    size_t ncap = c->logical_joins_cap ? c->logical_joins_cap * 2 : 16;
+                    const struct plan_node **nv = realloc(c->logical_joins, ncap * sizeof *nv);
+                    if (!nv) {
+                        c->oom = true;
+                        return;
+                    }
+                    c->logical_joins = nv;
+                    c->logical_joins_cap = ncap;
+                }
+                c->logical_joins[c->n_logical_joins++] = n;
+            }
+            continue;
+        }
+        if (r != CAT_RELATION)
+            continue;
+        struct slice table = node_table_name(n);
+        if (slice_starts_with(n->text, "HiveTableRelation"))
+            table_index_add(c, t, table, hive_relation_columns(n));
+        else if (table.len) {
+            long lb = slice_find_in(n->text, "[", 0);
+            if (lb >= 0)
+                table_index_add(c, t, table,
+                                node_list_count(slice_make(n->text.ptr + lb, n->text.len - (size_t)lb)));
+        }
+    }
+}
+
+static int cmp_findings(const void *x, const void *y)
+{
+    const struct finding *a = x, *b = y;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->rule != b->rule)
+        return a->rule < b->rule ? -1 : 1;
+    return 0;
+}
+
+static int cmp_by_node(const void *x, const void *y)
+{
+    const struct finding *a = *(const struct finding *const *)x;
+    const struct finding *b = *(const struct finding *const *)y;
+    if (a->node != b->node)
+        return (uintptr_t)a->node < (uintptr_t)b->node ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+enum sp_status analyze_document(const struct document *doc, struct analysis **out,
+                                struct diag *err)
+{
+    *out = NULL;
+    struct analysis *a = calloc(1, sizeof *a);
+    if (!a) {
+        diag_set(err, 0, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    arena_init(&a->arena);
+    a->doc = doc;
+    struct ctx c = {.a = a};
+    struct table_index tables = {0};
+    collect_tables(&c, doc, &tables);
+    table_index_finish(&tables);
+    index_join_ids(&c);
+
+    a->summary.n_plans = doc->n_plans;
+    a->summary.n_nodes = doc->n_all_nodes;
+    for (const struct plan *p = doc->first_plan; p && !c.oom; p = p->next) {
+        bool draft_reported = false;
+        for (const struct plan_section *s = p->first_section; s && !c.oom; s = s->next) {
+            if (section_counts(p, s))
+                analyze_section(&c, s, &tables, &draft_reported);
+            if (s->kind != SECTION_CODEGEN)
+                rules_statistics(&c, s);
+        }
+    }
+    for (size_t i = 0; i < doc->n_all_nodes && !c.oom; i++)
+        rule_truncated_fields(&c, doc->all_nodes[i]);
+    if (!c.oom)
+        rule_truncated_plan(&c, doc);
+    free(tables.v);
+    free(c.one_row);
+    free(c.logical_joins);
+    free(c.join_ids);
+
+    if (!c.oom && a->n_findings) {
+        qsort(a->findings, a->n_findings, sizeof *a->findings, cmp_findings);
+        a->by_node = malloc(a->n_findings * sizeof *a->by_node);
+        if (!a->by_node)
+            c.oom = true;
+        else {
+            for (size_t i = 0; i < a->n_findings; i++)
+                a->by_node[i] = &a->findings[i];
+            qsort(a->by_node, a->n_findings, sizeof *a->by_node, cmp_by_node);
+        }
+    }
+    if (c.oom) {
+        analysis_free(a);
+        diag_set(err, 0, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    a->summary.n_findings = a->n_findings;
+    for (size_t i = 0; i < a->n_findings; i++) {
+        if (a->findings[i].severity == SEVERITY_WARNING)
+            a->summary.n_warnings++;
+        else
+            a->summary.n_info++;
+    }
+    *out = a;
+    return SP_OK;
+}
+
+void analysis_free(struct analysis *a)
+{
+    if (!a)
+        return;
+    free(a->findings);
+    free(a->by_node);
+    free(a->summary.scans);
+    arena_free(&a->arena);
+    free(a);
+}
+
+struct finding *const *analysis_node_findings(const struct analysis *a,
+                                              const struct plan_node *n, size_t *count)
+{
+    *count = 0;
+    if (!a || !n || !a->by_node)
+        return NULL;
+    size_t lo = 0, hi = a->n_findings;
+    while (lo < hi) {  /* first entry whose node is >= n */
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uintptr_t)a->by_node[mid]->node < (uintptr_t)n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t end = lo;
+    while (end < a->n_findings && a->by_node[end]->node == n)
+        end++;
+    *count = end - lo;
+    return *count ? &a->by_node[lo] : NULL;
+}
+
+int analysis_node_severity(const struct analysis *a, const struct plan_node *n)
+{
+    size_t k;
+    struct finding *const *f = analysis_node_findings(a, n, &k);
+    int worst = -1;
+    for (size_t i = 0; i < k; i++)
+        if ((int)f[i]->severity > worst)
+            worst = (int)f[i]->severity;
+    return worst;
+}
+
+long analysis_next_finding(const struct analysis *a, uint32_t line, bool forward)
+{
+    if (!a || !a->n_findings)
+        return -1;
+    if (forward) {
+        for (size_t i = 0; i < a->n_findings; i++)
+            if (a->findings[i].line > line)
+                return (long)i;
+        return 0;
+    }
+    for (size_t i = a->n_findings; i-- > 0;)
+        if (a->findings[i].line < line)
+            return (long)i;
+    return (long)a->n_findings - 1;
+}

@@ -1,0 +1,152 @@
+/* clean_impl: the pieces of the paste clean-up shared by src/core/clean*.c (not public).
+ *
+ * Clean-up works on an array of lines.  A line is a (pointer, length) view into the input
+ * bytes or into the cleaner's scratch arena, plus the original input line it came from.
+ * Each step reads c->lines and either edits views in place (trimming costs nothing) or
+ * builds a new array.  Only the final emission copies text into the document's arena.
+ * Owns: the scratch arena and the line arrays, all released by clean_document().
+ * Never: recursion, a pass that is not linear in the number of lines and bytes.
+ */
+#ifndef SPARKPLAN_CLEAN_IMPL_H
+#define SPARKPLAN_CLEAN_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sparkplan/arena.h"
+#include "sparkplan/plan.h"
+
+struct cl_line {
+    const char *p;
+    uint32_t len;
+    uint32_t orig; /* 1-based line of the original input */
+};
+
+struct cl_lines {
+    struct cl_line *v;
+    size_t n, cap;
+};
+
+/* Steps that rewrote something (bits of cleaner.changed). */
+enum {
+    CL_ENCODING = 1u << 0,  /* BOM, UTF-16, CRLF */
+    CL_LITERAL = 1u << 1,   /* quoted strings with \n escapes decoded */
+    CL_SPACE = 1u << 2,     /* tabs expanded, trailing blanks removed */
+    CL_PREFIX = 1u << 3,    /* "# ", "// ", "-- ", "> " removed */
+    CL_TABLE = 1u << 4,     /* show() table unwrapped */
+    CL_INDENT = 1u << 5,    /* common indentation removed */
+    CL_NUMBERS = 1u << 6,   /* numberedTreeString prefixes removed */
+    CL_WRAP = 1u << 7,      /* hard-wrapped lines joined */
+    CL_TREE = 1u << 8,      /* tree rebuilt from markers */
+};
+
+struct cleaner {
+    struct document *doc;
+    struct arena scratch;   /* rewritten line contents, freed when clean-up ends */
+    struct cl_lines lines;  /* the current lines */
+    uint32_t *units;        /* deep-tree mode: per output line, prefix units (see clean_tree.c) */
+    size_t input_len;
+    uint32_t changed;       /* CL_* bits */
+    bool nomem;
+};
+
+/* Line arrays. */
+bool cl_push(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig);
+void cl_lines_free(struct cl_lines *a);
+/* Replace c->lines with a (takes ownership). */
+void cl_replace(struct cleaner *c, struct cl_lines *a);
+/* Scratch bytes for rewritten lines; NULL (and c->nomem) on failure. */
+char *cl_alloc(struct cleaner *c, size_t n);
+
+/* Character helpers. */
+static inline bool cl_blank(const struct cl_line *l)
+{
+    for (uint32_t i = 0; i < l->len; i++)
+        if (l->p[i] != ' ' && l->p[i] != '\t')
+            return false;
+    return true;
+}
+
+static inline uint32_t cl_indent(const char *p, uint32_t len)
+{
+    uint32_t i = 0;
+    while (i < len && p[i] == ' ')
+        i++;
+    return i;
+}
+
+static inline bool cl_starts(const char *p, size_t len, const char *lit)
+{
+    size_t n = 0;
+    while (lit[n])
+        n++;
+    return len >= n && memcmp(p, lit, n) == 0;
+}
+
+/* Code points in a line (invalid bytes count as one each): a terminal's column count for
+ * everything but wide characters. */
+uint32_t cl_width(const char *p, uint32_t len);
+
+/* What a line is, for the steps that must tell plan lines from the rest. */
+enum cl_kind {
+    K_BLANK,
+    K_TREE,     /* [ :]* then "+- " or ":- " (AQE "+- == X Plan ==" headers included) */
+    K_HEADER,   /* "== ... ==" */
+    K_SECTION,  /* "=====", "Subquery:N", "Subplan:N", "Found N ...", "Generated code:",
+                   a codegen line number, "-- !query" */
+    K_DETAILS,  /* "(N) " at column 0 */
+    K_FIELD,    /* "Output [4]: ", "Condition : ", "Join type: " ... at column 0 */
+    K_OTHER,
+};
+enum cl_kind cl_kind(const char *p, uint32_t len);
+/* Column where a tree line's content starts (after its marker), 0 for other lines. */
+uint32_t cl_tree_content_col(const char *p, uint32_t len);
+/* "== ... ==" after optional blanks. */
+bool cl_is_header(const char *p, uint32_t len);
+/* A header that starts a plan or a section of one ("Plan" or "Subtree" in it). */
+bool cl_is_plan_header(const char *p, uint32_t len);
+
+/* Hard-wrap evidence gathered line by line, shared by the quick scan and the wrap step. */
+struct cl_wrap_scan {
+    uint32_t max_w;         /* widest line seen */
+    uint32_t at_max;        /* lines of width max_w followed by a continuation */
+    uint32_t at_max_midword; /* ... of which the cut splits a word */
+    uint32_t word_pairs;    /* long line, then an unindented line that starts nothing */
+    uint32_t hanging;       /* long tree line, then a deeper-indented line that starts nothing */
+    uint32_t last_w;
+    bool prev_after_header; /* the previous line followed a "== ... ==" header */
+};
+void cl_wrap_scan_init(struct cl_wrap_scan *ws);
+void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev, enum cl_kind prev_kind,
+                       uint32_t prev_w, const struct cl_line *cur, enum cl_kind cur_kind,
+                       uint32_t cur_w);
+bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws);
+
+/* The steps, in pipeline order. */
+bool cl_step_literals(struct cleaner *c);  /* clean_literal.c */
+bool cl_step_wrap(struct cleaner *c);      /* clean_wrap.c */
+bool cl_step_tree(struct cleaner *c);      /* clean_tree.c */
+
+/* Quick-scan helpers the steps share with clean_quick_scan(). */
+bool cl_line_has_escaped_newline(const char *p, uint32_t len);
+
+/* Tree-shape checker used to notice lost indentation: feed the lines of one block. */
+struct cl_closed_col {
+    uint32_t col;
+    bool closed;            /* the last child ("+- ") at this column has been seen */
+};
+struct cl_tree_check {
+    struct cl_closed_col *closed_cols; /* marker columns of the open subtrees */
+    size_t n, cap;
+    bool bad;               /* a node appeared where a correctly indented tree has none */
+    bool collapsed_colons;  /* ": +- " / ":+- " prefixes: colons with their spaces lost */
+    bool prev_was_header;
+};
+void cl_tree_check_reset(struct cl_tree_check *t);
+/* Returns false on allocation failure. */
+bool cl_tree_check_line(struct cl_tree_check *t, const char *p, uint32_t len);
+void cl_tree_check_free(struct cl_tree_check *t);
+
+#endif

@@ -1,0 +1,535 @@
+/* clean_literal.c: plans inside quoted strings (see clean_impl.h).
+ *
+ * `Row(plan='== Physical Plan ==\n...')`, `[Row(plan="...")]`, `'== Physical Plan ==\n...'`,
+ * a JSON string ("physicalPlanDescription": "..."), a notebook's "text": ["...\n", "...\n"]
+ * array, pprint's implicitly concatenated chunks: the string is decoded (Python and JSON
+ * escapes) and its lines replace the quoted text.
+ * A candidate is a quoted string holding a \n escape.  Consecutive lines with candidates form
+ * a run; a run is decoded only when one of its strings holds something a plan starts with,
+ * so Java code in a codegen dump ("\n" in a string) is left alone.  Around the strings,
+ * punctuation (`Row(plan=`, `Out[3]:`, `),`, `]`) is dropped and any other text is kept on a
+ * line of its own.  Twice-escaped strings (a notebook showing a repr) take a second pass.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clean_impl.h"
+
+struct lit {
+    uint32_t a, b;  /* opening and closing quote offsets */
+    bool nl;        /* holds a \n escape */
+};
+
+struct lits {
+    struct lit *v;
+    size_t n, cap;
+};
+
+static bool lits_push(struct lits *l, uint32_t a, uint32_t b, bool nl)
+{
+    if (l->n == l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : 16;
+        struct lit *nv = realloc(l->v, ncap * sizeof *nv);
+        if (!nv)
+            return false;
+        l->v = nv;
+        l->cap = ncap;
+    }
+    l->v[l->n].a = a;
+    l->v[l->n].b = b;
+    l->v[l->n].nl = nl;
+    l->n++;
+    return true;
+}
+
+static bool opens_literal(const char *p, uint32_t i)
+{
+    if (i == 0)
+        return true;
+    char prev = p[i - 1];
+    if (strchr(" \t([{,=:+", prev))
+        return true;
+    /* String prefixes u'..' b'..' r'..', themselves after an opener. */
+    if (strchr("ubrUBR", prev))
+        return i == 1 || strchr(" \t([{,=:+", p[i - 2]);
+    return false;
+}
+
+/* The quoted strings of one line; returns false on allocation failure. */
+static bool find_literals(const char *p, uint32_t len, struct lits *out)
+{
+    out->n = 0;
+    uint32_t i = 0;
+    while (i < len) {
+        char q = p[i];
+        if ((q != '"' && q != '\'') || !opens_literal(p, i)) {
+            i++;
+            continue;
+        }
+        uint32_t j = i + 1;
+        bool nl = false, closed = false;
+        while (j < len) {
+            if (p[j] == '\\') {
+                /* "\n", or "\\n" of a string escaped twice (decoded by a second pass). */
+                if (j + 1 < len && (p[j + 1] == 'n' ||
+                                    (p[j + 1] == '\\' && j + 2 < len && p[j + 2] == 'n')))
+                    nl = true;
+                j += 2;
+                continue;
+            }
+            if (p[j] == q) {
+                closed = true;
+                break;
+            }
+            j++;
+        }
+        if (!closed)
+            return true; /* the rest of the line is an unterminated string: not ours */
+        if (!lits_push(out, i, j, nl))
+            return false;
+        i = j + 1;
+    }
+    return true;
+}
+
+/* A plan header, read in the still-escaped text. */
+static bool raw_has_header(const char *p, uint32_t len)
+{
+    for (uint32_t i = 0; i + 6 < len; i++)
+        if (p[i] == 'P' && memcmp(p + i, "Plan ==", 7) == 0)
+            return true;
+    for (uint32_t i = 0; i + 25 < len; i++)
+        if (p[i] == 'W' && memcmp(p + i, "WholeStageCodegen subtrees", 26) == 0)
+            return true;
+    return false;
+}
+
+/* A tree marker at the start of the string or of an escaped line. */
+static bool raw_has_marker(const char *p, uint32_t len)
+{
+    for (uint32_t i = 0; i + 2 < len; i++) {
+        if (!((p[i] == '+' || p[i] == ':') && p[i + 1] == '-' && p[i + 2] == ' '))
+            continue;
+        uint32_t k = i;
+        /* Bound: walks back over the blanks and bars before this marker only. */
+        while (k > 0 && (p[k - 1] == ' ' || p[k - 1] == ':'))
+            k--;
+        if (k == 0 || (k >= 2 && p[k - 1] == 'n' && p[k - 2] == '\\'))
+            return true;
+    }
+    return false;
+}
+
+static int hex_value(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+static bool read_hex(const char *p, uint32_t len, uint32_t at, uint32_t digits, uint32_t *value)
+{
+    if (at + digits > len)
+        return false;
+    uint32_t v = 0;
+    for (uint32_t k = 0; k < digits; k++) {
+        int h = hex_value(p[at + k]);
+        if (h < 0)
+            return false;
+        v = v * 16 + (uint32_t)h;
+    }
+    *value = v;
+    return true;
+}
+
+static size_t put_utf8(char *o, uint32_t u)
+{
+    if (u > 0x10FFFF || (u >= 0xD800 && u <= 0xDFFF))
+        u = 0xFFFD;
+    if (u < 0x80) {
+        o[0] = (char)u;
+        return 1;
+    }
+    if (u < 0x800) {
+        o[0] = (char)(0xC0 | u >> 6);
+        o[1] = (char)(0x80 | (u & 0x3F));
+        return 2;
+    }
+    if (u < 0x10000) {
+        o[0] = (char)(0xE0 | u >> 12);
+        o[1] = (char)(0x80 | ((u >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (u & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | u >> 18);
+    o[1] = (char)(0x80 | ((u >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((u >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (u & 0x3F));
+    return 4;
+}
+
+/* Decodes the body p[0..len) (quotes excluded) into o; never longer than the input (every
+ * escape is at least as long as what it stands for). */
+static size_t decode_body(const char *p, uint32_t len, char *o)
+{
+    size_t n = 0;
+    uint32_t i = 0;
+    while (i < len) {
+        char ch = p[i];
+        if (ch != '\\' || i + 1 >= len) {
+            o[n++] = ch;
+            i++;
+            continue;
+        }
+        char e = p[i + 1];
+        uint32_t u;
+        i += 2;
+        switch (e) {
+        case 'n': o[n++] = '\n'; break;
+        case 't': o[n++] = '\t'; break;
+        case 'r': o[n++] = '\r'; break;
+        case 'b': o[n++] = '\b'; break;
+        case 'f': o[n++] = '\f'; break;
+        case 'v': o[n++] = '\v'; break;
+        case 'a': o[n++] = '\a'; break;
+        case '\\': case '\'': case '"': case '/': o[n++] = e; break;
+        case 'x':
+            if (read_hex(p, len, i, 2, &u)) {
+                n += put_utf8(o + n, u);
+                i += 2;
+            } else {
+                o[n++] = '\\';
+                o[n++] = e;
+            }
+            break;
+        case 'u':
+            if (read_hex(p, len, i, 4, &u)) {
+                i += 4;
+                uint32_t lo;
+                if (u >= 0xD800 && u <= 0xDBFF && i + 1 < len && p[i] == '\\' && p[i + 1] == 'u' &&
+                    read_hex(p, len, i + 2, 4, &lo) && lo >= 0xDC00 && lo <= 0xDFFF) {
+                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                    i += 6;
+                }
+                n += put_utf8(o + n, u);
+            } else {
+                o[n++] = '\\';
+                o[n++] = e;
+            }
+            break;
+        case 'U':
+            if (read_hex(p, len, i, 8, &u)) {
+                n += put_utf8(o + n, u);
+                i += 8;
+            } else {
+                o[n++] = '\\';
+                o[n++] = e;
+            }
+            break;
+        default:
+            if (e >= '0' && e <= '7') {
+                u = (uint32_t)(e - '0');
+                for (int k = 0; k < 2 && i < len && p[i] >= '0' && p[i] <= '7'; k++)
+                    u = u * 8 + (uint32_t)(p[i++] - '0');
+                n += put_utf8(o + n, u);
+            } else {
+                o[n++] = '\\';
+                o[n++] = e;
+            }
+            break;
+        }
+    }
+    return n;
+}
+
+/* Text between strings: "join" (blanks, ',' or '+': the strings continue each other),
+ * "drop" (punctuation and call syntax such as `[Row(plan=`, `Out[3]:`, other short strings
+ * like JSON keys), or "keep" (prose: a line of its own). */
+enum glue { G_JOIN, G_DROP, G_KEEP };
+
+static bool glue_char(char ch)
+{
+    return strchr("[](){},:;=+#>/-", ch) != NULL;
+}
+
+static bool token_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch == '_' || ch == '.' || ch == '$' || glue_char(ch);
+}
+
+/* p[a..b) of a line whose strings are ls (the ones without \n are opaque tokens here). */
+static enum glue classify_glue(const char *p, uint32_t a, uint32_t b, const struct lits *ls,
+                               size_t *li)
+{
+    bool only_join = true;
+    bool token_open = false, token_punct = false;
+    uint32_t i = a;
+    while (i < b) {
+        while (*li < ls->n && ls->v[*li].b < i)
+            (*li)++;
+        if (*li < ls->n && ls->v[*li].a == i && !ls->v[*li].nl) {
+            /* An opaque short string (a JSON key or value): counts as punctuation. */
+            i = ls->v[*li].b + 1;
+            only_join = false;
+            token_open = true;
+            token_punct = true;
+            continue;
+        }
+        char ch = p[i++];
+        if (ch == ' ' || ch == '\t') {
+            if (token_open && !token_punct)
+                return G_KEEP;
+            token_open = false;
+            continue;
+        }
+        if (ch != ',' && ch != '+')
+            only_join = false;
+        if (!token_char(ch))
+            return G_KEEP;
+        if (!token_open) {
+            token_open = true;
+            token_punct = false;
+        }
+        if (glue_char(ch))
+            token_punct = true;
+    }
+    if (token_open && !token_punct)
+        return G_KEEP;
+    return only_join ? G_JOIN : G_DROP;
+}
+
+/* Where decoded lines are assembled: one buffer per run, lines are slices of it. */
+struct assembler {
+    struct cleaner *c;
+    struct cl_lines *out;
+    char *buf;
+    size_t used;
+    size_t open_start;  /* start of the line being built */
+    uint32_t open_orig;
+    bool open;          /* a line is being built (possibly empty after a string's "\n") */
+    bool open_has_text;
+};
+
+static bool asm_flush(struct assembler *as)
+{
+    if (as->open && (as->open_has_text || as->used > as->open_start)) {
+        size_t len = as->used - as->open_start;
+        while (len && as->buf[as->open_start + len - 1] == '\r')
+            len--;
+        if (!cl_push(as->c, as->out, as->buf + as->open_start, len, as->open_orig))
+            return false;
+    }
+    as->open = false;
+    as->open_has_text = false;
+    as->open_start = as->used;
+    return true;
+}
+
+static bool asm_string(struct assembler *as, const char *body, uint32_t len, uint32_t orig)
+{
+    if (!as->open) {
+        as->open = true;
+        as->open_start = as->used;
+        as->open_orig = orig;
+    }
+    size_t from = as->used;
+    as->used += decode_body(body, len, as->buf + as->used);
+    /* Split at the decoded newlines.  Bound: one look at each decoded byte. */
+    for (size_t k = from; k < as->used; k++) {
+        if (as->buf[k] != '\n')
+            continue;
+        size_t len2 = k - as->open_start;
+        while (len2 && as->buf[as->open_start + len2 - 1] == '\r')
+            len2--;
+        if (!cl_push(as->c, as->out, as->buf + as->open_start, len2, as->open_orig))
+            return false;
+        as->open_start = k + 1;
+        as->open_orig = orig;
+        as->open_has_text = false;
+    }
+    if (as->used > as->open_start)
+        as->open_has_text = true;
+    return true;
+}
+
+static bool asm_text(struct assembler *as, const char *p, uint32_t a, uint32_t b, uint32_t orig)
+{
+    if (!asm_flush(as))
+        return false;
+    while (a < b && (p[a] == ' ' || p[a] == '\t'))
+        a++;
+    while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t'))
+        b--;
+    return a == b || cl_push(as->c, as->out, p + a, b - a, orig);
+}
+
+/* A line that is only a string between join glue (a notebook array element without "\n",
+ * a pprint chunk): it continues a run. */
+static bool lone_string_line(const char *p, uint32_t len, const struct lits *ls)
+{
+    if (ls->n != 1)
+        return false;
+    size_t li = 0;
+    if (classify_glue(p, 0, ls->v[0].a, ls, &li) != G_JOIN)
+        return false;
+    li = 0;
+    return classify_glue(p, ls->v[0].b + 1, len, ls, &li) == G_JOIN;
+}
+
+/* A line holding one string and punctuation around it (`Out[3]: '...'`, `"...\n",`). */
+static bool single_string_line(const char *p, uint32_t len, const struct lits *ls)
+{
+    if (ls->n != 1)
+        return false;
+    size_t li = 0;
+    if (classify_glue(p, 0, ls->v[0].a, ls, &li) == G_KEEP)
+        return false;
+    li = 0;
+    return classify_glue(p, ls->v[0].b + 1, len, ls, &li) != G_KEEP;
+}
+
+/* Rewrites lines [a, b) of c->lines (a run) into out; ls_all are their strings. */
+static bool emit_run(struct cleaner *c, struct cl_lines *out, size_t a, size_t b)
+{
+    size_t bytes = 0;
+    for (size_t i = a; i < b; i++)
+        bytes += c->lines.v[i].len;
+    struct assembler as = {c, out, cl_alloc(c, bytes + 1), 0, 0, 0, false, false};
+    if (!as.buf)
+        return false;
+    struct lits ls = {0};
+    bool ok = false;
+    for (size_t i = a; i < b; i++) {
+        const struct cl_line *l = &c->lines.v[i];
+        if (!find_literals(l->p, l->len, &ls))
+            goto done;
+        uint32_t pos = 0;
+        size_t li = 0;
+        /* Strings with \n (or a line's only string) are decoded; the text before, between
+           and after them is glue.  Join glue lets the line being built continue (into the
+           next line of the run too); drop glue ends it; prose ends it and stays. */
+        for (size_t k = 0; k <= ls.n; k++) {
+            bool piece = k < ls.n && (ls.v[k].nl || ls.n == 1);
+            if (k < ls.n && !piece)
+                continue; /* opaque: part of the surrounding text */
+            uint32_t end = piece ? ls.v[k].a : l->len;
+            enum glue g = classify_glue(l->p, pos, end, &ls, &li);
+            if (g == G_KEEP) {
+                if (!asm_text(&as, l->p, pos, end, l->orig))
+                    goto done;
+            } else if (g == G_DROP) {
+                if (!asm_flush(&as))
+                    goto done;
+            }
+            if (piece) {
+                if (!asm_string(&as, l->p + ls.v[k].a + 1, ls.v[k].b - ls.v[k].a - 1, l->orig))
+                    goto done;
+                pos = ls.v[k].b + 1;
+            }
+        }
+    }
+    ok = asm_flush(&as);
+done:
+    free(ls.v);
+    return ok;
+}
+
+/* One decoding pass over all lines; *changed says whether any run was decoded. */
+static bool literal_pass(struct cleaner *c, bool *changed)
+{
+    *changed = false;
+    size_t n = c->lines.n;
+    struct lits ls = {0};
+    struct cl_lines out = {0};
+    bool ok = false;
+    size_t i = 0, copied = 0; /* lines [copied, i) still to copy as they are */
+    while (i < n) {
+        const struct cl_line *l = &c->lines.v[i];
+        if (!cl_line_has_escaped_newline(l->p, l->len)) {
+            i++;
+            continue;
+        }
+        if (!find_literals(l->p, l->len, &ls))
+            goto done;
+        /* A run is decoded when a string holds a plan header, or when each of its lines is
+           one string (a notebook's output array, a repr on its own) and one has tree markers.
+           A tree inside a bigger JSON record (an error's "treeNode") stays as it is. */
+        bool cand = false, header = false, marker = false, lone = true;
+        for (size_t k = 0; k < ls.n; k++)
+            if (ls.v[k].nl) {
+                const char *body = l->p + ls.v[k].a + 1;
+                uint32_t blen = ls.v[k].b - ls.v[k].a - 1;
+                cand = true;
+                header = header || raw_has_header(body, blen);
+                marker = marker || raw_has_marker(body, blen);
+            }
+        if (!cand) {
+            i++;
+            continue;
+        }
+        lone = single_string_line(l->p, l->len, &ls);
+        /* The run: this line, the candidate lines after it, and lone strings continuing it.
+           Bound: j only moves forward; the outer loop resumes after the run. */
+        size_t j = i + 1;
+        for (; j < n; j++) {
+            const struct cl_line *x = &c->lines.v[j];
+            if (!find_literals(x->p, x->len, &ls))
+                goto done;
+            bool xc = false;
+            for (size_t k = 0; k < ls.n; k++)
+                if (ls.v[k].nl) {
+                    const char *body = x->p + ls.v[k].a + 1;
+                    uint32_t blen = ls.v[k].b - ls.v[k].a - 1;
+                    xc = true;
+                    header = header || raw_has_header(body, blen);
+                    marker = marker || raw_has_marker(body, blen);
+                }
+            if (!xc && !lone_string_line(x->p, x->len, &ls))
+                break;
+            lone = lone && single_string_line(x->p, x->len, &ls);
+        }
+        if (!header && !(marker && lone)) {
+            i = j;
+            continue;
+        }
+        for (size_t m = copied; m < i; m++)
+            if (!cl_push(c, &out, c->lines.v[m].p, c->lines.v[m].len, c->lines.v[m].orig))
+                goto done;
+        if (!emit_run(c, &out, i, j))
+            goto done;
+        copied = i = j;
+        *changed = true;
+    }
+    if (*changed) {
+        for (size_t m = copied; m < n; m++)
+            if (!cl_push(c, &out, c->lines.v[m].p, c->lines.v[m].len, c->lines.v[m].orig))
+                goto done;
+        cl_replace(c, &out);
+        c->changed |= CL_LITERAL;
+    }
+    ok = true;
+done:
+    free(ls.v);
+    cl_lines_free(&out);
+    if (!ok)
+        c->nomem = true;
+    return ok;
+}
+
+bool cl_step_literals(struct cleaner *c)
+{
+    /* A repr inside a JSON string needs two passes; three covers one more layer. */
+    for (int pass = 0; pass < 3; pass++) {
+        bool changed;
+        if (!literal_pass(c, &changed))
+            return false;
+        if (!changed)
+            break;
+    }
+    return true;
+}

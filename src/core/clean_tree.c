@@ -1,0 +1,514 @@
+/* clean_tree.c: a tree whose indentation was lost, rebuilt from its markers.
+ *
+ * A web page's copy button collapses leading spaces: "   :  +- X" arrives as ": +- X" or
+ * ":  +- X", "      +- Y" as "+- Y".  What remains is enough for trees without inner
+ * children: Spark writes one ":  " unit for each ancestor (below the root) that is not a last
+ * child, then ":- " (not last) or "+- " (last).  So the number of ':' before a line's marker
+ * says how many of its ancestors are not last children, and a node takes at most one "+- "
+ * child after its ":- " ones.  Walking the lines with the path from the root as a stack, the
+ * parent of each line is then unique (see attach()), found in O(1).
+ * AQE sub-plans ("+- == Final Plan ==", a root without marker, its tree) restart the count,
+ * as Spark's own layout does.
+ * Output: normal prefixed text when its size stays bounded; otherwise (a 100,000-deep
+ * chain) each line keeps just its marker and document.line_depth carries its depth.
+ * A block is only touched when its tree lines all start at column 0 and their layout is
+ * impossible for a correctly indented tree (or shows ": +- "), and the rebuild is consistent.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clean_impl.h"
+
+/* ---- the shape checker (also used by the quick scan) ----------------------------------- */
+
+void cl_tree_check_reset(struct cl_tree_check *t)
+{
+    t->n = 0;
+    t->bad = false;
+    t->collapsed_colons = false;
+}
+
+void cl_tree_check_free(struct cl_tree_check *t)
+{
+    free(t->closed_cols);
+    t->closed_cols = NULL;
+    t->n = t->cap = 0;
+}
+
+/* Marker column of a tree line, or -1.  *colons counts ':' before it; *collapsed says a ':'
+ * is followed by less than its two spaces. */
+static long marker_col(const char *p, uint32_t len, uint32_t *colons, bool *collapsed)
+{
+    uint32_t j = 0, nc = 0;
+    bool col = false;
+    while (j < len && (p[j] == ' ' || p[j] == ':')) {
+        if (p[j] == ':') {
+            if (j + 1 < len && p[j + 1] == '-')
+                break;
+            nc++;
+            /* ": +- " / ":+- " / ": : " : a bar that lost its spaces. */
+            if (!(j + 2 < len && p[j + 1] == ' ' && p[j + 2] == ' '))
+                col = true;
+        }
+        j++;
+    }
+    if (j + 1 < len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-' &&
+        (j + 2 == len || p[j + 2] == ' ')) {
+        if (colons)
+            *colons = nc;
+        if (collapsed)
+            *collapsed = col;
+        return (long)j;
+    }
+    return -1;
+}
+
+static bool content_is_aqe_header(const char *p, uint32_t len, uint32_t at)
+{
+    return at < len && cl_is_header(p + at, len - at);
+}
+
+bool cl_tree_check_line(struct cl_tree_check *t, const char *p, uint32_t len)
+{
+    enum cl_kind k = cl_kind(p, len);
+    if (k == K_BLANK || k == K_HEADER || k == K_SECTION) {
+        t->n = 0;
+        return true;
+    }
+    bool collapsed = false;
+    long col = marker_col(p, len, NULL, &collapsed);
+    if (col < 0)
+        return true; /* roots, continuation lines: no shape to check */
+    if (collapsed)
+        t->collapsed_colons = true;
+    bool header = content_is_aqe_header(p, len, (uint32_t)col + 3);
+    /* Deeper columns belong to subtrees that have ended.  Bound: each entry is pushed once. */
+    while (t->n && t->closed_cols[t->n - 1].col > (uint32_t)col)
+        t->n--;
+    if (t->n && t->closed_cols[t->n - 1].col == (uint32_t)col) {
+        struct cl_closed_col *top = &t->closed_cols[t->n - 1];
+        if (header) {
+            top->closed = false; /* "== Initial Plan ==" after "== Final Plan ==" */
+            return true;
+        }
+        if (top->closed)
+            t->bad = true; /* a sibling after the last child */
+        top->closed = p[col] == '+';
+        return true;
+    }
+    if (t->n == t->cap) {
+        size_t ncap = t->cap ? t->cap * 2 : 64;
+        struct cl_closed_col *nv = realloc(t->closed_cols, ncap * sizeof *nv);
+        if (!nv)
+            return false;
+        t->closed_cols = nv;
+        t->cap = ncap;
+    }
+    t->closed_cols[t->n].col = (uint32_t)col;
+    t->closed_cols[t->n].closed = !header && p[col] == '+';
+    t->n++;
+    return true;
+}
+
+/* ---- the rebuild ----------------------------------------------------------------------- */
+
+enum entry_kind { E_ROOT, E_SECROOT, E_HEADER, E_NODE };
+
+struct entry {
+    unsigned char kind;
+    bool colon;        /* printed with ":- ": not the last child */
+    uint32_t ccount;   /* ':-' entries from the section root down to this one */
+    uint32_t col;      /* column where this line's content starts once rebuilt */
+    uint32_t colon_base; /* section roots: ':-' entries on the path below them start here */
+};
+
+/* The path from the root to the last line, with two side stacks so attach() is O(1). */
+struct walker {
+    struct entry *st;
+    size_t n, cap;
+    size_t *sections; /* positions of the roots of the open (AQE) sections */
+    size_t ns, cap_s;
+    size_t *colons;   /* positions of the ':-' entries on the path */
+    size_t nc, cap_c;
+    size_t *headers;  /* positions of the open "== X Plan ==" entries */
+    size_t nh, cap_h;
+    bool nomem;
+};
+
+static bool grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    size_t ncap = *cap ? *cap * 2 : 64;
+    while (ncap < need)
+        ncap *= 2;
+    void *nv = realloc(*v, ncap * size);
+    if (!nv)
+        return false;
+    *v = nv;
+    *cap = ncap;
+    return true;
+}
+
+static void walker_free(struct walker *w)
+{
+    free(w->st);
+    free(w->sections);
+    free(w->colons);
+    free(w->headers);
+}
+
+static void walker_start(struct walker *w)
+{
+    w->n = w->ns = w->nc = w->nh = 0;
+}
+
+/* Drops everything above position keep (which stays). */
+static void pop_to(struct walker *w, size_t keep)
+{
+    w->n = keep + 1;
+    while (w->ns && w->sections[w->ns - 1] > keep)
+        w->ns--;
+    while (w->nc && w->colons[w->nc - 1] > keep)
+        w->nc--;
+    while (w->nh && w->headers[w->nh - 1] > keep)
+        w->nh--;
+}
+
+static bool push(struct walker *w, struct entry e)
+{
+    size_t pos = w->n;
+    if (!grow((void **)&w->st, &w->cap, pos + 1, sizeof *w->st) ||
+        (e.kind <= E_SECROOT && !grow((void **)&w->sections, &w->cap_s, w->ns + 1, sizeof(size_t))) ||
+        (e.colon && !grow((void **)&w->colons, &w->cap_c, w->nc + 1, sizeof(size_t))) ||
+        (e.kind == E_HEADER && !grow((void **)&w->headers, &w->cap_h, w->nh + 1, sizeof(size_t)))) {
+        w->nomem = true;
+        return false;
+    }
+    if (e.kind <= E_SECROOT)
+        e.colon_base = (uint32_t)w->nc;
+    w->st[pos] = e;
+    w->n++;
+    if (e.kind <= E_SECROOT)
+        w->sections[w->ns++] = pos;
+    if (e.colon)
+        w->colons[w->nc++] = pos;
+    if (e.kind == E_HEADER)
+        w->headers[w->nh++] = pos;
+    return true;
+}
+
+/* What one line becomes. */
+struct placed {
+    enum entry_kind kind;  /* E_ROOT also for lines left as they are */
+    bool own;              /* keeps its own text (root, prose, continuation) */
+    uint32_t col;          /* content column once rebuilt */
+    uint32_t content;      /* offset of the content in the input line */
+    uint32_t marker;       /* offset of the marker in the input line */
+    size_t pos;            /* stack position (for emission) */
+};
+
+/* Places one tree line.  Returns false when the markers contradict each other. */
+static bool attach(struct walker *w, const struct cl_line *l, bool after_header, struct placed *out)
+{
+    uint32_t colons = 0;
+    long mcol = marker_col(l->p, l->len, &colons, NULL);
+    out->own = false;
+    if (mcol < 0) {
+        if (after_header) {
+            /* The root of an AQE sub-plan: indented to the header's content. */
+            struct entry *h = &w->st[w->n - 1];
+            uint32_t ind = cl_indent(l->p, l->len);
+            struct entry e = {E_SECROOT, false, 0, h->col, 0};
+            if (!push(w, e))
+                return false;
+            out->kind = E_SECROOT;
+            out->col = h->col;
+            out->content = ind;
+            out->pos = w->n - 1;
+            return true;
+        }
+        out->kind = E_ROOT;
+        out->own = true; /* a continuation line of the node before */
+        return true;
+    }
+    uint32_t content = (uint32_t)mcol + 2 + ((uint32_t)mcol + 2 < l->len);
+    out->content = content;
+    out->marker = (uint32_t)mcol;
+    if (content_is_aqe_header(l->p, l->len, content)) {
+        /* A sibling of the previous header, or the first header under the node above. */
+        size_t parent = w->nh ? w->headers[w->nh - 1] - 1 : w->n - 1;
+        pop_to(w, parent);
+        struct entry e = {E_HEADER, false, 0, w->st[parent].col + 3, 0};
+        if (!push(w, e))
+            return false;
+        out->kind = E_HEADER;
+        out->col = e.col;
+        out->pos = w->n - 1;
+        return true;
+    }
+    size_t r = w->sections[w->ns - 1];
+    size_t k = w->n - 1;
+    if (w->st[k].kind == E_HEADER)
+        return false; /* a header must be followed by its sub-plan's root */
+    uint32_t have = w->st[k].ccount;
+    size_t parent;
+    if (colons == have) {
+        parent = k; /* the first child of the line above */
+    } else if (colons < have) {
+        /* The (colons+1)-th ':-' entry of this section is the earlier sibling: its parent
+           is ours.  Colon entries of the section start after those of outer sections. */
+        parent = w->colons[w->st[r].colon_base + colons] - 1;
+    } else {
+        return false;
+    }
+    pop_to(w, parent);
+    bool colon = l->p[mcol] == ':';
+    struct entry e = {E_NODE, colon, w->st[parent].ccount + colon,
+                      w->st[r].col + 3 * (uint32_t)(parent - r + 1), 0};
+    if (!push(w, e))
+        return false;
+    out->kind = E_NODE;
+    out->col = e.col;
+    out->pos = w->n - 1;
+    return true;
+}
+
+/* Lines [a, b) form a block (no blank line, no top-level header inside).  Worth rebuilding
+ * when its tree lines all start at column 0, there are two or more, and their layout is
+ * impossible as it stands. */
+static bool block_lost_indentation(struct cleaner *c, size_t a, size_t b, struct cl_tree_check *tc)
+{
+    size_t trees = 0;
+    cl_tree_check_reset(tc);
+    for (size_t i = a; i < b; i++) {
+        const struct cl_line *l = &c->lines.v[i];
+        long mcol = marker_col(l->p, l->len, NULL, NULL);
+        if (mcol < 0)
+            continue;
+        if (l->len && l->p[0] == ' ')
+            return false;
+        trees++;
+        if (!cl_tree_check_line(tc, l->p, l->len)) {
+            c->nomem = true;
+            return false;
+        }
+    }
+    return trees >= 2 && (tc->bad || tc->collapsed_colons);
+}
+
+static bool is_block_boundary(const struct cl_line *l)
+{
+    enum cl_kind k = cl_kind(l->p, l->len);
+    return k == K_BLANK || k == K_HEADER || k == K_SECTION;
+}
+
+/* Walks a block: places every line (pl[i - a]) and returns false when inconsistent. */
+static bool walk_block(struct cleaner *c, struct walker *w, size_t a, size_t b, struct placed *pl)
+{
+    walker_start(w);
+    size_t first_tree = b;
+    for (size_t i = a; i < b && first_tree == b; i++)
+        if (marker_col(c->lines.v[i].p, c->lines.v[i].len, NULL, NULL) >= 0)
+            first_tree = i;
+    /* The root is the line just before the first tree line; lines before it stay. */
+    size_t root = first_tree > a ? first_tree - 1 : b;
+    struct entry top = {E_ROOT, false, 0, 0, 0};
+    if (!push(w, top))
+        return false;
+    bool after_header = false;
+    for (size_t i = a; i < b; i++) {
+        struct placed *p = &pl[i - a];
+        memset(p, 0, sizeof *p);
+        if (i < first_tree || i == root) {
+            p->kind = E_ROOT;
+            p->own = true;
+            after_header = false;
+            continue;
+        }
+        if (!attach(w, &c->lines.v[i], after_header, p))
+            return false;
+        after_header = p->kind == E_HEADER;
+    }
+    return true;
+}
+
+/* Bytes one placed line takes once rebuilt (text mode). */
+static size_t placed_len(const struct cl_line *l, const struct placed *p)
+{
+    if (p->own)
+        return l->len;
+    return (size_t)p->col + (l->len - p->content);
+}
+
+/* Writes the rebuilt prefix of p into o: spaces to the section's column, one unit per
+ * ancestor inside the section, the marker. */
+static size_t write_prefix(const struct walker *w, const struct placed *p, char *o)
+{
+    if (p->kind == E_SECROOT) {
+        memset(o, ' ', p->col);
+        return p->col;
+    }
+    if (p->kind == E_HEADER) {
+        memset(o, ' ', p->col - 3);
+        memcpy(o + p->col - 3, "+- ", 3);
+        return p->col;
+    }
+    size_t r = w->sections[w->ns - 1];
+    uint32_t base = w->st[r].col;
+    memset(o, ' ', base);
+    size_t n = base;
+    /* Bound: one unit per ancestor: this is the output being written. */
+    for (size_t j = r + 1; j < p->pos; j++) {
+        memcpy(o + n, w->st[j].colon ? ":  " : "   ", 3);
+        n += 3;
+    }
+    o[n++] = w->st[p->pos].colon ? ':' : '+';
+    o[n++] = '-';
+    o[n++] = ' ';
+    return n;
+}
+
+bool cl_step_tree(struct cleaner *c)
+{
+    size_t n = c->lines.n;
+    struct cl_tree_check tc = {0};
+    struct walker w = {0};
+    struct placed *pl = NULL;
+    struct cl_lines out = {0};
+    uint32_t *units = NULL;
+    bool ok = false;
+    /* Pass 1: which blocks to rebuild, and the size of the result. */
+    unsigned char *rebuild = calloc(n ? n : 1, 1); /* 1 on the first line of such a block */
+    pl = malloc((n ? n : 1) * sizeof *pl);
+    if (!rebuild || !pl) {
+        c->nomem = true;
+        goto done;
+    }
+    size_t total = 0, blocks = 0;
+    uint32_t first_line = 0;
+    for (size_t i = 0; i < n;) {
+        if (is_block_boundary(&c->lines.v[i])) {
+            total += c->lines.v[i].len + 1;
+            i++;
+            continue;
+        }
+        size_t b = i;
+        while (b < n && !is_block_boundary(&c->lines.v[b]))
+            b++;
+        bool lost = block_lost_indentation(c, i, b, &tc);
+        if (c->nomem)
+            goto done;
+        if (lost && walk_block(c, &w, i, b, pl + i)) {
+            rebuild[i] = 1;
+            blocks++;
+            if (!first_line)
+                first_line = c->lines.v[i].orig;
+            for (size_t m = i; m < b; m++)
+                total += placed_len(&c->lines.v[m], &pl[m]) + 1;
+        } else {
+            if (w.nomem) {
+                c->nomem = true;
+                goto done;
+            }
+            for (size_t m = i; m < b; m++)
+                total += c->lines.v[m].len + 1;
+        }
+        i = b;
+    }
+    if (!blocks) {
+        ok = true;
+        goto done;
+    }
+    /* Spaces for a deep chain grow with the square of its depth: past this size the
+       parser gets the depths instead (document.line_depth). */
+    size_t limit = c->input_len * 2;
+    if (limit < ((size_t)64 << 20))
+        limit = (size_t)64 << 20;
+    bool text_mode = total <= limit;
+    if (!text_mode) {
+        units = malloc(n * sizeof *units);
+        if (!units) {
+            c->nomem = true;
+            goto done;
+        }
+    }
+    /* Pass 2: emit. */
+    for (size_t i = 0; i < n;) {
+        if (is_block_boundary(&c->lines.v[i]) || !rebuild[i]) {
+            size_t b = i + 1;
+            if (!is_block_boundary(&c->lines.v[i]))
+                while (b < n && !is_block_boundary(&c->lines.v[b]))
+                    b++;
+            for (size_t m = i; m < b; m++) {
+                if (units)
+                    units[out.n] = CLEAN_OWN_PREFIX;
+                if (!cl_push(c, &out, c->lines.v[m].p, c->lines.v[m].len, c->lines.v[m].orig))
+                    goto done;
+            }
+            i = b;
+            continue;
+        }
+        size_t b = i;
+        while (b < n && !is_block_boundary(&c->lines.v[b]))
+            b++;
+        /* Pass 1 placed every line; replay the walk to write each line with the stack as
+           it was for that line. */
+        walker_start(&w);
+        struct entry top = {E_ROOT, false, 0, 0, 0};
+        if (!push(&w, top))
+            goto done;
+        bool after_header = false;
+        for (size_t m = i; m < b; m++) {
+            const struct cl_line *l = &c->lines.v[m];
+            struct placed p = pl[m];
+            if (!p.own) {
+                if (!attach(&w, l, after_header, &p))
+                    goto done;
+            }
+            after_header = p.kind == E_HEADER && !p.own;
+            if (p.own) {
+                if (units)
+                    units[out.n] = CLEAN_OWN_PREFIX;
+                if (!cl_push(c, &out, l->p, l->len, l->orig))
+                    goto done;
+                continue;
+            }
+            if (units) {
+                /* Depth mode: the marker and the content; the depth goes to the parser. */
+                uint32_t from = p.kind == E_SECROOT ? p.content : p.marker;
+                units[out.n] = p.col / 3;
+                if (!cl_push(c, &out, l->p + from, l->len - from, l->orig))
+                    goto done;
+                continue;
+            }
+            char *buf = cl_alloc(c, placed_len(l, &p));
+            if (!buf)
+                goto done;
+            size_t o = write_prefix(&w, &p, buf);
+            memcpy(buf + o, l->p + p.content, l->len - p.content);
+            if (!cl_push(c, &out, buf, o + (l->len - p.content), l->orig))
+                goto done;
+        }
+        i = b;
+    }
+    document_warn(c->doc, first_line, "tree structure inferred from markers");
+    c->changed |= CL_TREE;
+    cl_replace(c, &out);
+    if (units) {
+        free(c->units);
+        c->units = units;
+        units = NULL;
+    }
+    ok = true;
+done:
+    if (!ok)
+        c->nomem = true;
+    cl_tree_check_free(&tc);
+    walker_free(&w);
+    free(pl);
+    free(rebuild);
+    free(units);
+    cl_lines_free(&out);
+    return ok;
+}

@@ -1,0 +1,384 @@
+/* insight.c: --lint, --summary, --explain-node, --samples output (see insight.h). */
+#include "sparkplan/insight.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/nodeinfo.h"
+#include "sparkplan/sample.h"
+#include "sparkplan/sanitize.h"
+
+static enum sp_status write_status(FILE *out, struct diag *err)
+{
+    if (ferror(out)) {
+        diag_set(err, 0, "%s", strerror(errno ? errno : EIO));
+        return SP_ERR_IO;
+    }
+    return SP_OK;
+}
+
+/* ---- growable text of lines ------------------------------------------------------------------ */
+
+struct builder {
+    char *buf;
+    size_t len, cap;
+    bool oom;
+};
+
+static void put(struct builder *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t ncap = b->cap ? b->cap * 2 : 512;
+        while (ncap < b->len + n + 1)
+            ncap *= 2;
+        char *nb = realloc(b->buf, ncap);
+        if (!nb) {
+            b->oom = true;
+            return;
+        }
+        b->buf = nb;
+        b->cap = ncap;
+    }
+    memcpy(b->buf + b->len, s, n);
+    b->len += n;
+    b->buf[b->len] = '\0';
+}
+
+__attribute__((format(printf, 2, 3)))
+static void putf(struct builder *b, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* Appends text word-wrapped to width: the first line starts with `first` spaces, the others
+ * with `rest`; each line ends with '\n'. */
+static void put_wrapped_hanging(struct builder *b, const char *text, int width, int first, int rest)
+{
+    static const char spaces[] = "                                ";
+    const char *p = text;
+    bool first_line = true;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        int indent = first_line ? first : rest;
+        size_t ind = (size_t)(indent < 0 ? 0 : indent > 32 ? 32 : indent);
+        size_t room = width > (int)ind + 10 ? (size_t)width - ind : 10;
+        size_t len = strlen(p);
+        size_t take = len;
+        if (len > room) {
+            take = room;
+            while (take > 0 && p[take] != ' ')
+                take--;
+            if (take == 0)
+                take = room;  /* one long word: cut it */
+        }
+        put(b, spaces, ind);
+        put(b, p, take);
+        put(b, "\n", 1);
+        p += take;
+        first_line = false;
+    }
+}
+
+static void put_wrapped(struct builder *b, const char *text, int width, int indent)
+{
+    put_wrapped_hanging(b, text, width, indent, indent);
+}
+
+static bool finish(struct builder *b, struct insight_text *out)
+{
+    memset(out, 0, sizeof *out);
+    if (b->oom) {
+        free(b->buf);
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < b->len; i++)
+        n += b->buf[i] == '\n';
+    out->lines = malloc((n + 1) * sizeof *out->lines);
+    if (!out->lines) {
+        free(b->buf);
+        return false;
+    }
+    out->buf = b->buf;
+    out->len = b->len;
+    size_t k = 0, start = 0;
+    for (size_t i = 0; i < b->len; i++) {
+        if (b->buf[i] == '\n') {
+            b->buf[i] = '\0';
+            out->lines[k++] = b->buf + start;
+            start = i + 1;
+        }
+    }
+    out->n_lines = k;
+    return true;
+}
+
+void insight_text_free(struct insight_text *t)
+{
+    free(t->buf);
+    free(t->lines);
+    memset(t, 0, sizeof *t);
+}
+
+bool insight_wrap_text(const char *text, int width, int indent, struct insight_text *out)
+{
+    struct builder b = {0};
+    put_wrapped(&b, text, width, indent);
+    put(&b, "", 0);
+    return finish(&b, out);
+}
+
+/* ---- catalogue entries ------------------------------------------------------------------------ */
+
+static void put_entry(struct builder *b, const struct catalog_entry *e, int width)
+{
+    putf(b, "%s  (%s %s)\n", e->name, catalog_engine_name(e->engine), catalog_kind_name(e->kind));
+    if (e->stands_for)
+        putf(b, "Stands for Spark's %s\n", e->stands_for);
+    char movement[256];
+    snprintf(movement, sizeof movement, "Data movement: %s: %s", catalog_movement_name(e->movement),
+             catalog_movement_text(e->movement));
+    put_wrapped_hanging(b, movement, width, 0, 2);
+    if (e->join != JOIN_NONE)
+        putf(b, "Join strategy: %s\n", catalog_join_name(e->join));
+    put(b, "\nWhat it does\n", 14);
+    put_wrapped(b, e->what, width, 2);
+    put(b, "\nWhat to check\n", 15);
+    put_wrapped(b, e->check, width, 2);
+}
+
+static void put_match(struct builder *b, struct slice name, int width, bool *known)
+{
+    struct catalog_match m = catalog_match(name);
+    struct slice op = catalog_operator_name(name);
+    if (!op.len)
+        op = slice_trim(name);
+    if (op.len > 120)
+        op.len = 120;
+    char shown[512];
+    sanitize_to_buf(op, shown, sizeof shown);
+    if (!m.entry) {
+        putf(b, "%s: not in the catalogue.\n", shown);
+        *known = false;
+        return;
+    }
+    *known = true;
+    if (!m.exact) {
+        char note[600];
+        snprintf(note, sizeof note, "%s is not in the catalogue; it looks like the %s version of "
+                 "Spark's %s, explained here.", shown, catalog_engine_name(m.guessed_engine),
+                 m.entry->name);
+        put_wrapped(b, note, width, 0);
+        put(b, "\n", 1);
+    }
+    put_entry(b, m.entry, width);
+}
+
+bool insight_format_entry(struct slice name, int width, struct insight_text *out)
+{
+    struct builder b = {0};
+    bool known = false;
+    put_match(&b, name, width, &known);
+    if (!finish(&b, out))
+        return false;
+    return known;
+}
+
+enum sp_status insight_print_entry(FILE *out, const char *name, int width, bool *known,
+                                   struct diag *err)
+{
+    struct builder b = {0};
+    *known = false;
+    put_match(&b, slice_cstr(name), width, known);
+    if (b.oom) {
+        free(b.buf);
+        diag_set(err, 0, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    if (b.len)
+        fwrite(b.buf, 1, b.len, out);
+    free(b.buf);
+    return write_status(out, err);
+}
+
+enum sp_status insight_print_rules(FILE *out, struct diag *err)
+{
+    for (size_t i = 0; i < RULE_COUNT; i++) {
+        const struct rule *r = &analyze_rules[i];
+        fprintf(out, "%s %-7s %s\n", r->id, severity_name(r->severity), r->title);
+        struct builder b = {0};
+        put_wrapped(&b, r->why, 78, 14);
+        put_wrapped(&b, r->todo, 78, 14);
+        if (b.buf)
+            fputs(b.buf, out);
+        free(b.buf);
+    }
+    return write_status(out, err);
+}
+
+/* ---- lint and summary ------------------------------------------------------------------------- */
+
+enum sp_status insight_print_lint(FILE *out, const struct document *doc,
+                                  const struct analysis *a, struct diag *err)
+{
+    for (size_t i = 0; i < a->n_findings; i++) {
+        const struct finding *f = &a->findings[i];
+        const struct rule *r = &analyze_rules[f->rule];
+        sanitize_fwrite(out, slice_cstr(doc->name));
+        fprintf(out, ":%lu: %s %s: ", (unsigned long)f->line, r->id, severity_name(f->severity));
+        sanitize_fwrite(out, slice_cstr(f->message));
+        fputc('\n', out);
+    }
+    if (a->summary.n_findings_dropped)
+        fprintf(out, "%s: %zu more findings not listed (each rule lists at most 5000)\n",
+                doc->name, a->summary.n_findings_dropped);
+    return write_status(out, err);
+}
+
+static void print_counted(FILE *out, bool *first, size_t n, const char *what)
+{
+    if (!n)
+        return;
+    fprintf(out, "%s%zu %s", *first ? "" : ", ", n, what);
+    *first = false;
+}
+
+enum sp_status insight_print_summary(FILE *out, const struct document *doc,
+                                     const struct analysis *a, struct diag *err)
+{
+    const struct summary *s = &a->summary;
+    fprintf(out, "Plans: %zu, nodes: %zu (%zu in the plan that runs)\n", s->n_plans, s->n_nodes,
+            s->n_physical_nodes);
+
+    fprintf(out, "Exchanges: %zu shuffle%s", s->n_shuffles, s->n_shuffles == 1 ? "" : "s");
+    if (s->n_shuffles) {
+        bool first = true;
+        fputs(" (", out);
+        static const char *const kinds[] = {"unknown partitioning", "hash", "range", "round-robin",
+                                            "single partition", "other"};
+        for (int k = 1; k < 6; k++)
+            print_counted(out, &first, s->shuffles[k], kinds[k]);
+        print_counted(out, &first, s->shuffles[0], kinds[0]);
+        fputc(')', out);
+    }
+    fprintf(out, ", %zu broadcast%s, %zu reused\n", s->n_broadcasts,
+            s->n_broadcasts == 1 ? "" : "s", s->n_reused_exchanges);
+
+    fprintf(out, "Codegen stages: %zu\n", s->n_codegen_stages);
+
+    size_t n_joins = 0;
+    for (int j = 0; j <= JOIN_LOGICAL; j++)
+        n_joins += s->joins[j];
+    fprintf(out, "Joins: %zu", n_joins);
+    if (n_joins) {
+        bool first = true;
+        fputs(" (", out);
+        for (int j = JOIN_BROADCAST_HASH; j <= JOIN_LOGICAL; j++)
+            print_counted(out, &first, s->joins[j], catalog_join_name((enum catalog_join)j));
+        fputc(')', out);
+    }
+    fputc('\n', out);
+    if (s->n_python)
+        fprintf(out, "Python evaluation: %zu operator%s\n", s->n_python, s->n_python == 1 ? "" : "s");
+    if (s->n_cache_scans)
+        fprintf(out, "Cached relations read: %zu\n", s->n_cache_scans);
+
+    fprintf(out, "Scans: %zu\n", s->n_scans);
+    for (size_t i = 0; i < s->n_scans; i++) {
+        const struct scan_info *sc = &s->scans[i];
+        struct slice name = catalog_operator_name(sc->node->name.len ? sc->node->name : sc->node->text);
+        fprintf(out, "  line %lu: ", (unsigned long)sc->node->line);
+        sanitize_fwrite(out, name);
+        if (sc->table.len) {
+            fputc(' ', out);
+            sanitize_fwrite(out, sc->table);
+        }
+        if (sc->read_columns >= 0)
+            fprintf(out, ", %ld column%s read", sc->read_columns, sc->read_columns == 1 ? "" : "s");
+        if (sc->pushed_filters >= 0)
+            fprintf(out, ", %ld pushed filter%s", sc->pushed_filters, sc->pushed_filters == 1 ? "" : "s");
+        if (sc->partition_filters > 0)
+            fprintf(out, ", %ld partition filter%s%s", sc->partition_filters,
+                    sc->partition_filters == 1 ? "" : "s",
+                    sc->dynamic_pruning ? " (dynamic pruning)" : "");
+        fputc('\n', out);
+    }
+
+    fprintf(out, "Findings: %zu warning%s, %zu info", s->n_warnings, s->n_warnings == 1 ? "" : "s",
+            s->n_info);
+    /* Per rule counts, in rule order. */
+    size_t per_rule[RULE_COUNT] = {0};
+    for (size_t i = 0; i < a->n_findings; i++)
+        per_rule[a->findings[i].rule]++;
+    bool first = true;
+    for (size_t r = 0; r < RULE_COUNT; r++) {
+        if (!per_rule[r])
+            continue;
+        fprintf(out, "%s%s %s x%zu", first ? " (" : ", ", analyze_rules[r].id,
+                analyze_rules[r].title, per_rule[r]);
+        first = false;
+    }
+    fputs(first ? "\n" : ")\n", out);
+    (void)doc;
+    return write_status(out, err);
+}
+
+/* ---- samples ----------------------------------------------------------------------------------- */
+
+const char *insight_sample_name(const char *name)
+{
+    if (!name)
+        return NULL;
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    for (size_t i = 0; i < n_sample_files; i++) {
+        const char *f = sample_files[i].name;
+        size_t bl = strlen(base);
+        if (strcmp(f, base) == 0 || (strncmp(f, base, bl) == 0 && strcmp(f + bl, ".txt") == 0))
+            return f;
+    }
+    return NULL;
+}
+
+enum sp_status insight_print_samples(FILE *out, struct diag *err)
+{
+    /* Width of the name column. */
+    size_t w = 0;
+    for (size_t i = 0; i < n_sample_files; i++) {
+        size_t l = strlen(sample_files[i].name) - 4;
+        if (l > w)
+            w = l;
+    }
+    for (size_t i = 0; i < n_sample_files; i++) {
+        const char *f = sample_files[i].name;
+        size_t fl = strlen(f);
+        const char *desc = "";
+        size_t dl = 0;
+        /* INDEX.tsv: "file<TAB>description" lines. */
+        for (const char *p = sample_index_tsv; p && *p;) {
+            const char *nl = strchr(p, '\n');
+            size_t ll = nl ? (size_t)(nl - p) : strlen(p);
+            if (ll > fl && strncmp(p, f, fl) == 0 && p[fl] == '\t') {
+                desc = p + fl + 1;
+                dl = ll - fl - 1;
+                break;
+            }
+            p = nl ? nl + 1 : p + ll;
+        }
+        fprintf(out, "%-*.*s  %.*s\n", (int)w, (int)(fl - 4), f, (int)dl, desc);
+    }
+    return write_status(out, err);
+}

@@ -1,0 +1,605 @@
+/* nodeinfo.c: facts read off one node in any explain mode (see nodeinfo.h). */
+#include "sparkplan/nodeinfo.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct catalog_entry *node_entry(const struct plan_node *n)
+{
+    if (!n || node_is_label(n))
+        return NULL;
+    const struct catalog_entry *e = catalog_lookup_slice(n->name.len ? n->name : n->text);
+    if (!e && n->name.len)
+        e = catalog_lookup_slice(n->text);
+    return e;
+}
+
+enum catalog_role node_role(const struct plan_node *n)
+{
+    const struct catalog_entry *e = node_entry(n);
+    return e ? e->role : CAT_OTHER;
+}
+
+long slice_find_in(struct slice hay, const char *needle, size_t from)
+{
+    size_t n = strlen(needle);
+    if (n == 0 || hay.len < n || from > hay.len - n)
+        return -1;
+    /* memchr for the first byte keeps this linear in practice; needles are a few bytes. */
+    const char *p = hay.ptr + from, *end = hay.ptr + hay.len - n + 1;
+    while (p < end) {
+        const char *hit = memchr(p, needle[0], (size_t)(end - p));
+        if (!hit)
+            return -1;
+        if (memcmp(hit, needle, n) == 0)
+            return hit - hay.ptr;
+        p = hit + 1;
+    }
+    return -1;
+}
+
+/* Case-insensitive variant for partitioning names (gpuhashpartitioning, SinglePartition). */
+static long find_nocase(struct slice hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (hay.len < n)
+        return -1;
+    for (size_t i = 0; i + n <= hay.len; i++) {  /* bounded by the node text length */
+        size_t k = 0;
+        while (k < n && tolower((unsigned char)hay.ptr[i + k]) == needle[k])
+            k++;
+        if (k == n)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* End (exclusive) of a bracketed group starting at s.ptr[at] ('[', '(' or '<'); nesting of all
+ * three kinds is tracked.  Returns s.len when unclosed. */
+static size_t group_end(struct slice s, size_t at)
+{
+    int depth = 0;
+    for (size_t i = at; i < s.len; i++) {
+        char c = s.ptr[i];
+        if (c == '[' || c == '(' || c == '<')
+            depth++;
+        else if (c == ']' || c == ')' || c == '>') {
+            if (--depth == 0)
+                return i + 1;
+        }
+    }
+    return s.len;
+}
+
+/* "[3]: [a, b, c]" -> "[a, b, c]"; ": x" -> "x". */
+static struct slice strip_count_prefix(struct slice v)
+{
+    v = slice_trim(v);
+    if (v.len > 2 && v.ptr[0] == '[' && isdigit((unsigned char)v.ptr[1])) {
+        size_t i = 1;
+        while (i < v.len && isdigit((unsigned char)v.ptr[i]))
+            i++;
+        if (i + 1 < v.len && v.ptr[i] == ']' && v.ptr[i + 1] == ':')
+            v = slice_make(v.ptr + i + 2, v.len - i - 2);
+    }
+    v = slice_trim(v);
+    if (v.len && v.ptr[0] == ':')
+        v = slice_trim(slice_make(v.ptr + 1, v.len - 1));
+    return v;
+}
+
+static bool is_key_boundary(char c)
+{
+    return c == ' ' || c == ',' || c == '[' || c == '(' || c == '\n';
+}
+
+/* "KEY: value" inside a node string. */
+static struct slice field_in_text(struct slice text, const char *key)
+{
+    size_t klen = strlen(key);
+    long at = -1;
+    for (size_t from = 0;;) {  /* each iteration moves past one occurrence */
+        long hit = slice_find_in(text, key, from);
+        if (hit < 0)
+            return slice_make(NULL, 0);
+        size_t after = (size_t)hit + klen;
+        if ((hit == 0 || is_key_boundary(text.ptr[hit - 1])) && after + 1 < text.len &&
+            text.ptr[after] == ':' && text.ptr[after + 1] == ' ') {
+            at = (long)after + 2;
+            break;
+        }
+        from = (size_t)hit + 1;
+    }
+    size_t start = (size_t)at, end;
+    if (start < text.len && (text.ptr[start] == '[' || text.ptr[start] == '('))
+        end = group_end(text, start);
+    else if (text.len - start >= 7 && memcmp(text.ptr + start, "struct<", 7) == 0)
+        end = group_end(text, start + 6);
+    else {
+        end = start;
+        while (end < text.len && text.ptr[end] != '\n' &&
+               !(text.ptr[end] == ',' && end + 1 < text.len && text.ptr[end + 1] == ' '))
+            end++;
+    }
+    return slice_make(text.ptr + start, end - start);
+}
+
+struct slice node_field(const struct plan_node *n, const char *key)
+{
+    const struct plan_detail *d = plan_node_detail(n, key);
+    if (d)
+        return strip_count_prefix(d->value);
+    struct slice v = field_in_text(n->text, key);
+    if (!v.ptr && n->details_text.len)
+        v = field_in_text(n->details_text, key);
+    return v;
+}
+
+bool node_has_field(const struct plan_node *n, const char *key)
+{
+    return node_field(n, key).ptr != NULL;
+}
+
+/* ---- statistics -------------------------------------------------------------------------- */
+
+static bool parse_number(const char *p, size_t len, double *out, size_t *used)
+{
+    char buf[48];
+    size_t n = 0;
+    while (n < len && n < sizeof buf - 1 &&
+           (isdigit((unsigned char)p[n]) || p[n] == '.' || p[n] == 'E' || p[n] == 'e' ||
+            p[n] == '+' || p[n] == '-'))
+        n++;
+    if (n == 0)
+        return false;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    char *end;
+    *out = strtod(buf, &end);
+    *used = (size_t)(end - buf);
+    return *used > 0;
+}
+
+static bool parse_stats_text(struct slice t, struct plan_stats *out)
+{
+    long at = slice_find_in(t, "Statistics(", 0);
+    if (at < 0)
+        return false;
+    struct slice rest = slice_make(t.ptr + at, t.len - (size_t)at);
+    struct plan_stats s = {0};
+    long sz = slice_find_in(rest, "sizeInBytes=", 0);
+    if (sz >= 0) {
+        size_t p = (size_t)sz + 12, used;
+        double v;
+        if (parse_number(rest.ptr + p, rest.len - p, &v, &used)) {
+            p += used;
+            while (p < rest.len && rest.ptr[p] == ' ')
+                p++;
+            static const struct {
+                const char *unit;
+                double mul;
+            } units[] = {{"EiB", 1152921504606846976.0}, {"PiB", 1125899906842624.0},
+                         {"TiB", 1099511627776.0},       {"GiB", 1073741824.0},
+                         {"MiB", 1048576.0},             {"KiB", 1024.0},
+                         {"B", 1.0}};
+            for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+                size_t ul = strlen(units[i].unit);
+                if (rest.len - p >= ul && memcmp(rest.ptr + p, units[i].unit, ul) == 0) {
+                    s.has_size = true;
+                    s.size_bytes = v * units[i].mul;
+                    break;
+                }
+            }
+        }
+    }
+    long rc = slice_find_in(rest, "rowCount=", 0);
+    if (rc >= 0) {
+        size_t used;
+        double v;
+        if (parse_number(rest.ptr + rc + 9, rest.len - (size_t)rc - 9, &v, &used)) {
+            s.has_rows = true;
+            s.row_count = v;
+        }
+    }
+    if (!s.has_size && !s.has_rows)
+        return false;
+    *out = s;
+    return true;
+}
+
+bool node_stats(const struct plan_node *n, struct plan_stats *out)
+{
+    if (n->stats.has_size || n->stats.has_rows) {
+        *out = n->stats;
+        return true;
+    }
+    return parse_stats_text(n->text, out) ||
+           (n->details_text.len && parse_stats_text(n->details_text, out));
+}
+
+const char *node_format_bytes(double bytes, char *buf, size_t cap)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    size_t u = 0;
+    while (bytes >= 1024.0 && u + 1 < sizeof units / sizeof units[0]) {
+        bytes /= 1024.0;
+        u++;
+    }
+    snprintf(buf, cap, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return buf;
+}
+
+/* ---- lists and schemas -------------------------------------------------------------------- */
+
+/* Adds one element's worth: "... 5 more fields" counts 5. */
+static long element_weight(struct slice el)
+{
+    el = slice_trim(el);
+    if (el.len == 0)
+        return 0;
+    if (slice_starts_with(el, "... ")) {
+        long n = strtol(el.ptr + 4, NULL, 10);  /* digits follow; stops at " more" */
+        if (n > 0 && slice_find_in(el, " more field", 0) >= 0)
+            return n;
+    }
+    return 1;
+}
+
+long node_list_count(struct slice list)
+{
+    list = slice_trim(list);
+    if (list.len < 2 || list.ptr[0] != '[')
+        return -1;
+    size_t end = group_end(list, 0);
+    if (end < 2)
+        return -1;
+    long count = 0;
+    int depth = 0;
+    size_t el_start = 1;
+    for (size_t i = 1; i + 1 < end; i++) {
+        char c = list.ptr[i];
+        if (c == '[' || c == '(' || c == '<' || c == '{')
+            depth++;
+        else if (c == ']' || c == ')' || c == '>' || c == '}')
+            depth--;
+        else if (c == ',' && depth == 0) {
+            count += element_weight(slice_make(list.ptr + el_start, i - el_start));
+            el_start = i + 1;
+        }
+    }
+    count += element_weight(slice_make(list.ptr + el_start, end - 1 - el_start));
+    return count;
+}
+
+bool node_list_is_empty(struct slice list)
+{
+    list = slice_trim(list);
+    return slice_eq_cstr(list, "[]") || slice_eq_cstr(list, "None");
+}
+
+long node_schema_field_count(struct slice schema)
+{
+    schema = slice_trim(schema);
+    if (!slice_starts_with(schema, "struct<"))
+        return -1;
+    size_t end = group_end(schema, 6);
+    if (end > schema.len || schema.ptr[end - 1] != '>')
+        return -1;  /* abbreviated ("...") or cut: unknown */
+    if (end == 8)
+        return 0;   /* struct<> */
+    long count = 1;
+    int depth = 0;
+    for (size_t i = 7; i + 1 < end; i++) {
+        char c = schema.ptr[i];
+        if (c == '<' || c == '(')
+            depth++;
+        else if (c == '>' || c == ')')
+            depth--;
+        else if (c == ',' && depth == 0)
+            count++;
+    }
+    return count;
+}
+
+/* ---- exchanges ----------------------------------------------------------------------------- */
+
+static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind)
+{
+    static const struct {
+        const char *needle;
+        enum partitioning_kind kind;
+    } kinds[] = {
+        {"hashpartitioning(", PART_HASH},        {"rangepartitioning(", PART_RANGE},
+        {"roundrobinpartitioning(", PART_ROUND_ROBIN}, {"singlepartition", PART_SINGLE},
+        {"unknownpartitioning(", PART_OTHER},    {"keygroupedpartitioning(", PART_OTHER},
+    };
+    long best = -1;
+    size_t best_i = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        long at = find_nocase(t, kinds[i].needle);
+        if (at >= 0 && (best < 0 || at < best)) {
+            best = at;
+            best_i = i;
+        }
+    }
+    if (best < 0)
+        return slice_make(NULL, 0);
+    /* Include a prefix glued to the name ("gpu", "Coalesced"). */
+    size_t start = (size_t)best;
+    while (start > 0 && isalpha((unsigned char)t.ptr[start - 1]))
+        start--;
+    size_t open = (size_t)best + strlen(kinds[best_i].needle);
+    size_t end = kinds[best_i].kind == PART_SINGLE ? open : group_end(t, open - 1);
+    while (kinds[best_i].kind == PART_SINGLE && end < t.len && isalpha((unsigned char)t.ptr[end]))
+        end++;  /* "SinglePartition" / "gpusinglepartitioning" */
+    *kind = kinds[best_i].kind;
+    return slice_make(t.ptr + start, end - start);
+}
+
+struct slice node_partitioning(const struct plan_node *n, enum partitioning_kind *kind)
+{
+    enum partitioning_kind k = PART_UNKNOWN;
+    struct slice p = partitioning_in(n->text, &k);
+    if (!p.ptr && n->details_text.len)
+        p = partitioning_in(n->details_text, &k);
+    if (kind)
+        *kind = k;
+    return p;
+}
+
+const char *partitioning_kind_name(enum partitioning_kind k)
+{
+    switch (k) {
+    case PART_HASH: return "hash";
+    case PART_RANGE: return "range";
+    case PART_ROUND_ROBIN: return "round-robin";
+    case PART_SINGLE: return "single partition";
+    case PART_OTHER: return "other";
+    case PART_UNKNOWN: return "unknown";
+    }
+    return "?";
+}
+
+struct slice partitioning_keys(struct slice p)
+{
+    long open = slice_find_in(p, "(", 0);
+    if (open < 0 || p.len < 2 || p.ptr[p.len - 1] != ')')
+        return slice_make(NULL, 0);
+    /* Keys run up to the last top-level ", N" (the partition count). */
+    size_t last_comma = 0;
+    int depth = 0;
+    for (size_t i = (size_t)open + 1; i + 1 < p.len; i++) {
+        char c = p.ptr[i];
+        if (c == '(' || c == '[')
+            depth++;
+        else if (c == ')' || c == ']')
+            depth--;
+        else if (c == ',' && depth == 0)
+            last_comma = i;
+    }
+    size_t start = (size_t)open + 1;
+    size_t end = last_comma ? last_comma : p.len - 1;
+    return slice_trim(slice_make(p.ptr + start, end - start));
+}
+
+struct slice node_shuffle_origin(const struct plan_node *n)
+{
+    static const char *const origins[] = {
+        "ENSURE_REQUIREMENTS",         "REPARTITION_BY_COL",          "REPARTITION_BY_NUM",
+        "REPARTITION_WITH_NUM",        "REBALANCE_PARTITIONS_BY_NONE", "REBALANCE_PARTITIONS_BY_COL",
+        "REQUIRED_BY_STATEFUL_OPERATOR", "EXECUTOR_BROADCAST", "REPARTITION",
+    };
+    for (size_t i = 0; i < sizeof origins / sizeof origins[0]; i++) {
+        long at = slice_find_in(n->text, origins[i], 0);
+        struct slice t = n->text;
+        if (at < 0 && n->details_text.len) {
+            t = n->details_text;
+            at = slice_find_in(t, origins[i], 0);
+        }
+        if (at >= 0)
+            return slice_make(t.ptr + at, strlen(origins[i]));
+    }
+    return slice_make(NULL, 0);
+}
+
+/* ---- joins ---------------------------------------------------------------------------------- */
+
+static bool is_word_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* First whole-word occurrence of a join type. */
+static struct slice join_type_in(struct slice t)
+{
+    static const char *const types[] = {
+        "Inner", "Cross", "LeftOuter", "RightOuter", "FullOuter", "LeftSemi", "LeftAnti",
+        "LeftSingle", "ExistenceJoin",
+    };
+    long best = -1;
+    size_t best_len = 0;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        size_t len = strlen(types[i]);
+        for (size_t from = 0;;) {  /* each round skips one occurrence */
+            long at = slice_find_in(t, types[i], from);
+            if (at < 0)
+                break;
+            size_t after = (size_t)at + len;
+            bool left_ok = at == 0 || !is_word_char(t.ptr[at - 1]);
+            bool right_ok = after >= t.len || !is_word_char(t.ptr[after]);
+            if (left_ok && right_ok) {
+                if (best < 0 || at < best) {
+                    best = at;
+                    best_len = len;
+                }
+                break;
+            }
+            from = (size_t)at + 1;
+        }
+    }
+    return best < 0 ? slice_make(NULL, 0) : slice_make(t.ptr + best, best_len);
+}
+
+struct slice node_join_type(const struct plan_node *n)
+{
+    const struct plan_detail *d = plan_node_detail(n, "Join type");
+    if (d)
+        return strip_count_prefix(d->value);
+    return join_type_in(n->text);
+}
+
+enum build_side node_build_side(const struct plan_node *n)
+{
+    long l = slice_find_in(n->text, "BuildLeft", 0);
+    long r = slice_find_in(n->text, "BuildRight", 0);
+    if (l >= 0 && (r < 0 || l < r))
+        return BUILD_LEFT;
+    if (r >= 0)
+        return BUILD_RIGHT;
+    return BUILD_UNKNOWN;
+}
+
+bool join_side_broadcastable(struct slice type, enum build_side side)
+{
+    if (!type.len || slice_eq_cstr(type, "Inner") || slice_eq_cstr(type, "Cross"))
+        return true;
+    if (slice_eq_cstr(type, "FullOuter"))
+        return false;
+    if (slice_eq_cstr(type, "RightOuter"))
+        return side == BUILD_LEFT;
+    return side == BUILD_RIGHT;  /* LeftOuter, LeftSemi, LeftAnti, LeftSingle, ExistenceJoin */
+}
+
+/* ---- aggregates ----------------------------------------------------------------------------- */
+
+int node_aggregate_has_keys(const struct plan_node *n)
+{
+    const struct catalog_entry *e = node_entry(n);
+    if (e && strcmp(e->name, "PhotonAgg") == 0)
+        return 0;
+    if (e && strcmp(e->name, "PhotonGroupingAgg") == 0)
+        return 1;
+    const struct plan_detail *d = plan_node_detail(n, "Keys");
+    if (d)
+        return node_list_is_empty(strip_count_prefix(d->value)) ? 0 : 1;
+    long at = slice_find_in(n->text, "keys=[", 0);
+    if (at >= 0)
+        return (size_t)at + 6 < n->text.len && n->text.ptr[at + 6] == ']' ? 0 : 1;
+    return -1;
+}
+
+bool node_aggregate_is_partial(const struct plan_node *n)
+{
+    struct slice parts[2] = {n->text, n->details_text};
+    for (int i = 0; i < 2; i++) {
+        if (slice_find_in(parts[i], "partial_", 0) >= 0)
+            return true;
+        for (size_t from = 0;;) {  /* "merge_" of PartialMerge, not Photon's "finalmerge_" */
+            long at = slice_find_in(parts[i], "merge_", from);
+            if (at < 0)
+                break;
+            if (at == 0 || !isalpha((unsigned char)parts[i].ptr[at - 1]))
+                return true;
+            from = (size_t)at + 1;
+        }
+    }
+    return false;
+}
+
+/* ---- scans ---------------------------------------------------------------------------------- */
+
+static bool is_format_word(struct slice w)
+{
+    static const char *const formats[] = {
+        "parquet", "orc", "csv", "json", "text", "avro", "delta", "hive", "binaryFile",
+        "libsvm",  "image", "xml",
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (slice_eq_cstr(w, formats[i]))
+            return true;
+    return false;
+}
+
+struct slice node_table_name(const struct plan_node *n)
+{
+    struct slice t = n->text;
+    size_t i = 0;
+    /* Skip the operator word. */
+    while (i < t.len && is_word_char(t.ptr[i]))
+        i++;
+    bool relation = slice_starts_with(t, "Relation") || slice_starts_with(t, "RelationV2");
+    for (int step = 0; step < 3; step++) {  /* at most: [reader] format table */
+        while (i < t.len && t.ptr[i] == ' ')
+            i++;
+        if (i >= t.len)
+            return slice_make(NULL, 0);
+        if (t.ptr[i] == '[') {
+            if (relation) {  /* Relation[a#1] parquet: no table; RelationV2[..] name */
+                i = group_end(t, i);
+                continue;
+            }
+            if (step == 0 && slice_starts_with(t, "CometScan")) {
+                i = group_end(t, i);
+                continue;
+            }
+            return slice_make(NULL, 0);
+        }
+        size_t s = i;
+        while (i < t.len && t.ptr[i] != ' ' && t.ptr[i] != '[' && t.ptr[i] != '(' &&
+               t.ptr[i] != ',' && t.ptr[i] != '\n')
+            i++;
+        struct slice w = slice_make(t.ptr + s, i - s);
+        if (w.len == 0)
+            return slice_make(NULL, 0);
+        if (is_format_word(w))
+            continue;
+        if (slice_eq_cstr(w, "In-memory"))
+            return slice_make(NULL, 0);
+        return w;
+    }
+    return slice_make(NULL, 0);
+}
+
+/* ---- walking through wrappers ---------------------------------------------------------------- */
+
+bool node_is_label(const struct plan_node *n)
+{
+    return (n->flags & NODE_LABEL) || slice_starts_with(slice_trim(n->text), "== ");
+}
+
+bool node_is_initial_plan_label(const struct plan_node *n)
+{
+    return node_is_label(n) && slice_find_in(n->text, "Initial Plan", 0) >= 0;
+}
+
+bool node_is_wrapper(const struct plan_node *n)
+{
+    if (node_is_label(n))
+        return true;
+    switch (node_role(n)) {
+    case CAT_CODEGEN:
+    case CAT_QUERY_STAGE:
+    case CAT_SHUFFLE_READ:
+    case CAT_TRANSITION:
+    case CAT_AQE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+const struct plan_node *node_down_through_wrappers(const struct plan_node *n)
+{
+    while (n && node_is_wrapper(n))
+        n = n->first_child;
+    return n;
+}
+
+const struct plan_node *node_up_through_wrappers(const struct plan_node *n)
+{
+    while (n && node_is_wrapper(n))
+        n = n->parent;
+    return n;
+}

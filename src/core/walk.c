@@ -1,0 +1,172 @@
+/* walk.c: execution order and post-order of a section (see walk.h). */
+#include "sparkplan/walk.h"
+
+#include <stdlib.h>
+
+#include "sparkplan/nodeinfo.h"
+
+bool walk_is_stage_boundary(const struct plan_node *n)
+{
+    switch (node_role(n)) {
+    case CAT_SHUFFLE:
+    case CAT_BROADCAST:
+    case CAT_SUBQUERY:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static const struct plan_node *leftmost_leaf(const struct plan_node *n)
+{
+    while (n->first_child)
+        n = n->first_child;
+    return n;
+}
+
+/* Fills out[0..n_nodes) with the section's nodes in post-order. */
+static void postorder_fill(const struct plan_section *s, const struct plan_node **out)
+{
+    size_t k = 0;
+    for (const struct plan_node *root = s->first_root; root; root = root->next_sibling) {
+        const struct plan_node *n = leftmost_leaf(root);
+        for (;;) {  /* each node is visited once */
+            out[k++] = n;
+            if (n == root)
+                break;
+            n = n->next_sibling ? leftmost_leaf(n->next_sibling) : n->parent;
+        }
+    }
+}
+
+enum sp_status walk_postorder(const struct plan_section *s, const struct plan_node ***out,
+                              size_t *n, struct diag *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (!s->n_nodes)
+        return SP_OK;
+    const struct plan_node **v = malloc(s->n_nodes * sizeof *v);
+    if (!v) {
+        diag_set(err, 0, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    postorder_fill(s, v);
+    *out = v;
+    *n = s->n_nodes;
+    return SP_OK;
+}
+
+/* Nodes the walk leaves out: labels, codegen wrappers, AQE stage wrappers, the AQE node. */
+static bool is_step(const struct plan_node *n)
+{
+    if (node_is_label(n))
+        return false;
+    switch (node_role(n)) {
+    case CAT_CODEGEN:
+    case CAT_QUERY_STAGE:
+    case CAT_AQE:
+        return false;
+    default:
+        return true;
+    }
+}
+
+/* An Initial Plan label whose AQE parent also holds a Final or Current plan. */
+static bool is_shadowed_initial_plan(const struct plan_node *n)
+{
+    if (!node_is_initial_plan_label(n) || !n->parent)
+        return false;
+    for (const struct plan_node *c = n->parent->first_child; c; c = c->next_sibling)
+        if (c != n && node_is_label(c) && !node_is_initial_plan_label(c))
+            return true;
+    return false;
+}
+
+enum sp_status walk_section(const struct plan_section *s, const struct plan_node *scope,
+                            struct walk *out, struct diag *err)
+{
+    out->steps = NULL;
+    out->n = 0;
+    out->n_stages = 0;
+    size_t nn = s->n_nodes;
+    if (!nn)
+        return SP_OK;
+    const struct plan_node **post = malloc(nn * sizeof *post);
+    uint32_t *head = malloc(nn * sizeof *head);      /* preorder -> preorder of its stage head */
+    uint32_t *post_pos = malloc(nn * sizeof *post_pos);
+    unsigned char *skip = malloc(nn);
+    uint32_t *bucket = malloc((nn + 1) * sizeof *bucket);
+    struct walk_step *steps = malloc(nn * sizeof *steps);
+    if (!post || !head || !post_pos || !skip || !bucket || !steps) {
+        free(post), free(head), free(post_pos), free(skip), free(bucket), free(steps);
+        diag_set(err, 0, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    /* Preorder pass: parents come before children, so inherited facts are ready. */
+    for (size_t i = 0; i < nn; i++) {
+        const struct plan_node *n = s->preorder[i];
+        const struct plan_node *p = n->parent;
+        if (scope)
+            skip[i] = n->preorder < scope->preorder ||
+                      n->preorder > scope->preorder + scope->subtree_size;
+        else
+            skip[i] = (p && skip[p->preorder]) || is_shadowed_initial_plan(n);
+        head[i] = (!p || walk_is_stage_boundary(n)) ? (uint32_t)i : head[p->preorder];
+    }
+    postorder_fill(s, post);
+    for (size_t k = 0; k < nn; k++)
+        post_pos[post[k]->preorder] = (uint32_t)k;
+    /* Group the steps by stage, stages in the post-order of their heads (a stage's inputs are
+     * below its head, so they come first), nodes of one stage in post-order: a counting sort
+     * keyed by the head's post-order position. */
+    for (size_t k = 0; k <= nn; k++)
+        bucket[k] = 0;
+    for (size_t k = 0; k < nn; k++) {
+        const struct plan_node *n = post[k];
+        if (!skip[n->preorder] && is_step(n))
+            bucket[post_pos[head[n->preorder]] + 1]++;
+    }
+    for (size_t k = 1; k <= nn; k++)
+        bucket[k] += bucket[k - 1];
+    size_t n_steps = bucket[nn];
+    for (size_t k = 0; k < nn; k++) {
+        const struct plan_node *n = post[k];
+        if (skip[n->preorder] || !is_step(n))
+            continue;
+        uint32_t key = post_pos[head[n->preorder]];
+        steps[bucket[key]++] = (struct walk_step){.node = n, .stage = key};
+    }
+    /* Number the stages 1.. in order and mark crossings. */
+    uint32_t stage_no = 0, prev_key = UINT32_MAX;
+    for (size_t k = 0; k < n_steps; k++) {
+        uint32_t key = steps[k].stage;
+        steps[k].starts_stage = key != prev_key;
+        steps[k].crosses_exchange = k > 0 && key != prev_key;
+        if (key != prev_key)
+            stage_no++;
+        prev_key = key;
+        steps[k].stage = stage_no;
+        steps[k].ends_stage = walk_is_stage_boundary(steps[k].node);
+    }
+    free(post), free(head), free(post_pos), free(skip), free(bucket);
+    out->steps = steps;
+    out->n = n_steps;
+    out->n_stages = stage_no;
+    return SP_OK;
+}
+
+void walk_free(struct walk *w)
+{
+    free(w->steps);
+    w->steps = NULL;
+    w->n = 0;
+}
+
+long walk_find(const struct walk *w, const struct plan_node *n)
+{
+    for (size_t i = 0; i < w->n; i++)  /* linear: called once per key press */
+        if (w->steps[i].node == n)
+            return (long)i;
+    return -1;
+}

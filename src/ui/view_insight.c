@@ -1,0 +1,620 @@
+/* view_insight.c: the teaching features of the explorer (see tui.h) — the operator
+ * explanation (i), findings in the gutter and their list (! f F), expression-id traces (*),
+ * the flipped tree (r) and the guided walk (w).  The reading is done by the core (analyze,
+ * catalog, exprid, walk); this file keeps the state and draws the two lists. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/analyze.h"
+#include "sparkplan/draw.h"
+#include "sparkplan/exprid.h"
+#include "sparkplan/insight.h"
+#include "sparkplan/nodeinfo.h"
+#include "sparkplan/tui.h"
+#include "sparkplan/walk.h"
+
+/* Documents up to this size are analysed as soon as they are shown (findings in the
+ * gutter); bigger ones on the first insight key, so opening them stays fast. */
+#define AUTO_ANALYSE_BYTES (64u << 20)
+#define MAX_REFS 64
+
+struct insight_doc {
+    const struct document *doc;
+    struct analysis *a;
+    bool tried;
+};
+
+static struct {
+    struct insight_doc *docs;
+    size_t n_docs, cap_docs;
+
+    /* the list overlay: findings of a document, or the ids of a node */
+    size_t sel, top;
+    struct exprid_ref refs[MAX_REFS];
+    size_t n_refs;
+    const struct plan_node *refs_node;
+
+    /* the traced expression id */
+    bool tracing;
+    uint64_t trace_id;
+    const struct plan_node *producer;
+    const struct tab *trace_tab;
+
+    /* the tab whose gutter need was last computed */
+    const struct tab *marks_tab;
+    bool marks_tab_has;
+
+    /* the guided walk */
+    bool walking, explain_before;
+    struct walk walk;
+    size_t step;
+} S;
+
+/* ---- analyses, one per document ------------------------------------------------------ */
+
+static struct analysis *analysis_of(struct tui *t, const struct document *doc, bool force)
+{
+    for (size_t i = 0; i < S.n_docs; i++)
+        if (S.docs[i].doc == doc) {
+            if (!S.docs[i].tried && force) {
+                struct diag err = {0};
+                S.docs[i].tried = true;
+                if (analyze_document(doc, &S.docs[i].a, &err) != SP_OK)
+                    tui_message(t, true, "analysis: %s", err.message);
+            }
+            return S.docs[i].a;
+        }
+    if (S.n_docs == S.cap_docs) {
+        size_t cap = S.cap_docs ? S.cap_docs * 2 : 4;
+        struct insight_doc *nd = realloc(S.docs, cap * sizeof *nd);
+        if (!nd)
+            return NULL;
+        S.docs = nd;
+        S.cap_docs = cap;
+    }
+    S.docs[S.n_docs++] = (struct insight_doc){doc, NULL, false};
+    return analysis_of(t, doc, force);
+}
+
+static struct analysis *current_analysis(struct tui *t, bool force)
+{
+    return analysis_of(t, tui_doc(t)->doc, force);
+}
+
+/* Read-only lookup for drawing: never analyses. */
+static const struct analysis *known_analysis(const struct tui *t)
+{
+    const struct document *doc = t->docs[t->cur_doc].doc;
+    for (size_t i = 0; i < S.n_docs; i++)
+        if (S.docs[i].doc == doc)
+            return S.docs[i].a;
+    return NULL;
+}
+
+void insight_free(struct tui *t)
+{
+    (void)t;
+    for (size_t i = 0; i < S.n_docs; i++)
+        analysis_free(S.docs[i].a);
+    free(S.docs);
+    walk_free(&S.walk);
+    memset(&S, 0, sizeof S);
+}
+
+/* ---- gutter marks -------------------------------------------------------------------- */
+
+bool insight_tab_has_marks(struct tui *t, const struct tab *tab)
+{
+    const struct document *doc = tab->section->plan->doc;
+    bool small = doc->len <= AUTO_ANALYSE_BYTES;
+    const struct analysis *a = analysis_of(t, doc, small);
+    if (S.tracing && S.trace_tab == tab)
+        return true;
+    if (!a)
+        return false;
+    if (S.marks_tab == tab)
+        return S.marks_tab_has;
+    S.marks_tab = tab;
+    S.marks_tab_has = false;
+    for (size_t i = 0; i < a->n_findings && !S.marks_tab_has; i++) {
+        const struct plan_node *n = a->findings[i].node;
+        S.marks_tab_has = n && rows_contains(&tab->rows, n);
+    }
+    return S.marks_tab_has;
+}
+
+const char *insight_mark(const struct tui *t, const struct plan_node *n, enum role *role)
+{
+    if (S.tracing && n == S.producer) {
+        *role = ROLE_LINK;
+        return t->utf8 && !t->ascii ? "\xE2\x97\x86" : "P";  /* ◆ */
+    }
+    const struct analysis *a = known_analysis(t);
+    int sev = a ? analysis_node_severity(a, n) : -1;
+    if (sev == SEVERITY_WARNING) {
+        *role = ROLE_ERROR;
+        return "!";
+    }
+    if (sev == SEVERITY_INFO) {
+        *role = ROLE_HINT;
+        return "i";
+    }
+    return NULL;
+}
+
+/* ---- the flipped tree ----------------------------------------------------------------- */
+
+enum key_action insight_flip_action(const struct tui *t, enum key_action a)
+{
+    if (!t->flipped)
+        return a;
+    switch (a) {
+    case KA_DOWN: return KA_UP;
+    case KA_UP: return KA_DOWN;
+    case KA_PAGE_DOWN: return KA_PAGE_UP;
+    case KA_PAGE_UP: return KA_PAGE_DOWN;
+    case KA_HALF_DOWN: return KA_HALF_UP;
+    case KA_HALF_UP: return KA_HALF_DOWN;
+    case KA_FIRST: return KA_LAST;
+    case KA_LAST: return KA_FIRST;
+    case KA_WHEEL_DOWN: return KA_WHEEL_UP;
+    case KA_WHEEL_UP: return KA_WHEEL_DOWN;
+    default: return a;
+    }
+}
+
+static void replace_all(char *buf, size_t cap, const char *from, const char *to)
+{
+    size_t fl = strlen(from), tl = strlen(to);
+    char *p = buf;
+    while ((p = strstr(p, from)) != NULL) {  /* bounded by the prefix buffer */
+        size_t rest = strlen(p + fl);
+        if ((size_t)(p - buf) + tl + rest + 1 > cap)
+            return;
+        memmove(p + tl, p + fl, rest + 1);
+        memcpy(p, to, tl);
+        p += tl;
+    }
+}
+
+void insight_flip_prefix(struct rows_prefix *pf, bool ascii)
+{
+    if (ascii) {
+        replace_all(pf->guides, sizeof pf->guides, "\\-", "/-");
+        return;
+    }
+    replace_all(pf->guides, sizeof pf->guides, "\xE2\x94\x94", "\xE2\x94\x8C");  /* └ -> ┌ */
+    replace_all(pf->glyph, sizeof pf->glyph, "\xE2\x96\xBE", "\xE2\x96\xB4");    /* ▾ -> ▴ */
+}
+
+/* ---- details -------------------------------------------------------------------------- */
+
+static void add_wrapped(struct tui *t, enum role role, const char *text, int indent)
+{
+    struct insight_text lines;
+    int width = t->det_width > 12 ? t->det_width - 1 : 12;
+    if (!insight_wrap_text(text, width, indent, &lines))
+        return;
+    for (size_t i = 0; i < lines.n_lines; i++)
+        details_add_line(t, role, 0, lines.lines[i]);
+    insight_text_free(&lines);
+}
+
+void insight_details(struct tui *t, const struct plan_node *n)
+{
+    const struct analysis *a = analysis_of(t, n->section->plan->doc,
+                                           n->section->plan->doc->len <= AUTO_ANALYSE_BYTES ||
+                                               t->explain);
+    size_t k = 0;
+    struct finding *const *f = a ? analysis_node_findings(a, n, &k) : NULL;
+    if (k) {
+        details_add_line(t, ROLE_NORMAL, 0, "");
+        details_add_line(t, ROLE_TITLE, 0, k == 1 ? "Finding" : "Findings");
+        for (size_t i = 0; i < k; i++) {
+            const struct rule *r = &analyze_rules[f[i]->rule];
+            char line[600];
+            snprintf(line, sizeof line, "%s %s %s: %s", f[i]->severity == SEVERITY_WARNING ? "!" : "i",
+                     r->id, severity_name(f[i]->severity), f[i]->message);
+            add_wrapped(t, f[i]->severity == SEVERITY_WARNING ? ROLE_ERROR : ROLE_NORMAL, line, 0);
+            if (f[i]->severity == SEVERITY_WARNING)
+                add_wrapped(t, ROLE_HINT, r->todo, 2);
+        }
+    }
+    if (!t->explain)
+        return;
+    details_add_line(t, ROLE_NORMAL, 0, "");
+    struct insight_text entry;
+    int width = t->det_width > 12 ? t->det_width - 1 : 12;
+    bool known = insight_format_entry(n->name.len ? n->name : n->text, width, &entry);
+    for (size_t i = 0; i < entry.n_lines; i++) {
+        const char *line = entry.lines[i];
+        enum role role = ROLE_NORMAL;
+        if (i == 0 || strcmp(line, "What it does") == 0 || strcmp(line, "What to check") == 0)
+            role = ROLE_TITLE;
+        details_add_line(t, role, 0, line);
+    }
+    if (!known)
+        details_add_line(t, ROLE_HINT, 0, "(its text above is all there is to go on)");
+    insight_text_free(&entry);
+}
+
+/* ---- the lists ------------------------------------------------------------------------ */
+
+static size_t list_len(const struct tui *t)
+{
+    if (t->overlay == OVERLAY_IDS)
+        return S.n_refs < MAX_REFS ? S.n_refs : MAX_REFS;
+    const struct analysis *a = known_analysis(t);
+    return a ? a->n_findings : 0;
+}
+
+static int list_rows(void)
+{
+    int h = LINES - 4;
+    return h > 3 ? h - 3 : 1;
+}
+
+void insight_list_draw(const struct tui *t)
+{
+    int w = COLS - 4 < 100 ? COLS - 4 : 100;
+    if (w < 10)
+        w = COLS;
+    size_t n = list_len(t);
+    int h = (int)n + 3;
+    if (h > LINES - 2)
+        h = LINES - 2 > 3 ? LINES - 2 : LINES;
+    int y = (LINES - h) / 2, x = (COLS - w) / 2;
+    draw_clear(y, x, h, w, theme_attr(ROLE_HEADER, VAR_PLAIN));
+    struct draw_line dl;
+    draw_line_start(&dl, y, x + 1, w - 2, 0);
+    char title[160];
+    if (t->overlay == OVERLAY_FINDINGS)
+        snprintf(title, sizeof title, "Findings: %zu (Enter goes to one, q closes)", n);
+    else
+        snprintf(title, sizeof title, "Expression ids of this node (Enter traces one, q closes)");
+    draw_puts(&dl, title, theme_attr(ROLE_TITLE, VAR_PLAIN));
+    draw_fill(&dl, theme_attr(ROLE_HEADER, VAR_PLAIN));
+    int rows = h - 2;
+    size_t first = S.top;
+    const struct analysis *a = known_analysis(t);
+    for (int r = 0; r < rows && first + (size_t)r < n; r++) {
+        size_t i = first + (size_t)r;
+        enum variant v = i == S.sel ? VAR_SELECTED : VAR_PLAIN;
+        draw_line_start(&dl, y + 1 + r, x + 1, w - 2, 0);
+        if (t->overlay == OVERLAY_FINDINGS) {
+            const struct finding *f = &a->findings[i];
+            char head[48];
+            snprintf(head, sizeof head, "%6lu %s %s ", (unsigned long)f->line,
+                     f->severity == SEVERITY_WARNING ? "!" : "i", analyze_rules[f->rule].id);
+            draw_puts(&dl, head, theme_attr(f->severity == SEVERITY_WARNING ? ROLE_ERROR : ROLE_HINT, v));
+            draw_puts(&dl, f->message, theme_attr(ROLE_NORMAL, v)); /* sanitized by draw */
+        } else {
+            const struct exprid_ref *ref = &S.refs[i];
+            draw_put(&dl, ref->text, theme_attr(ref->normalized ? ROLE_HINT : ROLE_TITLE, v), true);
+            if (ref->normalized)
+                draw_puts(&dl, "   (normalized #x: cannot be traced)", theme_attr(ROLE_HINT, v));
+        }
+        draw_fill(&dl, theme_attr(ROLE_NORMAL, v));
+        draw_cut_marker(&dl, theme_attr(ROLE_CUT, v));
+    }
+}
+
+static void list_move(const struct tui *t, long delta)
+{
+    size_t n = list_len(t);
+    if (!n)
+        return;
+    long s = (long)S.sel + delta;
+    if (s < 0)
+        s = 0;
+    if (s >= (long)n)
+        s = (long)n - 1;
+    S.sel = (size_t)s;
+    size_t rows = (size_t)list_rows();
+    if (S.sel < S.top)
+        S.top = S.sel;
+    else if (S.sel >= S.top + rows)
+        S.top = S.sel - rows + 1;
+}
+
+static void go_to_finding(struct tui *t, const struct analysis *a, size_t i)
+{
+    const struct finding *f = &a->findings[i];
+    if (!f->node || !tui_jump_to(t, (struct plan_node *)f->node, true)) {
+        tui_message(t, false, "%s (line %lu)", f->message, (unsigned long)f->line);
+        return;
+    }
+    tui_message(t, f->severity == SEVERITY_WARNING, "[%zu/%zu] %s %s: %s", i + 1, a->n_findings,
+                analyze_rules[f->rule].id, severity_name(f->severity), f->message);
+}
+
+/* Sets the tab's search matches to the nodes mentioning the id, so n/N step through them
+ * and the id is highlighted in each row. */
+static void trace_id(struct tui *t, const struct exprid_ref *ref)
+{
+    struct tab *tab = tui_tab(t);
+    struct rows *r = &tab->rows;
+    struct exprid_hits hits;
+    struct diag err = {0};
+    if (exprid_find(tab->section->plan->doc, tab->section->plan, tab->section, ref->id, &hits,
+                    &err) != SP_OK) {
+        tui_message(t, true, "%s", err.message);
+        return;
+    }
+    uint32_t *pos = malloc((hits.n ? hits.n : 1) * sizeof *pos);
+    char *pattern = malloc(ref->text.len + 1);
+    if (!pos || !pattern) {
+        free(pos), free(pattern);
+        exprid_hits_free(&hits);
+        tui_message(t, true, "out of memory");
+        return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < hits.n; i++)  /* hits are in input order: pre-order in a section */
+        if (rows_contains(r, hits.nodes[i]))
+            pos[k++] = hits.nodes[i]->preorder;
+    memcpy(pattern, ref->text.ptr, ref->text.len);
+    pattern[ref->text.len] = '\0';
+    /* The row highlight compares like the search: exact when the id has capitals (10L),
+     * folded otherwise, and an id without capitals is already lower-case. */
+    free(r->pattern);
+    free(r->matches);
+    r->pattern = pattern;
+    r->matches = pos;
+    r->n_matches = k;
+    S.tracing = true;
+    S.trace_id = ref->id;
+    S.trace_tab = tab;
+    S.producer = hits.producer;
+    S.marks_tab = NULL;
+    if (hits.producer && rows_contains(r, hits.producer))
+        rows_select_centered(r, (struct plan_node *)hits.producer);
+    else if (k)
+        rows_select_centered(r, r->section->preorder[pos[0]]);
+    char where[160] = "not in this plan";
+    if (hits.producer) {
+        struct slice w = catalog_operator_name(hits.producer->name.len ? hits.producer->name
+                                                                       : hits.producer->text);
+        snprintf(where, sizeof where, "%.*s on line %lu", (int)(w.len > 60 ? 60 : w.len), w.ptr,
+                 (unsigned long)hits.producer->line);
+    }
+    tui_message(t, false, "%.*s: %zu node%s here, %zu in the plan; produced by %s (n, N step)",
+                (int)(ref->text.len > 60 ? 60 : ref->text.len), ref->text.ptr, k,
+                k == 1 ? "" : "s", hits.n, where);
+    exprid_hits_free(&hits);
+}
+
+int insight_list_key(struct tui *t, enum key_action a)
+{
+    switch (a) {
+    case KA_I_DOWN:
+        list_move(t, 1);
+        break;
+    case KA_I_UP:
+        list_move(t, -1);
+        break;
+    case KA_I_PAGE_DOWN:
+        list_move(t, list_rows());
+        break;
+    case KA_I_PAGE_UP:
+        list_move(t, -list_rows());
+        break;
+    case KA_I_CLOSE:
+        t->overlay = OVERLAY_NONE;
+        return RE_DRAW | RE_FULL;
+    case KA_I_OPEN: {
+        enum overlay which = t->overlay;
+        t->overlay = OVERLAY_NONE;
+        if (which == OVERLAY_FINDINGS) {
+            const struct analysis *an = known_analysis(t);
+            if (an && S.sel < an->n_findings)
+                go_to_finding(t, an, S.sel);
+        } else if (S.sel < S.n_refs && S.sel < MAX_REFS) {
+            if (S.refs[S.sel].normalized)
+                tui_message(t, true, "normalized ids (#x) cannot be traced: every id reads the same");
+            else
+                trace_id(t, &S.refs[S.sel]);
+        }
+        return RE_DRAW | RE_LAYOUT | RE_FULL;
+    }
+    default:
+        return RE_NONE;
+    }
+    return RE_DRAW;
+}
+
+/* ---- the guided walk -------------------------------------------------------------------- */
+
+bool insight_walking(const struct tui *t)
+{
+    (void)t;
+    return S.walking;
+}
+
+static void show_step(struct tui *t)
+{
+    const struct walk_step *st = &S.walk.steps[S.step];
+    tui_jump_to(t, (struct plan_node *)st->node, false);
+    t->det_node = NULL;  /* the details follow the step */
+    struct slice w = catalog_operator_name(st->node->name.len ? st->node->name : st->node->text);
+    const struct catalog_entry *e = catalog_lookup_slice(w);
+    char what[160] = "";
+    if (st->ends_stage)
+        snprintf(what, sizeof what, ": %s, stage %u ends here",
+                 e && e->role == CAT_BROADCAST ? "collects and broadcasts its rows"
+                 : e && e->role == CAT_SUBQUERY ? "runs the subquery"
+                                                 : "writes the shuffle",
+                 st->stage);
+    else if (S.step == 0)
+        snprintf(what, sizeof what, ": execution starts here (Space next, b back, q ends)");
+    tui_message(t, false, "walk %zu/%zu, stage %u/%u%s: %.*s%s", S.step + 1, S.walk.n, st->stage,
+                S.walk.n_stages,
+                st->crosses_exchange ? " (crossed an exchange: a new stage reads its output)" : "",
+                (int)(w.len > 60 ? 60 : w.len), w.ptr, what);
+}
+
+static int start_walk(struct tui *t)
+{
+    struct tab *tab = tui_tab(t);
+    struct diag err = {0};
+    walk_free(&S.walk);
+    if (walk_section(tab->section, tab->scope, &S.walk, &err) != SP_OK) {
+        tui_message(t, true, "%s", err.message);
+        return RE_DRAW;
+    }
+    if (S.walk.n == 0) {
+        tui_message(t, true, "nothing to walk through in this section");
+        return RE_DRAW;
+    }
+    current_analysis(t, true);
+    S.walking = true;
+    S.explain_before = t->explain;
+    t->explain = true;
+    S.step = 0;
+    t->focus = FOCUS_TREE;
+    show_step(t);
+    return RE_DRAW | RE_LAYOUT;
+}
+
+static void end_walk(struct tui *t)
+{
+    S.walking = false;
+    t->explain = S.explain_before;
+    t->det_node = NULL;
+    walk_free(&S.walk);
+    tui_message(t, false, "walk ended");
+}
+
+int insight_walk_key(struct tui *t, enum key_action a)
+{
+    switch (a) {
+    case KA_W_NEXT:
+        if (S.step + 1 >= S.walk.n) {
+            tui_message(t, false, "the plan's result comes out of this last step (q ends the walk)");
+            return RE_DRAW;
+        }
+        S.step++;
+        break;
+    case KA_W_PREV:
+        if (S.step == 0) {
+            tui_message(t, false, "this is the first step");
+            return RE_DRAW;
+        }
+        S.step--;
+        break;
+    case KA_W_FIRST:
+        S.step = 0;
+        break;
+    case KA_W_LAST:
+        S.step = S.walk.n - 1;
+        break;
+    case KA_W_END:
+        end_walk(t);
+        return RE_DRAW | RE_LAYOUT;
+    default:
+        return RE_NONE;
+    }
+    show_step(t);
+    return RE_DRAW | RE_LAYOUT;
+}
+
+/* ---- the tree's insight keys -------------------------------------------------------------- */
+
+static int step_finding(struct tui *t, bool forward)
+{
+    struct analysis *a = current_analysis(t, true);
+    const struct plan_node *sel = tui_tab(t)->rows.sel;
+    if (!a || a->n_findings == 0) {
+        tui_message(t, true, "no findings in this document");
+        return RE_DRAW;
+    }
+    long i = analysis_next_finding(a, sel ? sel->line : 0, forward);
+    /* Skip findings without a node (they have nothing to select). */
+    for (size_t guard = 0; i >= 0 && !a->findings[i].node && guard < a->n_findings; guard++)
+        i = analysis_next_finding(a, a->findings[i].line, forward);
+    if (i < 0 || !a->findings[i].node) {
+        tui_message(t, true, "no findings on nodes in this document");
+        return RE_DRAW;
+    }
+    /* Several findings on one line: name the warning first. */
+    uint32_t line = a->findings[i].line;
+    while (i > 0 && a->findings[i - 1].line == line)
+        i--;
+    for (size_t j = (size_t)i; j < a->n_findings && a->findings[j].line == line; j++)
+        if (a->findings[j].severity == SEVERITY_WARNING && a->findings[j].node) {
+            i = (long)j;
+            break;
+        }
+    go_to_finding(t, a, (size_t)i);
+    return RE_DRAW | RE_LAYOUT;
+}
+
+static int open_findings(struct tui *t)
+{
+    struct analysis *a = current_analysis(t, true);
+    if (!a || a->n_findings == 0) {
+        tui_message(t, false, "no findings in this document");
+        return RE_DRAW;
+    }
+    const struct plan_node *sel = tui_tab(t)->rows.sel;
+    S.sel = S.top = 0;
+    for (size_t i = 0; sel && i < a->n_findings; i++)
+        if (a->findings[i].line >= sel->line) {
+            S.sel = i;
+            break;
+        }
+    list_move(t, 0);
+    t->overlay = OVERLAY_FINDINGS;
+    return RE_DRAW;
+}
+
+static int open_ids(struct tui *t)
+{
+    const struct plan_node *sel = tui_tab(t)->rows.sel;
+    if (!sel)
+        return RE_NONE;
+    S.n_refs = exprid_node_refs(sel, S.refs, MAX_REFS);
+    S.refs_node = sel;
+    if (S.n_refs == 0) {
+        tui_message(t, true, "this node mentions no expression ids");
+        return RE_DRAW;
+    }
+    size_t traceable = 0;
+    for (size_t i = 0; i < S.n_refs && i < MAX_REFS; i++)
+        traceable += !S.refs[i].normalized;
+    if (traceable == 0) {
+        tui_message(t, true, "this plan's ids are normalized (#x): they cannot be traced");
+        return RE_DRAW;
+    }
+    S.sel = S.top = 0;
+    t->overlay = OVERLAY_IDS;
+    return RE_DRAW;
+}
+
+int insight_key(struct tui *t, enum key_action a)
+{
+    switch (a) {
+    case KA_EXPLAIN:
+        t->explain = !t->explain;
+        t->det_node = NULL;
+        tui_message(t, false, "operator explanations %s", t->explain ? "on (in the details)" : "off");
+        return RE_DRAW;
+    case KA_FINDINGS:
+        return open_findings(t);
+    case KA_NEXT_FINDING:
+    case KA_PREV_FINDING:
+        return step_finding(t, a == KA_NEXT_FINDING);
+    case KA_TRACE:
+        return open_ids(t);
+    case KA_FLIP:
+        t->flipped = !t->flipped;
+        tui_message(t, false, "%s", t->flipped ? "flipped: scans on top, data flows down (r again restores)"
+                                               : "tree as Spark prints it");
+        return RE_DRAW | RE_LAYOUT;
+    case KA_WALK:
+        return start_walk(t);
+    default:
+        return RE_NONE;
+    }
+}

@@ -1,0 +1,961 @@
+/* Clean-up: plans as people paste them give the tree Spark printed.
+ *
+ * Unit stories per transformation, then the key test: real corpus plans, mangled in each way
+ * a paste mangles them, must parse to the same tree (names, depths, stages, ids of every
+ * node) as the plan Spark printed.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/clean.h"
+#include "testutil.h"
+
+/* ---- a growable string ------------------------------------------------------------------ */
+
+struct sb {
+    char *p;
+    size_t n, cap;
+};
+
+static void sb_put(struct sb *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n + 1)
+            cap *= 2;
+        b->p = realloc(b->p, cap);
+        ck_assert_ptr_nonnull(b->p);
+        b->cap = cap;
+    }
+    if (n)
+        memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+
+static void sb_str(struct sb *b, const char *s)
+{
+    sb_put(b, s, strlen(s));
+}
+
+static void sb_ch(struct sb *b, char c)
+{
+    sb_put(b, &c, 1);
+}
+
+static void sb_printf(struct sb *b, const char *fmt, ...)
+{
+    char tmp[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    sb_put(b, tmp, (size_t)n);
+}
+
+/* ---- documents as comparable text ------------------------------------------------------- */
+
+/* One line per plan, section and node: what the key test compares. */
+static char *tree_signature(const struct document *doc)
+{
+    struct sb b = {0};
+    sb_str(&b, "");
+    for (const struct plan *p = doc->first_plan; p; p = p->next) {
+        sb_str(&b, "plan\n");
+        for (const struct plan_section *s = p->first_section; s; s = s->next) {
+            sb_printf(&b, "section %s\n", section_kind_name(s->kind));
+            for (uint32_t i = 0; i < s->n_nodes; i++) {
+                const struct plan_node *n = s->preorder[i];
+                sb_printf(&b, "%u stage=%d id=%d%s ", n->depth, n->stage, n->id,
+                          (n->flags & NODE_LABEL) ? " label" : "");
+                sb_put(&b, n->name.ptr, n->name.len);
+                sb_ch(&b, '\n');
+            }
+        }
+    }
+    return b.p;
+}
+
+static struct document *load_text(const char *text, size_t len, enum sp_status *status)
+{
+    struct document *doc = NULL;
+    *status = tu_try_parse(text, len, &doc);
+    return doc;
+}
+
+/* The first line where two signatures differ, for the failure message. */
+static void first_difference(const char *a, const char *b, char *out, size_t cap)
+{
+    size_t line = 1;
+    const char *la = a, *lb = b;
+    while (*a && *a == *b) {
+        if (*a == '\n') {
+            line++;
+            la = a + 1;
+            lb = b + 1;
+        }
+        a++;
+        b++;
+    }
+    const char *ea = strchr(la, '\n'), *eb = strchr(lb, '\n');
+    int na = ea ? (int)(ea - la) : (int)strlen(la), nb = eb ? (int)(eb - lb) : (int)strlen(lb);
+    snprintf(out, cap, "line %zu: want [%.*s] got [%.*s]", line, na > 120 ? 120 : na, la,
+             nb > 120 ? 120 : nb, lb);
+}
+
+/* The cleaned text of a document (after clean-up alone, no parse). */
+static char *cleaned(const char *text)
+{
+    size_t len = strlen(text);
+    char *copy = malloc(len + 1);
+    memcpy(copy, text, len + 1);
+    struct document *doc = document_new("test", copy, len);
+    ck_assert_ptr_nonnull(doc);
+    struct diag err = {0};
+    ck_assert_int_eq(clean_document(doc, &err), SP_OK);
+    char *out = malloc(doc->text_len + 1);
+    memcpy(out, doc->text, doc->text_len);
+    out[doc->text_len] = '\0';
+    document_free(doc);
+    return out;
+}
+
+static bool has_warning(const struct document *doc, const char *needle)
+{
+    for (const struct plan_warning *w = doc->first_warning; w; w = w->next)
+        if (strstr(w->message, needle))
+            return true;
+    return false;
+}
+
+/* ---- unit stories ------------------------------------------------------------------------ */
+
+static const char PLAN[] = "== Physical Plan ==\n"
+                           "*(2) HashAggregate(keys=[k#33], functions=[sum(v#34)])\n"
+                           "+- Exchange hashpartitioning(k#33, 200), true, [id=#59]\n"
+                           "   +- *(1) HashAggregate(keys=[k#33], functions=[partial_sum(v#34)])\n"
+                           "      +- *(1) LocalTableScan [k#33, v#34]\n";
+
+/* Each story: a pasted form of PLAN must clean up to exactly PLAN (modulo a trailing blank
+   line). */
+static void assert_cleans_to_plan(const char *pasted)
+{
+    char *out = cleaned(pasted);
+    size_t n = strlen(out);
+    while (n >= 2 && out[n - 1] == '\n' && out[n - 2] == '\n')
+        out[--n] = '\0';
+    ck_assert_str_eq(out, PLAN);
+    free(out);
+}
+
+START_TEST(spark_output_is_read_in_place)
+{
+    char *copy = strdup(PLAN);
+    struct document *doc = document_new("t", copy, strlen(copy));
+    struct diag err = {0};
+    ck_assert_int_eq(clean_document(doc, &err), SP_OK);
+    ck_assert_ptr_eq(doc->text, doc->bytes); /* no copy */
+    ck_assert_ptr_null(doc->line_map);
+    ck_assert(!clean_quick_scan(PLAN, strlen(PLAN)));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(show_table_is_unwrapped)
+{
+    /* show(truncate=False): the padding and the closing bar end up on the last line. */
+    assert_cleans_to_plan(
+        "+--------------------------------------------------+\n"
+        "|plan                                              |\n"
+        "+--------------------------------------------------+\n"
+        "|== Physical Plan ==\n"
+        "*(2) HashAggregate(keys=[k#33], functions=[sum(v#34)])\n"
+        "+- Exchange hashpartitioning(k#33, 200), true, [id=#59]\n"
+        "   +- *(1) HashAggregate(keys=[k#33], functions=[partial_sum(v#34)])\n"
+        "      +- *(1) LocalTableScan [k#33, v#34]\n"
+        "|\n"
+        "+--------------------------------------------------+\n");
+    /* Spark's docs: the header right-aligned, every line indented by one space. */
+    assert_cleans_to_plan(
+        "+----------------------------------------------------+\n"
+        "|                                                plan|\n"
+        "+----------------------------------------------------+\n"
+        "| == Physical Plan ==\n"
+        " *(2) HashAggregate(keys=[k#33], functions=[sum(v#34)])\n"
+        " +- Exchange hashpartitioning(k#33, 200), true, [id=#59]\n"
+        "    +- *(1) HashAggregate(keys=[k#33], functions=[partial_sum(v#34)])\n"
+        "       +- *(1) LocalTableScan [k#33, v#34]   |\n"
+        "+----------------------------------------------------+\n");
+}
+END_TEST
+
+START_TEST(row_repr_is_decoded)
+{
+    assert_cleans_to_plan(
+        "[Row(plan='== Physical Plan ==\\n*(2) HashAggregate(keys=[k#33], functions=[sum(v#34)])"
+        "\\n+- Exchange hashpartitioning(k#33, 200), true, [id=#59]\\n   +- *(1) HashAggregate("
+        "keys=[k#33], functions=[partial_sum(v#34)])\\n      +- *(1) LocalTableScan [k#33, v#34]"
+        "\\n\\n')]\n");
+    /* Out[3]: prompt, double quotes because the text holds a quote. */
+    char *out = cleaned("Out[3]: Row(plan=\"== Physical Plan ==\\n'Project [*]\\n+- 'UnresolvedRelation [t]\\n\")\n");
+    ck_assert_str_eq(out, "== Physical Plan ==\n'Project [*]\n+- 'UnresolvedRelation [t]\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(json_string_and_notebook_output_are_decoded)
+{
+    assert_cleans_to_plan(
+        "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+        "\"executionId\":3,\"description\":\"count at <console>:23\",\"physicalPlanDescription\":"
+        "\"== Physical Plan ==\\n*(2) HashAggregate(keys=[k#33], functions=[sum(v#34)])\\n+- "
+        "Exchange hashpartitioning(k#33, 200), true, [id=#59]\\n   +- *(1) HashAggregate(keys="
+        "[k#33], functions=[partial_sum(v#34)])\\n      +- *(1) LocalTableScan [k#33, v#34]\\n\","
+        "\"time\":1}\n");
+    /* A notebook cell's stream output, as the .ipynb file stores it. */
+    char *out = cleaned("  {\n   \"cell_type\": \"code\",\n   \"outputs\": [\n    {\n"
+                        "     \"name\": \"stdout\",\n     \"text\": [\n"
+                        "      \"== Physical Plan ==\\n\",\n"
+                        "      \"*(1) Project [id#0L]\\n\",\n"
+                        "      \"+- *(1) Range (0, 10, step=1, splits=8)\"\n"
+                        "     ]\n    }\n   ]\n  }\n");
+    ck_assert_ptr_nonnull(strstr(out, "\n== Physical Plan ==\n*(1) Project [id#0L]\n+- *(1) Range (0, 10, step=1, splits=8)\n"));
+    free(out);
+    /* The notebook showing a repr: escaped twice. */
+    out = cleaned("\"text/plain\": [\n \"[Row(plan='== Physical Plan ==\\\\n*(1) Range (0, 1, step=1, splits=2)\\\\n')]\"\n]\n");
+    ck_assert_ptr_nonnull(strstr(out, "== Physical Plan ==\n*(1) Range (0, 1, step=1, splits=2)\n"));
+    free(out);
+}
+END_TEST
+
+START_TEST(codegen_strings_are_not_decoded)
+{
+    const char *code = "Generated code:\n"
+                       "/* 001 */ public Object generate(Object[] references) {\n"
+                       "/* 002 */   System.out.println(\"a\\nb\");\n"
+                       "/* 003 */ }\n";
+    char *out = cleaned(code);
+    ck_assert_str_eq(out, code);
+    free(out);
+}
+END_TEST
+
+START_TEST(comment_and_quote_prefixes_are_removed)
+{
+    struct sb b = {0}, q = {0}, s = {0}, d = {0};
+    const char *p = PLAN;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        sb_str(&b, "# ");
+        sb_put(&b, p, (size_t)(e - p + 1));
+        sb_str(&q, "> > ");
+        sb_put(&q, p, (size_t)(e - p + 1));
+        sb_str(&s, "// ");
+        sb_put(&s, p, (size_t)(e - p + 1));
+        sb_str(&d, "-- ");
+        sb_put(&d, p, (size_t)(e - p + 1));
+        p = e + 1;
+    }
+    assert_cleans_to_plan(b.p);
+    assert_cleans_to_plan(q.p);
+    assert_cleans_to_plan(s.p);
+    assert_cleans_to_plan(d.p);
+    free(b.p);
+    free(q.p);
+    free(s.p);
+    free(d.p);
+}
+END_TEST
+
+START_TEST(sql_test_comments_are_not_prefixes)
+{
+    const char *golden = "-- !query\nEXPLAIN SELECT 1\n-- !query schema\nstruct<plan:string>\n"
+                         "-- !query output\n== Physical Plan ==\n*(1) Project [1 AS 1#x]\n"
+                         "+- *(1) Scan OneRowRelation[]\n";
+    char *out = cleaned(golden);
+    ck_assert_str_eq(out, golden);
+    free(out);
+}
+END_TEST
+
+START_TEST(code_block_indentation_is_removed)
+{
+    assert_cleans_to_plan("    == Physical Plan ==\n"
+                          "    *(2) HashAggregate(keys=[k#33], functions=[sum(v#34)])\n"
+                          "    +- Exchange hashpartitioning(k#33, 200), true, [id=#59]\n"
+                          "       +- *(1) HashAggregate(keys=[k#33], functions=[partial_sum(v#34)])\n"
+                          "          +- *(1) LocalTableScan [k#33, v#34]\n");
+    /* Prose around a fenced block stays; the block loses its indentation. */
+    char *out = cleaned("The plan:\n\n  Project [a#1]\n  +- Filter (a#1 > 1)\n     +- Range (0, 3)\n\nDone.\n");
+    ck_assert_str_eq(out, "The plan:\n\nProject [a#1]\n+- Filter (a#1 > 1)\n   +- Range (0, 3)\n\nDone.\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(crlf_tabs_bom_and_trailing_blanks_are_normalized)
+{
+    assert_cleans_to_plan("\xEF\xBB\xBF== Physical Plan ==  \r\n"
+                          "*(2) HashAggregate(keys=[k#33], functions=[sum(v#34)])\r\n"
+                          "+- Exchange hashpartitioning(k#33, 200), true, [id=#59]   \r\n"
+                          "   +- *(1) HashAggregate(keys=[k#33], functions=[partial_sum(v#34)])\r\n"
+                          "      +- *(1) LocalTableScan [k#33, v#34]\t\r\n");
+    /* unexpand: nine spaces are a tab and a space. */
+    char *out = cleaned("Project [a#1]\r\n+- Filter (a#1 > 0)\r\n   +- Sort [a#1 ASC]\r\n"
+                        "      +- Exchange SinglePartition\r\n\t +- Range (0, 3)\r\n");
+    ck_assert_str_eq(out, "Project [a#1]\n+- Filter (a#1 > 0)\n   +- Sort [a#1 ASC]\n"
+                          "      +- Exchange SinglePartition\n         +- Range (0, 3)\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(utf16_input_is_read)
+{
+    /* A PowerShell redirect writes UTF-16LE with a byte-order mark. */
+    const char *plan = "Project [a#1]\n+- Range (0, 3)\n";
+    size_t n = strlen(plan);
+    char *buf = malloc(2 + 2 * n);
+    buf[0] = (char)0xFF;
+    buf[1] = (char)0xFE;
+    for (size_t i = 0; i < n; i++) {
+        buf[2 + 2 * i] = plan[i];
+        buf[3 + 2 * i] = 0;
+    }
+    struct document *doc = NULL;
+    struct diag err = {0};
+    ck_assert_int_eq(load_bytes("t", buf, 2 + 2 * n, &doc, &err), SP_OK);
+    struct plan_node *r = tu_root(doc);
+    ck_assert(tu_slice_is(r->name, "Project"));
+    ck_assert(tu_slice_is(tu_child(r, 0)->name, "Range"));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(hard_wrapped_lines_are_joined)
+{
+    /* fold -w 40: every long line cut at exactly 40 columns. */
+    assert_cleans_to_plan("== Physical Plan ==\n"
+                          "*(2) HashAggregate(keys=[k#33], function\n"
+                          "s=[sum(v#34)])\n"
+                          "+- Exchange hashpartitioning(k#33, 200),\n"
+                          " true, [id=#59]\n"
+                          "   +- *(1) HashAggregate(keys=[k#33], fu\n"
+                          "nctions=[partial_sum(v#34)])\n"
+                          "      +- *(1) LocalTableScan [k#33, v#34\n"
+                          "]\n");
+    /* Wrapped by hand, continuation lines indented past the marker. */
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "Exchange RoundRobinPartitioning(100), false, [id=#121]\n"
+        "+- *(1) ColumnarToRow\n"
+        "   +- FileScan parquet default.t[name#29,c#30] Batched: true, DataFilters: [],\n"
+        "      Location: CatalogFileIndex[file:/spark/spark-warehouse/t], PartitionFilters: [],\n"
+        "      PushedFilters: [], ReadSchema: struct<name:string>\n");
+    struct plan_node *scan = tu_child(tu_child(tu_root(doc), 0), 0);
+    ck_assert(tu_slice_is(scan->name, "FileScan parquet default.t"));
+    ck_assert_ptr_null(memchr(scan->text.ptr, '\n', scan->text.len));
+    ck_assert(has_warning(doc, "joined"));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(email_word_wrap_keeps_formatted_ids)
+{
+    /* An email client broke the long outline lines at a space: the id moved down. */
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "* HashAggregate (4)\n"
+        "+- Exchange (3)\n"
+        "   +- * HashAggregate (2)\n"
+        "      +- * BroadcastHashJoin Inner BuildRight with a long name\n"
+        "(9)\n"
+        "         :- * ColumnarToRow and a second operator name long enough to\n"
+        "wrap (5)\n"
+        "         :  +- Scan parquet spark_catalog.default.t (1)\n"
+        "         +- BroadcastExchange (8)\n"
+        "            +- LocalTableScan (7)\n");
+    struct plan_node *join = tu_child(tu_child(tu_child(tu_root(doc), 0), 0), 0);
+    ck_assert_int_eq(join->id, 9);
+    ck_assert_int_eq(tu_child(join, 0)->id, 5);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(numbered_tree_string_prefixes_are_removed)
+{
+    char *out = cleaned("00 AdaptiveSparkPlan isFinalPlan=false\n"
+                        "01 +- Project [id#0L]\n"
+                        "02    +- Exchange rangepartitioning(id#0L ASC NULLS FIRST, 3), REPARTITION_BY_NUM, [id=#21]\n"
+                        "03       +- Range (0, 5, step=1, splits=16)\n");
+    ck_assert_str_eq(out, "AdaptiveSparkPlan isFinalPlan=false\n"
+                          "+- Project [id#0L]\n"
+                          "   +- Exchange rangepartitioning(id#0L ASC NULLS FIRST, 3), REPARTITION_BY_NUM, [id=#21]\n"
+                          "      +- Range (0, 5, step=1, splits=16)\n");
+    free(out);
+    /* Numbers in prose are not a tree. */
+    const char *prose = "10 rows\n11 more rows\n";
+    out = cleaned(prose);
+    ck_assert_str_eq(out, prose);
+    free(out);
+}
+END_TEST
+
+START_TEST(lost_indentation_is_rebuilt_from_markers)
+{
+    /* A web page collapsed the leading spaces: ":  +- " became ": +- ", "   +- " became "+- ". */
+    const char *want = "Union\n"
+                       ":- Project [a#1]\n"
+                       ":  :- Filter (a#1 > 1)\n"
+                       ":  :  +- Range (0, 5)\n"
+                       ":  +- Range (5, 9)\n"
+                       "+- Project [a#3]\n"
+                       "   +- Filter (a#3 > 2)\n"
+                       "      +- Range (0, 5)\n";
+    char *out = cleaned("Union\n"
+                        ":- Project [a#1]\n"
+                        ": :- Filter (a#1 > 1)\n"
+                        ": : +- Range (0, 5)\n"
+                        ": +- Range (5, 9)\n"
+                        "+- Project [a#3]\n"
+                        "+- Filter (a#3 > 2)\n"
+                        "+- Range (0, 5)\n");
+    ck_assert_str_eq(out, want);
+    free(out);
+    /* Only the leading spaces gone: the bars keep theirs. */
+    out = cleaned("Union\n"
+                  ":- Project [a#1]\n"
+                  ":  :- Filter (a#1 > 1)\n"
+                  ":  :  +- Range (0, 5)\n"
+                  ":  +- Range (5, 9)\n"
+                  "+- Project [a#3]\n"
+                  "+- Filter (a#3 > 2)\n"
+                  "+- Range (0, 5)\n");
+    ck_assert_str_eq(out, want);
+    free(out);
+    struct document *doc = tu_parse("Project\n+- Filter\n+- Range (0, 1)\n");
+    ck_assert(has_warning(doc, "tree structure inferred from markers"));
+    ck_assert_uint_eq(tu_child(tu_child(tu_root(doc), 0), 0)->depth, 2);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(lost_indentation_of_an_aqe_plan_is_rebuilt)
+{
+    const char *want = "== Physical Plan ==\n"
+                       "AdaptiveSparkPlan (13)\n"
+                       "+- == Final Plan ==\n"
+                       "   * HashAggregate (8)\n"
+                       "   +- ShuffleQueryStage (7)\n"
+                       "      +- Exchange (6)\n"
+                       "         +- * Range (1)\n"
+                       "+- == Initial Plan ==\n"
+                       "   HashAggregate (12)\n"
+                       "   +- Exchange (11)\n"
+                       "      +- Range (1)\n";
+    char *out = cleaned("== Physical Plan ==\n"
+                        "AdaptiveSparkPlan (13)\n"
+                        "+- == Final Plan ==\n"
+                        "* HashAggregate (8)\n"
+                        "+- ShuffleQueryStage (7)\n"
+                        "+- Exchange (6)\n"
+                        "+- * Range (1)\n"
+                        "+- == Initial Plan ==\n"
+                        "HashAggregate (12)\n"
+                        "+- Exchange (11)\n"
+                        "+- Range (1)\n");
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
+START_TEST(correct_trees_are_never_rebuilt)
+{
+    /* Inner children two levels down, a subquery under a leaf, AQE sub-plans: all valid. */
+    const char *plans[] = {
+        "Filter (a#1 > scalar-subquery#5 [])\n"
+        ":  +- Aggregate [max(b#2) AS m#5]\n"
+        ":     +- Relation t[b#2] parquet\n"
+        "+- Relation s[a#1] parquet\n",
+        "+- FileScan parquet t[c#1] Batched: true\n"
+        "      +- Subquery subquery#3, [id=#9]\n",
+        "AdaptiveSparkPlan isFinalPlan=true\n"
+        "+- == Final Plan ==\n"
+        "   *(1) Project [id#0L]\n"
+        "   +- *(1) Range (0, 5, step=1, splits=2)\n"
+        "+- == Initial Plan ==\n"
+        "   Project [id#0L]\n"
+        "   +- Range (0, 5, step=1, splits=2)\n",
+    };
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+        char *out = cleaned(plans[i]);
+        ck_assert_str_eq(out, plans[i]);
+        free(out);
+    }
+}
+END_TEST
+
+START_TEST(line_numbers_point_at_the_original_input)
+{
+    /* The table's borders and header go; nodes keep the lines they had in the paste. */
+    struct document *doc = tu_parse("+----+\n|plan|\n+----+\n|== Physical Plan ==\n"
+                                    "Project [a#1]\n+- Range (0, 3)|\n+----+\n");
+    struct plan_node *r = tu_root(doc);
+    ck_assert_uint_eq(r->line, 5);
+    ck_assert_uint_eq(tu_child(r, 0)->line, 6);
+    document_free(doc);
+}
+END_TEST
+
+/* ---- the key test: corpus plans, mangled ------------------------------------------------- */
+
+static const char *const SAMPLE[] = {
+    "web/hyperspace-spark2.4-tpcds-q1.simple.txt",
+    "web/jaceklaskowski-msql-smj-simple.txt",
+    "web/jaceklaskowski-msql-inmemorytablescan.txt",
+    "web/jaceklaskowski-msql-subquery-exec.txt",
+    "web/gluten-docs-pyspark-notebook-velox-simple.txt",
+    "web/jaceklaskowski-msql-bucketing-smj.txt",
+    "web/g1thubhub-catalyst-plans-scala.extended.txt",
+    "web/lucacanali-sql-magic-extended-spark2.txt",
+    "web/jaceklaskowski-msql-cache-extended.txt",
+    "eventlogs-rapids-tools/spark3.0.1-gpu-extended-join.exec0.000.start.txt",
+    "eventlogs-spark/spark2.4-snapshot.application_1506645932520_24630151.002.start.extended.txt",
+    "comet-tpcds/v1_4.q1.extended.txt",
+    "comet-tpcds/v1_4.q64.extended.txt",
+    "eventlogs-rapids-tools/emr-spark3.3.0-amzn-aqe.exec0.003.aqe-update.txt",
+    "eventlogs-rapids-tools/emr-spark3.3.0-amzn-aqe.exec0.001.aqe-update.txt",
+    "web/jaceklaskowski-msql-aqe-demo-extended.txt",
+    "web/g1thubhub-hermeneutics-cost-join.txt",
+    "web/jaceklaskowski-msql-cost-stats-1.txt",
+    "web/jaceklaskowski-msql-codegen-comments.elided.txt",
+    "spark-tpcds-v1_4/q1.explain.txt",
+    "spark-tpcds-v1_4/q14a.explain.txt",
+    "spark-tpch/q5.explain.txt",
+    "spark-tpcds-v2_7-sf100/q10a.explain.txt",
+    "spark3.1-tpcds-v1_4/q1.explain.txt",
+    "auron-tpcds/spark3.5.q1.txt",
+    "gluten-velox-tpch/v1-bhj-ras-spark32.q1.txt",
+    "eventlogs-spark/spark3.3-snapshot.local-1642039451826.003.aqe-update.txt",
+    "eventlogs-rapids-tools/databricks10.4-ml-xgboost.exec4.005.aqe-update.txt",
+    "spark-connect-explain/alias_string.explain.txt",
+    "spark-sql-tests/explain.sql.out",
+};
+
+/* Line iteration over a NUL-terminated text. */
+#define FOR_LINES(text, ls, le)                                                              \
+    for (const char *ls = (text), *le = strchr(ls, '\n') ? strchr(ls, '\n') : ls + strlen(ls); \
+         *ls; ls = *le ? le + 1 : le, le = strchr(ls, '\n') ? strchr(ls, '\n') : ls + strlen(ls))
+
+static void m_table(const char *text, struct sb *o)
+{
+    /* show(truncate=False): the column is as wide as the whole (multi-line) cell. */
+    size_t w = strlen(text);
+    sb_ch(o, '+');
+    for (size_t i = 0; i < w; i++)
+        sb_ch(o, '-');
+    sb_str(o, "+\n|plan");
+    for (size_t i = 4; i < w; i++)
+        sb_ch(o, ' ');
+    sb_str(o, "|\n+");
+    for (size_t i = 0; i < w; i++)
+        sb_ch(o, '-');
+    sb_str(o, "+\n|");
+    sb_str(o, text);
+    sb_str(o, "|\n+");
+    for (size_t i = 0; i < w; i++)
+        sb_ch(o, '-');
+    sb_str(o, "+\n");
+}
+
+static void m_table_docs(const char *text, struct sb *o)
+{
+    /* As Spark's own docs show it: a short border, the header on the right, a space before
+       every line. */
+    sb_str(o, "+----------------------------------------------------+\n"
+              "|                                                plan|\n"
+              "+----------------------------------------------------+\n|");
+    FOR_LINES(text, ls, le)
+    {
+        sb_ch(o, ' ');
+        sb_put(o, ls, (size_t)(le - ls));
+        sb_ch(o, '\n');
+    }
+    sb_str(o, "|\n+----------------------------------------------------+\n");
+}
+
+static void python_escape(const char *text, struct sb *o, char quote)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '\\')
+            sb_str(o, "\\\\");
+        else if (*p == '\n')
+            sb_str(o, "\\n");
+        else if (*p == '\t')
+            sb_str(o, "\\t");
+        else if (*p == '\r')
+            sb_str(o, "\\r");
+        else if (*p == (unsigned char)quote)
+            sb_printf(o, "\\%c", quote);
+        else if (*p < 0x20 || *p == 0x7F)
+            sb_printf(o, "\\x%02x", *p);
+        else
+            sb_ch(o, (char)*p);
+    }
+}
+
+static void m_row_repr(const char *text, struct sb *o)
+{
+    char q = strchr(text, '\'') && !strchr(text, '"') ? '"' : '\'';
+    sb_str(o, "In [4]: spark.sql(\"EXPLAIN ...\").collect()\nOut[4]: [Row(plan=");
+    sb_ch(o, q);
+    python_escape(text, o, q);
+    sb_ch(o, q);
+    sb_str(o, ")]\n");
+}
+
+static void json_escape(const char *text, size_t n, struct sb *o)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '"' || c == '\\') {
+            sb_ch(o, '\\');
+            sb_ch(o, (char)c);
+        } else if (c == '\n') {
+            sb_str(o, "\\n");
+        } else if (c == '\t') {
+            sb_str(o, "\\t");
+        } else if (c < 0x20) {
+            sb_printf(o, "\\u%04x", c);
+        } else {
+            sb_ch(o, (char)c);
+        }
+    }
+}
+
+static void m_json(const char *text, struct sb *o)
+{
+    if (strstr(text, "Plan ==")) {
+        /* An event log's SQLExecutionStart record. */
+        sb_str(o, "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+                  "\"executionId\":0,\"description\":\"count at <console>:23\","
+                  "\"physicalPlanDescription\":\"");
+        json_escape(text, strlen(text), o);
+        sb_str(o, "\",\"time\":1642039451826}\n");
+    } else {
+        sb_ch(o, '"');
+        json_escape(text, strlen(text), o);
+        sb_str(o, "\"\n");
+    }
+}
+
+static void m_notebook(const char *text, struct sb *o)
+{
+    sb_str(o, "{\n \"cells\": [\n  {\n   \"cell_type\": \"code\",\n   \"execution_count\": 3,\n"
+              "   \"outputs\": [\n    {\n     \"name\": \"stdout\",\n     \"output_type\": \"stream\",\n"
+              "     \"text\": [\n");
+    bool first = true;
+    FOR_LINES(text, ls, le)
+    {
+        if (!first)
+            sb_str(o, ",\n");
+        first = false;
+        sb_str(o, "      \"");
+        json_escape(ls, (size_t)(le - ls) + (*le == '\n'), o);
+        sb_ch(o, '"');
+    }
+    sb_str(o, "\n     ]\n    }\n   ],\n   \"source\": [\n    \"df.explain()\"\n   ]\n  }\n ]\n}\n");
+}
+
+static void prefix_lines(const char *text, struct sb *o, const char *prefix, const char *blank)
+{
+    FOR_LINES(text, ls, le)
+    {
+        sb_str(o, ls == le ? blank : prefix);
+        sb_put(o, ls, (size_t)(le - ls));
+        sb_ch(o, '\n');
+    }
+}
+
+static void m_hash(const char *text, struct sb *o)
+{
+    prefix_lines(text, o, "# ", "#");
+}
+
+static void m_quote(const char *text, struct sb *o)
+{
+    sb_str(o, "On Tuesday someone wrote:\n");
+    prefix_lines(text, o, "> ", ">");
+}
+
+static void m_indent(const char *text, struct sb *o)
+{
+    sb_str(o, "Here is what explain printed:\n\n");
+    prefix_lines(text, o, "    ", "");
+    sb_str(o, "\nAny idea why it is slow?\n");
+}
+
+static void m_crlf_tabs_bom(const char *text, struct sb *o)
+{
+    sb_str(o, "\xEF\xBB\xBF");
+    unsigned k = 0;
+    FOR_LINES(text, ls, le)
+    {
+        /* unexpand: leading spaces become tabs at 8-column stops. */
+        size_t sp = 0;
+        while (ls + sp < le && ls[sp] == ' ')
+            sp++;
+        for (size_t t = 0; t < sp / 8; t++)
+            sb_ch(o, '\t');
+        for (size_t t = 0; t < sp % 8; t++)
+            sb_ch(o, ' ');
+        sb_put(o, ls + sp, (size_t)(le - ls - sp));
+        if (k++ % 3 == 0)
+            sb_str(o, "  ");
+        sb_str(o, "\r\n");
+    }
+}
+
+static void fold_at(const char *text, struct sb *o, size_t w)
+{
+    FOR_LINES(text, ls, le)
+    {
+        size_t col = 0;
+        for (const char *p = ls; p < le; p++) {
+            bool start = ((unsigned char)*p & 0xC0) != 0x80;
+            if (start && col == w) {
+                sb_ch(o, '\n');
+                col = 0;
+            }
+            sb_ch(o, *p);
+            col += start;
+        }
+        sb_ch(o, '\n');
+    }
+}
+
+static void m_fold80(const char *text, struct sb *o)
+{
+    fold_at(text, o, 80);
+}
+
+static void m_fold120(const char *text, struct sb *o)
+{
+    fold_at(text, o, 120);
+}
+
+/* The parse of the original, for manglers that follow the tree. */
+static const struct document *g_orig;
+
+static void m_numbered(const char *text, struct sb *o)
+{
+    /* numberedTreeString: every line of each section's tree gets "%02d ". */
+    size_t nlines = 1;
+    for (const char *p = text; *p; p++)
+        nlines += *p == '\n';
+    unsigned *num = calloc(nlines + 1, sizeof *num); /* 0 = none, else number + 1 */
+    for (const struct plan *p = g_orig->first_plan; p; p = p->next)
+        for (const struct plan_section *s = p->first_section; s; s = s->next) {
+            if (!s->n_nodes)
+                continue;
+            uint32_t first = s->preorder[0]->line, last = first;
+            for (uint32_t i = 0; i < s->n_nodes; i++) {
+                const struct plan_node *n = s->preorder[i];
+                uint32_t end = n->line;
+                for (const char *q = n->text.ptr; q < n->text.ptr + n->text.len; q++)
+                    end += *q == '\n';
+                if (end > last)
+                    last = end;
+            }
+            if (last == first)
+                continue; /* a one-line tree: "00 X" could be anything */
+            for (uint32_t l = first; l <= last && l <= nlines; l++)
+                num[l] = l - first + 1;
+        }
+    uint32_t line = 0;
+    FOR_LINES(text, ls, le)
+    {
+        line++;
+        if (num[line])
+            sb_printf(o, "%02u ", num[line] - 1);
+        sb_put(o, ls, (size_t)(le - ls));
+        sb_ch(o, '\n');
+    }
+    free(num);
+}
+
+static void m_strip_indent(const char *text, struct sb *o)
+{
+    /* A copy button that trims every line. */
+    FOR_LINES(text, ls, le)
+    {
+        while (ls < le && *ls == ' ')
+            ls++;
+        sb_put(o, ls, (size_t)(le - ls));
+        sb_ch(o, '\n');
+    }
+}
+
+static void m_collapse_indent(const char *text, struct sb *o)
+{
+    /* HTML whitespace collapsing in the tree prefix: no leading spaces, one space a run. */
+    FOR_LINES(text, ls, le)
+    {
+        while (ls < le && *ls == ' ')
+            ls++;
+        const char *p = ls;
+        while (p < le && (*p == ' ' || *p == ':')) {
+            if (*p == ':' && p + 1 < le && p[1] == '-')
+                break;
+            if (!(*p == ' ' && p > ls && p[-1] == ' '))
+                sb_ch(o, *p);
+            p++;
+        }
+        sb_put(o, p, (size_t)(le - p));
+        sb_ch(o, '\n');
+    }
+}
+
+struct mangler {
+    const char *name;
+    void (*fn)(const char *text, struct sb *o);
+    bool tree_only; /* only for trees without inner children */
+};
+
+static const struct mangler MANGLERS[] = {
+    {"show() table", m_table, false},
+    {"docs table", m_table_docs, false},
+    {"Row repr", m_row_repr, false},
+    {"JSON string", m_json, false},
+    {"notebook", m_notebook, false},
+    {"# prefix", m_hash, false},
+    {"> quote", m_quote, false},
+    {"common indent", m_indent, false},
+    {"CRLF+tabs+BOM", m_crlf_tabs_bom, false},
+    {"fold 80", m_fold80, false},
+    {"fold 120", m_fold120, false},
+    {"numberedTreeString", m_numbered, false},
+    {"indentation stripped", m_strip_indent, true},
+    {"indentation collapsed", m_collapse_indent, true},
+};
+
+static bool has_inner_children(const struct document *doc)
+{
+    for (size_t i = 0; i < doc->n_all_nodes; i++)
+        if (doc->all_nodes[i]->flags & NODE_INNER)
+            return true;
+    return false;
+}
+
+START_TEST(mangled_corpus_plans_give_the_original_tree)
+{
+    const char *dir = tu_corpus_dir();
+    if (!dir)
+        return;
+    size_t nfiles = sizeof SAMPLE / sizeof SAMPLE[0], nm = sizeof MANGLERS / sizeof MANGLERS[0];
+    size_t tried = 0, failed = 0;
+    for (size_t f = 0; f < nfiles; f++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, SAMPLE[f]);
+        size_t len;
+        char *text = tu_read_file(path, &len);
+        ck_assert_msg(text != NULL, "cannot read %s", path);
+        enum sp_status st;
+        struct document *orig = load_text(text, len, &st);
+        ck_assert_msg(st == SP_OK, "%s does not load", SAMPLE[f]);
+        char *want = tree_signature(orig);
+        bool inner = has_inner_children(orig);
+        g_orig = orig;
+        for (size_t m = 0; m < nm; m++) {
+            if (MANGLERS[m].tree_only && inner)
+                continue;
+            struct sb o = {0};
+            sb_str(&o, "");
+            MANGLERS[m].fn(text, &o);
+            struct document *doc = load_text(o.p, o.n, &st);
+            tried++;
+            char *got = doc ? tree_signature(doc) : strdup("(no plan)");
+            if (strcmp(want, got) != 0) {
+                char why[400];
+                first_difference(want, got, why, sizeof why);
+                fprintf(stderr, "clean: %s, %s: %s\n", SAMPLE[f], MANGLERS[m].name, why);
+                failed++;
+            }
+            free(got);
+            document_free(doc);
+            free(o.p);
+        }
+        free(want);
+        document_free(orig);
+        free(text);
+    }
+    fprintf(stderr, "clean: %zu mangled plans, %zu differ\n", tried, failed);
+    ck_assert_msg(failed == 0, "%zu of %zu mangled plans give another tree", failed, tried);
+}
+END_TEST
+
+START_TEST(quick_scan_never_skips_a_needed_rewrite)
+{
+    /* Over the corpus: where the quick scan says "nothing to do", the full clean-up agrees. */
+    const char *dir = tu_corpus_dir();
+    if (!dir)
+        return;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cd '%s' && find . -type f \\( -name '*.txt' -o -name '*.out' \\) | sort", dir);
+    char *list = tu_run(cmd, NULL);
+    ck_assert_ptr_nonnull(list);
+    size_t files = 0, scanned_clean = 0;
+    for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n")) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, p + 2);
+        size_t len;
+        char *text = tu_read_file(path, &len);
+        if (!text)
+            continue;
+        files++;
+        bool dirty = clean_quick_scan(text, len);
+        struct document *doc = document_new("t", text, len);
+        struct diag err = {0};
+        ck_assert_int_eq(clean_document_full(doc, &err), SP_OK);
+        if (!dirty) {
+            scanned_clean++;
+            ck_assert_msg(doc->text == doc->bytes, "%s: the quick scan missed a rewrite", p);
+        }
+        document_free(doc);
+    }
+    free(list);
+    ck_assert_uint_gt(files, 1000);
+    /* Spark's own output is read in place: nearly every corpus file. */
+    ck_assert_uint_gt(scanned_clean * 100, files * 95);
+}
+END_TEST
+
+Suite *clean_suite(void)
+{
+    Suite *s = suite_create("clean");
+    TCase *tc = tcase_create("stories");
+    tcase_add_test(tc, spark_output_is_read_in_place);
+    tcase_add_test(tc, show_table_is_unwrapped);
+    tcase_add_test(tc, row_repr_is_decoded);
+    tcase_add_test(tc, json_string_and_notebook_output_are_decoded);
+    tcase_add_test(tc, codegen_strings_are_not_decoded);
+    tcase_add_test(tc, comment_and_quote_prefixes_are_removed);
+    tcase_add_test(tc, sql_test_comments_are_not_prefixes);
+    tcase_add_test(tc, code_block_indentation_is_removed);
+    tcase_add_test(tc, crlf_tabs_bom_and_trailing_blanks_are_normalized);
+    tcase_add_test(tc, utf16_input_is_read);
+    tcase_add_test(tc, hard_wrapped_lines_are_joined);
+    tcase_add_test(tc, email_word_wrap_keeps_formatted_ids);
+    tcase_add_test(tc, numbered_tree_string_prefixes_are_removed);
+    tcase_add_test(tc, lost_indentation_is_rebuilt_from_markers);
+    tcase_add_test(tc, lost_indentation_of_an_aqe_plan_is_rebuilt);
+    tcase_add_test(tc, correct_trees_are_never_rebuilt);
+    tcase_add_test(tc, line_numbers_point_at_the_original_input);
+    suite_add_tcase(s, tc);
+    TCase *tk = tcase_create("corpus");
+    tcase_set_timeout(tk, 600);
+    tcase_add_test(tk, mangled_corpus_plans_give_the_original_tree);
+    tcase_add_test(tk, quick_scan_never_skips_a_needed_rewrite);
+    suite_add_tcase(s, tk);
+    return s;
+}

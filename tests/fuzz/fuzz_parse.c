@@ -1,0 +1,83 @@
+/* libFuzzer target: bytes -> clean-up -> parser -> model (issue 4).
+ *
+ * Built by `make fuzz` with clang -fsanitize=fuzzer,address,undefined.  Besides crashes and
+ * sanitizer reports it traps on broken model invariants: a load ends in SP_OK or
+ * SP_ERR_NO_PLAN, every slice lies inside the text the parser read, depths follow parents,
+ * line numbers stay within the input.  Not part of the Check runner (no main here).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/emit.h"
+#include "sparkplan/load.h"
+
+static void check(int ok)
+{
+    if (!ok)
+        __builtin_trap();
+}
+
+static void check_slice(const struct document *doc, struct slice s)
+{
+    if (!s.len)
+        return;
+    check(s.ptr >= doc->text && s.ptr + s.len <= doc->text + doc->text_len);
+}
+
+static uint32_t input_lines(const char *data, size_t size)
+{
+    uint32_t n = 1;
+    for (size_t i = 0; i < size; i++)
+        n += data[i] == '\n';
+    return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *copy = malloc(size + 1);
+    if (!copy)
+        return 0;
+    memcpy(copy, data, size);
+    copy[size] = '\0';
+    uint32_t lines = input_lines(copy, size);
+    struct document *doc = NULL;
+    struct diag err = {0};
+    enum sp_status s = load_bytes("fuzz", copy, size, &doc, &err);
+    check(s == SP_OK || s == SP_ERR_NO_PLAN);
+    if (s != SP_OK) {
+        check(doc == NULL);
+        return 0;
+    }
+    size_t seen = 0;
+    for (const struct plan *p = doc->first_plan; p; p = p->next)
+        for (const struct plan_section *sec = p->first_section; sec; sec = sec->next) {
+            check_slice(doc, sec->title);
+            for (uint32_t i = 0; i < sec->n_nodes; i++) {
+                const struct plan_node *n = sec->preorder[i];
+                check(n->section == sec);
+                check(n->parent ? n->depth == n->parent->depth + 1 : n->depth == 0);
+                check(n->line >= 1 && n->line <= lines);
+                check_slice(doc, n->name);
+                check_slice(doc, n->text);
+                for (uint32_t k = 0; k < n->n_details; k++) {
+                    check_slice(doc, n->details[k].key);
+                    check_slice(doc, n->details[k].value);
+                }
+                seen++;
+            }
+        }
+    check(seen == doc->n_all_nodes);
+    for (const struct plan_warning *w = doc->first_warning; w; w = w->next)
+        check(w->line <= lines);
+    /* The outputs read every field of the model. */
+    FILE *out = fopen("/dev/null", "w");
+    if (out) {
+        emit_print(out, doc, &err);
+        emit_json(out, doc, &err);
+        fclose(out);
+    }
+    document_free(doc);
+    return 0;
+}

@@ -813,6 +813,37 @@ START_TEST(x_and_brackets_jump_between_exchanges_and_stages)
 }
 END_TEST
 
+START_TEST(aqe_plans_get_final_and_initial_tabs)
+{
+    if (skip_test())
+        return;
+    char path[1024];
+    if (!getcwd(path, sizeof path - 64))
+        return;
+    strcat(path, "/samples/join-aqe-final.txt");
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "SKIP: %s missing; AQE tab test skipped\n", path);
+        return;
+    }
+    struct tmx x;
+    start(&x, "aqe", 100, 40, "", path);
+    char *s = wait_screen(&x, "[Physical]", false, false);
+    ck_assert_msg(strstr(s, "Final") && strstr(s, "Initial"), "no Final/Initial tabs:\n%s", s);
+    ck_assert_ptr_nonnull(strstr(s, "== Initial Plan =="));
+    free(s);
+    keys(&x, "Tab");
+    s = wait_screen(&x, "[Final]", false, false);
+    ck_assert_msg(strstr(s, "== Initial Plan ==") == NULL, "Final tab shows the initial plan:\n%s", s);
+    ck_assert_ptr_nonnull(strstr(s, "ShuffleQueryStage"));
+    free(s);
+    keys(&x, "Tab");
+    s = wait_screen(&x, "[Initial]", false, false);
+    ck_assert_msg(strstr(s, "ShuffleQueryStage") == NULL, "Initial tab shows query stages:\n%s", s);
+    free(s);
+    stop(&x);
+}
+END_TEST
+
 Suite *e2e_suite(void)
 {
     Suite *s = suite_create("e2e");
@@ -835,6 +866,7 @@ Suite *e2e_suite(void)
     tcase_add_test(tc, mouse_clicks_select_and_toggle);
     tcase_add_test(tc, eight_colours_and_vt100_keep_the_distinctions);
     tcase_add_test(tc, x_and_brackets_jump_between_exchanges_and_stages);
+    tcase_add_test(tc, aqe_plans_get_final_and_initial_tabs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -8,6 +8,9 @@
  *                                run split by phase (read, clean, parse, finish, free)
  *   spbench run RUNS OUT -- CMD  fork/exec CMD RUNS times with stdout to OUT; prints the
  *                                median wall time and the largest peak RSS of the child
+ *   spbench emit FILE print|json OUT [RUNS]
+ *                                in-process: load once, then emit_print / emit_json into OUT
+ *                                RUNS times (the writing alone, without the parse)
  *   spbench keys FILE [N]        in-process key costs on the row model (when rows.h exists)
  *
  * Output is one "key=value ..." line per measurement so bench/run.sh can read it with awk.
@@ -15,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +32,7 @@
 #include <unistd.h>
 
 #include "sparkplan/clean.h"
+#include "sparkplan/emit.h"
 #include "sparkplan/load.h"
 #include "sparkplan/parse.h"
 #include "sparkplan/plan.h"
@@ -62,7 +67,7 @@ double bench_now(void) { return now(); }
 
 static int usage(void)
 {
-    fputs("usage: spbench parse FILE | read FILE | load FILE [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N]\n",
+    fputs("usage: spbench parse FILE | read FILE | load FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N]\n",
           stderr);
     return 2;
 }
@@ -168,6 +173,38 @@ static int cmd_load(const char *path, int runs)
     return 0;
 }
 
+static int cmd_emit(const char *path, const char *mode, const char *out, int runs)
+{
+    struct document *doc = NULL;
+    struct diag err = {0};
+    if (load_path(path, &doc, &err) != SP_OK) {
+        fprintf(stderr, "spbench: %s: %s\n", path, err.message);
+        return 1;
+    }
+    bool json = strcmp(mode, "json") == 0;
+    double *t = calloc((size_t)runs, sizeof *t);
+    long bytes = 0;
+    for (int r = 0; r < runs; r++) {
+        double t0 = now();
+        FILE *f = fopen(out, "w");
+        if (!f) {
+            perror(out);
+            return 1;
+        }
+        enum sp_status s = json ? emit_json(f, doc, &err) : emit_print(f, doc, &err);
+        bytes = ftell(f);
+        if (fclose(f) != 0 || s != SP_OK) {
+            fprintf(stderr, "spbench: %s: %s\n", out, err.message);
+            return 1;
+        }
+        t[r] = now() - t0;
+    }
+    printf("time=%.6f bytes=%ld\n", bench_median(t, (size_t)runs), bytes);
+    free(t);
+    document_free(doc);
+    return 0;
+}
+
 /* Wall time and peak RSS of a child; stdout goes to out (stderr is kept). */
 static int cmd_run(int runs, const char *out, char **argv)
 {
@@ -232,6 +269,8 @@ int main(int argc, char **argv)
         return cmd_load(argv[2], argc > 3 ? atoi(argv[3]) > 0 ? atoi(argv[3]) : 1 : 1);
     if (strcmp(argv[1], "run") == 0 && argc > 5 && strcmp(argv[4], "--") == 0)
         return cmd_run(atoi(argv[2]) > 0 ? atoi(argv[2]) : 1, argv[3], argv + 5);
+    if (strcmp(argv[1], "emit") == 0 && argc > 4)
+        return cmd_emit(argv[2], argv[3], argv[4], argc > 5 && atoi(argv[5]) > 0 ? atoi(argv[5]) : 1);
     if (strcmp(argv[1], "keys") == 0)
         return bench_keys(argv[2], argc > 3 ? atol(argv[3]) : 0);
     return usage();

@@ -103,7 +103,7 @@ START_TEST(print_sanitizes_escape_sequences)
 }
 END_TEST
 
-START_TEST(print_marks_labels_and_untitled_sections)
+START_TEST(print_marks_labels_inner_plans_and_untitled_sections)
 {
     struct document *doc;
     struct plan_section *s = new_section(&doc, "");
@@ -111,18 +111,21 @@ START_TEST(print_marks_labels_and_untitled_sections)
     struct plan_node *label = new_node(s, aqe, "== Final Plan ==", "== Final Plan ==", 2);
     label->flags |= NODE_LABEL;
     new_node(s, label, "ShuffleQueryStage", "ShuffleQueryStage 0", 3)->stage = -1;
+    new_node(s, aqe, "Subquery", "Subquery subquery#5, [id=#7]", 4)->flags |= NODE_INNER;
     ck_assert(document_finish(doc));
     char *out = emit_to_string(doc, false, NULL);
     ck_assert_str_eq(out, "== physical plan (no header) ==\n"
                           "AdaptiveSparkPlan isFinalPlan=true\n"
                           "  [label] == Final Plan ==\n"
-                          "    ShuffleQueryStage 0\n");
+                          "    ShuffleQueryStage 0\n"
+                          "  [inner] Subquery subquery#5, [id=#7]\n");
     free(out);
     out = emit_to_string(doc, true, NULL);
     ck_assert_ptr_nonnull(strstr(out, "\"text\":\"== Final Plan ==\",\"line\":2,\"stage\":null,"
                                       "\"id\":null,\"label\":true,"));
     /* only the header carries "label" */
     ck_assert_ptr_null(strstr(strstr(out, "\"label\":true") + 1, "\"label\""));
+    ck_assert_ptr_nonnull(strstr(out, "\"id\":null,\"inner\":true,"));
     free(out);
     document_free(doc);
 }
@@ -277,7 +280,7 @@ Suite *emit_suite(void)
     TCase *tc = tcase_create("emit");
     tcase_add_test(tc, print_shows_stage_id_and_depth);
     tcase_add_test(tc, print_sanitizes_escape_sequences);
-    tcase_add_test(tc, print_marks_labels_and_untitled_sections);
+    tcase_add_test(tc, print_marks_labels_inner_plans_and_untitled_sections);
     tcase_add_test(tc, json_has_the_contract_shape);
     tcase_add_test(tc, json_escapes_controls_and_invalid_utf8);
     tcase_add_test(tc, json_numbers_keep_their_value);

@@ -26,7 +26,8 @@
  *   section prints "== <kind> plan (no header) =="), then one node a line indented by
  *   depth: "*(stage) " when the node is in a codegen stage, the node text (continuation
  *   lines shown as ^J), " (id)" when the formatted id is not already in the text,
- *   "[label] " before AQE "== Final Plan ==" style headers.  A blank line separates
+ *   "[label] " before AQE "== Final Plan ==" style headers, "[inner] " before the root of a
+ *   subquery or cached plan that Spark printed inside its parent.  A blank line separates
  *   sections.  Warnings are NOT written here (main prints them on stderr). */
 enum sp_status emit_print(FILE *out, const struct document *doc, struct diag *err);
 

@@ -181,6 +181,8 @@ static void print_node(struct out *o, const struct plan_node *n)
     }
     if (n->flags & NODE_LABEL)
         out_cstr(o, "[label] ");
+    if (n->flags & NODE_INNER)
+        out_cstr(o, "[inner] ");
     if (n->stage == 0) {
         out_cstr(o, "* ");
     } else if (n->stage > 0) {

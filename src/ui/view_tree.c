@@ -225,8 +225,13 @@ static void draw_row(const struct tui *t, struct rows *r, struct plan_node *n, i
             size_t take = rest.len ? draw_fit(rest, avail) : 0;
             if (line > 0) {
                 draw_fill(&dl, theme_attr(ROLE_NORMAL, v));
+                /* The tree's lines go on beside a wrapped row. */
                 struct draw_line pad;
                 draw_line_start(&pad, y + line, x, cont_x - x, 0);
+                for (const char *h = pf.hint; *h; h++) /* blank under the depth hint */
+                    if (((unsigned char)*h & 0xC0) != 0x80)
+                        draw_puts(&pad, " ", theme_attr(ROLE_NORMAL, v));
+                draw_puts(&pad, pf.cont, theme_attr(ROLE_GUIDE, v));
                 draw_fill(&pad, theme_attr(ROLE_NORMAL, v));
                 draw_line_start(&dl, y + line, cont_x, avail, 0);
             }

@@ -4,8 +4,8 @@
  *                                whose wall time and peak RSS are "parse + model")
  *   spbench read FILE            read FILE into a fresh buffer and free it: the floor any
  *                                loader that keeps the input pays (wc -l reuses one buffer)
- *   spbench load FILE [RUNS]     in-process: load_path + document_free RUNS times, then one
- *                                run split by phase (read, clean, parse, finish, free)
+ *   spbench load FILE [RUNS]     in-process: RUNS loads split by phase (read, clean, parse,
+ *                                finish, free), the median of each
  *   spbench run RUNS OUT -- CMD  fork/exec CMD RUNS times with stdout to OUT; prints the
  *                                median wall time and the largest peak RSS of the child
  *   spbench emit FILE print|json OUT [RUNS]
@@ -122,54 +122,54 @@ static int cmd_read(const char *path)
     return 0;
 }
 
+/* RUNS loads split by phase (the steps of load_bytes); each phase's median is printed. */
 static int cmd_load(const char *path, int runs)
 {
-    double *t = calloc((size_t)runs, sizeof *t);
-    size_t nodes = 0, arena = 0;
+    enum { READ, CLEAN, PARSE, FINISH, FREE, TOTAL, N_PHASES };
+    double *t[N_PHASES];
+    for (int k = 0; k < N_PHASES; k++)
+        t[k] = calloc((size_t)runs, sizeof *t[k]);
+    size_t nodes = 0, arena = 0, len = 0;
     for (int r = 0; r < runs; r++) {
-        struct document *doc = NULL;
-        struct diag err = {0};
         double t0 = now();
-        enum sp_status s = load_path(path, &doc, &err);
-        if (s != SP_OK) {
-            fprintf(stderr, "spbench: %s: %s\n", path, err.message);
+        char *bytes = read_all(path, &len);
+        double t1 = now();
+        struct diag err = {0};
+        struct document *doc = document_new(path, bytes, len);
+        if (!doc || clean_document(doc, &err) != SP_OK) {
+            fprintf(stderr, "spbench: clean: %s\n", err.message);
             return 1;
         }
+        double t2 = now();
+        if (parse_document(doc, &err) != SP_OK) {
+            fprintf(stderr, "spbench: parse: %s\n", err.message);
+            return 1;
+        }
+        double t3 = now();
+        if (!document_finish(doc)) {
+            fputs("spbench: finish: out of memory\n", stderr);
+            return 1;
+        }
+        double t4 = now();
         nodes = doc->n_all_nodes;
         arena = doc->arena.used_bytes;
         document_free(doc);
-        t[r] = now() - t0;
+        double t5 = now();
+        t[READ][r] = t1 - t0;
+        t[CLEAN][r] = t2 - t1;
+        t[PARSE][r] = t3 - t2;
+        t[FINISH][r] = t4 - t3;
+        t[FREE][r] = t5 - t4;
+        t[TOTAL][r] = t5 - t0;
     }
-    double total = bench_median(t, (size_t)runs);
-    free(t);
-
-    /* One run split by phase (same steps as load_bytes). */
-    size_t len;
-    double t0 = now();
-    char *bytes = read_all(path, &len);
-    double t1 = now();
-    struct diag err = {0};
-    struct document *doc = document_new(path, bytes, len);
-    if (!doc || clean_document(doc, &err) != SP_OK) {
-        fprintf(stderr, "spbench: clean: %s\n", err.message);
-        return 1;
+    double m[N_PHASES];
+    for (int k = 0; k < N_PHASES; k++) {
+        m[k] = bench_median(t[k], (size_t)runs);
+        free(t[k]);
     }
-    double t2 = now();
-    if (parse_document(doc, &err) != SP_OK) {
-        fprintf(stderr, "spbench: parse: %s\n", err.message);
-        return 1;
-    }
-    double t3 = now();
-    if (!document_finish(doc)) {
-        fputs("spbench: finish: out of memory\n", stderr);
-        return 1;
-    }
-    double t4 = now();
-    document_free(doc);
-    double t5 = now();
     printf("load=%.6f read=%.6f clean=%.6f parse=%.6f finish=%.6f free=%.6f nodes=%zu "
            "arena=%zu bytes=%zu\n",
-           total, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, nodes, arena, len);
+           m[TOTAL], m[READ], m[CLEAN], m[PARSE], m[FINISH], m[FREE], nodes, arena, len);
     return 0;
 }
 

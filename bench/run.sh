@@ -163,7 +163,7 @@ for name in $ONLY; do
     record "$name" parse_cpu "$(field cpu "$line")"
     record "$name" rss_kb "$(field rss_kb "$line")"
     [ "$(field status "$line")" = 0 ] || record "$name" parse_status "$(field status "$line")"
-    line=$("$SPB" load "$f" 1)
+    line=$("$SPB" load "$f" "$RUNS" 2>/dev/null)
     for k in read clean parse finish nodes arena; do
         record "$name" "in_$k" "$(field "$k" "$line")"
     done

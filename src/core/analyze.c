@@ -793,13 +793,20 @@ static struct slice list_after(struct slice text, struct slice word)
     return slice_make(text.ptr + at, text.len - at);
 }
 
+/* A scan's output list in simple mode: after its table ("FileScan parquet db.t[a#1]"), or
+ * after its name when it reads no table ("Scan ExistingRDD[a#1]"). */
+static struct slice scan_output_list(const struct plan_node *n)
+{
+    struct slice table = node_table_name(n);
+    return list_after(n->text, table.len ? table : catalog_operator_name(n->text));
+}
+
 static long scan_output_columns(const struct plan_node *n)
 {
     struct slice out = node_field(n, "Output");
     if (out.len)
         return node_list_count(out);
-    struct slice table = node_table_name(n);
-    struct slice list = list_after(n->text, table);
+    struct slice list = scan_output_list(n);
     return list.len ? node_list_count(list) : -1;
 }
 
@@ -824,7 +831,7 @@ static size_t partition_columns(const struct plan_node *n, char *buf, size_t cap
     struct slice schema = node_field(n, "ReadSchema");
     struct slice out = node_field(n, "Output");
     if (!out.len)
-        out = list_after(n->text, node_table_name(n));
+        out = scan_output_list(n);
     if (node_schema_field_count(schema) < 0 || out.len < 2 || out.ptr[0] != '[')
         return 0;
     size_t found = 0, used = 0, start = 1;

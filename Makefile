@@ -172,7 +172,7 @@ $(FZ)/seeds/.done: $(SAMPLES) $(wildcard tests/fuzz/seeds/*)
 	@if [ -d "$(CORPUS_DIR)" ]; then \
 	  find "$(CORPUS_DIR)" -type f -size -$$(( $(FUZZ_MAX_LEN) / 1024 ))k \
 	    \( -name '*.txt' -o -name '*.out' \) | LC_ALL=C sort | \
-	  while read -r f; do cp "$$f" "$(FZ)/seeds/$$(echo "$$f" | tr / _)"; done; \
+	  while read -r f; do cp "$$f" "$(FZ)/seeds/corpus_$$(echo "$${f#$(CORPUS_DIR)/}" | tr / _)"; done; \
 	fi
 	@touch $@
 

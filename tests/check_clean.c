@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sparkplan/clean.h"
+#include "sparkplan/parse.h"
 #include "testutil.h"
 
 /* ---- a growable string ------------------------------------------------------------------ */
@@ -930,6 +931,76 @@ START_TEST(quick_scan_never_skips_a_needed_rewrite)
 }
 END_TEST
 
+/* The parse of bytes exactly as they are, without clean-up. */
+static char *raw_signature(const char *text, size_t len)
+{
+    char *copy = malloc(len + 1);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    struct document *doc = document_new("raw", copy, len);
+    struct diag err = {0};
+    char *sig;
+    if (parse_document(doc, &err) == SP_OK && document_finish(doc))
+        sig = tree_signature(doc);
+    else
+        sig = strdup("(no plan)");
+    document_free(doc);
+    return sig;
+}
+
+START_TEST(spark_output_gives_the_same_tree_with_and_without_clean_up)
+{
+    /* Every corpus file: clean-up changes the tree only of the pastes that need it (the
+       hand-wrapped .wrapped.txt file keeps its tree: only the text of a node is joined). */
+    static const char *const pastes[] = {
+        "web/delta-internals-zorder-numberedTreeString.txt",
+        "web/jaceklaskowski-msql-explain-extended-showtables.table.txt",
+        "web/spark-docs-explain-default-table.txt",
+        "web/spark-docs-explain-extended-table.txt",
+        "web/spark-docs-explain-formatted-table.txt",
+    };
+    const char *dir = tu_corpus_dir();
+    if (!dir)
+        return;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cd '%s' && find . -type f \\( -name '*.txt' -o -name '*.out' \\) | sort", dir);
+    char *list = tu_run(cmd, NULL);
+    ck_assert_ptr_nonnull(list);
+    size_t files = 0, differ = 0;
+    for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n")) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, p + 2);
+        size_t len;
+        char *text = tu_read_file(path, &len);
+        if (!text)
+            continue;
+        files++;
+        char *raw = raw_signature(text, len);
+        enum sp_status st;
+        struct document *doc = load_text(text, len, &st);
+        char *got = doc ? tree_signature(doc) : strdup("(no plan)");
+        bool paste = false;
+        for (size_t k = 0; k < sizeof pastes / sizeof pastes[0]; k++)
+            paste |= strcmp(p + 2, pastes[k]) == 0;
+        if (paste) {
+            ck_assert_msg(strcmp(raw, got) != 0, "%s: clean-up no longer needed?", p + 2);
+        } else if (strcmp(raw, got) != 0) {
+            char why[400];
+            first_difference(raw, got, why, sizeof why);
+            fprintf(stderr, "clean: %s changed by clean-up: %s\n", p + 2, why);
+            differ++;
+        }
+        free(raw);
+        free(got);
+        document_free(doc);
+        free(text);
+    }
+    free(list);
+    ck_assert_uint_gt(files, 1000);
+    ck_assert_msg(differ == 0, "clean-up changed the tree of %zu Spark outputs", differ);
+}
+END_TEST
+
 Suite *clean_suite(void)
 {
     Suite *s = suite_create("clean");
@@ -956,6 +1027,7 @@ Suite *clean_suite(void)
     tcase_set_timeout(tk, 600);
     tcase_add_test(tk, mangled_corpus_plans_give_the_original_tree);
     tcase_add_test(tk, quick_scan_never_skips_a_needed_rewrite);
+    tcase_add_test(tk, spark_output_gives_the_same_tree_with_and_without_clean_up);
     suite_add_tcase(s, tk);
     return s;
 }

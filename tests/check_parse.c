@@ -873,6 +873,42 @@ START_TEST(indented_tree_and_stray_blank_lines)
 }
 END_TEST
 
+/* Deeper trees only come from clean-up, which then hands the depths over in line_depth
+   (the indentation of a 100,000-deep chain would be 15 GB). */
+START_TEST(a_100000_deep_tree_from_line_depths_parses)
+{
+    const uint32_t depth = 100000;
+    size_t cap = 32 + (size_t)depth * 20, n = 0;
+    char *text = malloc(cap);
+    uint32_t *units = malloc(((size_t)depth + 2) * sizeof *units);
+    ck_assert(text && units);
+    n += (size_t)sprintf(text, "== Physical Plan ==\n");
+    units[0] = 0;
+    units[1] = CLEAN_OWN_PREFIX;
+    for (uint32_t d = 0; d < depth; d++) {
+        n += (size_t)sprintf(text + n, "%s*(1) Project\n", d ? "+- " : "");
+        units[d + 2] = d;
+    }
+    char *bytes = strdup("x");
+    struct document *doc = document_new("deep", bytes, 1);
+    doc->text = text;
+    doc->text_len = n;
+    doc->n_text_lines = depth + 1;
+    doc->line_depth = units;
+    struct diag err = {0};
+    ck_assert_int_eq(parse_document(doc, &err), SP_OK);
+    ck_assert(document_finish(doc));
+    struct plan_section *s = section_n(doc, 0, 0);
+    ck_assert_uint_eq(s->n_nodes, depth);
+    ck_assert_uint_eq(s->preorder[depth - 1]->depth, depth - 1);
+    ck_assert_int_eq(s->preorder[depth - 1]->stage, 1);
+    ck_assert_uint_eq(s->first_root->subtree_size, depth - 1);
+    document_free(doc);
+    free(text);
+    free(units);
+}
+END_TEST
+
 /* Random soups of the format's own tokens: never a crash, a hang or a slice outside the
    text; parents are always one level up. */
 START_TEST(random_token_soup_never_breaks_the_model)
@@ -998,6 +1034,7 @@ Suite *parse_suite(void)
     TCase *big = tcase_create("big");
     tcase_set_timeout(big, 600);
     tcase_add_test(big, a_10000_deep_plan_parses_in_linear_time);
+    tcase_add_test(big, a_100000_deep_tree_from_line_depths_parses);
     tcase_add_test(big, random_token_soup_never_breaks_the_model);
     suite_add_tcase(s, big);
     return s;

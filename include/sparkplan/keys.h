@@ -118,8 +118,8 @@ enum key_context {
     X(KA_I_PAGE_UP, KCTX_LIST, "PageUp", "previous page")                                  \
     X(KA_I_OPEN, KCTX_LIST, "Enter", "go to the finding, or trace the expression id")      \
     X(KA_I_CLOSE, KCTX_LIST, "q Escape ! *", "close the list")                             \
-    X(KA_W_NEXT, KCTX_WALK, "w Space Enter j Down l Right", "next step")                   \
-    X(KA_W_PREV, KCTX_WALK, "b Backspace k Up h Left", "previous step")                    \
+    X(KA_W_NEXT, KCTX_WALK, "Space Enter j Down w", "next step")                           \
+    X(KA_W_PREV, KCTX_WALK, "b Backspace k Up", "previous step")                           \
     X(KA_W_FIRST, KCTX_WALK, "g Home", "first step")                                       \
     X(KA_W_LAST, KCTX_WALK, "G End", "last step")                                          \
     X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")

@@ -923,8 +923,11 @@ static void rule_python(struct ctx *c, const struct plan_node *n, const struct c
             args = slice_make(n->text.ptr + lb, n->text.len - (size_t)lb);
     }
     struct slice name = short_name(n);
-    add(c, row_at_a_time ? RULE_PYTHON_ROWS : RULE_PYTHON_ARROW, n, "%.*s%s%.*s%s: rows go to Python",
-        (int)name.len, name.ptr, args.len ? " " : "", clip_len(args), args.ptr, clip_tail(args));
+    add(c, row_at_a_time ? RULE_PYTHON_ROWS : RULE_PYTHON_ARROW, n,
+        "%.*s%s%.*s%s: rows go to a Python worker %s and back; codegen stops here and filters "
+        "on the result are not pushed down",
+        (int)name.len, name.ptr, args.len ? " " : "", clip_len(args), args.ptr, clip_tail(args),
+        row_at_a_time ? "one at a time" : "in Arrow batches");
 }
 
 /* AQE: draft plans, and what changed between the initial and final plans. */
@@ -1138,10 +1141,10 @@ static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 
 /* ---- the driver ------------------------------------------------------------------------------ */
 
-static void count_codegen(struct ctx *c, const struct plan_section *s, const struct plan_node *n,
-                          unsigned char **seen, size_t *seen_cap)
+/* Distinct codegen stage ids of one section (seen: a growable bitmap of ids). */
+static void count_codegen(struct ctx *c, const struct plan_node *n, unsigned char **seen,
+                          size_t *seen_cap)
 {
-    (void)s;
     if (n->stage <= 0)
         return;
     size_t id = (size_t)n->stage;
@@ -1178,7 +1181,7 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
         if (node_is_label(n))
             continue;
         c->a->summary.n_physical_nodes++;
-        count_codegen(c, s, n, &seen, &seen_cap);
+        count_codegen(c, n, &seen, &seen_cap);
         const struct catalog_entry *e = node_entry(n);
         if (!e)
             continue;

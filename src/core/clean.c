@@ -64,10 +64,19 @@ char *cl_alloc(struct cleaner *c, size_t n)
 
 uint32_t cl_width(const char *p, uint32_t len)
 {
-    uint32_t w = 0;
-    for (uint32_t i = 0; i < len; i++)
-        w += ((unsigned char)p[i] & 0xC0) != 0x80;
-    return w;
+    /* ASCII 8 bytes at a time; only words with a high bit are looked at byte by byte. */
+    uint32_t cont = 0, i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (!(w & 0x8080808080808080ull))
+            continue;
+        for (uint32_t k = i; k < i + 8; k++)
+            cont += ((unsigned char)p[k] & 0xC0) == 0x80;
+    }
+    for (; i < len; i++)
+        cont += ((unsigned char)p[i] & 0xC0) == 0x80;
+    return len - cont;
 }
 
 /* ---- line classification --------------------------------------------------------------- */
@@ -100,21 +109,42 @@ bool cl_is_plan_header(const char *p, uint32_t len)
     return false;
 }
 
-/* Length of the tree prefix ([ :]* then "+- " or ":- ") or 0 when the line has none. */
-static uint32_t tree_prefix_len(const char *p, uint32_t len)
+/* The tree prefix: [ :]* then "+- " or ":- " (or a final "+-" of a cut line). */
+static void prefix_scan(const char *p, uint32_t len, struct cl_facts *f)
 {
-    uint32_t j = 0;
-    while (j < len && (p[j] == ' ' || p[j] == ':')) {
-        if (p[j] == ':' && j + 1 < len && p[j + 1] == '-')
+    uint32_t j = 0, colons = 0;
+    bool collapsed = false;
+    for (;;) {
+        /* Deep lines are mostly spaces: skip them eight at a time. */
+        while (j + 8 <= len && memcmp(p + j, "        ", 8) == 0)
+            j += 8;
+        if (j >= len)
             break;
+        if (p[j] == ' ') {
+            j++;
+            continue;
+        }
+        if (p[j] != ':' || (j + 1 < len && p[j + 1] == '-'))
+            break;
+        colons++;
+        if (!(j + 2 < len && p[j + 1] == ' ' && p[j + 2] == ' '))
+            collapsed = true;
         j++;
     }
-    if (j + 3 <= len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-' && p[j + 2] == ' ')
-        return j + 3;
-    /* A leaf marker with nothing after it ("+-" at the end of a cut line) is still one. */
-    if (j + 2 == len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-')
-        return j + 2;
-    return 0;
+    f->marker = j;
+    f->colons = colons;
+    f->collapsed = collapsed;
+    f->content = 0;
+    if (j + 1 < len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-' &&
+        (j + 2 == len || p[j + 2] == ' '))
+        f->content = j + 2 + (j + 2 < len);
+}
+
+static uint32_t tree_prefix_len(const char *p, uint32_t len)
+{
+    struct cl_facts f;
+    prefix_scan(p, len, &f);
+    return f.content;
 }
 
 uint32_t cl_tree_content_col(const char *p, uint32_t len)
@@ -147,15 +177,15 @@ static bool is_field(const char *p, uint32_t len)
     return i < len && p[i] == ':' && (i + 1 == len || p[i + 1] == ' ');
 }
 
-enum cl_kind cl_kind(const char *p, uint32_t len)
+static enum cl_kind kind_of(const char *p, uint32_t len, const struct cl_facts *f)
 {
+    if (f->content)
+        return K_TREE;
     uint32_t i = 0;
     while (i < len && (p[i] == ' ' || p[i] == '\t'))
         i++;
     if (i == len)
         return K_BLANK;
-    if (tree_prefix_len(p, len))
-        return K_TREE;
     if (cl_is_header(p, len))
         return K_HEADER;
     const char *q = p + i;
@@ -180,6 +210,20 @@ enum cl_kind cl_kind(const char *p, uint32_t len)
     if (is_field(p, len))
         return K_FIELD;
     return K_OTHER;
+}
+
+void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
+{
+    prefix_scan(p, len, f);
+    f->kind = kind_of(p, len, f);
+    f->aqe_header = f->content && cl_is_header(p + f->content, len - f->content);
+}
+
+enum cl_kind cl_kind(const char *p, uint32_t len)
+{
+    struct cl_facts f;
+    cl_facts(p, len, &f);
+    return f.kind;
 }
 
 /* ---- the lines of the input ------------------------------------------------------------ */
@@ -789,6 +833,7 @@ bool clean_quick_scan(const char *s, size_t n)
     const char *end = s + n;
     struct cl_line prev = {"", 0, 0};
     enum cl_kind prev_kind = K_BLANK;
+    struct cl_facts prev_f = {K_BLANK, 0, 0, 0, false, false};
     enum prefix_kind prev_prefix = PX_NONE;
     long prev_number = -2;
     uint32_t prev_width = 0, nonblank = 0, trailing = 0;
@@ -804,7 +849,9 @@ bool clean_quick_scan(const char *s, size_t n)
         uint32_t raw_len = l.len;
         while (l.len && (l.p[l.len - 1] == ' ' || l.p[l.len - 1] == '\t'))
             l.len--;
-        enum cl_kind kind = cl_kind(l.p, l.len);
+        struct cl_facts f;
+        cl_facts(l.p, l.len, &f);
+        enum cl_kind kind = f.kind;
         uint32_t ind = cl_indent(l.p, l.len);
         if (kind != K_BLANK) {
             nonblank++;
@@ -813,23 +860,25 @@ bool clean_quick_scan(const char *s, size_t n)
                 if (kind == K_TREE || kind == K_HEADER)
                     dirty = true;
             }
-            if (ind < l.len && l.p[ind] == '\t')
+            /* The checks below look at the first character first: most lines of a big
+               plan start with spaces and a marker and are done after two compares. */
+            char c0 = l.p[ind];
+            if (c0 == '\t' || c0 == '|' || (c0 == '+' && is_table_border(&l)))
                 dirty = true;
-            if (is_table_border(&l) || l.p[0] == '|')
-                dirty = true;
-            enum prefix_kind px = line_prefix(&l, ind);
+            enum prefix_kind px = c0 == '#' || c0 == '/' || c0 == '-' || c0 == '>'
+                                      ? line_prefix(&l, ind)
+                                      : PX_NONE;
             if (px != PX_NONE && px == prev_prefix)
                 dirty = true;
             prev_prefix = px;
             uint32_t plen;
-            long num = line_number_prefix(&l, &plen);
+            long num = is_digit(l.p[0]) ? line_number_prefix(&l, &plen) : -1;
             if (num >= 0 && num == prev_number + 1)
                 dirty = true;
             prev_number = num;
-            if (ind > 0 && (prev_kind == K_BLANK || line == 1) &&
-                !tree_prefix_len(l.p + ind, l.len - ind))
+            if (ind > 0 && (prev_kind == K_BLANK || line == 1) && !f.content)
                 dirty = true;
-            if (ind > 0 && cl_is_header(l.p, l.len))
+            if (ind > 0 && c0 == '=' && kind == K_HEADER)
                 dirty = true;
             if (backslash && has_quote(l.p, l.len) && cl_line_has_escaped_newline(l.p, l.len))
                 dirty = true;
@@ -838,12 +887,13 @@ bool clean_quick_scan(const char *s, size_t n)
             prev_number = -2;
         }
         uint32_t width = cl_width(l.p, l.len);
-        cl_wrap_scan_line(&ws, &prev, prev_kind, prev_width, &l, kind, width);
-        if (!cl_tree_check_line(&tc, l.p, l.len))
+        cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
+        if (!cl_tree_check_line(&tc, l.p, &f))
             dirty = true; /* out of memory: let the full pass decide */
         if (tc.bad || tc.collapsed_colons)
             dirty = true;
         prev = l;
+        prev_f = f;
         prev_kind = kind;
         prev_width = width;
     }

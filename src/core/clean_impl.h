@@ -100,6 +100,16 @@ enum cl_kind {
     K_FIELD,    /* "Output [4]: ", "Condition : ", "Join type: " ... at column 0 */
     K_OTHER,
 };
+/* What one look at a line tells, computed once and shared by the steps and the scan. */
+struct cl_facts {
+    enum cl_kind kind;
+    uint32_t content;   /* tree lines: column after the marker ("+- " or a final "+-"); else 0 */
+    uint32_t marker;    /* tree lines: column of the marker */
+    uint32_t colons;    /* ':' before the marker */
+    bool collapsed;     /* one of them lost its two spaces (": +- ", ":+- ", ": : ") */
+    bool aqe_header;    /* a tree line whose content is "== X ==" */
+};
+void cl_facts(const char *p, uint32_t len, struct cl_facts *f);
 enum cl_kind cl_kind(const char *p, uint32_t len);
 /* Column where a tree line's content starts (after its marker), 0 for other lines. */
 uint32_t cl_tree_content_col(const char *p, uint32_t len);
@@ -119,9 +129,9 @@ struct cl_wrap_scan {
     bool prev_after_header; /* the previous line followed a "== ... ==" header */
 };
 void cl_wrap_scan_init(struct cl_wrap_scan *ws);
-void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev, enum cl_kind prev_kind,
-                       uint32_t prev_w, const struct cl_line *cur, enum cl_kind cur_kind,
-                       uint32_t cur_w);
+void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
+                       const struct cl_facts *prev_f, uint32_t prev_w, const struct cl_line *cur,
+                       const struct cl_facts *cur_f, uint32_t cur_w);
 bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws);
 
 /* The steps, in pipeline order. */
@@ -146,7 +156,7 @@ struct cl_tree_check {
 };
 void cl_tree_check_reset(struct cl_tree_check *t);
 /* Returns false on allocation failure. */
-bool cl_tree_check_line(struct cl_tree_check *t, const char *p, uint32_t len);
+bool cl_tree_check_line(struct cl_tree_check *t, const char *p, const struct cl_facts *f);
 void cl_tree_check_free(struct cl_tree_check *t);
 
 #endif

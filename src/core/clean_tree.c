@@ -35,53 +35,20 @@ void cl_tree_check_free(struct cl_tree_check *t)
     t->n = t->cap = 0;
 }
 
-/* Marker column of a tree line, or -1.  *colons counts ':' before it; *collapsed says a ':'
- * is followed by less than its two spaces. */
-static long marker_col(const char *p, uint32_t len, uint32_t *colons, bool *collapsed)
+bool cl_tree_check_line(struct cl_tree_check *t, const char *p, const struct cl_facts *f)
 {
-    uint32_t j = 0, nc = 0;
-    bool col = false;
-    while (j < len && (p[j] == ' ' || p[j] == ':')) {
-        if (p[j] == ':') {
-            if (j + 1 < len && p[j + 1] == '-')
-                break;
-            nc++;
-            /* ": +- " / ":+- " / ": : " : a bar that lost its spaces. */
-            if (!(j + 2 < len && p[j + 1] == ' ' && p[j + 2] == ' '))
-                col = true;
-        }
-        j++;
-    }
-    if (j + 1 < len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-' &&
-        (j + 2 == len || p[j + 2] == ' ')) {
-        if (colons)
-            *colons = nc;
-        if (collapsed)
-            *collapsed = col;
-        return (long)j;
-    }
-    return -1;
-}
-
-static bool content_is_aqe_header(const char *p, uint32_t len, uint32_t at)
-{
-    return at < len && cl_is_header(p + at, len - at);
-}
-
-bool cl_tree_check_line(struct cl_tree_check *t, const char *p, uint32_t len)
-{
-    enum cl_kind k = cl_kind(p, len);
+    enum cl_kind k = f->kind;
     if (k == K_BLANK || k == K_HEADER || k == K_SECTION) {
         t->n = 0;
         return true;
     }
-    bool collapsed = false;
-    long col = marker_col(p, len, NULL, &collapsed);
-    if (col < 0)
+    if (!f->content)
         return true; /* roots, continuation lines: no shape to check */
+    bool collapsed = f->collapsed;
+    long col = (long)f->marker;
     if (collapsed)
         t->collapsed_colons = true;
-    bool header = content_is_aqe_header(p, len, (uint32_t)col + 3);
+    bool header = f->aqe_header;
     /* Deeper columns belong to subtrees that have ended.  Bound: each entry is pushed once. */
     while (t->n && t->closed_cols[t->n - 1].col > (uint32_t)col)
         t->n--;
@@ -211,8 +178,10 @@ struct placed {
 /* Places one tree line.  Returns false when the markers contradict each other. */
 static bool attach(struct walker *w, const struct cl_line *l, bool after_header, struct placed *out)
 {
-    uint32_t colons = 0;
-    long mcol = marker_col(l->p, l->len, &colons, NULL);
+    struct cl_facts f;
+    cl_facts(l->p, l->len, &f);
+    uint32_t colons = f.colons;
+    long mcol = f.content ? (long)f.marker : -1;
     out->own = false;
     if (mcol < 0) {
         if (after_header) {
@@ -232,10 +201,10 @@ static bool attach(struct walker *w, const struct cl_line *l, bool after_header,
         out->own = true; /* a continuation line of the node before */
         return true;
     }
-    uint32_t content = (uint32_t)mcol + 2 + ((uint32_t)mcol + 2 < l->len);
+    uint32_t content = f.content;
     out->content = content;
     out->marker = (uint32_t)mcol;
-    if (content_is_aqe_header(l->p, l->len, content)) {
+    if (f.aqe_header) {
         /* A sibling of the previous header, or the first header under the node above. */
         size_t parent = w->nh ? w->headers[w->nh - 1] - 1 : w->n - 1;
         pop_to(w, parent);
@@ -283,13 +252,14 @@ static bool block_lost_indentation(struct cleaner *c, size_t a, size_t b, struct
     cl_tree_check_reset(tc);
     for (size_t i = a; i < b; i++) {
         const struct cl_line *l = &c->lines.v[i];
-        long mcol = marker_col(l->p, l->len, NULL, NULL);
-        if (mcol < 0)
+        struct cl_facts f;
+        cl_facts(l->p, l->len, &f);
+        if (!f.content)
             continue;
         if (l->len && l->p[0] == ' ')
             return false;
         trees++;
-        if (!cl_tree_check_line(tc, l->p, l->len)) {
+        if (!cl_tree_check_line(tc, l->p, &f)) {
             c->nomem = true;
             return false;
         }
@@ -309,7 +279,7 @@ static bool walk_block(struct cleaner *c, struct walker *w, size_t a, size_t b, 
     walker_start(w);
     size_t first_tree = b;
     for (size_t i = a; i < b && first_tree == b; i++)
-        if (marker_col(c->lines.v[i].p, c->lines.v[i].len, NULL, NULL) >= 0)
+        if (cl_tree_content_col(c->lines.v[i].p, c->lines.v[i].len))
             first_tree = i;
     /* The root is the line just before the first tree line; lines before it stay. */
     size_t root = first_tree > a ? first_tree - 1 : b;

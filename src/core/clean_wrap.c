@@ -47,12 +47,6 @@ static bool prefix_only(const struct cl_line *l)
     return true;
 }
 
-static bool aqe_header(const struct cl_line *l)
-{
-    uint32_t col = cl_tree_content_col(l->p, l->len);
-    return col && cl_starts(l->p + col, l->len - col, "== ");
-}
-
 /* The rest of a cut line starts at column 0, or just after it when the cut fell before a
  * space; an indented line is the plan's own (an indentation-only tree, a literal). */
 static bool terminal_follower(const struct cl_line *head, const struct cl_line *next,
@@ -65,13 +59,14 @@ static bool terminal_follower(const struct cl_line *head, const struct cl_line *
 
 /* The first line of a hanging-indent group and the column its continuations start at or
  * after (0 when the line cannot head one). */
-static uint32_t hanging_col(const struct cl_line *head, enum cl_kind kind, bool after_header)
+static uint32_t hanging_col(const struct cl_line *head, const struct cl_facts *f,
+                            bool after_header)
 {
-    if (kind == K_TREE && !aqe_header(head))
-        return cl_tree_content_col(head->p, head->len);
-    if (kind == K_FIELD)
+    if (f->kind == K_TREE && !f->aqe_header)
+        return f->content;
+    if (f->kind == K_FIELD)
         return 2;
-    if (after_header && kind == K_OTHER && cl_indent(head->p, head->len) == 0)
+    if (after_header && f->kind == K_OTHER && cl_indent(head->p, head->len) == 0)
         return 1;
     return 0;
 }
@@ -82,12 +77,12 @@ static bool hanging_follower(uint32_t col, const struct cl_line *next, enum cl_k
 }
 
 /* Word wrap is only undone on plan lines: a tree line, a details field, a plan's root. */
-static bool word_head(const struct cl_line *head, enum cl_kind kind, bool after_header)
+static bool word_head(const struct cl_line *head, const struct cl_facts *f, bool after_header)
 {
-    if (kind == K_TREE)
-        return !aqe_header(head);
-    return kind == K_FIELD ||
-           (after_header && kind == K_OTHER && cl_indent(head->p, head->len) == 0);
+    if (f->kind == K_TREE)
+        return !f->aqe_header;
+    return f->kind == K_FIELD ||
+           (after_header && f->kind == K_OTHER && cl_indent(head->p, head->len) == 0);
 }
 
 static bool word_follower(const struct cl_line *next, enum cl_kind next_kind)
@@ -100,10 +95,11 @@ void cl_wrap_scan_init(struct cl_wrap_scan *ws)
     memset(ws, 0, sizeof *ws);
 }
 
-void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev, enum cl_kind prev_kind,
-                       uint32_t prev_w, const struct cl_line *cur, enum cl_kind cur_kind,
-                       uint32_t cur_w)
+void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
+                       const struct cl_facts *prev_f, uint32_t prev_w, const struct cl_line *cur,
+                       const struct cl_facts *cur_f, uint32_t cur_w)
 {
+    enum cl_kind prev_kind = prev_f->kind, cur_kind = cur_f->kind;
     if (prev_w > ws->max_w) {
         ws->max_w = prev_w;
         ws->at_max = 0;
@@ -112,18 +108,18 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev, enum
     if (prev_w >= WRAP_MIN_WIDTH) {
         /* Evidence comes from plan lines only: prose in a .sql.out file repeats itself, and
            two copies of its widest line prove nothing. */
-        bool plan_line = (prev_kind == K_TREE && !aqe_header(prev)) || prev_kind == K_FIELD ||
-                         prev_kind == K_DETAILS || prefix_only(prev) ||
-                         (ws->prev_after_header && prev_kind == K_OTHER);
+        bool plan_line = (prev_kind == K_TREE && !prev_f->aqe_header) || prev_kind == K_FIELD ||
+                         prev_kind == K_DETAILS || (ws->prev_after_header && prev_kind == K_OTHER) ||
+                         prefix_only(prev);
         if (prev_w == ws->max_w && plan_line && terminal_follower(prev, cur, cur_kind)) {
             ws->at_max++;
             if (prev->len && cur->len && is_word_char(prev->p[prev->len - 1]) &&
                 is_word_char(cur->p[0]))
                 ws->at_max_midword++;
         }
-        if (hanging_follower(hanging_col(prev, prev_kind, ws->prev_after_header), cur, cur_kind))
+        if (hanging_follower(hanging_col(prev, prev_f, ws->prev_after_header), cur, cur_kind))
             ws->hanging++;
-        if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_kind, ws->prev_after_header) &&
+        if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_after_header) &&
             word_follower(cur, cur_kind))
             ws->word_pairs++;
     }
@@ -160,20 +156,23 @@ bool cl_step_wrap(struct cleaner *c)
     struct cl_line *v = c->lines.v;
     unsigned char *kinds = malloc(n);
     uint32_t *widths = malloc(n * sizeof *widths);
+    struct cl_facts *facts = malloc(n * sizeof *facts);
     struct cl_lines out = {0};
     bool ok = false;
-    if (!kinds || !widths) {
+    if (!kinds || !widths || !facts) {
         c->nomem = true;
         goto done;
     }
     struct cl_wrap_scan ws;
     cl_wrap_scan_init(&ws);
     struct cl_line none = {"", 0, 0};
+    struct cl_facts none_f = {K_BLANK, 0, 0, 0, false, false};
     for (size_t i = 0; i < n; i++) {
-        kinds[i] = (unsigned char)cl_kind(v[i].p, v[i].len);
+        cl_facts(v[i].p, v[i].len, &facts[i]);
+        kinds[i] = (unsigned char)facts[i].kind;
         widths[i] = cl_width(v[i].p, v[i].len);
-        cl_wrap_scan_line(&ws, i ? &v[i - 1] : &none, i ? (enum cl_kind)kinds[i - 1] : K_BLANK,
-                          i ? widths[i - 1] : 0, &v[i], (enum cl_kind)kinds[i], widths[i]);
+        cl_wrap_scan_line(&ws, i ? &v[i - 1] : &none, i ? &facts[i - 1] : &none_f,
+                          i ? widths[i - 1] : 0, &v[i], &facts[i], widths[i]);
     }
     bool terminal = terminal_evidence(&ws);
     bool word = !terminal && ws.word_pairs >= 2;
@@ -188,7 +187,7 @@ bool cl_step_wrap(struct cleaner *c)
         uint32_t widest = 0;
         for (size_t i = 0; i + 1 < n; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                word_head(&v[i], (enum cl_kind)kinds[i], i > 0 && after_plan_header(v, kinds, i)) &&
+                word_head(&v[i], &facts[i], i > 0 && after_plan_header(v, kinds, i)) &&
                 word_follower(&v[i + 1], (enum cl_kind)kinds[i + 1]) && widths[i] > widest)
                 widest = widths[i];
         if (widest > WRAP_MIN_WIDTH + 30)
@@ -199,9 +198,9 @@ bool cl_step_wrap(struct cleaner *c)
     while (i < n) {
         bool after_header = i > 0 && after_plan_header(v, kinds, i);
         uint32_t hcol = hanging && widths[i] >= WRAP_MIN_WIDTH
-                            ? hanging_col(&v[i], (enum cl_kind)kinds[i], after_header)
+                            ? hanging_col(&v[i], &facts[i], after_header)
                             : 0;
-        bool word_group = word && word_head(&v[i], (enum cl_kind)kinds[i], after_header);
+        bool word_group = word && word_head(&v[i], &facts[i], after_header);
         size_t last = i;
         size_t total = v[i].len; /* + 1 a joined line: its separator */
         /* Bound: last only moves forward; the outer loop resumes after the group. */
@@ -271,5 +270,6 @@ done:
     cl_lines_free(&out);
     free(kinds);
     free(widths);
+    free(facts);
     return ok;
 }

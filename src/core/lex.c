@@ -30,12 +30,6 @@ static bool has_prefix_v(const char *s, size_t n, const char *p)
     return n >= k && memcmp(s, p, k) == 0;
 }
 
-static bool has_suffix_v(const char *s, size_t n, const char *p)
-{
-    size_t k = strlen(p);
-    return n >= k && memcmp(s + n - k, p, k) == 0;
-}
-
 /* The hot paths compare against literals: their length is a compile-time constant. */
 #define has_prefix(s, n, lit) ((n) >= sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
 #define has_suffix(s, n, lit)                                                                      \
@@ -66,7 +60,8 @@ static const unsigned char unit_or[24] = {0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0, 0x
 static const unsigned char unit_want[24] = {0x3A, ' ', ' ', 0x3A, ' ', ' ', 0x3A, ' ', ' ',
                                             0x3A, ' ', ' ', 0x3A, ' ', ' ', 0x3A, ' ', ' ',
                                             0x3A, ' ', ' ', 0x3A, ' ', ' '};
-static const char spaces24[24] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+static const char spaces24[24] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+                                  ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 
 static bool eight_plain_units(const char *s, bool *all_spaces)
 {
@@ -298,10 +293,7 @@ static size_t word_len(const char *s, size_t n)
     return i;
 }
 
-static bool word_ends_with(const char *s, size_t n, const char *suffix)
-{
-    return has_suffix_v(s, n, suffix);
-}
+#define word_ends_with(s, n, lit) has_suffix(s, n, lit)
 
 struct slice lex_node_name(const char *s, size_t n, size_t formatted_end)
 {

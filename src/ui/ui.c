@@ -36,6 +36,7 @@ void tui_tab_ready(struct tui *t, struct tab *tab)
     rows_build_indexes(&tab->rows, &sum); /* one pass: summary, x/X and ]/[ indexes */
     op_summary_format(&sum, t->utf8, tab->summary, sizeof tab->summary);
     tab->has_stages = sum.stages > 0;
+    insight_tab_summary(t, tab);
 }
 
 struct tab *tui_tab(struct tui *t)

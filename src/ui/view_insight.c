@@ -35,7 +35,8 @@ static struct {
     size_t n_refs;
     const struct plan_node *refs_node;
 
-    /* the traced expression id */
+    /* the traced expression id (a search for another text ends it) */
+    char trace_text[256];
     bool tracing;
     uint64_t trace_id;
     const struct plan_node *producer;
@@ -62,6 +63,7 @@ static struct analysis *analysis_of(struct tui *t, const struct document *doc, b
                 S.docs[i].tried = true;
                 if (analyze_document(doc, &S.docs[i].a, &err) != SP_OK)
                     tui_message(t, true, "analysis: %s", err.message);
+                S.marks_tab = NULL; /* gutter needs change with the findings */
             }
             return S.docs[i].a;
         }
@@ -75,6 +77,13 @@ static struct analysis *analysis_of(struct tui *t, const struct document *doc, b
     }
     S.docs[S.n_docs++] = (struct insight_doc){doc, NULL, false};
     return analysis_of(t, doc, force);
+}
+
+/* The trace holds while its tab still searches for the traced id. */
+static bool trace_live(const struct tab *tab)
+{
+    return S.tracing && tab == S.trace_tab && tab->rows.pattern &&
+           strcmp(tab->rows.pattern, S.trace_text) == 0;
 }
 
 static struct analysis *current_analysis(struct tui *t, bool force)
@@ -109,7 +118,7 @@ bool insight_tab_has_marks(struct tui *t, const struct tab *tab)
     const struct document *doc = tab->section->plan->doc;
     bool small = doc->len <= AUTO_ANALYSE_BYTES;
     const struct analysis *a = analysis_of(t, doc, small);
-    if (S.tracing && S.trace_tab == tab)
+    if (trace_live(tab))
         return true;
     if (!a)
         return false;
@@ -124,9 +133,33 @@ bool insight_tab_has_marks(struct tui *t, const struct tab *tab)
     return S.marks_tab_has;
 }
 
+void insight_tab_summary(struct tui *t, struct tab *tab)
+{
+    const struct document *doc = tab->section->plan->doc;
+    const struct analysis *a = analysis_of(t, doc, doc->len <= AUTO_ANALYSE_BYTES);
+    if (!a)
+        return;
+    size_t warnings = 0, info = 0;
+    for (size_t i = 0; i < a->n_findings; i++) {  /* once per tab, when it is first shown */
+        const struct plan_node *n = a->findings[i].node;
+        if (!n || n->section != tab->section || !rows_contains(&tab->rows, n))
+            continue;
+        if (a->findings[i].severity == SEVERITY_WARNING)
+            warnings++;
+        else
+            info++;
+    }
+    if (!warnings && !info)
+        return;
+    size_t len = strlen(tab->summary);
+    snprintf(tab->summary + len, sizeof tab->summary - len, "%s%zu warning%s, %zu info (!)",
+             t->utf8 ? " \xC2\xB7 " : " | ", warnings, warnings == 1 ? "" : "s", info);
+}
+
 const char *insight_mark(const struct tui *t, const struct plan_node *n, enum role *role)
 {
-    if (S.tracing && n == S.producer) {
+    const struct doc_view *dv = &t->docs[t->cur_doc];
+    if (n == S.producer && trace_live(&dv->tabs[dv->cur])) {
         *role = ROLE_LINK;
         return t->utf8 && !t->ascii ? "\xE2\x97\x86" : "P";  /* ◆ */
     }
@@ -364,6 +397,7 @@ static void trace_id(struct tui *t, const struct exprid_ref *ref)
     r->matches = pos;
     r->n_matches = k;
     S.tracing = true;
+    snprintf(S.trace_text, sizeof S.trace_text, "%s", pattern);
     S.trace_id = ref->id;
     S.trace_tab = tab;
     S.producer = hits.producer;

@@ -142,6 +142,7 @@ $(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/spar
 
 man: $(B)/keys-man
 	./$(B)/keys-man man/sparkplan.1 README.md
+
 # ---- fuzzing (issue 4) ----------------------------------------------------------------
 # make fuzz: libFuzzer on clean-up + parser (tests/fuzz/fuzz_parse.c), seeded from samples/,
 # tests/fuzz/seeds/ and the corpus; runs FUZZ_SECONDS (default 600), grows build-fuzz/corpus

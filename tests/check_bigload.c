@@ -83,7 +83,7 @@ START_TEST(the_arena_grows_its_chunks_and_keeps_memory_zeroed)
     while (got < total) {
         unsigned char *p = arena_alloc(&a, 184); /* a plan node */
         ck_assert_ptr_nonnull(p);
-        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+        ck_assert_uint_eq((uintptr_t)p % 8, 0);
         ck_assert(p[0] == 0 && p[183] == 0);
         memset(p, 0xab, 184);
         got += 184;

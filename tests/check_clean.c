@@ -781,8 +781,12 @@ static void word_wrap(const char *text, struct sb *o, size_t w,
         sb_put(o, p, (size_t)(le - p));
         sb_ch(o, '\n');
         size_t n = (size_t)(le - ls);
-        after_header = n > 6 && memcmp(ls, "== ", 3) == 0 && strstr(ls, "Plan ==") &&
-                       strstr(ls, "Plan ==") < le;
+        /* After "== Physical Plan ==" or an AQE "+- == Final Plan ==": a root. */
+        const char *h = ls;
+        while (h < le && (*h == ' ' || *h == '+' || *h == '-'))
+            h++;
+        after_header = n > 6 && le - h > 3 && memcmp(h, "== ", 3) == 0 && strstr(h, "Plan ==") &&
+                       strstr(h, "Plan ==") < le;
     }
 }
 
@@ -800,8 +804,9 @@ static size_t hanging_indent(const char *ls, const char *le, bool after_header)
         p++;
     if (p + 2 < le && (*p == '+' || *p == ':') && p[1] == '-' && p[2] == ' ')
         return (size_t)(p + 3 - ls);
-    if (after_header || (le - ls > 9 && memcmp(ls, "Subquery:", 9) == 0))
-        return 2;
+    if (after_header || (le - ls > 9 && memcmp(ls, "Subquery:", 9) == 0) ||
+        (ls < le && *ls == '('))
+        return (size_t)(p - ls) + 2;
     if (ls < le && *ls >= 'A' && *ls <= 'Z') {
         const char *c = memchr(ls, ':', (size_t)(le - ls));
         if (c && c + 1 < le && c[1] == ' ' && c - ls < 30 && !memchr(ls, ',', (size_t)(c - ls)))

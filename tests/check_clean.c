@@ -496,6 +496,22 @@ START_TEST(correct_trees_are_never_rebuilt)
 }
 END_TEST
 
+START_TEST(prose_after_a_pasted_plan_is_not_a_node)
+{
+    /* A reused subquery's entry has no body: the question after the paste is not its tree. */
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n* Filter (2)\n+- * Range (1)\n\n\n"
+        "(1) Range [codegen id : 1]\nOutput [1]: [id#0L]\n\n"
+        "(2) Filter [codegen id : 1]\nInput [1]: [id#0L]\nCondition : (id#0L > 1)\n\n"
+        "===== Subqueries =====\n\n"
+        "Subquery:1 Hosting operator id = 2 Hosting Expression = ReusedSubquery Subquery "
+        "scalar-subquery#5, [id=#9]\n\n"
+        "Any idea why it is slow?\n");
+    ck_assert_uint_eq(doc->n_all_nodes, 2);
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(line_numbers_point_at_the_original_input)
 {
     /* The table's borders and header go; nodes keep the lines they had in the paste. */
@@ -1117,6 +1133,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, lost_indentation_of_an_aqe_plan_is_rebuilt);
     tcase_add_test(tc, correct_trees_are_never_rebuilt);
     tcase_add_test(tc, line_numbers_point_at_the_original_input);
+    tcase_add_test(tc, prose_after_a_pasted_plan_is_not_a_node);
     suite_add_tcase(s, tc);
     TCase *tk = tcase_create("corpus");
     tcase_set_timeout(tk, 600);

@@ -47,6 +47,30 @@ static bool prefix_only(const struct cl_line *l)
     return true;
 }
 
+/* "Name (12)", "Name (unknown)", "ShuffleQueryStage (4), Statistics(...)": a formatted
+ * outline line. */
+static bool ends_with_formatted_id(const struct cl_line *l)
+{
+    uint32_t n = l->len;
+    static const char stats[] = ", Statistics(";
+    /* Bound: one backward pass over the line. */
+    for (uint32_t i = n; i >= sizeof stats - 1; i--)
+        if (memcmp(l->p + i - (sizeof stats - 1), stats, sizeof stats - 1) == 0) {
+            n = i - (uint32_t)(sizeof stats - 1);
+            break;
+        }
+    if (n < 3 || l->p[n - 1] != ')')
+        return false;
+    uint32_t j = n - 1;
+    while (j > 0 && l->p[j - 1] >= '0' && l->p[j - 1] <= '9')
+        j--;
+    if (j == n - 1 && !(n >= 9 && memcmp(l->p + n - 9, "(unknown)", 9) == 0))
+        return false;
+    if (j == n - 1)
+        j = n - 8;
+    return j >= 2 && l->p[j - 1] == '(' && l->p[j - 2] == ' ';
+}
+
 /* The rest of a cut line starts at column 0, or at column 1 when the cut fell before a
  * space; an indented line is the plan's own (an indentation-only tree, a literal). */
 static bool terminal_follower(const struct cl_line *head, const struct cl_line *next,
@@ -60,7 +84,14 @@ static bool terminal_follower(const struct cl_line *head, const struct cl_line *
     if (head->len >= 3 && head->p[head->len - 1] == ' ' && head->p[head->len - 2] == ' ' &&
         head->p[head->len - 3] == ' ')
         return false;
-    return continues(next_kind) && cl_indent(next->p, next->len) <= 1;
+    /* A subquery entry exactly as wide as the cut: its tree's root follows, not its rest. */
+    if (cl_starts(head->p, head->len, "Subquery:") && ends_with_formatted_id(next))
+        return false;
+    uint32_t ind = cl_indent(next->p, next->len);
+    /* "Scan parquet  (10)" cut after "parquet": the id keeps its two spaces. */
+    if (ind == 2 && ind < next->len && next->p[ind] == '(')
+        return true;
+    return continues(next_kind) && ind <= 1;
 }
 
 /* The first line of a hanging-indent group and the column its continuations start at or
@@ -95,30 +126,6 @@ static bool word_head(const struct cl_line *head, const struct cl_facts *f, bool
         return !f->aqe_header;
     (void)head;
     return f->kind == K_FIELD || f->kind == K_DETAILS || (root_like && f->kind == K_OTHER);
-}
-
-/* "Name (12)", "Name (unknown)", "ShuffleQueryStage (4), Statistics(...)": a formatted
- * outline line. */
-static bool ends_with_formatted_id(const struct cl_line *l)
-{
-    uint32_t n = l->len;
-    static const char stats[] = ", Statistics(";
-    /* Bound: one backward pass over the line. */
-    for (uint32_t i = n; i >= sizeof stats - 1; i--)
-        if (memcmp(l->p + i - (sizeof stats - 1), stats, sizeof stats - 1) == 0) {
-            n = i - (uint32_t)(sizeof stats - 1);
-            break;
-        }
-    if (n < 3 || l->p[n - 1] != ')')
-        return false;
-    uint32_t j = n - 1;
-    while (j > 0 && l->p[j - 1] >= '0' && l->p[j - 1] <= '9')
-        j--;
-    if (j == n - 1 && !(n >= 9 && memcmp(l->p + n - 9, "(unknown)", 9) == 0))
-        return false;
-    if (j == n - 1)
-        j = n - 8;
-    return j >= 2 && l->p[j - 1] == '(' && l->p[j - 2] == ' ';
 }
 
 /* A "Subquery:N Hosting ... Hosting Expression = ..." entry broken by the client: its root

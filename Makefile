@@ -136,12 +136,13 @@ check-asan: sparkplan $(SAN)/check-runner
 	$(TEST_ENV) SPARKPLAN_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1 ./$(SAN)/check-runner
 
-# ---- the man page's KEYS section comes from the key table (src/core/keys.c) --------------
+# ---- the key lists of the man page and README come from the key table (src/core/keys.c) -
 $(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/sparkplan/*.h)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/keys-man.c $(B)/libsparkplan-core.a
 
 man: $(B)/keys-man
-	./$(B)/keys-man man/sparkplan.1
+	./$(B)/keys-man man/sparkplan.1 README.md
+
 # ---- fuzzing (issue 4) ----------------------------------------------------------------
 # make fuzz: libFuzzer on clean-up + parser (tests/fuzz/fuzz_parse.c), seeded from samples/,
 # tests/fuzz/seeds/ and the corpus; runs FUZZ_SECONDS (default 600), grows build-fuzz/corpus

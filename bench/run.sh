@@ -46,7 +46,7 @@ field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
 # record INPUT KEY VALUE
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$RES"; }
 now() { date +%s.%N; }
-calc() { awk "BEGIN { print $1 }"; }   # arithmetic without bc
+calc() { awk "BEGIN { print ($1) }"; }   # arithmetic without bc (parenthesised: ">" compares)
 warm() { cat "$1" >/dev/null; }   # page cache: every figure reads from memory
 
 # ---- the machine -------------------------------------------------------------------
@@ -106,11 +106,17 @@ fi
 [ $HAVE_JSON = 1 ] || say "note: sparkplan --json is not available yet: json figures skipped"
 [ $HAVE_UI = 1 ] || say "note: the explorer does not draw yet (or tmux is missing): first-screen figures skipped"
 
-# first_screen FILE: seconds from start to the first full screen (median of RUNS)
+# median of the numbers on stdin
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# first_screen FILE: "SCREEN PARSE RATIO", medians over RUNS pairs.  Each pair times the
+# parse alone and then the explorer's first screen back to back, so the ratio of a pair
+# sees the same machine load; the ratio column is the median of the pairs' ratios.
 first_screen() {
-    times=""
+    : >"$DIR/out.screen"
     r=0
     while [ $r -lt "$RUNS" ]; do
+        p=$(field time "$("$SPB" run 1 /dev/null -- "$SPB" parse "$1" 2>/dev/null)")
         t0=$(now)
         tmux -L "$TMUX_SOCK" new-session -d -s shot -x 120 -y 40 "$SP $1; sleep 100000"
         t1=""
@@ -124,14 +130,15 @@ first_screen() {
                 esac
             fi
             [ -n "$t1" ] && break
-            if [ "$(calc "($(now) - $t0) > 60")" = 1 ]; then t1=""; break; fi
+            if [ "$(calc "($(now) - $t0) > 60")" = 1 ]; then break; fi
         done
         tmux -L "$TMUX_SOCK" kill-session -t shot 2>/dev/null
-        [ -n "$t1" ] || { echo "nan"; return; }
-        times="$times $(calc "$t1 - $t0")"
+        [ -n "$t1" ] || { echo "nan nan nan"; return; }
+        s=$(calc "$t1 - $t0")
+        echo "$s $p $(calc "$s / $p")" >>"$DIR/out.screen"
         r=$((r + 1))
     done
-    printf '%s\n' $times | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+    echo "$(cut -d' ' -f1 "$DIR/out.screen" | median) $(cut -d' ' -f2 "$DIR/out.screen" | median) $(cut -d' ' -f3 "$DIR/out.screen" | median)"
 }
 
 # ---- per input ---------------------------------------------------------------------
@@ -156,7 +163,7 @@ for name in $ONLY; do
     record "$name" parse_cpu "$(field cpu "$line")"
     record "$name" rss_kb "$(field rss_kb "$line")"
     [ "$(field status "$line")" = 0 ] || record "$name" parse_status "$(field status "$line")"
-    line=$("$SPB" load "$f" 1)
+    line=$("$SPB" load "$f" "$RUNS" 2>/dev/null)
     for k in read clean parse finish nodes arena; do
         record "$name" "in_$k" "$(field "$k" "$line")"
     done
@@ -171,11 +178,19 @@ for name in $ONLY; do
         # Baseline: cat of a file of the same size, to a file as well.
         line=$("$SPB" run "$RUNS" "$DIR/out.cat" -- cat "$DIR/out.$mode")
         record "$name" "${mode}_cat" "$(field time "$line")"
+        # The writing alone, in-process on a loaded document, and cat again right after it.
+        line=$("$SPB" emit "$f" "$mode" "$DIR/out.$mode" "$RUNS" 2>/dev/null)
+        record "$name" "${mode}_emit" "$(field time "$line")"
+        line=$("$SPB" run "$RUNS" "$DIR/out.cat" -- cat "$DIR/out.$mode")
+        record "$name" "${mode}_emit_cat" "$(field time "$line")"
         rm -f "$DIR/out.$mode" "$DIR/out.cat"
     done
 
     if [ $HAVE_UI = 1 ]; then
-        record "$name" screen "$(first_screen "$f")"
+        set -- $(first_screen "$f")
+        record "$name" screen "$1"
+        record "$name" screen_parse "$2"
+        record "$name" screen_ratio "$3"
     fi
     [ "$KEEP" = 1 ] || [ "$name" = formatted ] || rm -f "$f"
 done

@@ -15,6 +15,7 @@
 #include "sparkplan/analyze.h"
 #include "sparkplan/emit.h"
 #include "sparkplan/insight.h"
+#include "sparkplan/keys.h"
 #include "sparkplan/load.h"
 #include "sparkplan/sample.h"
 #include "sparkplan/sanitize.h"
@@ -190,7 +191,7 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
             }
             break;
         case 'h':
-            fputs(usage_text, stdout);
+            fputs(usage_text, stdout), keys_print_help(stdout);
             return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
         case 'V':
             printf("sparkplan %s\n", SPARKPLAN_VERSION);

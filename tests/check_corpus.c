@@ -1,15 +1,22 @@
-/* The corpus: 1,400 real plans (../shared/corpus).  Every file loads; for the tree-shaped
- * modes an independent, deliberately simple reading of the file agrees with the model on
- * every node's printed depth, codegen stage and formatted id; and a documented set of
- * files gives exactly the tree checked by hand against the file text.
+/* The corpus: 1,400 real plans (../shared/corpus).  Every file loads; for every file whose
+ * INDEX.tsv mode is a tree (simple, extended, formatted, cost, AQE, codegen, Comet extended,
+ * analyzed logical plans, simplified trees: all but the show()-table and numbered pastes,
+ * whose lines clean-up rewrites) an independent, deliberately simple reading of the file
+ * agrees with the model on every node's printed depth, codegen stage and formatted id in
+ * at least 99% of the files; and a documented set of files gives exactly the tree checked by
+ * hand against the file text.
  *
  * The reference reading (ref_read) knows nothing of the parser: a node line is a line whose
  * 3-character prefix units end with "+- " or ":- ", the first line after a section header,
- * the root of a bare tree (a column-0 line followed by a "+- " line), or the indented root
- * under an AQE "== X Plan ==" label.  Its printed depth is simply the number of units.  The
+ * the root of a bare tree (a column-0 line followed by a "+- " line, or the first line of a
+ * "-- !query analysis" block), or the indented root under an AQE "== X Plan ==" label.  Its
+ * printed depth is simply the number of units (simplified trees: two spaces a level).  The
  * model's nesting maps back to printed units: an inner child (subquery, cached plan) sits
  * two units below its parent, and an AQE sub-plan sits one unit above its model depth.
- */
+ *
+ * Known disagreement (1 file): web/spark-docs-spj-iceberg-without-spj.annotated.txt, where
+ * the docs added "// DATA SHUFFLE" after two outline ids; the parser reads the ids through
+ * the comment, the reference reading (on purpose) does not. */
 #include "testutil.h"
 
 #include <stdarg.h>
@@ -162,7 +169,7 @@ static int codegen_id_after(struct line *v, size_t nlines, size_t i, int id)
     return 0;
 }
 
-static void ref_read(char *buf, size_t len, struct ref *out)
+static void ref_read(char *buf, size_t len, bool one_line_plans, struct ref *out)
 {
     size_t n;
     struct line *v = split_lines(buf, len, &n);
@@ -200,12 +207,14 @@ static void ref_read(char *buf, size_t len, struct ref *out)
     free(has_details);
     free(all_ids);
     bool skip = false, code = false, expect_root = false, expect_schema = false;
-    bool bare_ok = true; /* a bare tree may start here */
+    bool bare_ok = true;   /* a bare tree may start here */
+    bool analysis = false; /* first line of a "-- !query analysis" block */
     int label_units = -1;
     for (size_t i = 0; i < n; i++) {
         struct line l = v[i];
         if (starts(l, "-- !query")) {
             skip = !(starts(l, "-- !query output") || starts(l, "-- !query analysis"));
+            analysis = starts(l, "-- !query analysis");
             code = false;
             bare_ok = !skip;
             expect_root = false;
@@ -241,13 +250,19 @@ static void ref_read(char *buf, size_t len, struct ref *out)
                 continue; /* "name: type" schema line of the analyzed plan */
             }
             node = !is_details_header(l);
-        } else if (u == 0 && bare_ok && i + 1 < n && starts(v[i + 1], "+- ")) {
+        } else if (u == 0 && bare_ok && i + 1 < n &&
+                   (starts(v[i + 1], "+- ") || starts(v[i + 1], ":- "))) {
             node = true;
+        } else if (u == 0 && bare_ok && one_line_plans && (i + 1 >= n || blank(v[i + 1])) &&
+                   ((l.s[0] >= 'A' && l.s[0] <= 'Z') || l.s[0] == '\'')) {
+            node = true; /* a one-line analyzed plan: "Range (1, 10, step=1, splits=Some(2))" */
+        } else if (u == 0 && analysis && ((l.s[0] >= 'A' && l.s[0] <= 'Z') || l.s[0] == '\'')) {
+            node = true; /* "-- !query analysis": its first line is the plan's root */
         } else if (spaces && u > 0 && u == label_units) {
             node = true;
         }
         expect_root = expect_schema = false;
-        bare_ok = false;
+        bare_ok = analysis = false;
         if (!node)
             continue;
         label_units = -1;
@@ -272,6 +287,21 @@ static void ref_read(char *buf, size_t len, struct ref *out)
         ref_add(out, (uint32_t)i + 1, u, stage, id);
     }
     free(formatted);
+    free(v);
+}
+
+/* PlanStabilitySuite's simplified trees: every line is a node, two spaces a level. */
+static void ref_read_indented(char *buf, size_t len, struct ref *out)
+{
+    size_t n;
+    struct line *v = split_lines(buf, len, &n);
+    for (size_t i = 0; i < n; i++) {
+        size_t sp = 0;
+        while (sp < v[i].n && v[i].s[sp] == ' ')
+            sp++;
+        if (sp < v[i].n)
+            ref_add(out, (uint32_t)i + 1, (int)(sp / 2), -1, -1);
+    }
     free(v);
 }
 
@@ -386,6 +416,8 @@ static bool tree_mode(const char *mode)
     if (mode_has(mode, "notebook-table") || mode_has(mode, "numberedTreeString"))
         return false;
     return mode_has(mode, "simple") || mode_has(mode, "extended") ||
+           mode_has(mode, "analyzed-logical") || mode_has(mode, "simplified-tree") ||
+           mode_has(mode, "codegen") ||
            mode_has(mode, "formatted") || mode_has(mode, "cost") || strstr(mode, "aqe-") != NULL;
 }
 
@@ -773,7 +805,10 @@ START_TEST(tree_modes_agree_with_a_simple_reading)
         char *buf = tu_read_file(e[i].path, &len);
         ck_assert_ptr_nonnull(buf);
         struct ref r = {0};
-        ref_read(buf, len, &r);
+        if (mode_has(e[i].mode, "simplified-tree"))
+            ref_read_indented(buf, len, &r);
+        else
+            ref_read(buf, len, mode_has(e[i].mode, "analyzed-logical"), &r);
         struct document *doc = NULL;
         enum sp_status s = tu_try_parse(buf, len, &doc);
         char why[200] = "did not load";

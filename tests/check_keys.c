@@ -155,6 +155,24 @@ START_TEST(man_page_keys_section_is_up_to_date)
 }
 END_TEST
 
+START_TEST(readme_key_tables_are_up_to_date)
+{
+    size_t len = 0;
+    char *readme = tu_read_file("README.md", &len);
+    ck_assert_msg(readme != NULL, "README.md not readable (tests run from the repo root)");
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *f = open_memstream(&out, &out_len);
+    ck_assert_msg(keys_splice_readme(readme, len, f), "README.md has no KEYS markers");
+    fclose(f);
+    ck_assert_msg(out_len == len && memcmp(out, readme, len) == 0,
+                  "README.md's key tables are out of date: run `make man`");
+    ck_assert_ptr_nonnull(strstr(readme, "| `Ctrl-d` | move down half a page |"));
+    free(out);
+    free(readme);
+}
+END_TEST
+
 START_TEST(splice_replaces_only_between_the_markers)
 {
     const char *page = ".TH X 1\n.SH KEYS\n.\\\" KEYS-BEGIN\nstale\n.\\\" KEYS-END\n.SH AFTER\n";
@@ -185,6 +203,7 @@ Suite *keys_suite(void)
     tcase_add_test(tc, lookup_finds_what_the_issue_promises);
     tcase_add_test(tc, help_text_lists_every_binding_readably);
     tcase_add_test(tc, man_page_keys_section_is_up_to_date);
+    tcase_add_test(tc, readme_key_tables_are_up_to_date);
     tcase_add_test(tc, splice_replaces_only_between_the_markers);
     suite_add_tcase(s, tc);
     return s;

@@ -1,8 +1,9 @@
-/* keys-man: regenerate the KEYS section of the man page from the key table.
+/* keys-man: regenerate the key lists of the man page and the README from the key table.
  *
- * Usage: keys-man man/sparkplan.1 — rewrites the lines between `.\" KEYS-BEGIN` and
- * `.\" KEYS-END` in place (through a temporary file and rename).  Run by `make man`;
- * tests/check_keys.c fails when the committed page differs from what this would write.
+ * Usage: keys-man man/sparkplan.1 README.md — rewrites, in place (through a temporary
+ * file and rename), the lines between `.\" KEYS-BEGIN` and `.\" KEYS-END` of a man page,
+ * or between <!-- KEYS-BEGIN --> and <!-- KEYS-END --> of a .md file.  Run by `make man`;
+ * tests/check_keys.c fails when a committed file differs from what this would write.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,15 +11,11 @@
 
 #include "sparkplan/keys.h"
 
-int main(int argc, char **argv)
+static int splice_file(const char *path)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: keys-man MANPAGE\n");
-        return 2;
-    }
-    FILE *in = fopen(argv[1], "rb");
+    FILE *in = fopen(path, "rb");
     if (!in) {
-        perror(argv[1]);
+        perror(path);
         return 1;
     }
     size_t cap = 1 << 16, len = 0, n;
@@ -38,23 +35,37 @@ int main(int argc, char **argv)
         return 1;
     }
     char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", argv[1]);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *out = fopen(tmp, "wb");
     if (!out) {
         perror(tmp);
+        free(text);
         return 1;
     }
-    bool ok = keys_splice_man(text, len, out);
+    size_t plen = strlen(path);
+    bool markdown = plen > 3 && strcmp(path + plen - 3, ".md") == 0;
+    bool ok = markdown ? keys_splice_readme(text, len, out) : keys_splice_man(text, len, out);
     free(text);
     if (fclose(out) != 0 || !ok) {
-        fprintf(stderr, "keys-man: %s: %s\n", argv[1],
-                ok ? "write failed" : "no .\\\" KEYS-BEGIN / KEYS-END markers");
+        fprintf(stderr, "keys-man: %s: %s\n", path, ok ? "write failed" : "no KEYS-BEGIN / KEYS-END markers");
         remove(tmp);
         return 1;
     }
-    if (rename(tmp, argv[1]) != 0) {
-        perror(argv[1]);
+    if (rename(tmp, path) != 0) {
+        perror(path);
         return 1;
     }
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: keys-man MANPAGE|README.md...\n");
+        return 2;
+    }
+    int status = 0;
+    for (int i = 1; i < argc; i++)
+        status |= splice_file(argv[i]);
+    return status;
 }

@@ -29,8 +29,8 @@ enum sp_status insight_print_summary(FILE *out, const struct document *doc,
  * Spark counterpart, with a line saying so. */
 enum sp_status insight_print_entry(FILE *out, const char *name, int width, bool *known,
                                    struct diag *err);
-/* The same entry as lines of text for a screen: fills `lines` (each a malloc'd-free pointer
- * into buf) — see insight_format_entry. */
+/* Text split into screen lines: `lines` point into `buf`; both are malloc'd and freed
+ * together by insight_text_free. */
 struct insight_text {
     char *buf;     /* malloc'd, NUL-separated lines */
     size_t len;

@@ -2,8 +2,10 @@
  *
  * KEYS_TABLE below is the only place a binding is written.  From it come the action enum,
  * the lookup the explorer uses, the `?` help overlay, the KEYS part of --help
- * (keys_print_help) and the man page's KEYS section (keys_print_man, spliced between the
- * `.\" KEYS-BEGIN` and `.\" KEYS-END` lines of man/sparkplan.1 by `make man`).
+ * (keys_print_help), the man page's KEYS section (keys_print_man, spliced between the
+ * `.\" KEYS-BEGIN` and `.\" KEYS-END` lines of man/sparkplan.1 by `make man`) and the
+ * README's key tables (keys_print_markdown, between <!-- KEYS-BEGIN --> and
+ * <!-- KEYS-END -->, by the same `make man`).
  * Key names are the explorer's canonical names (what src/ui/input.c produces): a
  * character ("j", "?", "G"), "Space", a key name ("Down", "PageDown", "Enter", "Escape",
  * "Backspace", "Tab"), with "C-" (Ctrl), "M-" (Alt) and "S-" (Shift) prefixes; plus the
@@ -116,8 +118,8 @@ enum key_context {
     X(KA_I_PAGE_UP, KCTX_LIST, "PageUp", "previous page")                                  \
     X(KA_I_OPEN, KCTX_LIST, "Enter", "go to the finding, or trace the expression id")      \
     X(KA_I_CLOSE, KCTX_LIST, "q Escape ! *", "close the list")                             \
-    X(KA_W_NEXT, KCTX_WALK, "w Space Enter j Down l Right", "next step")                   \
-    X(KA_W_PREV, KCTX_WALK, "b Backspace k Up h Left", "previous step")                    \
+    X(KA_W_NEXT, KCTX_WALK, "Space Enter j Down w", "next step")                           \
+    X(KA_W_PREV, KCTX_WALK, "b Backspace k Up", "previous step")                           \
     X(KA_W_FIRST, KCTX_WALK, "g Home", "first step")                                       \
     X(KA_W_LAST, KCTX_WALK, "G End", "last step")                                          \
     X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")
@@ -157,8 +159,16 @@ size_t keys_display_list(const struct key_binding *b, char *buf, size_t cap);
 void keys_print_help(FILE *f);
 /* The man page KEYS section body (roff). */
 void keys_print_man(FILE *f);
-/* Copy man_text to f, replacing the lines between the KEYS-BEGIN and KEYS-END markers
- * with keys_print_man's output.  Returns false when a marker is missing. */
+/* The README's key tables (Markdown). */
+void keys_print_markdown(FILE *f);
+/* Copy text to f, replacing the lines between the line starting with begin and the line
+ * starting with end by print's output.  Returns false when a marker is missing. */
+bool keys_splice(const char *text, size_t len, const char *begin, const char *end,
+                 void (*print)(FILE *), FILE *f);
+/* keys_splice with the man page's markers (.\" KEYS-BEGIN / .\" KEYS-END) and
+ * keys_print_man; keys_splice_readme with <!-- KEYS-BEGIN --> / <!-- KEYS-END --> and
+ * keys_print_markdown. */
 bool keys_splice_man(const char *man_text, size_t len, FILE *f);
+bool keys_splice_readme(const char *readme, size_t len, FILE *f);
 
 #endif

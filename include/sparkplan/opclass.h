@@ -50,6 +50,11 @@ struct op_summary {
     uint32_t other_joins;  /* joins of kinds beyond the table */
 };
 
+/* One node into the counts (all but the stage count); c = op_class_of(n). */
+void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c);
+/* How many distinct non-negative ids; may reorder ids. */
+uint32_t op_count_distinct(int32_t *ids, size_t n);
+
 /* Counts over section->preorder[begin..end).  Linear; returns 0 on allocation failure
  * (then the stage count is left at 0), 1 otherwise. */
 int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uint32_t begin,

@@ -21,6 +21,11 @@
 
 #include "sparkplan/plan.h"
 
+/* Where a node's text (or details block) lies in doc->text: [start, end). */
+struct rows_span {
+    uint32_t start, end, preorder;
+};
+
 /* Screen lines a row takes (1 unless the view wraps long text); NULL means 1. */
 typedef unsigned rows_height_fn(const struct plan_node *n, void *ctx);
 
@@ -41,10 +46,17 @@ struct rows {
     uint32_t *matches;
     size_t n_matches;
 
-    /* Built on first use: positions of exchanges and of codegen stage entries. */
+    /* Built in one pass (rows_build_indexes): positions of exchanges and of codegen stage
+     * entries; each node's depth capped at 255 (levels); where each node's text and
+     * details lie in the document text, sorted (search scans the text, not the nodes). */
     uint32_t *exchanges, *stage_starts;
     size_t n_exchanges, n_stage_starts;
     bool exchanges_ready, stages_ready;
+    uint8_t *depth8;
+    struct rows_span *spans;
+    size_t n_spans;
+    uint32_t *loose;              /* nodes whose text is not inside the document text */
+    size_t n_loose;
 
     /* Nodes visited by navigation since init: lets tests prove that a key's cost does
      * not grow with the plan. */
@@ -91,6 +103,12 @@ void rows_unfold_all(struct rows *r);            /* E */
 void rows_show_levels(struct rows *r, unsigned levels);  /* 1-9 */
 void rows_unfold_to(struct rows *r, const struct plan_node *n);  /* n's ancestors */
 
+/* The exchange and codegen-stage indexes x/X and ]/[ use, in one linear pass; also fills
+ * *sum (may be NULL) with the tab's summary counts.  Built on first use otherwise; calling
+ * it when the tab opens keeps every later jump O(log n).  False when memory ran out. */
+struct op_summary;
+bool rows_build_indexes(struct rows *r, struct op_summary *sum);
+
 /* Jumps; each returns false when there is nothing to go to.  *wrapped (may be NULL) says
  * the search went past the end and started again from the other one. */
 bool rows_next_exchange(struct rows *r, int dir, bool *wrapped);
@@ -106,8 +124,9 @@ size_t rows_match_index(const struct rows *r);
 bool rows_node_matches(const struct rows *r, const struct plan_node *n);
 
 /* The guides, connector and fold glyph drawn left of a node's text.
- * max_levels bounds the indentation: a deeper row shows only its nearest max_levels levels
- * and hint says "…(depth N)", so drawing a row costs O(max_levels), not O(depth). */
+ * max_levels bounds the indentation: a row deeper than that shows only its nearest
+ * max_levels/4 levels (at least 2) after a hint "…(depth N)", so drawing a row costs
+ * O(max_levels), not O(depth), and deep rows keep room for their text. */
 #define ROWS_PREFIX_MAX 512
 struct rows_prefix {
     char hint[32];          /* "…(depth 12345) " or "" */
@@ -115,6 +134,8 @@ struct rows_prefix {
     unsigned guide_cols;    /* display columns of guides (2 per level) */
     char glyph[8];          /* "▸ " folded, "▾ " open, "─ " leaf (ASCII: "+ ", "- ", "- ") */
     char marker[24];        /* "[+123] " hidden-node count when folded, else "" */
+    char cont[ROWS_PREFIX_MAX]; /* guides for a wrapped row's further lines: the columns
+                                   that continue past it, up to its glyph column */
 };
 void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned max_levels,
                  struct rows_prefix *out);

@@ -160,6 +160,8 @@ enum key_action insight_flip_action(const struct tui *t, enum key_action a);
 /* The gutter mark of a node ("!" warning, "i" information, a diamond for the producer of
  * the traced id), or NULL; *role says how to draw it. */
 const char *insight_mark(const struct tui *t, const struct plan_node *n, enum role *role);
+/* Appends the tab's findings count to its summary line (when the document is analysed). */
+void insight_tab_summary(struct tui *t, struct tab *tab);
 /* Does the tab need a gutter for marks?  (Analyses the document on first call.) */
 bool insight_tab_has_marks(struct tui *t, const struct tab *tab);
 /* Flipped guides: the last child's corner turned upside down, the open glyph too. */

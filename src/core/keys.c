@@ -141,6 +141,7 @@ static const enum key_context order[] = {KCTX_TREE, KCTX_GLOBAL, KCTX_DETAILS, K
 
 void keys_print_help(FILE *f)
 {
+    fputs("\nKeys in the explorer (? lists them there too):\n", f);
     for (size_t c = 0; c < sizeof order / sizeof order[0]; c++) {
         fprintf(f, "  %s:\n", keys_context_title(order[c]));
         for (size_t i = 0; i < keys_table_len; i++) {
@@ -198,8 +199,28 @@ void keys_print_man(FILE *f)
     }
 }
 
-static const char begin_marker[] = ".\\\" KEYS-BEGIN";
-static const char end_marker[] = ".\\\" KEYS-END";
+void keys_print_markdown(FILE *f)
+{
+    for (size_t c = 0; c < sizeof order / sizeof order[0]; c++) {
+        fprintf(f, "%s**%s**\n\n| key | does |\n|---|---|\n", c ? "\n" : "",
+                keys_context_title(order[c]));
+        for (size_t i = 0; i < keys_table_len; i++) {
+            if (keys_table[i].context != order[c])
+                continue;
+            char list[128];
+            keys_display_list(&keys_table[i], list, sizeof list);
+            fputs("| `", f);
+            for (const char *p = list; *p; p++) /* "j, Down" -> `j`, `Down` */
+                if (p[0] == ',' && p[1] == ' ') {
+                    fputs("`, `", f);
+                    p++;
+                } else {
+                    fputc(*p, f);
+                }
+            fprintf(f, "` | %s |\n", keys_table[i].help);
+        }
+    }
+}
 
 /* Offset of the line starting with marker, or -1. */
 static long find_line(const char *t, size_t len, const char *marker, size_t from)
@@ -216,20 +237,32 @@ static long find_line(const char *t, size_t len, const char *marker, size_t from
     return -1;
 }
 
-bool keys_splice_man(const char *man_text_in, size_t len, FILE *f)
+bool keys_splice(const char *text, size_t len, const char *begin, const char *end,
+                 void (*print)(FILE *), FILE *f)
 {
-    long b = find_line(man_text_in, len, begin_marker, 0);
+    long b = find_line(text, len, begin, 0);
     if (b < 0)
         return false;
-    const char *nl = memchr(man_text_in + b, '\n', len - (size_t)b);
+    const char *nl = memchr(text + b, '\n', len - (size_t)b);
     if (!nl)
         return false;
-    size_t body = (size_t)(nl - man_text_in) + 1;
-    long e = find_line(man_text_in, len, end_marker, body);
+    size_t body = (size_t)(nl - text) + 1;
+    long e = find_line(text, len, end, body);
     if (e < 0)
         return false;
-    fwrite(man_text_in, 1, body, f);
-    keys_print_man(f);
-    fwrite(man_text_in + e, 1, len - (size_t)e, f);
+    fwrite(text, 1, body, f);
+    print(f);
+    fwrite(text + e, 1, len - (size_t)e, f);
     return true;
+}
+
+bool keys_splice_man(const char *man_text, size_t len, FILE *f)
+{
+    return keys_splice(man_text, len, ".\\\" KEYS-BEGIN", ".\\\" KEYS-END", keys_print_man, f);
+}
+
+bool keys_splice_readme(const char *readme, size_t len, FILE *f)
+{
+    return keys_splice(readme, len, "<!-- KEYS-BEGIN -->", "<!-- KEYS-END -->",
+                       keys_print_markdown, f);
 }

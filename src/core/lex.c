@@ -30,12 +30,6 @@ static bool has_prefix_v(const char *s, size_t n, const char *p)
     return n >= k && memcmp(s, p, k) == 0;
 }
 
-static bool has_suffix_v(const char *s, size_t n, const char *p)
-{
-    size_t k = strlen(p);
-    return n >= k && memcmp(s + n - k, p, k) == 0;
-}
-
 /* The hot paths compare against literals: their length is a compile-time constant. */
 #define has_prefix(s, n, lit) ((n) >= sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
 #define has_suffix(s, n, lit)                                                                      \
@@ -66,7 +60,8 @@ static const unsigned char unit_or[24] = {0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0, 0x
 static const unsigned char unit_want[24] = {0x3A, ' ', ' ', 0x3A, ' ', ' ', 0x3A, ' ', ' ',
                                             0x3A, ' ', ' ', 0x3A, ' ', ' ', 0x3A, ' ', ' ',
                                             0x3A, ' ', ' ', 0x3A, ' ', ' '};
-static const char spaces24[24] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+static const char spaces24[24] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+                                  ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 
 static bool eight_plain_units(const char *s, bool *all_spaces)
 {
@@ -298,10 +293,7 @@ static size_t word_len(const char *s, size_t n)
     return i;
 }
 
-static bool word_ends_with(const char *s, size_t n, const char *suffix)
-{
-    return has_suffix_v(s, n, suffix);
-}
+#define word_ends_with(s, n, lit) has_suffix(s, n, lit)
 
 struct slice lex_node_name(const char *s, size_t n, size_t formatted_end)
 {
@@ -638,6 +630,64 @@ bool lex_ends_tree(const char *s, size_t n)
         for (size_t i = 1; i + l <= lim; i++)
             if (s[i - 1] == ' ' && memcmp(s + i, levels[k], l) == 0)
                 return true;
+    }
+    return false;
+}
+
+/* A run of lowercase letters at s[i..) of at least 2, ending where a word ends. */
+static size_t lower_word(const char *s, size_t n, size_t i)
+{
+    size_t k = i;
+    while (k < n && is_lower(s[k]))
+        k++;
+    if (k - i < 2)
+        return 0;
+    if (k < n && s[k] != ' ' && s[k] != ',' && s[k] != '.' && s[k] != ';' && s[k] != ':' &&
+        s[k] != '!' && s[k] != '?')
+        return 0;
+    return k - i;
+}
+
+bool lex_reads_as_prose(const char *s, size_t n, size_t from)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    if (n == 0)
+        return false;
+    /* A line that introduces what follows, or ends a sentence ("..." is Spark's cut). */
+    char last = s[n - 1];
+    if (last == ':' || last == '?' || last == '!')
+        return true;
+    if (last == '.' && !has_suffix(s, n, ".."))
+        return true;
+    /* Two plain lowercase words in a row outside brackets, parentheses and quotes: "with
+       broadcast", "executed in".  Node arguments are lists, expressions, identifiers and
+       single keywords ("Relation [a#1] parquet", "DropTempViewCommand t"); English words
+       inside expressions ("cast(x as int)") sit in parentheses. */
+    int depth = 0;
+    bool quoted = false;
+    /* Bound: each byte once; lower_word only looks ahead of i, and i moves past it. */
+    for (size_t i = from < n ? from : n; i < n; i++) {
+        char c = s[i];
+        if (c == '`' || c == '"') {
+            quoted = !quoted;
+            continue;
+        }
+        if (quoted)
+            continue;
+        if (c == '(' || c == '[' || c == '{') {
+            depth++;
+            continue;
+        }
+        if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+            depth--;
+            continue;
+        }
+        if (depth || !is_lower(c) || (i > 0 && s[i - 1] != ' '))
+            continue;
+        size_t w1 = lower_word(s, n, i);
+        if (w1 && i + w1 + 1 < n && s[i + w1] == ' ' && lower_word(s, n, i + w1 + 1))
+            return true;
     }
     return false;
 }

@@ -6,29 +6,81 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Does the word contain needle?  Words are short (an operator name). */
-static int word_has(struct slice w, const char *needle)
+/* Characters a lenient parser may leave before the operator name (a codegen marker, a
+ * tree prefix). */
+static bool skip_char(unsigned char c)
 {
-    return slice_find(w, needle) >= 0;
-}
-
-static int word_ends_with(struct slice w, const char *suffix)
-{
-    size_t n = strlen(suffix);
-    return w.len >= n && memcmp(w.ptr + w.len - n, suffix, n) == 0;
+    return c == '*' || c == '(' || c == ')' || c == ' ' || c == '+' || c == '-' || c == ':' ||
+           c == '|' || (c >= '0' && c <= '9');
 }
 
 struct slice op_word(const struct plan_node *n)
 {
     struct slice w = n->name.len ? n->name : n->text;
     size_t i = 0;
-    /* Skip a stray codegen marker or tree prefix a lenient parser may have left. */
-    while (i < w.len && strchr("*() +-:|0123456789", w.ptr[i]) && w.ptr[i] != '\0')
+    while (i < w.len && skip_char((unsigned char)w.ptr[i]))
         i++;
     size_t j = i;
     while (j < w.len && w.ptr[j] != ' ' && w.ptr[j] != '[' && w.ptr[j] != '(' && w.ptr[j] != '\n')
         j++;
     return slice_make(w.ptr + i, j - i);
+}
+
+/* Name parts that decide the class, found in one pass over the word (classifying a
+ * million nodes must stay fast: this runs when a tab opens). */
+enum {
+    T_EXCHANGE = 1 << 0,
+    T_BROADCAST = 1 << 1,
+    T_REUSED = 1 << 2,
+    T_QUERYSTAGE = 1 << 3,
+    T_SHUFFLE = 1 << 4,
+    T_JOIN = 1 << 5,
+    T_CARTESIAN = 1 << 6,
+    T_SCAN = 1 << 7,
+};
+
+static bool at(struct slice w, size_t i, const char *lit, size_t n)
+{
+    return i + n <= w.len && memcmp(w.ptr + i, lit, n) == 0;
+}
+
+static unsigned word_parts(struct slice w)
+{
+    unsigned parts = 0;
+    for (size_t i = 0; i < w.len; i++) { /* a word is short */
+        switch (w.ptr[i]) {
+        case 'E':
+            parts |= at(w, i, "Exchange", 8) ? T_EXCHANGE : 0;
+            break;
+        case 'B':
+            parts |= at(w, i, "Broadcast", 9) ? T_BROADCAST : 0;
+            break;
+        case 'R':
+            parts |= at(w, i, "Reused", 6) ? T_REUSED : 0;
+            break;
+        case 'Q':
+            parts |= at(w, i, "QueryStage", 10) ? T_QUERYSTAGE : 0;
+            break;
+        case 'S':
+            parts |= at(w, i, "Shuffle", 7) ? T_SHUFFLE : at(w, i, "Scan", 4) ? T_SCAN : 0;
+            break;
+        case 'J':
+            parts |= at(w, i, "Join", 4) ? T_JOIN : 0;
+            break;
+        case 'C':
+            parts |= at(w, i, "CartesianProduct", 16) ? T_CARTESIAN : 0;
+            break;
+        default:
+            break;
+        }
+    }
+    return parts;
+}
+
+static int word_ends_with(struct slice w, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return w.len >= n && memcmp(w.ptr + w.len - n, suffix, n) == 0;
 }
 
 /* A ReusedExchange says what it reuses either in its text (simple mode prints the reused
@@ -52,7 +104,7 @@ static enum op_class reused_kind(const struct plan_node *n)
             i++, digits++;
         }
         const struct plan_node *t = digits ? plan_node_find_by_id(n->section->plan, id) : NULL;
-        if (t && t != n && slice_find(op_word(t), "Broadcast") >= 0)
+        if (t && t != n && (word_parts(op_word(t)) & T_BROADCAST))
             return OP_BROADCAST_REUSED;
     }
     return OP_SHUFFLE_REUSED;
@@ -65,22 +117,23 @@ enum op_class op_class_of(const struct plan_node *n)
     struct slice w = op_word(n);
     if (w.len == 0)
         return OP_OTHER;
-    if (word_has(w, "QueryStage")) {
-        if (word_has(w, "Broadcast"))
+    unsigned p = word_parts(w);
+    if (p & T_QUERYSTAGE) {
+        if (p & T_BROADCAST)
             return OP_BROADCAST_STAGE;
-        if (word_has(w, "Shuffle"))
+        if (p & T_SHUFFLE)
             return OP_SHUFFLE_STAGE;
         return OP_OTHER;
     }
-    if (word_has(w, "ReusedExchange"))
+    if ((p & (T_REUSED | T_EXCHANGE)) == (T_REUSED | T_EXCHANGE))
         return reused_kind(n);
-    if (word_has(w, "BroadcastExchange"))
+    if ((p & (T_BROADCAST | T_EXCHANGE)) == (T_BROADCAST | T_EXCHANGE))
         return OP_BROADCAST;
-    if (word_has(w, "Exchange"))
+    if (p & T_EXCHANGE)
         return OP_SHUFFLE;
-    if (word_has(w, "Join") || word_has(w, "CartesianProduct"))
+    if (p & (T_JOIN | T_CARTESIAN))
         return OP_JOIN;
-    if (word_has(w, "Scan") || word_ends_with(w, "Relation") || slice_eq_cstr(w, "LogicalRDD"))
+    if ((p & T_SCAN) || word_ends_with(w, "Relation") || slice_eq_cstr(w, "LogicalRDD"))
         return OP_SCAN;
     return OP_OTHER;
 }
@@ -113,6 +166,76 @@ static int compare_i32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Stage ids are small in practice: a bitmap counts them in one pass; larger ids (from
+ * hostile input) fall back to sorting. */
+#define DISTINCT_BITMAP_IDS (1u << 20)
+
+uint32_t op_count_distinct(int32_t *ids, size_t n)
+{
+    int32_t max = -1;
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] > max)
+            max = ids[i];
+    uint32_t count = 0;
+    if (max >= 0 && (uint32_t)max < DISTINCT_BITMAP_IDS) {
+        uint8_t *bits = calloc((size_t)max / 8 + 1, 1);
+        if (bits) {
+            for (size_t i = 0; i < n; i++) {
+                if (ids[i] < 0)
+                    continue;
+                uint8_t bit = (uint8_t)(1u << (ids[i] & 7));
+                if (!(bits[ids[i] >> 3] & bit)) {
+                    bits[ids[i] >> 3] |= bit;
+                    count++;
+                }
+            }
+            free(bits);
+            return count;
+        }
+    }
+    qsort(ids, n, sizeof *ids, compare_i32);
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] >= 0 && (i == 0 || ids[i] != ids[i - 1]))
+            count++;
+    return count;
+}
+
+void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c)
+{
+    sum->nodes++;
+    switch (c) {
+    case OP_SHUFFLE:
+        sum->shuffles++;
+        break;
+    case OP_BROADCAST:
+        sum->broadcasts++;
+        break;
+    case OP_SHUFFLE_REUSED:
+    case OP_BROADCAST_REUSED:
+        sum->reused++;
+        break;
+    case OP_JOIN: {
+        char name[sizeof sum->joins[0].name];
+        join_kind_name(n, name, sizeof name);
+        unsigned k = 0;
+        while (k < sum->n_join_kinds && strcmp(sum->joins[k].name, name) != 0)
+            k++; /* bounded by OP_SUMMARY_JOIN_KINDS */
+        if (k == sum->n_join_kinds) {
+            if (k == OP_SUMMARY_JOIN_KINDS) {
+                sum->other_joins++;
+                break;
+            }
+            memcpy(sum->joins[k].name, name, sizeof name);
+            sum->n_join_kinds++;
+        }
+        sum->joins[k].count++;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
 int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uint32_t begin,
                        uint32_t end)
 {
@@ -121,51 +244,17 @@ int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uin
         end = s->n_nodes;
     if (begin >= end)
         return 1;
-    sum->nodes = end - begin;
     size_t n_starts = 0;
     int32_t *starts = malloc((size_t)(end - begin) * sizeof *starts);
     for (uint32_t i = begin; i < end; i++) {
         const struct plan_node *n = s->preorder[i];
         if (starts && n->stage >= 0 && (!n->parent || n->parent->stage != n->stage))
             starts[n_starts++] = n->stage;
-        switch (op_class_of(n)) {
-        case OP_SHUFFLE:
-            sum->shuffles++;
-            break;
-        case OP_BROADCAST:
-            sum->broadcasts++;
-            break;
-        case OP_SHUFFLE_REUSED:
-        case OP_BROADCAST_REUSED:
-            sum->reused++;
-            break;
-        case OP_JOIN: {
-            char name[sizeof sum->joins[0].name];
-            join_kind_name(n, name, sizeof name);
-            unsigned k = 0;
-            while (k < sum->n_join_kinds && strcmp(sum->joins[k].name, name) != 0)
-                k++; /* bounded by OP_SUMMARY_JOIN_KINDS */
-            if (k == sum->n_join_kinds) {
-                if (k == OP_SUMMARY_JOIN_KINDS) {
-                    sum->other_joins++;
-                    break;
-                }
-                memcpy(sum->joins[k].name, name, sizeof name);
-                sum->n_join_kinds++;
-            }
-            sum->joins[k].count++;
-            break;
-        }
-        default:
-            break;
-        }
+        op_summary_add(sum, n, op_class_of(n));
     }
     if (!starts)
         return 0;
-    qsort(starts, n_starts, sizeof *starts, compare_i32);
-    for (size_t i = 0; i < n_starts; i++)
-        if (i == 0 || starts[i] != starts[i - 1])
-            sum->stages++;
+    sum->stages = op_count_distinct(starts, n_starts);
     free(starts);
     return 1;
 }

@@ -103,6 +103,10 @@ static void fail(struct parser *p, enum sp_status s)
         p->status = s;
 }
 
+/* slice == literal, the length known at compile time. */
+#define slice_is(sl, lit)                                                                          \
+    ((sl).len == sizeof(lit) - 1 && memcmp((sl).ptr, (lit), sizeof(lit) - 1) == 0)
+
 static bool is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r';
@@ -221,31 +225,38 @@ static void finish_code(struct parser *p)
 static struct plan_node *add_node_line(struct parser *p, const char *ls, const char *le,
                                        uint32_t lno, long depth);
 
-/* Does a bare line read like a plan node rather than prose?  An attribute "#12" / "#x", a
-   well-known operator, or a name ending like one ("...Command", "...Exec", "...Scan"). */
+/* Does a lone line, a whole plan printed without a header, read like a plan node rather than
+   prose?  Such a plan can only be one leaf (a relation, a range, a command): notebooks print
+   "Join with broadcast (no shuffle):" or "Repartition executed in 0.47 seconds" around their
+   plans, and those start with an operator name too.  So: no sentence shape (lex), then an
+   attribute id "#12" / "#x", or the name of an operator that has no children. */
 static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
 {
     /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
     if (p->hint_analyzed)
         return true;
     struct slice t = r->text, nm = r->name;
+    const char *nl = memchr(t.ptr, '\n', t.len);
+    size_t first = nl ? (size_t)(nl - t.ptr) : t.len;
+    size_t after_name = nm.ptr >= t.ptr && nm.ptr + nm.len <= t.ptr + first
+                            ? (size_t)(nm.ptr + nm.len - t.ptr)
+                            : 0;
+    if (lex_reads_as_prose(t.ptr, first, after_name))
+        return false;
+    /* Bound: the node's text, once. */
     for (size_t i = 0; i + 1 < t.len; i++)
         if (t.ptr[i] == '#' && ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') ||
                                 t.ptr[i + 1] == 'x' || t.ptr[i + 1] == 'X'))
             return true;
-    static const char *const known[] = {
-        "Relation",    "LocalRelation", "Range",         "OneRowRelation", "LogicalRDD",
-        "Project",     "Filter",        "Aggregate",     "Sort",           "Join",
-        "Union",       "SubqueryAlias", "LocalTableScan", "Window",        "Generate",
-        "Expand",      "Sample",        "Deduplicate",   "Distinct",       "Intersect",
-        "Except",      "GlobalLimit",   "LocalLimit",    "Limit",          "Offset",
-        "Repartition", "RepartitionByExpression", "Tail", "UnresolvedRelation",
-        "HashAggregate", "Exchange",    "AdaptiveSparkPlan"};
-    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-        if (slice_eq_cstr(nm, known[k]))
+    /* Leaves only: a Join, Project or Sort alone on a line, with no ids, is a word in a
+       sentence ("Sort the output"), never a whole plan. */
+    static const char *const leaves[] = {"Relation",      "LocalRelation", "Range",
+                                         "OneRowRelation", "LogicalRDD",   "LocalTableScan",
+                                         "UnresolvedRelation", "ReusedExchange"};
+    for (size_t k = 0; k < sizeof leaves / sizeof leaves[0]; k++)
+        if (slice_eq_cstr(nm, leaves[k]))
             return true;
-    static const char *const endings[] = {"Command", "Relation", "Scan", "Exec", "Exchange",
-                                           "Statement"};
+    static const char *const endings[] = {"Command", "Relation", "Scan", "Exec", "Statement"};
     for (size_t k = 0; k < sizeof endings / sizeof endings[0]; k++) {
         size_t el = strlen(endings[k]);
         if (nm.len >= el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0)
@@ -454,38 +465,65 @@ static void share_details(struct plan_node *n, const struct details_block *b)
         n->stage = b->codegen_id;
 }
 
+/* id -> slot: a direct array when ids are dense (they are: 1..n in post-order), else the
+   open-addressing table. */
+struct id_index {
+    struct id_slot *t;
+    size_t mask;     /* hash mode */
+    size_t direct;   /* direct mode: ids 0 .. direct-1; 0 = hash mode */
+};
+
+static struct id_slot *id_slot_of(struct id_index *x, int32_t id)
+{
+    if (x->direct)
+        return (size_t)id < x->direct ? &x->t[id] : NULL;
+    return id_lookup(x->t, x->mask, id);
+}
+
 static void attach_details(struct parser *p)
 {
     struct plan *pl = p->plan;
     if (!p->blocks_head || !pl)
         return;
-    size_t cap = 16;
-    while (cap < 2 * (p->plan_nodes + 1))
-        cap *= 2;
-    struct id_slot *t = malloc(cap * sizeof *t);
-    if (!t) {
+    int32_t max_id = -1;
+    for (struct plan_section *s = pl->first_section; s; s = s->next)
+        for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n))
+            if (n->id > max_id)
+                max_id = n->id;
+    if (max_id < 0)
+        return;
+    struct id_index x = {NULL, 0, 0};
+    size_t cap;
+    if ((size_t)max_id < 4 * (p->plan_nodes + 16)) {
+        x.direct = cap = (size_t)max_id + 1;
+    } else {
+        cap = 16;
+        while (cap < 2 * (p->plan_nodes + 1))
+            cap *= 2;
+        x.mask = cap - 1;
+    }
+    x.t = malloc(cap * sizeof *x.t);
+    if (!x.t) {
         fail(p, SP_ERR_NOMEM);
         return;
     }
     for (size_t i = 0; i < cap; i++)
-        t[i].id = -1, t[i].node = NULL, t[i].block = NULL;
-    size_t used = 0, mask = cap - 1;
+        x.t[i].id = -1, x.t[i].node = NULL, x.t[i].block = NULL;
     for (struct plan_section *s = pl->first_section; s; s = s->next)
         for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
             if (n->id < 0)
                 continue;
-            struct id_slot *slot = id_lookup(t, mask, n->id);
-            if (slot->id == -1 && used + 1 < cap / 2 + 1) {
+            struct id_slot *slot = id_slot_of(&x, n->id);
+            if (slot->id == -1) {
                 slot->id = n->id;
                 slot->node = n;
-                used++;
             }
         }
     for (struct details_block *b = p->blocks_head; b; b = b->next) {
-        if (slice_eq_cstr(b->name, "AdaptiveSparkPlan"))
+        if (slice_is(b->name, "AdaptiveSparkPlan"))
             set_final_from_text(pl, slice_make(b->start, (size_t)(b->end - b->start)));
-        struct id_slot *slot = id_lookup(t, mask, b->id);
-        if (slot->id != b->id || slot->block)
+        struct id_slot *slot = id_slot_of(&x, b->id);
+        if (!slot || slot->id != b->id || slot->block)
             continue; /* an id pointing nowhere, or a duplicate block: the first one wins */
         slot->block = b;
         share_details(slot->node, b);
@@ -495,11 +533,11 @@ static void attach_details(struct parser *p)
         for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
             if (n->id < 0 || n->details)
                 continue;
-            struct id_slot *slot = id_lookup(t, mask, n->id);
+            struct id_slot *slot = id_slot_of(&x, n->id);
             if (slot->id == n->id && slot->block)
                 share_details(n, slot->block);
         }
-    free(t);
+    free(x.t);
 }
 
 static void close_plan(struct parser *p)
@@ -550,9 +588,9 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
     if (lex_aqe_label(s, len, &inner) && n->stage < 0) {
         n->flags |= NODE_LABEL;
         n->name = inner;
-        if (slice_eq_cstr(inner, "Final Plan"))
+        if (slice_is(inner, "Final Plan"))
             p->plan->is_final = 1;
-        else if (slice_eq_cstr(inner, "Current Plan") && p->plan->is_final < 0)
+        else if (slice_is(inner, "Current Plan") && p->plan->is_final < 0)
             p->plan->is_final = 0;
         return;
     }
@@ -566,7 +604,7 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
     } else {
         n->name = lex_node_name(s, len, SIZE_MAX);
     }
-    if (slice_eq_cstr(n->name, "AdaptiveSparkPlan")) {
+    if (slice_is(n->name, "AdaptiveSparkPlan")) {
         p->plan->adaptive = true;
         set_final_from_text(p->plan, n->text);
     }
@@ -731,7 +769,8 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
     }
     /* Not a node line: more text of the last node, unless a blank line, a log record or a
        prompt ended the tree. */
-    if (p->last && !p->blank_before && !(pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest)))) {
+    bool ended = pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest));
+    if (p->last && !p->blank_before && !ended) {
         continue_node(p, p->last);
         return true;
     }

@@ -41,6 +41,9 @@ void rows_free(struct rows *r)
     free(r->matches);
     free(r->exchanges);
     free(r->stage_starts);
+    free(r->depth8);
+    free(r->spans);
+    free(r->loose);
     memset(r, 0, sizeof *r);
 }
 
@@ -390,8 +393,14 @@ void rows_show_levels(struct rows *r, unsigned levels)
 {
     if (levels == 0)
         levels = 1;
-    for (uint32_t i = r->begin; i < r->end; i++)
-        r->folded[i - r->begin] = rows_rel_depth(r, r->section->preorder[i]) + 1 >= levels;
+    if (!r->exchanges_ready)
+        rows_build_indexes(r, NULL);
+    if (r->depth8) /* one byte per node: no pointer chasing over a million nodes */
+        for (uint32_t i = 0; i < r->end - r->begin; i++)
+            r->folded[i] = r->depth8[i] + 1u >= levels;
+    else
+        for (uint32_t i = r->begin; i < r->end; i++)
+            r->folded[i - r->begin] = rows_rel_depth(r, r->section->preorder[i]) + 1 >= levels;
     refold(r);
 }
 
@@ -441,19 +450,96 @@ static bool push(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
     return true;
 }
 
-static void build_indexes(struct rows *r)
+/* Record where s lies in the document text, or report that it does not. */
+static bool add_span(struct rows *r, size_t *cap, struct slice s, uint32_t pre,
+                     const struct document *doc)
 {
-    if (r->exchanges_ready)
-        return;
-    size_t cap_x = 0, cap_s = 0;
+    if (s.len == 0)
+        return true;
+    if (!doc || s.ptr < doc->text || s.ptr + s.len > doc->text + doc->text_len ||
+        doc->text_len > UINT32_MAX)
+        return false;
+    if (r->n_spans == *cap) {
+        size_t nc = *cap ? *cap * 2 : 256;
+        struct rows_span *ns = realloc(r->spans, nc * sizeof *ns);
+        if (!ns)
+            return false;
+        r->spans = ns;
+        *cap = nc;
+    }
+    uint32_t start = (uint32_t)(s.ptr - doc->text);
+    r->spans[r->n_spans++] = (struct rows_span){start, start + (uint32_t)s.len, pre};
+    return true;
+}
+
+static int compare_span(const void *a, const void *b)
+{
+    const struct rows_span *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+bool rows_build_indexes(struct rows *r, struct op_summary *sum)
+{
+    if (sum)
+        memset(sum, 0, sizeof *sum);
+    free(r->exchanges);
+    free(r->stage_starts);
+    free(r->depth8);
+    free(r->spans);
+    free(r->loose);
+    r->exchanges = r->stage_starts = r->loose = NULL;
+    r->spans = NULL;
+    r->n_exchanges = r->n_stage_starts = r->n_spans = r->n_loose = 0;
+    r->depth8 = malloc(r->end > r->begin ? r->end - r->begin : 1);
+    const struct document *doc =
+        r->section && r->section->plan ? r->section->plan->doc : NULL;
+    size_t cap_x = 0, cap_s = 0, cap_sp = 0, cap_l = 0;
+    bool ok = r->depth8 != NULL;
+    bool sorted = true;
     for (uint32_t i = r->begin; i < r->end; i++) {
         const struct plan_node *n = r->section->preorder[i];
-        if (op_class_is_exchange(op_class_of(n)))
-            push(&r->exchanges, &r->n_exchanges, &cap_x, i);
+        uint32_t d = rows_rel_depth(r, n);
+        if (r->depth8)
+            r->depth8[i - r->begin] = (uint8_t)(d > 255 ? 255 : d);
+        size_t before = r->n_spans;
+        if (!add_span(r, &cap_sp, n->text.len ? n->text : n->name, i, doc) ||
+            !add_span(r, &cap_sp, n->details_text, i, doc)) {
+            r->n_spans = before;
+            ok &= push(&r->loose, &r->n_loose, &cap_l, i);
+        }
+        for (size_t k = before; k < r->n_spans; k++)
+            if (k > 0 && r->spans[k].start < r->spans[k - 1].start)
+                sorted = false;
+        enum op_class c = op_class_of(n);
+        if (op_class_is_exchange(c))
+            ok &= push(&r->exchanges, &r->n_exchanges, &cap_x, i);
         if (n->stage >= 0 && (n == r->scope || !n->parent || n->parent->stage != n->stage))
-            push(&r->stage_starts, &r->n_stage_starts, &cap_s, i);
+            ok &= push(&r->stage_starts, &r->n_stage_starts, &cap_s, i);
+        if (sum)
+            op_summary_add(sum, n, c);
     }
+    /* Formatted plans put details blocks after the tree: sort once. */
+    if (!sorted)
+        qsort(r->spans, r->n_spans, sizeof *r->spans, compare_span);
     r->exchanges_ready = r->stages_ready = true;
+    if (sum && r->n_stage_starts) {
+        int32_t *ids = malloc(r->n_stage_starts * sizeof *ids);
+        if (ids) {
+            for (size_t k = 0; k < r->n_stage_starts; k++)
+                ids[k] = r->section->preorder[r->stage_starts[k]]->stage;
+            sum->stages = op_count_distinct(ids, r->n_stage_starts);
+            free(ids);
+        } else {
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static void build_indexes(struct rows *r)
+{
+    if (!r->exchanges_ready)
+        rows_build_indexes(r, NULL);
 }
 
 static bool jump_in(struct rows *r, const uint32_t *a, size_t n, int dir, bool *wrapped)
@@ -506,12 +592,17 @@ static bool contains(struct slice s, const char *pat, size_t m, bool fold)
     if (fold && c0 >= 'a' && c0 <= 'z')
         c1 = (unsigned char)(c0 - 32);
     const char *a = NULL, *b = NULL; /* next candidates for c0 and c1 */
+    bool a_done = false, b_done = c1 == c0;
     const char *at = s.ptr;
     while (at < end) {
-        if (!a || a < at)
-            a = memchr(at, c0, (size_t)(end - at));
-        if (c1 != c0 && (!b || b < at))
-            b = memchr(at, c1, (size_t)(end - at));
+        if (!a_done && (!a || a < at) && !(a = memchr(at, c0, (size_t)(end - at))))
+            a_done = true;
+        if (!b_done && (!b || b < at) && !(b = memchr(at, c1, (size_t)(end - at))))
+            b_done = true;
+        if (a_done)
+            a = NULL;
+        if (b_done)
+            b = NULL;
         const char *c = a;
         if (c1 != c0 && b && (!c || b < c))
             c = b;
@@ -536,6 +627,116 @@ static bool node_matches(const char *pat, size_t m, bool fold, const struct plan
     return contains(n->text, pat, m, fold) || contains(n->details_text, pat, m, fold);
 }
 
+/* A match at text offset at: mark the node whose span holds it.  *k is a cursor over the
+ * sorted spans that only moves forward.  Returns where scanning may resume. */
+static uint32_t mark_match(const struct rows *r, size_t *k, uint32_t at, size_t m,
+                           uint64_t *marks)
+{
+    while (*k < r->n_spans && r->spans[*k].end < at + m) /* forward only: linear overall */
+        (*k)++;
+    if (*k == r->n_spans || r->spans[*k].start > at)
+        return at + 1; /* not inside a node's text (a tree prefix, another section) */
+    uint32_t bit = r->spans[*k].preorder - r->begin;
+    marks[bit >> 6] |= 1ull << (bit & 63);
+    return r->spans[(*k)++].end; /* one match per span is enough */
+}
+
+/* How common a byte is in plan text, roughly (English letter frequencies; ids, brackets
+ * and '#' are everywhere in plans).  The search anchors on the pattern's rarest byte. */
+static unsigned byte_weight(unsigned char c)
+{
+    static const unsigned char letters[26] = {
+        /* a..z */ 82, 15, 28, 43, 127, 22, 20, 61, 70, 2, 8, 40, 24,
+        67, 75, 19, 1, 60, 63, 91, 28, 10, 24, 2, 20, 1};
+    if (c >= 'a' && c <= 'z')
+        return letters[c - 'a'];
+    if (c >= 'A' && c <= 'Z')
+        return letters[c - 'A'] / 4 + 1;
+    if (c >= '0' && c <= '9')
+        return 50;
+    switch (c) {
+    case ' ':
+        return 150;
+    case '#':
+    case '_':
+    case ',':
+    case '[':
+    case ']':
+    case '(':
+    case ')':
+        return 45;
+    default:
+        return 5;
+    }
+}
+
+/* Search the document text under the tab's spans in one forward pass: memchr finds the
+ * pattern's rarest byte (both cases when folding), each hit is checked in place, and a
+ * cursor walks the sorted spans alongside; a node is done after its first match.  The
+ * work is memchr over the text plus a few steps per hit, whatever the number of nodes.
+ * marks has one bit per node of the tab. */
+static void scan_spans(const struct rows *r, const char *pat, size_t m, bool fold,
+                       uint64_t *marks)
+{
+    if (r->n_spans == 0 || m == 0)
+        return;
+    const unsigned char *text = (const unsigned char *)r->section->plan->doc->text;
+    const unsigned char *p = (const unsigned char *)pat; /* already lower-cased if fold */
+    uint32_t limit = 0;
+    for (size_t i = 0; i < r->n_spans; i++)
+        if (r->spans[i].end > limit)
+            limit = r->spans[i].end;
+    size_t anchor = 0;
+    unsigned best = ~0u;
+    for (size_t i = 0; i < m; i++) { /* bounded by m */
+        unsigned w = byte_weight(p[i]);
+        if (fold && p[i] >= 'a' && p[i] <= 'z')
+            w += byte_weight((unsigned char)(p[i] - 32));
+        if (w < best)
+            best = w, anchor = i;
+    }
+    unsigned char c0 = p[anchor], c1 = c0;
+    if (fold && c0 >= 'a' && c0 <= 'z')
+        c1 = (unsigned char)(c0 - 32);
+    size_t k = 0;
+    uint32_t pos = r->spans[0].start + (uint32_t)anchor; /* where the anchor byte may be */
+    /* Next occurrences of each case, kept between rounds: asking memchr again for one that
+     * is not there would make the scan quadratic. */
+    const unsigned char *a = NULL, *b = NULL;
+    bool a_done = false, b_done = c1 == c0;
+    uint32_t stop = limit - (uint32_t)(m - 1 - anchor); /* the anchor's last position + 1 */
+    while (pos < stop && k < r->n_spans && limit >= m) {
+        if (!a_done && (!a || a < text + pos) && !(a = memchr(text + pos, c0, stop - pos)))
+            a_done = true;
+        if (!b_done && (!b || b < text + pos) && !(b = memchr(text + pos, c1, stop - pos)))
+            b_done = true;
+        const unsigned char *c = a_done ? NULL : a;
+        if (!b_done && (!c || b < c))
+            c = b;
+        if (!c)
+            break;
+        uint32_t hit = (uint32_t)(c - text);
+        uint32_t at = hit - (uint32_t)anchor;
+        if (hit < anchor) {
+            pos = hit + 1;
+            continue;
+        }
+        size_t j = 0;
+        if (fold)
+            while (j < m && lower(text[at + j]) == p[j]) /* bounded by m */
+                j++;
+        else
+            while (j < m && text[at + j] == p[j])
+                j++;
+        if (j < m) {
+            pos = hit + 1;
+            continue;
+        }
+        uint32_t next = mark_match(r, &k, at, m, marks);
+        pos = (next > at + 1 ? next : at + 1) + (uint32_t)anchor;
+    }
+}
+
 long rows_search(struct rows *r, const char *pattern)
 {
     free(r->pattern);
@@ -553,10 +754,27 @@ long rows_search(struct rows *r, const char *pattern)
     for (size_t i = 0; i <= m; i++)
         r->pattern[i] = fold ? (char)lower((unsigned char)pattern[i]) : pattern[i];
     size_t cap = 0;
-    for (uint32_t i = r->begin; i < r->end; i++)
-        if (node_matches(r->pattern, m, fold, r->section->preorder[i]) &&
-            !push(&r->matches, &r->n_matches, &cap, i))
-            return -1;
+    if (!r->exchanges_ready)
+        rows_build_indexes(r, NULL);
+    size_t n = r->end - r->begin;
+    uint64_t *marks = calloc(n / 64 + 1, sizeof *marks);
+    if (!marks)
+        return -1;
+    scan_spans(r, r->pattern, m, fold, marks);
+    for (size_t i = 0; i < r->n_loose; i++) /* text outside the document: node by node */
+        if (node_matches(r->pattern, m, fold, r->section->preorder[r->loose[i]])) {
+            uint32_t bit = r->loose[i] - r->begin;
+            marks[bit >> 6] |= 1ull << (bit & 63);
+        }
+    for (size_t w = 0; w <= n / 64; w++) /* matches in pre-order, 64 nodes at a time */
+        for (uint64_t bits = marks[w]; bits; bits &= bits - 1) {
+            uint32_t pre = r->begin + (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits);
+            if (!push(&r->matches, &r->n_matches, &cap, pre)) {
+                free(marks);
+                return -1;
+            }
+        }
+    free(marks);
     return (long)r->n_matches;
 }
 
@@ -615,12 +833,17 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
         max_levels = 1;
     if (max_levels > cap_levels)
         max_levels = cap_levels;
-    out->hint[0] = out->guides[0] = out->marker[0] = '\0';
+    out->hint[0] = out->guides[0] = out->marker[0] = out->cont[0] = '\0';
     out->guide_cols = 0;
+    size_t cont_len = 0;
+    const char *bar = ascii ? "| " : "\xE2\x94\x82 ";
 
     uint32_t d = rows_rel_depth(r, n);
     if (d > 0) {
-        uint32_t shown = d - 1 < max_levels - 1 ? d - 1 : max_levels - 1;
+        /* Past max_levels, keep only the nearest quarter of them: the hint carries the
+         * depth, and the row keeps room for its text. */
+        uint32_t keep = max_levels / 4 < 2 ? 2 : max_levels / 4;
+        uint32_t shown = d - 1 < max_levels ? d - 1 : (keep < max_levels ? keep : max_levels) - 1;
         if (shown < d - 1)
             snprintf(out->hint, sizeof out->hint, "%s(depth %u) ", ascii ? "..." : "\xE2\x80\xA6",
                      (unsigned)d);
@@ -633,9 +856,11 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
         }
         size_t len = 0;
         for (uint32_t k = 0; k < shown; k++)
-            add(out->guides, sizeof out->guides, &len,
-                cont[k] ? (ascii ? "| " : "\xE2\x94\x82 ") : "  ");
+            add(out->guides, sizeof out->guides, &len, cont[k] ? bar : "  ");
         bool more = n->next_sibling != NULL && n != r->scope;
+        memcpy(out->cont, out->guides, len + 1);
+        cont_len = len;
+        add(out->cont, sizeof out->cont, &cont_len, more ? bar : "  ");
         add(out->guides, sizeof out->guides, &len,
             more ? (ascii ? "|-" : "\xE2\x94\x9C\xE2\x94\x80")
                  : (ascii ? "\\-" : "\xE2\x94\x94\xE2\x94\x80"));
@@ -649,6 +874,9 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
     else
         g = ascii ? "- " : "\xE2\x96\xBE ";
     snprintf(out->glyph, sizeof out->glyph, "%s", g);
+    /* Open children hang from the glyph's column. */
+    add(out->cont, sizeof out->cont, &cont_len,
+        n->first_child && !rows_is_folded(r, n) ? bar : "  ");
     if (n->first_child && rows_is_folded(r, n))
         snprintf(out->marker, sizeof out->marker, "[+%u] ", (unsigned)n->subtree_size);
 }

@@ -33,9 +33,10 @@ void tui_tab_ready(struct tui *t, struct tab *tab)
     if (!rows_init(&tab->rows, tab->section, tab->scope))
         tui_message(t, true, "out of memory");
     struct op_summary sum;
-    op_summary_compute(&sum, tab->section, tab->rows.begin, tab->rows.end);
+    rows_build_indexes(&tab->rows, &sum); /* one pass: summary, x/X and ]/[ indexes */
     op_summary_format(&sum, t->utf8, tab->summary, sizeof tab->summary);
     tab->has_stages = sum.stages > 0;
+    insight_tab_summary(t, tab);
 }
 
 struct tab *tui_tab(struct tui *t)
@@ -330,7 +331,7 @@ static void draw_status(const struct tui *t)
     /* Right side first, so the left side knows how much room it has. */
     char right[128] = "";
     size_t len = 0;
-    if (r->pattern) {
+    if (r->pattern && !insight_walking(t)) {  /* the walk's own counter is in the message */
         size_t i = rows_match_index(r);
         if (i)
             len += (size_t)snprintf(right + len, sizeof right - len, "[%zu/%zu] ", i,

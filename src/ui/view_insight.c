@@ -35,7 +35,8 @@ static struct {
     size_t n_refs;
     const struct plan_node *refs_node;
 
-    /* the traced expression id */
+    /* the traced expression id (a search for another text ends it) */
+    char trace_text[256];
     bool tracing;
     uint64_t trace_id;
     const struct plan_node *producer;
@@ -62,6 +63,7 @@ static struct analysis *analysis_of(struct tui *t, const struct document *doc, b
                 S.docs[i].tried = true;
                 if (analyze_document(doc, &S.docs[i].a, &err) != SP_OK)
                     tui_message(t, true, "analysis: %s", err.message);
+                S.marks_tab = NULL; /* gutter needs change with the findings */
             }
             return S.docs[i].a;
         }
@@ -75,6 +77,13 @@ static struct analysis *analysis_of(struct tui *t, const struct document *doc, b
     }
     S.docs[S.n_docs++] = (struct insight_doc){doc, NULL, false};
     return analysis_of(t, doc, force);
+}
+
+/* The trace holds while its tab still searches for the traced id. */
+static bool trace_live(const struct tab *tab)
+{
+    return S.tracing && tab == S.trace_tab && tab->rows.pattern &&
+           strcmp(tab->rows.pattern, S.trace_text) == 0;
 }
 
 static struct analysis *current_analysis(struct tui *t, bool force)
@@ -109,7 +118,7 @@ bool insight_tab_has_marks(struct tui *t, const struct tab *tab)
     const struct document *doc = tab->section->plan->doc;
     bool small = doc->len <= AUTO_ANALYSE_BYTES;
     const struct analysis *a = analysis_of(t, doc, small);
-    if (S.tracing && S.trace_tab == tab)
+    if (trace_live(tab))
         return true;
     if (!a)
         return false;
@@ -124,9 +133,33 @@ bool insight_tab_has_marks(struct tui *t, const struct tab *tab)
     return S.marks_tab_has;
 }
 
+void insight_tab_summary(struct tui *t, struct tab *tab)
+{
+    const struct document *doc = tab->section->plan->doc;
+    const struct analysis *a = analysis_of(t, doc, doc->len <= AUTO_ANALYSE_BYTES);
+    if (!a)
+        return;
+    size_t warnings = 0, info = 0;
+    for (size_t i = 0; i < a->n_findings; i++) {  /* once per tab, when it is first shown */
+        const struct plan_node *n = a->findings[i].node;
+        if (!n || n->section != tab->section || !rows_contains(&tab->rows, n))
+            continue;
+        if (a->findings[i].severity == SEVERITY_WARNING)
+            warnings++;
+        else
+            info++;
+    }
+    if (!warnings && !info)
+        return;
+    size_t len = strlen(tab->summary);
+    snprintf(tab->summary + len, sizeof tab->summary - len, "%s%zu warning%s, %zu info (!)",
+             t->utf8 ? " \xC2\xB7 " : " | ", warnings, warnings == 1 ? "" : "s", info);
+}
+
 const char *insight_mark(const struct tui *t, const struct plan_node *n, enum role *role)
 {
-    if (S.tracing && n == S.producer) {
+    const struct doc_view *dv = &t->docs[t->cur_doc];
+    if (n == S.producer && trace_live(&dv->tabs[dv->cur])) {
         *role = ROLE_LINK;
         return t->utf8 && !t->ascii ? "\xE2\x97\x86" : "P";  /* ◆ */
     }
@@ -364,6 +397,7 @@ static void trace_id(struct tui *t, const struct exprid_ref *ref)
     r->matches = pos;
     r->n_matches = k;
     S.tracing = true;
+    snprintf(S.trace_text, sizeof S.trace_text, "%s", pattern);
     S.trace_id = ref->id;
     S.trace_tab = tab;
     S.producer = hits.producer;
@@ -432,6 +466,31 @@ bool insight_walking(const struct tui *t)
     return S.walking;
 }
 
+/* How the step relates to the stages: it reads what another stage wrote (a stage boundary
+ * crossed), or a new stage starts at a leaf that reads a table or rows of its own. */
+static void step_entry(const struct walk_step *st, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (st->crosses_exchange) {
+        enum catalog_role r = node_role(st->reads);
+        const char *what = r == CAT_REUSED      ? "reuses an exchange that already ran"
+                           : r == CAT_BROADCAST ? "reads the broadcast"
+                           : r == CAT_SUBQUERY  ? "uses the subquery result"
+                                                : "reads the shuffle";
+        if (st->reads_stage)
+            snprintf(buf, cap, " (crossed a stage boundary: %s from stage %u)", what,
+                     st->reads_stage);
+        else
+            snprintf(buf, cap, " (crossed a stage boundary: %s)", what);
+    } else if (st->starts_stage && S.step > 0) {
+        enum catalog_role r = node_role(st->node);
+        snprintf(buf, cap, " (a new stage starts %s)",
+                 st->node->first_child                                ? "here"
+                 : r == CAT_SCAN || r == CAT_CACHE || r == CAT_RELATION ? "at a scan"
+                                                                        : "at this leaf");
+    }
+}
+
 static void show_step(struct tui *t)
 {
     const struct walk_step *st = &S.walk.steps[S.step];
@@ -448,10 +507,10 @@ static void show_step(struct tui *t)
                  st->stage);
     else if (S.step == 0)
         snprintf(what, sizeof what, ": execution starts here (Space next, b back, q ends)");
+    char how[120];
+    step_entry(st, how, sizeof how);
     tui_message(t, false, "walk %zu/%zu, stage %u/%u%s: %.*s%s", S.step + 1, S.walk.n, st->stage,
-                S.walk.n_stages,
-                st->crosses_exchange ? " (crossed an exchange: a new stage reads its output)" : "",
-                (int)(w.len > 60 ? 60 : w.len), w.ptr, what);
+                S.walk.n_stages, how, (int)(w.len > 60 ? 60 : w.len), w.ptr, what);
 }
 
 static int start_walk(struct tui *t)

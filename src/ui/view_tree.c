@@ -225,8 +225,13 @@ static void draw_row(const struct tui *t, struct rows *r, struct plan_node *n, i
             size_t take = rest.len ? draw_fit(rest, avail) : 0;
             if (line > 0) {
                 draw_fill(&dl, theme_attr(ROLE_NORMAL, v));
+                /* The tree's lines go on beside a wrapped row. */
                 struct draw_line pad;
                 draw_line_start(&pad, y + line, x, cont_x - x, 0);
+                for (const char *h = pf.hint; *h; h++) /* blank under the depth hint */
+                    if (((unsigned char)*h & 0xC0) != 0x80)
+                        draw_puts(&pad, " ", theme_attr(ROLE_NORMAL, v));
+                draw_puts(&pad, pf.cont, theme_attr(ROLE_GUIDE, v));
                 draw_fill(&pad, theme_attr(ROLE_NORMAL, v));
                 draw_line_start(&dl, y + line, cont_x, avail, 0);
             }
@@ -383,13 +388,16 @@ int tree_key(struct tui *t, enum key_action a, const struct input_event *ev)
         tui_message(t, false, "showing %c level%s", ev->name[0], ev->name[0] == '1' ? "" : "s");
         break;
     case KA_NEXT_EXCHANGE:
-    case KA_PREV_EXCHANGE:
-        return jump_message(t, rows_next_exchange(r, a == KA_NEXT_EXCHANGE ? 1 : -1, &wrapped),
-                            wrapped, "Exchange");
+    case KA_PREV_EXCHANGE: {
+        /* Jump first: the order in which arguments are evaluated is unspecified. */
+        bool found = rows_next_exchange(r, a == KA_NEXT_EXCHANGE ? 1 : -1, &wrapped);
+        return jump_message(t, found, wrapped, "Exchange");
+    }
     case KA_NEXT_STAGE:
-    case KA_PREV_STAGE:
-        return jump_message(t, rows_next_stage(r, a == KA_NEXT_STAGE ? 1 : -1, &wrapped),
-                            wrapped, "codegen stage");
+    case KA_PREV_STAGE: {
+        bool found = rows_next_stage(r, a == KA_NEXT_STAGE ? 1 : -1, &wrapped);
+        return jump_message(t, found, wrapped, "codegen stage");
+    }
     case KA_SEARCH_NEXT:
     case KA_SEARCH_PREV:
         if (!r->pattern) {

@@ -120,12 +120,12 @@ static bool hanging_follower(uint32_t col, const struct cl_line *next, enum cl_k
 
 /* Word wrap is only undone on plan lines: a tree line, a details header or field, a plan's
  * root or schema line. */
-static bool word_head(const struct cl_line *head, const struct cl_facts *f, bool root_like)
+static bool word_head(const struct cl_line *head, const struct cl_facts *f, bool after_header)
 {
     if (f->kind == K_TREE)
         return !f->aqe_header;
     (void)head;
-    return f->kind == K_FIELD || f->kind == K_DETAILS || (root_like && f->kind == K_OTHER);
+    return f->kind == K_FIELD || f->kind == K_DETAILS || (after_header && f->kind == K_OTHER);
 }
 
 /* A "Subquery:N Hosting ... Hosting Expression = ..." entry broken by the client: its root
@@ -205,7 +205,7 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         }
         if (hanging_follower(hanging_col(prev, prev_f, ws->prev_after_header), cur, cur_kind))
             ws->hanging++;
-        if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_root_like) &&
+        if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_after_header) &&
             word_follower(cur, cur_kind, false))
             ws->word_pairs++;
     }
@@ -235,10 +235,6 @@ static bool after_plan_header(const struct cl_line *v, const struct cl_facts *fa
     return i > 0 && after_plan_header_line(&v[i - 1], &facts[i - 1]);
 }
 
-static bool root_like(const struct cl_line *v, const struct cl_facts *facts, size_t i)
-{
-    return i == 0 || root_like_after(&v[i - 1], &facts[i - 1]);
-}
 
 /* The analyzed plan's schema line ("k: int, sum(v): bigint") is followed by the root at
  * column 0: it goes on only when it was cut in the middle of its list (it ends with ',' or
@@ -303,7 +299,7 @@ bool cl_step_wrap(struct cleaner *c)
         for (size_t i = 0; i + 1 < n && short_breaks < 2; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] < ws.max_w &&
                 widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                word_head(&v[i], &facts[i], root_like(v, facts, i)) &&
+                word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) &&
                 word_follower(&v[i + 1], facts[i + 1].kind, false) &&
                 widths[i] + 1 + first_word_width(&v[i + 1]) > ws.max_w)
                 short_breaks++;
@@ -321,7 +317,7 @@ bool cl_step_wrap(struct cleaner *c)
     if (word) {
         for (size_t i = 0; i + 1 < n; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                (word_head(&v[i], &facts[i], root_like(v, facts, i)) ||
+                (word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) ||
                  subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
                 word_follower(&v[i + 1], facts[i + 1].kind, false) && widths[i] > wrap_width)
                 wrap_width = widths[i];
@@ -345,7 +341,7 @@ bool cl_step_wrap(struct cleaner *c)
              widths[i] + 1 + first_word_width(&v[i + 1]) > hang_width))
             hcol = hanging_col(&v[i], &facts[i], after_header);
         bool word_group = word && !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1])) &&
-                          (word_head(&v[i], &facts[i], root_like(v, facts, i)) ||
+                          (word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) ||
                                    (i + 1 < n && subquery_entry_continues(&v[i], &facts[i],
                                                                           &v[i + 1])));
         size_t last = i;

@@ -554,6 +554,8 @@ START_TEST(resize_relayouts_down_to_tiny)
     wait_for(&x, "2/11");
     free(run("tmux -S %s resize-window -x 19 -y 5", x.sock));
     wait_for(&x, "terminal too small");
+    free(run("tmux -S %s resize-window -x 10 -y 3", x.sock));
+    EXPECT(&x, false, SHOWS("too small"), LACKS("terminal")); /* the short notice, whole */
     free(run("tmux -S %s resize-window -x 1 -y 1", x.sock));
     sleep_ms(200);
     free(run("tmux -S %s resize-window -x 80 -y 24", x.sock));

@@ -494,6 +494,46 @@ START_TEST(goto_id_shows_details_and_follows_references)
 }
 END_TEST
 
+/* The details name the node once (QA #4): the formatted header line as the heading, no
+ * tree line or section header repeating it, and a long source path broken at a '/'. */
+START_TEST(details_name_the_node_once_and_wrap_paths_whole)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    char args[256];
+    snprintf(args, sizeof args, "%s/formatted.txt", run_dir); /* the Source line: a path */
+    start(&x, "details", 44, 30, "", args);
+    wait_for(&x, "Exchange (6)");
+    keys(&x, "j"); /* (10) BroadcastHashJoin, stage 2 */
+    /* One heading: the header's id, name and stage with what the tree line adds. */
+    char *s = WAIT(&x, false, SHOWS(" BroadcastHashJoin (10)  stage"),
+                   SHOWS(" (10) BroadcastHashJoin Inner BuildRight\n   [codegen id : 2]"),
+                   SHOWS("Left keys [1]:"));
+    const char *pane = strstr(s, "Details (Enter)");
+    ck_assert_ptr_nonnull(pane);
+    pane = strchr(pane, '\n');
+    ck_assert_msg(strstr(pane, "BroadcastHashJoin Inner BuildRight (10)") == NULL,
+                  "the tree line repeated in the details:\n%s", s);
+    ck_assert_msg(strstr(pane, "(10) BroadcastHashJoin [codegen") == NULL &&
+                      strstr(pane, "\n (10) BroadcastHashJoin\n") == NULL &&
+                      strstr(pane, "\n Details\n") == NULL,
+                  "a second title in the details:\n%s", s);
+    free(s);
+    keys(&x, "Enter G"); /* the last lines: where the node comes from */
+    s = WAIT(&x, false, SHOWS("Esc: back to the tree"), SHOWS("Input line: 3 (details at line 63)"),
+             SHOWS(" Source: /tmp/"));
+    char *src = pw_line(s, " Source: /tmp/");
+    size_t len = strlen(src);
+    while (len && src[len - 1] == ' ')
+        len--;
+    ck_assert_msg(len && src[len - 1] == '/', "path not broken at a '/': '%s'", src);
+    ck_assert_msg(strstr(s, "\n   formatted.txt") != NULL, "file name not whole, indented:\n%s", s);
+    free(src), free(s);
+    stop(&x);
+}
+END_TEST
+
 START_TEST(search_counts_matches)
 {
     if (skip_test())
@@ -803,6 +843,7 @@ Suite *e2e_suite(void)
     tcase_add_test(tc, no_color_uses_attributes);
     tcase_add_test(tc, stage_tints_and_highlight);
     tcase_add_test(tc, goto_id_shows_details_and_follows_references);
+    tcase_add_test(tc, details_name_the_node_once_and_wrap_paths_whole);
     tcase_add_test(tc, search_counts_matches);
     tcase_add_test(tc, tab_switches_sections);
     tcase_add_test(tc, resize_relayouts_down_to_tiny);

@@ -275,14 +275,32 @@ START_TEST(w_walks_the_plan_in_execution_order_stage_by_stage)
     struct term tm;
     open_term(&tm, "walk", 130, 30, "--sample join-simple");
     see(&tm, "SortMergeJoin [customer_id#13L]");
+    /* A trace first: its counter belongs to the tree, not to the walk (QA #8). */
+    press(&tm, "'*'");
+    see(&tm, "Expression ids of this node");
+    press(&tm, "Enter");
+    see(&tm, "[2/2]");
     press(&tm, "w");
     char *s = until(&tm, "walk 1/12, stage 1/3: FileScan: execution starts here");
     ck_assert_ptr_nonnull(strstr(s, "FileScan  (Spark physical operator)")); /* explained */
     free(s);
     press(&tm, "Space Space Space");
-    see(&tm, "walk 4/12, stage 1/3: Exchange: writes the shuffle, stage 1 ends here");
+    s = until(&tm, "walk 4/12, stage 1/3: Exchange: writes the shuffle, stage 1 ends here");
+    ck_assert_msg(strstr(s, "/2] ") == NULL, "trace counter during the walk:\n%s", s);
+    free(s);
+    /* The customers scan starts a stage; it crosses nothing (QA #8). */
     press(&tm, "Space");
-    see(&tm, "walk 5/12, stage 2/3 (crossed an exchange: a new stage reads its output): FileScan");
+    see(&tm, "walk 5/12, stage 2/3 (a new stage starts at a scan): FileScan");
+    press(&tm, "Space Space Space Space");
+    see(&tm, "walk 9/12, stage 3/3 (crossed a stage boundary: reads the shuffle from stage 1): "
+             "Sort");
+    press(&tm, "Space");
+    see(&tm, "walk 10/12, stage 3/3 (crossed a stage boundary: reads the shuffle from stage 2): "
+             "Sort");
+    press(&tm, "g");
+    see(&tm, "walk 1/12");
+    press(&tm, "Space Space Space Space");
+    see(&tm, "walk 5/12");
     press(&tm, "b");
     see(&tm, "walk 4/12, stage 1/3: Exchange");
     press(&tm, "G");
@@ -290,6 +308,7 @@ START_TEST(w_walks_the_plan_in_execution_order_stage_by_stage)
     press(&tm, "q");
     s = until(&tm, "walk ended");
     ck_assert_ptr_null(strstr(s, "What to check")); /* explanations back off */
+    ck_assert_ptr_nonnull(strstr(s, "/2] "));     /* the trace counter is back */
     free(s);
     close_term(&tm);
 }

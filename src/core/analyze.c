@@ -23,7 +23,6 @@
 #define UNKNOWN_SIZE 4.0e18                   /* ~ Long.MaxValue (8.0 EiB): "size unknown" */
 #define TIB (1024.0 * 1024.0 * 1024.0 * 1024.0)
 #define MAX_PER_RULE 5000                     /* findings kept per rule; the rest are counted */
-#define WIDE_TABLE 8                          /* columns: reading all of them is worth a warning */
 
 const struct rule analyze_rules[RULE_COUNT] = {
     [RULE_SHUFFLE] = {"SP001", SEVERITY_INFO, "shuffle",
@@ -66,8 +65,12 @@ const struct rule analyze_rules[RULE_COUNT] = {
         "PartitionFilters: only the matching partitions are read. Good.",
         "Nothing to do."},
     [RULE_READS_ALL_COLUMNS] = {"SP022", SEVERITY_INFO, "reads every column",
-        "The scan reads every column of the table.",
-        "Select only the columns the query needs."},
+        "The scan reads every column of the table. Spark already leaves out the columns a "
+        "query does not use, so the query uses them all (SELECT *, or a DataFrame that keeps "
+        "every column): normal for a full export, wasteful on a wide table when the result "
+        "needs a few.",
+        "If the result needs only some columns, select those: a columnar format then reads "
+        "only them."},
     [RULE_ALL_PARTITIONS] = {"SP023", SEVERITY_INFO, "every partition read",
         "The table is partitioned but the scan has no PartitionFilters: every partition is "
         "listed and read.",
@@ -209,8 +212,10 @@ static bool is_executed_kind(enum section_kind k)
 }
 
 /* The sections whose nodes are counted for a plan: physical + subqueries; else the biggest
- * codegen subtree; else the last logical section. */
-static bool section_counts(const struct plan *p, const struct plan_section *s)
+ * codegen subtree; else the last logical section.  doc_has_exec: the document prints a
+ * physical plan somewhere; then an EXPLAIN CODEGEN output only repeats it (its subtrees are
+ * the physical plan's codegen stages) and is neither counted nor linted again. */
+static bool section_counts(const struct plan *p, const struct plan_section *s, bool doc_has_exec)
 {
     bool has_exec = false;
     const struct plan_section *biggest_codegen = NULL, *last_logical = NULL;
@@ -226,8 +231,25 @@ static bool section_counts(const struct plan *p, const struct plan_section *s)
     if (has_exec)
         return is_executed_kind(s->kind);
     if (biggest_codegen)
-        return s == biggest_codegen;
+        return !doc_has_exec && s == biggest_codegen;
     return s == last_logical;
+}
+
+/* Does any plan of the document print a physical plan (or a formatted subquery)? */
+static bool document_has_exec(const struct document *doc)
+{
+    for (const struct plan *p = doc->first_plan; p; p = p->next)
+        for (const struct plan_section *s = p->first_section; s; s = s->next)
+            if (is_executed_kind(s->kind))
+                return true;
+    return false;
+}
+
+/* Sections whose text the text rules (statistics, truncated lists) read: every section but
+ * codegen subtrees, which repeat the physical plan, unless one is what the plan counts. */
+static bool section_read(const struct plan *p, const struct plan_section *s, bool doc_has_exec)
+{
+    return s->kind != SECTION_CODEGEN || section_counts(p, s, doc_has_exec);
 }
 
 static bool is_shadowed_initial(const struct plan_node *n)
@@ -793,13 +815,20 @@ static struct slice list_after(struct slice text, struct slice word)
     return slice_make(text.ptr + at, text.len - at);
 }
 
+/* A scan's output list in simple mode: after its table ("FileScan parquet db.t[a#1]"), or
+ * after its name when it reads no table ("Scan ExistingRDD[a#1]"). */
+static struct slice scan_output_list(const struct plan_node *n)
+{
+    struct slice table = node_table_name(n);
+    return list_after(n->text, table.len ? table : catalog_operator_name(n->text));
+}
+
 static long scan_output_columns(const struct plan_node *n)
 {
     struct slice out = node_field(n, "Output");
     if (out.len)
         return node_list_count(out);
-    struct slice table = node_table_name(n);
-    struct slice list = list_after(n->text, table);
+    struct slice list = scan_output_list(n);
     return list.len ? node_list_count(list) : -1;
 }
 
@@ -824,7 +853,7 @@ static size_t partition_columns(const struct plan_node *n, char *buf, size_t cap
     struct slice schema = node_field(n, "ReadSchema");
     struct slice out = node_field(n, "Output");
     if (!out.len)
-        out = list_after(n->text, node_table_name(n));
+        out = scan_output_list(n);
     if (node_schema_field_count(schema) < 0 || out.len < 2 || out.ptr[0] != '[')
         return 0;
     size_t found = 0, used = 0, start = 1;
@@ -904,12 +933,11 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     if (all < 0 && slice_find_in(n->text, "HiveTableRelation", 0) >= 0)
         all = hive_relation_columns(n);
     long out = scan_output_columns(n);
-    if (all >= 2 && out == all) {
+    /* Information only: the query asked for every column (Spark prunes unused ones), which
+     * is what a SELECT * is for; nothing here says the result needs fewer. */
+    if (all >= 2 && out == all)
         add(c, RULE_READS_ALL_COLUMNS, n, "reads all %ld columns of %.*s", all,
             (int)(table.len ? table.len : 9), table.len ? table.ptr : "the table");
-        if (all >= WIDE_TABLE)
-            c->a->findings[c->a->n_findings - 1].severity = SEVERITY_WARNING;
-    }
 }
 
 static void rule_python(struct ctx *c, const struct plan_node *n, const struct catalog_entry *e)
@@ -1028,6 +1056,10 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
     bool any_stats = false;
     for (uint32_t i = 0; i < s->n_nodes; i++) {
         const struct plan_node *n = s->preorder[i];
+        if (is_shadowed_initial(n)) {
+            i += n->subtree_size;  /* what AQE did not run: SP041/SP042 compare it */
+            continue;
+        }
         struct plan_stats st;
         if (!node_stats(n, &st) || !st.has_size)
             continue;
@@ -1041,6 +1073,10 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
     const struct plan_node *first_not_reducing = NULL;
     for (uint32_t i = 0; i < s->n_nodes; i++) {
         const struct plan_node *n = s->preorder[i];
+        if (is_shadowed_initial(n)) {
+            i += n->subtree_size;
+            continue;
+        }
         double size;
         if (absurd_size(n, leaf_sum, &size)) {
             /* Report where it starts: no child is absurd too. */
@@ -1103,6 +1139,19 @@ static void rule_truncated_fields(struct ctx *c, const struct plan_node *n)
     if (total > 0)
         add(c, RULE_TRUNCATED_FIELDS, n, "%ld field%s not shown (\"... more fields\"): raise "
             "spark.sql.debug.maxToStringFields", total, total == 1 ? "" : "s");
+}
+
+/* Every node of a section but those of an AQE Initial Plan that a final plan replaced. */
+static void rules_truncated_fields(struct ctx *c, const struct plan_section *s)
+{
+    for (uint32_t i = 0; i < s->n_nodes && !c->oom; i++) {
+        const struct plan_node *n = s->preorder[i];
+        if (is_shadowed_initial(n)) {
+            i += n->subtree_size;
+            continue;
+        }
+        rule_truncated_fields(c, n);
+    }
 }
 
 static void rule_truncated_plan(struct ctx *c, const struct document *doc)
@@ -1293,17 +1342,19 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
 
     a->summary.n_plans = doc->n_plans;
     a->summary.n_nodes = doc->n_all_nodes;
+    bool has_exec = document_has_exec(doc);
     for (const struct plan *p = doc->first_plan; p && !c.oom; p = p->next) {
         bool draft_reported = false;
         for (const struct plan_section *s = p->first_section; s && !c.oom; s = s->next) {
-            if (section_counts(p, s))
+            if (section_counts(p, s, has_exec))
                 analyze_section(&c, s, &tables, &draft_reported);
+            if (!section_read(p, s, has_exec))
+                continue;
             if (s->kind != SECTION_CODEGEN)
                 rules_statistics(&c, s);
+            rules_truncated_fields(&c, s);
         }
     }
-    for (size_t i = 0; i < doc->n_all_nodes && !c.oom; i++)
-        rule_truncated_fields(&c, doc->all_nodes[i]);
     if (!c.oom)
         rule_truncated_plan(&c, doc);
     free(tables.v);

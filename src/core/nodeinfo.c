@@ -526,9 +526,16 @@ struct slice node_table_name(const struct plan_node *n)
 {
     struct slice t = n->text;
     size_t i = 0;
-    /* Skip the operator word. */
-    while (i < t.len && is_word_char(t.ptr[i]))
-        i++;
+    /* Skip the operator name: one word, or two for a scan ("Scan ExistingRDD", "Scan
+     * parquet"), whose second word names what it reads, not a table. */
+    struct slice op = catalog_operator_name(t);
+    if (slice_eq_cstr(op, "Scan ExistingRDD"))
+        return slice_make(NULL, 0);  /* what follows, if anything, names an RDD */
+    if (slice_starts_with(op, "Scan ") && op.ptr >= t.ptr && op.ptr + op.len <= t.ptr + t.len)
+        i = (size_t)(op.ptr + op.len - t.ptr);
+    else
+        while (i < t.len && is_word_char(t.ptr[i]))
+            i++;
     bool relation = slice_starts_with(t, "Relation") || slice_starts_with(t, "RelationV2");
     for (int step = 0; step < 3; step++) {  /* at most: [reader] format table */
         while (i < t.len && t.ptr[i] == ' ')

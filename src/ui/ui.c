@@ -331,7 +331,7 @@ static void draw_status(const struct tui *t)
     /* Right side first, so the left side knows how much room it has. */
     char right[128] = "";
     size_t len = 0;
-    if (r->pattern) {
+    if (r->pattern && !insight_walking(t)) {  /* the walk's own counter is in the message */
         size_t i = rows_match_index(r);
         if (i)
             len += (size_t)snprintf(right + len, sizeof right - len, "[%zu/%zu] ", i,

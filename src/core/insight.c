@@ -176,6 +176,13 @@ static void put_match(struct builder *b, struct slice name, int width, bool *kno
         return;
     }
     *known = true;
+    /* "Execute <Command>": the physical operator runs the command on the driver; explain
+     * both, the operator first (the command's own entry is about the logical plan). */
+    const struct catalog_entry *exec = catalog_lookup("Execute");
+    if (m.exact && slice_starts_with(op, "Execute ") && exec && m.entry != exec) {
+        put_entry(b, exec, width);
+        put(b, "\n", 1);
+    }
     if (!m.exact) {
         char note[600];
         snprintf(note, sizeof note, "%s is not in the catalogue; it looks like the %s version of "

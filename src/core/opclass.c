@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/catalog.h"
+
 /* Characters a lenient parser may leave before the operator name (a codegen marker, a
  * tree prefix). */
 static bool skip_char(unsigned char c)
@@ -23,7 +25,15 @@ struct slice op_word(const struct plan_node *n)
     size_t j = i;
     while (j < w.len && w.ptr[j] != ' ' && w.ptr[j] != '[' && w.ptr[j] != '(' && w.ptr[j] != '\n')
         j++;
-    return slice_make(w.ptr + i, j - i);
+    struct slice word = slice_make(w.ptr + i, j - i);
+    /* Spark names some operators with two words: "Execute CreateTableCommand" (the command
+     * it runs), "Scan ExistingRDD", "Scan parquet", "Scan In-memory table". */
+    if (slice_eq_cstr(word, "Execute") || slice_eq_cstr(word, "Scan")) {
+        struct slice full = catalog_operator_name(slice_make(word.ptr, w.len - i));
+        if (full.ptr == word.ptr && full.len > word.len)
+            return full;
+    }
+    return word;
 }
 
 /* Name parts that decide the class, found in one pass over the word (classifying a

@@ -295,6 +295,7 @@ enum sp_status insight_print_summary(FILE *out, const struct document *doc,
         fputs(" (", out);
         for (int j = JOIN_BROADCAST_HASH; j <= JOIN_LOGICAL; j++)
             print_counted(out, &first, s->joins[j], catalog_join_name((enum catalog_join)j));
+        print_counted(out, &first, s->joins[JOIN_NONE], "of an unknown strategy");
         fputc(')', out);
     }
     fputc('\n', out);

@@ -296,6 +296,24 @@ static char *line_with(const char *screen, const char *needle)
     return strndup(b, (size_t)(e - b));
 }
 
+/* Any SGR colour other than the defaults (39, 49): 30-38, 40-48, 90-107. */
+static bool has_colour_code(const char *s)
+{
+    for (const char *p = s; (p = strstr(p, "\x1b[")) != NULL; p++) {
+        const char *q = p + 2;
+        while (*q && *q != 'm') { /* one SGR sequence: numbers separated by ; */
+            long v = strtol(q, (char **)&q, 10);
+            if ((v >= 30 && v <= 38) || (v >= 40 && v <= 48) || (v >= 90 && v <= 107))
+                return true;
+            if (*q == ';')
+                q++;
+            else if (*q != 'm')
+                break;
+        }
+    }
+    return false;
+}
+
 static bool skip_test(void)
 {
     if (getenv("SPARKPLAN_SANITIZED"))
@@ -736,7 +754,92 @@ START_TEST(mouse_clicks_select_and_toggle)
     /* The wheel: the whole tree fits, so nothing moves. */
     send_bytes(&x, "\x1b[<65;5;5M");
     keys(&x, "j");
-    wait_for(&x, " BroadcastExchange (9)  ");
+    wait_for(&x, "10/11  ?:help"); /* BroadcastExchange (9), below the fold */
+    stop(&x);
+}
+END_TEST
+
+START_TEST(eight_colours_and_vt100_keep_the_distinctions)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    /* start() sets TERM=xterm-256color; a later TERM= in env wins. */
+    start(&x, "eight", 100, 30, "TERM=xterm", "formatted.txt");
+    char *s = wait_screen(&x, "Exchange (6)", true, false);
+    char *shuffle = line_with(s, "Exchange (6)");
+    ck_assert_msg(strstr(shuffle, "\x1b[1m\x1b[31mExchange (6)") != NULL,
+                  "8 colours: Exchange not bold red: %s", shuffle);
+    ck_assert_msg(strstr(s, "38;5;") == NULL, "256-colour codes on an 8-colour terminal");
+    free(shuffle), free(s);
+    stop(&x);
+    start(&x, "vt100", 100, 30, "TERM=vt100", "formatted.txt");
+    s = wait_screen(&x, "Exchange (6)", true, false);
+    ck_assert_msg(!has_colour_code(s), "colours on a vt100:\n%s", s);
+    shuffle = line_with(s, "Exchange (6)");
+    char *join = line_with(s, "BroadcastHashJoin Inner BuildRight (4)");
+    ck_assert_msg(strstr(shuffle, "\x1b[1mExchange (6)") != NULL, "vt100: %s", shuffle);
+    ck_assert_msg(strstr(join, "\x1b[4mBroadcastHashJoin") != NULL, "vt100 join: %s", join);
+    free(shuffle), free(join), free(s);
+    stop(&x);
+}
+END_TEST
+
+START_TEST(x_and_brackets_jump_between_exchanges_and_stages)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "jumps", 100, 30, "", "formatted.txt");
+    wait_for(&x, "Exchange (6)");
+    /* The status line ends with the position: "4/11" is Exchange (6), and so on. */
+    keys(&x, "x");
+    wait_for(&x, "4/11  ?:help");
+    keys(&x, "x");
+    wait_for(&x, "9/11  ?:help"); /* ReusedExchange (3) */
+    keys(&x, "x");
+    wait_for(&x, "10/11  ?:help"); /* BroadcastExchange (9) */
+    keys(&x, "x");
+    char *s = wait_screen(&x, "search wrapped around", false, false);
+    ck_assert_ptr_nonnull(strstr(s, "4/11  ?:help"));
+    free(s);
+    keys(&x, "X");
+    wait_for(&x, "10/11  ?:help");
+    keys(&x, "g ]");
+    wait_for(&x, " HashAggregate (5)  stage *(1)");
+    keys(&x, "[");
+    wait_for(&x, " Project (11)  stage *(2)");
+    stop(&x);
+}
+END_TEST
+
+START_TEST(aqe_plans_get_final_and_initial_tabs)
+{
+    if (skip_test())
+        return;
+    char path[1024];
+    if (!getcwd(path, sizeof path - 64))
+        return;
+    strcat(path, "/samples/join-aqe-final.txt");
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "SKIP: %s missing; AQE tab test skipped\n", path);
+        return;
+    }
+    struct tmx x;
+    start(&x, "aqe", 100, 40, "", path);
+    char *s = wait_screen(&x, "[Physical]", false, false);
+    ck_assert_msg(strstr(s, "Final") && strstr(s, "Initial"), "no Final/Initial tabs:\n%s", s);
+    ck_assert_ptr_nonnull(strstr(s, "== Initial Plan =="));
+    free(s);
+    keys(&x, "Tab");
+    s = wait_screen(&x, "[Final]", false, false);
+    ck_assert_msg(strstr(s, "== Initial Plan ==") == NULL, "Final tab shows the initial plan:\n%s", s);
+    ck_assert_ptr_nonnull(strstr(s, "ShuffleQueryStage"));
+    free(s);
+    keys(&x, "Tab");
+    s = wait_screen(&x, "[Initial]", false, false);
+    ck_assert_msg(strstr(s, "ShuffleQueryStage") == NULL, "Initial tab shows query stages:\n%s", s);
+    free(s);
     stop(&x);
 }
 END_TEST
@@ -761,6 +864,9 @@ Suite *e2e_suite(void)
     tcase_add_test(tc, escape_sequences_are_shown_not_sent);
     tcase_add_test(tc, pastes_open_as_new_documents);
     tcase_add_test(tc, mouse_clicks_select_and_toggle);
+    tcase_add_test(tc, eight_colours_and_vt100_keep_the_distinctions);
+    tcase_add_test(tc, x_and_brackets_jump_between_exchanges_and_stages);
+    tcase_add_test(tc, aqe_plans_get_final_and_initial_tabs);
     suite_add_tcase(s, tc);
     return s;
 }

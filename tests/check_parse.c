@@ -655,6 +655,95 @@ START_TEST(prose_and_code_around_plans_are_skipped)
 }
 END_TEST
 
+/* QA #2 (11-Advanced-Spark-Optimization.ipynb): the notebook prints a caption before each
+   explain and timings after them.  They start with operator names but are not plans. */
+START_TEST(notebook_captions_and_timings_are_not_plans)
+{
+    struct document *doc = tu_parse(
+        "Join with broadcast (no shuffle):\n"
+        "== Physical Plan ==\n"
+        "*(2) Project [customer_id#6370, name#6698]\n"
+        "+- *(2) BroadcastHashJoin [customer_id#6370], [customer_id#6697], Inner, BuildRight, "
+        "false\n"
+        "   :- *(2) Filter isnotnull(customer_id#6370)\n"
+        "   :  +- *(2) ColumnarToRow\n"
+        "   :     +- FileScan parquet t[customer_id#6370] Batched: true\n"
+        "   +- BroadcastExchange HashedRelationBroadcastMode(List(cast(input[0, int, false] as "
+        "bigint)),false), [plan_id=4788]\n"
+        "      +- *(1) Filter isnotnull(customer_id#6697)\n"
+        "         +- FileScan parquet c[customer_id#6697] Batched: true\n"
+        "\n"
+        "\n"
+        "Repartition Plan (full shuffle):\n"
+        "== Physical Plan ==\n"
+        "Exchange RoundRobinPartitioning(10), REPARTITION_BY_NUM, [plan_id=5200]\n"
+        "+- *(1) ColumnarToRow\n"
+        "   +- FileScan parquet t[transaction_id#6369] Batched: true\n"
+        "\n"
+        "\n"
+        "Join with shuffle executed in 0.1828 seconds\n"
+        "Join with broadcast executed in 0.1400 seconds\n"
+        "Repartition executed in 0.4703 seconds\n"
+        "\n"
+        "Performance comparison: Coalesce is 0.91x faster than repartition\n");
+    ck_assert_uint_eq(doc->n_plans, 2);
+    ck_assert_uint_eq(doc->n_all_nodes, 11);
+    ck_assert(tu_slice_is(tu_root(doc)->name, "Project"));
+    ck_assert_uint_eq(tu_root(doc)->line, 3);
+    struct plan_node *second = doc->first_plan->next->first_section->first_root;
+    ck_assert(tu_slice_is(second->name, "Exchange"));
+    ck_assert_uint_eq(second->line, 15);
+    document_free(doc);
+    /* A caption right above a tree printed without a header: the tree starts below it. */
+    doc = tu_parse("Join with broadcast (no shuffle):\n"
+                   "Project [a#1]\n"
+                   "+- Range (0, 1, step=1, splits=1)\n");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    ck_assert(tu_slice_is(tu_root(doc)->text, "Project [a#1]"));
+    ck_assert_uint_eq(tu_root(doc)->line, 2);
+    document_free(doc);
+}
+END_TEST
+
+/* A whole plan on one line is one leaf as Spark prints it (spark-connect explain goldens);
+   a line that only starts with an operator name is prose. */
+START_TEST(one_line_plans_are_leaves_not_sentences)
+{
+    static const char *const plans[] = {
+        "Relation [name#0,age#0,job#0] csv",
+        "Relation [A#0,B#0,C#0] JDBCRelation(TEST.TIMETYPES) [numPartitions=1]",
+        "LocalRelation <empty>, [id#0L, a#0, b#0]",
+        "LogicalRDD [c1#0, c2#0], false",
+        "Range (1, 10, step=1, splits=Some(2))",
+        "OneRowRelation",
+        "Project [a#1]",
+        "*(1) Scan ExistingRDD[a#1,b#2]",
+    };
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+        struct document *doc = tu_parse(plans[i]);
+        ck_assert_msg(doc->n_plans == 1, "not a plan: %s", plans[i]);
+        ck_assert_uint_eq(doc->n_all_nodes, 1);
+        document_free(doc);
+    }
+    static const char *const prose[] = {
+        "Join with broadcast (no shuffle):",
+        "Join with shuffle executed in 0.1828 seconds",
+        "Repartition Plan (full shuffle):",
+        "Repartition executed in 0.4703 seconds",
+        "Range of values:",
+        "Relation between the two tables is shown below.",
+        "Sort the output",
+        "Filter",
+        "Exchange rate conversion done!",
+    };
+    for (size_t i = 0; i < sizeof prose / sizeof prose[0]; i++) {
+        struct document *doc = NULL;
+        ck_assert_msg(tu_try_parse(prose[i], strlen(prose[i]), &doc) == SP_ERR_NO_PLAN,
+                      "prose read as a plan: %s", prose[i]);
+    }
+}
+END_TEST
+
 START_TEST(input_without_a_plan_says_so)
 {
     struct document *doc = NULL;
@@ -1021,6 +1110,8 @@ Suite *parse_suite(void)
     tcase_add_test(traps, simplified_tree_nests_by_indentation);
     tcase_add_test(traps, one_line_command_in_an_analysis_block_is_a_plan);
     tcase_add_test(traps, prose_and_code_around_plans_are_skipped);
+    tcase_add_test(traps, notebook_captions_and_timings_are_not_plans);
+    tcase_add_test(traps, one_line_plans_are_leaves_not_sentences);
     tcase_add_test(traps, input_without_a_plan_says_so);
     tcase_add_test(traps, truncation_warns_with_setting_name);
     tcase_add_test(traps, multi_line_node_text_is_joined);

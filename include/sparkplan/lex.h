@@ -89,6 +89,12 @@ bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice 
  * letter, CamelCase word, not a details field, not an all-capitals word. */
 bool lex_looks_like_operator(const char *s, size_t n);
 
+/* Does the first line of a lone node string read as a sentence?  It ends with ':', '.', '?'
+ * or '!', or, from byte `from` (after the operator name), two plain lowercase words follow
+ * each other outside brackets, parentheses and quotes ("Join with broadcast (no shuffle):",
+ * "Repartition executed in 0.47 seconds").  Spark's node strings never do either. */
+bool lex_reads_as_prose(const char *s, size_t n, size_t from);
+
 /* A line that cannot continue a node's text: a log record ("24/01/02 10:11:12 INFO ...")
  * or a REPL prompt ("scala> ", ">>> ").  It ends the tree it follows. */
 bool lex_ends_tree(const char *s, size_t n);

@@ -125,8 +125,9 @@ size_t rows_match_index(const struct rows *r);
 bool rows_node_matches(const struct rows *r, const struct plan_node *n);
 
 /* The guides, connector and fold glyph drawn left of a node's text.
- * max_levels bounds the indentation: a deeper row shows only its nearest max_levels levels
- * and hint says "…(depth N)", so drawing a row costs O(max_levels), not O(depth). */
+ * max_levels bounds the indentation: a row deeper than that shows only its nearest
+ * max_levels/4 levels (at least 2) after a hint "…(depth N)", so drawing a row costs
+ * O(max_levels), not O(depth), and deep rows keep room for their text. */
 #define ROWS_PREFIX_MAX 512
 struct rows_prefix {
     char hint[32];          /* "…(depth 12345) " or "" */

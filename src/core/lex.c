@@ -633,3 +633,61 @@ bool lex_ends_tree(const char *s, size_t n)
     }
     return false;
 }
+
+/* A run of lowercase letters at s[i..) of at least 2, ending where a word ends. */
+static size_t lower_word(const char *s, size_t n, size_t i)
+{
+    size_t k = i;
+    while (k < n && is_lower(s[k]))
+        k++;
+    if (k - i < 2)
+        return 0;
+    if (k < n && s[k] != ' ' && s[k] != ',' && s[k] != '.' && s[k] != ';' && s[k] != ':' &&
+        s[k] != '!' && s[k] != '?')
+        return 0;
+    return k - i;
+}
+
+bool lex_reads_as_prose(const char *s, size_t n, size_t from)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    if (n == 0)
+        return false;
+    /* A line that introduces what follows, or ends a sentence ("..." is Spark's cut). */
+    char last = s[n - 1];
+    if (last == ':' || last == '?' || last == '!')
+        return true;
+    if (last == '.' && !has_suffix(s, n, ".."))
+        return true;
+    /* Two plain lowercase words in a row outside brackets, parentheses and quotes: "with
+       broadcast", "executed in".  Node arguments are lists, expressions, identifiers and
+       single keywords ("Relation [a#1] parquet", "DropTempViewCommand t"); English words
+       inside expressions ("cast(x as int)") sit in parentheses. */
+    int depth = 0;
+    bool quoted = false;
+    /* Bound: each byte once; lower_word only looks ahead of i, and i moves past it. */
+    for (size_t i = from < n ? from : n; i < n; i++) {
+        char c = s[i];
+        if (c == '`' || c == '"') {
+            quoted = !quoted;
+            continue;
+        }
+        if (quoted)
+            continue;
+        if (c == '(' || c == '[' || c == '{') {
+            depth++;
+            continue;
+        }
+        if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+            depth--;
+            continue;
+        }
+        if (depth || !is_lower(c) || (i > 0 && s[i - 1] != ' '))
+            continue;
+        size_t w1 = lower_word(s, n, i);
+        if (w1 && i + w1 + 1 < n && s[i + w1] == ' ' && lower_word(s, n, i + w1 + 1))
+            return true;
+    }
+    return false;
+}

@@ -225,31 +225,38 @@ static void finish_code(struct parser *p)
 static struct plan_node *add_node_line(struct parser *p, const char *ls, const char *le,
                                        uint32_t lno, long depth);
 
-/* Does a bare line read like a plan node rather than prose?  An attribute "#12" / "#x", a
-   well-known operator, or a name ending like one ("...Command", "...Exec", "...Scan"). */
+/* Does a lone line, a whole plan printed without a header, read like a plan node rather than
+   prose?  Such a plan can only be one leaf (a relation, a range, a command): notebooks print
+   "Join with broadcast (no shuffle):" or "Repartition executed in 0.47 seconds" around their
+   plans, and those start with an operator name too.  So: no sentence shape (lex), then an
+   attribute id "#12" / "#x", or the name of an operator that has no children. */
 static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
 {
     /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
     if (p->hint_analyzed)
         return true;
     struct slice t = r->text, nm = r->name;
+    const char *nl = memchr(t.ptr, '\n', t.len);
+    size_t first = nl ? (size_t)(nl - t.ptr) : t.len;
+    size_t after_name = nm.ptr >= t.ptr && nm.ptr + nm.len <= t.ptr + first
+                            ? (size_t)(nm.ptr + nm.len - t.ptr)
+                            : 0;
+    if (lex_reads_as_prose(t.ptr, first, after_name))
+        return false;
+    /* Bound: the node's text, once. */
     for (size_t i = 0; i + 1 < t.len; i++)
         if (t.ptr[i] == '#' && ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') ||
                                 t.ptr[i + 1] == 'x' || t.ptr[i + 1] == 'X'))
             return true;
-    static const char *const known[] = {
-        "Relation",    "LocalRelation", "Range",         "OneRowRelation", "LogicalRDD",
-        "Project",     "Filter",        "Aggregate",     "Sort",           "Join",
-        "Union",       "SubqueryAlias", "LocalTableScan", "Window",        "Generate",
-        "Expand",      "Sample",        "Deduplicate",   "Distinct",       "Intersect",
-        "Except",      "GlobalLimit",   "LocalLimit",    "Limit",          "Offset",
-        "Repartition", "RepartitionByExpression", "Tail", "UnresolvedRelation",
-        "HashAggregate", "Exchange",    "AdaptiveSparkPlan"};
-    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-        if (slice_eq_cstr(nm, known[k]))
+    /* Leaves only: a Join, Project or Sort alone on a line, with no ids, is a word in a
+       sentence ("Sort the output"), never a whole plan. */
+    static const char *const leaves[] = {"Relation",      "LocalRelation", "Range",
+                                         "OneRowRelation", "LogicalRDD",   "LocalTableScan",
+                                         "UnresolvedRelation", "ReusedExchange"};
+    for (size_t k = 0; k < sizeof leaves / sizeof leaves[0]; k++)
+        if (slice_eq_cstr(nm, leaves[k]))
             return true;
-    static const char *const endings[] = {"Command", "Relation", "Scan", "Exec", "Exchange",
-                                           "Statement"};
+    static const char *const endings[] = {"Command", "Relation", "Scan", "Exec", "Statement"};
     for (size_t k = 0; k < sizeof endings / sizeof endings[0]; k++) {
         size_t el = strlen(endings[k]);
         if (nm.len >= el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0)

@@ -830,7 +830,10 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
 
     uint32_t d = rows_rel_depth(r, n);
     if (d > 0) {
-        uint32_t shown = d - 1 < max_levels - 1 ? d - 1 : max_levels - 1;
+        /* Past max_levels, keep only the nearest quarter of them: the hint carries the
+         * depth, and the row keeps room for its text. */
+        uint32_t keep = max_levels / 4 < 2 ? 2 : max_levels / 4;
+        uint32_t shown = d - 1 < max_levels ? d - 1 : (keep < max_levels ? keep : max_levels) - 1;
         if (shown < d - 1)
             snprintf(out->hint, sizeof out->hint, "%s(depth %u) ", ascii ? "..." : "\xE2\x80\xA6",
                      (unsigned)d);

@@ -221,7 +221,9 @@ static void build(struct tui *t, const struct plan_node *n)
                       n->details_line, doc->name);
     else
         add_generated(t, ROLE_NORMAL, 10, "Input line: %u of %s", n->line, doc->name);
-    if (!n->parent && n->section->title.len)
+    /* A subquery's header names the operator that hosts it ("Hosting operator id = 3"). */
+    if (!n->parent && n->section->title.len &&
+        (n->section->kind == SECTION_SUBQUERY || n->section->kind == SECTION_CODEGEN))
         add_logical(t, n->section->title.ptr, 0,
                     n->section->title.len > 4096 ? 4096 : n->section->title.len, ROLE_HINT, 0);
 }

@@ -104,8 +104,9 @@ void rows_show_levels(struct rows *r, unsigned levels);  /* 1-9 */
 void rows_unfold_to(struct rows *r, const struct plan_node *n);  /* n's ancestors */
 
 /* The exchange and codegen-stage indexes x/X and ]/[ use, in one linear pass; also fills
- * *sum (may be NULL) with the tab's summary counts.  Built on first use otherwise; calling
- * it when the tab opens keeps every later jump O(log n).  False when memory ran out. */
+ * *sum (may be NULL) with the tab's summary counts, from op_summary_compute (a second linear
+ * pass: the counts --summary shows, of the plan that runs).  Built on first use otherwise;
+ * calling it when the tab opens keeps every later jump O(log n).  False when memory ran out. */
 struct op_summary;
 bool rows_build_indexes(struct rows *r, struct op_summary *sum);
 

@@ -81,7 +81,7 @@ START_TEST(the_arena_grows_its_chunks_and_keeps_memory_zeroed)
     size_t total = getenv("SPARKPLAN_SANITIZED") ? 8u << 20 : 24u << 20, got = 0; /* several chunk sizes */
     unsigned char *last = NULL;
     while (got < total) {
-        unsigned char *p = arena_alloc(&a, 184); /* a plan node */
+        unsigned char *p = arena_alloc(&a, 184); /* a plan node of the first layout */
         ck_assert_ptr_nonnull(p);
         ck_assert_uint_eq((uintptr_t)p % 8, 0);
         ck_assert(p[0] == 0 && p[183] == 0);

@@ -38,6 +38,7 @@ struct tab {
     struct rows rows;
     char summary[256];
     bool has_stages;
+    unsigned skip;                /* levels the screen hides at its left (tree_prepare) */
 };
 
 struct doc_view {
@@ -130,10 +131,10 @@ bool tui_goto_id(struct tui *t, int32_t id);
 void tui_layout(struct tui *t);
 
 /* view_tree.c */
+void tree_prepare(struct tui *t);               /* the screen's window of hidden levels */
 void tree_draw(const struct tui *t);
 int tree_key(struct tui *t, enum key_action a, const struct input_event *ev);
 unsigned tree_row_height(const struct plan_node *n, void *ctx);
-unsigned tree_max_levels(const struct tui *t);
 enum role tree_node_role(const struct plan_node *n);
 
 /* view_details.c */

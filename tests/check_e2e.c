@@ -614,6 +614,66 @@ START_TEST(narrow_terminal_keeps_deep_guides_in_line)
 }
 END_TEST
 
+/* Between the frame's sides of the line holding needle, after needle's row text, only
+ * blanks: the overlay clears its box (QA #10). */
+static void assert_boxed_row(const char *screen, const char *needle)
+{
+    char *line = pw_line(screen, needle);
+    const char *left = strstr(line, "\xE2\x94\x82");         /* │ */
+    const char *at = strstr(line, needle);
+    ck_assert_msg(left && at && left < at, "no frame left of '%s': '%s'", needle, line);
+    const char *p = at + strlen(needle);
+    while (*p == ' ')
+        p++;
+    ck_assert_msg(strncmp(p, "\xE2\x94\x82", 3) == 0, "not blank up to the frame: '%s'", line);
+    free(line);
+}
+
+START_TEST(overlays_are_framed_boxes_with_their_own_background)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "boxes", 100, 24, "", "formatted.txt extended.txt hostile.txt");
+    wait_for(&x, "Exchange (6)");
+    keys(&x, "D");
+    char *s = WAIT(&x, false, SHOWS("\xE2\x94\x8C\xE2\x94\x80 Documents (Enter opens, q closes) \xE2\x94\x80"),
+                   SHOWS("hostile.txt   1 plan, 3 nodes"), SHOWS("\xE2\x94\x94\xE2\x94\x80"));
+    assert_boxed_row(s, "*1  formatted.txt   1 plan, 14 nodes");
+    assert_boxed_row(s, " 2  extended.txt   1 plan, 10 nodes");
+    free(s);
+    keys(&x, "q !");
+    s = WAIT(&x, false, SHOWS("Findings: "), LACKS("Documents"));
+    char *title = pw_line(s, "Findings: ");
+    ck_assert_msg(strstr(title, "\xE2\x94\x8C\xE2\x94\x80 Findings: ") != NULL, "no frame: %s", title);
+    assert_boxed_row(s, "SP001 shuffle by hash of item#1; needed by HashAggregate on line 4");
+    free(title), free(s);
+    stop(&x);
+}
+END_TEST
+
+/* At 40 columns the help keeps its title and its descriptions whole, under the keys. */
+START_TEST(help_fits_a_narrow_terminal)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "narrowhelp", 40, 12, "", "formatted.txt");
+    wait_for(&x, "Exchange (6)");
+    keys(&x, "?");
+    char *s = WAIT(&x, false, SHOWS(" keys (j/k scroll, q closes) "), SHOWS("move down one row"),
+                   SHOWS("move down one page"));
+    ck_assert_msg(strstr(s, "\xE2\x80\xA6") == NULL, "something is cut:\n%s", s);
+    free(s);
+    keys(&x, "Space Space"); /* two pages down: a description on two lines */
+    s = WAIT(&x, false, SHOWS("   h, Left   "), SHOWS("fold the selected node, or go  "),
+             SHOWS("     to its parent  "));
+    ck_assert_msg(strstr(s, "\xE2\x80\xA6") == NULL, "something is cut:\n%s", s);
+    free(s);
+    stop(&x);
+}
+END_TEST
+
 START_TEST(search_counts_matches)
 {
     if (skip_test())
@@ -925,6 +985,8 @@ Suite *e2e_suite(void)
     tcase_add_test(tc, goto_id_shows_details_and_follows_references);
     tcase_add_test(tc, details_name_the_node_once_and_wrap_paths_whole);
     tcase_add_test(tc, narrow_terminal_keeps_deep_guides_in_line);
+    tcase_add_test(tc, overlays_are_framed_boxes_with_their_own_background);
+    tcase_add_test(tc, help_fits_a_narrow_terminal);
     tcase_add_test(tc, search_counts_matches);
     tcase_add_test(tc, tab_switches_sections);
     tcase_add_test(tc, resize_relayouts_down_to_tiny);

@@ -146,6 +146,20 @@ void details_free(struct tui *t);
  * *n (may be NULL) say where the reference is. */
 int32_t details_find_link(const char *s, size_t len, size_t *at, size_t *n);
 
+/* overlay.c: the one box every overlay (help, document list, findings, id list) is drawn
+ * in.  Boxes are outer sizes, frame included. */
+struct box {
+    int y, x, h, w;
+};
+/* Centred, clipped to the screen less a margin (none on a narrow or short screen). */
+struct box overlay_place(int want_w, int want_h);
+/* The part of a box inside its frame (the box itself when too small for one). */
+struct box overlay_inside(struct box b);
+/* Clears the box to its own background, frames it and puts in the top border the first
+ * of titles (a NULL-terminated list, longest first) that fits whole, else the last one
+ * cut.  Returns the inside. */
+struct box overlay_draw(const struct tui *t, struct box b, const char *const *titles);
+
 /* view_help.c */
 void help_draw(const struct tui *t);
 int help_key(struct tui *t, enum key_action a);

@@ -47,53 +47,6 @@ static bool prefix_only(const struct cl_line *l)
     return true;
 }
 
-/* The rest of a cut line starts at column 0, or at column 1 when the cut fell before a
- * space; an indented line is the plan's own (an indentation-only tree, a literal). */
-static bool terminal_follower(const struct cl_line *head, const struct cl_line *next,
-                              enum cl_kind next_kind)
-{
-    /* A deep node cut inside its prefix: the rest of the prefix (spaces and bars, maybe
-       nothing else yet) and its marker follow. */
-    if (prefix_only(head))
-        return next->len > 0;
-    /* A line padded with blanks to the width (a table of a DESCRIBE) was not cut. */
-    if (head->len >= 2 && head->p[head->len - 1] == ' ' && head->p[head->len - 2] == ' ')
-        return false;
-    return continues(next_kind) && cl_indent(next->p, next->len) <= 1;
-}
-
-/* The first line of a hanging-indent group and the column its continuations start at or
- * after (0 when the line cannot head one). */
-static uint32_t hanging_col(const struct cl_line *head, const struct cl_facts *f,
-                            bool after_header)
-{
-    if (f->kind == K_TREE && !f->aqe_header)
-        return f->content;
-    if (f->kind == K_FIELD)
-        return 2;
-    /* A subquery entry's tree starts at column 0: an indented line continues the entry. */
-    if (f->kind == K_SECTION && cl_starts(head->p, head->len, "Subquery:"))
-        return 1;
-    if (after_header && f->kind == K_OTHER)
-        return cl_indent(head->p, head->len) + 1; /* a plan's or an AQE sub-plan's root */
-    return 0;
-}
-
-static bool hanging_follower(uint32_t col, const struct cl_line *next, enum cl_kind next_kind)
-{
-    return col && continues(next_kind) && cl_indent(next->p, next->len) >= col;
-}
-
-/* Word wrap is only undone on plan lines: a tree line, a details header or field, a plan's
- * root or schema line. */
-static bool word_head(const struct cl_line *head, const struct cl_facts *f, bool root_like)
-{
-    if (f->kind == K_TREE)
-        return !f->aqe_header;
-    (void)head;
-    return f->kind == K_FIELD || f->kind == K_DETAILS || (root_like && f->kind == K_OTHER);
-}
-
 /* "Name (12)", "Name (unknown)", "ShuffleQueryStage (4), Statistics(...)": a formatted
  * outline line. */
 static bool ends_with_formatted_id(const struct cl_line *l)
@@ -118,6 +71,63 @@ static bool ends_with_formatted_id(const struct cl_line *l)
     return j >= 2 && l->p[j - 1] == '(' && l->p[j - 2] == ' ';
 }
 
+/* The rest of a cut line starts at column 0, or at column 1 when the cut fell before a
+ * space; an indented line is the plan's own (an indentation-only tree, a literal). */
+static bool terminal_follower(const struct cl_line *head, const struct cl_line *next,
+                              enum cl_kind next_kind)
+{
+    /* A deep node cut inside its prefix: the rest of the prefix (spaces and bars, maybe
+       nothing else yet) and its marker follow. */
+    if (prefix_only(head))
+        return next->len > 0;
+    /* A line padded with blanks to the width (a table of a DESCRIBE) was not cut. */
+    if (head->len >= 3 && head->p[head->len - 1] == ' ' && head->p[head->len - 2] == ' ' &&
+        head->p[head->len - 3] == ' ')
+        return false;
+    /* A subquery entry exactly as wide as the cut: its tree's root follows, not its rest. */
+    if (cl_starts(head->p, head->len, "Subquery:") && ends_with_formatted_id(next))
+        return false;
+    uint32_t ind = cl_indent(next->p, next->len);
+    /* "Scan parquet  (10)" cut after "parquet": the id keeps its two spaces. */
+    if (ind == 2 && ind < next->len && next->p[ind] == '(')
+        return true;
+    return continues(next_kind) && ind <= 1;
+}
+
+/* The first line of a hanging-indent group and the column its continuations start at or
+ * after (0 when the line cannot head one). */
+static uint32_t hanging_col(const struct cl_line *head, const struct cl_facts *f,
+                            bool after_header)
+{
+    if (f->kind == K_TREE && !f->aqe_header)
+        return f->content;
+    if (f->kind == K_FIELD)
+        return 2;
+    /* A subquery entry's tree and a details block's fields start at column 0: an indented
+       line continues the entry or the "(N) Name [codegen id : K]" header. */
+    if ((f->kind == K_SECTION && cl_starts(head->p, head->len, "Subquery:")) ||
+        f->kind == K_DETAILS)
+        return 1;
+    if (after_header && f->kind == K_OTHER)
+        return cl_indent(head->p, head->len) + 1; /* a plan's or an AQE sub-plan's root */
+    return 0;
+}
+
+static bool hanging_follower(uint32_t col, const struct cl_line *next, enum cl_kind next_kind)
+{
+    return col && continues(next_kind) && cl_indent(next->p, next->len) >= col;
+}
+
+/* Word wrap is only undone on plan lines: a tree line, a details header or field, a plan's
+ * root or schema line. */
+static bool word_head(const struct cl_line *head, const struct cl_facts *f, bool after_header)
+{
+    if (f->kind == K_TREE)
+        return !f->aqe_header;
+    (void)head;
+    return f->kind == K_FIELD || f->kind == K_DETAILS || (after_header && f->kind == K_OTHER);
+}
+
 /* A "Subquery:N Hosting ... Hosting Expression = ..." entry broken by the client: its root
  * follows at column 0 too, but a root is a formatted outline line and the rest is not. */
 static bool subquery_entry_continues(const struct cl_line *head, const struct cl_facts *f,
@@ -129,8 +139,10 @@ static bool subquery_entry_continues(const struct cl_line *head, const struct cl
 
 static uint32_t first_word_width(const struct cl_line *l)
 {
-    const char *sp = memchr(l->p, ' ', l->len);
-    return cl_width(l->p, sp ? (uint32_t)(sp - l->p) : l->len);
+    uint32_t ind = cl_indent(l->p, l->len);
+    const char *p = l->p + ind;
+    const char *sp = memchr(p, ' ', l->len - ind);
+    return cl_width(p, sp ? (uint32_t)(sp - p) : l->len - ind);
 }
 
 /* field_ok: the broken line is a tree line or a root, where "Key: value" cannot start a
@@ -172,15 +184,20 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         ws->max_w = prev_w;
         ws->at_max = 0;
         ws->at_max_midword = 0;
-        ws->word_pairs_at_max = 0;
+        ws->first_at_max.len = 0;
     }
     if (prev_w >= WRAP_MIN_WIDTH) {
-        /* Evidence comes from plan lines only: prose in a .sql.out file repeats itself, and
-           two copies of its widest line prove nothing. */
         bool plan_line = (prev_kind == K_TREE && !prev_f->aqe_header) || prev_kind == K_FIELD ||
                          prev_kind == K_DETAILS || (ws->prev_root_like && prev_kind == K_OTHER) ||
                          prefix_only(prev);
-        if (prev_w == ws->max_w && plan_line && terminal_follower(prev, cur, cur_kind)) {
+        /* Other lines count too, but a copy of the first one does not (a .sql.out file
+           repeats its queries in error messages). */
+        bool copy = ws->first_at_max.len == prev->len &&
+                    memcmp(ws->first_at_max.p, prev->p, prev->len) == 0;
+        if (prev_w == ws->max_w && (plan_line || !copy) &&
+            terminal_follower(prev, cur, cur_kind)) {
+            if (!ws->first_at_max.len)
+                ws->first_at_max = *prev;
             ws->at_max++;
             if (prev->len && cur->len && is_word_char(prev->p[prev->len - 1]) &&
                 is_word_char(cur->p[0]))
@@ -188,11 +205,9 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         }
         if (hanging_follower(hanging_col(prev, prev_f, ws->prev_after_header), cur, cur_kind))
             ws->hanging++;
-        if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_root_like) &&
-            word_follower(cur, cur_kind, false)) {
+        if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_after_header) &&
+            word_follower(cur, cur_kind, false))
             ws->word_pairs++;
-            ws->word_pairs_at_max += prev_w == ws->max_w;
-        }
     }
     ws->prev_after_header = after_plan_header_line(prev, prev_f);
     ws->prev_root_like = root_like_after(prev, prev_f);
@@ -202,11 +217,6 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
 static bool terminal_evidence(const struct cl_wrap_scan *ws)
 {
     if (ws->max_w < WRAP_MIN_WIDTH || ws->last_w > ws->max_w)
-        return false;
-    /* A terminal cuts every long line at exactly the widest width; an email client breaks
-       lines at spaces, most of them short of it.  Two lines broken short of the widest
-       mean word wrap, whatever else is seen. */
-    if (ws->word_pairs - ws->word_pairs_at_max >= 2)
         return false;
     return ws->at_max >= 2 || (ws->at_max_midword >= 1 && ws->word_pairs < 2);
 }
@@ -225,10 +235,6 @@ static bool after_plan_header(const struct cl_line *v, const struct cl_facts *fa
     return i > 0 && after_plan_header_line(&v[i - 1], &facts[i - 1]);
 }
 
-static bool root_like(const struct cl_line *v, const struct cl_facts *facts, size_t i)
-{
-    return i == 0 || root_like_after(&v[i - 1], &facts[i - 1]);
-}
 
 /* The analyzed plan's schema line ("k: int, sum(v): bigint") is followed by the root at
  * column 0: it goes on only when it was cut in the middle of its list (it ends with ',' or
@@ -284,7 +290,21 @@ bool cl_step_wrap(struct cleaner *c)
         cl_wrap_scan_line(&ws, i ? &v[i - 1] : &none, i ? &facts[i - 1] : &none_f,
                           i ? widths[i - 1] : 0, &v[i], &facts[i], widths[i]);
     }
+    /* A terminal cuts every long line at exactly the widest width; an email client breaks
+       lines at spaces, most of them short of it.  Two lines broken short of the widest,
+       whose next word would not have fitted even there, mean word wrap. */
     bool terminal = terminal_evidence(&ws);
+    if (terminal) {
+        uint32_t short_breaks = 0;
+        for (size_t i = 0; i + 1 < n && short_breaks < 2; i++)
+            if (widths[i] >= WRAP_MIN_WIDTH && widths[i] < ws.max_w &&
+                widths[i] <= WORD_WRAP_MAX_WIDTH &&
+                word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) &&
+                word_follower(&v[i + 1], facts[i + 1].kind, false) &&
+                widths[i] + 1 + first_word_width(&v[i + 1]) > ws.max_w)
+                short_breaks++;
+        terminal = short_breaks < 2;
+    }
     bool word = !terminal && ws.word_pairs >= 2;
     bool hanging = ws.hanging >= 1;
     if (!terminal && !word && !hanging) {
@@ -297,21 +317,31 @@ bool cl_step_wrap(struct cleaner *c)
     if (word) {
         for (size_t i = 0; i + 1 < n; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                (word_head(&v[i], &facts[i], root_like(v, facts, i)) ||
+                (word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) ||
                  subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
                 word_follower(&v[i + 1], facts[i + 1].kind, false) && widths[i] > wrap_width)
                 wrap_width = widths[i];
     }
+    uint32_t hang_width = 0;
+    if (hanging)
+        for (size_t i = 0; i + 1 < n; i++)
+            if (widths[i] >= WRAP_MIN_WIDTH && widths[i] > hang_width &&
+                hanging_follower(hanging_col(&v[i], &facts[i], after_plan_header(v, facts, i)),
+                                 &v[i + 1], facts[i + 1].kind))
+                hang_width = widths[i];
     uint32_t joined = 0, first_line = 0;
     size_t i = 0;
     while (i < n) {
         bool after_header = after_plan_header(v, facts, i);
-        uint32_t hcol = hanging && widths[i] >= WRAP_MIN_WIDTH &&
-                                !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1]))
-                            ? hanging_col(&v[i], &facts[i], after_header)
-                            : 0;
+        /* A short line heads a hanging group too when the next line's first word would not
+           have fitted on it (a long name or path moved down whole). */
+        uint32_t hcol = 0;
+        if (hanging && i + 1 < n && !schema_line_stops(v, facts, i, &v[i + 1]) &&
+            (widths[i] >= WRAP_MIN_WIDTH ||
+             widths[i] + 1 + first_word_width(&v[i + 1]) > hang_width))
+            hcol = hanging_col(&v[i], &facts[i], after_header);
         bool word_group = word && !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1])) &&
-                          (word_head(&v[i], &facts[i], root_like(v, facts, i)) ||
+                          (word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) ||
                                    (i + 1 < n && subquery_entry_continues(&v[i], &facts[i],
                                                                           &v[i + 1])));
         size_t last = i;

@@ -682,6 +682,7 @@ START_TEST(search_counts_matches)
     start(&x, "search", 100, 30, "", "formatted.txt");
     wait_for(&x, "Exchange (6)");
     keys(&x, "C / s c a n Enter");
+    /* The status line names the operator as Spark does: "Scan parquet" (QA #9). */
     EXPECT(&x, false, SHOWS("[1/2]"), SHOWS(" Scan parquet (1)  "),
            SHOWS("Scan parquet default.sales (1)"));
     keys(&x, "n");

@@ -125,7 +125,9 @@ TEST_ENV = CK_DEFAULT_TIMEOUT=600 SPARKPLAN_BIN=$(CURDIR)/sparkplan
 
 check: deps
 	@$(MAKE) --no-print-directory sparkplan $(B)/check-runner $(SAN)/check-runner
-	@$(MAKE) --no-print-directory check-unit check-asan check-fuzz
+	@$(MAKE) --no-print-directory check-unit
+	@$(MAKE) --no-print-directory check-fuzz
+	@$(MAKE) --no-print-directory check-asan
 
 check-unit: sparkplan $(B)/check-runner
 	@echo "== unit, golden, corpus and terminal tests =="
@@ -142,6 +144,7 @@ $(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/spar
 
 man: $(B)/keys-man
 	./$(B)/keys-man man/sparkplan.1 README.md
+
 # ---- fuzzing (issue 4) ----------------------------------------------------------------
 # make fuzz: libFuzzer on clean-up + parser (tests/fuzz/fuzz_parse.c), seeded from samples/,
 # tests/fuzz/seeds/ and the corpus; runs FUZZ_SECONDS (default 600), grows build-fuzz/corpus

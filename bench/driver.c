@@ -4,10 +4,13 @@
  *                                whose wall time and peak RSS are "parse + model")
  *   spbench read FILE            read FILE into a fresh buffer and free it: the floor any
  *                                loader that keeps the input pays (wc -l reuses one buffer)
- *   spbench load FILE [RUNS]     in-process: load_path + document_free RUNS times, then one
- *                                run split by phase (read, clean, parse, finish, free)
+ *   spbench load FILE [RUNS]     in-process: RUNS loads split by phase (read, clean, parse,
+ *                                finish, free), the median of each
  *   spbench run RUNS OUT -- CMD  fork/exec CMD RUNS times with stdout to OUT; prints the
  *                                median wall time and the largest peak RSS of the child
+ *   spbench emit FILE print|json OUT [RUNS]
+ *                                in-process: load once, then emit_print / emit_json into OUT
+ *                                RUNS times (the writing alone, without the parse)
  *   spbench keys FILE [N]        in-process key costs on the row model (when rows.h exists)
  *
  * Output is one "key=value ..." line per measurement so bench/run.sh can read it with awk.
@@ -15,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +32,7 @@
 #include <unistd.h>
 
 #include "sparkplan/clean.h"
+#include "sparkplan/emit.h"
 #include "sparkplan/load.h"
 #include "sparkplan/parse.h"
 #include "sparkplan/plan.h"
@@ -62,7 +67,7 @@ double bench_now(void) { return now(); }
 
 static int usage(void)
 {
-    fputs("usage: spbench parse FILE | read FILE | load FILE [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N]\n",
+    fputs("usage: spbench parse FILE | read FILE | load FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N]\n",
           stderr);
     return 2;
 }
@@ -117,54 +122,86 @@ static int cmd_read(const char *path)
     return 0;
 }
 
+/* RUNS loads split by phase (the steps of load_bytes); each phase's median is printed. */
 static int cmd_load(const char *path, int runs)
 {
-    double *t = calloc((size_t)runs, sizeof *t);
-    size_t nodes = 0, arena = 0;
+    enum { READ, CLEAN, PARSE, FINISH, FREE, TOTAL, N_PHASES };
+    double *t[N_PHASES];
+    for (int k = 0; k < N_PHASES; k++)
+        t[k] = calloc((size_t)runs, sizeof *t[k]);
+    size_t nodes = 0, arena = 0, len = 0;
     for (int r = 0; r < runs; r++) {
-        struct document *doc = NULL;
-        struct diag err = {0};
         double t0 = now();
-        enum sp_status s = load_path(path, &doc, &err);
-        if (s != SP_OK) {
-            fprintf(stderr, "spbench: %s: %s\n", path, err.message);
+        char *bytes = read_all(path, &len);
+        double t1 = now();
+        struct diag err = {0};
+        struct document *doc = document_new(path, bytes, len);
+        if (!doc || clean_document(doc, &err) != SP_OK) {
+            fprintf(stderr, "spbench: clean: %s\n", err.message);
             return 1;
         }
+        double t2 = now();
+        if (parse_document(doc, &err) != SP_OK) {
+            fprintf(stderr, "spbench: parse: %s\n", err.message);
+            return 1;
+        }
+        double t3 = now();
+        if (!document_finish(doc)) {
+            fputs("spbench: finish: out of memory\n", stderr);
+            return 1;
+        }
+        double t4 = now();
         nodes = doc->n_all_nodes;
         arena = doc->arena.used_bytes;
         document_free(doc);
-        t[r] = now() - t0;
+        double t5 = now();
+        t[READ][r] = t1 - t0;
+        t[CLEAN][r] = t2 - t1;
+        t[PARSE][r] = t3 - t2;
+        t[FINISH][r] = t4 - t3;
+        t[FREE][r] = t5 - t4;
+        t[TOTAL][r] = t5 - t0;
     }
-    double total = bench_median(t, (size_t)runs);
-    free(t);
-
-    /* One run split by phase (same steps as load_bytes). */
-    size_t len;
-    double t0 = now();
-    char *bytes = read_all(path, &len);
-    double t1 = now();
-    struct diag err = {0};
-    struct document *doc = document_new(path, bytes, len);
-    if (!doc || clean_document(doc, &err) != SP_OK) {
-        fprintf(stderr, "spbench: clean: %s\n", err.message);
-        return 1;
+    double m[N_PHASES];
+    for (int k = 0; k < N_PHASES; k++) {
+        m[k] = bench_median(t[k], (size_t)runs);
+        free(t[k]);
     }
-    double t2 = now();
-    if (parse_document(doc, &err) != SP_OK) {
-        fprintf(stderr, "spbench: parse: %s\n", err.message);
-        return 1;
-    }
-    double t3 = now();
-    if (!document_finish(doc)) {
-        fputs("spbench: finish: out of memory\n", stderr);
-        return 1;
-    }
-    double t4 = now();
-    document_free(doc);
-    double t5 = now();
     printf("load=%.6f read=%.6f clean=%.6f parse=%.6f finish=%.6f free=%.6f nodes=%zu "
            "arena=%zu bytes=%zu\n",
-           total, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, nodes, arena, len);
+           m[TOTAL], m[READ], m[CLEAN], m[PARSE], m[FINISH], m[FREE], nodes, arena, len);
+    return 0;
+}
+
+static int cmd_emit(const char *path, const char *mode, const char *out, int runs)
+{
+    struct document *doc = NULL;
+    struct diag err = {0};
+    if (load_path(path, &doc, &err) != SP_OK) {
+        fprintf(stderr, "spbench: %s: %s\n", path, err.message);
+        return 1;
+    }
+    bool json = strcmp(mode, "json") == 0;
+    double *t = calloc((size_t)runs, sizeof *t);
+    long bytes = 0;
+    for (int r = 0; r < runs; r++) {
+        double t0 = now();
+        FILE *f = fopen(out, "w");
+        if (!f) {
+            perror(out);
+            return 1;
+        }
+        enum sp_status s = json ? emit_json(f, doc, &err) : emit_print(f, doc, &err);
+        bytes = ftell(f);
+        if (fclose(f) != 0 || s != SP_OK) {
+            fprintf(stderr, "spbench: %s: %s\n", out, err.message);
+            return 1;
+        }
+        t[r] = now() - t0;
+    }
+    printf("time=%.6f bytes=%ld\n", bench_median(t, (size_t)runs), bytes);
+    free(t);
+    document_free(doc);
     return 0;
 }
 
@@ -232,6 +269,8 @@ int main(int argc, char **argv)
         return cmd_load(argv[2], argc > 3 ? atoi(argv[3]) > 0 ? atoi(argv[3]) : 1 : 1);
     if (strcmp(argv[1], "run") == 0 && argc > 5 && strcmp(argv[4], "--") == 0)
         return cmd_run(atoi(argv[2]) > 0 ? atoi(argv[2]) : 1, argv[3], argv + 5);
+    if (strcmp(argv[1], "emit") == 0 && argc > 4)
+        return cmd_emit(argv[2], argv[3], argv[4], argc > 5 && atoi(argv[5]) > 0 ? atoi(argv[5]) : 1);
     if (strcmp(argv[1], "keys") == 0)
         return bench_keys(argv[2], argc > 3 ? atol(argv[3]) : 0);
     return usage();

@@ -163,7 +163,7 @@ for name in $ONLY; do
     record "$name" parse_cpu "$(field cpu "$line")"
     record "$name" rss_kb "$(field rss_kb "$line")"
     [ "$(field status "$line")" = 0 ] || record "$name" parse_status "$(field status "$line")"
-    line=$("$SPB" load "$f" 1)
+    line=$("$SPB" load "$f" "$RUNS" 2>/dev/null)
     for k in read clean parse finish nodes arena; do
         record "$name" "in_$k" "$(field "$k" "$line")"
     done
@@ -173,13 +173,16 @@ for name in $ONLY; do
         [ "$have" = 1 ] || continue
         line=$("$SPB" run "$RUNS" "$DIR/out.$mode" -- "$SP" "--$mode" "$f" 2>"$DIR/out.stderr")
         record "$name" "$mode" "$(field time "$line")"
-        record "$name" "${mode}_cpu" "$(field cpu "$line")"
         record "$name" "${mode}_rss_kb" "$(field rss_kb "$line")"
         record "$name" "${mode}_bytes" "$(wc -c <"$DIR/out.$mode")"
         # Baseline: cat of a file of the same size, to a file as well.
         line=$("$SPB" run "$RUNS" "$DIR/out.cat" -- cat "$DIR/out.$mode")
         record "$name" "${mode}_cat" "$(field time "$line")"
-        record "$name" "${mode}_cat_cpu" "$(field cpu "$line")"
+        # The writing alone, in-process on a loaded document, and cat again right after it.
+        line=$("$SPB" emit "$f" "$mode" "$DIR/out.$mode" "$RUNS" 2>/dev/null)
+        record "$name" "${mode}_emit" "$(field time "$line")"
+        line=$("$SPB" run "$RUNS" "$DIR/out.cat" -- cat "$DIR/out.$mode")
+        record "$name" "${mode}_emit_cat" "$(field time "$line")"
         rm -f "$DIR/out.$mode" "$DIR/out.cat"
     done
 

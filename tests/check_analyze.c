@@ -10,6 +10,8 @@
 
 #include "sparkplan/analyze.h"
 #include "sparkplan/nodeinfo.h"
+#include "sparkplan/opclass.h"
+#include "sparkplan/rows.h"
 #include "sparkplan/sample.h"
 
 struct linted {
@@ -338,7 +340,9 @@ START_TEST(partition_filters_are_reported_as_good_news)
 }
 END_TEST
 
-START_TEST(reading_every_column_of_a_wide_table_warns)
+/* QA #7: Spark prunes the columns a query does not use, so a scan reading them all is what
+ * the query asked for (a SELECT *): information, never a reason for --lint to fail. */
+START_TEST(reading_every_column_is_information_only)
 {
     struct linted l = lint(
         "== Analyzed Logical Plan ==\n"
@@ -351,7 +355,8 @@ START_TEST(reading_every_column_of_a_wide_table_warns)
         "+- FileScan parquet spark_catalog.default.wide[a#1,b#2,c#3,d#4,e#5,f#6,g#7,h#8] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/w/wide], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int,b:int,c:int,d:int,e:int,f:int,g:int,h:int>\n");
     size_t w;
     ck_assert_uint_eq(count(&l, RULE_READS_ALL_COLUMNS, &w), 1);
-    ck_assert_uint_eq(w, 1);
+    ck_assert_uint_eq(w, 0);
+    ck_assert_uint_eq(l.a->summary.n_warnings, 0);
     ck_assert(message_has(&l, RULE_READS_ALL_COLUMNS, "all 8 columns"));
     done(&l);
 
@@ -522,6 +527,75 @@ START_TEST(truncated_lists_and_plans_are_reported_with_the_setting)
     ck_assert_uint_eq(count(&l, RULE_TRUNCATED_PLAN, &w), 1);
     ck_assert_uint_eq(w, 1);
     ck_assert_uint_eq(first_of(&l, RULE_TRUNCATED_PLAN)->line, 3);
+    done(&l);
+}
+END_TEST
+
+/* ---- one finding per node of the plan that runs ------------------------------------------- */
+
+/* A notebook cell printing explain() then explain("codegen") of the same query (the shape of
+ * QA's sp022-select-star.txt): the subtree repeats the physical plan line for line. */
+static const char physical_then_codegen[] =
+    "== Analyzed Logical Plan ==\n"
+    "a: int, b: string, c: int, d: int\n"
+    "Filter (cast(b#2 as int) > 3)\n"
+    "+- Relation spark_catalog.default.t[a#1,b#2,c#3,d#4] parquet\n"
+    "\n"
+    "== Physical Plan ==\n"
+    "*(1) Filter (cast(b#2 as int) > 3)\n"
+    "+- *(1) ColumnarToRow\n"
+    "   +- FileScan parquet spark_catalog.default.t[a#1,b#2,c#3,d#4] Batched: true, DataFilters: [(cast(b#2 as int) > 3)], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/w/t], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int,b:string,c:int,d:int>\n"
+    "\n"
+    "Found 1 WholeStageCodegen subtrees.\n"
+    "== Subtree 1 / 1 (maxMethodCodeSize:282; maxConstantPoolSize:158(0.24% used); numInnerClasses:0) ==\n"
+    "*(1) Filter (cast(b#2 as int) > 3)\n"
+    "+- *(1) ColumnarToRow\n"
+    "   +- FileScan parquet spark_catalog.default.t[a#1,b#2,c#3,d#4] Batched: true, DataFilters: [(cast(b#2 as int) > 3)], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/w/t], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int,b:string,c:int,d:int>\n"
+    "\n"
+    "Generated code:\n"
+    "/* 001 */ public Object generate(Object[] references) {\n"
+    "/* 002 */   return new GeneratedIteratorForCodegenStage1(references);\n"
+    "/* 003 */ }\n";
+
+START_TEST(codegen_subtrees_repeating_a_physical_plan_are_not_linted_again)
+{
+    struct linted l = lint(physical_then_codegen);
+    ck_assert_uint_ge(l.doc->n_plans, 1);
+    size_t w;
+    ck_assert_uint_eq(count(&l, RULE_READS_ALL_COLUMNS, NULL), 1);
+    ck_assert_uint_eq(count(&l, RULE_FILTER_NOT_PUSHED, &w), 1);
+    ck_assert_uint_eq(w, 1);
+    ck_assert_uint_eq(first_of(&l, RULE_FILTER_NOT_PUSHED)->line, 7);
+    ck_assert_uint_eq(l.a->summary.n_scans, 1);
+    ck_assert_uint_eq(l.a->summary.n_codegen_stages, 1);
+    done(&l);
+
+    /* The codegen output alone is the only plan there is: it is linted. */
+    const char *subtree = strstr(physical_then_codegen, "Found 1");
+    l = lint(subtree);
+    ck_assert_uint_eq(count(&l, RULE_FILTER_NOT_PUSHED, NULL), 1);
+    done(&l);
+}
+END_TEST
+
+START_TEST(an_initial_plan_replaced_by_aqe_raises_no_finding_of_its_own)
+{
+    struct linted l = lint(
+        "== Physical Plan ==\n"
+        "AdaptiveSparkPlan isFinalPlan=true\n"
+        "+- == Final Plan ==\n"
+        "   *(1) Project [c1#1, c2#2, ... 30 more fields]\n"
+        "   +- *(1) Filter (cast(c2#2 as int) > 3)\n"
+        "      +- *(1) ColumnarToRow\n"
+        "         +- FileScan parquet spark_catalog.default.t[c1#1,c2#2,... 30 more fields] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/w/t], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<c1:int,c2:string>\n"
+        "+- == Initial Plan ==\n"
+        "   Project [c1#1, c2#2, ... 30 more fields]\n"
+        "   +- Filter (cast(c2#2 as int) > 3)\n"
+        "      +- FileScan parquet spark_catalog.default.t[c1#1,c2#2,... 30 more fields] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/w/t], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<c1:int,c2:string>\n");
+    ck_assert_uint_eq(count(&l, RULE_TRUNCATED_FIELDS, NULL), 2);  /* Project and scan, final */
+    ck_assert_uint_eq(count(&l, RULE_FILTER_NOT_PUSHED, NULL), 1);
+    for (size_t i = 0; i < l.a->n_findings; i++)
+        ck_assert_uint_lt(l.a->findings[i].line, 8);
     done(&l);
 }
 END_TEST
@@ -705,6 +779,82 @@ START_TEST(every_nested_loop_cartesian_python_and_truncation_in_the_corpus_is_fo
 END_TEST
 
 /* 200,000 nested operators built in the model: every pass is iterative. */
+/* ---- the summary, one function for --summary and the explorer's header --------------------- */
+
+/* The header line of an explorer tab: the rows of the tab, scope NULL (the whole section) or
+ * a label's subtree, through the call the explorer makes when a tab opens. */
+static void tab_summary(struct plan_section *s, struct plan_node *scope, struct op_summary *sum,
+                        char *line, size_t cap)
+{
+    struct rows r;
+    ck_assert(rows_init(&r, s, scope));
+    ck_assert(rows_build_indexes(&r, sum));
+    op_summary_format(sum, 0, line, cap);
+    rows_free(&r);
+}
+
+static struct plan_node *label_with(struct plan_section *s, const char *word)
+{
+    for (uint32_t i = 0; i < s->n_nodes; i++)
+        if ((s->preorder[i]->flags & NODE_LABEL) && slice_find(s->preorder[i]->text, word) >= 0)
+            return s->preorder[i];
+    ck_abort_msg("no %s label", word);
+    return NULL;
+}
+
+/* QA #1: on an AQE plan the header added the Final and the Initial plans together (4
+ * shuffles, SortMergeJoin x2 here) and counted "== Final Plan ==" as a node, while --summary
+ * said 2 and 1.  Both now come from op_summary_compute, scoped to the plan that runs. */
+START_TEST(header_and_summary_count_the_plan_that_runs_with_one_function)
+{
+    const struct sample_file *f = sample_find("join-aqe-final.txt");
+    struct linted l = lint(f->data);
+    struct plan_section *s = l.doc->first_plan->first_section;
+    const struct summary *sum = &l.a->summary;
+    ck_assert_uint_eq(sum->n_physical_nodes, 17);  /* AdaptiveSparkPlan + the 16 of the Final Plan */
+    ck_assert_uint_eq(sum->n_shuffles, 2);
+    ck_assert_uint_eq(sum->shuffles[PART_HASH], 2);
+    ck_assert_uint_eq(sum->joins[JOIN_SORT_MERGE], 1);
+    ck_assert_uint_eq(sum->n_codegen_stages, 5);
+
+    /* The Physical tab: the same numbers. */
+    struct op_summary os;
+    char line[256];
+    tab_summary(s, NULL, &os, line, sizeof line);
+    ck_assert_str_eq(line, "17 nodes | 2 shuffles | 0 broadcasts | 5 codegen stages | "
+                           "joins: SortMergeJoinx1");
+    ck_assert_uint_eq(os.nodes, sum->n_physical_nodes);
+    ck_assert_uint_eq(os.shuffles, sum->n_shuffles);
+    ck_assert_uint_eq(os.stages, sum->n_codegen_stages);
+    ck_assert_uint_eq(sum->n_nodes, 27);  /* 29 lines of the tree, less the 2 labels */
+
+    /* The Final tab: its label is a heading, not a node. */
+    tab_summary(s, label_with(s, "Final"), &os, line, sizeof line);
+    ck_assert_str_eq(line, "16 nodes | 2 shuffles | 0 broadcasts | 5 codegen stages | "
+                           "joins: SortMergeJoinx1");
+    /* The Initial tab counts what AQE first planned: the tab is that plan. */
+    tab_summary(s, label_with(s, "Initial"), &os, line, sizeof line);
+    ck_assert_str_eq(line, "10 nodes | 2 shuffles | 0 broadcasts | 0 codegen stages | "
+                           "joins: SortMergeJoinx1");
+    done(&l);
+
+    /* A Photon shuffle source reads a shuffle: the header no longer counts it as one. */
+    l = lint("== Physical Plan ==\n"
+             "AdaptiveSparkPlan isFinalPlan=true\n"
+             "+- == Final Plan ==\n"
+             "   PhotonResultStage\n"
+             "   +- PhotonShuffleExchangeSource\n"
+             "      +- PhotonShuffleMapStage ENSURE_REQUIREMENTS, [id=#40]\n"
+             "         +- PhotonShuffleExchangeSink hashpartitioning(a#1, 200)\n"
+             "            +- PhotonScan parquet db.t[a#1] DataFilters: [], DictionaryFilters: [], Format: parquet, Location: InMemoryFileIndex(1 paths)[s3://b/t], PartitionFilters: [], ReadSchema: struct<a:int>\n");
+    s = l.doc->first_plan->first_section;
+    tab_summary(s, NULL, &os, line, sizeof line);
+    ck_assert_uint_eq(os.shuffles, 1);
+    ck_assert_uint_eq(l.a->summary.n_shuffles, 1);
+    done(&l);
+}
+END_TEST
+
 START_TEST(a_deep_chain_is_analysed_without_recursion)
 {
     uint32_t depth = getenv("SPARKPLAN_SANITIZED") ? 50000 : 200000;
@@ -751,7 +901,9 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, large_broadcast_and_skew_are_reported);
     tcase_add_test(tc, filter_over_a_scan_without_pushed_filters_warns);
     tcase_add_test(tc, partition_filters_are_reported_as_good_news);
-    tcase_add_test(tc, reading_every_column_of_a_wide_table_warns);
+    tcase_add_test(tc, reading_every_column_is_information_only);
+    tcase_add_test(tc, codegen_subtrees_repeating_a_physical_plan_are_not_linted_again);
+    tcase_add_test(tc, an_initial_plan_replaced_by_aqe_raises_no_finding_of_its_own);
     tcase_add_test(tc, python_udfs_are_found_and_row_at_a_time_ones_warn);
     tcase_add_test(tc, aqe_draft_and_what_aqe_changed_are_reported);
     tcase_add_test(tc, cache_use_is_reported);
@@ -759,6 +911,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, truncated_lists_and_plans_are_reported_with_the_setting);
     tcase_add_test(tc, findings_are_ordered_by_line_and_found_by_node);
     tcase_add_test(tc, a_deep_chain_is_analysed_without_recursion);
+    tcase_add_test(tc, header_and_summary_count_the_plan_that_runs_with_one_function);
     suite_add_tcase(s, tc);
     TCase *corpus = tcase_create("corpus");
     tcase_add_test(corpus, tpcds_ordinary_shuffles_raise_no_warning);

@@ -91,6 +91,23 @@ START_TEST(summary_counts_what_a_reader_checks_first)
 }
 END_TEST
 
+/* QA #6: an RDD scan ("Scan ExistingRDD[...]" of a DataFrame made from Python rows) names
+ * what it reads in its operator name; it has no table, so the name is printed once. */
+START_TEST(summary_names_an_rdd_scan_once)
+{
+    int st;
+    char *out = run(&st, "printf '== Physical Plan ==\n"
+                         "*(1) Project [customer_id#10856, state#10860]\n"
+                         "+- *(1) Scan ExistingRDD[customer_id#10856,name#10857,email#10858,"
+                         "city#10859,state#10860,signup_date#10861]\n' | %s --summary",
+                    tu_binary());
+    ck_assert_int_eq(st, 0);
+    ck_assert_ptr_nonnull(strstr(out, "  line 3: Scan ExistingRDD, 6 columns read\n"));
+    ck_assert_ptr_null(strstr(out, "ExistingRDD ExistingRDD"));
+    free(out);
+}
+END_TEST
+
 START_TEST(rules_lists_every_rule_id)
 {
     int st;
@@ -193,6 +210,7 @@ Suite *insight_cli_suite(void)
     tcase_add_test(tc, lint_prints_file_line_rule_severity_and_exits_0_without_warnings);
     tcase_add_test(tc, lint_exits_1_on_a_warning_and_2_on_an_unreadable_file);
     tcase_add_test(tc, summary_counts_what_a_reader_checks_first);
+    tcase_add_test(tc, summary_names_an_rdd_scan_once);
     tcase_add_test(tc, rules_lists_every_rule_id);
     tcase_add_test(tc, explain_node_prints_the_entry_and_says_when_it_does_not_know);
     tcase_add_test(tc, samples_are_listed_with_their_descriptions_and_open_by_name);

@@ -34,14 +34,22 @@ START_TEST(walk_starts_at_a_scan_and_runs_a_stage_at_a_time)
     ck_assert(step_is(&w, 2, "Filter"));
     ck_assert(step_is(&w, 3, "Exchange"));
     ck_assert(w.steps[3].ends_stage);
+    /* The customers scan starts a stage of its own: it reads no exchange (QA #8). */
     ck_assert(step_is(&w, 4, "FileScan"));
-    ck_assert(w.steps[4].crosses_exchange && w.steps[4].starts_stage);
+    ck_assert(w.steps[4].starts_stage && !w.steps[4].crosses_exchange);
+    ck_assert_ptr_null(w.steps[4].reads);
     ck_assert_uint_eq(w.steps[4].stage, 2);
     ck_assert(step_is(&w, 7, "Exchange"));
     /* The join stage reads both shuffles: both sorts, then the join, then the project. */
     ck_assert(step_is(&w, 8, "Sort") && step_is(&w, 9, "Sort"));
-    ck_assert(w.steps[8].crosses_exchange);
-    ck_assert(!w.steps[9].crosses_exchange);
+    /* Each sort consumes an Exchange: each step crosses a stage boundary, and says which. */
+    ck_assert(w.steps[8].crosses_exchange && w.steps[8].starts_stage);
+    ck_assert_ptr_eq(w.steps[8].reads, w.steps[3].node);
+    ck_assert_uint_eq(w.steps[8].reads_stage, 1);
+    ck_assert(w.steps[9].crosses_exchange && !w.steps[9].starts_stage);
+    ck_assert_ptr_eq(w.steps[9].reads, w.steps[7].node);
+    ck_assert_uint_eq(w.steps[9].reads_stage, 2);
+    ck_assert(!w.steps[10].crosses_exchange);
     ck_assert(step_is(&w, 10, "SortMergeJoin"));
     ck_assert(step_is(&w, 11, "Project"));
     ck_assert_uint_eq(w.steps[11].stage, 3);
@@ -66,6 +74,17 @@ START_TEST(walk_of_an_aqe_plan_skips_the_initial_plan_and_stage_wrappers)
     ck_assert_uint_eq(w.n_stages, 3);
     ck_assert(step_is(&w, 0, "FileScan"));
     ck_assert(step_is(&w, w.n - 1, "Project"));
+    /* The shuffle readers reach their Exchange through the query stage wrapper. */
+    size_t readers = 0;
+    for (size_t i = 0; i < w.n; i++) {
+        if (!w.steps[i].crosses_exchange)
+            continue;
+        readers++;
+        ck_assert(slice_starts_with(w.steps[i].reads->name, "Exchange"));
+        ck_assert_uint_gt(w.steps[i].reads_stage, 0);
+        ck_assert_uint_lt(w.steps[i].reads_stage, w.steps[i].stage);
+    }
+    ck_assert_uint_eq(readers, 2);
     walk_free(&w);
 
     /* Scoped to the Initial Plan (the explorer's "Initial" tab): only its nodes. */

@@ -104,8 +104,9 @@ void rows_show_levels(struct rows *r, unsigned levels);  /* 1-9 */
 void rows_unfold_to(struct rows *r, const struct plan_node *n);  /* n's ancestors */
 
 /* The exchange and codegen-stage indexes x/X and ]/[ use, in one linear pass; also fills
- * *sum (may be NULL) with the tab's summary counts.  Built on first use otherwise; calling
- * it when the tab opens keeps every later jump O(log n).  False when memory ran out. */
+ * *sum (may be NULL) with the tab's summary counts, from op_summary_compute (a second linear
+ * pass: the counts --summary shows, of the plan that runs).  Built on first use otherwise;
+ * calling it when the tab opens keeps every later jump O(log n).  False when memory ran out. */
 struct op_summary;
 bool rows_build_indexes(struct rows *r, struct op_summary *sum);
 
@@ -124,8 +125,9 @@ size_t rows_match_index(const struct rows *r);
 bool rows_node_matches(const struct rows *r, const struct plan_node *n);
 
 /* The guides, connector and fold glyph drawn left of a node's text.
- * max_levels bounds the indentation: a deeper row shows only its nearest max_levels levels
- * and hint says "…(depth N)", so drawing a row costs O(max_levels), not O(depth). */
+ * max_levels bounds the indentation: a row deeper than that shows only its nearest
+ * max_levels/4 levels (at least 2) after a hint "…(depth N)", so drawing a row costs
+ * O(max_levels), not O(depth), and deep rows keep room for their text. */
 #define ROWS_PREFIX_MAX 512
 struct rows_prefix {
     char hint[32];          /* "…(depth 12345) " or "" */

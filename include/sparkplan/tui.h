@@ -62,6 +62,8 @@ struct dline {
     size_t off;                   /* pooled: offset in t->dpool (which may move) */
     uint32_t len;
     uint8_t role;                 /* enum role */
+    bool strong;                  /* the node's heading: drawn bold */
+    bool cont;                    /* a wrapped line's continuation: drawn indented */
     uint16_t key_len;             /* bytes at the start drawn as a field name */
     int32_t link;                 /* formatted id this line refers to, -1 when none */
     int32_t link_at, link_len;    /* where the reference is in this line (-1: not here) */

@@ -21,9 +21,14 @@
 struct walk_step {
     const struct plan_node *node;
     uint32_t stage;            /* 1-based stage number in execution order */
-    bool starts_stage;         /* first step of its stage */
-    bool crosses_exchange;     /* the previous step was in another stage */
+    bool starts_stage;         /* first step of its stage (a leaf, or a reader of other stages) */
+    bool crosses_exchange;     /* the node reads what another stage wrote: it consumes an
+                                  Exchange, a broadcast or a subquery, or is a ReusedExchange */
     bool ends_stage;           /* the node writes a shuffle or broadcast (stage boundary) */
+    /* Additive (QA #8).  When crosses_exchange: the boundary node it reads (the node itself
+     * for a ReusedExchange) and the stage that boundary ends (0 when not in this walk). */
+    const struct plan_node *reads;
+    uint32_t reads_stage;
 };
 
 struct walk {

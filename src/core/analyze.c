@@ -16,6 +16,7 @@
 
 #include "sparkplan/exprid.h"
 #include "sparkplan/nodeinfo.h"
+#include "sparkplan/opclass.h"
 
 #define MIB (1024.0 * 1024.0)
 #define BROADCAST_THRESHOLD (10.0 * MIB)     /* spark.sql.autoBroadcastJoinThreshold default */
@@ -23,7 +24,6 @@
 #define UNKNOWN_SIZE 4.0e18                   /* ~ Long.MaxValue (8.0 EiB): "size unknown" */
 #define TIB (1024.0 * 1024.0 * 1024.0 * 1024.0)
 #define MAX_PER_RULE 5000                     /* findings kept per rule; the rest are counted */
-#define WIDE_TABLE 8                          /* columns: reading all of them is worth a warning */
 
 const struct rule analyze_rules[RULE_COUNT] = {
     [RULE_SHUFFLE] = {"SP001", SEVERITY_INFO, "shuffle",
@@ -66,8 +66,12 @@ const struct rule analyze_rules[RULE_COUNT] = {
         "PartitionFilters: only the matching partitions are read. Good.",
         "Nothing to do."},
     [RULE_READS_ALL_COLUMNS] = {"SP022", SEVERITY_INFO, "reads every column",
-        "The scan reads every column of the table.",
-        "Select only the columns the query needs."},
+        "The scan reads every column of the table. Spark already leaves out the columns a "
+        "query does not use, so the query uses them all (SELECT *, or a DataFrame that keeps "
+        "every column): normal for a full export, wasteful on a wide table when the result "
+        "needs a few.",
+        "If the result needs only some columns, select those: a columnar format then reads "
+        "only them."},
     [RULE_ALL_PARTITIONS] = {"SP023", SEVERITY_INFO, "every partition read",
         "The table is partitioned but the scan has no PartitionFilters: every partition is "
         "listed and read.",
@@ -209,8 +213,10 @@ static bool is_executed_kind(enum section_kind k)
 }
 
 /* The sections whose nodes are counted for a plan: physical + subqueries; else the biggest
- * codegen subtree; else the last logical section. */
-static bool section_counts(const struct plan *p, const struct plan_section *s)
+ * codegen subtree; else the last logical section.  doc_has_exec: the document prints a
+ * physical plan somewhere; then an EXPLAIN CODEGEN output only repeats it (its subtrees are
+ * the physical plan's codegen stages) and is neither counted nor linted again. */
+static bool section_counts(const struct plan *p, const struct plan_section *s, bool doc_has_exec)
 {
     bool has_exec = false;
     const struct plan_section *biggest_codegen = NULL, *last_logical = NULL;
@@ -226,18 +232,30 @@ static bool section_counts(const struct plan *p, const struct plan_section *s)
     if (has_exec)
         return is_executed_kind(s->kind);
     if (biggest_codegen)
-        return s == biggest_codegen;
+        return !doc_has_exec && s == biggest_codegen;
     return s == last_logical;
+}
+
+/* Does any plan of the document print a physical plan (or a formatted subquery)? */
+static bool document_has_exec(const struct document *doc)
+{
+    for (const struct plan *p = doc->first_plan; p; p = p->next)
+        for (const struct plan_section *s = p->first_section; s; s = s->next)
+            if (is_executed_kind(s->kind))
+                return true;
+    return false;
+}
+
+/* Sections whose text the text rules (statistics, truncated lists) read: every section but
+ * codegen subtrees, which repeat the physical plan, unless one is what the plan counts. */
+static bool section_read(const struct plan *p, const struct plan_section *s, bool doc_has_exec)
+{
+    return s->kind != SECTION_CODEGEN || section_counts(p, s, doc_has_exec);
 }
 
 static bool is_shadowed_initial(const struct plan_node *n)
 {
-    if (!node_is_initial_plan_label(n) || !n->parent)
-        return false;
-    for (const struct plan_node *c = n->parent->first_child; c; c = c->next_sibling)
-        if (c != n && node_is_label(c) && !node_is_initial_plan_label(c))
-            return true;
-    return false;
+    return node_is_shadowed_initial(n);
 }
 
 /* ---- "at most one row" ---------------------------------------------------------------------- */
@@ -437,7 +455,6 @@ static bool join_side_size(const struct ctx *c, const struct plan_node *n, int k
 
 static void rule_exchange(struct ctx *c, const struct plan_node *n)
 {
-    struct summary *sum = &c->a->summary;
     enum partitioning_kind kind;
     struct slice part = node_partitioning(n, &kind);
     struct slice keys = partitioning_keys(part);
@@ -446,16 +463,13 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
     if (!origin.len && n->parent && node_role(n->parent) == CAT_QUERY_STAGE)
         origin = node_shuffle_origin(n->parent);
     const struct plan_node *consumer = consumer_of(n);
-    if (slice_eq_cstr(origin, "EXECUTOR_BROADCAST")) {
+    if (node_is_executor_broadcast(n)) {
         /* Photon's executor-side broadcast: a single-partition shuffle every task reads. */
-        sum->n_broadcasts++;
         struct slice cn = consumer ? short_name(consumer) : slice_cstr("the join");
         add(c, RULE_BROADCAST, n, "executor-side broadcast (EXECUTOR_BROADCAST) for %.*s%s",
             (int)cn.len, cn.ptr, consumer ? "" : "");
         return;
     }
-    sum->shuffles[kind]++;
-    sum->n_shuffles++;
     char why[200] = "";
     if (origin.len && slice_starts_with(origin, "REPARTITION"))
         snprintf(why, sizeof why, "; asked for by the query (%.*s)", (int)origin.len, origin.ptr);
@@ -520,7 +534,6 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
 
 static void rule_broadcast(struct ctx *c, const struct plan_node *n)
 {
-    c->a->summary.n_broadcasts++;
     struct slice mode = node_field(n, "Arguments");
     if (!mode.len) {
         long sp = slice_find_in(n->text, " ", 0);
@@ -556,8 +569,6 @@ static struct slice join_condition(const struct plan_node *n)
 
 static void rule_join(struct ctx *c, const struct plan_node *n, const struct catalog_entry *e)
 {
-    struct summary *sum = &c->a->summary;
-    sum->joins[e->join]++;
     struct slice type = node_join_type(n);
     struct slice name = short_name(n);
     if (slice_find_in(n->text, "skew=true", 0) >= 0)
@@ -793,13 +804,20 @@ static struct slice list_after(struct slice text, struct slice word)
     return slice_make(text.ptr + at, text.len - at);
 }
 
+/* A scan's output list in simple mode: after its table ("FileScan parquet db.t[a#1]"), or
+ * after its name when it reads no table ("Scan ExistingRDD[a#1]"). */
+static struct slice scan_output_list(const struct plan_node *n)
+{
+    struct slice table = node_table_name(n);
+    return list_after(n->text, table.len ? table : catalog_operator_name(n->text));
+}
+
 static long scan_output_columns(const struct plan_node *n)
 {
     struct slice out = node_field(n, "Output");
     if (out.len)
         return node_list_count(out);
-    struct slice table = node_table_name(n);
-    struct slice list = list_after(n->text, table);
+    struct slice list = scan_output_list(n);
     return list.len ? node_list_count(list) : -1;
 }
 
@@ -824,7 +842,7 @@ static size_t partition_columns(const struct plan_node *n, char *buf, size_t cap
     struct slice schema = node_field(n, "ReadSchema");
     struct slice out = node_field(n, "Output");
     if (!out.len)
-        out = list_after(n->text, node_table_name(n));
+        out = scan_output_list(n);
     if (node_schema_field_count(schema) < 0 || out.len < 2 || out.ptr[0] != '[')
         return 0;
     size_t found = 0, used = 0, start = 1;
@@ -904,12 +922,11 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     if (all < 0 && slice_find_in(n->text, "HiveTableRelation", 0) >= 0)
         all = hive_relation_columns(n);
     long out = scan_output_columns(n);
-    if (all >= 2 && out == all) {
+    /* Information only: the query asked for every column (Spark prunes unused ones), which
+     * is what a SELECT * is for; nothing here says the result needs fewer. */
+    if (all >= 2 && out == all)
         add(c, RULE_READS_ALL_COLUMNS, n, "reads all %ld columns of %.*s", all,
             (int)(table.len ? table.len : 9), table.len ? table.ptr : "the table");
-        if (all >= WIDE_TABLE)
-            c->a->findings[c->a->n_findings - 1].severity = SEVERITY_WARNING;
-    }
 }
 
 static void rule_python(struct ctx *c, const struct plan_node *n, const struct catalog_entry *e)
@@ -1028,6 +1045,10 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
     bool any_stats = false;
     for (uint32_t i = 0; i < s->n_nodes; i++) {
         const struct plan_node *n = s->preorder[i];
+        if (is_shadowed_initial(n)) {
+            i += n->subtree_size;  /* what AQE did not run: SP041/SP042 compare it */
+            continue;
+        }
         struct plan_stats st;
         if (!node_stats(n, &st) || !st.has_size)
             continue;
@@ -1041,6 +1062,10 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
     const struct plan_node *first_not_reducing = NULL;
     for (uint32_t i = 0; i < s->n_nodes; i++) {
         const struct plan_node *n = s->preorder[i];
+        if (is_shadowed_initial(n)) {
+            i += n->subtree_size;
+            continue;
+        }
         double size;
         if (absurd_size(n, leaf_sum, &size)) {
             /* Report where it starts: no child is absurd too. */
@@ -1105,6 +1130,19 @@ static void rule_truncated_fields(struct ctx *c, const struct plan_node *n)
             "spark.sql.debug.maxToStringFields", total, total == 1 ? "" : "s");
 }
 
+/* Every node of a section but those of an AQE Initial Plan that a final plan replaced. */
+static void rules_truncated_fields(struct ctx *c, const struct plan_section *s)
+{
+    for (uint32_t i = 0; i < s->n_nodes && !c->oom; i++) {
+        const struct plan_node *n = s->preorder[i];
+        if (is_shadowed_initial(n)) {
+            i += n->subtree_size;
+            continue;
+        }
+        rule_truncated_fields(c, n);
+    }
+}
+
 static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 {
     struct slice t = slice_make(doc->text, doc->text_len);
@@ -1141,28 +1179,24 @@ static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 
 /* ---- the driver ------------------------------------------------------------------------------ */
 
-/* Distinct codegen stage ids of one section (seen: a growable bitmap of ids). */
-static void count_codegen(struct ctx *c, const struct plan_node *n, unsigned char **seen,
-                          size_t *seen_cap)
+/* The counts of a section that runs, from the function the explorer's header uses too. */
+static void count_section(struct ctx *c, const struct plan_section *s)
 {
-    if (n->stage <= 0)
+    struct op_summary os;
+    if (!op_summary_compute(&os, s, 0, s->n_nodes)) {
+        c->oom = true;
         return;
-    size_t id = (size_t)n->stage;
-    if (id >= *seen_cap) {
-        size_t ncap = id * 2 + 8;
-        unsigned char *ns = realloc(*seen, ncap);
-        if (!ns) {
-            c->oom = true;
-            return;
-        }
-        memset(ns + *seen_cap, 0, ncap - *seen_cap);
-        *seen = ns;
-        *seen_cap = ncap;
     }
-    if (!(*seen)[id]) {
-        (*seen)[id] = 1;
-        c->a->summary.n_codegen_stages++;
-    }
+    struct summary *sum = &c->a->summary;
+    sum->n_physical_nodes += os.nodes;
+    sum->n_shuffles += os.shuffles;
+    for (size_t k = 0; k < sizeof sum->shuffles / sizeof sum->shuffles[0]; k++)
+        sum->shuffles[k] += os.shuffle_kinds[k];
+    sum->n_broadcasts += os.broadcasts;
+    sum->n_reused_exchanges += os.reused;
+    sum->n_codegen_stages += os.stages;
+    for (size_t j = 0; j <= JOIN_LOGICAL; j++)
+        sum->joins[j] += os.join_strategies[j];
 }
 
 static void analyze_section(struct ctx *c, const struct plan_section *s,
@@ -1170,8 +1204,7 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
 {
     if (!prepare_section(c, s))
         return;
-    unsigned char *seen = NULL;
-    size_t seen_cap = 0;
+    count_section(c, s);
     for (uint32_t i = 0; i < s->n_nodes && !c->oom; i++) {
         const struct plan_node *n = s->preorder[i];
         if (is_shadowed_initial(n)) {
@@ -1180,20 +1213,12 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
         }
         if (node_is_label(n))
             continue;
-        c->a->summary.n_physical_nodes++;
-        count_codegen(c, n, &seen, &seen_cap);
         const struct catalog_entry *e = node_entry(n);
         if (!e)
             continue;
-        if (e->role == CAT_CODEGEN && strncmp(e->name, "WholeStageCodegen", 17) == 0 && n->stage <= 0)
-            c->a->summary.n_codegen_stages++;  /* simplified trees print the wrapper itself */
         switch (e->role) {
         case CAT_SHUFFLE: rule_exchange(c, n); break;
         case CAT_BROADCAST: rule_broadcast(c, n); break;
-        case CAT_REUSED:
-            if (strcmp(e->name, "ReusedExchange") == 0)
-                c->a->summary.n_reused_exchanges++;
-            break;
         case CAT_JOIN: rule_join(c, n, e); break;
         case CAT_FILTER: rule_filter_over_scan(c, n); break;
         case CAT_SCAN: rule_scan(c, n, tables); break;
@@ -1214,7 +1239,6 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
         default: break;
         }
     }
-    free(seen);
 }
 
 /* Logical relations and Hive relation nodes: how many columns each table has. */
@@ -1292,18 +1316,21 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
     index_join_ids(&c);
 
     a->summary.n_plans = doc->n_plans;
-    a->summary.n_nodes = doc->n_all_nodes;
+    for (size_t i = 0; i < doc->n_all_nodes; i++)
+        a->summary.n_nodes += !(doc->all_nodes[i]->flags & NODE_LABEL);
+    bool has_exec = document_has_exec(doc);
     for (const struct plan *p = doc->first_plan; p && !c.oom; p = p->next) {
         bool draft_reported = false;
         for (const struct plan_section *s = p->first_section; s && !c.oom; s = s->next) {
-            if (section_counts(p, s))
+            if (section_counts(p, s, has_exec))
                 analyze_section(&c, s, &tables, &draft_reported);
+            if (!section_read(p, s, has_exec))
+                continue;
             if (s->kind != SECTION_CODEGEN)
                 rules_statistics(&c, s);
+            rules_truncated_fields(&c, s);
         }
     }
-    for (size_t i = 0; i < doc->n_all_nodes && !c.oom; i++)
-        rule_truncated_fields(&c, doc->all_nodes[i]);
     if (!c.oom)
         rule_truncated_plan(&c, doc);
     free(tables.v);

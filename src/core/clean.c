@@ -712,8 +712,8 @@ static long line_number_prefix(const struct cl_line *l, uint32_t *plen)
     return v;
 }
 
-/* Runs of lines numbered n, n+1, n+2 ... (continuation lines of a node string carry no
- * number and may sit between them) whose second numbered line is a tree line. */
+/* Runs of lines numbered n, n+1, n+2 ... (continuation lines of a node string may carry no
+ * number and sit between them) with a tree line among them. */
 static void step_numbers(struct cleaner *c)
 {
     size_t i = 0, n = c->lines.n;
@@ -732,10 +732,9 @@ static void step_numbers(struct cleaner *c)
             uint32_t pl2;
             long w = line_number_prefix(&c->lines.v[j], &pl2);
             if (w == want) {
-                if (count == 1) {
-                    struct cl_line *x = &c->lines.v[j];
-                    tree = tree_prefix_len(x->p + pl2, x->len - pl2) > 0;
-                }
+                /* A tree line among them (the first ones may be a node's text). */
+                struct cl_line *x = &c->lines.v[j];
+                tree = tree || tree_prefix_len(x->p + pl2, x->len - pl2) > 0;
                 want++;
                 count++;
                 last = j;

@@ -123,10 +123,12 @@ struct cl_wrap_scan {
     uint32_t max_w;         /* widest line seen */
     uint32_t at_max;        /* lines of width max_w followed by a continuation */
     uint32_t at_max_midword; /* ... of which the cut splits a word */
+    struct cl_line first_at_max; /* the first of them, to tell copies of one line apart */
     uint32_t word_pairs;    /* long line, then an unindented line that starts nothing */
     uint32_t hanging;       /* long tree line, then a deeper-indented line that starts nothing */
     uint32_t last_w;
-    bool prev_after_header; /* the previous line followed a "== ... ==" header */
+    bool prev_after_header; /* the previous line follows a plan or AQE header: a root */
+    bool prev_root_like;    /* ... or a blank line, the start, "-- !query analysis" */
 };
 void cl_wrap_scan_init(struct cl_wrap_scan *ws);
 void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,

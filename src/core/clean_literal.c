@@ -111,8 +111,9 @@ static bool raw_has_marker(const char *p, uint32_t len)
         if (!((p[i] == '+' || p[i] == ':') && p[i + 1] == '-' && p[i + 2] == ' '))
             continue;
         uint32_t k = i;
-        /* Bound: walks back over the blanks and bars before this marker only. */
-        while (k > 0 && (p[k - 1] == ' ' || p[k - 1] == ':'))
+        /* Bound: walks back over the blanks and bars (and a numberedTreeString "01 ")
+           before this marker only. */
+        while (k > 0 && (p[k - 1] == ' ' || p[k - 1] == ':' || (p[k - 1] >= '0' && p[k - 1] <= '9')))
             k--;
         if (k == 0 || (k >= 2 && p[k - 1] == 'n' && p[k - 2] == '\\'))
             return true;

@@ -47,14 +47,51 @@ static bool prefix_only(const struct cl_line *l)
     return true;
 }
 
-/* The rest of a cut line starts at column 0, or just after it when the cut fell before a
+/* "Name (12)", "Name (unknown)", "ShuffleQueryStage (4), Statistics(...)": a formatted
+ * outline line. */
+static bool ends_with_formatted_id(const struct cl_line *l)
+{
+    uint32_t n = l->len;
+    static const char stats[] = ", Statistics(";
+    /* Bound: one backward pass over the line. */
+    for (uint32_t i = n; i >= sizeof stats - 1; i--)
+        if (memcmp(l->p + i - (sizeof stats - 1), stats, sizeof stats - 1) == 0) {
+            n = i - (uint32_t)(sizeof stats - 1);
+            break;
+        }
+    if (n < 3 || l->p[n - 1] != ')')
+        return false;
+    uint32_t j = n - 1;
+    while (j > 0 && l->p[j - 1] >= '0' && l->p[j - 1] <= '9')
+        j--;
+    if (j == n - 1 && !(n >= 9 && memcmp(l->p + n - 9, "(unknown)", 9) == 0))
+        return false;
+    if (j == n - 1)
+        j = n - 8;
+    return j >= 2 && l->p[j - 1] == '(' && l->p[j - 2] == ' ';
+}
+
+/* The rest of a cut line starts at column 0, or at column 1 when the cut fell before a
  * space; an indented line is the plan's own (an indentation-only tree, a literal). */
 static bool terminal_follower(const struct cl_line *head, const struct cl_line *next,
                               enum cl_kind next_kind)
 {
-    if (continues(next_kind))
-        return cl_indent(next->p, next->len) <= 2;
-    return prefix_only(head) && next_kind != K_BLANK;
+    /* A deep node cut inside its prefix: the rest of the prefix (spaces and bars, maybe
+       nothing else yet) and its marker follow. */
+    if (prefix_only(head))
+        return next->len > 0;
+    /* A line padded with blanks to the width (a table of a DESCRIBE) was not cut. */
+    if (head->len >= 3 && head->p[head->len - 1] == ' ' && head->p[head->len - 2] == ' ' &&
+        head->p[head->len - 3] == ' ')
+        return false;
+    /* A subquery entry exactly as wide as the cut: its tree's root follows, not its rest. */
+    if (cl_starts(head->p, head->len, "Subquery:") && ends_with_formatted_id(next))
+        return false;
+    uint32_t ind = cl_indent(next->p, next->len);
+    /* "Scan parquet  (10)" cut after "parquet": the id keeps its two spaces. */
+    if (ind == 2 && ind < next->len && next->p[ind] == '(')
+        return true;
+    return continues(next_kind) && ind <= 1;
 }
 
 /* The first line of a hanging-indent group and the column its continuations start at or
@@ -66,8 +103,13 @@ static uint32_t hanging_col(const struct cl_line *head, const struct cl_facts *f
         return f->content;
     if (f->kind == K_FIELD)
         return 2;
-    if (after_header && f->kind == K_OTHER && cl_indent(head->p, head->len) == 0)
+    /* A subquery entry's tree and a details block's fields start at column 0: an indented
+       line continues the entry or the "(N) Name [codegen id : K]" header. */
+    if ((f->kind == K_SECTION && cl_starts(head->p, head->len, "Subquery:")) ||
+        f->kind == K_DETAILS)
         return 1;
+    if (after_header && f->kind == K_OTHER)
+        return cl_indent(head->p, head->len) + 1; /* a plan's or an AQE sub-plan's root */
     return 0;
 }
 
@@ -76,23 +118,61 @@ static bool hanging_follower(uint32_t col, const struct cl_line *next, enum cl_k
     return col && continues(next_kind) && cl_indent(next->p, next->len) >= col;
 }
 
-/* Word wrap is only undone on plan lines: a tree line, a details field, a plan's root. */
+/* Word wrap is only undone on plan lines: a tree line, a details header or field, a plan's
+ * root or schema line. */
 static bool word_head(const struct cl_line *head, const struct cl_facts *f, bool after_header)
 {
     if (f->kind == K_TREE)
         return !f->aqe_header;
-    return f->kind == K_FIELD ||
-           (after_header && f->kind == K_OTHER && cl_indent(head->p, head->len) == 0);
+    (void)head;
+    return f->kind == K_FIELD || f->kind == K_DETAILS || (after_header && f->kind == K_OTHER);
 }
 
-static bool word_follower(const struct cl_line *next, enum cl_kind next_kind)
+/* A "Subquery:N Hosting ... Hosting Expression = ..." entry broken by the client: its root
+ * follows at column 0 too, but a root is a formatted outline line and the rest is not. */
+static bool subquery_entry_continues(const struct cl_line *head, const struct cl_facts *f,
+                                     const struct cl_line *next)
 {
-    return continues(next_kind) && next->len && next->p[0] != ' ';
+    return f->kind == K_SECTION && cl_starts(head->p, head->len, "Subquery:") &&
+           !ends_with_formatted_id(next);
+}
+
+static uint32_t first_word_width(const struct cl_line *l)
+{
+    uint32_t ind = cl_indent(l->p, l->len);
+    const char *p = l->p + ind;
+    const char *sp = memchr(p, ' ', l->len - ind);
+    return cl_width(p, sp ? (uint32_t)(sp - p) : l->len - ind);
+}
+
+/* field_ok: the broken line is a tree line or a root, where "Key: value" cannot start a
+ * line of its own (details fields follow a "(N) Name" header). */
+static bool word_follower(const struct cl_line *next, enum cl_kind next_kind, bool field_ok)
+{
+    return (continues(next_kind) || (field_ok && next_kind == K_FIELD)) && next->len &&
+           next->p[0] != ' ';
 }
 
 void cl_wrap_scan_init(struct cl_wrap_scan *ws)
 {
     memset(ws, 0, sizeof *ws);
+}
+
+/* The line after prev is a plan's root (or schema line). */
+static bool after_plan_header_line(const struct cl_line *prev, const struct cl_facts *prev_f)
+{
+    return (prev_f->kind == K_HEADER && cl_is_plan_header(prev->p, prev->len)) ||
+           prev_f->aqe_header;
+}
+
+/* The line after prev may be a plan's root: after a header, a blank line, a SQL test's
+   "-- !query analysis".  Good enough for evidence of wrapping, not for hanging indents
+   (indentation-only trees start after blank lines). */
+static bool root_like_after(const struct cl_line *prev, const struct cl_facts *prev_f)
+{
+    return after_plan_header_line(prev, prev_f) || prev_f->kind == K_BLANK ||
+           cl_starts(prev->p, prev->len, "-- !query analysis") ||
+           cl_starts(prev->p, prev->len, "-- !query optimized");
 }
 
 void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
@@ -104,14 +184,20 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         ws->max_w = prev_w;
         ws->at_max = 0;
         ws->at_max_midword = 0;
+        ws->first_at_max.len = 0;
     }
     if (prev_w >= WRAP_MIN_WIDTH) {
-        /* Evidence comes from plan lines only: prose in a .sql.out file repeats itself, and
-           two copies of its widest line prove nothing. */
         bool plan_line = (prev_kind == K_TREE && !prev_f->aqe_header) || prev_kind == K_FIELD ||
-                         prev_kind == K_DETAILS || (ws->prev_after_header && prev_kind == K_OTHER) ||
+                         prev_kind == K_DETAILS || (ws->prev_root_like && prev_kind == K_OTHER) ||
                          prefix_only(prev);
-        if (prev_w == ws->max_w && plan_line && terminal_follower(prev, cur, cur_kind)) {
+        /* Other lines count too, but a copy of the first one does not (a .sql.out file
+           repeats its queries in error messages). */
+        bool copy = ws->first_at_max.len == prev->len &&
+                    memcmp(ws->first_at_max.p, prev->p, prev->len) == 0;
+        if (prev_w == ws->max_w && (plan_line || !copy) &&
+            terminal_follower(prev, cur, cur_kind)) {
+            if (!ws->first_at_max.len)
+                ws->first_at_max = *prev;
             ws->at_max++;
             if (prev->len && cur->len && is_word_char(prev->p[prev->len - 1]) &&
                 is_word_char(cur->p[0]))
@@ -120,10 +206,11 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         if (hanging_follower(hanging_col(prev, prev_f, ws->prev_after_header), cur, cur_kind))
             ws->hanging++;
         if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_after_header) &&
-            word_follower(cur, cur_kind))
+            word_follower(cur, cur_kind, false))
             ws->word_pairs++;
     }
-    ws->prev_after_header = prev_kind == K_HEADER && cl_is_plan_header(prev->p, prev->len);
+    ws->prev_after_header = after_plan_header_line(prev, prev_f);
+    ws->prev_root_like = root_like_after(prev, prev_f);
     ws->last_w = cur_w;
 }
 
@@ -131,8 +218,6 @@ static bool terminal_evidence(const struct cl_wrap_scan *ws)
 {
     if (ws->max_w < WRAP_MIN_WIDTH || ws->last_w > ws->max_w)
         return false;
-    /* One cut line splitting a word is a terminal's, unless broken lines that ended at a
-       space (word wrap) are the better explanation. */
     return ws->at_max >= 2 || (ws->at_max_midword >= 1 && ws->word_pairs < 2);
 }
 
@@ -143,9 +228,40 @@ bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws)
 
 enum join { J_NONE, J_RAW, J_SPACE };
 
-static bool after_plan_header(const struct cl_line *v, const unsigned char *kinds, size_t i)
+/* Line i is a plan's root (or schema line): it follows "== ... Plan ==" or an AQE
+ * "+- == Final Plan ==". */
+static bool after_plan_header(const struct cl_line *v, const struct cl_facts *facts, size_t i)
 {
-    return kinds[i - 1] == K_HEADER && cl_is_plan_header(v[i - 1].p, v[i - 1].len);
+    return i > 0 && after_plan_header_line(&v[i - 1], &facts[i - 1]);
+}
+
+
+/* The analyzed plan's schema line ("k: int, sum(v): bigint") is followed by the root at
+ * column 0: it goes on only when it was cut in the middle of its list (it ends with ',' or
+ * ':') or the next line reads "name: type".  A root in its place (no schema in 3.3+ when the
+ * output is empty) has its '[' before any ": ". */
+static bool schema_line_stops(const struct cl_line *v, const struct cl_facts *facts, size_t i,
+                              const struct cl_line *next)
+{
+    if (i == 0 || facts[i - 1].kind != K_HEADER ||
+        !cl_starts(v[i - 1].p, v[i - 1].len, "== Analyzed"))
+        return false;
+    const struct cl_line *h = &v[i];
+    const char *colon = NULL, *bracket = memchr(h->p, '[', h->len);
+    for (uint32_t k = 0; k + 1 < h->len && !colon; k++)
+        if (h->p[k] == ':' && h->p[k + 1] == ' ')
+            colon = h->p + k;
+    if (!colon || (bracket && bracket < colon))
+        return false; /* a root, not a schema */
+    uint32_t hl = h->len;
+    while (hl && h->p[hl - 1] == ' ')
+        hl--;
+    if (hl && (h->p[hl - 1] == ',' || h->p[hl - 1] == ':'))
+        return false;
+    uint32_t ind = cl_indent(next->p, next->len);
+    const char *p = next->p + ind, *end = next->p + next->len;
+    const char *sp = memchr(p, ' ', (size_t)(end - p));
+    return !(sp && sp > p && sp[-1] == ':' && sp + 1 < end && sp[1] >= 'a' && sp[1] <= 'z');
 }
 
 bool cl_step_wrap(struct cleaner *c)
@@ -174,33 +290,60 @@ bool cl_step_wrap(struct cleaner *c)
         cl_wrap_scan_line(&ws, i ? &v[i - 1] : &none, i ? &facts[i - 1] : &none_f,
                           i ? widths[i - 1] : 0, &v[i], &facts[i], widths[i]);
     }
+    /* A terminal cuts every long line at exactly the widest width; an email client breaks
+       lines at spaces, most of them short of it.  Two lines broken short of the widest,
+       whose next word would not have fitted even there, mean word wrap. */
     bool terminal = terminal_evidence(&ws);
+    if (terminal) {
+        uint32_t short_breaks = 0;
+        for (size_t i = 0; i + 1 < n && short_breaks < 2; i++)
+            if (widths[i] >= WRAP_MIN_WIDTH && widths[i] < ws.max_w &&
+                widths[i] <= WORD_WRAP_MAX_WIDTH &&
+                word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) &&
+                word_follower(&v[i + 1], facts[i + 1].kind, false) &&
+                widths[i] + 1 + first_word_width(&v[i + 1]) > ws.max_w)
+                short_breaks++;
+        terminal = short_breaks < 2;
+    }
     bool word = !terminal && ws.word_pairs >= 2;
     bool hanging = ws.hanging >= 1;
     if (!terminal && !word && !hanging) {
         ok = true;
         goto done;
     }
-    /* Word wrap: only lines near the widest broken line count as broken. */
-    uint32_t word_min = WRAP_MIN_WIDTH;
+    /* Word wrap: a line was broken when the next line's first word would not have fitted
+       on it within the width the client wrapped at (the widest broken line). */
+    uint32_t wrap_width = 0;
     if (word) {
-        uint32_t widest = 0;
         for (size_t i = 0; i + 1 < n; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                word_head(&v[i], &facts[i], i > 0 && after_plan_header(v, kinds, i)) &&
-                word_follower(&v[i + 1], (enum cl_kind)kinds[i + 1]) && widths[i] > widest)
-                widest = widths[i];
-        if (widest > WRAP_MIN_WIDTH + 30)
-            word_min = widest - 30;
+                (word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) ||
+                 subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
+                word_follower(&v[i + 1], facts[i + 1].kind, false) && widths[i] > wrap_width)
+                wrap_width = widths[i];
     }
+    uint32_t hang_width = 0;
+    if (hanging)
+        for (size_t i = 0; i + 1 < n; i++)
+            if (widths[i] >= WRAP_MIN_WIDTH && widths[i] > hang_width &&
+                hanging_follower(hanging_col(&v[i], &facts[i], after_plan_header(v, facts, i)),
+                                 &v[i + 1], facts[i + 1].kind))
+                hang_width = widths[i];
     uint32_t joined = 0, first_line = 0;
     size_t i = 0;
     while (i < n) {
-        bool after_header = i > 0 && after_plan_header(v, kinds, i);
-        uint32_t hcol = hanging && widths[i] >= WRAP_MIN_WIDTH
-                            ? hanging_col(&v[i], &facts[i], after_header)
-                            : 0;
-        bool word_group = word && word_head(&v[i], &facts[i], after_header);
+        bool after_header = after_plan_header(v, facts, i);
+        /* A short line heads a hanging group too when the next line's first word would not
+           have fitted on it (a long name or path moved down whole). */
+        uint32_t hcol = 0;
+        if (hanging && i + 1 < n && !schema_line_stops(v, facts, i, &v[i + 1]) &&
+            (widths[i] >= WRAP_MIN_WIDTH ||
+             widths[i] + 1 + first_word_width(&v[i + 1]) > hang_width))
+            hcol = hanging_col(&v[i], &facts[i], after_header);
+        bool word_group = word && !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1])) &&
+                          (word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) ||
+                                   (i + 1 < n && subquery_entry_continues(&v[i], &facts[i],
+                                                                          &v[i + 1])));
         size_t last = i;
         size_t total = v[i].len; /* + 1 a joined line: its separator */
         /* Bound: last only moves forward; the outer loop resumes after the group. */
@@ -212,8 +355,9 @@ bool cl_step_wrap(struct cleaner *c)
                 j = J_RAW;
             else if (hanging_follower(hcol, &v[nx], nk))
                 j = J_SPACE;
-            else if (word_group && widths[last] >= word_min &&
-                     widths[last] <= WORD_WRAP_MAX_WIDTH && word_follower(&v[nx], nk))
+            else if (word_group && widths[last] <= wrap_width &&
+                     word_follower(&v[nx], nk, facts[i].kind == K_TREE || facts[i].kind == K_OTHER) &&
+                     widths[last] + 1 + first_word_width(&v[nx]) > wrap_width)
                 j = J_SPACE;
             if (j == J_NONE)
                 break;
@@ -242,12 +386,13 @@ bool cl_step_wrap(struct cleaner *c)
                 cl_kind(p, len) == K_DETAILS)
                 buf[o++] = ' ';
             if (kinds[m] == 0x40) {
-                while (o && (buf[o - 1] == ' ' || buf[o - 1] == '\t'))
-                    o--;
+                /* One space where the line was broken; a client that kept the space at the
+                   end of the line (format=flowed, or one of two spaces) keeps it. */
                 uint32_t ind = cl_indent(p, len);
                 p += ind;
                 len -= ind;
-                buf[o++] = ' ';
+                if (!o || buf[o - 1] != ' ')
+                    buf[o++] = ' ';
             }
             memcpy(buf + o, p, len);
             o += len;

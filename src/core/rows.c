@@ -515,24 +515,14 @@ bool rows_build_indexes(struct rows *r, struct op_summary *sum)
             ok &= push(&r->exchanges, &r->n_exchanges, &cap_x, i);
         if (n->stage >= 0 && (n == r->scope || !n->parent || n->parent->stage != n->stage))
             ok &= push(&r->stage_starts, &r->n_stage_starts, &cap_s, i);
-        if (sum)
-            op_summary_add(sum, n, c);
     }
     /* Formatted plans put details blocks after the tree: sort once. */
     if (!sorted)
         qsort(r->spans, r->n_spans, sizeof *r->spans, compare_span);
     r->exchanges_ready = r->stages_ready = true;
-    if (sum && r->n_stage_starts) {
-        int32_t *ids = malloc(r->n_stage_starts * sizeof *ids);
-        if (ids) {
-            for (size_t k = 0; k < r->n_stage_starts; k++)
-                ids[k] = r->section->preorder[r->stage_starts[k]]->stage;
-            sum->stages = op_count_distinct(ids, r->n_stage_starts);
-            free(ids);
-        } else {
-            ok = false;
-        }
-    }
+    /* The header counts what --summary counts, with the same function (QA #1). */
+    if (sum && r->section && !op_summary_compute(sum, r->section, r->begin, r->end))
+        ok = false;
     return ok;
 }
 
@@ -840,7 +830,10 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
 
     uint32_t d = rows_rel_depth(r, n);
     if (d > 0) {
-        uint32_t shown = d - 1 < max_levels - 1 ? d - 1 : max_levels - 1;
+        /* Past max_levels, keep only the nearest quarter of them: the hint carries the
+         * depth, and the row keeps room for its text. */
+        uint32_t keep = max_levels / 4 < 2 ? 2 : max_levels / 4;
+        uint32_t shown = d - 1 < max_levels ? d - 1 : (keep < max_levels ? keep : max_levels) - 1;
         if (shown < d - 1)
             snprintf(out->hint, sizeof out->hint, "%s(depth %u) ", ascii ? "..." : "\xE2\x80\xA6",
                      (unsigned)d);

@@ -83,6 +83,31 @@ static bool is_shadowed_initial_plan(const struct plan_node *n)
     return false;
 }
 
+/* Does the step read what another stage wrote?  Its children are looked at through the
+ * wrappers the walk leaves out (query stages, codegen adapters, labels): each wrapper is
+ * below exactly one step, so this is linear over the whole walk.  stage_of: preorder ->
+ * stage number of the step on that node. */
+static void mark_reads(struct walk_step *st, const unsigned char *skip, const uint32_t *stage_of)
+{
+    const struct plan_node *n = st->node;
+    if (node_role(n) == CAT_REUSED) {  /* a leaf standing for an exchange that ran before */
+        st->crosses_exchange = true;
+        st->reads = n;
+        return;
+    }
+    for (const struct plan_node *c = n->first_child; c; c = c->next_sibling) {
+        const struct plan_node *d = c;
+        while (d && !is_step(d))  /* wrappers have one child */
+            d = d->first_child;
+        if (!d || skip[d->preorder] || !walk_is_stage_boundary(d))
+            continue;
+        st->crosses_exchange = true;
+        st->reads = d;
+        st->reads_stage = stage_of[d->preorder];
+        return;
+    }
+}
+
 enum sp_status walk_section(const struct plan_section *s, const struct plan_node *scope,
                             struct walk *out, struct diag *err)
 {
@@ -137,18 +162,21 @@ enum sp_status walk_section(const struct plan_section *s, const struct plan_node
         uint32_t key = post_pos[head[n->preorder]];
         steps[bucket[key]++] = (struct walk_step){.node = n, .stage = key};
     }
-    /* Number the stages 1.. in order and mark crossings. */
+    /* Number the stages 1.. in order; head[] now maps a step's node to its stage number. */
     uint32_t stage_no = 0, prev_key = UINT32_MAX;
     for (size_t k = 0; k < n_steps; k++) {
         uint32_t key = steps[k].stage;
         steps[k].starts_stage = key != prev_key;
-        steps[k].crosses_exchange = k > 0 && key != prev_key;
         if (key != prev_key)
             stage_no++;
         prev_key = key;
         steps[k].stage = stage_no;
         steps[k].ends_stage = walk_is_stage_boundary(steps[k].node);
     }
+    for (size_t k = 0; k < n_steps; k++)
+        head[steps[k].node->preorder] = steps[k].stage;
+    for (size_t k = 0; k < n_steps; k++)
+        mark_reads(&steps[k], skip, head);
     free(post), free(head), free(post_pos), free(skip), free(bucket);
     out->steps = steps;
     out->n = n_steps;

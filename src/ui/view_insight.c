@@ -466,6 +466,31 @@ bool insight_walking(const struct tui *t)
     return S.walking;
 }
 
+/* How the step relates to the stages: it reads what another stage wrote (a stage boundary
+ * crossed), or a new stage starts at a leaf that reads a table or rows of its own. */
+static void step_entry(const struct walk_step *st, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (st->crosses_exchange) {
+        enum catalog_role r = node_role(st->reads);
+        const char *what = r == CAT_REUSED      ? "reuses an exchange that already ran"
+                           : r == CAT_BROADCAST ? "reads the broadcast"
+                           : r == CAT_SUBQUERY  ? "uses the subquery result"
+                                                : "reads the shuffle";
+        if (st->reads_stage)
+            snprintf(buf, cap, " (crossed a stage boundary: %s from stage %u)", what,
+                     st->reads_stage);
+        else
+            snprintf(buf, cap, " (crossed a stage boundary: %s)", what);
+    } else if (st->starts_stage && S.step > 0) {
+        enum catalog_role r = node_role(st->node);
+        snprintf(buf, cap, " (a new stage starts %s)",
+                 st->node->first_child                                ? "here"
+                 : r == CAT_SCAN || r == CAT_CACHE || r == CAT_RELATION ? "at a scan"
+                                                                        : "at this leaf");
+    }
+}
+
 static void show_step(struct tui *t)
 {
     const struct walk_step *st = &S.walk.steps[S.step];
@@ -482,10 +507,10 @@ static void show_step(struct tui *t)
                  st->stage);
     else if (S.step == 0)
         snprintf(what, sizeof what, ": execution starts here (Space next, b back, q ends)");
+    char how[120];
+    step_entry(st, how, sizeof how);
     tui_message(t, false, "walk %zu/%zu, stage %u/%u%s: %.*s%s", S.step + 1, S.walk.n, st->stage,
-                S.walk.n_stages,
-                st->crosses_exchange ? " (crossed an exchange: a new stage reads its output)" : "",
-                (int)(w.len > 60 ? 60 : w.len), w.ptr, what);
+                S.walk.n_stages, how, (int)(w.len > 60 ? 60 : w.len), w.ptr, what);
 }
 
 static int start_walk(struct tui *t)

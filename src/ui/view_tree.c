@@ -388,13 +388,16 @@ int tree_key(struct tui *t, enum key_action a, const struct input_event *ev)
         tui_message(t, false, "showing %c level%s", ev->name[0], ev->name[0] == '1' ? "" : "s");
         break;
     case KA_NEXT_EXCHANGE:
-    case KA_PREV_EXCHANGE:
-        return jump_message(t, rows_next_exchange(r, a == KA_NEXT_EXCHANGE ? 1 : -1, &wrapped),
-                            wrapped, "Exchange");
+    case KA_PREV_EXCHANGE: {
+        /* Jump first: the order in which arguments are evaluated is unspecified. */
+        bool found = rows_next_exchange(r, a == KA_NEXT_EXCHANGE ? 1 : -1, &wrapped);
+        return jump_message(t, found, wrapped, "Exchange");
+    }
     case KA_NEXT_STAGE:
-    case KA_PREV_STAGE:
-        return jump_message(t, rows_next_stage(r, a == KA_NEXT_STAGE ? 1 : -1, &wrapped),
-                            wrapped, "codegen stage");
+    case KA_PREV_STAGE: {
+        bool found = rows_next_stage(r, a == KA_NEXT_STAGE ? 1 : -1, &wrapped);
+        return jump_message(t, found, wrapped, "codegen stage");
+    }
     case KA_SEARCH_NEXT:
     case KA_SEARCH_PREV:
         if (!r->pattern) {

@@ -183,45 +183,60 @@ struct plan_node *plan_node_next_skip_children(const struct plan_node *n)
     return NULL;
 }
 
-/* Node count and largest formatted id of a section, in one walk. */
-static uint32_t section_count(const struct plan_section *s, int32_t *max_id)
+/* Every node of the document in finishing order (plan, section, pre-order), with its id: one
+ * walk fills it.  all_nodes is copied out of it once, and each section's pre-order array is
+ * its stretch of all_nodes (nodes are in input order almost always), so the pointers are
+ * stored once.  Growing a pointer array costs far less than extra walks over the nodes
+ * (168 bytes each, mostly out of cache) that counting first would take. */
+struct finish_buf {
+    struct plan_node **v;
+    int32_t *ids;       /* v[i]->id, so by_id is filled without reading the nodes again */
+    size_t n, cap;
+};
+
+static bool finish_push(struct finish_buf *b, struct plan_node *n)
 {
-    uint32_t count = 0;
-    for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
-        count++;
-        if (n->id > *max_id)
-            *max_id = n->id;
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 4096;
+        struct plan_node **v = cap > b->cap ? realloc(b->v, cap * sizeof *v) : NULL;
+        if (!v)
+            return false;
+        b->v = v;
+        int32_t *ids = realloc(b->ids, cap * sizeof *ids);
+        if (!ids)
+            return false;
+        b->ids = ids;
+        b->cap = cap;
     }
-    return count;
+    b->ids[b->n] = n->id;
+    b->v[b->n++] = n;
+    return true;
 }
 
-/* Depth, pre-order index, by_id and all_nodes in one walk; subtree sizes in one pass back
-   over the pre-order array.  *sorted turns false when a node starts before the previous. */
-static bool section_finish(struct document *doc, struct plan *p, struct plan_section *s,
-                           size_t *all_i, bool *sorted)
+/* One walk over the section: depth, pre-order index, section and the finishing order; then
+ * one reverse pass for subtree sizes.  *max_id and *sorted accumulate over the document. */
+static bool section_finish(struct plan_section *s, struct finish_buf *b, int32_t *max_id,
+                           uint32_t *last_line, bool *sorted)
 {
-    uint32_t count = s->n_nodes;
-    s->preorder = arena_alloc(&doc->arena, (count ? count : 1) * sizeof *s->preorder);
-    if (!s->preorder)
-        return false;
-    uint32_t i = 0;
-    uint32_t prev_line = *all_i ? doc->all_nodes[*all_i - 1]->text_line : 0;
+    size_t start = b->n;
     for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
         n->depth = n->parent ? n->parent->depth + 1 : 0;
-        n->preorder = i;
+        n->preorder = (uint32_t)(b->n - start);
         n->section = s;
         n->subtree_size = 0;
-        s->preorder[i++] = n;
-        doc->all_nodes[(*all_i)++] = n;
-        if (n->text_line < prev_line)
+        if (n->id > *max_id)
+            *max_id = n->id;
+        if (n->text_line < *last_line)
             *sorted = false;
-        prev_line = n->text_line;
-        if (n->id >= 0 && (uint32_t)n->id < p->by_id_len && !p->by_id[n->id])
-            p->by_id[n->id] = n;
+        *last_line = n->text_line;
+        if (!finish_push(b, n))
+            return false;
     }
+    uint32_t count = (uint32_t)(b->n - start);
+    s->n_nodes = count;
     /* Reverse pre-order visits children before parents: one pass sums subtree sizes. */
     for (uint32_t k = count; k-- > 0;) {
-        struct plan_node *n = s->preorder[k];
+        struct plan_node *n = b->v[start + k];
         if (n->parent)
             n->parent->subtree_size += n->subtree_size + 1;
     }
@@ -237,44 +252,85 @@ static int compare_node_line(const void *a, const void *b)
     return x < y ? -1 : (x > y);
 }
 
-/* Two walks over the nodes (count, then fill) and one pass back: on a 1M-node plan each
-   walk is a pass over 168 MB of nodes, so passes are what this costs. */
+/* Pre-order arrays: stretches of all_nodes when it is in finishing order, copies otherwise
+ * (all_nodes is then sorted by line). */
+static bool set_preorder(struct document *doc, const struct finish_buf *b, bool shared)
+{
+    size_t off = 0;
+    for (struct plan *p = doc->first_plan; p; p = p->next)
+        for (struct plan_section *s = p->first_section; s; s = s->next) {
+            if (shared) {
+                s->preorder = doc->all_nodes + off;
+            } else {
+                s->preorder = arena_alloc(&doc->arena,
+                                          (s->n_nodes ? s->n_nodes : 1) * sizeof *s->preorder);
+                if (!s->preorder)
+                    return false;
+                if (s->n_nodes)
+                    memcpy(s->preorder, b->v + off, s->n_nodes * sizeof *s->preorder);
+            }
+            off += s->n_nodes;
+        }
+    return true;
+}
+
 bool document_finish(struct document *doc)
 {
-    size_t total = 0;
-    for (struct plan *p = doc->first_plan; p; p = p->next) {
-        int32_t max_id = -1;
-        size_t plan_total = 0;
-        for (struct plan_section *s = p->first_section; s; s = s->next) {
-            s->n_nodes = section_count(s, &max_id);
-            plan_total += s->n_nodes;
-        }
-        total += plan_total;
-        /* Ids come from the input: cap the table so "(999999999)" cannot eat memory. */
-        p->by_id = NULL;
-        p->by_id_len = 0;
-        if (max_id >= 0 && (size_t)max_id < 4 * (plan_total + 16)) {
-            p->by_id = arena_alloc(&doc->arena, ((size_t)max_id + 1) * sizeof *p->by_id);
-            if (!p->by_id)
-                return false;
-            p->by_id_len = (uint32_t)max_id + 1;
-        }
+    struct finish_buf b = {NULL, NULL, 0, 0};
+    bool sorted = true, ok = false;
+    uint32_t last_line = 0;
+    size_t n_plans = 0;
+    for (struct plan *p = doc->first_plan; p; p = p->next)
+        n_plans++;
+    /* Each plan's largest formatted id; the by_id tables are sized once the total is known. */
+    int32_t *max_ids = malloc((n_plans ? n_plans : 1) * sizeof *max_ids);
+    if (!max_ids)
+        return false;
+    size_t k = 0;
+    for (struct plan *p = doc->first_plan; p; p = p->next, k++) {
+        max_ids[k] = -1;
+        for (struct plan_section *s = p->first_section; s; s = s->next)
+            if (!section_finish(s, &b, &max_ids[k], &last_line, &sorted))
+                goto done;
     }
+    size_t total = b.n;
     doc->all_nodes = arena_alloc(&doc->arena, (total ? total : 1) * sizeof *doc->all_nodes);
     if (!doc->all_nodes)
-        return false;
-    size_t all_i = 0;
-    bool sorted = true;
-    for (struct plan *p = doc->first_plan; p; p = p->next)
+        goto done;
+    if (total)
+        memcpy(doc->all_nodes, b.v, total * sizeof *doc->all_nodes);
+    doc->n_all_nodes = total;
+    if (!set_preorder(doc, &b, sorted))
+        goto done;
+    k = 0;
+    size_t off = 0;
+    for (struct plan *p = doc->first_plan; p; p = p->next, k++) {
+        size_t plan_start = off;
         for (struct plan_section *s = p->first_section; s; s = s->next)
-            if (!section_finish(doc, p, s, &all_i, &sorted))
-                return false;
-    doc->n_all_nodes = all_i;
-    /* Nodes are created in input order almost always; sort only when they are not (the sort
-     * was a tenth of the load time of a 1M-node plan). */
+            off += s->n_nodes;
+        int32_t max_id = max_ids[k];
+        /* Ids come from the input: cap the table so "(999999999)" cannot eat memory. */
+        if (max_id < 0 || (size_t)max_id >= 4 * (total + 16))
+            continue;
+        p->by_id_len = (uint32_t)max_id + 1;
+        p->by_id = arena_alloc(&doc->arena, p->by_id_len * sizeof *p->by_id);
+        if (!p->by_id)
+            goto done;
+        /* Bound: the plan's stretch of the finishing order; the first node printed wins. */
+        for (size_t i = plan_start; i < off; i++)
+            if (b.ids[i] >= 0 && !p->by_id[b.ids[i]])
+                p->by_id[b.ids[i]] = b.v[i];
+    }
+    /* Nodes are created in input order almost always (checked during the walk): sort only
+     * when they are not (the sort was a tenth of the load time of a 1M-node plan). */
     if (!sorted)
         qsort(doc->all_nodes, doc->n_all_nodes, sizeof *doc->all_nodes, compare_node_line);
-    return true;
+    ok = true;
+done:
+    free(b.v);
+    free(b.ids);
+    free(max_ids);
+    return ok;
 }
 
 struct plan_node *plan_node_find_by_id(const struct plan *p, int32_t id)

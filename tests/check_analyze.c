@@ -10,6 +10,8 @@
 
 #include "sparkplan/analyze.h"
 #include "sparkplan/nodeinfo.h"
+#include "sparkplan/opclass.h"
+#include "sparkplan/rows.h"
 #include "sparkplan/sample.h"
 
 struct linted {
@@ -777,6 +779,82 @@ START_TEST(every_nested_loop_cartesian_python_and_truncation_in_the_corpus_is_fo
 END_TEST
 
 /* 200,000 nested operators built in the model: every pass is iterative. */
+/* ---- the summary, one function for --summary and the explorer's header --------------------- */
+
+/* The header line of an explorer tab: the rows of the tab, scope NULL (the whole section) or
+ * a label's subtree, through the call the explorer makes when a tab opens. */
+static void tab_summary(struct plan_section *s, struct plan_node *scope, struct op_summary *sum,
+                        char *line, size_t cap)
+{
+    struct rows r;
+    ck_assert(rows_init(&r, s, scope));
+    ck_assert(rows_build_indexes(&r, sum));
+    op_summary_format(sum, 0, line, cap);
+    rows_free(&r);
+}
+
+static struct plan_node *label_with(struct plan_section *s, const char *word)
+{
+    for (uint32_t i = 0; i < s->n_nodes; i++)
+        if ((s->preorder[i]->flags & NODE_LABEL) && slice_find(s->preorder[i]->text, word) >= 0)
+            return s->preorder[i];
+    ck_abort_msg("no %s label", word);
+    return NULL;
+}
+
+/* QA #1: on an AQE plan the header added the Final and the Initial plans together (4
+ * shuffles, SortMergeJoin x2 here) and counted "== Final Plan ==" as a node, while --summary
+ * said 2 and 1.  Both now come from op_summary_compute, scoped to the plan that runs. */
+START_TEST(header_and_summary_count_the_plan_that_runs_with_one_function)
+{
+    const struct sample_file *f = sample_find("join-aqe-final.txt");
+    struct linted l = lint(f->data);
+    struct plan_section *s = l.doc->first_plan->first_section;
+    const struct summary *sum = &l.a->summary;
+    ck_assert_uint_eq(sum->n_physical_nodes, 17);  /* AdaptiveSparkPlan + the 16 of the Final Plan */
+    ck_assert_uint_eq(sum->n_shuffles, 2);
+    ck_assert_uint_eq(sum->shuffles[PART_HASH], 2);
+    ck_assert_uint_eq(sum->joins[JOIN_SORT_MERGE], 1);
+    ck_assert_uint_eq(sum->n_codegen_stages, 5);
+
+    /* The Physical tab: the same numbers. */
+    struct op_summary os;
+    char line[256];
+    tab_summary(s, NULL, &os, line, sizeof line);
+    ck_assert_str_eq(line, "17 nodes | 2 shuffles | 0 broadcasts | 5 codegen stages | "
+                           "joins: SortMergeJoinx1");
+    ck_assert_uint_eq(os.nodes, sum->n_physical_nodes);
+    ck_assert_uint_eq(os.shuffles, sum->n_shuffles);
+    ck_assert_uint_eq(os.stages, sum->n_codegen_stages);
+    ck_assert_uint_eq(sum->n_nodes, 27);  /* 29 lines of the tree, less the 2 labels */
+
+    /* The Final tab: its label is a heading, not a node. */
+    tab_summary(s, label_with(s, "Final"), &os, line, sizeof line);
+    ck_assert_str_eq(line, "16 nodes | 2 shuffles | 0 broadcasts | 5 codegen stages | "
+                           "joins: SortMergeJoinx1");
+    /* The Initial tab counts what AQE first planned: the tab is that plan. */
+    tab_summary(s, label_with(s, "Initial"), &os, line, sizeof line);
+    ck_assert_str_eq(line, "10 nodes | 2 shuffles | 0 broadcasts | 0 codegen stages | "
+                           "joins: SortMergeJoinx1");
+    done(&l);
+
+    /* A Photon shuffle source reads a shuffle: the header no longer counts it as one. */
+    l = lint("== Physical Plan ==\n"
+             "AdaptiveSparkPlan isFinalPlan=true\n"
+             "+- == Final Plan ==\n"
+             "   PhotonResultStage\n"
+             "   +- PhotonShuffleExchangeSource\n"
+             "      +- PhotonShuffleMapStage ENSURE_REQUIREMENTS, [id=#40]\n"
+             "         +- PhotonShuffleExchangeSink hashpartitioning(a#1, 200)\n"
+             "            +- PhotonScan parquet db.t[a#1] DataFilters: [], DictionaryFilters: [], Format: parquet, Location: InMemoryFileIndex(1 paths)[s3://b/t], PartitionFilters: [], ReadSchema: struct<a:int>\n");
+    s = l.doc->first_plan->first_section;
+    tab_summary(s, NULL, &os, line, sizeof line);
+    ck_assert_uint_eq(os.shuffles, 1);
+    ck_assert_uint_eq(l.a->summary.n_shuffles, 1);
+    done(&l);
+}
+END_TEST
+
 START_TEST(a_deep_chain_is_analysed_without_recursion)
 {
     uint32_t depth = getenv("SPARKPLAN_SANITIZED") ? 50000 : 200000;
@@ -833,6 +911,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, truncated_lists_and_plans_are_reported_with_the_setting);
     tcase_add_test(tc, findings_are_ordered_by_line_and_found_by_node);
     tcase_add_test(tc, a_deep_chain_is_analysed_without_recursion);
+    tcase_add_test(tc, header_and_summary_count_the_plan_that_runs_with_one_function);
     suite_add_tcase(s, tc);
     TCase *corpus = tcase_create("corpus");
     tcase_add_test(corpus, tpcds_ordinary_shuffles_raise_no_warning);

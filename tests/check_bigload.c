@@ -78,12 +78,12 @@ START_TEST(the_arena_grows_its_chunks_and_keeps_memory_zeroed)
 {
     struct arena a;
     arena_init(&a);
-    size_t total = getenv("SPARKPLAN_SANITIZED") ? 24u << 20 : 96u << 20, got = 0;
+    size_t total = getenv("SPARKPLAN_SANITIZED") ? 8u << 20 : 24u << 20, got = 0; /* several chunk sizes */
     unsigned char *last = NULL;
     while (got < total) {
-        unsigned char *p = arena_alloc(&a, 184); /* a plan node */
+        unsigned char *p = arena_alloc(&a, 184); /* a plan node of the first layout */
         ck_assert_ptr_nonnull(p);
-        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+        ck_assert_uint_eq((uintptr_t)p % 8, 0);
         ck_assert(p[0] == 0 && p[183] == 0);
         memset(p, 0xab, 184);
         got += 184;
@@ -119,6 +119,59 @@ START_TEST(nodes_out_of_line_order_are_still_found_by_line)
 }
 END_TEST
 
+/* Two plans of two sections each; ids repeat across a plan's sections. */
+START_TEST(finishing_numbers_every_section_and_keeps_the_first_id)
+{
+    char *bytes = strdup("");
+    struct document *doc = document_new("two plans", bytes, 0);
+    uint32_t line = 1;
+    struct plan_node *first_3[2] = {NULL, NULL};
+    for (int pi = 0; pi < 2; pi++) {
+        struct plan *p = document_add_plan(doc, line);
+        for (int si = 0; si < 2; si++) {
+            struct plan_section *s =
+                plan_add_section(p, si ? SECTION_SUBQUERY : SECTION_PHYSICAL, slice_cstr("=="), line);
+            /* root with two children, the first of which has a child: ids 3, 2, 1, 4 */
+            struct plan_node *n[4];
+            static const int32_t ids[4] = {3, 2, 1, 4};
+            for (int k = 0; k < 4; k++) {
+                n[k] = plan_node_new(s);
+                n[k]->line = n[k]->text_line = ++line;
+                n[k]->id = ids[k];
+                n[k]->name = n[k]->text = slice_cstr("Project");
+            }
+            plan_section_append_root(s, n[0]);
+            plan_node_append_child(n[0], n[1]);
+            plan_node_append_child(n[1], n[2]);
+            plan_node_append_child(n[0], n[3]);
+            if (si == 0)
+                first_3[pi] = n[0];
+        }
+    }
+    ck_assert(document_finish(doc));
+    ck_assert_uint_eq(doc->n_all_nodes, 16);
+    int pi = 0;
+    for (struct plan *p = doc->first_plan; p; p = p->next, pi++) {
+        ck_assert_uint_eq(p->by_id_len, 5);
+        ck_assert_ptr_eq(p->by_id[3], first_3[pi]); /* the first section's, not the second's */
+        for (struct plan_section *s = p->first_section; s; s = s->next) {
+            ck_assert_uint_eq(s->n_nodes, 4);
+            ck_assert_uint_eq(s->first_root->subtree_size, 3);
+            ck_assert_uint_eq(s->preorder[2]->depth, 2);
+            ck_assert_int_eq(s->preorder[2]->id, 1);
+            for (uint32_t i = 0; i < 4; i++) {
+                ck_assert_uint_eq(s->preorder[i]->preorder, i);
+                ck_assert_ptr_eq(s->preorder[i]->section, s);
+            }
+        }
+    }
+    for (size_t i = 1; i < doc->n_all_nodes; i++) /* input order, nothing to sort */
+        ck_assert_uint_lt(doc->all_nodes[i - 1]->line, doc->all_nodes[i]->line);
+    ck_assert_uint_eq(document_node_at_line(doc, 7)->line, 7);
+    document_free(doc);
+}
+END_TEST
+
 Suite *bigload_suite(void)
 {
     Suite *s = suite_create("bigload");
@@ -127,6 +180,7 @@ Suite *bigload_suite(void)
     tcase_add_test(tc, devices_and_directories_load_like_before);
     tcase_add_test(tc, the_arena_grows_its_chunks_and_keeps_memory_zeroed);
     tcase_add_test(tc, nodes_out_of_line_order_are_still_found_by_line);
+    tcase_add_test(tc, finishing_numbers_every_section_and_keeps_the_first_id);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "sparkplan/catalog.h"
+#include "sparkplan/insight.h"
+#include "sparkplan/opclass.h"
 
 static const char *entry_name(const char *text)
 {
@@ -231,6 +233,43 @@ START_TEST(every_operator_in_the_corpus_has_an_entry)
 }
 END_TEST
 
+/* QA #9: ExecutedCommandExec prints "Execute <Command>": the name shown is the whole name
+ * (as --json gives it), and the explanation says the command runs on the driver. */
+START_TEST(execute_command_is_named_in_full_and_explained_as_a_driver_command)
+{
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "Execute CreateDataSourceTableAsSelectCommand `default`.`final_results`, Overwrite, [col1, sum_col2, id, desc]\n"
+        "+- *(1) Scan ExistingRDD[col1#1,sum_col2#2L,id#3L,desc#4]\n");
+    struct plan_node *exec = tu_root(doc);
+    struct slice w = op_word(exec);
+    ck_assert_msg(slice_eq_cstr(w, "Execute CreateDataSourceTableAsSelectCommand"), "op_word: %.*s",
+                  (int)w.len, w.ptr);
+    ck_assert_int_eq(op_class_of(exec), OP_OTHER);
+    w = op_word(tu_child(exec, 0));
+    ck_assert_msg(slice_eq_cstr(w, "Scan ExistingRDD"), "op_word: %.*s", (int)w.len, w.ptr);
+    ck_assert_int_eq(op_class_of(tu_child(exec, 0)), OP_SCAN);
+    document_free(doc);
+
+    const struct catalog_entry *e = catalog_lookup("Execute");
+    ck_assert_int_eq(e->movement, MOVE_DRIVER);
+    ck_assert_ptr_nonnull(strstr(catalog_movement_text(e->movement), "driver"));
+    ck_assert_int_eq(catalog_lookup("ExecutedCommand")->movement, MOVE_DRIVER);
+
+    /* The explanation of "Execute X": the operator (driver), then the command. */
+    struct insight_text t;
+    ck_assert(insight_format_entry(slice_cstr("Execute CreateDataSourceTableAsSelectCommand "
+                                              "`default`.`t`, Overwrite"), 80, &t));
+    ck_assert_str_eq(t.lines[0], "Execute  (Spark physical operator)");
+    ck_assert_ptr_nonnull(strstr(t.lines[1], "driver"));
+    bool command = false;
+    for (size_t i = 1; i < t.n_lines; i++)
+        command |= strcmp(t.lines[i], "CreateDataSourceTableAsSelectCommand  (Spark command)") == 0;
+    ck_assert(command);
+    insight_text_free(&t);
+}
+END_TEST
+
 Suite *catalog_suite(void)
 {
     Suite *s = suite_create("catalog");
@@ -238,6 +277,7 @@ Suite *catalog_suite(void)
     tcase_add_test(tc, lookup_tolerates_markers_prefixes_and_multiword_names);
     tcase_add_test(tc, accelerator_variants_map_to_their_spark_operator);
     tcase_add_test(tc, every_entry_is_complete_and_names_are_unique);
+    tcase_add_test(tc, execute_command_is_named_in_full_and_explained_as_a_driver_command);
     suite_add_tcase(s, tc);
     TCase *corpus = tcase_create("corpus");
     tcase_add_test(corpus, every_operator_in_the_corpus_has_an_entry);

@@ -864,6 +864,34 @@ START_TEST(odd_ids_and_details_never_crash)
     ck_assert_ptr_eq(s->preorder[2]->details, s->preorder[1]->details);
     ck_assert_ptr_null(plan_node_find_by_id(doc->first_plan, 77));
     document_free(doc);
+    /* An id far beyond what the input could number densely still gets its block. */
+    doc = tu_parse("== Physical Plan ==\n"
+                   "Project (999999999)\n"
+                   "+- Range (3)\n"
+                   "\n"
+                   "(3) Range\n"
+                   "Output [1]: [id#0L]\n"
+                   "\n"
+                   "(999999999) Project\n"
+                   "Output [1]: [id#0L]\n"
+                   "Input [1]: [id#0L]\n");
+    ck_assert_uint_eq(tu_root(doc)->n_details, 2);
+    ck_assert_uint_eq(tu_root(doc)->details_line, 8);
+    ck_assert_uint_eq(tu_child(tu_root(doc), 0)->n_details, 1);
+    document_free(doc);
+    /* A stray "(3)" in a simple plan is text, not an id: a later "(3)" block is not its. */
+    doc = tu_parse("== Physical Plan ==\n"
+                   "Project [a#1]\n"
+                   "+- Filter (a#1 > 3)\n"
+                   "   +- Scan t (3)\n"
+                   "\n"
+                   "(3) Scan t\n"
+                   "Output [1]: [a#1]\n");
+    struct plan_node *scan = tu_child(tu_child(tu_root(doc), 0), 0);
+    ck_assert_int_eq(scan->id, -1);
+    ck_assert_ptr_null(scan->details);
+    ck_assert(tu_slice_is(scan->name, "Scan t"));
+    document_free(doc);
     struct document *none = NULL;
     const char *only = "(1) Scan parquet t\nOutput [1]: [a#1]\n";
     ck_assert_int_eq(tu_try_parse(only, strlen(only), &none), SP_ERR_NO_PLAN);
@@ -1064,6 +1092,51 @@ static char *deep_chain(size_t depth, size_t *len)
     return buf;
 }
 
+/* A formatted outline of n scans under one Union, each with a 3-field details block. */
+static char *wide_formatted(size_t n, size_t *len)
+{
+    size_t cap = 160 * (n + 2), used = 0;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    used += (size_t)snprintf(buf + used, cap - used, "== Physical Plan ==\nUnion (%zu)\n", n + 1);
+    for (size_t i = 1; i <= n; i++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s LocalTableScan (%zu)\n",
+                                 i < n ? ":-" : "+-", i);
+    for (size_t i = 1; i <= n; i++)
+        used += (size_t)snprintf(buf + used, cap - used,
+                                 "\n(%zu) LocalTableScan\nOutput [1]: [a#%zu]\n"
+                                 "Arguments: [a#%zu]\nRows: %zu\n",
+                                 i, i, i, i);
+    *len = used;
+    return buf;
+}
+
+/* Issue 6: the model of a formatted plan is what loading it costs on a machine where fresh
+   memory is slow.  Per operator: the node (168 bytes), its 3 fields (40 each) and the
+   pre-order / by-line / by-id arrays; no per-block records, no 16-byte rounding (424 bytes
+   before). */
+START_TEST(formatted_model_stays_under_330_bytes_per_operator)
+{
+    size_t n = getenv("SPARKPLAN_SANITIZED") ? 20000 : 100000, len;
+    char *buf = wide_formatted(n, &len);
+    struct document *doc = NULL;
+    struct diag err = {0};
+    ck_assert_int_eq(load_bytes("wide", buf, len, &doc, &err), SP_OK);
+    struct plan_section *s = section_n(doc, 0, 0);
+    ck_assert_uint_eq(s->n_nodes, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        struct plan_node *scan = s->preorder[i];
+        ck_assert_int_eq(scan->id, (int32_t)i);
+        ck_assert_uint_eq(scan->n_details, 3);
+        ck_assert_uint_eq(scan->details_line, n + 4 + 5 * (i - 1));
+    }
+    double per_node = (double)doc->arena.used_bytes / (double)(n + 1);
+    fprintf(stderr, "parse: formatted model %.0f bytes per operator\n", per_node);
+    ck_assert_double_le(per_node, 330.0);
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(a_10000_deep_plan_parses_in_linear_time)
 {
     size_t depth = getenv("SPARKPLAN_SANITIZED") ? 3000 : 10000;
@@ -1125,6 +1198,7 @@ Suite *parse_suite(void)
     TCase *big = tcase_create("big");
     tcase_set_timeout(big, 600);
     tcase_add_test(big, a_10000_deep_plan_parses_in_linear_time);
+    tcase_add_test(big, formatted_model_stays_under_330_bytes_per_operator);
     tcase_add_test(big, a_100000_deep_tree_from_line_depths_parses);
     tcase_add_test(big, random_token_soup_never_breaks_the_model);
     suite_add_tcase(s, big);

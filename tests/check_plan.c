@@ -13,7 +13,7 @@ START_TEST(arena_hands_out_zeroed_aligned_memory_and_big_blocks)
     for (int i = 0; i < 1000; i++) {
         unsigned char *p = arena_alloc(&a, (size_t)(i % 97) + 1);
         ck_assert_ptr_nonnull(p);
-        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+        ck_assert_uint_eq((uintptr_t)p % 8, 0);
         ck_assert_uint_eq(p[0], 0);
     }
     char *big = arena_alloc(&a, 5u << 20);

@@ -82,8 +82,9 @@ struct scan_info {
 
 struct summary {
     size_t n_plans;
-    size_t n_nodes;              /* every node of every section */
-    size_t n_physical_nodes;     /* nodes of the executed plan(s) counted below */
+    size_t n_nodes;              /* every node of every section (AQE labels are not nodes) */
+    size_t n_physical_nodes;     /* nodes of the plan(s) that run, counted below; the counts
+                                    come from op_summary_compute, like the explorer's header */
     size_t shuffles[6];          /* by enum partitioning_kind (nodeinfo.h) */
     size_t n_shuffles;
     size_t n_broadcasts;

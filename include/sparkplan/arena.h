@@ -18,7 +18,7 @@ struct arena {
 };
 
 void arena_init(struct arena *a);
-void *arena_alloc(struct arena *a, size_t size);       /* zeroed, 16-byte aligned */
+void *arena_alloc(struct arena *a, size_t size);       /* zeroed, 8-byte aligned */
 void *arena_dup(struct arena *a, const void *src, size_t size);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_printf(struct arena *a, const char *fmt, ...)

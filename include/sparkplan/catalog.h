@@ -83,6 +83,7 @@ enum catalog_movement {
     MOVE_BROADCAST,   /* wide: collects one side and copies it to every executor */
     MOVE_GATHER,      /* wide: brings rows to one task or to the driver */
     MOVE_NONE,        /* logical node or command: describes, moves nothing itself */
+    MOVE_DRIVER,      /* runs on the driver, not in tasks (a command; additive, QA #9) */
 };
 
 struct catalog_entry {

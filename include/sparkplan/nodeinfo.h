@@ -56,6 +56,9 @@ const char *partitioning_kind_name(enum partitioning_kind k);
 struct slice partitioning_keys(struct slice partitioning);
 /* Why the shuffle exists: "ENSURE_REQUIREMENTS", "REPARTITION_BY_COL", ... or empty. */
 struct slice node_shuffle_origin(const struct plan_node *n);
+/* Photon's executor-side broadcast: a shuffle whose origin (on it, or on the map stage that
+ * wraps it) is EXECUTOR_BROADCAST.  It broadcasts; it is not a shuffle by key. */
+bool node_is_executor_broadcast(const struct plan_node *n);
 
 /* Joins: "Inner", "LeftOuter", ... (empty when not printed) and the build side. */
 struct slice node_join_type(const struct plan_node *n);
@@ -84,6 +87,10 @@ const struct plan_node *node_up_through_wrappers(const struct plan_node *n);
 /* AQE header labels: "== Initial Plan ==" and friends. */
 bool node_is_label(const struct plan_node *n);
 bool node_is_initial_plan_label(const struct plan_node *n);
+/* An "== Initial Plan ==" label whose AdaptiveSparkPlan also holds a Final or Current plan:
+ * what AQE planned first and then replaced.  Its subtree is not the plan that runs.
+ * Looks at the first 16 children of the AQE node (it has two or three labels). */
+bool node_is_shadowed_initial(const struct plan_node *n);
 
 /* Byte search inside a slice, for needles of a few bytes. */
 long slice_find_in(struct slice hay, const char *needle, size_t from);

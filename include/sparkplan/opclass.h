@@ -1,7 +1,12 @@
-/* opclass: what kind of operator a node is, for colours, x/X jumps and the summary line.
+/* opclass: what kind of operator a node is, for colours and x/X jumps; and THE summary
+ * counts (nodes, shuffles, broadcasts, codegen stages, joins) that both the explorer's header
+ * and --summary show, so the two never disagree.
  *
  * Classifies by the operator name (first word of node->name), so it works for Spark's own
- * operators and for the plugin ones (Comet*, Gpu*, Native*, Photon*, Columnar*).
+ * operators and for the plugin ones (Comet*, Gpu*, Native*, Photon*, Columnar*).  The summary
+ * prefers the catalogue's role when the operator is known (a Photon shuffle source reads a
+ * shuffle; it is not one), and counts the plan that runs: AQE labels are not nodes, and an
+ * Initial Plan that a Final Plan replaced is left out.
  * Owns nothing and allocates nothing except inside op_summary_compute (freed before it
  * returns).  Never prints, never draws.
  */
@@ -11,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sparkplan/catalog.h"
 #include "sparkplan/plan.h"
 
 enum op_class {
@@ -48,14 +54,21 @@ struct op_summary {
     } joins[OP_SUMMARY_JOIN_KINDS];
     unsigned n_join_kinds;
     uint32_t other_joins;  /* joins of kinds beyond the table */
+    /* Additive (QA #1): the joins by strategy, for --summary. */
+    uint32_t join_strategies[JOIN_LOGICAL + 1]; /* by enum catalog_join; JOIN_NONE: unknown */
 };
 
-/* One node into the counts (all but the stage count); c = op_class_of(n). */
+/* One node into the counts (all but the stage count); c = op_class_of(n).  Labels count for
+ * nothing.  Leaving out a replaced Initial Plan is op_summary_compute's job. */
 void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c);
 /* How many distinct non-negative ids; may reorder ids. */
 uint32_t op_count_distinct(int32_t *ids, size_t n);
 
-/* Counts over section->preorder[begin..end).  Linear; returns 0 on allocation failure
+/* The summary of section->preorder[begin..end) — an explorer tab, or a whole section for
+ * --summary — counting the plan that runs: the subtree of an AQE Initial Plan label that a
+ * Final/Current plan replaced is skipped, unless it is the range's own root (the "Initial"
+ * tab).  Codegen stages: distinct *(N) ids, plus each run of Spark 2's bare '*' and each
+ * WholeStageCodegen node of a simplified tree.  Linear; returns 0 on allocation failure
  * (then the stage count is left at 0), 1 otherwise. */
 int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uint32_t begin,
                        uint32_t end);

@@ -48,26 +48,29 @@ struct plan_stats {
     double row_count;
 };
 
+/* Field order and widths keep a node at 168 bytes (no padding): a 1M-operator plan is
+ * 168 MB of nodes, and on a machine where fresh memory costs more than reading input, the
+ * model's size is most of the load time (BENCHMARKS.md). */
 struct plan_node {
     struct plan_node *parent, *first_child, *last_child, *next_sibling, *prev_sibling;
+    struct plan_section *section;
     struct slice name;        /* operator name, no markers: "SortMergeJoin", "Scan parquet db.t" */
     struct slice text;        /* the node string without tree prefix and codegen marker;
                                  includes continuation lines (contiguous in doc->text) */
+    struct plan_detail *details;  /* formatted-mode details block fields, in order */
+    struct slice details_text;    /* the whole details block, header line included */
+    struct plan_stats stats;
     uint32_t line;            /* 1-based line in the ORIGINAL input (after line mapping) */
     uint32_t text_line;       /* 1-based line in doc->text */
     int32_t stage;            /* whole-stage codegen id, -1 when none (0 = Spark 2 bare '*') */
     int32_t id;               /* formatted-mode operator id, -1 when none */
     uint32_t depth;           /* 0 for section roots */
-    uint32_t flags;           /* NODE_* */
     uint32_t n_children;
     uint32_t subtree_size;    /* number of descendants (not counting the node) */
     uint32_t preorder;        /* index in section->preorder */
-    struct plan_detail *details;  /* formatted-mode details block fields, in order */
-    uint32_t n_details;
-    struct slice details_text;    /* the whole details block, header line included */
-    uint32_t details_line;        /* original line of the details header, 0 when none */
-    struct plan_stats stats;
-    struct plan_section *section;
+    uint32_t details_line;    /* original line of the details header, 0 when none */
+    uint16_t n_details;       /* fields in details (a block keeps at most 65,535) */
+    uint16_t flags;           /* NODE_* */
 };
 
 struct plan_section {

@@ -16,6 +16,7 @@
 
 #include "sparkplan/exprid.h"
 #include "sparkplan/nodeinfo.h"
+#include "sparkplan/opclass.h"
 
 #define MIB (1024.0 * 1024.0)
 #define BROADCAST_THRESHOLD (10.0 * MIB)     /* spark.sql.autoBroadcastJoinThreshold default */
@@ -254,12 +255,7 @@ static bool section_read(const struct plan *p, const struct plan_section *s, boo
 
 static bool is_shadowed_initial(const struct plan_node *n)
 {
-    if (!node_is_initial_plan_label(n) || !n->parent)
-        return false;
-    for (const struct plan_node *c = n->parent->first_child; c; c = c->next_sibling)
-        if (c != n && node_is_label(c) && !node_is_initial_plan_label(c))
-            return true;
-    return false;
+    return node_is_shadowed_initial(n);
 }
 
 /* ---- "at most one row" ---------------------------------------------------------------------- */
@@ -459,7 +455,6 @@ static bool join_side_size(const struct ctx *c, const struct plan_node *n, int k
 
 static void rule_exchange(struct ctx *c, const struct plan_node *n)
 {
-    struct summary *sum = &c->a->summary;
     enum partitioning_kind kind;
     struct slice part = node_partitioning(n, &kind);
     struct slice keys = partitioning_keys(part);
@@ -468,16 +463,14 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
     if (!origin.len && n->parent && node_role(n->parent) == CAT_QUERY_STAGE)
         origin = node_shuffle_origin(n->parent);
     const struct plan_node *consumer = consumer_of(n);
-    if (slice_eq_cstr(origin, "EXECUTOR_BROADCAST")) {
+    if (node_is_executor_broadcast(n)) {
         /* Photon's executor-side broadcast: a single-partition shuffle every task reads. */
-        sum->n_broadcasts++;
         struct slice cn = consumer ? short_name(consumer) : slice_cstr("the join");
         add(c, RULE_BROADCAST, n, "executor-side broadcast (EXECUTOR_BROADCAST) for %.*s%s",
             (int)cn.len, cn.ptr, consumer ? "" : "");
         return;
     }
-    sum->shuffles[kind]++;
-    sum->n_shuffles++;
+    c->a->summary.shuffles[kind]++;  /* by kind; the total is count_section's */
     char why[200] = "";
     if (origin.len && slice_starts_with(origin, "REPARTITION"))
         snprintf(why, sizeof why, "; asked for by the query (%.*s)", (int)origin.len, origin.ptr);
@@ -542,7 +535,6 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
 
 static void rule_broadcast(struct ctx *c, const struct plan_node *n)
 {
-    c->a->summary.n_broadcasts++;
     struct slice mode = node_field(n, "Arguments");
     if (!mode.len) {
         long sp = slice_find_in(n->text, " ", 0);
@@ -578,8 +570,6 @@ static struct slice join_condition(const struct plan_node *n)
 
 static void rule_join(struct ctx *c, const struct plan_node *n, const struct catalog_entry *e)
 {
-    struct summary *sum = &c->a->summary;
-    sum->joins[e->join]++;
     struct slice type = node_join_type(n);
     struct slice name = short_name(n);
     if (slice_find_in(n->text, "skew=true", 0) >= 0)
@@ -1190,28 +1180,22 @@ static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 
 /* ---- the driver ------------------------------------------------------------------------------ */
 
-/* Distinct codegen stage ids of one section (seen: a growable bitmap of ids). */
-static void count_codegen(struct ctx *c, const struct plan_node *n, unsigned char **seen,
-                          size_t *seen_cap)
+/* The counts of a section that runs, from the function the explorer's header uses too. */
+static void count_section(struct ctx *c, const struct plan_section *s)
 {
-    if (n->stage <= 0)
+    struct op_summary os;
+    if (!op_summary_compute(&os, s, 0, s->n_nodes)) {
+        c->oom = true;
         return;
-    size_t id = (size_t)n->stage;
-    if (id >= *seen_cap) {
-        size_t ncap = id * 2 + 8;
-        unsigned char *ns = realloc(*seen, ncap);
-        if (!ns) {
-            c->oom = true;
-            return;
-        }
-        memset(ns + *seen_cap, 0, ncap - *seen_cap);
-        *seen = ns;
-        *seen_cap = ncap;
     }
-    if (!(*seen)[id]) {
-        (*seen)[id] = 1;
-        c->a->summary.n_codegen_stages++;
-    }
+    struct summary *sum = &c->a->summary;
+    sum->n_physical_nodes += os.nodes;
+    sum->n_shuffles += os.shuffles;
+    sum->n_broadcasts += os.broadcasts;
+    sum->n_reused_exchanges += os.reused;
+    sum->n_codegen_stages += os.stages;
+    for (size_t j = 0; j <= JOIN_LOGICAL; j++)
+        sum->joins[j] += os.join_strategies[j];
 }
 
 static void analyze_section(struct ctx *c, const struct plan_section *s,
@@ -1219,8 +1203,7 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
 {
     if (!prepare_section(c, s))
         return;
-    unsigned char *seen = NULL;
-    size_t seen_cap = 0;
+    count_section(c, s);
     for (uint32_t i = 0; i < s->n_nodes && !c->oom; i++) {
         const struct plan_node *n = s->preorder[i];
         if (is_shadowed_initial(n)) {
@@ -1229,20 +1212,12 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
         }
         if (node_is_label(n))
             continue;
-        c->a->summary.n_physical_nodes++;
-        count_codegen(c, n, &seen, &seen_cap);
         const struct catalog_entry *e = node_entry(n);
         if (!e)
             continue;
-        if (e->role == CAT_CODEGEN && strncmp(e->name, "WholeStageCodegen", 17) == 0 && n->stage <= 0)
-            c->a->summary.n_codegen_stages++;  /* simplified trees print the wrapper itself */
         switch (e->role) {
         case CAT_SHUFFLE: rule_exchange(c, n); break;
         case CAT_BROADCAST: rule_broadcast(c, n); break;
-        case CAT_REUSED:
-            if (strcmp(e->name, "ReusedExchange") == 0)
-                c->a->summary.n_reused_exchanges++;
-            break;
         case CAT_JOIN: rule_join(c, n, e); break;
         case CAT_FILTER: rule_filter_over_scan(c, n); break;
         case CAT_SCAN: rule_scan(c, n, tables); break;
@@ -1263,7 +1238,6 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
         default: break;
         }
     }
-    free(seen);
 }
 
 /* Logical relations and Hive relation nodes: how many columns each table has. */
@@ -1341,7 +1315,8 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
     index_join_ids(&c);
 
     a->summary.n_plans = doc->n_plans;
-    a->summary.n_nodes = doc->n_all_nodes;
+    for (size_t i = 0; i < doc->n_all_nodes; i++)
+        a->summary.n_nodes += !(doc->all_nodes[i]->flags & NODE_LABEL);
     bool has_exec = document_has_exec(doc);
     for (const struct plan *p = doc->first_plan; p && !c.oom; p = p->next) {
         bool draft_reported = false;
@@ -1378,6 +1353,12 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
         diag_set(err, 0, "out of memory");
         return SP_ERR_NOMEM;
     }
+    /* Shuffles the catalogue does not know (counted by their name) have no kind here. */
+    size_t by_kind = 0;
+    for (size_t k = 0; k < sizeof a->summary.shuffles / sizeof a->summary.shuffles[0]; k++)
+        by_kind += a->summary.shuffles[k];
+    if (by_kind < a->summary.n_shuffles)
+        a->summary.shuffles[PART_UNKNOWN] += a->summary.n_shuffles - by_kind;
     a->summary.n_findings = a->n_findings;
     for (size_t i = 0; i < a->n_findings; i++) {
         if (a->findings[i].severity == SEVERITY_WARNING)

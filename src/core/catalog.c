@@ -25,6 +25,7 @@
 #define BCAST MOVE_BROADCAST
 #define GATHER MOVE_GATHER
 #define NONE MOVE_NONE
+#define DRIVER MOVE_DRIVER
 
 /* Shared sentences, so variants of one operator say the same thing. */
 #define SCAN_CHECK \
@@ -394,13 +395,16 @@ const struct catalog_entry catalog_entries[] = {
      PYTHON_CHECK},
 
     /* ---- Spark: writes, commands, streaming --------------------------------------------- */
-    {"Execute", SPARK, NULL, PHYS, CAT_COMMAND, NOJ, NARROW,
-     "Runs a command (DDL, INSERT, SET, SHOW...) when the query executes; the command's name "
-     "follows the word Execute.",
-     "Commands run on the driver; for writes, the query below is what does the work."},
-    {"ExecutedCommand", SPARK, "Execute", PHYS, CAT_COMMAND, NOJ, NARROW,
-     "Spark 2.x name of Execute: runs the command printed below it.",
-     "Commands run on the driver."},
+    {"Execute", SPARK, NULL, PHYS, CAT_COMMAND, NOJ, DRIVER,
+     "Runs a command on the driver when the query executes (ExecutedCommandExec, or "
+     "DataWritingCommandExec for writes): DDL, SET, SHOW, INSERT, CREATE TABLE AS SELECT... "
+     "The command's name follows the word Execute; a command that writes data runs the query "
+     "below it as Spark jobs and writes its rows.",
+     "The command and its arguments (table, save mode, columns); for a write, the query below "
+     "is what does the work, and its last partitioning decides how many files are written."},
+    {"ExecutedCommand", SPARK, "Execute", PHYS, CAT_COMMAND, NOJ, DRIVER,
+     "Spark 2.x name of Execute: runs the command printed below it on the driver.",
+     "The command below it; for a write, the query under the command does the work."},
     {"CommandResult", SPARK, NULL, PHYS, CAT_COMMAND, NOJ, NARROW,
      "The rows a command already produced when it ran eagerly (SHOW TABLES, a CREATE TABLE AS "
      "SELECT that already ran); the command's own plan is printed inside.",

@@ -287,6 +287,7 @@ const char *catalog_movement_name(enum catalog_movement m)
     case MOVE_BROADCAST: return "wide (broadcast)";
     case MOVE_GATHER: return "wide (gathers to one task)";
     case MOVE_NONE: return "logical";
+    case MOVE_DRIVER: return "driver";
     }
     return "?";
 }
@@ -299,6 +300,8 @@ const char *catalog_movement_text(enum catalog_movement m)
     case MOVE_BROADCAST: return "collects one side and copies it to every executor";
     case MOVE_GATHER: return "brings rows from every partition into one task or the driver";
     case MOVE_NONE: return "describes the query; the physical plan decides how data moves";
+    case MOVE_DRIVER: return "runs once in the driver, not in tasks; a command that writes data "
+                             "starts jobs for the query below it";
     }
     return "?";
 }

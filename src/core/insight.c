@@ -176,6 +176,13 @@ static void put_match(struct builder *b, struct slice name, int width, bool *kno
         return;
     }
     *known = true;
+    /* "Execute <Command>": the physical operator runs the command on the driver; explain
+     * both, the operator first (the command's own entry is about the logical plan). */
+    const struct catalog_entry *exec = catalog_lookup("Execute");
+    if (m.exact && slice_starts_with(op, "Execute ") && exec && m.entry != exec) {
+        put_entry(b, exec, width);
+        put(b, "\n", 1);
+    }
     if (!m.exact) {
         char note[600];
         snprintf(note, sizeof note, "%s is not in the catalogue; it looks like the %s version of "
@@ -288,6 +295,7 @@ enum sp_status insight_print_summary(FILE *out, const struct document *doc,
         fputs(" (", out);
         for (int j = JOIN_BROADCAST_HASH; j <= JOIN_LOGICAL; j++)
             print_counted(out, &first, s->joins[j], catalog_join_name((enum catalog_join)j));
+        print_counted(out, &first, s->joins[JOIN_NONE], "of an unknown strategy");
         fputc(')', out);
     }
     fputc('\n', out);

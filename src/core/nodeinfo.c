@@ -404,6 +404,14 @@ struct slice node_shuffle_origin(const struct plan_node *n)
     return slice_make(NULL, 0);
 }
 
+bool node_is_executor_broadcast(const struct plan_node *n)
+{
+    struct slice origin = node_shuffle_origin(n);
+    if (!origin.len && n->parent && node_role(n->parent) == CAT_QUERY_STAGE)
+        origin = node_shuffle_origin(n->parent);
+    return slice_eq_cstr(origin, "EXECUTOR_BROADCAST");
+}
+
 /* ---- joins ---------------------------------------------------------------------------------- */
 
 static bool is_word_char(char c)
@@ -579,6 +587,19 @@ bool node_is_label(const struct plan_node *n)
 bool node_is_initial_plan_label(const struct plan_node *n)
 {
     return node_is_label(n) && slice_find_in(n->text, "Initial Plan", 0) >= 0;
+}
+
+bool node_is_shadowed_initial(const struct plan_node *n)
+{
+    if (!node_is_initial_plan_label(n) || !n->parent)
+        return false;
+    /* An AdaptiveSparkPlan holds two or three labels; a hostile input with thousands of
+     * sibling labels must not make every one of them scan all the others. */
+    int guard = 0;
+    for (const struct plan_node *c = n->parent->first_child; c && guard < 16; c = c->next_sibling, guard++)
+        if (c != n && node_is_label(c) && !node_is_initial_plan_label(c))
+            return true;
+    return false;
 }
 
 bool node_is_wrapper(const struct plan_node *n)

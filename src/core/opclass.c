@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/catalog.h"
+#include "sparkplan/nodeinfo.h"
+
 /* Characters a lenient parser may leave before the operator name (a codegen marker, a
  * tree prefix). */
 static bool skip_char(unsigned char c)
@@ -23,7 +26,15 @@ struct slice op_word(const struct plan_node *n)
     size_t j = i;
     while (j < w.len && w.ptr[j] != ' ' && w.ptr[j] != '[' && w.ptr[j] != '(' && w.ptr[j] != '\n')
         j++;
-    return slice_make(w.ptr + i, j - i);
+    struct slice word = slice_make(w.ptr + i, j - i);
+    /* Spark names some operators with two words: "Execute CreateTableCommand" (the command
+     * it runs), "Scan ExistingRDD", "Scan parquet", "Scan In-memory table". */
+    if (slice_eq_cstr(word, "Execute") || slice_eq_cstr(word, "Scan")) {
+        struct slice full = catalog_operator_name(slice_make(word.ptr, w.len - i));
+        if (full.ptr == word.ptr && full.len > word.len)
+            return full;
+    }
+    return word;
 }
 
 /* Name parts that decide the class, found in one pass over the word (classifying a
@@ -200,10 +211,47 @@ uint32_t op_count_distinct(int32_t *ids, size_t n)
     return count;
 }
 
+/* What the summary counts a node as: the catalogue's role when it knows the operator (a
+ * PhotonShuffleExchangeSource reads a shuffle, an EXECUTOR_BROADCAST shuffle broadcasts),
+ * else the class its name suggests.  *strategy: the join strategy, JOIN_NONE when unknown.
+ * The catalogue is asked only about names that look like an exchange or a join: on every
+ * corpus operator the name classes never miss one the catalogue has, and a lookup per node
+ * would cost a million-node tab most of a second. */
+static enum op_class summary_class(const struct plan_node *n, enum op_class c,
+                                   enum catalog_join *strategy)
+{
+    *strategy = JOIN_NONE;
+    if (c != OP_SHUFFLE && c != OP_BROADCAST && c != OP_SHUFFLE_REUSED &&
+        c != OP_BROADCAST_REUSED && c != OP_JOIN)
+        return OP_OTHER;
+    const struct catalog_entry *e = node_entry(n);
+    if (!e)
+        return c == OP_SHUFFLE || c == OP_BROADCAST || c == OP_SHUFFLE_REUSED ||
+                       c == OP_BROADCAST_REUSED || c == OP_JOIN
+                   ? c
+                   : OP_OTHER;
+    switch (e->role) {
+    case CAT_SHUFFLE:
+        return node_is_executor_broadcast(n) ? OP_BROADCAST : OP_SHUFFLE;
+    case CAT_BROADCAST:
+        return OP_BROADCAST;
+    case CAT_REUSED:
+        return strcmp(e->name, "ReusedExchange") == 0 ? OP_SHUFFLE_REUSED : OP_OTHER;
+    case CAT_JOIN:
+        *strategy = e->join;
+        return OP_JOIN;
+    default:
+        return OP_OTHER;
+    }
+}
+
 void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c)
 {
+    if (c == OP_LABEL)
+        return;  /* "== Final Plan ==" is a heading, not an operator */
     sum->nodes++;
-    switch (c) {
+    enum catalog_join strategy;
+    switch (summary_class(n, c, &strategy)) {
     case OP_SHUFFLE:
         sum->shuffles++;
         break;
@@ -215,6 +263,7 @@ void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_c
         sum->reused++;
         break;
     case OP_JOIN: {
+        sum->join_strategies[strategy]++;
         char name[sizeof sum->joins[0].name];
         join_kind_name(n, name, sizeof name);
         unsigned k = 0;
@@ -245,16 +294,26 @@ int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uin
     if (begin >= end)
         return 1;
     size_t n_starts = 0;
+    uint32_t unnumbered = 0;  /* stages without an id: bare '*' runs, WholeStageCodegen nodes */
     int32_t *starts = malloc((size_t)(end - begin) * sizeof *starts);
     for (uint32_t i = begin; i < end; i++) {
         const struct plan_node *n = s->preorder[i];
-        if (starts && n->stage >= 0 && (!n->parent || n->parent->stage != n->stage))
+        if (i != begin && node_is_shadowed_initial(n)) {
+            i += n->subtree_size;  /* what AQE planned first, not what ran */
+            continue;
+        }
+        bool start = n->stage >= 0 && (i == begin || !n->parent || n->parent->stage != n->stage);
+        if (start && n->stage > 0 && starts)
             starts[n_starts++] = n->stage;
+        else if (start && n->stage == 0)
+            unnumbered++;
+        else if (n->stage < 0 && slice_starts_with(op_word(n), "WholeStageCodegen"))
+            unnumbered++;
         op_summary_add(sum, n, op_class_of(n));
     }
     if (!starts)
         return 0;
-    sum->stages = op_count_distinct(starts, n_starts);
+    sum->stages = op_count_distinct(starts, n_starts) + unnumbered;
     free(starts);
     return 1;
 }

@@ -3,7 +3,8 @@
  * One pass over the lines, each classified by lex.c.  A tree is built with an explicit stack
  * indexed by depth (no recursion); AQE sub-plans and pastes that start indented are handled
  * by "regions" that shift the depth of the lines inside them.  Formatted-mode details blocks
- * are collected per plan and attached by operator id when the plan closes.
+ * follow the outline they describe: each one is attached, as it is read, to the first node
+ * printed with its operator id (an index per plan, filled as nodes are read).
  */
 #include "sparkplan/parse.h"
 
@@ -13,8 +14,6 @@
 
 #include "sparkplan/lex.h"
 
-/* Internal node bit, cleared before the parser returns: the line carried a formatted id. */
-#define NODE_PRIV_FORMATTED (1u << 30)
 /* Warnings about hidden fields are capped so a wide plan does not bury the rest. */
 #define MAX_FIELD_WARNINGS 20
 
@@ -25,14 +24,21 @@ enum mode {
     MODE_DETAILS, /* formatted-mode details blocks */
 };
 
-struct details_block {
-    int32_t id, codegen_id;
-    struct slice name;
-    const char *start, *end;   /* whole block text */
-    uint32_t line;             /* original line of the header */
-    struct plan_detail *fields;
-    uint32_t n_fields;
-    struct details_block *next;
+/* Formatted ids -> the first node printed with that id, for the open plan.  Ids are dense
+   (1..n in post-order), so most live in a direct array; one far beyond anything the input
+   could number densely goes to a small open-addressing table instead, so a hostile
+   "(999999999)" costs a slot, not gigabytes.  Scratch memory (malloc), reset per plan. */
+struct id_slot {
+    int32_t id;                /* -1: empty */
+    struct plan_node *node;    /* NULL: the id was seen, its node withdrawn */
+};
+
+struct id_index {
+    struct plan_node **direct; /* direct[id] for id < direct_cap */
+    size_t direct_cap;
+    size_t direct_limit;       /* ids from here on go to the table */
+    struct id_slot *table;
+    size_t table_cap, table_used;
 };
 
 /* Lines inside a region have their depth shifted: depth = units + offset.  A branch line
@@ -58,10 +64,14 @@ struct parser {
     bool plan_headerless;      /* the plan started with a bare tree */
     bool drop_plan;            /* the bare "tree" turned out to be prose */
     size_t plan_nodes;
+    struct id_index ids;       /* formatted id -> first node, for the open plan */
+    bool dup_ids;              /* some id was printed twice in the plan (AQE initial plan) */
 
     struct plan_section *sec;  /* section receiving tree lines */
     bool tree_open;            /* lines may still extend sec's tree */
     bool sec_headerless;
+    size_t sec_nodes;          /* nodes placed in sec */
+    size_t sec_formatted;      /* of which carried a formatted "(N)" */
     enum mode mode;
     bool hint_analyzed;        /* inside a "-- !query analysis" block */
 
@@ -80,8 +90,11 @@ struct parser {
     const char *pending_ls, *pending_le;
     uint32_t pending_lno;
 
-    /* formatted details */
-    struct details_block *blocks_head, *blocks_tail, *block;
+    /* formatted details: the open block and its fields (scratch, copied out when it ends) */
+    bool in_block;
+    struct plan_node *block_node;  /* the node it describes, NULL when none or taken */
+    const char *block_start, *block_end;
+    bool block_aqe;                /* "(N) AdaptiveSparkPlan": its text says isFinalPlan */
     struct plan_detail *fields;
     size_t n_fields, fields_cap;
 
@@ -183,6 +196,123 @@ static long region_offset(const struct parser *p)
     return p->n_regions ? p->regions[p->n_regions - 1].offset : 0;
 }
 
+/* ---- formatted ids ------------------------------------------------------------------- */
+
+static void ids_reset(struct id_index *x)
+{
+    free(x->direct);
+    free(x->table);
+    memset(x, 0, sizeof *x);
+}
+
+/* The table slot of id (open addressing, at most half full), or NULL on allocation failure. */
+static struct id_slot *ids_table_slot(struct id_index *x, int32_t id)
+{
+    if (2 * (x->table_used + 1) > x->table_cap) {
+        size_t cap = x->table_cap ? x->table_cap * 2 : 64;
+        struct id_slot *t = malloc(cap * sizeof *t);
+        if (!t)
+            return NULL;
+        for (size_t i = 0; i < cap; i++)
+            t[i].id = -1, t[i].node = NULL;
+        /* Bound: each old slot moves once; the table doubles, so moves are linear overall. */
+        for (size_t i = 0; i < x->table_cap; i++) {
+            if (x->table[i].id < 0)
+                continue;
+            size_t h = ((uint32_t)x->table[i].id * 2654435761u) & (cap - 1);
+            while (t[h].id >= 0) /* bound: the table is at most half full */
+                h = (h + 1) & (cap - 1);
+            t[h] = x->table[i];
+        }
+        free(x->table);
+        x->table = t;
+        x->table_cap = cap;
+    }
+    size_t h = ((uint32_t)id * 2654435761u) & (x->table_cap - 1);
+    /* Bound: the table is at most half full, so a probe ends at an empty slot. */
+    while (x->table[h].id >= 0 && x->table[h].id != id)
+        h = (h + 1) & (x->table_cap - 1);
+    if (x->table[h].id < 0) {
+        x->table[h].id = id;
+        x->table_used++;
+    }
+    return &x->table[h];
+}
+
+/* Where the node of id is kept (creating the place), or NULL on allocation failure. */
+static struct plan_node **ids_place(struct id_index *x, int32_t id)
+{
+    if ((size_t)id >= x->direct_limit) {
+        struct id_slot *t = ids_table_slot(x, id);
+        return t ? &t->node : NULL;
+    }
+    if ((size_t)id >= x->direct_cap) {
+        /* calloc, not realloc + memset: pages of the array that no id reaches are never
+           touched, so one large id costs address space, not memory. */
+        size_t cap = x->direct_cap ? x->direct_cap : 1024;
+        while (cap <= (size_t)id)
+            cap *= 2;
+        if (cap > x->direct_limit)
+            cap = x->direct_limit;
+        struct plan_node **d = calloc(cap, sizeof *d);
+        if (!d)
+            return NULL;
+        if (x->direct_cap)
+            memcpy(d, x->direct, x->direct_cap * sizeof *d);
+        free(x->direct);
+        x->direct = d;
+        x->direct_cap = cap;
+    }
+    return &x->direct[id];
+}
+
+static struct plan_node *ids_get(const struct id_index *x, int32_t id)
+{
+    if (id < 0)
+        return NULL;
+    if ((size_t)id < x->direct_limit)
+        return (size_t)id < x->direct_cap ? x->direct[id] : NULL;
+    if (!x->table_cap)
+        return NULL;
+    size_t h = ((uint32_t)id * 2654435761u) & (x->table_cap - 1);
+    /* Bound: the table is at most half full, so a probe ends at an empty slot. */
+    while (x->table[h].id >= 0 && x->table[h].id != id)
+        h = (h + 1) & (x->table_cap - 1);
+    return x->table[h].id == id ? x->table[h].node : NULL;
+}
+
+/* A node printed with a formatted id: the first one printed keeps the id's details. */
+static void index_node(struct parser *p, struct plan_node *n)
+{
+    if (!p->ids.direct_limit)
+        /* Dense ids number the operators, and an operator takes 8 bytes of input or more
+           ("+- X (9)\n"): ids beyond that are sparse by construction. */
+        p->ids.direct_limit = p->doc->text_len / 8 + 1024;
+    struct plan_node **place = ids_place(&p->ids, n->id);
+    if (!place) {
+        fail(p, SP_ERR_NOMEM);
+        return;
+    }
+    if (*place)
+        p->dup_ids = true;
+    else
+        *place = n;
+}
+
+static void unindex_node(struct parser *p, struct plan_node *n)
+{
+    if (n->id < 0)
+        return;
+    if ((size_t)n->id < p->ids.direct_limit) {
+        if ((size_t)n->id < p->ids.direct_cap && p->ids.direct[n->id] == n)
+            p->ids.direct[n->id] = NULL;
+        return;
+    }
+    struct plan_node **place = ids_place(&p->ids, n->id);
+    if (place && *place == n)
+        *place = NULL;
+}
+
 static void tree_reset(struct parser *p)
 {
     p->top = -1;
@@ -265,7 +395,50 @@ static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
     return slice_starts_with(nm, "Scan ") || slice_starts_with(nm, "FileScan");
 }
 
-/* Decide, once a section is complete, what only the whole section tells. */
+/* The first line of a node's text, without trailing blanks. */
+static size_t first_line_len(struct slice t)
+{
+    const char *nl = memchr(t.ptr, '\n', t.len);
+    size_t n = nl ? (size_t)(nl - t.ptr) : t.len;
+    while (n && is_space(t.ptr[n - 1]))
+        n--;
+    return n;
+}
+
+/* What a headerless section is: parsed (unresolved names), analyzed (logical operators) or
+   physical.  Walks the section once. */
+static enum section_kind headerless_kind(const struct parser *p, const struct plan_section *s)
+{
+    bool unresolved = false, logical = false, physical = false;
+    for (struct plan_node *x = s->first_root; x; x = plan_node_next_preorder(x)) {
+        if (x->text.len && x->text.ptr[0] == '\'')
+            unresolved = true;
+        struct slice nm = x->name;
+        if (slice_eq_cstr(nm, "Aggregate") || slice_eq_cstr(nm, "Join") ||
+            slice_eq_cstr(nm, "SubqueryAlias") || slice_eq_cstr(nm, "Relation") ||
+            slice_eq_cstr(nm, "LocalRelation") || slice_eq_cstr(nm, "LogicalRDD") ||
+            slice_eq_cstr(nm, "OneRowRelation") || slice_eq_cstr(nm, "GlobalLimit") ||
+            slice_eq_cstr(nm, "LocalLimit") || slice_eq_cstr(nm, "Repartition") ||
+            slice_eq_cstr(nm, "View") || slice_eq_cstr(nm, "WithCTE") ||
+            slice_eq_cstr(nm, "CTERelationDef") || slice_eq_cstr(nm, "CTERelationRef"))
+            logical = true;
+        if (slice_eq_cstr(nm, "HashAggregate") || slice_eq_cstr(nm, "Exchange") ||
+            slice_eq_cstr(nm, "BroadcastExchange") || slice_eq_cstr(nm, "SortMergeJoin") ||
+            slice_eq_cstr(nm, "BroadcastHashJoin") || slice_eq_cstr(nm, "ShuffledHashJoin") ||
+            slice_eq_cstr(nm, "AdaptiveSparkPlan") || slice_eq_cstr(nm, "ColumnarToRow") ||
+            slice_starts_with(nm, "FileScan") || slice_starts_with(nm, "Scan ") ||
+            x->stage >= 0)
+            physical = true;
+    }
+    if (unresolved)
+        return SECTION_PARSED;
+    if (p->hint_analyzed || (logical && !physical))
+        return SECTION_ANALYZED;
+    return SECTION_PHYSICAL;
+}
+
+/* Decide, once a section is complete, what only the whole section tells.  Node and id
+   counts are kept as lines are read, so a section with a header is not walked again. */
 static void close_section(struct parser *p)
 {
     struct plan_section *s = p->sec;
@@ -276,55 +449,20 @@ static void close_section(struct parser *p)
         p->has_pending = false;
         add_node_line(p, p->pending_ls, p->pending_le, p->pending_lno, 0);
     }
-    size_t n = 0, formatted = 0;
-    bool unresolved = false, logical = false, physical = false;
-    for (struct plan_node *x = s->first_root; x; x = plan_node_next_preorder(x)) {
-        n++;
-        if (x->flags & NODE_PRIV_FORMATTED)
-            formatted++;
-        if (p->sec_headerless) {
-            if (x->text.len && x->text.ptr[0] == '\'')
-                unresolved = true;
-            struct slice nm = x->name;
-            if (slice_eq_cstr(nm, "Aggregate") || slice_eq_cstr(nm, "Join") ||
-                slice_eq_cstr(nm, "SubqueryAlias") || slice_eq_cstr(nm, "Relation") ||
-                slice_eq_cstr(nm, "LocalRelation") || slice_eq_cstr(nm, "LogicalRDD") ||
-                slice_eq_cstr(nm, "OneRowRelation") || slice_eq_cstr(nm, "GlobalLimit") ||
-                slice_eq_cstr(nm, "LocalLimit") || slice_eq_cstr(nm, "Repartition") ||
-                slice_eq_cstr(nm, "View") || slice_eq_cstr(nm, "WithCTE") ||
-                slice_eq_cstr(nm, "CTERelationDef") || slice_eq_cstr(nm, "CTERelationRef"))
-                logical = true;
-            if (slice_eq_cstr(nm, "HashAggregate") || slice_eq_cstr(nm, "Exchange") ||
-                slice_eq_cstr(nm, "BroadcastExchange") || slice_eq_cstr(nm, "SortMergeJoin") ||
-                slice_eq_cstr(nm, "BroadcastHashJoin") || slice_eq_cstr(nm, "ShuffledHashJoin") ||
-                slice_eq_cstr(nm, "AdaptiveSparkPlan") || slice_eq_cstr(nm, "ColumnarToRow") ||
-                slice_starts_with(nm, "FileScan") || slice_starts_with(nm, "Scan ") ||
-                x->stage >= 0)
-                physical = true;
-        }
-    }
+    size_t n = p->sec_nodes;
     /* An outline has an id on (nearly) every line; a stray "Name (3)" in another mode is
-       part of the node string. */
-    bool keep_ids = formatted * 2 >= n;
-    for (struct plan_node *x = s->first_root; x; x = plan_node_next_preorder(x)) {
-        if (!(x->flags & NODE_PRIV_FORMATTED))
-            continue;
-        x->flags &= ~NODE_PRIV_FORMATTED;
-        if (!keep_ids) {
+       part of the node string: drop the ids and name the nodes from their whole text. */
+    if (p->sec_formatted && p->sec_formatted * 2 < n) {
+        for (struct plan_node *x = s->first_root; x; x = plan_node_next_preorder(x)) {
+            if (x->flags & NODE_LABEL)
+                continue;
+            unindex_node(p, x);
             x->id = -1;
-            const char *nl = memchr(x->text.ptr, '\n', x->text.len);
-            size_t first = nl ? (size_t)(nl - x->text.ptr) : x->text.len;
-            if (!(x->flags & NODE_LABEL))
-                x->name = lex_node_name(x->text.ptr, first, SIZE_MAX);
+            x->name = lex_node_name(x->text.ptr, first_line_len(x->text), SIZE_MAX);
         }
     }
     if (p->sec_headerless) {
-        if (unresolved)
-            s->kind = SECTION_PARSED;
-        else if (p->hint_analyzed || (logical && !physical))
-            s->kind = SECTION_ANALYZED;
-        else
-            s->kind = SECTION_PHYSICAL;
+        s->kind = headerless_kind(p, s);
         if (n == 1 && s->n_roots == 1 && s == p->plan->first_section) {
             /* A lone capitalised line is prose unless it reads like a plan node. */
             if (!reads_like_a_node(p, s->first_root))
@@ -335,6 +473,7 @@ static void close_section(struct parser *p)
     p->sec = NULL;
     p->tree_open = false;
     p->sec_headerless = false;
+    p->sec_nodes = p->sec_formatted = 0;
     tree_reset(p);
 }
 
@@ -356,44 +495,58 @@ static bool open_section(struct parser *p, enum section_kind kind, struct slice 
 
 /* ---- details blocks ------------------------------------------------------------------ */
 
-static void finish_block(struct parser *p)
+static void set_final_from_text(struct plan *pl, struct slice t)
 {
-    struct details_block *b = p->block;
-    if (!b)
-        return;
-    if (p->n_fields) {
-        b->fields = arena_dup(&p->doc->arena, p->fields, p->n_fields * sizeof *p->fields);
-        if (!b->fields) {
-            fail(p, SP_ERR_NOMEM);
-            return;
-        }
-        b->n_fields = (uint32_t)p->n_fields;
-    }
-    p->n_fields = 0;
-    p->block = NULL;
+    if (slice_find(t, "isFinalPlan=true") >= 0)
+        pl->is_final = 1;
+    else if (slice_find(t, "isFinalPlan=false") >= 0 && pl->is_final < 0)
+        pl->is_final = 0;
 }
 
+/* The block ends: its fields go to the arena, next to nothing else (one array per block). */
+static void finish_block(struct parser *p)
+{
+    if (!p->in_block)
+        return;
+    struct slice text = slice_make(p->block_start, (size_t)(p->block_end - p->block_start));
+    if (p->block_aqe && p->plan)
+        set_final_from_text(p->plan, text);
+    struct plan_node *n = p->block_node;
+    if (n) {
+        n->details_text = text;
+        if (p->n_fields) {
+            n->details = arena_dup(&p->doc->arena, p->fields, p->n_fields * sizeof *p->fields);
+            if (!n->details)
+                fail(p, SP_ERR_NOMEM);
+            else
+                n->n_details = (uint16_t)p->n_fields;
+        }
+    }
+    p->n_fields = 0;
+    p->in_block = false;
+    p->block_node = NULL;
+}
+
+/* "(N) Name [codegen id : K]": the details of the first node printed with id N (the outline
+   came first).  A block whose id points nowhere, or a second block for an id, is read and
+   dropped: the first one wins. */
 static void start_block(struct parser *p, int32_t id, struct slice name, int32_t codegen_id)
 {
     finish_block(p);
-    struct details_block *b = arena_alloc(&p->doc->arena, sizeof *b);
-    if (!b) {
-        fail(p, SP_ERR_NOMEM);
-        return;
-    }
-    b->id = id;
-    b->codegen_id = codegen_id;
-    b->name = name;
-    b->start = p->ls;
-    b->end = p->le;
-    b->line = orig_line(p, p->lno);
-    if (p->blocks_tail)
-        p->blocks_tail->next = b;
-    else
-        p->blocks_head = b;
-    p->blocks_tail = b;
-    p->block = b;
+    p->in_block = true;
+    p->block_start = p->ls;
+    p->block_end = p->le;
+    p->block_aqe = slice_is(name, "AdaptiveSparkPlan");
     p->mode = MODE_DETAILS;
+    struct plan_node *n = ids_get(&p->ids, id);
+    if (!n || n->details_line)
+        return;
+    p->block_node = n;
+    n->details_line = orig_line(p, p->lno);
+    n->details_text = slice_make(p->ls, (size_t)(p->le - p->ls));
+    /* "* " in the outline says "in a codegen stage"; the details say which. */
+    if (n->stage == 0 && codegen_id >= 0)
+        n->stage = codegen_id;
 }
 
 static void block_field(struct parser *p, struct slice key, struct slice value)
@@ -414,11 +567,12 @@ static void block_field(struct parser *p, struct slice key, struct slice value)
     d->line = orig_line(p, p->lno);
 }
 
-/* A line inside a details block: a new field, or more of the previous field's value. */
+/* A line inside a details block: a new field, or more of the previous field's value (also
+   once a block holds the most fields a node keeps). */
 static void block_line(struct parser *p, const char *s, size_t n)
 {
     struct slice key, value;
-    if (lex_details_field(s, n, &key, &value)) {
+    if (p->n_fields < UINT16_MAX && lex_details_field(s, n, &key, &value)) {
         block_field(p, key, value);
     } else if (p->n_fields) {
         struct plan_detail *d = &p->fields[p->n_fields - 1];
@@ -426,118 +580,36 @@ static void block_line(struct parser *p, const char *s, size_t n)
         const char *vs = d->value.len ? d->value.ptr : s;
         d->value = slice_make(vs, (size_t)(p->le - vs));
     }
-    p->block->end = p->le;
+    p->block_end = p->le;
     check_truncation(p, s, n, p->lno, NULL);
 }
 
-/* Open-addressing table id -> (first node, block), built per plan in malloc'd memory. */
-struct id_slot {
-    int32_t id;
-    struct plan_node *node;
-    struct details_block *block;
-};
-
-static struct id_slot *id_lookup(struct id_slot *t, size_t mask, int32_t id)
+/* Nodes printed twice (the AQE initial plan reuses final-plan ids) share the details of the
+   first one.  Walks the plan only when an id was seen twice. */
+static void share_details(struct parser *p)
 {
-    size_t h = ((uint32_t)id * 2654435761u) & mask;
-    /* Bound: the table is at most half full, so a probe ends at an empty slot. */
-    while (t[h].id != -1 && t[h].id != id)
-        h = (h + 1) & mask;
-    return &t[h];
-}
-
-static void set_final_from_text(struct plan *pl, struct slice t)
-{
-    if (slice_find(t, "isFinalPlan=true") >= 0)
-        pl->is_final = 1;
-    else if (slice_find(t, "isFinalPlan=false") >= 0 && pl->is_final < 0)
-        pl->is_final = 0;
-}
-
-static void share_details(struct plan_node *n, const struct details_block *b)
-{
-    n->details = b->fields;
-    n->n_details = b->n_fields;
-    n->details_text = slice_make(b->start, (size_t)(b->end - b->start));
-    n->details_line = b->line;
-    /* "* " in the outline says "in a codegen stage"; the details say which. */
-    if (n->stage == 0 && b->codegen_id >= 0)
-        n->stage = b->codegen_id;
-}
-
-/* id -> slot: a direct array when ids are dense (they are: 1..n in post-order), else the
-   open-addressing table. */
-struct id_index {
-    struct id_slot *t;
-    size_t mask;     /* hash mode */
-    size_t direct;   /* direct mode: ids 0 .. direct-1; 0 = hash mode */
-};
-
-static struct id_slot *id_slot_of(struct id_index *x, int32_t id)
-{
-    if (x->direct)
-        return (size_t)id < x->direct ? &x->t[id] : NULL;
-    return id_lookup(x->t, x->mask, id);
-}
-
-static void attach_details(struct parser *p)
-{
-    struct plan *pl = p->plan;
-    if (!p->blocks_head || !pl)
+    if (!p->dup_ids)
         return;
-    int32_t max_id = -1;
-    for (struct plan_section *s = pl->first_section; s; s = s->next)
-        for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n))
-            if (n->id > max_id)
-                max_id = n->id;
-    if (max_id < 0)
-        return;
-    struct id_index x = {NULL, 0, 0};
-    size_t cap;
-    if ((size_t)max_id < 4 * (p->plan_nodes + 16)) {
-        x.direct = cap = (size_t)max_id + 1;
-    } else {
-        cap = 16;
-        while (cap < 2 * (p->plan_nodes + 1))
-            cap *= 2;
-        x.mask = cap - 1;
-    }
-    x.t = malloc(cap * sizeof *x.t);
-    if (!x.t) {
-        fail(p, SP_ERR_NOMEM);
-        return;
-    }
-    for (size_t i = 0; i < cap; i++)
-        x.t[i].id = -1, x.t[i].node = NULL, x.t[i].block = NULL;
-    for (struct plan_section *s = pl->first_section; s; s = s->next)
+    for (struct plan_section *s = p->plan->first_section; s; s = s->next)
         for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
-            if (n->id < 0)
+            if (n->id < 0 || n->details_line)
                 continue;
-            struct id_slot *slot = id_slot_of(&x, n->id);
-            if (slot->id == -1) {
-                slot->id = n->id;
-                slot->node = n;
+            const struct plan_node *first = ids_get(&p->ids, n->id);
+            if (!first || first == n || !first->details_line)
+                continue;
+            n->details = first->details;
+            n->n_details = first->n_details;
+            n->details_text = first->details_text;
+            n->details_line = first->details_line;
+            if (n->stage == 0) {
+                int32_t id, cg;
+                struct slice nm;
+                const char *t = first->details_text.ptr;
+                if (lex_details_header(t, first_line_len(first->details_text), &id, &nm, &cg) &&
+                    cg >= 0)
+                    n->stage = cg;
             }
         }
-    for (struct details_block *b = p->blocks_head; b; b = b->next) {
-        if (slice_is(b->name, "AdaptiveSparkPlan"))
-            set_final_from_text(pl, slice_make(b->start, (size_t)(b->end - b->start)));
-        struct id_slot *slot = id_slot_of(&x, b->id);
-        if (!slot || slot->id != b->id || slot->block)
-            continue; /* an id pointing nowhere, or a duplicate block: the first one wins */
-        slot->block = b;
-        share_details(slot->node, b);
-    }
-    /* Nodes printed twice (the AQE initial plan reuses final-plan ids) share the block. */
-    for (struct plan_section *s = pl->first_section; s; s = s->next)
-        for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
-            if (n->id < 0 || n->details)
-                continue;
-            struct id_slot *slot = id_slot_of(&x, n->id);
-            if (slot->id == n->id && slot->block)
-                share_details(n, slot->block);
-        }
-    free(x.t);
 }
 
 static void close_plan(struct parser *p)
@@ -547,7 +619,7 @@ static void close_plan(struct parser *p)
     close_section(p);
     finish_block(p);
     if (p->plan) {
-        attach_details(p);
+        share_details(p);
         if (p->plan_nodes == 0 || p->drop_plan) {
             /* Nothing but headers or prose: not a plan.  Its memory stays in the arena. */
             struct document *doc = p->doc;
@@ -560,7 +632,8 @@ static void close_plan(struct parser *p)
         }
     }
     p->plan = NULL;
-    p->blocks_head = p->blocks_tail = p->block = NULL;
+    ids_reset(&p->ids);
+    p->dup_ids = false;
     p->plan_max_order = -1;
     p->plan_headerless = false;
     p->drop_plan = false;
@@ -599,7 +672,9 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
     lex_statistics(s, len, &n->stats, &stats_at);
     if (lex_formatted_id(s, len, stats_at, &id, &name_end)) {
         n->id = id;
-        n->flags |= NODE_PRIV_FORMATTED;
+        p->sec_formatted++;
+        if (id >= 0)
+            index_node(p, n);
         n->name = lex_node_name(s, len, name_end);
     } else {
         n->name = lex_node_name(s, len, SIZE_MAX);
@@ -663,6 +738,7 @@ static struct plan_node *add_node_line(struct parser *p, const char *ls, const c
     p->stack[depth] = n;
     p->top = depth;
     p->last = n;
+    p->sec_nodes++;
     return n;
 }
 
@@ -977,7 +1053,7 @@ static void one_line(struct parser *p)
             p->blank_before = false;
             return;
         }
-        if (p->mode == MODE_DETAILS && p->block) {
+        if (p->mode == MODE_DETAILS && p->in_block) {
             struct slice k, v;
             if (!p->blank_before || lex_details_field(rest, rl, &k, &v)) {
                 block_line(p, rest, rl);
@@ -1027,6 +1103,7 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     free(p.stack);
     free(p.regions);
     free(p.fields);
+    ids_reset(&p.ids);
     if (p.status != SP_OK) {
         diag_set(err, 0, "out of memory");
         return p.status;

@@ -369,14 +369,19 @@ static void draw_status(const struct tui *t)
     draw_puts(&dl, right, st);
 }
 
+/* The longest notice that fits whole: a cut one ("terminal t") says nothing. */
 static void draw_too_small(void)
 {
     erase();
+    static const char *const notices[] = {"terminal too small", "too small", "small", "!"};
+    size_t i = 0;
+    while (i + 1 < sizeof notices / sizeof notices[0] && (int)strlen(notices[i]) > COLS)
+        i++;
+    int len = (int)strlen(notices[i]);
     struct draw_line dl;
-    const char *msg = "terminal too small";
-    int y = LINES / 2, x = COLS > 18 ? (COLS - 18) / 2 : 0;
+    int y = LINES / 2, x = COLS > len ? (COLS - len) / 2 : 0;
     draw_line_start(&dl, y, x, COLS - x, 0);
-    draw_puts(&dl, msg, A_BOLD);
+    draw_puts(&dl, notices[i], A_BOLD);
 }
 
 static void draw_all(struct tui *t)
@@ -385,6 +390,8 @@ static void draw_all(struct tui *t)
         draw_too_small();
         return;
     }
+    if (t->L.tree_h > 0)
+        tree_prepare(t);
     if (t->L.det_visible)
         details_prepare(t);
     draw_header(t);

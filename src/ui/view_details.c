@@ -1,9 +1,10 @@
-/* view_details.c: the details pane — the selected node's full text, its formatted-mode
- * details block, statistics, codegen stage and input line — with a line cursor when
- * focused, and node references (Reuses operator id: 9, Hosting operator id = 3) that
- * Enter follows.  Lines are built once per node and width (details_prepare), drawn many
- * times.  Room is left for the operator explanation of the insight features (below the
- * input line). */
+/* view_details.c: the details pane — the selected node once, as a bold heading (the
+ * formatted-mode details header "(90) Sort [codegen id : 25]", else the node's text), its
+ * findings, Spark's fields, statistics, codegen stage, input line and source, every line
+ * after the heading labelled — with a line cursor when focused, and node references
+ * (Reuses operator id: 9, Hosting operator id = 3) that Enter follows.  Long lines wrap
+ * at spaces, '/' and ',' with their continuations indented.  Lines are built once per
+ * node and width (details_prepare), drawn many times. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,23 +83,42 @@ static size_t pool_add(struct tui *t, const char *s, size_t len)
     return off;
 }
 
+/* Continuation lines of a wrapped line are indented by this many columns. */
+#define WRAP_INDENT 2
+
+/* Where to end a display line that has to break: after the last space, '/' or ',' of
+ * the fitting bytes, so words and path parts stay whole; mid-word only when the fitting
+ * part has no break in its second half. */
+static size_t break_at(const char *s, size_t fit)
+{
+    for (size_t b = fit; b > fit / 2; b--) /* bounded by the fitting bytes */
+        if (s[b - 1] == ' ' || s[b - 1] == '/' || s[b - 1] == ',')
+            return b;
+    return fit;
+}
+
 /* One logical line, wrapped to the pane width into display lines. */
-static void add_logical(struct tui *t, const char *ptr, size_t off, size_t len, enum role role,
-                        size_t key_len)
+static void add_logical_as(struct tui *t, const char *ptr, size_t off, size_t len,
+                           enum role role, size_t key_len, bool strong)
 {
     const char *text = ptr ? ptr : t->dpool + off;
     size_t at = 0, n = 0;
     int32_t link = details_find_link(text, len, &at, &n);
-    int width = t->det_width > 4 ? t->det_width : 4;
+    int width = t->det_width > 4 + WRAP_INDENT ? t->det_width : 4 + WRAP_INDENT;
     size_t done = 0;
     do { /* one pass over the line */
         text = ptr ? ptr : t->dpool + off; /* the pool does not move while wrapping */
         struct slice rest = slice_make(text + done, len - done);
-        size_t take = rest.len ? draw_fit(rest, width) : 0;
+        bool cont = done > 0;
+        size_t take = rest.len ? draw_fit(rest, cont ? width - WRAP_INDENT : width) : 0;
+        if (take < rest.len)
+            take = break_at(rest.ptr, take);
         struct dline d = {.ptr = ptr ? ptr + done : NULL,
                           .off = ptr ? 0 : off + done,
                           .len = (uint32_t)take,
                           .role = (uint8_t)role,
+                          .strong = strong,
+                          .cont = cont,
                           .key_len = (uint16_t)(key_len > done ? (key_len - done < take ? key_len - done : take) : 0),
                           .link = link,
                           .link_at = -1,
@@ -113,6 +133,12 @@ static void add_logical(struct tui *t, const char *ptr, size_t off, size_t len, 
             return;
         done += take;
     } while (done < len);
+}
+
+static void add_logical(struct tui *t, const char *ptr, size_t off, size_t len, enum role role,
+                        size_t key_len)
+{
+    add_logical_as(t, ptr, off, len, role, key_len, false);
 }
 
 static void add_generated(struct tui *t, enum role role, size_t key_len, const char *fmt, ...)
@@ -141,8 +167,9 @@ void details_add_line(struct tui *t, enum role role, size_t key_len, const char 
         add_logical(t, NULL, off, len, role, key_len);
 }
 
-/* Every line of text as its own logical line; field names ("Output [2]") as keys. */
-static void add_block(struct tui *t, struct slice text, enum role role, bool keys)
+/* Every line of text as its own logical line; field names ("Output [2]") as keys; the
+ * first line drawn bold when it is the node's heading. */
+static void add_block(struct tui *t, struct slice text, enum role role, bool keys, bool heading)
 {
     size_t len = text.len > DETAILS_MAX_BYTES ? DETAILS_MAX_BYTES : text.len;
     size_t i = 0;
@@ -155,11 +182,26 @@ static void add_block(struct tui *t, struct slice text, enum role role, bool key
             if (colon && colon - (text.ptr + i) < 40 && text.ptr[i] != '(')
                 key_len = (size_t)(colon - (text.ptr + i));
         }
-        add_logical(t, text.ptr + i, 0, end - i, role, key_len);
+        add_logical_as(t, text.ptr + i, 0, end - i, role, key_len, heading && i == 0);
         i = end + 1;
     }
     if (len < text.len)
         add_generated(t, ROLE_HINT, 0, "... (%zu more bytes not shown)", text.len - len);
+}
+
+/* "Label: value" as one line, the label drawn as a field name; value capped at 4 KiB. */
+static void add_labelled(struct tui *t, const char *label, struct slice value)
+{
+    size_t k = strlen(label), len = value.len > 4096 ? 4096 : value.len;
+    char *line = malloc(k + 2 + len + 1);
+    if (!line)
+        return;
+    memcpy(line, label, k);
+    memcpy(line + k, ": ", 2);
+    memcpy(line + k + 2, value.ptr, len);
+    line[k + 2 + len] = '\0';
+    details_add_line(t, ROLE_NORMAL, k, line);
+    free(line);
 }
 
 static void human_bytes(double b, char *buf, size_t cap)
@@ -173,26 +215,84 @@ static void human_bytes(double b, char *buf, size_t cap)
     snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", b, units[u]);
 }
 
+/* The heading of a formatted-mode node: the details header "(10) BroadcastHashJoin
+ * [codegen id : 2]" with what the tree line adds to the name put in after it, from
+ * "BroadcastHashJoin Inner BuildRight (10)": "(10) BroadcastHashJoin Inner BuildRight
+ * [codegen id : 2]".  Pooled; false when the two lines do not have those shapes. */
+static bool add_merged_heading(struct tui *t, const struct plan_node *n, struct slice head,
+                               enum role role)
+{
+    char id[16];
+    int k = snprintf(id, sizeof id, "(%d) ", n->id);
+    struct slice name = slice_trim(n->name), tree = slice_trim(n->text);
+    size_t idk = (size_t)k;
+    if (n->id < 0 || name.len == 0 || head.len < idk + name.len ||
+        memcmp(head.ptr, id, idk) != 0 || memcmp(head.ptr + idk, name.ptr, name.len) != 0)
+        return false;
+    /* The tree line: name, what it adds, " (10)". */
+    if (tree.len < name.len + idk || memcmp(tree.ptr, name.ptr, name.len) != 0 ||
+        memchr(tree.ptr, '\n', tree.len) != NULL)
+        return false;
+    struct slice suffix = slice_make(tree.ptr + tree.len - idk, idk);
+    if (suffix.ptr[0] != ' ' || memcmp(suffix.ptr + 1, id, idk - 1) != 0)
+        return false;
+    struct slice adds = slice_make(tree.ptr + name.len, (size_t)(suffix.ptr - tree.ptr) - name.len);
+    struct slice rest = slice_make(head.ptr + idk + name.len, head.len - idk - name.len);
+    size_t len = idk + name.len + adds.len + rest.len;
+    char *line = malloc(len + 1);
+    if (!line)
+        return false;
+    char *p = line;
+    memcpy(p, id, idk), p += idk;
+    memcpy(p, name.ptr, name.len), p += name.len;
+    memcpy(p, adds.ptr, adds.len), p += adds.len;
+    memcpy(p, rest.ptr, rest.len), p += rest.len;
+    size_t off = pool_add(t, line, len);
+    free(line);
+    if (off == (size_t)-1)
+        return false;
+    add_logical_as(t, NULL, off, len, role, 0, true);
+    return true;
+}
+
+/* The node once, as its heading: the details block's header line when there is one
+ * ("(90) Sort [codegen id : 25]": id, name, stage, reference), else its own text.  Then
+ * its findings (and the explanation with i), Spark's fields, and where it comes from;
+ * every line after the heading carries a label. */
 static void build(struct tui *t, const struct plan_node *n)
 {
     t->n_dlines = 0;
     t->dpool_len = 0;
-    struct slice w = op_word(n);
-    if (n->id >= 0)
-        add_generated(t, ROLE_TITLE, 0, "(%d) %.*s", n->id, (int)w.len, w.ptr);
-    else
-        add_generated(t, ROLE_TITLE, 0, "%.*s", (int)w.len, w.ptr);
-    add_block(t, n->text.len ? n->text : n->name, tree_node_role(n), false);
+    enum role role = tree_node_role(n);
+    struct slice fields = {0};
+    if (n->details_text.len) {
+        const char *nl = memchr(n->details_text.ptr, '\n', n->details_text.len);
+        size_t head = nl ? (size_t)(nl - n->details_text.ptr) : n->details_text.len;
+        struct slice header = slice_make(n->details_text.ptr, head > 4096 ? 4096 : head);
+        if (nl)
+            fields = slice_make(nl + 1, n->details_text.len - head - 1);
+        if (!add_merged_heading(t, n, header, role)) {
+            /* Unusual shapes: the header, then the tree line, labelled. */
+            add_logical_as(t, header.ptr, 0, header.len, role, 0, true);
+            add_labelled(t, "Tree line", n->text.len ? n->text : n->name);
+        }
+    } else {
+        add_block(t, n->text.len ? n->text : n->name, role, false, true);
+    }
     if (n->flags & NODE_TRUNCATED)
         add_generated(t, ROLE_HINT, 0, "(the plan printed this node's text cut short)");
+    /* A subquery's header names the operator that hosts it ("Hosting operator id = 3"). */
+    if (!n->parent && n->section->title.len &&
+        (n->section->kind == SECTION_SUBQUERY || n->section->kind == SECTION_CODEGEN))
+        add_labelled(t, "Section", n->section->title);
     insight_details(t, n); /* findings, and with i the operator's explanation */
-    if (n->details_text.len) {
+    while (fields.len && (fields.ptr[fields.len - 1] == '\n' || fields.ptr[fields.len - 1] == ' '))
+        fields.len--;
+    if (fields.len) {
         add_generated(t, ROLE_NORMAL, 0, "%s", "");
-        add_generated(t, ROLE_TITLE, 0, "Details");
-        add_block(t, n->details_text, ROLE_NORMAL, true);
-    } else if (n->n_details) {
+        add_block(t, fields, ROLE_NORMAL, true, false);
+    } else if (!n->details_text.len && n->n_details) {
         add_generated(t, ROLE_NORMAL, 0, "%s", "");
-        add_generated(t, ROLE_TITLE, 0, "Details");
         for (uint32_t i = 0; i < n->n_details; i++) {
             const struct plan_detail *d = &n->details[i];
             size_t klen = d->key.len;
@@ -215,17 +315,13 @@ static void build(struct tui *t, const struct plan_node *n)
         add_generated(t, ROLE_NORMAL, 13, "Codegen stage: *(%d)", n->stage);
     else
         add_generated(t, ROLE_NORMAL, 13, "Codegen stage: none");
-    const struct document *doc = n->section->plan->doc;
     if (n->details_line)
-        add_generated(t, ROLE_NORMAL, 10, "Input line: %u (details at line %u) of %s", n->line,
-                      n->details_line, doc->name);
+        add_generated(t, ROLE_NORMAL, 10, "Input line: %u (details at line %u)", n->line,
+                      n->details_line);
     else
-        add_generated(t, ROLE_NORMAL, 10, "Input line: %u of %s", n->line, doc->name);
-    /* A subquery's header names the operator that hosts it ("Hosting operator id = 3"). */
-    if (!n->parent && n->section->title.len &&
-        (n->section->kind == SECTION_SUBQUERY || n->section->kind == SECTION_CODEGEN))
-        add_logical(t, n->section->title.ptr, 0,
-                    n->section->title.len > 4096 ? 4096 : n->section->title.len, ROLE_HINT, 0);
+        add_generated(t, ROLE_NORMAL, 10, "Input line: %u", n->line);
+    /* The document's name: a path, "stdin", "paste 2". */
+    add_labelled(t, "Source", slice_cstr(n->section->plan->doc->name));
 }
 
 void details_prepare(struct tui *t)
@@ -254,7 +350,9 @@ void details_prepare(struct tui *t)
     }
     if (t->det_cursor >= t->n_dlines)
         t->det_cursor = t->n_dlines ? t->n_dlines - 1 : 0;
-    if (t->L.det_h > 0 && t->det_cursor >= t->det_top + (size_t)t->L.det_h)
+    /* The cursor is only drawn with focus: without it the pane shows the heading. */
+    if (t->focus == FOCUS_DETAILS && t->L.det_h > 0 &&
+        t->det_cursor >= t->det_top + (size_t)t->L.det_h)
         t->det_top = t->det_cursor - (size_t)t->L.det_h + 1;
 }
 
@@ -303,7 +401,8 @@ void details_draw(const struct tui *t)
         const struct dline *d = &t->dlines[i];
         enum variant v = focused && i == t->det_cursor ? VAR_SELECTED : VAR_PLAIN;
         const char *text = line_text(t, d);
-        draw_puts(&dl, " ", theme_attr(ROLE_NORMAL, v));
+        draw_puts(&dl, d->cont ? "   " : " ", theme_attr(ROLE_NORMAL, v));
+        attr_t bold = d->strong ? A_BOLD : 0;
         size_t pos = 0;
         if (d->key_len) {
             draw_put(&dl, slice_make(text, d->key_len), theme_attr(ROLE_KEY, v), true);
@@ -311,12 +410,13 @@ void details_draw(const struct tui *t)
         }
         if (d->link_at >= 0 && (size_t)d->link_at >= pos) {
             draw_put(&dl, slice_make(text + pos, (size_t)d->link_at - pos),
-                     theme_attr((enum role)d->role, v), true);
+                     theme_attr((enum role)d->role, v) | bold, true);
             draw_put(&dl, slice_make(text + d->link_at, (size_t)d->link_len),
-                     theme_attr(ROLE_LINK, v), true);
+                     theme_attr(ROLE_LINK, v) | bold, true);
             pos = (size_t)(d->link_at + d->link_len);
         }
-        draw_put(&dl, slice_make(text + pos, d->len - pos), theme_attr((enum role)d->role, v), true);
+        draw_put(&dl, slice_make(text + pos, d->len - pos),
+                 theme_attr((enum role)d->role, v) | bold, true);
         draw_fill(&dl, theme_attr(ROLE_NORMAL, v));
     }
 }

@@ -89,6 +89,34 @@ START_TEST(print_shows_stage_id_and_depth)
 }
 END_TEST
 
+/* "(id)" counts only as the exact number in parentheses, at the end or elsewhere. */
+START_TEST(print_appends_id_unless_text_shows_exactly_it)
+{
+    struct document *doc;
+    struct plan_section *s = new_section(&doc, "== Physical Plan ==");
+    struct plan_node *a = new_node(s, NULL, "Scan", "Scan t (70)", 1);
+    a->id = 7; /* "(70)" is not "(7)" */
+    struct plan_node *b = new_node(s, a, "Scan", "Scan t (17)", 2);
+    b->id = 7; /* nor is "(17)" */
+    struct plan_node *c = new_node(s, b, "Scan", "Scan (12) x (0)", 3);
+    c->id = 12; /* shown in the middle */
+    struct plan_node *d = new_node(s, c, "Scan", "Scan (", 4);
+    d->id = 0;
+    struct plan_node *e = new_node(s, d, "Scan", "Scan (2147483647)", 5);
+    e->id = 2147483647;
+    ck_assert(document_finish(doc));
+    char *out = emit_to_string(doc, false, NULL);
+    ck_assert_str_eq(out, "== Physical Plan ==\n"
+                          "Scan t (70) (7)\n"
+                          "  Scan t (17) (7)\n"
+                          "    Scan (12) x (0)\n"
+                          "      Scan ( (0)\n"
+                          "        Scan (2147483647)\n");
+    free(out);
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(print_sanitizes_escape_sequences)
 {
     struct document *doc;
@@ -279,6 +307,7 @@ Suite *emit_suite(void)
     Suite *s = suite_create("emit");
     TCase *tc = tcase_create("emit");
     tcase_add_test(tc, print_shows_stage_id_and_depth);
+    tcase_add_test(tc, print_appends_id_unless_text_shows_exactly_it);
     tcase_add_test(tc, print_sanitizes_escape_sequences);
     tcase_add_test(tc, print_marks_labels_inner_plans_and_untitled_sections);
     tcase_add_test(tc, json_has_the_contract_shape);

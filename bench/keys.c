@@ -65,7 +65,7 @@ static void layout_frame(struct bench *b)
     unsigned y = 0;
     for (struct plan_node *n = r->top; n && y < SCREEN_ROWS; n = rows_next(r, n), y++) {
         struct rows_prefix pf;
-        rows_prefix(r, n, false, MAX_LEVELS, &pf);
+        rows_prefix(r, n, false, 0, MAX_LEVELS, &pf);
         b->sink += pf.guide_cols;
     }
 }

@@ -87,7 +87,7 @@ static const char *render(struct rows *r)
     unsigned lines = 0;
     for (struct plan_node *n = r->top; n && lines < r->height; n = rows_next(r, n), lines++) {
         struct rows_prefix pf;
-        rows_prefix(r, n, true, 20, &pf);
+        rows_prefix(r, n, true, 0, 20, &pf);
         len += (size_t)snprintf(screen + len, sizeof screen - len, "%s%s%s%s%s%.*s\n",
                                 n == r->sel ? "> " : "  ", pf.hint, pf.guides, pf.glyph,
                                 pf.marker, (int)n->text.len, n->text.ptr);
@@ -143,13 +143,13 @@ START_TEST(utf8_guides_use_box_drawing)
     struct rows r;
     ck_assert(rows_init(&r, first_section(doc), NULL));
     struct rows_prefix pf;
-    rows_prefix(&r, by_text(doc, "Exchange hashpartitioning(a)"), false, 20, &pf);
+    rows_prefix(&r, by_text(doc, "Exchange hashpartitioning(a)"), false, 0, 20, &pf);
     /* SortMergeJoin has no sibling below, Sort has: "  │ └─" */
     ck_assert_str_eq(pf.guides, "  \xE2\x94\x82 \xE2\x94\x94\xE2\x94\x80");
     ck_assert_uint_eq(pf.guide_cols, 6);
     ck_assert_str_eq(pf.glyph, "\xE2\x96\xBE "); /* ▾ open */
     rows_set_folded(&r, by_text(doc, "Exchange hashpartitioning(a)"), true);
-    rows_prefix(&r, by_text(doc, "Exchange hashpartitioning(a)"), false, 20, &pf);
+    rows_prefix(&r, by_text(doc, "Exchange hashpartitioning(a)"), false, 0, 20, &pf);
     ck_assert_str_eq(pf.glyph, "\xE2\x96\xB8 "); /* ▸ folded */
     ck_assert_str_eq(pf.marker, "[+2] ");
     rows_free(&r);
@@ -501,7 +501,7 @@ START_TEST(deep_chain_rows_are_compressed)
     ck_assert_uint_le(go_last, 4ull * n);
     struct rows_prefix pf;
     before = r.steps;
-    rows_prefix(&r, prev, false, 10, &pf);
+    rows_prefix(&r, prev, false, 0, 10, &pf);
     ck_assert_uint_le(r.steps - before, 10);
     char want[64];
     snprintf(want, sizeof want, "\xE2\x80\xA6(depth %u) ", n - 1);
@@ -512,6 +512,97 @@ START_TEST(deep_chain_rows_are_compressed)
     ck_assert_uint_lt(r.steps - before, 1000u + 3u * 40u);
     rows_free(&r);
     document_free(doc);
+}
+END_TEST
+
+/* A comb 40 levels deep: node i has node i+1 and then a leaf as children, so every
+ * level's guide column runs down past the deep rows (QA #5). */
+static struct document *comb(unsigned depth)
+{
+    static char spec[8192];
+    size_t len = 0;
+    for (unsigned i = 0; i < depth; i++)
+        len += (size_t)snprintf(spec + len, sizeof spec - len, "%*sNode%u\n", (int)(2 * i), "", i);
+    for (unsigned i = depth - 1; i-- > 0;)
+        len += (size_t)snprintf(spec + len, sizeof spec - len, "%*sLeaf%u\n", (int)(2 * i + 2), "", i);
+    return outline(spec);
+}
+
+/* The screen of `lines` rows from top, as hint + guides in ASCII, with the window the
+ * view would choose; returns the window. */
+static unsigned screen_prefixes(struct rows *r, struct plan_node *top, unsigned lines,
+                                struct rows_fit fit, unsigned prev, char out[][256])
+{
+    uint32_t dmin = UINT32_MAX, dmax = 0;
+    struct plan_node *n = top;
+    for (unsigned i = 0; i < lines && n; i++, n = rows_next(r, n)) {
+        uint32_t d = rows_rel_depth(r, n);
+        dmin = d < dmin ? d : dmin;
+        dmax = d > dmax ? d : dmax;
+    }
+    unsigned skip = rows_window_skip(dmin, dmax, fit, prev);
+    n = top;
+    for (unsigned i = 0; i < lines && n; i++, n = rows_next(r, n)) {
+        struct rows_prefix pf;
+        rows_prefix(r, n, true, skip, fit.hard, &pf);
+        size_t h = strlen(pf.hint), g = strlen(pf.guides);
+        ck_assert_uint_lt(h + g, 256);
+        memcpy(out[i], pf.hint, h);
+        memcpy(out[i] + h, pf.guides, g + 1);
+    }
+    return skip;
+}
+
+START_TEST(a_screen_of_deep_rows_keeps_its_guides_in_line)
+{
+    struct document *doc = comb(40);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    struct rows_fit fit = {10, 8, 12}; /* a 40-column pane */
+    char rows_text[9][256];
+    /* Shallow screens are not compressed at all. */
+    ck_assert_uint_eq(screen_prefixes(&r, rows_first(&r), 9, fit, 0, rows_text), 0);
+    ck_assert_str_eq(rows_text[0], "");
+    ck_assert_str_eq(rows_text[8], "| | | | | | | |-");
+    unsigned prev = 0, changes = 0;
+    struct plan_node *top = rows_first(&r);
+    for (unsigned step = 0; step < 31; step++, top = rows_next(&r, top)) {
+        unsigned skip = screen_prefixes(&r, top, 9, fit, prev, rows_text);
+        changes += skip != prev;
+        prev = skip;
+        for (unsigned i = 0; i + 1 < 9; i++) {
+            const char *a = rows_text[i], *b = rows_text[i + 1];
+            /* The same hint on every row, so columns mean the same levels. */
+            size_t ha = strcspn(a, "|\\"), hb = strcspn(b, "|\\");
+            ck_assert_msg(ha == hb && strncmp(a, b, ha) == 0, "step %u: hints '%s' / '%s'",
+                          step, a, b);
+            /* Every column going down on a row goes on on the next one. */
+            for (size_t c = 0; a[c] && c < strlen(b) + 1; c++)
+                if (a[c] == '|')
+                    ck_assert_msg(b[c] == '|' || b[c] == '\\', "step %u, rows %u-%u col %zu:\n%s\n%s",
+                                  step, i, i + 1, c, a, b);
+            /* And a row 2 levels deep leaves room: no row compresses on its own here. */
+            ck_assert_ptr_null(strstr(b, "depth"));
+        }
+    }
+    /* Scrolling a row at a time through 30 levels moves the window seldom. */
+    ck_assert_uint_gt(prev, 0);
+    ck_assert_uint_le(changes, 10);
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(the_window_of_hidden_levels)
+{
+    struct rows_fit fit = {10, 8, 12};
+    ck_assert_uint_eq(rows_window_skip(3, 10, fit, 0), 0);    /* the deepest row fits */
+    ck_assert_uint_eq(rows_window_skip(3, 10, fit, 5), 0);    /* also after a deep screen */
+    unsigned s = rows_window_skip(14, 22, fit, 0);
+    ck_assert_uint_ge(s, 22 - 12);                            /* the deepest keeps room */
+    ck_assert_uint_le(s, 13);                                 /* the shallowest its connector */
+    ck_assert_uint_eq(rows_window_skip(15, 23, fit, s), s);   /* kept while it works */
+    ck_assert_uint_eq(rows_window_skip(4, 30, fit, 9), 3);    /* too many levels: dmin - 1 */
 }
 END_TEST
 
@@ -670,6 +761,8 @@ Suite *rows_suite(void)
     tcase_add_test(tc, a_subtree_tab_shows_only_that_subtree);
     tcase_add_test(tc, keys_cost_does_not_grow_with_the_plan);
     tcase_add_test(tc, deep_chain_rows_are_compressed);
+    tcase_add_test(tc, a_screen_of_deep_rows_keeps_its_guides_in_line);
+    tcase_add_test(tc, the_window_of_hidden_levels);
     tcase_add_test(tc, summary_counts_exchanges_stages_and_joins);
     tcase_add_test(tc, operator_classes_cover_plugins_and_reuse);
     tcase_add_test(tc, search_finds_what_a_node_by_node_search_finds);

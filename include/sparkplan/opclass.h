@@ -17,7 +17,6 @@
 #include <stdint.h>
 
 #include "sparkplan/catalog.h"
-#include "sparkplan/nodeinfo.h"
 #include "sparkplan/plan.h"
 
 enum op_class {
@@ -55,8 +54,7 @@ struct op_summary {
     } joins[OP_SUMMARY_JOIN_KINDS];
     unsigned n_join_kinds;
     uint32_t other_joins;  /* joins of kinds beyond the table */
-    /* Additive (QA #1): the same counts by kind, for --summary. */
-    uint32_t shuffle_kinds[PART_OTHER + 1];     /* by enum partitioning_kind */
+    /* Additive (QA #1): the joins by strategy, for --summary. */
     uint32_t join_strategies[JOIN_LOGICAL + 1]; /* by enum catalog_join; JOIN_NONE: unknown */
 };
 

@@ -125,12 +125,16 @@ size_t rows_match_index(const struct rows *r);
 bool rows_node_matches(const struct rows *r, const struct plan_node *n);
 
 /* The guides, connector and fold glyph drawn left of a node's text.
- * max_levels bounds the indentation: a row deeper than that shows only its nearest
- * max_levels/4 levels (at least 2) after a hint "…(depth N)", so drawing a row costs
- * O(max_levels), not O(depth), and deep rows keep room for their text. */
+ *
+ * skip: the levels hidden at the left of the whole screen (rows_window_skip): every row
+ * on screen drops the same columns and starts with the same hint "…7 ", so the guides of
+ * consecutive rows stay in line.  max_levels bounds what is left: a row deeper than that
+ * (a screen spanning more levels than fit) shows only its nearest max_levels/4 levels
+ * (at least 2) after a hint "…(depth N)".  Either way drawing a row costs O(max_levels),
+ * not O(depth). */
 #define ROWS_PREFIX_MAX 512
 struct rows_prefix {
-    char hint[32];          /* "…(depth 12345) " or "" */
+    char hint[32];          /* "…7 " (a screen's hidden levels), "…(depth 12345) " or "" */
     char guides[ROWS_PREFIX_MAX]; /* ancestors' continuation columns + own connector */
     unsigned guide_cols;    /* display columns of guides (2 per level) */
     char glyph[8];          /* "▸ " folded, "▾ " open, "─ " leaf (ASCII: "+ ", "- ", "- ") */
@@ -138,7 +142,22 @@ struct rows_prefix {
     char cont[ROWS_PREFIX_MAX]; /* guides for a wrapped row's further lines: the columns
                                    that continue past it, up to its glyph column */
 };
-void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned max_levels,
-                 struct rows_prefix *out);
+void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned skip,
+                 unsigned max_levels, struct rows_prefix *out);
+
+/* How many levels of guides (2 columns each, the connector included) fit beside a row's
+ * text: plain, with room for the text and no hint; soft, the same room after the hint of
+ * a compressed screen; hard, the least room the text keeps (deeper rows compress alone). */
+struct rows_fit {
+    unsigned plain, soft, hard;
+};
+
+/* The levels a screen hides at its left, from the relative depths of the rows on it
+ * (dmin..dmax, rows_rel_depth): 0 while the deepest row fits (plain); else enough that
+ * the deepest row fits (soft, or at least hard), never hiding a row's own connector (at
+ * most dmin - 1).  The previous screen's value is kept while it still works, and a new
+ * one leaves slack for the next few levels, so scrolling through a deep branch shifts the
+ * guides seldom. */
+unsigned rows_window_skip(uint32_t dmin, uint32_t dmax, struct rows_fit fit, unsigned prev);
 
 #endif

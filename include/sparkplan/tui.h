@@ -38,6 +38,7 @@ struct tab {
     struct rows rows;
     char summary[256];
     bool has_stages;
+    unsigned skip;                /* levels the screen hides at its left (tree_prepare) */
 };
 
 struct doc_view {
@@ -130,10 +131,10 @@ bool tui_goto_id(struct tui *t, int32_t id);
 void tui_layout(struct tui *t);
 
 /* view_tree.c */
+void tree_prepare(struct tui *t);               /* the screen's window of hidden levels */
 void tree_draw(const struct tui *t);
 int tree_key(struct tui *t, enum key_action a, const struct input_event *ev);
 unsigned tree_row_height(const struct plan_node *n, void *ctx);
-unsigned tree_max_levels(const struct tui *t);
 enum role tree_node_role(const struct plan_node *n);
 
 /* view_details.c */
@@ -144,6 +145,20 @@ void details_free(struct tui *t);
 /* The formatted id a piece of text refers to ("Reuses operator id: 9"), or -1; *at and
  * *n (may be NULL) say where the reference is. */
 int32_t details_find_link(const char *s, size_t len, size_t *at, size_t *n);
+
+/* overlay.c: the one box every overlay (help, document list, findings, id list) is drawn
+ * in.  Boxes are outer sizes, frame included. */
+struct box {
+    int y, x, h, w;
+};
+/* Centred, clipped to the screen less a margin (none on a narrow or short screen). */
+struct box overlay_place(int want_w, int want_h);
+/* The part of a box inside its frame (the box itself when too small for one). */
+struct box overlay_inside(struct box b);
+/* Clears the box to its own background, frames it and puts in the top border the first
+ * of titles (a NULL-terminated list, longest first) that fits whole, else the last one
+ * cut.  Returns the inside. */
+struct box overlay_draw(const struct tui *t, struct box b, const char *const *titles);
 
 /* view_help.c */
 void help_draw(const struct tui *t);

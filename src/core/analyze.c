@@ -470,6 +470,7 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
             (int)cn.len, cn.ptr, consumer ? "" : "");
         return;
     }
+    c->a->summary.shuffles[kind]++;  /* by kind; the total is count_section's */
     char why[200] = "";
     if (origin.len && slice_starts_with(origin, "REPARTITION"))
         snprintf(why, sizeof why, "; asked for by the query (%.*s)", (int)origin.len, origin.ptr);
@@ -1190,8 +1191,6 @@ static void count_section(struct ctx *c, const struct plan_section *s)
     struct summary *sum = &c->a->summary;
     sum->n_physical_nodes += os.nodes;
     sum->n_shuffles += os.shuffles;
-    for (size_t k = 0; k < sizeof sum->shuffles / sizeof sum->shuffles[0]; k++)
-        sum->shuffles[k] += os.shuffle_kinds[k];
     sum->n_broadcasts += os.broadcasts;
     sum->n_reused_exchanges += os.reused;
     sum->n_codegen_stages += os.stages;
@@ -1354,6 +1353,12 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
         diag_set(err, 0, "out of memory");
         return SP_ERR_NOMEM;
     }
+    /* Shuffles the catalogue does not know (counted by their name) have no kind here. */
+    size_t by_kind = 0;
+    for (size_t k = 0; k < sizeof a->summary.shuffles / sizeof a->summary.shuffles[0]; k++)
+        by_kind += a->summary.shuffles[k];
+    if (by_kind < a->summary.n_shuffles)
+        a->summary.shuffles[PART_UNKNOWN] += a->summary.n_shuffles - by_kind;
     a->summary.n_findings = a->n_findings;
     for (size_t i = 0; i < a->n_findings; i++) {
         if (a->findings[i].severity == SEVERITY_WARNING)

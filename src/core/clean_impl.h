@@ -46,7 +46,7 @@ struct cleaner {
     struct document *doc;
     struct arena scratch;   /* rewritten line contents, freed when clean-up ends */
     struct cl_lines lines;  /* the current lines */
-    uint32_t *units;        /* deep-tree mode: per output line, prefix units (see clean_tree.c) */
+    uint32_t *units;        /* deep trees: document.line_depth of each line (clean_tree.c) */
     size_t input_len;
     uint32_t changed;       /* CL_* bits */
     bool nomem;

@@ -73,8 +73,8 @@ static bool ends_with_formatted_id(const struct cl_line *l)
 
 /* The rest of a cut line starts at column 0, or at column 1 when the cut fell before a
  * space; an indented line is the plan's own (an indentation-only tree, a literal). */
-static bool terminal_follower(const struct cl_line *head, const struct cl_line *next,
-                              enum cl_kind next_kind)
+static bool terminal_follower(const struct cl_line *head, enum cl_kind head_kind,
+                              const struct cl_line *next, enum cl_kind next_kind)
 {
     /* A deep node cut inside its prefix: the rest of the prefix (spaces and bars, maybe
        nothing else yet) and its marker follow. */
@@ -91,6 +91,9 @@ static bool terminal_follower(const struct cl_line *head, const struct cl_line *
     /* "Scan parquet  (10)" cut after "parquet": the id keeps its two spaces. */
     if (ind == 2 && ind < next->len && next->p[ind] == '(')
         return true;
+    /* "Key: value" after a tree line is not a details field: those follow "(N) Name". */
+    if (next_kind == K_FIELD && head_kind == K_TREE)
+        return ind <= 1;
     return continues(next_kind) && ind <= 1;
 }
 
@@ -195,7 +198,7 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         bool copy = ws->first_at_max.len == prev->len &&
                     memcmp(ws->first_at_max.p, prev->p, prev->len) == 0;
         if (prev_w == ws->max_w && (plan_line || !copy) &&
-            terminal_follower(prev, cur, cur_kind)) {
+            terminal_follower(prev, prev_kind, cur, cur_kind)) {
             if (!ws->first_at_max.len)
                 ws->first_at_max = *prev;
             ws->at_max++;
@@ -351,7 +354,8 @@ bool cl_step_wrap(struct cleaner *c)
             size_t nx = last + 1;
             enum cl_kind nk = (enum cl_kind)kinds[nx];
             enum join j = J_NONE;
-            if (terminal && widths[last] == ws.max_w && terminal_follower(&v[last], &v[nx], nk))
+            if (terminal && widths[last] == ws.max_w &&
+                terminal_follower(&v[last], facts[i].kind, &v[nx], nk))
                 j = J_RAW;
             else if (hanging_follower(hcol, &v[nx], nk))
                 j = J_SPACE;

@@ -814,8 +814,28 @@ static bool continues(const struct rows *r, const struct plan_node *a)
     return a != r->scope && a->next_sibling != NULL;
 }
 
-void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned max_levels,
-                 struct rows_prefix *out)
+unsigned rows_window_skip(uint32_t dmin, uint32_t dmax, struct rows_fit fit, unsigned prev)
+{
+    if (dmax <= fit.plain)
+        return 0;
+    uint32_t soft = fit.soft ? fit.soft : 1, hard = fit.hard > soft ? fit.hard : soft;
+    uint32_t lo = dmax > hard ? dmax - hard : 0;  /* the deepest row keeps the least room */
+    uint32_t hi = dmin > 0 ? dmin - 1 : 0;        /* the shallowest row keeps its connector */
+    if (lo >= hi)
+        return hi; /* more levels on screen than fit: the deepest rows compress alone */
+    if (prev >= lo && prev <= hi && prev > 0)
+        return prev;
+    uint32_t want = dmax > soft ? dmax - soft : 0;  /* the deepest row keeps its room */
+    uint32_t slack = soft / 4 ? soft / 4 : 1;
+    if (prev > hi) /* going up: room for a few shallower rows */
+        want = want > slack ? want - slack : 0;
+    else           /* going deeper: room for a few deeper ones */
+        want += slack;
+    return want < lo ? lo : want > hi ? hi : want;
+}
+
+void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned skip,
+                 unsigned max_levels, struct rows_prefix *out)
 {
     /* Each level takes at most 4 bytes ("│ "): keep the guides inside the buffer. */
     const unsigned cap_levels = (ROWS_PREFIX_MAX - 8) / 4;
@@ -830,13 +850,17 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
 
     uint32_t d = rows_rel_depth(r, n);
     if (d > 0) {
-        /* Past max_levels, keep only the nearest quarter of them: the hint carries the
-         * depth, and the row keeps room for its text. */
+        /* Ancestor columns 1..d-1, less the screen's hidden ones; past max_levels, only
+         * the nearest quarter of them: the hint carries the depth, the text keeps room. */
+        uint32_t cols = d - 1 > skip ? d - 1 - skip : 0;
         uint32_t keep = max_levels / 4 < 2 ? 2 : max_levels / 4;
-        uint32_t shown = d - 1 < max_levels ? d - 1 : (keep < max_levels ? keep : max_levels) - 1;
-        if (shown < d - 1)
+        uint32_t shown = cols < max_levels ? cols : (keep < max_levels ? keep : max_levels) - 1;
+        if (shown < cols)
             snprintf(out->hint, sizeof out->hint, "%s(depth %u) ", ascii ? "..." : "\xE2\x80\xA6",
                      (unsigned)d);
+        else if (skip > 0)
+            snprintf(out->hint, sizeof out->hint, "%s%u ", ascii ? "..." : "\xE2\x80\xA6",
+                     skip);
         bool cont[ROWS_PREFIX_MAX / 4];
         const struct plan_node *a = n->parent;
         for (uint32_t k = shown; k-- > 0 && a;) { /* bounded by max_levels */
@@ -855,6 +879,8 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
             more ? (ascii ? "|-" : "\xE2\x94\x9C\xE2\x94\x80")
                  : (ascii ? "\\-" : "\xE2\x94\x94\xE2\x94\x80"));
         out->guide_cols = 2 * (shown + 1);
+    } else if (skip > 0) {
+        snprintf(out->hint, sizeof out->hint, "%s%u ", ascii ? "..." : "\xE2\x80\xA6", skip);
     }
     const char *g;
     if (!n->first_child)

@@ -390,6 +390,8 @@ static void draw_all(struct tui *t)
         draw_too_small();
         return;
     }
+    if (t->L.tree_h > 0)
+        tree_prepare(t);
     if (t->L.det_visible)
         details_prepare(t);
     draw_header(t);

@@ -138,27 +138,19 @@ bool docs_build_tabs(struct doc_view *dv)
 
 void docs_draw(const struct tui *t)
 {
-    int w = COLS - 4 < 70 ? COLS - 4 : 70;
-    if (w < 10)
-        w = COLS;
-    int h = (int)t->n_docs + 4;
-    if (h > LINES - 2)
-        h = LINES - 2 > 3 ? LINES - 2 : LINES;
-    int y = (LINES - h) / 2, x = (COLS - w) / 2;
-    draw_clear(y, x, h, w, theme_attr(ROLE_HEADER, VAR_PLAIN));
-    struct draw_line dl;
-    draw_line_start(&dl, y, x + 1, w - 2, 0);
-    draw_puts(&dl, "Documents (Enter opens, q closes)", theme_attr(ROLE_TITLE, VAR_PLAIN));
-    draw_fill(&dl, theme_attr(ROLE_HEADER, VAR_PLAIN));
-    int rows = h - 2;
+    static const char *const titles[] = {"Documents (Enter opens, q closes)", "Documents",
+                                         NULL};
+    struct box in = overlay_draw(t, overlay_place(74, (int)t->n_docs + 2), titles);
+    int rows = in.h > 0 ? in.h : 1;
     size_t first = t->docs_sel >= (size_t)rows ? t->docs_sel - (size_t)rows + 1 : 0;
     for (int r = 0; r < rows && first + (size_t)r < t->n_docs; r++) {
         size_t i = first + (size_t)r;
         const struct document *d = t->docs[i].doc;
         enum variant v = i == t->docs_sel ? VAR_SELECTED : VAR_PLAIN;
-        draw_line_start(&dl, y + 2 + r, x + 1, w - 2, 0);
+        struct draw_line dl;
+        draw_line_start(&dl, in.y + r, in.x, in.w, 0);
         char num[32];
-        snprintf(num, sizeof num, "%c%zu  ", i == t->cur_doc ? '*' : ' ', i + 1);
+        snprintf(num, sizeof num, " %c%zu  ", i == t->cur_doc ? '*' : ' ', i + 1);
         draw_puts(&dl, num, theme_attr(ROLE_NORMAL, v));
         draw_puts(&dl, d->name, theme_attr(ROLE_TITLE, v)); /* sanitized by draw */
         char info[96];

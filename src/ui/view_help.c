@@ -1,4 +1,6 @@
-/* view_help.c: the ? overlay, generated from the key table (keys.h). */
+/* view_help.c: the ? overlay, generated from the key table (keys.h).  Laid out for the
+ * box's width: keys in a column and their descriptions beside it, wrapped at spaces; on a
+ * narrow screen each description goes under its keys.  Nothing is cut. */
 #include <stdio.h>
 #include <string.h>
 
@@ -9,95 +11,133 @@ static const enum key_context help_order[] = {KCTX_TREE,  KCTX_GLOBAL, KCTX_DETA
                                               KCTX_PROMPT, KCTX_PASTE, KCTX_DOCS,
                                               KCTX_LIST,  KCTX_WALK};
 
-/* Lines of the help text: a title per context, then one line per binding, then a blank.
- * Calls line(i, binding or NULL, context) for the lines first..first+count. */
-static int help_lines(void)
+/* Columns of the keys (with their 2-column indent) in the wide layout, and the least room
+ * a description needs beside them before the narrow layout is used. */
+#define KEY_COLS 22
+#define MIN_DESC_COLS 28
+#define HELP_MAX_LINES 1024
+
+static const char *const help_titles[] = {"sparkplan keys (j/k scroll, q closes)",
+                                          "keys (j/k scroll, q closes)", "keys (q closes)",
+                                          "keys", NULL};
+
+/* One display line: keys (or NULL) at column 2, then a piece of text at text_col. */
+struct help_line {
+    const char *keys;
+    struct slice text;
+    int text_col;
+    bool title;
+};
+
+static struct help_line lines[HELP_MAX_LINES];
+static char key_lists[KA_COUNT][128];
+
+static void put_line(size_t *n, const char *keys, struct slice text, int col, bool title)
 {
-    int n = 0;
+    if (*n < HELP_MAX_LINES)
+        lines[(*n)++] = (struct help_line){keys, text, col, title};
+}
+
+/* text as lines of at most width columns, broken after spaces; the first beside keys. */
+static void put_wrapped(size_t *n, const char *keys, const char *text, int col, int width)
+{
+    struct slice rest = slice_cstr(text);
+    do { /* bounded by the text's length */
+        size_t take = rest.len ? draw_fit(rest, width > 1 ? width : 1) : 0;
+        if (take < rest.len) {
+            size_t b = take;
+            while (b > 0 && rest.ptr[b - 1] != ' ') /* bounded by take */
+                b--;
+            if (b > 0)
+                take = b;
+        }
+        struct slice piece = slice_make(rest.ptr, take);
+        while (piece.len && piece.ptr[piece.len - 1] == ' ')
+            piece.len--;
+        put_line(n, keys, piece, col, false);
+        keys = NULL;
+        rest.ptr += take;
+        rest.len -= take;
+        while (rest.len && rest.ptr[0] == ' ')
+            rest.ptr++, rest.len--;
+    } while (rest.len > 0);
+}
+
+/* Lays the help out for a text area width columns wide; returns the number of lines. */
+static size_t help_build(int width)
+{
+    bool wide = width >= KEY_COLS + 1 + MIN_DESC_COLS;
+    size_t n = 0;
     for (size_t c = 0; c < sizeof help_order / sizeof help_order[0]; c++) {
-        n += 2;
-        for (size_t i = 0; i < keys_table_len; i++)
-            n += keys_table[i].context == help_order[c];
+        put_line(&n, NULL, slice_cstr(keys_context_title(help_order[c])), 0, true);
+        for (size_t i = 0; i < keys_table_len; i++) {
+            const struct key_binding *k = &keys_table[i];
+            if (k->context != help_order[c])
+                continue;
+            char *list = key_lists[k->action];
+            keys_display_list(k, list, sizeof key_lists[0]);
+            int list_w = 2 + draw_width(slice_cstr(list), true);
+            if (wide && list_w < KEY_COLS) {
+                put_wrapped(&n, list, k->help, KEY_COLS + 1, width - KEY_COLS - 1);
+            } else if (wide) { /* long key lists: the description starts on the next line */
+                put_line(&n, list, slice_make("", 0), 0, false);
+                put_wrapped(&n, NULL, k->help, KEY_COLS + 1, width - KEY_COLS - 1);
+            } else {
+                put_line(&n, list, slice_make("", 0), 0, false);
+                put_wrapped(&n, NULL, k->help, 4, width - 4);
+            }
+        }
+        put_line(&n, NULL, slice_make("", 0), 0, false);
     }
     return n;
 }
 
-static void frame(int y, int x, int h, int w, attr_t attr, bool utf8)
+static struct box help_box(void)
 {
-    draw_clear(y, x, h, w, attr);
-    if (h < 2 || w < 2)
-        return;
-    /* UTF-8 box drawing rather than ACS (see view_details.c). */
-    const char *hl = utf8 ? "\xE2\x94\x80" : "-", *vl = utf8 ? "\xE2\x94\x82" : "|";
-    for (int i = 0; i < h; i++) {
-        struct draw_line dl;
-        const char *left = vl, *right = vl, *fill = " ";
-        if (i == 0 || i == h - 1) {
-            fill = hl;
-            left = utf8 ? (i == 0 ? "\xE2\x94\x8C" : "\xE2\x94\x94") : "+";
-            right = utf8 ? (i == 0 ? "\xE2\x94\x90" : "\xE2\x94\x98") : "+";
-        }
-        draw_line_start(&dl, y + i, x, w, 0);
-        draw_puts(&dl, left, attr);
-        for (int k = 0; k < w - 2; k++) /* bounded by the width */
-            draw_puts(&dl, fill, attr);
-        draw_puts(&dl, right, attr);
-    }
+    return overlay_place(90, LINES);
 }
 
-static void overlay_geometry(int *y, int *x, int *h, int *w, int want_w)
+/* The text area: the inside of the box less a column of padding on each side. */
+static int text_width(struct box in)
 {
-    *w = COLS - 4 < want_w ? COLS - 4 : want_w;
-    if (*w < 10)
-        *w = COLS;
-    *h = LINES - 2;
-    if (*h < 3)
-        *h = LINES;
-    *y = (LINES - *h) / 2;
-    *x = (COLS - *w) / 2;
+    return in.w > 4 ? in.w - 2 : in.w;
 }
 
 void help_draw(const struct tui *t)
 {
-    int y, x, h, w;
-    overlay_geometry(&y, &x, &h, &w, 86);
-    bool lines = t->utf8 && !t->ascii;
-    frame(y, x, h, w, theme_attr(ROLE_BORDER, VAR_PLAIN), lines);
-    struct draw_line dl;
-    draw_line_start(&dl, y, x + 2, w - 4, 0);
-    draw_puts(&dl, " sparkplan keys (j/k scroll, q closes) ", theme_attr(ROLE_TITLE, VAR_PLAIN));
-    int inner = h - 2;
-    int line = 0, row = 0;
-    for (size_t c = 0; c < sizeof help_order / sizeof help_order[0] && row < inner; c++) {
-        if (line++ >= t->overlay_scroll) {
-            draw_line_start(&dl, y + 1 + row++, x + 2, w - 4, 0);
-            draw_puts(&dl, keys_context_title(help_order[c]), theme_attr(ROLE_TITLE, VAR_PLAIN));
+    struct box in = overlay_draw(t, help_box(), help_titles);
+    int width = text_width(in), left = in.x + (in.w > 4 ? 1 : 0);
+    size_t n = help_build(width);
+    attr_t normal = theme_attr(ROLE_NORMAL, VAR_PLAIN);
+    for (int row = 0; row < in.h; row++) {
+        size_t i = (size_t)t->overlay_scroll + (size_t)row;
+        if (i >= n)
+            break;
+        const struct help_line *l = &lines[i];
+        struct draw_line dl;
+        draw_line_start(&dl, in.y + row, left, width, 0);
+        if (l->title) {
+            draw_put(&dl, l->text, theme_attr(ROLE_TITLE, VAR_PLAIN), true);
+            continue;
         }
-        for (size_t i = 0; i < keys_table_len && row < inner; i++) {
-            if (keys_table[i].context != help_order[c])
-                continue;
-            if (line++ < t->overlay_scroll)
-                continue;
-            char list[128];
-            keys_display_list(&keys_table[i], list, sizeof list);
-            draw_line_start(&dl, y + 1 + row++, x + 2, w - 4, 0);
-            draw_puts(&dl, "  ", theme_attr(ROLE_NORMAL, VAR_PLAIN));
-            draw_puts(&dl, list, theme_attr(ROLE_KEY, VAR_PLAIN));
-            while (dl.x < x + 24 && dl.x < dl.limit) /* pad to the help column */
-                draw_puts(&dl, " ", theme_attr(ROLE_NORMAL, VAR_PLAIN));
-            draw_puts(&dl, " ", theme_attr(ROLE_NORMAL, VAR_PLAIN));
-            draw_puts(&dl, keys_table[i].help, theme_attr(ROLE_NORMAL, VAR_PLAIN));
-            draw_cut_marker(&dl, theme_attr(ROLE_CUT, VAR_PLAIN));
+        if (l->keys) {
+            draw_puts(&dl, "  ", normal);
+            draw_puts(&dl, l->keys, theme_attr(ROLE_KEY, VAR_PLAIN));
         }
-        if (line++ >= t->overlay_scroll)
-            row++;
+        if (l->text.len) {
+            while (dl.x < left + l->text_col && dl.x < dl.limit) /* pad to the column */
+                draw_puts(&dl, " ", normal);
+            draw_put(&dl, l->text, normal, true);
+        }
+        draw_cut_marker(&dl, theme_attr(ROLE_CUT, VAR_PLAIN)); /* a key list wider than all */
     }
 }
 
 int help_key(struct tui *t, enum key_action a)
 {
-    int page = LINES - 4 > 1 ? LINES - 4 : 1;
-    int max = help_lines() - (LINES - 4);
+    struct box in = overlay_inside(help_box());
+    int page = in.h > 1 ? in.h - 1 : 1;
+    int max = (int)help_build(text_width(in)) - in.h;
     switch (a) {
     case KA_H_DOWN:
         t->overlay_scroll++;

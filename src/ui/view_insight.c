@@ -282,48 +282,50 @@ static size_t list_len(const struct tui *t)
     return a ? a->n_findings : 0;
 }
 
-static int list_rows(void)
+/* The list's box: one row per entry, as many as fit. */
+static struct box list_box(const struct tui *t)
 {
-    int h = LINES - 4;
-    return h > 3 ? h - 3 : 1;
+    return overlay_place(102, (int)list_len(t) + 2);
+}
+
+static int list_rows(const struct tui *t)
+{
+    struct box in = overlay_inside(list_box(t));
+    return in.h > 0 ? in.h : 1;
 }
 
 void insight_list_draw(const struct tui *t)
 {
-    int w = COLS - 4 < 100 ? COLS - 4 : 100;
-    if (w < 10)
-        w = COLS;
     size_t n = list_len(t);
-    int h = (int)n + 3;
-    if (h > LINES - 2)
-        h = LINES - 2 > 3 ? LINES - 2 : LINES;
-    int y = (LINES - h) / 2, x = (COLS - w) / 2;
-    draw_clear(y, x, h, w, theme_attr(ROLE_HEADER, VAR_PLAIN));
+    char title[3][160];
+    const char *const titles[4] = {title[0], title[1], title[2], NULL};
+    if (t->overlay == OVERLAY_FINDINGS) {
+        snprintf(title[0], sizeof title[0], "Findings: %zu (Enter goes to one, q closes)", n);
+        snprintf(title[1], sizeof title[1], "Findings: %zu (q closes)", n);
+        snprintf(title[2], sizeof title[2], "Findings: %zu", n);
+    } else {
+        snprintf(title[0], sizeof title[0], "Expression ids of this node (Enter traces one, q closes)");
+        snprintf(title[1], sizeof title[1], "Expression ids (Enter traces one)");
+        snprintf(title[2], sizeof title[2], "Expression ids");
+    }
+    struct box in = overlay_draw(t, list_box(t), titles);
     struct draw_line dl;
-    draw_line_start(&dl, y, x + 1, w - 2, 0);
-    char title[160];
-    if (t->overlay == OVERLAY_FINDINGS)
-        snprintf(title, sizeof title, "Findings: %zu (Enter goes to one, q closes)", n);
-    else
-        snprintf(title, sizeof title, "Expression ids of this node (Enter traces one, q closes)");
-    draw_puts(&dl, title, theme_attr(ROLE_TITLE, VAR_PLAIN));
-    draw_fill(&dl, theme_attr(ROLE_HEADER, VAR_PLAIN));
-    int rows = h - 2;
     size_t first = S.top;
     const struct analysis *a = known_analysis(t);
-    for (int r = 0; r < rows && first + (size_t)r < n; r++) {
+    for (int r = 0; r < in.h && first + (size_t)r < n; r++) {
         size_t i = first + (size_t)r;
         enum variant v = i == S.sel ? VAR_SELECTED : VAR_PLAIN;
-        draw_line_start(&dl, y + 1 + r, x + 1, w - 2, 0);
+        draw_line_start(&dl, in.y + r, in.x, in.w, 0);
         if (t->overlay == OVERLAY_FINDINGS) {
             const struct finding *f = &a->findings[i];
             char head[48];
-            snprintf(head, sizeof head, "%6lu %s %s ", (unsigned long)f->line,
+            snprintf(head, sizeof head, " %6lu %s %s ", (unsigned long)f->line,
                      f->severity == SEVERITY_WARNING ? "!" : "i", analyze_rules[f->rule].id);
             draw_puts(&dl, head, theme_attr(f->severity == SEVERITY_WARNING ? ROLE_ERROR : ROLE_HINT, v));
             draw_puts(&dl, f->message, theme_attr(ROLE_NORMAL, v)); /* sanitized by draw */
         } else {
             const struct exprid_ref *ref = &S.refs[i];
+            draw_puts(&dl, " ", theme_attr(ROLE_NORMAL, v));
             draw_put(&dl, ref->text, theme_attr(ref->normalized ? ROLE_HINT : ROLE_TITLE, v), true);
             if (ref->normalized)
                 draw_puts(&dl, "   (normalized #x: cannot be traced)", theme_attr(ROLE_HINT, v));
@@ -344,7 +346,7 @@ static void list_move(const struct tui *t, long delta)
     if (s >= (long)n)
         s = (long)n - 1;
     S.sel = (size_t)s;
-    size_t rows = (size_t)list_rows();
+    size_t rows = (size_t)list_rows(t);
     if (S.sel < S.top)
         S.top = S.sel;
     else if (S.sel >= S.top + rows)
@@ -429,10 +431,10 @@ int insight_list_key(struct tui *t, enum key_action a)
         list_move(t, -1);
         break;
     case KA_I_PAGE_DOWN:
-        list_move(t, list_rows());
+        list_move(t, list_rows(t));
         break;
     case KA_I_PAGE_UP:
-        list_move(t, -list_rows());
+        list_move(t, -list_rows(t));
         break;
     case KA_I_CLOSE:
         t->overlay = OVERLAY_NONE;

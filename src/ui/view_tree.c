@@ -43,15 +43,39 @@ static const struct tab *cur_tab(const struct tui *t)
     return &dv->tabs[dv->cur];
 }
 
-unsigned tree_max_levels(const struct tui *t)
+/* Columns the text of a row keeps before the screen's guides are compressed: a third of
+ * the pane, at least 14; a row whose guides leave less than MIN_TEXT_COLS compresses on
+ * its own.  The hint of a compressed screen ("…12 ") takes about 4 more. */
+#define SOFT_TEXT_COLS 14
+#define MIN_TEXT_COLS 6
+#define WINDOW_HINT_COLS 4
+
+/* Levels of guides (2 columns each, the connector included, plus the 2 of the glyph)
+ * that leave text_cols for the text, with the hint of a compressed screen when hinted. */
+static unsigned guide_levels(const struct tui *t, int text_cols, bool hinted)
 {
-    int w = t->L.tree_w - t->L.gutter_w - 24; /* leave room for the hint and some text */
-    int levels = w / 2;
-    if (levels < 4) /* below that the hint would take more room than the guides */
-        levels = 4;
+    int avail = t->L.tree_w - t->L.gutter_w;
+    int levels = (avail - 2 - text_cols - (hinted ? WINDOW_HINT_COLS : 0)) / 2;
+    if (levels < 2)
+        levels = 2;
     if (levels > 100)
         levels = 100;
     return (unsigned)levels;
+}
+
+static unsigned soft_levels(const struct tui *t, bool hinted)
+{
+    int third = (t->L.tree_w - t->L.gutter_w) / 3;
+    return guide_levels(t, third > SOFT_TEXT_COLS ? third : SOFT_TEXT_COLS, hinted);
+}
+
+/* A row's guides as the screen draws them: the tab's window of hidden levels, and past
+ * what fits after it, the row's own compression. */
+static void tree_prefix(const struct tui *t, struct rows *r, const struct plan_node *n,
+                        struct rows_prefix *pf)
+{
+    const struct tab *tab = &t->docs[t->cur_doc].tabs[t->docs[t->cur_doc].cur];
+    rows_prefix(r, n, t->ascii, tab->skip, guide_levels(t, MIN_TEXT_COLS, tab->skip > 0), pf);
 }
 
 static int prefix_cols(const struct rows_prefix *pf)
@@ -98,7 +122,7 @@ unsigned tree_row_height(const struct plan_node *n, void *ctx)
         return 1;
     struct tab *tab = &t->docs[t->cur_doc].tabs[t->docs[t->cur_doc].cur];
     struct rows_prefix pf;
-    rows_prefix(&tab->rows, n, t->ascii, tree_max_levels(t), &pf);
+    tree_prefix(t, &tab->rows, n, &pf);
     int avail = t->L.tree_w - t->L.gutter_w - prefix_cols(&pf);
     if (avail < 8)
         avail = 8;
@@ -184,7 +208,7 @@ static void draw_row(const struct tui *t, struct rows *r, struct plan_node *n, i
     int x = t->L.tree_x + t->L.gutter_w;
     int w = t->L.tree_w - t->L.gutter_w;
     struct rows_prefix pf;
-    rows_prefix(r, n, t->ascii, tree_max_levels(t), &pf);
+    tree_prefix(t, r, n, &pf);
     if (t->flipped)
         insight_flip_prefix(&pf, t->ascii);
 
@@ -266,6 +290,37 @@ static size_t screen_rows(const struct tui *t, struct rows *r, struct plan_node 
     return k;
 }
 
+/* Chooses the screen's window of hidden levels from the depths of the rows on it (QA #5:
+ * one window for all of them keeps the guides of consecutive rows in line).  Wrapped rows
+ * change height with the window, and the rows on screen with their heights: a few rounds
+ * settle it. */
+void tree_prepare(struct tui *t)
+{
+    struct tab *tab = tui_tab(t);
+    struct rows *r = &tab->rows;
+    for (int round = 0; round < 3; round++) { /* bounded: usually one */
+        uint32_t dmin = UINT32_MAX, dmax = 0;
+        int used = 0;
+        for (struct plan_node *n = r->top; n && used < t->L.tree_h; n = rows_next(r, n)) {
+            uint32_t d = rows_rel_depth(r, n); /* bounded by the screen's lines */
+            dmin = d < dmin ? d : dmin;
+            dmax = d > dmax ? d : dmax;
+            used += t->wrap ? (int)tree_row_height(n, t) : 1;
+        }
+        if (dmin == UINT32_MAX)
+            dmin = 0;
+        /* The window's own hint costs room: fit with it once one is needed. */
+        struct rows_fit fit = {soft_levels(t, false), soft_levels(t, true),
+                               guide_levels(t, MIN_TEXT_COLS, true)};
+        unsigned skip = rows_window_skip(dmin, dmax, fit, tab->skip);
+        if (skip == tab->skip)
+            break;
+        tab->skip = skip;
+        if (t->wrap)
+            rows_fix_scroll(r);
+    }
+}
+
 void tree_draw(const struct tui *t)
 {
     const struct tab *tab = cur_tab(t);
@@ -316,7 +371,7 @@ static struct plan_node *row_at(struct tui *t, int y, int x, bool *on_marker)
         int h = hv[at];
         if (y >= line && y < line + h) {
             struct rows_prefix pf;
-            rows_prefix(r, n, t->ascii, tree_max_levels(t), &pf);
+            tree_prefix(t, r, n, &pf);
             int start = t->L.tree_x + t->L.gutter_w + draw_width(slice_cstr(pf.hint), true) +
                         (int)pf.guide_cols - (t->wrap ? 0 : t->hscroll);
             int end = start + 2 + (int)strlen(pf.marker);

@@ -679,6 +679,38 @@ static bool naive_has(struct slice s, const char *pat, bool fold)
     return false;
 }
 
+/* The same search read 13 bytes at a time finds the same nodes; meanwhile the count only
+ * grows and n goes to a node that matches, with its rank in the counter. */
+static void check_sliced_search(struct rows *r, const char *pattern, const char *low, bool fold)
+{
+    size_t n = r->n_matches;
+    uint32_t *want = malloc((n ? n : 1) * sizeof *want);
+    ck_assert_ptr_nonnull(want);
+    memcpy(want, r->matches, n * sizeof *want);
+    ck_assert(rows_search_start(r, pattern));
+    size_t seen = 0;
+    int done, slices = 0;
+    while ((done = rows_search_more(r, 13)) == 0) {
+        ck_assert(rows_searching(r));
+        ck_assert_uint_ge(r->n_matches, seen);
+        seen = r->n_matches;
+        if (seen && slices++ % 50 == 0) {
+            bool wrapped;
+            ck_assert(rows_search_step(r, slices % 2 ? 1 : -1, &wrapped));
+            const struct plan_node *m = r->sel;
+            ck_assert(naive_has(m->text.len ? m->text : m->name, low, fold) ||
+                      naive_has(m->details_text, low, fold));
+            ck_assert_uint_ge(rows_match_index(r), 1);
+            ck_assert_uint_le(rows_match_index(r), seen);
+        }
+    }
+    ck_assert_int_eq(done, 1);
+    ck_assert(!rows_searching(r));
+    ck_assert_uint_eq(r->n_matches, n);
+    ck_assert(n == 0 || memcmp(r->matches, want, n * sizeof *want) == 0);
+    free(want);
+}
+
 static void check_search_like_naive(struct document *doc, const char *name)
 {
     static const char *patterns[] = {"exchange", "Exchange", "#", "a", "(1)", "isnotnull",
@@ -702,6 +734,7 @@ static void check_search_like_naive(struct document *doc, const char *name)
                 long got = rows_search(&r, patterns[k]);
                 ck_assert_msg(got == want, "%s: section %s: '%s' found in %ld nodes, not %ld",
                               name, section_kind_name(s->kind), patterns[k], got, want);
+                check_sliced_search(&r, patterns[k], low, fold);
             }
             rows_free(&r);
         }
@@ -744,6 +777,31 @@ START_TEST(search_finds_what_a_node_by_node_search_finds)
 }
 END_TEST
 
+/* Something else setting the pattern and matches (a trace, *) ends a scan in progress,
+ * and the scan leaves them alone. */
+START_TEST(a_trace_ends_a_search_in_progress)
+{
+    struct document *doc = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    ck_assert(rows_search_start(&r, "s"));
+    ck_assert_int_eq(rows_search_more(&r, 5), 0);
+    ck_assert(rows_searching(&r));
+    free(r.pattern);
+    r.pattern = strdup("a#1");
+    r.matches = malloc(sizeof *r.matches);
+    r.matches[0] = 3;
+    r.n_matches = 1;
+    ck_assert(!rows_searching(&r));
+    ck_assert_int_eq(rows_search_more(&r, 0), 1);
+    ck_assert_uint_eq(r.n_matches, 1);
+    ck_assert_uint_eq(r.matches[0], 3);
+    ck_assert_str_eq(r.pattern, "a#1");
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
 Suite *rows_suite(void)
 {
     Suite *s = suite_create("rows");
@@ -766,6 +824,7 @@ Suite *rows_suite(void)
     tcase_add_test(tc, summary_counts_exchanges_stages_and_joins);
     tcase_add_test(tc, operator_classes_cover_plugins_and_reuse);
     tcase_add_test(tc, search_finds_what_a_node_by_node_search_finds);
+    tcase_add_test(tc, a_trace_ends_a_search_in_progress);
     suite_add_tcase(s, tc);
     return s;
 }

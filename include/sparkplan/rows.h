@@ -41,10 +41,22 @@ struct rows {
     rows_height_fn *height_fn;
     void *height_ctx;
 
-    /* Search: matching nodes' pre-order positions, ascending. */
+    /* Search: matching nodes' pre-order positions, ascending.  While a search is still
+     * scanning (rows_searching), matches is NULL, n_matches counts what is found so far
+     * and scan holds the rest. */
     char *pattern;
     uint32_t *matches;
     size_t n_matches;
+    struct rows_scan {
+        uint64_t *marks;          /* one bit per node of the tab; NULL: no scan */
+        size_t found;             /* bits set */
+        const char *pattern;      /* the pattern it serves (r->pattern while live) */
+        size_t m, anchor, k;      /* pattern length, anchor byte, span cursor */
+        bool fold;
+        unsigned char c0, c1;     /* the anchor byte in both cases */
+        uint32_t first, pos, stop, limit; /* text offsets: start, resume, end of the scan */
+    } scan;
+    uint32_t *byte_freq;          /* sampled byte counts of the tab's text (first search) */
 
     /* Built in one pass (rows_build_indexes): positions of exchanges and of codegen stage
      * entries; each node's depth capped at 255 (levels); where each node's text and
@@ -119,6 +131,15 @@ bool rows_next_stage(struct rows *r, int dir, bool *wrapped);
  * has an upper-case letter).  Returns the number of matching nodes, or -1 when memory ran
  * out.  Does not move; rows_search_step(r, +1) goes to the first match from the selection. */
 long rows_search(struct rows *r, const char *pattern);
+/* The same in slices, so the explorer never waits a frame for a plan's whole text (a
+ * million nodes are 233 MB): start (false when memory ran out; NULL or "" clears the
+ * search), then more with a budget of text bytes (0: all) until it returns 1 (done; -1:
+ * memory ran out).  Meanwhile n/N, the counter and the highlight use what is found so
+ * far.  A pattern and matches set by someone else end the scan. */
+bool rows_search_start(struct rows *r, const char *pattern);
+int rows_search_more(struct rows *r, size_t budget);
+bool rows_searching(const struct rows *r);
+unsigned rows_search_progress(const struct rows *r);  /* percent of the text read */
 bool rows_search_step(struct rows *r, int dir, bool *wrapped);
 /* 1-based index of the selected node among the matches, 0 when it is not one. */
 size_t rows_match_index(const struct rows *r);

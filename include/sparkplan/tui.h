@@ -98,6 +98,8 @@ struct tui {
     char *paste_buf;              /* p mode: text collected until Ctrl-d */
     size_t paste_len, paste_cap;
 
+    struct tab *search_tab;       /* a search still reading its tab's text, or NULL */
+
     struct jump hist[TUI_HISTORY];
     size_t n_hist;
 

@@ -1,6 +1,7 @@
 /* rows.c: visible rows, folds, selection and scrolling of one tab (see rows.h). */
 #include "sparkplan/rows.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,8 @@ bool rows_init(struct rows *r, struct plan_section *s, struct plan_node *scope)
 
 void rows_free(struct rows *r)
 {
+    free(r->scan.marks);
+    free(r->byte_freq);
     free(r->folded);
     free(r->pattern);
     free(r->matches);
@@ -617,18 +620,22 @@ static bool node_matches(const char *pat, size_t m, bool fold, const struct plan
     return contains(n->text, pat, m, fold) || contains(n->details_text, pat, m, fold);
 }
 
-/* A match at text offset at: mark the node whose span holds it.  *k is a cursor over the
- * sorted spans that only moves forward.  Returns where scanning may resume. */
-static uint32_t mark_match(const struct rows *r, size_t *k, uint32_t at, size_t m,
-                           uint64_t *marks)
+/* A match at text offset at: mark the node whose span holds it.  The scan's span cursor
+ * only moves forward.  Returns where scanning may resume. */
+static uint32_t mark_match(struct rows *r, uint32_t at, size_t m)
 {
-    while (*k < r->n_spans && r->spans[*k].end < at + m) /* forward only: linear overall */
-        (*k)++;
-    if (*k == r->n_spans || r->spans[*k].start > at)
+    struct rows_scan *sc = &r->scan;
+    while (sc->k < r->n_spans && r->spans[sc->k].end < at + m) /* forward only: linear overall */
+        sc->k++;
+    if (sc->k == r->n_spans || r->spans[sc->k].start > at)
         return at + 1; /* not inside a node's text (a tree prefix, another section) */
-    uint32_t bit = r->spans[*k].preorder - r->begin;
-    marks[bit >> 6] |= 1ull << (bit & 63);
-    return r->spans[(*k)++].end; /* one match per span is enough */
+    uint32_t bit = r->spans[sc->k].preorder - r->begin;
+    uint64_t mask = 1ull << (bit & 63);
+    if (!(sc->marks[bit >> 6] & mask)) {
+        sc->marks[bit >> 6] |= mask;
+        sc->found++;
+    }
+    return r->spans[sc->k++].end; /* one match per span is enough */
 }
 
 /* How common a byte is in plan text, roughly (English letter frequencies; ids, brackets
@@ -660,122 +667,320 @@ static unsigned byte_weight(unsigned char c)
     }
 }
 
-/* Search the document text under the tab's spans in one forward pass: memchr finds the
- * pattern's rarest byte (both cases when folding), each hit is checked in place, and a
- * cursor walks the sorted spans alongside; a node is done after its first match.  The
- * work is memchr over the text plus a few steps per hit, whatever the number of nodes.
- * marks has one bit per node of the tab. */
-static void scan_spans(const struct rows *r, const char *pat, size_t m, bool fold,
-                       uint64_t *marks)
+/* How often each byte occurs in the tab's text, from SAMPLE_CHUNKS pieces of SAMPLE_BYTES
+ * spread over it (a few hundred KB whatever the plan's size); computed on the first
+ * search.  False when memory ran out (the letter weights are used then). */
+#define SAMPLE_CHUNKS 32
+#define SAMPLE_BYTES 8192
+static bool sample_bytes(struct rows *r, uint32_t first, uint32_t limit)
 {
-    if (r->n_spans == 0 || m == 0)
-        return;
+    if (r->byte_freq)
+        return true;
+    r->byte_freq = calloc(256, sizeof *r->byte_freq);
+    if (!r->byte_freq)
+        return false;
     const unsigned char *text = (const unsigned char *)r->section->plan->doc->text;
-    const unsigned char *p = (const unsigned char *)pat; /* already lower-cased if fold */
-    uint32_t limit = 0;
-    for (size_t i = 0; i < r->n_spans; i++)
-        if (r->spans[i].end > limit)
-            limit = r->spans[i].end;
-    size_t anchor = 0;
-    unsigned best = ~0u;
-    for (size_t i = 0; i < m; i++) { /* bounded by m */
-        unsigned w = byte_weight(p[i]);
-        if (fold && p[i] >= 'a' && p[i] <= 'z')
-            w += byte_weight((unsigned char)(p[i] - 32));
-        if (w < best)
-            best = w, anchor = i;
+    uint32_t len = limit > first ? limit - first : 0;
+    uint32_t step = len / SAMPLE_CHUNKS;
+    for (uint32_t c = 0; c < SAMPLE_CHUNKS && len; c++) {
+        uint32_t from = first + c * step;
+        uint32_t to = from + SAMPLE_BYTES < limit ? from + SAMPLE_BYTES : limit;
+        for (uint32_t i = from; i < to; i++) /* bounded by SAMPLE_BYTES */
+            r->byte_freq[text[i]]++;
     }
-    unsigned char c0 = p[anchor], c1 = c0;
-    if (fold && c0 >= 'a' && c0 <= 'z')
-        c1 = (unsigned char)(c0 - 32);
-    size_t k = 0;
-    uint32_t pos = r->spans[0].start + (uint32_t)anchor; /* where the anchor byte may be */
-    /* Next occurrences of each case, kept between rounds: asking memchr again for one that
-     * is not there would make the scan quadratic. */
+    return true;
+}
+
+/* Sets up the scan of the document text under the tab's spans: the anchor (the pattern's
+ * rarest byte in this text, both cases when folding) and the range to read. */
+static void scan_begin(struct rows *r, size_t m, bool fold)
+{
+    struct rows_scan *sc = &r->scan;
+    const unsigned char *p = (const unsigned char *)r->pattern; /* lower-cased if fold */
+    sc->m = m;
+    sc->fold = fold;
+    sc->k = 0;
+    sc->limit = 0;
+    for (size_t i = 0; i < r->n_spans; i++)
+        if (r->spans[i].end > sc->limit)
+            sc->limit = r->spans[i].end;
+    uint64_t best = UINT64_MAX;
+    sc->anchor = 0;
+    bool sampled = r->n_spans && sample_bytes(r, r->spans[0].start, sc->limit);
+    for (size_t i = 0; i < m; i++) { /* bounded by m */
+        unsigned char up = fold && p[i] >= 'a' && p[i] <= 'z' ? (unsigned char)(p[i] - 32) : 0;
+        /* Sampled counts, with the letter weights breaking ties (and standing in when a
+         * byte was not seen). */
+        uint64_t w = byte_weight(p[i]) + (up ? byte_weight(up) : 0);
+        if (sampled)
+            w += (uint64_t)(r->byte_freq[p[i]] + (up ? r->byte_freq[up] : 0)) * 1024;
+        if (w < best)
+            best = w, sc->anchor = i;
+    }
+    sc->c0 = sc->c1 = p[sc->anchor];
+    if (fold && sc->c0 >= 'a' && sc->c0 <= 'z')
+        sc->c1 = (unsigned char)(sc->c0 - 32);
+    sc->first = r->n_spans ? r->spans[0].start : 0;
+    sc->pos = sc->first + (uint32_t)sc->anchor; /* where the anchor byte may be */
+    /* the anchor's last position + 1 */
+    sc->stop = sc->limit >= m ? sc->limit - (uint32_t)(m - 1 - sc->anchor) : 0;
+    if (r->n_spans == 0 || m == 0 || sc->limit < m)
+        sc->pos = sc->stop = 0;
+}
+
+/* Scans at most budget bytes more of the text: memchr finds the anchor (both cases when
+ * folding), each hit is checked in place, and the span cursor walks the sorted spans
+ * alongside; a node is done after its first match.  The work is memchr over the text
+ * plus a few steps per hit, whatever the number of nodes.  True when the text is done. */
+static bool scan_window(struct rows *r, size_t budget);
+
+/* Reads budget bytes as windows of SCAN_WINDOW: when folding, the two memchr streams (one
+ * per case) then read the same window while it is in the cache, not the text twice. */
+#define SCAN_WINDOW (256u << 10)
+static bool scan_some(struct rows *r, size_t budget)
+{
+    for (;;) { /* bounded by budget / SCAN_WINDOW windows */
+        size_t step = budget < SCAN_WINDOW ? budget : SCAN_WINDOW;
+        if (scan_window(r, step))
+            return true;
+        if (budget <= SCAN_WINDOW)
+            return false;
+        budget -= SCAN_WINDOW;
+    }
+}
+
+static bool scan_window(struct rows *r, size_t budget)
+{
+    struct rows_scan *sc = &r->scan;
+    const unsigned char *text = (const unsigned char *)r->section->plan->doc->text;
+    const unsigned char *p = (const unsigned char *)r->pattern;
+    size_t m = sc->m, anchor = sc->anchor;
+    uint32_t end = sc->stop;
+    if (budget < end - sc->pos && sc->pos < end)
+        end = sc->pos + (uint32_t)budget;
+    /* Next occurrences of each case, kept within the slice: asking memchr again for one
+     * that is not there would make the scan quadratic. */
     const unsigned char *a = NULL, *b = NULL;
-    bool a_done = false, b_done = c1 == c0;
-    uint32_t stop = limit - (uint32_t)(m - 1 - anchor); /* the anchor's last position + 1 */
-    while (pos < stop && k < r->n_spans && limit >= m) {
-        if (!a_done && (!a || a < text + pos) && !(a = memchr(text + pos, c0, stop - pos)))
+    bool a_done = false, b_done = sc->c1 == sc->c0;
+    while (sc->pos < end && sc->k < r->n_spans) {
+        uint32_t pos = sc->pos;
+        if (!a_done && (!a || a < text + pos) && !(a = memchr(text + pos, sc->c0, end - pos)))
             a_done = true;
-        if (!b_done && (!b || b < text + pos) && !(b = memchr(text + pos, c1, stop - pos)))
+        if (!b_done && (!b || b < text + pos) && !(b = memchr(text + pos, sc->c1, end - pos)))
             b_done = true;
         const unsigned char *c = a_done ? NULL : a;
         if (!b_done && (!c || b < c))
             c = b;
-        if (!c)
+        if (!c) {
+            sc->pos = end;
             break;
+        }
         uint32_t hit = (uint32_t)(c - text);
         uint32_t at = hit - (uint32_t)anchor;
-        if (hit < anchor) {
-            pos = hit + 1;
+        if (hit < sc->first + anchor) {
+            sc->pos = hit + 1;
             continue;
         }
         size_t j = 0;
-        if (fold)
+        if (sc->fold)
             while (j < m && lower(text[at + j]) == p[j]) /* bounded by m */
                 j++;
         else
             while (j < m && text[at + j] == p[j])
                 j++;
         if (j < m) {
-            pos = hit + 1;
+            sc->pos = hit + 1;
             continue;
         }
-        uint32_t next = mark_match(r, &k, at, m, marks);
-        pos = (next > at + 1 ? next : at + 1) + (uint32_t)anchor;
+        uint32_t next = mark_match(r, at, m);
+        sc->pos = (next > at + 1 ? next : at + 1) + (uint32_t)anchor;
     }
+    return sc->pos >= sc->stop || sc->k >= r->n_spans;
 }
 
-long rows_search(struct rows *r, const char *pattern)
+static void scan_drop(struct rows *r)
 {
+    free(r->scan.marks);
+    memset(&r->scan, 0, sizeof r->scan);
+}
+
+/* Is the scan still the one for the tab's search?  Something else (a trace) may have set
+ * its own pattern and matches since. */
+static bool scan_live(const struct rows *r)
+{
+    return r->scan.marks && r->scan.pattern == r->pattern && !r->matches;
+}
+
+bool rows_searching(const struct rows *r)
+{
+    return scan_live(r);
+}
+
+unsigned rows_search_progress(const struct rows *r)
+{
+    const struct rows_scan *sc = &r->scan;
+    if (!scan_live(r) || sc->stop <= sc->first)
+        return 100;
+    return (unsigned)((uint64_t)(sc->pos - sc->first) * 100 / (sc->stop - sc->first));
+}
+
+/* The marks become the sorted match list once the whole text is read. */
+static bool scan_finish(struct rows *r)
+{
+    struct rows_scan *sc = &r->scan;
+    size_t n = r->end - r->begin, cap = 0;
+    uint32_t *list = NULL;
+    size_t count = 0;
+    for (size_t i = 0; i < r->n_loose; i++) /* text outside the document: node by node */
+        if (node_matches(r->pattern, sc->m, sc->fold, r->section->preorder[r->loose[i]])) {
+            uint32_t bit = r->loose[i] - r->begin;
+            sc->marks[bit >> 6] |= 1ull << (bit & 63);
+        }
+    for (size_t w = 0; w <= n / 64; w++) /* matches in pre-order, 64 nodes at a time */
+        for (uint64_t bits = sc->marks[w]; bits; bits &= bits - 1) {
+            uint32_t pre = r->begin + (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits);
+            if (!push(&list, &count, &cap, pre)) {
+                free(list);
+                scan_drop(r);
+                return false;
+            }
+        }
+    scan_drop(r);
+    r->matches = list;
+    r->n_matches = count;
+    return true;
+}
+
+bool rows_search_start(struct rows *r, const char *pattern)
+{
+    scan_drop(r);
     free(r->pattern);
     free(r->matches);
     r->pattern = NULL;
     r->matches = NULL;
     r->n_matches = 0;
     if (!pattern || !*pattern)
-        return 0;
+        return true;
     size_t m = strlen(pattern);
     r->pattern = malloc(m + 1);
     if (!r->pattern)
-        return -1;
+        return false;
     bool fold = !has_upper(pattern);
     for (size_t i = 0; i <= m; i++)
         r->pattern[i] = fold ? (char)lower((unsigned char)pattern[i]) : pattern[i];
-    size_t cap = 0;
     if (!r->exchanges_ready)
         rows_build_indexes(r, NULL);
     size_t n = r->end - r->begin;
-    uint64_t *marks = calloc(n / 64 + 1, sizeof *marks);
-    if (!marks)
+    r->scan.marks = calloc(n / 64 + 1, sizeof *r->scan.marks);
+    if (!r->scan.marks)
+        return false;
+    r->scan.pattern = r->pattern;
+    scan_begin(r, m, fold);
+    return true;
+}
+
+int rows_search_more(struct rows *r, size_t budget)
+{
+    if (!r->scan.marks)
+        return 1;
+    if (!scan_live(r)) {
+        scan_drop(r);
+        return 1;
+    }
+    if (!scan_some(r, budget ? budget : SIZE_MAX)) {
+        r->n_matches = r->scan.found; /* the counter shows what is found so far */
+        return 0;
+    }
+    return scan_finish(r) ? 1 : -1;
+}
+
+long rows_search(struct rows *r, const char *pattern)
+{
+    if (!rows_search_start(r, pattern))
         return -1;
-    scan_spans(r, r->pattern, m, fold, marks);
-    for (size_t i = 0; i < r->n_loose; i++) /* text outside the document: node by node */
-        if (node_matches(r->pattern, m, fold, r->section->preorder[r->loose[i]])) {
-            uint32_t bit = r->loose[i] - r->begin;
-            marks[bit >> 6] |= 1ull << (bit & 63);
-        }
-    for (size_t w = 0; w <= n / 64; w++) /* matches in pre-order, 64 nodes at a time */
-        for (uint64_t bits = marks[w]; bits; bits &= bits - 1) {
-            uint32_t pre = r->begin + (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits);
-            if (!push(&r->matches, &r->n_matches, &cap, pre)) {
-                free(marks);
-                return -1;
-            }
-        }
-    free(marks);
+    if (rows_search_more(r, 0) < 0)
+        return -1;
     return (long)r->n_matches;
+}
+
+/* The first set bit of w in [lo, hi), or SIZE_MAX; a word at a time. */
+static size_t first_set(const uint64_t *w, size_t lo, size_t hi)
+{
+    while (lo < hi) { /* bounded by (hi - lo) / 64 words */
+        uint64_t bits = w[lo >> 6] >> (lo & 63);
+        if (bits) {
+            size_t i = lo + (size_t)__builtin_ctzll(bits);
+            return i < hi ? i : SIZE_MAX;
+        }
+        lo = (lo | 63) + 1;
+    }
+    return SIZE_MAX;
+}
+
+/* The last set bit of w in [lo, hi), or SIZE_MAX. */
+static size_t last_set(const uint64_t *w, size_t lo, size_t hi)
+{
+    while (hi > lo) { /* bounded by (hi - lo) / 64 words */
+        size_t top = hi - 1;
+        uint64_t bits = w[top >> 6] & (~0ull >> (63 - (top & 63)));
+        if (bits) {
+            size_t i = (top & ~(size_t)63) + 63 - (size_t)__builtin_clzll(bits);
+            return i >= lo ? i : SIZE_MAX;
+        }
+        hi = top & ~(size_t)63;
+    }
+    return SIZE_MAX;
+}
+
+/* While a scan goes on: the next (or previous) marked node from the selection, wrapping
+ * around.  O(nodes / 64). */
+static bool step_in_marks(struct rows *r, int dir, bool *wrapped)
+{
+    const uint64_t *marks = r->scan.marks;
+    size_t n = r->end - r->begin;
+    if (!r->sel || r->scan.found == 0)
+        return false;
+    size_t from = r->sel->preorder - r->begin, i;
+    bool wrap = false;
+    if (dir > 0) {
+        i = first_set(marks, from + 1, n);
+        if (i == SIZE_MAX)
+            i = first_set(marks, 0, from + 1), wrap = true;
+    } else {
+        i = last_set(marks, 0, from);
+        if (i == SIZE_MAX)
+            i = last_set(marks, from, n), wrap = true;
+    }
+    if (i == SIZE_MAX)
+        return false;
+    if (wrapped)
+        *wrapped = wrap;
+    rows_select_centered(r, r->section->preorder[r->begin + i]);
+    return true;
 }
 
 bool rows_search_step(struct rows *r, int dir, bool *wrapped)
 {
+    if (scan_live(r))
+        return step_in_marks(r, dir, wrapped);
     return jump_in(r, r->matches, r->n_matches, dir, wrapped);
 }
 
 size_t rows_match_index(const struct rows *r)
 {
-    if (!r->sel || r->n_matches == 0)
+    if (!r->sel)
+        return 0;
+    if (scan_live(r)) { /* while scanning: its rank among the marks found so far */
+        size_t at = r->sel->preorder - r->begin;
+        const uint64_t *w = r->scan.marks;
+        if (!(w[at >> 6] & (1ull << (at & 63))))
+            return 0;
+        size_t rank = 0;
+        for (size_t k = 0; k < at >> 6; k++) /* bounded by nodes / 64 */
+            rank += (size_t)__builtin_popcountll(w[k]);
+        return rank + (size_t)__builtin_popcountll(w[at >> 6] & (~0ull >> (63 - (at & 63))));
+    }
+    if (r->n_matches == 0)
         return 0;
     size_t lo = 0, hi = r->n_matches;
     uint32_t key = r->sel->preorder;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sparkplan/draw.h"
 #include "sparkplan/load.h"
@@ -413,6 +414,56 @@ static void draw_all(struct tui *t)
 
 /* ---- keys --------------------------------------------------------------------------- */
 
+/* ---- search in slices ------------------------------------------------------------- */
+
+/* Text bytes a search reads between two looks at the clock, and how long it may run
+ * before the explorer draws and reads keys again: a plan of a million nodes is 233 MB of
+ * text, more than one frame can read. */
+#define SEARCH_CHUNK (4u << 20)
+#define SEARCH_SLICE_MS 8
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Runs the search of t->search_tab for a slice; when it is done, goes to the first match
+ * from the selection (once: the search's Enter) and says how many there are. */
+static int search_slice(struct tui *t)
+{
+    struct tab *tab = t->search_tab;
+    if (tab && !rows_searching(&tab->rows))
+        t->search_tab = tab = NULL; /* cleared, or replaced by a trace (*) */
+    if (!tab)
+        return RE_NONE;
+    struct rows *r = &tab->rows;
+    double deadline = now_ms() + SEARCH_SLICE_MS;
+    int done;
+    do /* bounded by the slice's time */
+        done = rows_search_more(r, SEARCH_CHUNK);
+    while (done == 0 && now_ms() < deadline);
+    if (done == 0) {
+        tui_message(t, false, "searching %u%%: %zu so far (n, N)", rows_search_progress(r),
+                    r->n_matches);
+        return RE_DRAW;
+    }
+    t->search_tab = NULL;
+    if (done < 0 || !r->pattern) {
+        tui_message(t, true, done < 0 ? "out of memory" : "search ended");
+    } else if (r->n_matches == 0) {
+        tui_message(t, true, "not found in this section: %s", r->pattern);
+    } else {
+        push_history(t);
+        bool wrapped = false;
+        if (tui_tab(t) == tab && rows_match_index(r) == 0)
+            rows_search_step(r, 1, &wrapped);
+        tui_message(t, false, "%zu match%s (n, N)", r->n_matches, r->n_matches == 1 ? "" : "es");
+    }
+    return RE_DRAW;
+}
+
 static int prompt_key(struct tui *t, const struct input_event *ev)
 {
     enum key_action a = keys_lookup(KCTX_PROMPT, ev->name);
@@ -453,19 +504,14 @@ static int prompt_key(struct tui *t, const struct input_event *ev)
             rows_search(&tab->rows, NULL);
             return RE_DRAW;
         }
-        long count = rows_search(&tab->rows, t->prompt_buf);
-        if (count < 0) {
+        if (t->search_tab && t->search_tab != tab) /* a search left unfinished elsewhere */
+            rows_search(&t->search_tab->rows, NULL);
+        if (!rows_search_start(&tab->rows, t->prompt_buf)) {
             tui_message(t, true, "out of memory");
-        } else if (count == 0) {
-            tui_message(t, true, "not found in this section: %s", t->prompt_buf);
-        } else {
-            push_history(t);
-            bool wrapped = false;
-            if (rows_match_index(&tab->rows) == 0)
-                rows_search_step(&tab->rows, 1, &wrapped);
-            tui_message(t, false, "%ld match%s (n, N)", count, count == 1 ? "" : "es");
+            return RE_DRAW;
         }
-        return RE_DRAW;
+        t->search_tab = tab;
+        return search_slice(t);
     }
     if (ev->text[0] && (unsigned char)ev->text[0] >= 0x20 && ev->text[0] != 0x7F) {
         size_t n = strlen(ev->text);
@@ -719,11 +765,16 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
             }
         }
         struct pollfd pfd[2] = {{term_fd(), POLLIN, 0}, {term_signal_fd(), POLLIN, 0}};
-        int n = poll(pfd, 2, timeout);
+        /* A search still reading the text goes on between keys, unless a key is half
+         * read (libtermkey waits to tell Escape from a sequence). */
+        bool searching = t.search_tab && timeout < 0;
+        int n = poll(pfd, 2, searching ? 0 : timeout);
         if (n < 0 && errno == EINTR)
             continue;
         struct input_event ev;
-        if (n == 0 && input_force(&ev))
+        if (n == 0 && searching)
+            flags |= search_slice(&t);
+        else if (n == 0 && input_force(&ev))
             flags |= handle_event(&t, &ev);
         if (pfd[1].revents & POLLIN) {
             unsigned sig = term_take_signals();

@@ -473,6 +473,20 @@ START_TEST(cost_statistics_become_numbers)
     ck_assert(!q->stats.has_size && !q->stats.has_rows);
     ck_assert(tu_slice_is(q->name, "ShuffleQueryStage"));
     document_free(doc);
+    /* The group closes the line, however long the node string before it is. */
+    char line[3000];
+    memset(line, 'x', sizeof line);
+    memcpy(line, "Relation t[", 11);
+    const char *tail = "] parquet, Statistics(sizeInBytes=1.0 KiB, rowCount=7)";
+    memcpy(line + sizeof line - strlen(tail), tail, strlen(tail));
+    struct plan_stats st;
+    size_t at;
+    ck_assert(lex_statistics(line, sizeof line, &st, &at));
+    ck_assert_uint_eq(at, sizeof line - strlen(tail) + 11);
+    ck_assert_double_eq(st.row_count, 7.0);
+    /* "Statistics(" inside an expression that does not end the line is just text. */
+    const char *expr = "Filter (name#1 = Statistics(x)) AND isnotnull(name#1) OR true";
+    ck_assert(!lex_statistics(expr, strlen(expr), &st, &at));
 }
 END_TEST
 

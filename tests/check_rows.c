@@ -686,7 +686,7 @@ static void check_sliced_search(struct rows *r, const char *pattern, const char 
     size_t n = r->n_matches;
     uint32_t *want = malloc((n ? n : 1) * sizeof *want);
     ck_assert_ptr_nonnull(want);
-    if (n)
+    if (n) /* matches is NULL when nothing matched */
         memcpy(want, r->matches, n * sizeof *want);
     ck_assert(rows_search_start(r, pattern));
     size_t seen = 0;

@@ -66,7 +66,8 @@ bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, siz
  * of lex_formatted_id (formatted outline) or SIZE_MAX for an ordinary node string. */
 struct slice lex_node_name(const char *s, size_t n, size_t formatted_end);
 
-/* "Statistics(sizeInBytes=1.2 GiB, rowCount=5)" anywhere in the line (the last one wins).
+/* "Statistics(sizeInBytes=1.2 GiB, rowCount=5)" closing the line (its last 512 bytes, which
+ * must end with ')'; the last group wins).
  * Returns true when a Statistics( group was found (stats may still be empty: "Statistics(X)");
  * *at is its position or SIZE_MAX. */
 bool lex_statistics(const char *s, size_t n, struct plan_stats *out, size_t *at);

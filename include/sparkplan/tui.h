@@ -187,6 +187,11 @@ bool insight_tab_has_marks(struct tui *t, const struct tab *tab);
 void insight_flip_prefix(struct rows_prefix *pf, bool ascii);
 /* Adds the node's findings, and with `i` its catalogue entry, to the details lines. */
 void insight_details(struct tui *t, const struct plan_node *n);
+/* insight_hold: no analysis until insight_release, so the first frame is drawn before the
+ * whole-document analysis runs.  insight_release analyses the shown document when it is
+ * small enough to be analysed on sight; true when the screen must be redrawn. */
+void insight_hold(void);
+bool insight_release(struct tui *t);
 void insight_free(struct tui *t);
 
 /* view_details.c, for insight_details: one generated logical line (wrapped to the pane). */

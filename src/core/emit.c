@@ -160,12 +160,40 @@ static void out_sanitized(struct out *o, struct slice s)
         out_bytes(o, s.ptr + run, i - run);
 }
 
-/* True when the node text already shows "(id)", as formatted outlines do. */
+/* True when text[at..] starts with the decimal digits of id followed by ')'.
+ * Compares digit by digit from the ')' backwards: no formatting, no allocation. */
+static bool digits_then_paren_at(struct slice text, size_t at, int32_t id)
+{
+    size_t ndigits = 1;
+    for (int32_t v = id; v >= 10; v /= 10) /* bound: 10 digits of an int32_t */
+        ndigits++;
+    if (at + ndigits >= text.len || text.ptr[at + ndigits] != ')')
+        return false;
+    int32_t v = id;
+    for (size_t i = ndigits; i-- > 0; v /= 10) /* bound: ndigits <= 10 */
+        if (text.ptr[at + i] != (char)('0' + v % 10))
+            return false;
+    return true;
+}
+
+/* True when the node text already shows "(id)", as formatted outlines do.  The outline
+ * puts "(id)" last, so the end is tried first; otherwise every '(' is tried (memchr). */
 static bool text_shows_id(struct slice text, int32_t id)
 {
-    char needle[16];
-    snprintf(needle, sizeof needle, "(%ld)", (long)id);
-    return slice_find(text, needle) >= 0;
+    if (text.len >= 3 && text.ptr[text.len - 1] == ')') {
+        size_t open = text.len - 2;
+        while (open > 0 && text.ptr[open] >= '0' && text.ptr[open] <= '9') /* bound: len */
+            open--;
+        if (text.ptr[open] == '(' && digits_then_paren_at(text, open + 1, id))
+            return true;
+    }
+    const char *p = text.ptr, *end = text.ptr + text.len;
+    while (p < end && (p = memchr(p, '(', (size_t)(end - p))) != NULL) { /* bound: len */
+        if (digits_then_paren_at(text, (size_t)(p - text.ptr) + 1, id))
+            return true;
+        p++;
+    }
+    return false;
 }
 
 static void print_node(struct out *o, const struct plan_node *n)

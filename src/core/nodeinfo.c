@@ -2,18 +2,48 @@
 #include "sparkplan/nodeinfo.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The catalogue entry of an operator name, remembered: the analysis asks for the entry of
+ * every node several times, and a plan has a few dozen distinct names for 10^5-10^6 nodes.
+ * A direct-mapped cache keyed by the name's bytes (the lookup is a pure function of them);
+ * longer names are looked up every time.  Process-wide: the core is single-threaded. */
+#define NAME_CACHE_SLOTS 256
+#define NAME_CACHE_KEY 48
+
+static struct name_cache_slot {
+    char key[NAME_CACHE_KEY];
+    uint8_t len;  /* 0: empty slot */
+    const struct catalog_entry *entry;
+} name_cache[NAME_CACHE_SLOTS];
+
+static const struct catalog_entry *entry_of_name(struct slice name)
+{
+    if (name.len == 0 || name.len > NAME_CACHE_KEY)
+        return catalog_lookup_slice(name);
+    uint32_t h = 2166136261u; /* FNV-1a; bound: len <= NAME_CACHE_KEY */
+    for (size_t i = 0; i < name.len; i++)
+        h = (h ^ (unsigned char)name.ptr[i]) * 16777619u;
+    struct name_cache_slot *slot = &name_cache[h % NAME_CACHE_SLOTS];
+    if (slot->len == name.len && memcmp(slot->key, name.ptr, name.len) == 0)
+        return slot->entry;
+    slot->entry = catalog_lookup_slice(name);
+    memcpy(slot->key, name.ptr, name.len);
+    slot->len = (uint8_t)name.len;
+    return slot->entry;
+}
 
 const struct catalog_entry *node_entry(const struct plan_node *n)
 {
     if (!n || node_is_label(n))
         return NULL;
-    const struct catalog_entry *e = catalog_lookup_slice(n->name.len ? n->name : n->text);
-    if (!e && n->name.len)
-        e = catalog_lookup_slice(n->text);
-    return e;
+    if (!n->name.len)
+        return catalog_lookup_slice(n->text);
+    const struct catalog_entry *e = entry_of_name(n->name);
+    return e ? e : catalog_lookup_slice(n->text);
 }
 
 enum catalog_role node_role(const struct plan_node *n)

@@ -670,7 +670,10 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
     int32_t id;
     size_t name_end, stats_at;
     lex_statistics(s, len, &n->stats, &stats_at);
-    if (lex_formatted_id(s, len, stats_at, &id, &name_end)) {
+    /* An id closes the line, or comes before a " // note" someone added to an outline: the
+       search for the note (the whole line) is only worth it where ids are printed. */
+    bool may_have_id = (len && s[len - 1] == ')') || p->sec_nodes == 0 || p->sec_formatted > 0;
+    if (may_have_id && lex_formatted_id(s, len, stats_at, &id, &name_end)) {
         n->id = id;
         p->sec_formatted++;
         if (id >= 0)

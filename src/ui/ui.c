@@ -740,6 +740,8 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
     int flags = RE_DRAW | RE_LAYOUT;
     int timeout = -1;
     bool quit = false;
+    bool first_frame = true;
+    insight_hold(); /* the first frame comes before the insight analysis */
     while (!quit) {
         if (flags & RE_SUSPEND) {
             term_suspend();
@@ -755,6 +757,13 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
             doupdate();
         }
         flags = 0;
+        if (first_frame) {
+            first_frame = false;
+            if (insight_release(&t)) {
+                flags = RE_DRAW | RE_LAYOUT; /* the findings: gutter, summary, details */
+                continue;
+            }
+        }
         struct pollfd pfd[2] = {{term_fd(), POLLIN, 0}, {term_signal_fd(), POLLIN, 0}};
         /* A search still reading the text goes on between keys, unless a key is half
          * read (libtermkey waits to tell Escape from a sequence). */

@@ -50,6 +50,9 @@ static struct {
     bool walking, explain_before;
     struct walk walk;
     size_t step;
+
+    /* no analysis yet: the first frame is being drawn (insight_hold) */
+    bool held;
 } S;
 
 /* ---- analyses, one per document ------------------------------------------------------ */
@@ -58,7 +61,7 @@ static struct analysis *analysis_of(struct tui *t, const struct document *doc, b
 {
     for (size_t i = 0; i < S.n_docs; i++)
         if (S.docs[i].doc == doc) {
-            if (!S.docs[i].tried && force) {
+            if (!S.docs[i].tried && force && !S.held) {
                 struct diag err = {0};
                 S.docs[i].tried = true;
                 if (analyze_document(doc, &S.docs[i].a, &err) != SP_OK)
@@ -99,6 +102,24 @@ static const struct analysis *known_analysis(const struct tui *t)
         if (S.docs[i].doc == doc)
             return S.docs[i].a;
     return NULL;
+}
+
+void insight_hold(void)
+{
+    S.held = true;
+}
+
+bool insight_release(struct tui *t)
+{
+    S.held = false;
+    struct doc_view *dv = tui_doc(t);
+    if (dv->doc->len > AUTO_ANALYSE_BYTES || !analysis_of(t, dv->doc, true))
+        return false;
+    for (size_t i = 0; i < dv->n_tabs; i++) /* the tabs made ready while held lack the count */
+        if (dv->tabs[i].ready)
+            insight_tab_summary(t, &dv->tabs[i]);
+    t->det_node = NULL; /* the details gain the node's findings */
+    return true;
 }
 
 void insight_free(struct tui *t)

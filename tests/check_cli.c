@@ -41,29 +41,15 @@ static const char *write_tmp(const char *name, const char *bytes, size_t len)
     return p;
 }
 
-/* Runs a shell command built with printf-style arguments; returns its stdout. */
-static char *run(int *status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static char *run(int *status, const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    char *out = tu_run(cmd, status);
-    ck_assert_msg(out != NULL, "could not run %s", cmd);
-    return out;
-}
-
 START_TEST(missing_file_is_reported_with_exit_2)
 {
     int st;
-    char *err = run(&st, "'%s' --print /nonexistent/plan.txt 2>&1 >/dev/null", tu_binary());
+    char *err = tu_runf(&st, "'%s' --print /nonexistent/plan.txt 2>&1 >/dev/null", tu_binary());
     ck_assert_int_eq(st, 2);
     ck_assert_str_eq(err, "sparkplan: /nonexistent/plan.txt: No such file or directory\n");
     free(err);
     /* a hostile file name cannot reach the terminal as an escape sequence */
-    err = run(&st, "'%s' --print \"$(printf '/nonexistent/\\033]0;owned\\007.txt')\" 2>&1 >/dev/null",
+    err = tu_runf(&st, "'%s' --print \"$(printf '/nonexistent/\\033]0;owned\\007.txt')\" 2>&1 >/dev/null",
               tu_binary());
     ck_assert_int_eq(st, 2);
     ck_assert_str_eq(err, "sparkplan: /nonexistent/^[]0;owned^G.txt: No such file or directory\n");
@@ -75,7 +61,7 @@ START_TEST(directory_is_reported_with_exit_2)
 {
     make_tmpdir();
     int st;
-    char *err = run(&st, "'%s' --json '%s' 2>&1 >/dev/null", tu_binary(), tmpdir);
+    char *err = tu_runf(&st, "'%s' --json '%s' 2>&1 >/dev/null", tu_binary(), tmpdir);
     ck_assert_int_eq(st, 2);
     char want[256];
     snprintf(want, sizeof want, "sparkplan: %s: Is a directory\n", tmpdir);
@@ -95,7 +81,7 @@ START_TEST(unreadable_file_is_reported_with_exit_2)
     const char *p = write_tmp("secret.txt", "== Physical Plan ==\nRange (0, 1)\n", 33);
     ck_assert_int_eq(chmod(p, 0), 0);
     int st;
-    char *err = run(&st, "'%s' --print '%s' 2>&1 >/dev/null", tu_binary(), p);
+    char *err = tu_runf(&st, "'%s' --print '%s' 2>&1 >/dev/null", tu_binary(), p);
     ck_assert_int_eq(st, 2);
     char want[512];
     snprintf(want, sizeof want, "sparkplan: %s: Permission denied\n", p);
@@ -110,13 +96,13 @@ START_TEST(input_without_a_plan_is_reported_with_exit_2)
     make_tmpdir();
     const char *p = write_tmp("empty.txt", "\n\n", 2);
     int st;
-    char *err = run(&st, "'%s' --print '%s' 2>&1 >/dev/null", tu_binary(), p);
+    char *err = tu_runf(&st, "'%s' --print '%s' 2>&1 >/dev/null", tu_binary(), p);
     ck_assert_int_eq(st, 2);
     char want[512];
     snprintf(want, sizeof want, "sparkplan: %s: no Spark plan found\n", p);
     ck_assert_str_eq(err, want);
     free(err);
-    err = run(&st, "printf '' | '%s' --json 2>&1 >/dev/null", tu_binary());
+    err = tu_runf(&st, "printf '' | '%s' --json 2>&1 >/dev/null", tu_binary());
     ck_assert_int_eq(st, 2);
     ck_assert_str_eq(err, "sparkplan: stdin: no Spark plan found\n");
     free(err);
@@ -131,7 +117,7 @@ START_TEST(prose_without_a_plan_is_reported_with_exit_2)
                                 "and it printed a table, not a plan.\n";
     const char *p = write_tmp("notes.txt", prose, sizeof prose - 1);
     int st;
-    char *err = run(&st, "'%s' '%s' 2>&1 >/dev/null", tu_binary(), p);
+    char *err = tu_runf(&st, "'%s' '%s' 2>&1 >/dev/null", tu_binary(), p);
     ck_assert_int_eq(st, 2);
     char want[512];
     snprintf(want, sizeof want, "sparkplan: %s: no Spark plan found\n", p);
@@ -151,22 +137,22 @@ START_TEST(warnings_go_to_stderr_with_their_line)
                                "+- *(1) Range (0, 10, step=1, splits=8)\n";
     const char *p = write_tmp("cut.txt", plan, sizeof plan - 1);
     int st;
-    char *err = run(&st, "'%s' --print '%s' 2>&1 >/dev/null", tu_binary(), p);
+    char *err = tu_runf(&st, "'%s' --print '%s' 2>&1 >/dev/null", tu_binary(), p);
     ck_assert_int_eq(st, 0);
     char want[512];
     snprintf(want, sizeof want, "sparkplan: %s:2: warning: ", p);
     ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "stderr: %s", err);
     ck_assert_ptr_nonnull(strstr(err, "spark.sql.debug.maxToStringFields"));
     free(err);
-    char *out = run(&st, "'%s' --print '%s' 2>/dev/null", tu_binary(), p);
+    char *out = tu_runf(&st, "'%s' --print '%s' 2>/dev/null", tu_binary(), p);
     ck_assert_str_eq(out, "== Physical Plan ==\n*(1) Project [a#1, b#2, ... 5 more fields]\n"
                           "  *(1) Range (0, 10, step=1, splits=8)\n");
     free(out);
-    err = run(&st, "'%s' --json '%s' 2>&1 >/dev/null", tu_binary(), p);
+    err = tu_runf(&st, "'%s' --json '%s' 2>&1 >/dev/null", tu_binary(), p);
     ck_assert_int_eq(st, 0);
     ck_assert_str_eq(err, "");
     free(err);
-    out = run(&st, "'%s' --json '%s' 2>/dev/null", tu_binary(), p);
+    out = tu_runf(&st, "'%s' --json '%s' 2>/dev/null", tu_binary(), p);
     ck_assert_ptr_nonnull(strstr(out, "\"warnings\":[{\"line\":2,\"message\":\""));
     free(out);
     remove_tmpdir();
@@ -176,16 +162,16 @@ END_TEST
 START_TEST(unknown_option_prints_usage_with_exit_2)
 {
     int st;
-    char *out = run(&st, "'%s' --frobnicate samples/join-simple.txt 2>/dev/null", tu_binary());
+    char *out = tu_runf(&st, "'%s' --frobnicate samples/join-simple.txt 2>/dev/null", tu_binary());
     ck_assert_int_eq(st, 2);
     ck_assert_str_eq(out, ""); /* nothing on stdout */
     free(out);
-    char *err = run(&st, "'%s' --frobnicate samples/join-simple.txt 2>&1 >/dev/null", tu_binary());
+    char *err = tu_runf(&st, "'%s' --frobnicate samples/join-simple.txt 2>&1 >/dev/null", tu_binary());
     ck_assert_int_eq(st, 2);
     ck_assert_ptr_nonnull(strstr(err, "sparkplan: unknown option '--frobnicate'"));
     ck_assert_ptr_nonnull(strstr(err, "Usage: sparkplan [OPTIONS] [FILE...]"));
     free(err);
-    err = run(&st, "'%s' -Z 2>&1 >/dev/null", tu_binary());
+    err = tu_runf(&st, "'%s' -Z 2>&1 >/dev/null", tu_binary());
     ck_assert_int_eq(st, 2);
     ck_assert_ptr_nonnull(strstr(err, "unknown option '-Z'"));
     free(err);
@@ -195,11 +181,11 @@ END_TEST
 START_TEST(unknown_theme_and_missing_argument_exit_2)
 {
     int st;
-    char *err = run(&st, "'%s' --theme neon 2>&1 >/dev/null", tu_binary());
+    char *err = tu_runf(&st, "'%s' --theme neon 2>&1 >/dev/null", tu_binary());
     ck_assert_int_eq(st, 2);
     ck_assert_ptr_nonnull(strstr(err, "unknown theme 'neon'"));
     free(err);
-    err = run(&st, "'%s' --theme 2>&1 >/dev/null", tu_binary());
+    err = tu_runf(&st, "'%s' --theme 2>&1 >/dev/null", tu_binary());
     ck_assert_int_eq(st, 2);
     ck_assert_ptr_nonnull(strstr(err, "option '--theme' needs an argument"));
     free(err);
@@ -209,14 +195,14 @@ END_TEST
 START_TEST(help_and_version_go_to_stdout_with_exit_0)
 {
     int st;
-    char *out = run(&st, "'%s' --help", tu_binary());
+    char *out = tu_runf(&st, "'%s' --help", tu_binary());
     ck_assert_int_eq(st, 0);
     const char *const options[] = {"--print", "--json", "--ascii", "--theme", "--no-color",
                                    "--help", "--version"};
     for (size_t i = 0; i < sizeof options / sizeof *options; i++)
         ck_assert_msg(strstr(out, options[i]), "--help does not mention %s", options[i]);
     free(out);
-    out = run(&st, "'%s' --version", tu_binary());
+    out = tu_runf(&st, "'%s' --version", tu_binary());
     ck_assert_int_eq(st, 0);
     ck_assert_str_eq(out, "sparkplan " SPARKPLAN_VERSION "\n");
     free(out);
@@ -229,7 +215,7 @@ START_TEST(stdin_and_pipes_give_the_file_outline)
 {
     int st;
     const char *f = "samples/join-simple.txt";
-    char *want = run(&st, "'%s' --print %s", tu_binary(), f);
+    char *want = tu_runf(&st, "'%s' --print %s", tu_binary(), f);
     ck_assert_int_eq(st, 0);
     ck_assert_ptr_nonnull(strstr(want, "SortMergeJoin"));
     const char *const forms[] = {
@@ -243,7 +229,7 @@ START_TEST(stdin_and_pipes_give_the_file_outline)
     for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
         char cmd[512];
         snprintf(cmd, sizeof cmd, forms[i], tu_binary(), f);
-        char *out = run(&st, "%s", cmd);
+        char *out = tu_runf(&st, "%s", cmd);
         ck_assert_msg(st == 0, "%s exited %d", cmd, st);
         ck_assert_msg(strcmp(out, want) == 0, "%s printed something else:\n%s", cmd, out);
         free(out);
@@ -272,7 +258,7 @@ START_TEST(json_of_every_sample_is_well_formed)
 {
     for (size_t i = 0; i < n_sample_files; i++) {
         int st;
-        char *out = run(&st, "'%s' --json samples/%s", tu_binary(), sample_files[i].name);
+        char *out = tu_runf(&st, "'%s' --json samples/%s", tu_binary(), sample_files[i].name);
         ck_assert_msg(st == 0, "--json samples/%s exited %d", sample_files[i].name, st);
         assert_json_lines_valid(out, 1);
         ck_assert_ptr_nonnull(strstr(out, "\"plans\":[{\"line\":"));
@@ -293,7 +279,7 @@ START_TEST(json_escapes_hostile_text)
     make_tmpdir();
     const char *p = write_tmp("hostile.txt", hostile, sizeof hostile - 1);
     int st;
-    char *out = run(&st, "'%s' --json '%s'", tu_binary(), p);
+    char *out = tu_runf(&st, "'%s' --json '%s'", tu_binary(), p);
     ck_assert_int_eq(st, 0);
     assert_json_lines_valid(out, 1);
     ck_assert_ptr_nonnull(strstr(out, "\\u001b[31mred\\u001b[0m#1, \\\"q\\\"#2, back\\\\slash#3"));
@@ -308,7 +294,7 @@ START_TEST(print_shows_escape_sequences_as_carets)
     make_tmpdir();
     const char *p = write_tmp("hostile.txt", hostile, sizeof hostile - 1);
     int st;
-    char *out = run(&st, "'%s' --print '%s'", tu_binary(), p);
+    char *out = tu_runf(&st, "'%s' --print '%s'", tu_binary(), p);
     ck_assert_int_eq(st, 0);
     ck_assert_ptr_nonnull(strstr(out, "^[[31mred^[[0m#1"));
     ck_assert_ptr_nonnull(strstr(out, "^A^?\\xFF\\xFE <U+009B>"));
@@ -322,7 +308,7 @@ END_TEST
 START_TEST(several_files_are_headed_and_a_bad_one_is_skipped)
 {
     int st;
-    char *out = run(&st, "'%s' --print samples/join-simple.txt /nonexistent.txt "
+    char *out = tu_runf(&st, "'%s' --print samples/join-simple.txt /nonexistent.txt "
                          "samples/join-cost.txt 2>/dev/null", tu_binary());
     ck_assert_int_eq(st, 2);
     const char *a = strstr(out, "==> samples/join-simple.txt <==\n");
@@ -331,7 +317,7 @@ START_TEST(several_files_are_headed_and_a_bad_one_is_skipped)
     ck_assert_ptr_nonnull(b);
     ck_assert_ptr_null(strstr(out, "nonexistent"));
     free(out);
-    out = run(&st, "'%s' --json samples/join-simple.txt samples/join-cost.txt", tu_binary());
+    out = tu_runf(&st, "'%s' --json samples/join-simple.txt samples/join-cost.txt", tu_binary());
     ck_assert_int_eq(st, 0);
     assert_json_lines_valid(out, 2);
     ck_assert_ptr_nonnull(strstr(out, "{\"file\":\"samples/join-simple.txt\","));
@@ -357,7 +343,7 @@ START_TEST(deep_plan_prints_and_nests_in_json)
     }
     fclose(f);
     int st;
-    char *out = run(&st, "'%s' --json '%s'", tu_binary(), path);
+    char *out = tu_runf(&st, "'%s' --json '%s'", tu_binary(), path);
     ck_assert_int_eq(st, 0);
     assert_json_lines_valid(out, 1);
     size_t max_nest = 0, nest = 0;
@@ -370,7 +356,7 @@ START_TEST(deep_plan_prints_and_nests_in_json)
     /* document, plan, section, then one object per level */
     ck_assert_uint_eq(max_nest, 3 + depth);
     free(out);
-    out = run(&st, "'%s' --print '%s' | tail -n 1", tu_binary(), path);
+    out = tu_runf(&st, "'%s' --print '%s' | tail -n 1", tu_binary(), path);
     ck_assert_int_eq(st, 0);
     char want[64];
     snprintf(want, sizeof want, "[depth %zu] Project [a#1]\n", depth - 1);
@@ -387,7 +373,7 @@ START_TEST(write_error_is_reported)
         return;
     }
     int st;
-    char *err = run(&st, "'%s' --json samples/join-codegen.txt 2>&1 >/dev/full", tu_binary());
+    char *err = tu_runf(&st, "'%s' --json samples/join-codegen.txt 2>&1 >/dev/full", tu_binary());
     ck_assert_int_eq(st, 2);
     ck_assert_ptr_nonnull(strstr(err, "sparkplan: write error: No space left on device"));
     free(err);
@@ -421,7 +407,7 @@ START_TEST(make_install_puts_binary_man_page_and_samples_in_place)
     make_tmpdir();
     int st;
     /* The parent make's jobserver descriptors are not ours to use. */
-    char *out = run(&st, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install "
+    char *out = tu_runf(&st, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install "
                          "DESTDIR='%s' PREFIX=/usr 2>&1", tmpdir);
     ck_assert_msg(st == 0, "make install failed:\n%s", out);
     free(out);
@@ -439,7 +425,7 @@ START_TEST(make_install_puts_binary_man_page_and_samples_in_place)
         snprintf(path, sizeof path, "%s/usr/share/sparkplan/samples/%s", tmpdir, sample_files[i].name);
         ck_assert_msg(access(path, R_OK) == 0, "%s not installed", path);
     }
-    out = run(&st, "'%s/usr/bin/sparkplan' --version", tmpdir);
+    out = tu_runf(&st, "'%s/usr/bin/sparkplan' --version", tmpdir);
     ck_assert_int_eq(st, 0);
     ck_assert_str_eq(out, "sparkplan " SPARKPLAN_VERSION "\n");
     free(out);

@@ -9,19 +9,6 @@
 #include "sparkplan/sample.h"
 #include "testutil.h"
 
-static char *run(int *status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static char *run(int *status, const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    char *out = tu_run(cmd, status);
-    ck_assert_msg(out != NULL, "could not run %s", cmd);
-    return out;
-}
-
 static size_t count_lines(const char *s)
 {
     size_t n = 0;
@@ -33,7 +20,7 @@ static size_t count_lines(const char *s)
 START_TEST(lint_prints_file_line_rule_severity_and_exits_0_without_warnings)
 {
     int st;
-    char *out = run(&st, "%s --lint samples/join-simple.txt", tu_binary());
+    char *out = tu_runf(&st, "%s --lint samples/join-simple.txt", tu_binary());
     ck_assert_int_eq(st, 0);
     ck_assert_str_eq(out,
         "samples/join-simple.txt:5: SP001 info: shuffle by hash of customer_id#13L; needed by "
@@ -47,20 +34,20 @@ END_TEST
 START_TEST(lint_exits_1_on_a_warning_and_2_on_an_unreadable_file)
 {
     int st;
-    char *out = run(&st, "%s --lint samples/join-cost.txt", tu_binary());
+    char *out = tu_runf(&st, "%s --lint samples/join-cost.txt", tu_binary());
     ck_assert_int_eq(st, 1);
     ck_assert_ptr_nonnull(strstr(out, "samples/join-cost.txt:11: SP012 warning: sort-merge join "
                                       "whose right side is 107.4 KiB (estimated)"));
     free(out);
 
     /* Standard input is named "stdin". */
-    out = run(&st, "printf 'CartesianProduct\\n:- LocalTableScan [a#1]\\n+- LocalTableScan [b#2]\\n'"
+    out = tu_runf(&st, "printf 'CartesianProduct\\n:- LocalTableScan [a#1]\\n+- LocalTableScan [b#2]\\n'"
                    " | %s --lint", tu_binary());
     ck_assert_int_eq(st, 1);
     ck_assert_str_eq(out, "stdin:1: SP011 warning: CartesianProduct: no join condition\n");
     free(out);
 
-    out = run(&st, "%s --lint samples/join-simple.txt /nonexistent/plan.txt 2>&1", tu_binary());
+    out = tu_runf(&st, "%s --lint samples/join-simple.txt /nonexistent/plan.txt 2>&1", tu_binary());
     ck_assert_int_eq(st, 2);
     ck_assert_ptr_nonnull(strstr(out, "sparkplan: /nonexistent/plan.txt: "));
     ck_assert_ptr_nonnull(strstr(out, "samples/join-simple.txt:5: SP001"));
@@ -71,7 +58,7 @@ END_TEST
 START_TEST(summary_counts_what_a_reader_checks_first)
 {
     int st;
-    char *out = run(&st, "%s --summary samples/join-formatted.txt", tu_binary());
+    char *out = tu_runf(&st, "%s --summary samples/join-formatted.txt", tu_binary());
     ck_assert_int_eq(st, 0);
     ck_assert_ptr_nonnull(strstr(out, "Plans: 1, nodes: 12"));
     ck_assert_ptr_nonnull(strstr(out, "Exchanges: 2 shuffles (2 hash), 0 broadcasts, 0 reused\n"));
@@ -82,7 +69,7 @@ START_TEST(summary_counts_what_a_reader_checks_first)
     ck_assert_ptr_nonnull(strstr(out, "Findings: 0 warnings, 2 info (SP001 shuffle x2)\n"));
     free(out);
 
-    out = run(&st, "%s --summary samples/join-simple.txt samples/join-codegen.txt", tu_binary());
+    out = tu_runf(&st, "%s --summary samples/join-simple.txt samples/join-codegen.txt", tu_binary());
     ck_assert_int_eq(st, 0);
     ck_assert_ptr_nonnull(strstr(out, "==> samples/join-simple.txt <==\n"));
     ck_assert_ptr_nonnull(strstr(out, "\n==> samples/join-codegen.txt <==\n"));
@@ -96,7 +83,7 @@ END_TEST
 START_TEST(summary_names_an_rdd_scan_once)
 {
     int st;
-    char *out = run(&st, "printf '== Physical Plan ==\n"
+    char *out = tu_runf(&st, "printf '== Physical Plan ==\n"
                          "*(1) Project [customer_id#10856, state#10860]\n"
                          "+- *(1) Scan ExistingRDD[customer_id#10856,name#10857,email#10858,"
                          "city#10859,state#10860,signup_date#10861]\n' | %s --summary",
@@ -111,7 +98,7 @@ END_TEST
 START_TEST(rules_lists_every_rule_id)
 {
     int st;
-    char *out = run(&st, "%s --rules", tu_binary());
+    char *out = tu_runf(&st, "%s --rules", tu_binary());
     ck_assert_int_eq(st, 0);
     static const char *const ids[] = {"SP001", "SP002", "SP003", "SP010", "SP011", "SP012",
                                       "SP013", "SP014", "SP020", "SP021", "SP022", "SP030",
@@ -127,7 +114,7 @@ END_TEST
 START_TEST(explain_node_prints_the_entry_and_says_when_it_does_not_know)
 {
     int st;
-    char *out = run(&st, "%s --explain-node BroadcastHashJoin", tu_binary());
+    char *out = tu_runf(&st, "%s --explain-node BroadcastHashJoin", tu_binary());
     ck_assert_int_eq(st, 0);
     ck_assert(strncmp(out, "BroadcastHashJoin  (Spark physical operator)\n", 45) == 0);
     ck_assert_ptr_nonnull(strstr(out, "Join strategy: broadcast hash\n"));
@@ -143,20 +130,20 @@ START_TEST(explain_node_prints_the_entry_and_says_when_it_does_not_know)
     free(out);
 
     /* The whole node line works too, markers and all; accelerators name their Spark operator. */
-    out = run(&st, "%s --explain-node '*(3) CometBroadcastHashJoin (104)'", tu_binary());
+    out = tu_runf(&st, "%s --explain-node '*(3) CometBroadcastHashJoin (104)'", tu_binary());
     ck_assert_int_eq(st, 0);
     ck_assert_ptr_nonnull(strstr(out, "CometBroadcastHashJoin  (Comet (DataFusion) physical operator)"));
     ck_assert_ptr_nonnull(strstr(out, "Stands for Spark's BroadcastHashJoin"));
     free(out);
 
-    out = run(&st, "%s --explain-node GpuSortMergeJoin", tu_binary());
+    out = tu_runf(&st, "%s --explain-node GpuSortMergeJoin", tu_binary());
     ck_assert_int_eq(st, 0);
     ck_assert(strncmp(out, "GpuSortMergeJoin is not in the catalogue; it looks like the", 59) == 0);
     ck_assert_ptr_nonnull(strstr(out, "RAPIDS (GPU) version\nof Spark's SortMergeJoin"));
     ck_assert_ptr_nonnull(strstr(out, "SortMergeJoin  (Spark physical operator)"));
     free(out);
 
-    out = run(&st, "%s --explain-node 'FrobnicateExec [a#1]'", tu_binary());
+    out = tu_runf(&st, "%s --explain-node 'FrobnicateExec [a#1]'", tu_binary());
     ck_assert_int_eq(st, 1);
     ck_assert_str_eq(out, "FrobnicateExec: not in the catalogue.\n");
     free(out);
@@ -166,7 +153,7 @@ END_TEST
 START_TEST(samples_are_listed_with_their_descriptions_and_open_by_name)
 {
     int st;
-    char *out = run(&st, "%s --samples", tu_binary());
+    char *out = tu_runf(&st, "%s --samples", tu_binary());
     ck_assert_int_eq(st, 0);
     ck_assert_uint_eq(count_lines(out), n_sample_files);
     /* "join-formatted", padding, then the description from samples/INDEX.tsv. */
@@ -185,18 +172,18 @@ START_TEST(samples_are_listed_with_their_descriptions_and_open_by_name)
     free(out);
 
     /* Not a terminal: the sample is printed like a file would be. */
-    char *want = run(&st, "%s --print samples/join-cost.txt", tu_binary());
-    out = run(&st, "%s --sample join-cost | cat", tu_binary());
+    char *want = tu_runf(&st, "%s --print samples/join-cost.txt", tu_binary());
+    out = tu_runf(&st, "%s --sample join-cost | cat", tu_binary());
     ck_assert_int_eq(st, 0);
     ck_assert_str_eq(out, want);
     free(out);
-    out = run(&st, "%s --lint --sample join-cost.txt", tu_binary());
+    out = tu_runf(&st, "%s --lint --sample join-cost.txt", tu_binary());
     ck_assert_int_eq(st, 1);
     ck_assert(strncmp(out, "join-cost.txt:11: SP012 warning", 31) == 0);
     free(out);
     free(want);
 
-    out = run(&st, "%s --sample no-such-sample 2>&1", tu_binary());
+    out = tu_runf(&st, "%s --sample no-such-sample 2>&1", tu_binary());
     ck_assert_int_eq(st, 2);
     ck_assert_ptr_nonnull(strstr(out, "no sample named 'no-such-sample'"));
     free(out);

@@ -1,6 +1,7 @@
 /* Shared test helpers (see testutil.h) — lives in a check_ file so the build picks it up. */
 #include "testutil.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,18 @@ char *tu_run(const char *cmd, int *status)
     if (buf)
         buf[n] = '\0';
     return buf;
+}
+
+char *tu_runf(int *status, const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char *out = tu_run(cmd, status);
+    ck_assert_msg(out != NULL, "could not run %s", cmd);
+    return out;
 }
 
 struct plan_node *tu_root(struct document *doc)

@@ -29,6 +29,8 @@ const char *tu_binary(void);
 
 /* Run a shell command, capture stdout (malloc'd) and the exit status. */
 char *tu_run(const char *cmd, int *status);
+/* The same with a printf-style command; fails the test when the shell cannot be started. */
+char *tu_runf(int *status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Node helpers: the first section's first root, the n-th child. */
 struct plan_node *tu_root(struct document *doc);

@@ -137,38 +137,37 @@ START_TEST(help_text_lists_every_binding_readably)
 }
 END_TEST
 
-START_TEST(man_page_keys_section_is_up_to_date)
+/* A generated file is current when splicing the key table into it changes nothing.
+ * Returns the file's text (the caller frees it) for further checks. */
+static char *assert_generated_keys_current(const char *path,
+                                           bool (*splice)(const char *, size_t, FILE *))
 {
     size_t len = 0;
-    char *man = tu_read_file("man/sparkplan.1", &len);
-    ck_assert_msg(man != NULL, "man/sparkplan.1 not readable (tests run from the repo root)");
+    char *text = tu_read_file(path, &len);
+    ck_assert_msg(text != NULL, "%s not readable (tests run from the repo root)", path);
     char *out = NULL;
     size_t out_len = 0;
     FILE *f = open_memstream(&out, &out_len);
-    ck_assert(keys_splice_man(man, len, f));
+    ck_assert_msg(splice(text, len, f), "%s has no KEYS markers", path);
     fclose(f);
-    ck_assert_msg(out_len == len && memcmp(out, man, len) == 0,
-                  "man/sparkplan.1's KEYS section is out of date: run `make man`");
-    ck_assert_ptr_nonnull(strstr(man, "Ctrl\\-d"));
+    ck_assert_msg(out_len == len && memcmp(out, text, len) == 0,
+                  "%s's keys are out of date: run `make man`", path);
     free(out);
+    return text;
+}
+
+START_TEST(man_page_keys_section_is_up_to_date)
+{
+    char *man = assert_generated_keys_current("man/sparkplan.1", keys_splice_man);
+    ck_assert_ptr_nonnull(strstr(man, "Ctrl\\-d"));
     free(man);
 }
 END_TEST
 
 START_TEST(readme_key_tables_are_up_to_date)
 {
-    size_t len = 0;
-    char *readme = tu_read_file("README.md", &len);
-    ck_assert_msg(readme != NULL, "README.md not readable (tests run from the repo root)");
-    char *out = NULL;
-    size_t out_len = 0;
-    FILE *f = open_memstream(&out, &out_len);
-    ck_assert_msg(keys_splice_readme(readme, len, f), "README.md has no KEYS markers");
-    fclose(f);
-    ck_assert_msg(out_len == len && memcmp(out, readme, len) == 0,
-                  "README.md's key tables are out of date: run `make man`");
+    char *readme = assert_generated_keys_current("README.md", keys_splice_readme);
     ck_assert_ptr_nonnull(strstr(readme, "| `Ctrl-d` | move down half a page |"));
-    free(out);
     free(readme);
 }
 END_TEST

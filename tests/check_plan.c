@@ -24,6 +24,25 @@ START_TEST(arena_hands_out_zeroed_aligned_memory_and_big_blocks)
 }
 END_TEST
 
+/* Chunks start at 64 KB and grow: every size, around each chunk size, must still get a block
+   of its own length (ASan reports a write past a chunk). */
+START_TEST(arena_blocks_fit_while_chunks_grow)
+{
+    struct arena a;
+    arena_init(&a);
+    size_t total = 0;
+    for (size_t size = 1; size < (3u << 20); size = size * 3 / 2 + 7) {
+        unsigned char *p = arena_alloc(&a, size);
+        ck_assert_ptr_nonnull(p);
+        ck_assert_uint_eq(p[size - 1], 0);
+        memset(p, 0xab, size);
+        total += size;
+    }
+    ck_assert_uint_ge(a.used_bytes, total);
+    arena_free(&a);
+}
+END_TEST
+
 static struct document *chain_document(uint32_t depth)
 {
     char *bytes = malloc(1);
@@ -67,6 +86,7 @@ Suite *plan_suite(void)
     Suite *s = suite_create("plan");
     TCase *tc = tcase_create("model");
     tcase_add_test(tc, arena_hands_out_zeroed_aligned_memory_and_big_blocks);
+    tcase_add_test(tc, arena_blocks_fit_while_chunks_grow);
     tcase_add_test(tc, a_deep_chain_finishes_without_recursion);
     suite_add_tcase(s, tc);
     return s;

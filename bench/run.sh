@@ -7,7 +7,8 @@
 # files, BENCH_ONLY="formatted simple ..." restricts the inputs, SPARKPLAN_CORPUS
 # (../shared/corpus), BENCH_NODES (1000000), BENCH_KEYS=0 skips the key costs,
 # BENCH_VALGRIND=0 skips the valgrind run, BENCH_SCREEN_RE (a regex the explorer's first
-# full screen shows; default: anything on the bottom row).
+# full screen shows; default: anything on the bottom row), BENCH_POLL_S (pause between two
+# looks at the screen, 0.01; 0 polls back to back), BENCH_SP (the explorer binary).
 set -u
 
 BB=${BB:-build-bench}
@@ -18,8 +19,13 @@ NODES=${BENCH_NODES:-1000000}
 ONLY=${BENCH_ONLY:-formatted simple chain longline corpus}
 CORPUS=${SPARKPLAN_CORPUS:-../shared/corpus}
 SCREEN_RE=${BENCH_SCREEN_RE:-}
+# Pause between two looks at the explorer's screen.  Polling without a pause (a tmux client
+# forked back to back) took most of a core from the explorer it measures on this 2-core
+# machine: its load ran 100-400 ms slower than the parse baseline beside it, which nothing
+# polls.  10 ms costs at most 10 ms of resolution.
+POLL=${BENCH_POLL_S:-0.01}
 ROOT=$(pwd)
-SP=$ROOT/$BB/sparkplan
+SP=${BENCH_SP:-$ROOT/$BB/sparkplan}   # BENCH_SP: another explorer binary, for A/B runs
 SPB=$ROOT/$BB/spbench
 GEN=$ROOT/$BB/gen
 OUT=$ROOT/bench/out
@@ -121,6 +127,7 @@ first_screen() {
         tmux -L "$TMUX_SOCK" new-session -d -s shot -x 120 -y 40 "$SP $1; sleep 100000"
         t1=""
         while :; do
+            [ "$POLL" = 0 ] || sleep "$POLL"
             screen=$(tmux -L "$TMUX_SOCK" capture-pane -p -t shot)
             if [ -n "$SCREEN_RE" ]; then
                 printf '%s\n' "$screen" | grep -Eq "$SCREEN_RE" && t1=$(now)

@@ -973,6 +973,42 @@ START_TEST(aqe_plans_get_final_and_initial_tabs)
 }
 END_TEST
 
+/* A plan too big to count before the first frame (more than 20,000 nodes in its tab):
+ * the rows come first, the header says it is counting, the counts follow between frames,
+ * and a key that needs the index (x) works at once. */
+START_TEST(a_big_plan_counts_between_frames_and_jumps_at_once)
+{
+    if (skip_test())
+        return;
+    const unsigned n = 30000;
+    size_t cap = (size_t)n * 120 + 256, len = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    len += (size_t)snprintf(text + len, cap - len, "== Physical Plan ==\nUnion (%u)\n", n + 1);
+    for (unsigned i = 1; i <= n; i++)
+        len += (size_t)snprintf(text + len, cap - len, "%s%s t%u (%u)\n", i < n ? ":- " : "+- ",
+                                i % 3 ? "Scan parquet" : "Exchange", i, i);
+    text[len++] = '\n';
+    for (unsigned i = 1; i <= n; i++)
+        len += (size_t)snprintf(text + len, cap - len, "(%u) %s t%u\nOutput [1]: [a#%u]\n\n", i,
+                                i % 3 ? "Scan parquet" : "Exchange", i, i);
+    len += (size_t)snprintf(text + len, cap - len, "(%u) Union\n", n + 1);
+    text[len] = '\0';
+    write_file("big.txt", text);
+    free(text);
+    struct tmx x;
+    start(&x, "big", 120, 30, "", "big.txt");
+    keys(&x, "x");
+    EXPECT(&x, false, SHOWS(" Exchange (3)  "), SHOWS("4/30001  ?:help"));
+    /* The same counts --summary gives, once the pass between frames is over. */
+    EXPECT(&x, false, SHOWS("30001 nodes \xC2\xB7 10000 shuffles \xC2\xB7 0 broadcasts"),
+           LACKS("counting"));
+    keys(&x, "x");
+    wait_for(&x, "7/30001  ?:help");
+    stop(&x);
+}
+END_TEST
+
 Suite *e2e_suite(void)
 {
     Suite *s = suite_create("e2e");
@@ -998,6 +1034,7 @@ Suite *e2e_suite(void)
     tcase_add_test(tc, pastes_open_as_new_documents);
     tcase_add_test(tc, mouse_clicks_select_and_toggle);
     tcase_add_test(tc, eight_colours_and_vt100_keep_the_distinctions);
+    tcase_add_test(tc, a_big_plan_counts_between_frames_and_jumps_at_once);
     tcase_add_test(tc, x_and_brackets_jump_between_exchanges_and_stages);
     tcase_add_test(tc, aqe_plans_get_final_and_initial_tabs);
     suite_add_tcase(s, tc);

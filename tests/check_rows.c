@@ -803,6 +803,181 @@ START_TEST(a_trace_ends_a_search_in_progress)
 }
 END_TEST
 
+/* ---- the sliced index pass (the explorer indexes big tabs between frames) ------------ */
+
+static void assert_same_u32(const uint32_t *a, size_t na, const uint32_t *b, size_t nb,
+                            const char *what, const char *where)
+{
+    ck_assert_msg(na == nb, "%s: %s: %zu entries sliced, %zu whole", where, what, na, nb);
+    for (size_t i = 0; i < na; i++)
+        ck_assert_msg(a[i] == b[i], "%s: %s[%zu]: %u sliced, %u whole", where, what, i, a[i],
+                      b[i]);
+}
+
+static void assert_same_summary(const struct op_summary *a, const struct op_summary *b,
+                                const char *where)
+{
+    ck_assert_msg(a->nodes == b->nodes && a->shuffles == b->shuffles &&
+                      a->broadcasts == b->broadcasts && a->reused == b->reused &&
+                      a->stages == b->stages && a->n_join_kinds == b->n_join_kinds &&
+                      a->other_joins == b->other_joins,
+                  "%s: sliced counts %u nodes %u stages, whole %u nodes %u stages", where,
+                  a->nodes, a->stages, b->nodes, b->stages);
+    for (unsigned k = 0; k < a->n_join_kinds; k++) {
+        ck_assert_str_eq(a->joins[k].name, b->joins[k].name);
+        ck_assert_uint_eq(a->joins[k].count, b->joins[k].count);
+    }
+}
+
+/* The tab [scope] of section s indexed and counted budget nodes at a time gives what the
+ * whole pass gives, whatever the budget (an AQE Initial Plan skipped across a slice's end
+ * included). */
+static void check_sliced_like_whole(struct plan_section *s, struct plan_node *scope,
+                                    const char *where)
+{
+    struct rows whole;
+    struct op_summary whole_sum;
+    ck_assert(rows_init(&whole, s, scope));
+    ck_assert(rows_build_indexes(&whole, &whole_sum));
+    static const size_t budgets[] = {1, 2, 3, 5, 64};
+    for (size_t b = 0; b < sizeof budgets / sizeof budgets[0]; b++) {
+        struct rows r;
+        ck_assert(rows_init(&r, s, scope));
+        struct op_summary_run run;
+        op_summary_start(&run, s, r.begin, r.end);
+        int rows_done = 0, sum_done = 0;
+        size_t slices = 0;
+        while (rows_done == 0 || sum_done == 0) { /* bounded: each slice reads >= 1 node */
+            if (rows_done == 0) {
+                ck_assert(!rows_indexed(&r));
+                rows_done = rows_index_more(&r, budgets[b]);
+            }
+            if (sum_done == 0)
+                sum_done = op_summary_more(&run, (uint32_t)budgets[b]);
+            ck_assert_uint_le(++slices, (size_t)(r.end - r.begin) + 2);
+        }
+        ck_assert_int_eq(rows_done, 1);
+        ck_assert_int_eq(sum_done, 1);
+        ck_assert(rows_indexed(&r));
+        assert_same_u32(r.exchanges, r.n_exchanges, whole.exchanges, whole.n_exchanges,
+                        "exchanges", where);
+        assert_same_u32(r.stage_starts, r.n_stage_starts, whole.stage_starts,
+                        whole.n_stage_starts, "stage starts", where);
+        assert_same_u32(r.loose, r.n_loose, whole.loose, whole.n_loose, "loose", where);
+        ck_assert_uint_eq(r.n_spans, whole.n_spans);
+        for (size_t i = 0; i < r.n_spans; i++) {
+            ck_assert_uint_eq(r.spans[i].start, whole.spans[i].start);
+            ck_assert_uint_eq(r.spans[i].preorder, whole.spans[i].preorder);
+            ck_assert(i == 0 || r.spans[i - 1].start <= r.spans[i].start);
+        }
+        ck_assert_mem_eq(r.depth8, whole.depth8, r.end - r.begin);
+        assert_same_summary(&run.sum, &whole_sum, where);
+        rows_free(&r);
+    }
+    rows_free(&whole);
+}
+
+START_TEST(indexing_in_slices_gives_the_whole_pass)
+{
+    const char *samples[] = {"samples/join-formatted.txt", "samples/aqe-initial-final.txt",
+                             "samples/join-aqe-final.txt", "samples/join-codegen.txt",
+                             "samples/join-extended.txt"};
+    size_t checked = 0;
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+        size_t len;
+        char *text = tu_read_file(samples[i], &len);
+        if (!text)
+            continue; /* samples/ not in this checkout */
+        struct document *doc = NULL;
+        ck_assert_int_eq(tu_try_parse(text, len, &doc), SP_OK);
+        for (struct plan *p = doc->first_plan; p; p = p->next)
+            for (struct plan_section *s = p->first_section; s; s = s->next) {
+                check_sliced_like_whole(s, NULL, samples[i]);
+                checked++;
+                for (uint32_t k = 0; k < s->n_nodes; k++) /* the Final / Initial tabs */
+                    if (s->preorder[k]->flags & NODE_LABEL)
+                        check_sliced_like_whole(s, s->preorder[k], samples[i]);
+            }
+        document_free(doc);
+        free(text);
+    }
+    struct document *own = outline(join_plan);
+    check_sliced_like_whole(first_section(own), NULL, "outline");
+    document_free(own);
+    ck_assert_uint_gt(checked, 0);
+}
+END_TEST
+
+static int compare_start(const void *a, const void *b)
+{
+    const struct rows_span *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+/* A formatted plan puts every details block after the tree, so the search's spans come in
+ * two interleaved runs; over 4 MB of text every digit of the sort matters.  Search must
+ * still find a node by its details at the far end of the text, and a key that needs the
+ * index in the middle of the pass finishes it. */
+START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
+{
+    unsigned n = getenv("SPARKPLAN_SANITIZED") ? 12000 : 30000; /* ~2 MB / ~5 MB */
+    size_t cap = (size_t)n * 240 + 4096, len = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    len += (size_t)snprintf(text + len, cap - len, "== Physical Plan ==\nUnion (%u)\n", n + 1);
+    for (unsigned i = 1; i <= n; i++)
+        len += (size_t)snprintf(text + len, cap - len, "%s%s t%u (%u)\n", i < n ? ":- " : "+- ",
+                                i % 3 ? "Scan parquet" : "Exchange", i, i);
+    text[len++] = '\n';
+    for (unsigned i = 1; i <= n; i++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                "(%u) %s t%u\nOutput [2]: [a#%u, b#%u]\nArguments: pad %0120u\n\n",
+                                i, i % 3 ? "Scan parquet" : "Exchange", i, i, i, i);
+    len += (size_t)snprintf(text + len, cap - len, "(%u) Union\nInput: needle#1\n", n + 1);
+    struct document *doc = NULL;
+    ck_assert_int_eq(tu_try_parse(text, len, &doc), SP_OK);
+    struct plan_section *s = first_section(doc);
+    ck_assert_uint_eq(s->n_nodes, n + 1);
+    if (n == 30000)
+        ck_assert_uint_gt(doc->text_len, 1u << 22); /* offsets use the sort's third digit */
+
+    struct rows r;
+    ck_assert(rows_init(&r, s, NULL));
+    ck_assert_int_eq(rows_index_more(&r, 1000), 0);
+    ck_assert(!rows_indexed(&r));
+    /* x in the middle of the pass: the rest is indexed then, and the jump lands. */
+    ck_assert(rows_next_exchange(&r, 1, NULL));
+    ck_assert(rows_indexed(&r));
+    ck_assert(tu_slice_is(r.sel->name, "Exchange t3"));
+    ck_assert_uint_eq(r.n_exchanges, n / 3);
+    ck_assert(!r.ix.sorted); /* the spans did need sorting */
+
+    /* The sorted spans are every node's text and details block, in text order. */
+    struct rows_span *want = malloc((size_t)(2 * n + 2) * sizeof *want);
+    size_t k = 0;
+    for (uint32_t i = 0; i < s->n_nodes; i++) {
+        const struct plan_node *m = s->preorder[i];
+        want[k++] = (struct rows_span){(uint32_t)(m->text.ptr - doc->text), 0, i};
+        if (m->details_text.len)
+            want[k++] = (struct rows_span){(uint32_t)(m->details_text.ptr - doc->text), 0, i};
+    }
+    qsort(want, k, sizeof *want, compare_start);
+    ck_assert_uint_eq(r.n_spans, k);
+    for (size_t i = 0; i < k; i++) {
+        ck_assert_uint_eq(r.spans[i].start, want[i].start);
+        ck_assert_uint_eq(r.spans[i].preorder, want[i].preorder);
+    }
+    free(want);
+    /* The root's details block is the last thing in the text. */
+    ck_assert_int_eq(rows_search(&r, "needle#1"), 1);
+    ck_assert(rows_search_step(&r, 1, NULL));
+    ck_assert_ptr_eq(r.sel, s->preorder[0]);
+    rows_free(&r);
+    document_free(doc);
+    free(text);
+}
+END_TEST
+
 Suite *rows_suite(void)
 {
     Suite *s = suite_create("rows");
@@ -826,6 +1001,8 @@ Suite *rows_suite(void)
     tcase_add_test(tc, operator_classes_cover_plugins_and_reuse);
     tcase_add_test(tc, search_finds_what_a_node_by_node_search_finds);
     tcase_add_test(tc, a_trace_ends_a_search_in_progress);
+    tcase_add_test(tc, indexing_in_slices_gives_the_whole_pass);
+    tcase_add_test(tc, a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand);
     suite_add_tcase(s, tc);
     return s;
 }

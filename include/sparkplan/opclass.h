@@ -8,7 +8,7 @@
  * shuffle; it is not one), and counts the plan that runs: AQE labels are not nodes, and an
  * Initial Plan that a Final Plan replaced is left out.
  * Owns nothing and allocates nothing except inside op_summary_compute (freed before it
- * returns).  Never prints, never draws.
+ * returns) and a sliced run (op_summary_stop or the run's end frees it).  Never prints, never draws.
  */
 #ifndef SPARKPLAN_OPCLASS_H
 #define SPARKPLAN_OPCLASS_H
@@ -72,6 +72,23 @@ uint32_t op_count_distinct(int32_t *ids, size_t n);
  * (then the stage count is left at 0), 1 otherwise. */
 int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uint32_t begin,
                        uint32_t end);
+/* The same summary in slices, so the explorer can count a million nodes between frames:
+ * start, then more with a budget of nodes (1 when done and run->sum is final, 0 when there
+ * is more, -1 when done but memory ran out: the stage count is then 0); stop frees what a
+ * run left unfinished.  The counts are those of op_summary_compute whatever the budgets. */
+struct op_summary_run {
+    struct op_summary sum;
+    const struct plan_section *s;
+    uint32_t begin, end, next;
+    int32_t *starts;       /* the stage ids that start a stage, one per entry (malloc) */
+    size_t n_starts;
+    uint32_t unnumbered;
+    bool failed;
+};
+void op_summary_start(struct op_summary_run *run, const struct plan_section *s, uint32_t begin,
+                      uint32_t end);
+int op_summary_more(struct op_summary_run *run, uint32_t budget);
+void op_summary_stop(struct op_summary_run *run);
 /* "12 nodes · 3 shuffles · 1 broadcast · 4 codegen stages · joins: SortMergeJoin×2".
  * utf8 = false uses ASCII separators.  Returns the length written (truncated to cap-1). */
 size_t op_summary_format(const struct op_summary *sum, int utf8, char *buf, size_t cap);

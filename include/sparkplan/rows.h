@@ -69,6 +69,11 @@ struct rows {
     size_t n_spans;
     uint32_t *loose;              /* nodes whose text is not inside the document text */
     size_t n_loose;
+    struct rows_index {           /* the pass in progress (rows_index_more) */
+        uint32_t next;            /* next pre-order position to read */
+        size_t cap_x, cap_s, cap_sp, cap_l;
+        bool started, sorted, ok;
+    } ix;
 
     /* Nodes visited by navigation since init: lets tests prove that a key's cost does
      * not grow with the plan. */
@@ -121,6 +126,12 @@ void rows_unfold_to(struct rows *r, const struct plan_node *n);  /* n's ancestor
  * calling it when the tab opens keeps every later jump O(log n).  False when memory ran out. */
 struct op_summary;
 bool rows_build_indexes(struct rows *r, struct op_summary *sum);
+/* The same pass in slices of budget nodes (0: the rest), so the explorer can index a
+ * million nodes between frames instead of before the first one: 0 while there is more,
+ * 1 when done, -1 when done but memory ran out.  A key that needs an index before the pass
+ * is over (x, ], 1-9, /) finishes it then.  rows_indexed: the pass is over. */
+int rows_index_more(struct rows *r, size_t budget);
+bool rows_indexed(const struct rows *r);
 
 /* Jumps; each returns false when there is nothing to go to.  *wrapped (may be NULL) says
  * the search went past the end and started again from the other one. */

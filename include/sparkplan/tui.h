@@ -16,6 +16,7 @@
 
 #include "sparkplan/input.h"
 #include "sparkplan/keys.h"
+#include "sparkplan/opclass.h"
 #include "sparkplan/plan.h"
 #include "sparkplan/rows.h"
 #include "sparkplan/theme.h"
@@ -34,8 +35,11 @@ struct tab {
     char label[48];               /* "Physical", "Final", "Subquery:1", "Codegen 1/3" */
     struct plan_section *section;
     struct plan_node *scope;      /* NULL: the whole section */
-    bool ready;                   /* rows and summary built (on first show) */
+    bool ready;                   /* rows built (on first show) */
+    bool indexed;                 /* the summary and the rows' indexes are complete: big
+                                     tabs build them between frames (tui_background) */
     struct rows rows;
+    struct op_summary_run sum;    /* the header's counts, in slices */
     char summary[256];
     bool has_stages;
     unsigned skip;                /* levels the screen hides at its left (tree_prepare) */
@@ -125,6 +129,8 @@ struct tui {
 struct doc_view *tui_doc(struct tui *t);
 struct tab *tui_tab(struct tui *t);            /* the current tab, ready */
 void tui_tab_ready(struct tui *t, struct tab *tab);
+/* The header's summary line of tab again: the counts once known, and the findings. */
+void tui_tab_summary(struct tui *t, struct tab *tab);
 void tui_message(struct tui *t, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Go to a node anywhere in the current document (switching tab), recording the jump. */

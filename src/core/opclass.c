@@ -285,37 +285,67 @@ void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_c
     }
 }
 
+void op_summary_start(struct op_summary_run *run, const struct plan_section *s, uint32_t begin,
+                      uint32_t end)
+{
+    memset(run, 0, sizeof *run);
+    if (end > s->n_nodes)
+        end = s->n_nodes;
+    run->s = s;
+    run->begin = run->next = begin;
+    run->end = end > begin ? end : begin;
+    run->starts = malloc((size_t)(run->end - run->begin + 1) * sizeof *run->starts);
+    run->failed = run->starts == NULL;
+}
+
+int op_summary_more(struct op_summary_run *run, uint32_t budget)
+{
+    const struct plan_section *s = run->s;
+    struct op_summary *sum = &run->sum;
+    uint32_t stop = run->end - run->next > budget ? run->next + budget : run->end;
+    for (uint32_t i = run->next; i < stop; i++) {
+        const struct plan_node *n = s->preorder[i];
+        if (i != run->begin && node_is_shadowed_initial(n)) {
+            i += n->subtree_size;  /* what AQE planned first, not what ran */
+            if (i >= stop)
+                stop = i + 1 < run->end ? i + 1 : run->end;
+            continue;
+        }
+        bool start = n->stage >= 0 && (i == run->begin || !n->parent ||
+                                       n->parent->stage != n->stage);
+        if (start && n->stage > 0 && run->starts)
+            run->starts[run->n_starts++] = n->stage;
+        else if (start && n->stage == 0)
+            run->unnumbered++;
+        else if (n->stage < 0 && slice_starts_with(op_word(n), "WholeStageCodegen"))
+            run->unnumbered++;
+        op_summary_add(sum, n, op_class_of(n));
+    }
+    run->next = stop;
+    if (run->next < run->end)
+        return 0;
+    if (run->starts) {
+        sum->stages = op_count_distinct(run->starts, run->n_starts) + run->unnumbered;
+        free(run->starts);
+        run->starts = NULL;
+    }
+    return run->failed ? -1 : 1;
+}
+
+void op_summary_stop(struct op_summary_run *run)
+{
+    free(run->starts);
+    run->starts = NULL;
+}
+
 int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uint32_t begin,
                        uint32_t end)
 {
-    memset(sum, 0, sizeof *sum);
-    if (end > s->n_nodes)
-        end = s->n_nodes;
-    if (begin >= end)
-        return 1;
-    size_t n_starts = 0;
-    uint32_t unnumbered = 0;  /* stages without an id: bare '*' runs, WholeStageCodegen nodes */
-    int32_t *starts = malloc((size_t)(end - begin) * sizeof *starts);
-    for (uint32_t i = begin; i < end; i++) {
-        const struct plan_node *n = s->preorder[i];
-        if (i != begin && node_is_shadowed_initial(n)) {
-            i += n->subtree_size;  /* what AQE planned first, not what ran */
-            continue;
-        }
-        bool start = n->stage >= 0 && (i == begin || !n->parent || n->parent->stage != n->stage);
-        if (start && n->stage > 0 && starts)
-            starts[n_starts++] = n->stage;
-        else if (start && n->stage == 0)
-            unnumbered++;
-        else if (n->stage < 0 && slice_starts_with(op_word(n), "WholeStageCodegen"))
-            unnumbered++;
-        op_summary_add(sum, n, op_class_of(n));
-    }
-    if (!starts)
-        return 0;
-    sum->stages = op_count_distinct(starts, n_starts) + unnumbered;
-    free(starts);
-    return 1;
+    struct op_summary_run run;
+    op_summary_start(&run, s, begin, end);
+    int done = op_summary_more(&run, UINT32_MAX);
+    *sum = run.sum;
+    return done > 0;
 }
 
 static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)

@@ -380,6 +380,8 @@ void rows_right(struct rows *r)
         rows_select(r, n->first_child);
 }
 
+static void build_indexes(struct rows *r);
+
 void rows_fold_all(struct rows *r)
 {
     memset(r->folded, 1, r->end - r->begin);
@@ -396,8 +398,7 @@ void rows_show_levels(struct rows *r, unsigned levels)
 {
     if (levels == 0)
         levels = 1;
-    if (!r->exchanges_ready)
-        rows_build_indexes(r, NULL);
+    build_indexes(r);
     if (r->depth8) /* one byte per node: no pointer chasing over a million nodes */
         for (uint32_t i = 0; i < r->end - r->begin; i++)
             r->folded[i] = r->depth8[i] + 1u >= levels;
@@ -475,16 +476,53 @@ static bool add_span(struct rows *r, size_t *cap, struct slice s, uint32_t pre,
     return true;
 }
 
-static int compare_span(const void *a, const void *b)
+/* Sorts the spans by start: a stable radix sort on the 32-bit offsets, 11 bits at a time
+ * (formatted plans put the details blocks after the tree, so a million nodes give two
+ * million spans in two interleaved runs; a comparison sort of them took longer than the
+ * whole first frame).  False when memory ran out (the spans are then left as they were). */
+#define SPAN_RADIX_BITS 11
+static bool sort_spans(struct rows *r)
 {
-    const struct rows_span *x = a, *y = b;
-    return (x->start > y->start) - (x->start < y->start);
+    size_t n = r->n_spans;
+    struct rows_span *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    uint32_t *count = malloc(((size_t)1 << SPAN_RADIX_BITS) * sizeof *count);
+    if (!tmp || !count) {
+        free(tmp);
+        free(count);
+        return false;
+    }
+    struct rows_span *from = r->spans, *to = tmp;
+    const uint32_t mask = (1u << SPAN_RADIX_BITS) - 1;
+    for (unsigned shift = 0; shift < 32; shift += SPAN_RADIX_BITS) { /* 3 passes */
+        memset(count, 0, ((size_t)1 << SPAN_RADIX_BITS) * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[(from[i].start >> shift) & mask]++;
+        uint32_t sum = 0;
+        for (uint32_t d = 0; d <= mask; d++) { /* bounded by the digit's range */
+            uint32_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            to[count[(from[i].start >> shift) & mask]++] = from[i];
+        struct rows_span *t = from;
+        from = to;
+        to = t;
+    }
+    /* An odd number of passes leaves the result in tmp. */
+    if (from != r->spans) {
+        free(r->spans);
+        r->spans = from;
+    } else {
+        free(tmp);
+    }
+    free(count);
+    return true;
 }
 
-bool rows_build_indexes(struct rows *r, struct op_summary *sum)
+/* Drops the indexes and starts the pass again from the tab's first node. */
+static void index_restart(struct rows *r)
 {
-    if (sum)
-        memset(sum, 0, sizeof *sum);
     free(r->exchanges);
     free(r->stage_starts);
     free(r->depth8);
@@ -493,36 +531,82 @@ bool rows_build_indexes(struct rows *r, struct op_summary *sum)
     r->exchanges = r->stage_starts = r->loose = NULL;
     r->spans = NULL;
     r->n_exchanges = r->n_stage_starts = r->n_spans = r->n_loose = 0;
+    r->exchanges_ready = r->stages_ready = false;
+    memset(&r->ix, 0, sizeof r->ix);
+    r->ix.started = true;
+    r->ix.next = r->begin;
+    r->ix.sorted = true;
     r->depth8 = malloc(r->end > r->begin ? r->end - r->begin : 1);
+    r->ix.ok = r->depth8 != NULL;
+}
+
+/* One node into the indexes. */
+static void index_node(struct rows *r, uint32_t i, const struct document *doc)
+{
+    struct rows_index *ix = &r->ix;
+    const struct plan_node *n = r->section->preorder[i];
+    uint32_t d = rows_rel_depth(r, n);
+    if (r->depth8)
+        r->depth8[i - r->begin] = (uint8_t)(d > 255 ? 255 : d);
+    size_t before = r->n_spans;
+    if (!add_span(r, &ix->cap_sp, n->text.len ? n->text : n->name, i, doc) ||
+        !add_span(r, &ix->cap_sp, n->details_text, i, doc)) {
+        r->n_spans = before;
+        ix->ok &= push(&r->loose, &r->n_loose, &ix->cap_l, i);
+    }
+    for (size_t k = before; k < r->n_spans; k++) /* at most 2 */
+        if (k > 0 && r->spans[k].start < r->spans[k - 1].start)
+            ix->sorted = false;
+    enum op_class c = op_class_of(n);
+    if (op_class_is_exchange(c))
+        ix->ok &= push(&r->exchanges, &r->n_exchanges, &ix->cap_x, i);
+    if (n->stage >= 0 && (n == r->scope || !n->parent || n->parent->stage != n->stage))
+        ix->ok &= push(&r->stage_starts, &r->n_stage_starts, &ix->cap_s, i);
+}
+
+int rows_index_more(struct rows *r, size_t budget)
+{
+    if (r->exchanges_ready)
+        return 1;
+    if (!r->ix.started)
+        index_restart(r);
+    struct rows_index *ix = &r->ix;
     const struct document *doc =
         r->section && r->section->plan ? r->section->plan->doc : NULL;
-    size_t cap_x = 0, cap_s = 0, cap_sp = 0, cap_l = 0;
-    bool ok = r->depth8 != NULL;
-    bool sorted = true;
-    for (uint32_t i = r->begin; i < r->end; i++) {
-        const struct plan_node *n = r->section->preorder[i];
-        uint32_t d = rows_rel_depth(r, n);
-        if (r->depth8)
-            r->depth8[i - r->begin] = (uint8_t)(d > 255 ? 255 : d);
-        size_t before = r->n_spans;
-        if (!add_span(r, &cap_sp, n->text.len ? n->text : n->name, i, doc) ||
-            !add_span(r, &cap_sp, n->details_text, i, doc)) {
-            r->n_spans = before;
-            ok &= push(&r->loose, &r->n_loose, &cap_l, i);
-        }
-        for (size_t k = before; k < r->n_spans; k++)
-            if (k > 0 && r->spans[k].start < r->spans[k - 1].start)
-                sorted = false;
-        enum op_class c = op_class_of(n);
-        if (op_class_is_exchange(c))
-            ok &= push(&r->exchanges, &r->n_exchanges, &cap_x, i);
-        if (n->stage >= 0 && (n == r->scope || !n->parent || n->parent->stage != n->stage))
-            ok &= push(&r->stage_starts, &r->n_stage_starts, &cap_s, i);
+    uint32_t stop = budget && r->end - ix->next > budget ? ix->next + (uint32_t)budget : r->end;
+    for (uint32_t i = ix->next; i < stop; i++)
+        index_node(r, i, doc);
+    ix->next = stop;
+    if (stop < r->end)
+        return 0;
+    if (!ix->sorted && !sort_spans(r)) {
+        /* No memory to sort: no spans, every node is searched on its own. */
+        free(r->spans);
+        r->spans = NULL;
+        r->n_spans = 0;
+        free(r->loose);
+        r->loose = NULL;
+        r->n_loose = 0;
+        size_t cap = 0;
+        for (uint32_t i = r->begin; i < r->end && ix->ok; i++)
+            ix->ok &= push(&r->loose, &r->n_loose, &cap, i);
     }
-    /* Formatted plans put details blocks after the tree: sort once. */
-    if (!sorted)
-        qsort(r->spans, r->n_spans, sizeof *r->spans, compare_span);
     r->exchanges_ready = r->stages_ready = true;
+    ix->started = false;
+    return ix->ok ? 1 : -1;
+}
+
+bool rows_indexed(const struct rows *r)
+{
+    return r->exchanges_ready;
+}
+
+bool rows_build_indexes(struct rows *r, struct op_summary *sum)
+{
+    if (sum)
+        memset(sum, 0, sizeof *sum);
+    index_restart(r);
+    bool ok = rows_index_more(r, 0) > 0;
     /* The header counts what --summary counts, with the same function (QA #1). */
     if (sum && r->section && !op_summary_compute(sum, r->section, r->begin, r->end))
         ok = false;
@@ -532,7 +616,7 @@ bool rows_build_indexes(struct rows *r, struct op_summary *sum)
 static void build_indexes(struct rows *r)
 {
     if (!r->exchanges_ready)
-        rows_build_indexes(r, NULL);
+        rows_index_more(r, 0);
 }
 
 static bool jump_in(struct rows *r, const uint32_t *a, size_t n, int dir, bool *wrapped)
@@ -868,8 +952,7 @@ bool rows_search_start(struct rows *r, const char *pattern)
     bool fold = !has_upper(pattern);
     for (size_t i = 0; i <= m; i++)
         r->pattern[i] = fold ? (char)lower((unsigned char)pattern[i]) : pattern[i];
-    if (!r->exchanges_ready)
-        rows_build_indexes(r, NULL);
+    build_indexes(r);
     size_t n = r->end - r->begin;
     r->scan.marks = calloc(n / 64 + 1, sizeof *r->scan.marks);
     if (!r->scan.marks)

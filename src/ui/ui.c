@@ -26,6 +26,44 @@ struct doc_view *tui_doc(struct tui *t)
     return &t->docs[t->cur_doc];
 }
 
+/* Tabs up to this many nodes are counted and indexed before they are first drawn (a few
+ * milliseconds); bigger ones show their rows first and count between frames, so the
+ * first screen of a million-node plan costs what its 38 rows cost. */
+#define TAB_INDEX_NOW 20000
+/* Nodes a background slice reads between two looks at the clock. */
+#define INDEX_CHUNK 16384u
+/* Nodes looked at for codegen stages before the first frame (the gutter's width); the
+ * count decides for good once it is done. */
+#define STAGE_PROBE 4096u
+
+void tui_tab_summary(struct tui *t, struct tab *tab)
+{
+    if (!tab->indexed) {
+        snprintf(tab->summary, sizeof tab->summary, "%u nodes %s", tab->rows.end - tab->rows.begin,
+                 t->utf8 ? "\xC2\xB7 counting\xE2\x80\xA6" : "| counting...");
+        return;
+    }
+    op_summary_format(&tab->sum.sum, t->utf8, tab->summary, sizeof tab->summary);
+    insight_tab_summary(t, tab);
+}
+
+/* Indexes and counts up to budget more nodes of tab (UINT32_MAX: all); true when done. */
+static bool tab_index_step(struct tui *t, struct tab *tab, uint32_t budget)
+{
+    if (tab->indexed)
+        return true;
+    int rows_done = rows_index_more(&tab->rows, budget);
+    int sum_done = op_summary_more(&tab->sum, budget);
+    if (rows_done == 0 || sum_done == 0)
+        return false;
+    tab->indexed = true;
+    tab->has_stages = tab->sum.sum.stages > 0;
+    tui_tab_summary(t, tab);
+    if (rows_done < 0 || sum_done < 0)
+        tui_message(t, true, "out of memory");
+    return true;
+}
+
 void tui_tab_ready(struct tui *t, struct tab *tab)
 {
     if (tab->ready)
@@ -33,11 +71,29 @@ void tui_tab_ready(struct tui *t, struct tab *tab)
     tab->ready = true;
     if (!rows_init(&tab->rows, tab->section, tab->scope))
         tui_message(t, true, "out of memory");
-    struct op_summary sum;
-    rows_build_indexes(&tab->rows, &sum); /* one pass: summary, x/X and ]/[ indexes */
-    op_summary_format(&sum, t->utf8, tab->summary, sizeof tab->summary);
-    tab->has_stages = sum.stages > 0;
-    insight_tab_summary(t, tab);
+    struct rows *r = &tab->rows;
+    op_summary_start(&tab->sum, tab->section, r->begin, r->end);
+    if (r->end - r->begin <= TAB_INDEX_NOW) {
+        tab_index_step(t, tab, UINT32_MAX);
+        return;
+    }
+    /* Stages start near the root in every plan that has them. */
+    for (uint32_t i = r->begin; i < r->end && i - r->begin < STAGE_PROBE && !tab->has_stages; i++)
+        tab->has_stages = tab->section->preorder[i]->stage >= 0;
+    tui_tab_summary(t, tab);
+}
+
+/* Work left for between frames: a tab shown but not yet indexed (the current one first). */
+static struct tab *background_tab(struct tui *t)
+{
+    struct doc_view *dv = tui_doc(t);
+    if (dv->tabs[dv->cur].ready && !dv->tabs[dv->cur].indexed)
+        return &dv->tabs[dv->cur];
+    for (size_t d = 0; d < t->n_docs; d++)
+        for (size_t i = 0; i < t->docs[d].n_tabs; i++)
+            if (t->docs[d].tabs[i].ready && !t->docs[d].tabs[i].indexed)
+                return &t->docs[d].tabs[i];
+    return NULL;
 }
 
 struct tab *tui_tab(struct tui *t)
@@ -464,6 +520,19 @@ static int search_slice(struct tui *t)
     return RE_DRAW;
 }
 
+/* Indexes the shown tabs for a slice; redraws the header (and the gutter's width) when
+ * one is done. */
+static int background_slice(struct tui *t)
+{
+    double deadline = now_ms() + SEARCH_SLICE_MS;
+    int re = RE_NONE;
+    struct tab *tab;
+    while ((tab = background_tab(t)) && now_ms() < deadline) /* bounded by the slice's time */
+        if (tab_index_step(t, tab, INDEX_CHUNK))
+            re = RE_DRAW | RE_LAYOUT;
+    return re;
+}
+
 static int prompt_key(struct tui *t, const struct input_event *ev)
 {
     enum key_action a = keys_lookup(KCTX_PROMPT, ev->name);
@@ -691,8 +760,10 @@ static void free_state(struct tui *t)
 {
     for (size_t i = 0; i < t->n_docs; i++) {
         for (size_t j = 0; j < t->docs[i].n_tabs; j++)
-            if (t->docs[i].tabs[j].ready)
+            if (t->docs[i].tabs[j].ready) {
                 rows_free(&t->docs[i].tabs[j].rows);
+                op_summary_stop(&t->docs[i].tabs[j].sum);
+            }
         free(t->docs[i].tabs);
         if (t->docs[i].owned)
             document_free(t->docs[i].doc);
@@ -768,12 +839,15 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
         /* A search still reading the text goes on between keys, unless a key is half
          * read (libtermkey waits to tell Escape from a sequence). */
         bool searching = t.search_tab && timeout < 0;
-        int n = poll(pfd, 2, searching ? 0 : timeout);
+        bool indexing = !searching && timeout < 0 && background_tab(&t);
+        int n = poll(pfd, 2, searching || indexing ? 0 : timeout);
         if (n < 0 && errno == EINTR)
             continue;
         struct input_event ev;
         if (n == 0 && searching)
             flags |= search_slice(&t);
+        else if (n == 0 && indexing)
+            flags |= background_slice(&t);
         else if (n == 0 && input_force(&ev))
             flags |= handle_event(&t, &ev);
         if (pfd[1].revents & POLLIN) {

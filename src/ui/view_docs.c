@@ -116,7 +116,8 @@ bool docs_build_tabs(struct doc_view *dv)
                 return false;
             if (s->kind != SECTION_PHYSICAL)
                 continue;
-            struct plan_node *a = outer_adaptive(s);
+            /* Only an adaptive plan has labels to split on: no pass over the others. */
+            struct plan_node *a = p->adaptive ? outer_adaptive(s) : NULL;
             for (struct plan_node *c = a ? a->first_child : NULL; c; c = c->next_sibling) {
                 if (!(c->flags & NODE_LABEL))
                     continue;

@@ -117,7 +117,7 @@ bool insight_release(struct tui *t)
         return false;
     for (size_t i = 0; i < dv->n_tabs; i++) /* the tabs made ready while held lack the count */
         if (dv->tabs[i].ready)
-            insight_tab_summary(t, &dv->tabs[i]);
+            tui_tab_summary(t, &dv->tabs[i]);
     t->det_node = NULL; /* the details gain the node's findings */
     return true;
 }

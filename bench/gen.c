@@ -691,6 +691,20 @@ static uint32_t build_small(void)
     return root;
 }
 
+/* A plan of about target (11-100) operators: one union of query blocks, the smallest
+ * plans that fill the explorer's 38-line pane (the fair baseline for a full screen). */
+static uint32_t build_fill(uint32_t target)
+{
+    uint32_t root = node_new(K_TAKE, NONE);
+    uint32_t p = node_new(K_HASHAGG, node_new(K_EXCHANGE, node_new(K_HASHAGG, root)));
+    nodes[p].partial = 1;
+    uint32_t u = node_new(K_UNION, p);
+    do
+        branch(u);
+    while (n_nodes < target);
+    return root;
+}
+
 /* Left-deep chain: every level a Project or Filter, every 50th a broadcast join whose
  * chain continues on the left (":  " guides) with a LocalTableScan on the right. */
 static uint32_t build_chain(uint32_t depth)
@@ -759,6 +773,8 @@ int main(int argc, char **argv)
             root = build_chain((uint32_t)size);
         else if (size <= 10)
             root = build_small();
+        else if (size <= 100)
+            root = build_fill((uint32_t)size);
         else
             root = build_big((uint32_t)size);
         fix_cols();

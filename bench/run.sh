@@ -73,6 +73,7 @@ make_input() { # NAME: generate $DIR/NAME.txt unless a fresh one is there
         chain)     "$GEN" chain 10000 "$f" ;;
         longline)  "$GEN" longline 50000000 "$f" ;;
         tiny)      "$GEN" formatted 10 "$f" ;;
+        fill)      "$GEN" formatted 40 "$f" ;;   # 53 operators: fills the 38-line pane
         corpus)
             [ -d "$CORPUS" ] || return 1
             # Every plan file of the corpus once, in a fixed order, then repeated to 100 MB.
@@ -207,9 +208,11 @@ if [ "${BENCH_KEYS:-1}" = 1 ]; then
     big=$DIR/formatted.txt
     [ -s "$big" ] || make_input formatted
     say "measuring key costs (1M-node plan vs 10-node plan)"
+    make_input fill || exit 1
     "$SPB" keys "$TINY" >"$DIR/out.keys-tiny"
+    "$SPB" keys "$DIR/fill.txt" >"$DIR/out.keys-fill"
     "$SPB" keys "$big" >"$DIR/out.keys-big"
-    for size in tiny big; do
+    for size in tiny fill big; do
         while read -r kline; do
             key=$(field key "$kline")
             [ -n "$key" ] || continue

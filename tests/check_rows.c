@@ -978,6 +978,127 @@ START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
 }
 END_TEST
 
+/* ---- the keys' fast paths ----------------------------------------------------------- */
+
+static unsigned one_line(const struct plan_node *n, void *ctx)
+{
+    (void)n, (void)ctx;
+    return 1;
+}
+
+/* A tree of n nodes, each under a random earlier node of the path (deep and bushy parts). */
+static struct document *random_outline(unsigned n, unsigned *seed)
+{
+    size_t cap = (size_t)n * 160 + 1, len = 0;
+    char *spec = malloc(cap);
+    unsigned depth = 0;
+    for (unsigned i = 0; i < n; i++) {
+        *seed = *seed * 1103515245u + 12345u;
+        unsigned rnd = (*seed >> 8) % 8;
+        if (i > 0)
+            depth = rnd < 4 ? (depth + 1 < 40 ? depth + 1 : depth) : rnd < 6 ? depth : depth / 2 + 1;
+        for (unsigned d = 0; d < depth; d++)
+            spec[len++] = ' ', spec[len++] = ' ';
+        len += (size_t)snprintf(spec + len, cap - len, "%s n%u\n",
+                                rnd == 3 ? "Exchange" : "Project", i);
+    }
+    spec[len] = '\0';
+    struct document *doc = outline(spec);
+    free(spec); /* outline copied it */
+    return doc;
+}
+
+/* The fast paths (j/k in O(1), a jump or a fold walking only what it shows) leave the
+ * selection and the screen exactly where the full walks leave them: the same random keys
+ * on two row models of one tab, one of them forced onto the full walks (a row-height
+ * function makes every fast path step aside). */
+START_TEST(fast_paths_agree_with_the_full_walks)
+{
+    unsigned seed = 7;
+    struct document *doc = random_outline(600, &seed);
+    struct plan_section *s = first_section(doc);
+    static const unsigned heights[] = {1, 2, 5, 38, 700};
+    for (size_t hi = 0; hi < sizeof heights / sizeof heights[0]; hi++) {
+        struct rows fast, full;
+        ck_assert(rows_init(&fast, s, NULL));
+        ck_assert(rows_init(&full, s, NULL));
+        rows_set_height_fn(&full, one_line, NULL);
+        rows_set_height(&fast, heights[hi]);
+        rows_set_height(&full, heights[hi]);
+        for (unsigned k = 0; k < 4000; k++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned key = (seed >> 8) % 20, arg = (seed >> 16) % s->n_nodes;
+            struct rows *both[2] = {&fast, &full};
+            for (int b = 0; b < 2; b++) {
+                struct rows *r = both[b];
+                switch (key) {
+                case 0: case 1: case 2: case 3: rows_move(r, 1); break;
+                case 4: case 5: case 6: rows_move(r, -1); break;
+                case 7: rows_move(r, (int)(arg % 7) - 3); break;
+                case 8: case 9: rows_toggle(r); break;
+                case 10: rows_select_centered(r, s->preorder[arg]); break;
+                case 11: rows_select(r, s->preorder[arg]); break;
+                case 12: rows_left(r); break;
+                case 13: rows_right(r); break;
+                case 14: rows_page(r, arg % 2 ? 2 : -1); break;
+                case 15: rows_scroll(r, arg % 2 ? 3 : -3); break;
+                case 16: if (arg % 8 == 0) rows_fold_all(r); else rows_unfold_all(r); break;
+                case 17: rows_show_levels(r, 1 + arg % 9); break;
+                case 18: rows_next_exchange(r, arg % 2 ? 1 : -1, NULL); break;
+                default: if (arg % 2) rows_go_last(r); else rows_go_first(r); break;
+                }
+            }
+            ck_assert_msg(fast.sel == full.sel && fast.top == full.top,
+                          "height %u, key %u (%u) at step %u: sel %u/%u top %u/%u", heights[hi],
+                          key, arg, k, fast.sel->preorder, full.sel->preorder,
+                          fast.top->preorder, full.top->preorder);
+            /* and the hidden bound holds */
+            if (fast.hidden != ROWS_HIDDEN_UNKNOWN) {
+                uint64_t hidden = 0;
+                for (uint32_t i = 0; i < s->n_nodes; i++)
+                    if (rows_is_folded(&fast, s->preorder[i]))
+                        hidden += s->preorder[i]->subtree_size;
+                ck_assert_uint_eq(fast.hidden, hidden);
+            }
+        }
+        rows_free(&fast);
+        rows_free(&full);
+    }
+    document_free(doc);
+}
+END_TEST
+
+/* On a big plan with nothing folded, j/k, Space and a jump touch a handful of nodes, not
+ * the rows of the screen: what the view draws afterwards is the only screen-sized walk. */
+START_TEST(keys_on_a_full_screen_do_not_walk_it)
+{
+    unsigned seed = 11;
+    struct document *doc = random_outline(5000, &seed);
+    struct plan_section *s = first_section(doc);
+    struct rows r;
+    ck_assert(rows_init(&r, s, NULL));
+    rows_set_height(&r, 38);
+    struct plan_node *mid = s->preorder[2500];
+    while (!mid->first_child)
+        mid = s->preorder[mid->preorder + 1];
+    rows_select_centered(&r, mid);
+    uint64_t before = r.steps;
+    for (int i = 0; i < 100; i++)
+        rows_move(&r, i % 2 ? -1 : 1);
+    ck_assert_uint_le(r.steps - before, 100 * 2);
+    before = r.steps;
+    for (int i = 0; i < 100; i++)
+        rows_toggle(&r);
+    ck_assert_uint_le(r.steps - before, 100 * 2);
+    before = r.steps;
+    for (int i = 0; i < 100; i++)
+        rows_select_centered(&r, s->preorder[i % 2 ? 1000 : 4000]);
+    ck_assert_uint_le(r.steps - before, 100 * 2);
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
 Suite *rows_suite(void)
 {
     Suite *s = suite_create("rows");
@@ -1003,6 +1124,8 @@ Suite *rows_suite(void)
     tcase_add_test(tc, a_trace_ends_a_search_in_progress);
     tcase_add_test(tc, indexing_in_slices_gives_the_whole_pass);
     tcase_add_test(tc, a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand);
+    tcase_add_test(tc, fast_paths_agree_with_the_full_walks);
+    tcase_add_test(tc, keys_on_a_full_screen_do_not_walk_it);
     suite_add_tcase(s, tc);
     return s;
 }

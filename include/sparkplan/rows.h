@@ -26,6 +26,8 @@ struct rows_span {
     uint32_t start, end, preorder;
 };
 
+#define ROWS_HIDDEN_UNKNOWN UINT64_MAX
+
 /* Screen lines a row takes (1 unless the view wraps long text); NULL means 1. */
 typedef unsigned rows_height_fn(const struct plan_node *n, void *ctx);
 
@@ -47,6 +49,7 @@ struct rows {
     char *pattern;
     uint32_t *matches;
     size_t n_matches;
+    size_t match_hint;            /* the match n/N went to last (a guess: checked on use) */
     struct rows_scan {
         uint64_t *marks;          /* one bit per node of the tab; NULL: no scan */
         size_t found;             /* bits set */
@@ -74,6 +77,20 @@ struct rows {
         size_t cap_x, cap_s, cap_sp, cap_l;
         bool started, sorted, ok;
     } ix;
+
+    /* For the keys' fast paths.  fold_gen changes with every fold; hidden bounds the nodes
+     * the folds hide (the subtree sizes of folded nodes, nested ones counted again), or
+     * ROWS_HIDDEN_UNKNOWN after fold all and levels (until unfold all).  screen is where
+     * rows_fix_scroll left things: valid while top, sel, the height and the folds are the
+     * same and every row is one line; sel_line is the selection's line in the pane.  With
+     * them j/k cost O(1) and a jump or a fold the rows it shows, not two screens' walks. */
+    uint64_t fold_gen, hidden;
+    struct rows_screen {
+        const struct plan_node *top, *sel;
+        unsigned height, sel_line;
+        uint64_t fold_gen;
+        bool valid;
+    } screen;
 
     /* Nodes visited by navigation since init: lets tests prove that a key's cost does
      * not grow with the plan. */

@@ -130,11 +130,32 @@ static struct plan_node *visible_ancestor(struct rows *r, struct plan_node *n)
     return v;
 }
 
+/* Every fold change goes through here: it keeps fold_gen and the hidden bound. */
+static void fold_byte(struct rows *r, const struct plan_node *n, bool folded)
+{
+    uint8_t *b = &r->folded[n->preorder - r->begin];
+    if (*b == (uint8_t)folded)
+        return;
+    *b = (uint8_t)folded;
+    r->fold_gen++;
+    if (r->hidden != ROWS_HIDDEN_UNKNOWN && n->first_child)
+        r->hidden = folded ? r->hidden + n->subtree_size : r->hidden - n->subtree_size;
+}
+
+/* Folds over the whole tab: the hidden bound is known again only after unfold all. */
+static void folds_changed_everywhere(struct rows *r, bool none_left)
+{
+    r->fold_gen++;
+    r->hidden = none_left ? 0 : ROWS_HIDDEN_UNKNOWN;
+}
+
 void rows_unfold_to(struct rows *r, const struct plan_node *n)
 {
+    if (r->hidden == 0)
+        return; /* nothing is folded: no walk up a deep tree */
     for (struct plan_node *a = tab_parent(r, n); a; a = tab_parent(r, a)) { /* depth */
         r->steps++;
-        r->folded[a->preorder - r->begin] = 0;
+        fold_byte(r, a, false);
     }
 }
 
@@ -159,31 +180,77 @@ void rows_set_height_fn(struct rows *r, rows_height_fn *fn, void *ctx)
     rows_fix_scroll(r);
 }
 
-/* Is n fully on screen with the current top?  Walks at most one screen of rows. */
-static bool on_screen(struct rows *r, const struct plan_node *n)
+/* The screen as rows_fix_scroll left it is still the screen. */
+static bool screen_valid(const struct rows *r)
+{
+    const struct rows_screen *sc = &r->screen;
+    return sc->valid && !r->height_fn && sc->top == r->top && sc->sel == r->sel &&
+           sc->height == r->height && sc->fold_gen == r->fold_gen;
+}
+
+static void screen_save(struct rows *r, unsigned sel_line)
+{
+    r->screen = (struct rows_screen){r->top, r->sel, r->height, sel_line, r->fold_gen,
+                                     r->height_fn == NULL};
+}
+
+/* Are there at least need rows from n (itself included) to the end of the tab?  O(1) when
+ * the folds hide fewer nodes than lie beyond; else walks at most need rows. */
+static bool rows_from_at_least(struct rows *r, const struct plan_node *n, unsigned need)
+{
+    uint64_t nodes = r->end - n->preorder;
+    if (r->hidden != ROWS_HIDDEN_UNKNOWN && nodes >= r->hidden + need)
+        return true;
+    unsigned k = 0;
+    for (const struct plan_node *m = n; m && k < need; m = rows_next(r, m)) /* <= need */
+        k++;
+    return k >= need;
+}
+
+/* Is n fully on screen with the current top?  *line (may be NULL) gets its line.  Walks at
+ * most one screen of rows; none when nothing is folded (the rows are the pre-order), or
+ * when n is further in pre-order than a screen plus what the folds hide. */
+static bool on_screen_at(struct rows *r, const struct plan_node *n, unsigned *line)
 {
     if (!r->top || n->preorder < r->top->preorder)
+        return false;
+    uint32_t dist = n->preorder - r->top->preorder;
+    if (!r->height_fn && r->hidden == 0) {
+        if (line)
+            *line = dist;
+        return dist < r->height;
+    }
+    if (!r->height_fn && r->hidden != ROWS_HIDDEN_UNKNOWN && dist >= r->hidden + r->height)
         return false;
     unsigned lines = 0;
     for (struct plan_node *m = r->top; m && lines < r->height; m = rows_next(r, m)) {
         unsigned h = row_height(r, m);
-        if (m == n)
+        if (m == n) {
+            if (line)
+                *line = lines;
             return lines + h <= r->height || m == r->top;
+        }
         lines += h;
     }
     return false;
 }
 
-/* Put top so that n is the last row on screen. */
-static void top_for_bottom(struct rows *r, struct plan_node *n)
+static bool on_screen(struct rows *r, const struct plan_node *n)
+{
+    return on_screen_at(r, n, NULL);
+}
+
+/* Put top so that n is the last row on screen; returns the lines above n. */
+static unsigned top_for_bottom(struct rows *r, struct plan_node *n)
 {
     struct plan_node *p;
-    unsigned lines = row_height(r, n);
+    unsigned lines = 0;
     r->top = n;
-    while ((p = rows_prev(r, r->top)) && lines + row_height(r, p) <= r->height) {
+    while ((p = rows_prev(r, r->top)) && lines + row_height(r, n) + row_height(r, p) <= r->height) {
         lines += row_height(r, p);
         r->top = p;
     }
+    return lines;
 }
 
 void rows_fix_scroll(struct rows *r)
@@ -196,20 +263,32 @@ void rows_fix_scroll(struct rows *r)
     /* sel and top are visible here: whoever folds moves them out of hidden subtrees. */
     if (!r->top)
         r->top = r->sel;
+    if (screen_valid(r))
+        return; /* nothing moved since the last look */
     if (r->sel->preorder < r->top->preorder)
         r->top = r->sel;
-    else if (!on_screen(r, r->sel))
-        top_for_bottom(r, r->sel);
-    /* Do not leave empty lines at the bottom while rows above could fill them. */
-    unsigned lines = 0;
-    for (struct plan_node *m = r->top; m && lines < r->height; m = rows_next(r, m))
-        lines += row_height(r, m);
-    struct plan_node *p;
-    while (lines < r->height && (p = rows_prev(r, r->top)) &&
-           lines + row_height(r, p) <= r->height) {
-        lines += row_height(r, p);
-        r->top = p;
+    /* One walk down the screen: where sel is, and how many lines the rows fill. */
+    unsigned lines = 0, sel_at = UINT32_MAX, sel_h = 1;
+    for (struct plan_node *m = r->top; m && lines < r->height; m = rows_next(r, m)) {
+        unsigned h = row_height(r, m);
+        if (m == r->sel)
+            sel_at = lines, sel_h = h;
+        lines += h;
     }
+    if (sel_at == UINT32_MAX || (sel_at + sel_h > r->height && r->sel != r->top)) {
+        sel_at = top_for_bottom(r, r->sel);
+    } else {
+        /* Do not leave empty lines at the bottom while rows above could fill them. */
+        struct plan_node *p;
+        while (lines < r->height && (p = rows_prev(r, r->top)) &&
+               lines + row_height(r, p) <= r->height) {
+            unsigned h = row_height(r, p);
+            lines += h;
+            sel_at += h;
+            r->top = p;
+        }
+    }
+    screen_save(r, sel_at);
 }
 
 static struct plan_node *walk(struct rows *r, struct plan_node *n, int delta)
@@ -226,6 +305,24 @@ void rows_move(struct rows *r, int delta)
 {
     if (!r->sel)
         return;
+    if ((delta == 1 || delta == -1) && screen_valid(r)) {
+        /* j/k: one row, and the screen moves by at most one; nothing else to walk. */
+        struct plan_node *m = delta > 0 ? rows_next(r, r->sel) : rows_prev(r, r->sel);
+        if (!m)
+            return;
+        unsigned line = r->screen.sel_line;
+        r->sel = m;
+        if (delta > 0 && line + 1 < r->height)
+            line++;
+        else if (delta > 0)
+            r->top = rows_next(r, r->top);
+        else if (line > 0)
+            line--;
+        else
+            r->top = m;
+        screen_save(r, line);
+        return;
+    }
     r->sel = walk(r, r->sel, delta);
     rows_fix_scroll(r);
 }
@@ -270,15 +367,52 @@ void rows_select(struct rows *r, struct plan_node *n)
     rows_fix_scroll(r);
 }
 
+/* Puts top half a screen above n; returns the rows between them. */
+static unsigned top_half_above(struct rows *r, struct plan_node *n)
+{
+    unsigned half = r->height / 2;
+    if (r->hidden == 0) { /* nothing folded: the rows are the pre-order itself */
+        uint32_t back = n->preorder - r->begin < half ? n->preorder - r->begin : half;
+        r->top = r->section->preorder[n->preorder - back];
+        return back;
+    }
+    unsigned back = 0;
+    struct plan_node *m = n, *p;
+    while (back < half && (p = rows_prev(r, m))) /* bounded by half a screen */
+        m = p, back++;
+    r->top = m;
+    return back;
+}
+
 void rows_select_centered(struct rows *r, struct plan_node *n)
 {
     if (!rows_contains(r, n))
         return;
+    bool unchanged = screen_valid(r); /* top, height and folds as fix_scroll left them */
+    uint64_t gen = r->fold_gen;
     rows_unfold_to(r, n);
     if (!r->top)
         r->top = n;
-    if (!on_screen(r, n)) {
-        r->top = walk(r, n, -(int)(r->height / 2));
+    unsigned line;
+    if (on_screen_at(r, n, &line)) {
+        if (unchanged && gen == r->fold_gen) {
+            /* n is on the screen as it is: only the selection moves. */
+            r->sel = n;
+            screen_save(r, line);
+            return;
+        }
+    } else {
+        if (!r->height_fn) {
+            unsigned above = top_half_above(r, n);
+            r->sel = n;
+            /* The rows below fill the rest of the screen: nothing more to walk. */
+            if (rows_from_at_least(r, n, r->height - above)) {
+                screen_save(r, above);
+                return;
+            }
+        } else {
+            r->top = walk(r, n, -(int)(r->height / 2));
+        }
     }
     r->sel = n;
     rows_fix_scroll(r);
@@ -334,7 +468,17 @@ void rows_set_folded(struct rows *r, struct plan_node *n, bool folded)
 {
     if (!rows_contains(r, n))
         return;
-    r->folded[n->preorder - r->begin] = folded ? 1 : 0;
+    bool was_valid = screen_valid(r);
+    unsigned line = r->screen.sel_line;
+    fold_byte(r, n, folded);
+    if (was_valid && n == r->sel) {
+        /* Space on the selection: the rows above it stay; only the rows below change, and
+         * they need only fill the rest of the screen. */
+        if (rows_from_at_least(r, n, r->height - line)) {
+            screen_save(r, line);
+            return;
+        }
+    }
     if (folded) {
         r->sel = out_of_fold(n, r->sel);
         r->top = out_of_fold(n, r->top);
@@ -385,12 +529,14 @@ static void build_indexes(struct rows *r);
 void rows_fold_all(struct rows *r)
 {
     memset(r->folded, 1, r->end - r->begin);
+    folds_changed_everywhere(r, false);
     refold(r);
 }
 
 void rows_unfold_all(struct rows *r)
 {
     memset(r->folded, 0, r->end - r->begin);
+    folds_changed_everywhere(r, true);
     rows_fix_scroll(r);
 }
 
@@ -405,6 +551,7 @@ void rows_show_levels(struct rows *r, unsigned levels)
     else
         for (uint32_t i = r->begin; i < r->end; i++)
             r->folded[i - r->begin] = rows_rel_depth(r, r->section->preorder[i]) + 1 >= levels;
+    folds_changed_everywhere(r, false);
     refold(r);
 }
 
@@ -1042,11 +1189,38 @@ static bool step_in_marks(struct rows *r, int dir, bool *wrapped)
     return true;
 }
 
+/* The selection's index among the matches when it is the match n/N last went to: then
+ * the next one is beside it, no binary search over a million matches.  SIZE_MAX if not. */
+static size_t match_at_sel(const struct rows *r)
+{
+    size_t i = r->match_hint;
+    return r->sel && i < r->n_matches && r->matches && r->matches[i] == r->sel->preorder
+               ? i
+               : SIZE_MAX;
+}
+
 bool rows_search_step(struct rows *r, int dir, bool *wrapped)
 {
     if (scan_live(r))
         return step_in_marks(r, dir, wrapped);
-    return jump_in(r, r->matches, r->n_matches, dir, wrapped);
+    if (!r->sel || r->n_matches == 0)
+        return false;
+    size_t i = match_at_sel(r);
+    bool wrap;
+    if (i == SIZE_MAX) {
+        i = pick_next(r->matches, r->n_matches, r->sel->preorder, dir, &wrap);
+    } else if (dir > 0) {
+        wrap = i + 1 == r->n_matches;
+        i = wrap ? 0 : i + 1;
+    } else {
+        wrap = i == 0;
+        i = wrap ? r->n_matches - 1 : i - 1;
+    }
+    if (wrapped)
+        *wrapped = wrap;
+    r->match_hint = i;
+    rows_select_centered(r, r->section->preorder[r->matches[i]]);
+    return true;
 }
 
 size_t rows_match_index(const struct rows *r)
@@ -1065,6 +1239,8 @@ size_t rows_match_index(const struct rows *r)
     }
     if (r->n_matches == 0)
         return 0;
+    if (match_at_sel(r) != SIZE_MAX)
+        return match_at_sel(r) + 1;
     size_t lo = 0, hi = r->n_matches;
     uint32_t key = r->sel->preorder;
     while (lo < hi) {

@@ -76,6 +76,13 @@ struct rows {
         uint32_t next;            /* next pre-order position to read */
         size_t cap_x, cap_s, cap_sp, cap_l;
         bool started, sorted, ok;
+        /* then the spans' radix sort, in slices too: digit pass, counting or placing,
+         * position in the spans, the other buffer and the digit counts (malloc) */
+        unsigned sort_pass;
+        bool sort_placing;
+        size_t sort_pos;
+        struct rows_span *sort_tmp;
+        uint32_t *sort_count;
     } ix;
 
     /* For the keys' fast paths.  fold_gen changes with every fold; hidden bounds the nodes
@@ -88,6 +95,7 @@ struct rows {
     struct rows_screen {
         const struct plan_node *top, *sel;
         unsigned height, sel_line;
+        uint32_t top_pre;         /* top's pre-order position */
         uint64_t fold_gen;
         bool valid;
     } screen;

@@ -35,8 +35,11 @@ bool rows_init(struct rows *r, struct plan_section *s, struct plan_node *scope)
     return true;
 }
 
+static void sort_drop(struct rows *r);
+
 void rows_free(struct rows *r)
 {
+    sort_drop(r);
     free(r->scan.marks);
     free(r->byte_freq);
     free(r->folded);
@@ -190,15 +193,24 @@ static bool screen_valid(const struct rows *r)
 
 static void screen_save(struct rows *r, unsigned sel_line)
 {
-    r->screen = (struct rows_screen){r->top, r->sel, r->height, sel_line, r->fold_gen,
-                                     r->height_fn == NULL};
+    r->screen = (struct rows_screen){r->top, r->sel, r->height, sel_line, r->top->preorder,
+                                     r->fold_gen, r->height_fn == NULL};
 }
 
-/* Are there at least need rows from n (itself included) to the end of the tab?  O(1) when
- * the folds hide fewer nodes than lie beyond; else walks at most need rows. */
-static bool rows_from_at_least(struct rows *r, const struct plan_node *n, unsigned need)
+/* The top row's pre-order position, without touching the node when the screen knows it
+ * (after a jump the top row is a node no key has read yet). */
+static uint32_t top_pre(const struct rows *r)
 {
-    uint64_t nodes = r->end - n->preorder;
+    return r->screen.top == r->top ? r->screen.top_pre : r->top->preorder;
+}
+
+/* Are there at least need rows from n (itself included, at pre-order position pre) to the
+ * end of the tab?  O(1) when the folds hide fewer nodes than lie beyond; else walks at most
+ * need rows. */
+static bool rows_from_at_least(struct rows *r, const struct plan_node *n, uint32_t pre,
+                               unsigned need)
+{
+    uint64_t nodes = r->end - pre;
     if (r->hidden != ROWS_HIDDEN_UNKNOWN && nodes >= r->hidden + need)
         return true;
     unsigned k = 0;
@@ -210,11 +222,12 @@ static bool rows_from_at_least(struct rows *r, const struct plan_node *n, unsign
 /* Is n fully on screen with the current top?  *line (may be NULL) gets its line.  Walks at
  * most one screen of rows; none when nothing is folded (the rows are the pre-order), or
  * when n is further in pre-order than a screen plus what the folds hide. */
-static bool on_screen_at(struct rows *r, const struct plan_node *n, unsigned *line)
+static bool on_screen_at(struct rows *r, const struct plan_node *n, uint32_t pre,
+                         unsigned *line)
 {
-    if (!r->top || n->preorder < r->top->preorder)
+    if (!r->top || pre < top_pre(r))
         return false;
-    uint32_t dist = n->preorder - r->top->preorder;
+    uint32_t dist = pre - top_pre(r);
     if (!r->height_fn && r->hidden == 0) {
         if (line)
             *line = dist;
@@ -237,7 +250,7 @@ static bool on_screen_at(struct rows *r, const struct plan_node *n, unsigned *li
 
 static bool on_screen(struct rows *r, const struct plan_node *n)
 {
-    return on_screen_at(r, n, NULL);
+    return on_screen_at(r, n, n->preorder, NULL);
 }
 
 /* Put top so that n is the last row on screen; returns the lines above n. */
@@ -367,13 +380,16 @@ void rows_select(struct rows *r, struct plan_node *n)
     rows_fix_scroll(r);
 }
 
-/* Puts top half a screen above n; returns the rows between them. */
-static unsigned top_half_above(struct rows *r, struct plan_node *n)
+/* Puts top half a screen above n (at pre-order position pre); returns the rows between
+ * them.  Sets *top_at to the top's pre-order position. */
+static unsigned top_half_above(struct rows *r, struct plan_node *n, uint32_t pre,
+                               uint32_t *top_at)
 {
     unsigned half = r->height / 2;
     if (r->hidden == 0) { /* nothing folded: the rows are the pre-order itself */
-        uint32_t back = n->preorder - r->begin < half ? n->preorder - r->begin : half;
-        r->top = r->section->preorder[n->preorder - back];
+        uint32_t back = pre - r->begin < half ? pre - r->begin : half;
+        *top_at = pre - back;
+        r->top = r->section->preorder[*top_at];
         return back;
     }
     unsigned back = 0;
@@ -381,33 +397,39 @@ static unsigned top_half_above(struct rows *r, struct plan_node *n)
     while (back < half && (p = rows_prev(r, m))) /* bounded by half a screen */
         m = p, back++;
     r->top = m;
+    *top_at = m->preorder;
     return back;
 }
 
-void rows_select_centered(struct rows *r, struct plan_node *n)
+/* rows_select_centered of the node at pre-order position pre of the tab.  Jumps from the
+ * tab's own indexes (n, x, ]) come here with the position they hold: with nothing folded
+ * neither the target nor the new top row is read (the frame reads them when it draws). */
+static void select_centered_at(struct rows *r, uint32_t pre)
 {
-    if (!rows_contains(r, n))
-        return;
+    struct plan_node *n = r->section->preorder[pre];
     bool unchanged = screen_valid(r); /* top, height and folds as fix_scroll left them */
     uint64_t gen = r->fold_gen;
     rows_unfold_to(r, n);
     if (!r->top)
         r->top = n;
     unsigned line;
-    if (on_screen_at(r, n, &line)) {
+    if (on_screen_at(r, n, pre, &line)) {
         if (unchanged && gen == r->fold_gen) {
             /* n is on the screen as it is: only the selection moves. */
             r->sel = n;
-            screen_save(r, line);
+            r->screen.sel = n;
+            r->screen.sel_line = line;
             return;
         }
     } else {
         if (!r->height_fn) {
-            unsigned above = top_half_above(r, n);
+            uint32_t top_at;
+            unsigned above = top_half_above(r, n, pre, &top_at);
             r->sel = n;
             /* The rows below fill the rest of the screen: nothing more to walk. */
-            if (rows_from_at_least(r, n, r->height - above)) {
-                screen_save(r, above);
+            if (rows_from_at_least(r, n, pre, r->height - above)) {
+                r->screen = (struct rows_screen){r->top, n, r->height, above, top_at,
+                                                 r->fold_gen, true};
                 return;
             }
         } else {
@@ -416,6 +438,12 @@ void rows_select_centered(struct rows *r, struct plan_node *n)
     }
     r->sel = n;
     rows_fix_scroll(r);
+}
+
+void rows_select_centered(struct rows *r, struct plan_node *n)
+{
+    if (rows_contains(r, n))
+        select_centered_at(r, n->preorder);
 }
 
 /* Lines from n to the end, counting no further than the screen height. */
@@ -474,7 +502,7 @@ void rows_set_folded(struct rows *r, struct plan_node *n, bool folded)
     if (was_valid && n == r->sel) {
         /* Space on the selection: the rows above it stay; only the rows below change, and
          * they need only fill the rest of the screen. */
-        if (rows_from_at_least(r, n, r->height - line)) {
+        if (rows_from_at_least(r, n, n->preorder, r->height - line)) {
             screen_save(r, line);
             return;
         }
@@ -626,45 +654,81 @@ static bool add_span(struct rows *r, size_t *cap, struct slice s, uint32_t pre,
 /* Sorts the spans by start: a stable radix sort on the 32-bit offsets, 11 bits at a time
  * (formatted plans put the details blocks after the tree, so a million nodes give two
  * million spans in two interleaved runs; a comparison sort of them took longer than the
- * whole first frame).  False when memory ran out (the spans are then left as they were). */
+ * whole first frame).  Done in slices of about budget spans (0: all), as the node pass is:
+ * the sort of two million spans is 200 ms in one go.  1 when sorted, 0 when there is more,
+ * -1 when memory ran out (the spans are then left as they were). */
 #define SPAN_RADIX_BITS 11
-static bool sort_spans(struct rows *r)
+#define SPAN_RADIX_PASSES 3
+static int sort_spans_more(struct rows *r, size_t budget)
 {
-    size_t n = r->n_spans;
-    struct rows_span *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    uint32_t *count = malloc(((size_t)1 << SPAN_RADIX_BITS) * sizeof *count);
-    if (!tmp || !count) {
-        free(tmp);
-        free(count);
-        return false;
-    }
-    struct rows_span *from = r->spans, *to = tmp;
-    const uint32_t mask = (1u << SPAN_RADIX_BITS) - 1;
-    for (unsigned shift = 0; shift < 32; shift += SPAN_RADIX_BITS) { /* 3 passes */
-        memset(count, 0, ((size_t)1 << SPAN_RADIX_BITS) * sizeof *count);
-        for (size_t i = 0; i < n; i++)
-            count[(from[i].start >> shift) & mask]++;
-        uint32_t sum = 0;
-        for (uint32_t d = 0; d <= mask; d++) { /* bounded by the digit's range */
-            uint32_t c = count[d];
-            count[d] = sum;
-            sum += c;
+    struct rows_index *ix = &r->ix;
+    size_t n = r->n_spans, digits = (size_t)1 << SPAN_RADIX_BITS;
+    const uint32_t mask = (uint32_t)digits - 1;
+    if (!ix->sort_tmp) {
+        ix->sort_tmp = malloc((n ? n : 1) * sizeof *ix->sort_tmp);
+        ix->sort_count = calloc(digits, sizeof *ix->sort_count);
+        if (!ix->sort_tmp || !ix->sort_count) {
+            free(ix->sort_tmp);
+            free(ix->sort_count);
+            ix->sort_tmp = NULL;
+            ix->sort_count = NULL;
+            return -1;
         }
-        for (size_t i = 0; i < n; i++)
-            to[count[(from[i].start >> shift) & mask]++] = from[i];
-        struct rows_span *t = from;
-        from = to;
-        to = t;
+        ix->sort_pass = 0;
+        ix->sort_placing = false;
+        ix->sort_pos = 0;
     }
-    /* An odd number of passes leaves the result in tmp. */
-    if (from != r->spans) {
-        free(r->spans);
-        r->spans = from;
-    } else {
-        free(tmp);
+    size_t work = budget ? budget : SIZE_MAX;
+    while (ix->sort_pass < SPAN_RADIX_PASSES && work > 0) { /* bounded by the budget */
+        unsigned shift = ix->sort_pass * SPAN_RADIX_BITS;
+        size_t stop = n - ix->sort_pos > work ? ix->sort_pos + work : n;
+        work -= stop - ix->sort_pos;
+        uint32_t *count = ix->sort_count;
+        if (!ix->sort_placing) {
+            for (size_t i = ix->sort_pos; i < stop; i++)
+                count[(r->spans[i].start >> shift) & mask]++;
+        } else {
+            for (size_t i = ix->sort_pos; i < stop; i++)
+                ix->sort_tmp[count[(r->spans[i].start >> shift) & mask]++] = r->spans[i];
+        }
+        ix->sort_pos = stop;
+        if (stop < n)
+            break;
+        ix->sort_pos = 0;
+        if (!ix->sort_placing) { /* counts -> where each digit's run starts */
+            uint32_t sum = 0;
+            for (size_t d = 0; d < digits; d++) { /* bounded by the digit's range */
+                uint32_t c = count[d];
+                count[d] = sum;
+                sum += c;
+            }
+            ix->sort_placing = true;
+        } else { /* the placed copy becomes the spans */
+            struct rows_span *t = r->spans;
+            r->spans = ix->sort_tmp;
+            ix->sort_tmp = t;
+            memset(count, 0, digits * sizeof *count);
+            ix->sort_placing = false;
+            ix->sort_pass++;
+        }
+        if (work == 0)
+            break;
     }
-    free(count);
-    return true;
+    if (ix->sort_pass < SPAN_RADIX_PASSES)
+        return 0;
+    free(ix->sort_tmp);
+    free(ix->sort_count);
+    ix->sort_tmp = NULL;
+    ix->sort_count = NULL;
+    return 1;
+}
+
+static void sort_drop(struct rows *r)
+{
+    free(r->ix.sort_tmp);
+    free(r->ix.sort_count);
+    r->ix.sort_tmp = NULL;
+    r->ix.sort_count = NULL;
 }
 
 /* Drops the indexes and starts the pass again from the tab's first node. */
@@ -675,6 +739,7 @@ static void index_restart(struct rows *r)
     free(r->depth8);
     free(r->spans);
     free(r->loose);
+    sort_drop(r);
     r->exchanges = r->stage_starts = r->loose = NULL;
     r->spans = NULL;
     r->n_exchanges = r->n_stage_starts = r->n_spans = r->n_loose = 0;
@@ -723,10 +788,16 @@ int rows_index_more(struct rows *r, size_t budget)
     uint32_t stop = budget && r->end - ix->next > budget ? ix->next + (uint32_t)budget : r->end;
     for (uint32_t i = ix->next; i < stop; i++)
         index_node(r, i, doc);
+    size_t read = stop - ix->next;
     ix->next = stop;
     if (stop < r->end)
         return 0;
-    if (!ix->sorted && !sort_spans(r)) {
+    /* The sort takes what is left of the slice (a span costs less than a node). */
+    size_t left = budget > read ? budget - read : 1;
+    int sorted = ix->sorted ? 1 : sort_spans_more(r, budget ? left * 2 : 0);
+    if (sorted == 0)
+        return 0;
+    if (sorted < 0) {
         /* No memory to sort: no spans, every node is searched on its own. */
         free(r->spans);
         r->spans = NULL;
@@ -771,7 +842,7 @@ static bool jump_in(struct rows *r, const uint32_t *a, size_t n, int dir, bool *
     if (!r->sel || n == 0)
         return false;
     size_t i = pick_next(a, n, r->sel->preorder, dir, wrapped);
-    rows_select_centered(r, r->section->preorder[a[i]]);
+    select_centered_at(r, a[i]);
     return true;
 }
 
@@ -1193,8 +1264,9 @@ static bool step_in_marks(struct rows *r, int dir, bool *wrapped)
  * the next one is beside it, no binary search over a million matches.  SIZE_MAX if not. */
 static size_t match_at_sel(const struct rows *r)
 {
-    size_t i = r->match_hint;
-    return r->sel && i < r->n_matches && r->matches && r->matches[i] == r->sel->preorder
+    size_t i = r->match_hint; /* compared by pointer: the selection's node is not read */
+    return r->sel && i < r->n_matches && r->matches &&
+                   r->section->preorder[r->matches[i]] == r->sel
                ? i
                : SIZE_MAX;
 }
@@ -1219,7 +1291,7 @@ bool rows_search_step(struct rows *r, int dir, bool *wrapped)
     if (wrapped)
         *wrapped = wrap;
     r->match_hint = i;
-    rows_select_centered(r, r->section->preorder[r->matches[i]]);
+    select_centered_at(r, r->matches[i]);
     return true;
 }
 

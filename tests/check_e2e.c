@@ -973,7 +973,7 @@ START_TEST(aqe_plans_get_final_and_initial_tabs)
 }
 END_TEST
 
-/* A plan too big to count before the first frame (more than 20,000 nodes in its tab):
+/* A plan too big to count before the first frame (more than 4,096 nodes in its tab):
  * the rows come first, the header says it is counting, the counts follow between frames,
  * and a key that needs the index (x) works at once. */
 START_TEST(a_big_plan_counts_between_frames_and_jumps_at_once)

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "sparkplan/arena.h"
+#include "sparkplan/mapfile.h"
 
 static const char plan_text[] = "== Physical Plan ==\n"
                                 "*(1) Project [id#0L]\n"
@@ -44,6 +46,7 @@ static void assert_loads_byte_for_byte(size_t size)
     ck_assert_uint_eq(doc->len, size);
     ck_assert(memcmp(doc->bytes, expected, size) == 0);
     ck_assert_int_eq(doc->bytes[size], '\0'); /* the guard byte the parser may rely on */
+    ck_assert(doc->bytes_mapped == (size >= MAPFILE_MIN_SIZE)); /* big files are mapped */
     ck_assert_uint_ge(doc->n_all_nodes, 2);
     document_free(doc);
     free(expected);
@@ -57,6 +60,33 @@ START_TEST(a_big_file_loads_byte_for_byte)
     assert_loads_byte_for_byte(getenv("SPARKPLAN_SANITIZED") ? 5u << 20 : 9u << 20);
     assert_loads_byte_for_byte(4u << 20);
     assert_loads_byte_for_byte(sizeof plan_text - 1);
+}
+END_TEST
+
+/* A mapped file cut short by someone else while it is open: the bytes past the cut read as
+   NUL and nothing dies of SIGBUS. */
+START_TEST(a_mapped_file_truncated_under_us_reads_as_nul_bytes)
+{
+    size_t size = 3u << 20;
+    char *path = write_plan_file(size);
+    int fd = open(path, O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    char *p = mapfile_open(fd, size);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(p[size], '\0');
+    ck_assert_int_eq(truncate(path, 10000), 0);
+    size_t nonzero = 0;
+    for (size_t i = 0; i <= size; i++) /* past the cut: SIGBUS without the guard */
+        nonzero += p[i] != '\0';
+    ck_assert_uint_le(nonzero, 10000);
+    ck_assert_uint_gt(nonzero, 9000);
+    ck_assert_int_eq(memcmp(p, plan_text, strlen(plan_text)), 0);
+    mapfile_close(p, size);
+    close(fd);
+    /* Small files are read, not mapped. */
+    ck_assert_ptr_null(mapfile_open(0, MAPFILE_MIN_SIZE - 1));
+    unlink(path);
+    free(path);
 }
 END_TEST
 
@@ -177,6 +207,7 @@ Suite *bigload_suite(void)
     Suite *s = suite_create("bigload");
     TCase *tc = tcase_create("bigload");
     tcase_add_test(tc, a_big_file_loads_byte_for_byte);
+    tcase_add_test(tc, a_mapped_file_truncated_under_us_reads_as_nul_bytes);
     tcase_add_test(tc, devices_and_directories_load_like_before);
     tcase_add_test(tc, the_arena_grows_its_chunks_and_keeps_memory_zeroed);
     tcase_add_test(tc, nodes_out_of_line_order_are_still_found_by_line);

@@ -112,6 +112,8 @@ struct document {
     const char *name;          /* origin shown to people: file name, "stdin", "paste 2" */
     char *bytes;               /* original input, owned (malloc), never modified */
     size_t len;
+    bool bytes_mapped;         /* additive (issue 6): bytes is a mapfile.h mapping of len
+                                  bytes, released with mapfile_close(), not free() */
     const char *text;          /* what the parser read: == bytes, or cleaned text in the arena */
     size_t text_len;
     const uint32_t *line_map;  /* text line (1-based index) -> original line; NULL = identity */

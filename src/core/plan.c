@@ -1,6 +1,8 @@
 /* plan.c: the plan model, its construction helpers and lookups (see plan.h). */
 #include "sparkplan/plan.h"
 
+#include "sparkplan/mapfile.h"
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,7 +58,10 @@ void document_free(struct document *doc)
     if (!doc)
         return;
     arena_free(&doc->arena);
-    free(doc->bytes);
+    if (doc->bytes_mapped)
+        mapfile_close(doc->bytes, doc->len);
+    else
+        free(doc->bytes);
     free(doc);
 }
 

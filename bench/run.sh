@@ -149,6 +149,13 @@ first_screen() {
     echo "$(cut -d' ' -f1 "$DIR/out.screen" | median) $(cut -d' ' -f2 "$DIR/out.screen" | median) $(cut -d' ' -f3 "$DIR/out.screen" | median)"
 }
 
+# The floor of the first-screen figure: the same measurement on the 10-node plan (tmux
+# starting the pane's shell, the process start, the terminal set-up, the polling).
+if [ $HAVE_UI = 1 ]; then
+    set -- $(first_screen "$TINY")
+    record tiny screen "$1"
+fi
+
 # ---- per input ---------------------------------------------------------------------
 for name in $ONLY; do
     if ! make_input "$name"; then

@@ -8,7 +8,8 @@
 # (../shared/corpus), BENCH_NODES (1000000), BENCH_KEYS=0 skips the key costs,
 # BENCH_VALGRIND=0 skips the valgrind run, BENCH_SCREEN_RE (a regex the explorer's first
 # full screen shows; default: anything on the bottom row), BENCH_POLL_S (pause between two
-# looks at the screen, 0.01; 0 polls back to back), BENCH_SP (the explorer binary).
+# looks at the screen, 0.01; 0 polls back to back), BENCH_QUIET_WAIT (1: wait for the
+# explorer's first output without polling, see below), BENCH_SP (the explorer binary).
 set -u
 
 BB=${BB:-build-bench}
@@ -24,6 +25,12 @@ SCREEN_RE=${BENCH_SCREEN_RE:-}
 # machine: its load ran 100-400 ms slower than the parse baseline beside it, which nothing
 # polls.  10 ms costs at most 10 ms of resolution.
 POLL=${BENCH_POLL_S:-0.01}
+# 1 (default when mkfifo and timeout are there): no polling at all until the explorer
+# writes its first byte, then back-to-back polling for the few ms to its first frame.
+# Polling every 10 ms still slowed a 1.2 s load by 100-600 ms on this machine (a tmux client
+# and a sleep forked 100 times a second, beside a load that faults in 500 MB).
+QUIET_WAIT=${BENCH_QUIET_WAIT:-1}
+command -v mkfifo >/dev/null 2>&1 && command -v timeout >/dev/null 2>&1 || QUIET_WAIT=0
 ROOT=$(pwd)
 SP=${BENCH_SP:-$ROOT/$BB/sparkplan}   # BENCH_SP: another explorer binary, for A/B runs
 SPB=$ROOT/$BB/spbench
@@ -124,11 +131,25 @@ first_screen() {
     r=0
     while [ $r -lt "$RUNS" ]; do
         p=$(field time "$("$SPB" run 1 /dev/null -- "$SPB" parse "$1" 2>/dev/null)")
-        t0=$(now)
-        tmux -L "$TMUX_SOCK" new-session -d -s shot -x 120 -y 40 "$SP $1; sleep 100000"
+        if [ "$QUIET_WAIT" = 1 ]; then
+            # The pane waits for a signal before it starts the explorer, and copies what
+            # the explorer writes into a FIFO: the script sleeps in a read until the first
+            # byte (the terminal set-up, a few ms before the first frame), then polls.
+            rm -f "$DIR/out.fifo"
+            mkfifo "$DIR/out.fifo" || return 1
+            tmux -L "$TMUX_SOCK" new-session -d -s shot -x 120 -y 40 \
+                "tmux -L $TMUX_SOCK wait-for go; $SP $1; sleep 100000"
+            tmux -L "$TMUX_SOCK" pipe-pane -t shot -o "cat >$DIR/out.fifo"
+            t0=$(now)
+            tmux -L "$TMUX_SOCK" wait-for -S go
+            timeout 60 head -c 1 "$DIR/out.fifo" >/dev/null
+        else
+            t0=$(now)
+            tmux -L "$TMUX_SOCK" new-session -d -s shot -x 120 -y 40 "$SP $1; sleep 100000"
+        fi
         t1=""
         while :; do
-            [ "$POLL" = 0 ] || sleep "$POLL"
+            [ "$POLL" = 0 ] || [ "$QUIET_WAIT" = 1 ] || sleep "$POLL"
             screen=$(tmux -L "$TMUX_SOCK" capture-pane -p -t shot)
             if [ -n "$SCREEN_RE" ]; then
                 printf '%s\n' "$screen" | grep -Eq "$SCREEN_RE" && t1=$(now)

@@ -67,7 +67,7 @@ END {
         if (!shown++) {
             printf "\n3. Explorer: start to first full screen (tmux, 120x40) vs parse alone, timed in pairs\n"
             printf "   back to back (ratio = median of the pairs' ratios); floor = the same figure for the\n"
-            printf "   10-node plan (tmux starting the pane, process start, terminal set-up, polling), shown\n"
+            printf "   10-node plan (the pane's shell starting the explorer, terminal set-up, tmux, capture), shown\n"
             printf "   for context: the last column takes it off the screen time\n"
             printf "%-10s %10s %9s %6s %-17s %8s %s\n", "input", "screen ms", "parse ms", "ratio", "(<=1.2)",
                 "floor ms", "(screen-floor)/parse"

@@ -1011,6 +1011,37 @@ START_TEST(a_big_plan_counts_between_frames_and_jumps_at_once)
 }
 END_TEST
 
+/* A node whose text is longer than the details pane lays out (64 KB, as the tree's rows)
+ * ends its details with how much is not shown: the pane wraps only what it can show. */
+START_TEST(details_of_a_long_line_stop_at_64_kb_and_say_what_is_left)
+{
+    if (skip_test())
+        return;
+    const size_t cols = 20000;
+    size_t cap = cols * 16 + 256, len = 0; /* ", c99#19999" is 11 bytes */
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    len += (size_t)snprintf(text + len, cap - len, "== Physical Plan ==\nProject [");
+    size_t line_at = strlen("== Physical Plan ==\n");
+    for (size_t i = 0; i < cols; i++)
+        len += (size_t)snprintf(text + len, cap - len, "%sc%zu#%zu", i ? ", " : "", i % 100, i);
+    len += (size_t)snprintf(text + len, cap - len, "]");
+    size_t node_len = len - line_at; /* the root's text: its whole line */
+    len += (size_t)snprintf(text + len, cap - len, "\n+- Scan parquet t\n");
+    write_file("longrow.txt", text);
+    free(text);
+    ck_assert_uint_gt(node_len, 65536);
+    char want[64];
+    snprintf(want, sizeof want, "(%zu more bytes not shown)", node_len - 65536);
+    struct tmx x;
+    start(&x, "longrow", 120, 30, "", "longrow.txt");
+    wait_for(&x, "Scan parquet t");
+    keys(&x, "Enter G");
+    wait_for(&x, want);
+    stop(&x);
+}
+END_TEST
+
 Suite *e2e_suite(void)
 {
     Suite *s = suite_create("e2e");
@@ -1037,6 +1068,7 @@ Suite *e2e_suite(void)
     tcase_add_test(tc, mouse_clicks_select_and_toggle);
     tcase_add_test(tc, eight_colours_and_vt100_keep_the_distinctions);
     tcase_add_test(tc, a_big_plan_counts_between_frames_and_jumps_at_once);
+    tcase_add_test(tc, details_of_a_long_line_stop_at_64_kb_and_say_what_is_left);
     tcase_add_test(tc, x_and_brackets_jump_between_exchanges_and_stages);
     tcase_add_test(tc, aqe_plans_get_final_and_initial_tabs);
     suite_add_tcase(s, tc);

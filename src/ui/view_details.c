@@ -14,8 +14,11 @@
 #include "sparkplan/opclass.h"
 #include "sparkplan/tui.h"
 
-/* A node's text or details block longer than this is shown cut, with a note. */
-#define DETAILS_MAX_BYTES (256 * 1024)
+/* A node's text or details block longer than this is shown cut, with a note.  64 KB, the
+ * tree's own cap on a row (WRAP_MAX_BYTES), wraps to about a thousand lines of the pane;
+ * 256 KB took 17 % of the time to the first screen of a plan with a 50 MB line (wrapping
+ * measures every character), for lines nobody scrolls to. */
+#define DETAILS_MAX_BYTES (64 * 1024)
 
 static const char *const link_patterns[] = {"Reuses operator id: ", "Hosting operator id = "};
 

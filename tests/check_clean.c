@@ -808,6 +808,28 @@ static char *deep_plan(void)
     return o.p;
 }
 
+/* Fuzz find (heap-use-after-free under ASan): an AQE sub-plan's root placed while the
+ * rebuild's stack grows past its capacity read the header through a stale pointer.  Chains
+ * of 50 to 140 "+- " lines at column 0 put the header at every stack size around 64 and
+ * 128. */
+START_TEST(lost_indentation_with_an_aqe_header_at_any_depth)
+{
+    for (int k = 50; k <= 140; k++) {
+        struct sb o = {0};
+        sb_str(&o, "== Physical Plan ==\nAdaptiveSparkPlan isFinalPlan=true\n");
+        for (int i = 0; i < k; i++)
+            sb_printf(&o, "+- Project [a#%d]\n", i);
+        sb_str(&o, "+- == Final Plan ==\nProject [a#1]\n+- Range (0, 5, step=1, splits=2)\n");
+        enum sp_status st;
+        struct document *doc = load_text(o.p, o.n, &st);
+        ck_assert_int_eq(st, SP_OK);
+        ck_assert_uint_ge(doc->n_all_nodes, (size_t)k + 1);
+        document_free(doc);
+        free(o.p);
+    }
+}
+END_TEST
+
 START_TEST(deep_plans_cut_inside_their_prefix_are_joined_back)
 {
     char *plan = deep_plan();
@@ -1220,6 +1242,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, utf16_input_is_read);
     tcase_add_test(tc, hard_wrapped_lines_are_joined);
     tcase_add_test(tc, deep_plans_cut_inside_their_prefix_are_joined_back);
+    tcase_add_test(tc, lost_indentation_with_an_aqe_header_at_any_depth);
     tcase_add_test(tc, email_word_wrap_keeps_formatted_ids);
     tcase_add_test(tc, numbered_tree_string_prefixes_are_removed);
     tcase_add_test(tc, lost_indentation_is_rebuilt_from_markers);

@@ -105,7 +105,7 @@ START_TEST(nodes_out_of_line_order_are_still_found_by_line)
         plan_add_section(p, SECTION_PHYSICAL, slice_cstr("== Physical Plan =="), 1);
     for (uint32_t i = 0; i < 1000; i++) { /* roots created from the last line up */
         struct plan_node *n = plan_node_new(s);
-        n->line = n->text_line = 2000 - 2 * i;
+        n->line = 2000 - 2 * i;
         n->name = n->text = slice_cstr("Project");
         plan_section_append_root(s, n);
     }
@@ -136,7 +136,7 @@ START_TEST(finishing_numbers_every_section_and_keeps_the_first_id)
             static const int32_t ids[4] = {3, 2, 1, 4};
             for (int k = 0; k < 4; k++) {
                 n[k] = plan_node_new(s);
-                n[k]->line = n[k]->text_line = ++line;
+                n[k]->line = ++line;
                 n[k]->id = ids[k];
                 n[k]->name = n[k]->text = slice_cstr("Project");
             }

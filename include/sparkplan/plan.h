@@ -36,10 +36,12 @@ enum {
     NODE_TRUNCATED = 1u << 2,  /* text carries "... N more fields" or was cut short */
 };
 
+/* One field of a formatted-mode details block, as plan_details_next() yields it. */
 struct plan_detail {
     struct slice key;    /* "Output", "Condition", "PushedFilters", ... */
-    struct slice value;  /* everything after the key's colon: "[2]: [a#1, b#2]" keeps the count */
-    uint32_t line;
+    struct slice value;  /* everything after the key's colon: "[2]: [a#1, b#2]" keeps the count;
+                            a value printed over several lines runs on to its last line's end */
+    uint32_t line;       /* original input line of the field */
 };
 
 struct plan_stats {
@@ -48,20 +50,19 @@ struct plan_stats {
     double row_count;
 };
 
-/* Field order and widths keep a node at 168 bytes (no padding): a 1M-operator plan is
- * 168 MB of nodes, and on a machine where fresh memory costs more than reading input, the
- * model's size is most of the load time (BENCHMARKS.md). */
+/* 120 bytes, no padding: a 1M-operator plan is 120 MB of nodes, and on a machine where
+ * fresh memory costs more than reading input, the model's size is most of the load time
+ * (BENCHMARKS.md).  What can be derived is not stored: details fields are split from
+ * details_text on demand (plan_details_*), statistics read from the text (plan_node_stats),
+ * the last child and previous sibling are found from the pre-order (rows.c). */
 struct plan_node {
-    struct plan_node *parent, *first_child, *last_child, *next_sibling, *prev_sibling;
+    struct plan_node *parent, *first_child, *next_sibling;
     struct plan_section *section;
     struct slice name;        /* operator name, no markers: "SortMergeJoin", "Scan parquet db.t" */
     struct slice text;        /* the node string without tree prefix and codegen marker;
                                  includes continuation lines (contiguous in doc->text) */
-    struct plan_detail *details;  /* formatted-mode details block fields, in order */
     struct slice details_text;    /* the whole details block, header line included */
-    struct plan_stats stats;
     uint32_t line;            /* 1-based line in the ORIGINAL input (after line mapping) */
-    uint32_t text_line;       /* 1-based line in doc->text */
     int32_t stage;            /* whole-stage codegen id, -1 when none (0 = Spark 2 bare '*') */
     int32_t id;               /* formatted-mode operator id, -1 when none */
     uint32_t depth;           /* 0 for section roots */
@@ -69,9 +70,29 @@ struct plan_node {
     uint32_t subtree_size;    /* number of descendants (not counting the node) */
     uint32_t preorder;        /* index in section->preorder */
     uint32_t details_line;    /* original line of the details header, 0 when none */
-    uint16_t n_details;       /* fields in details (a block keeps at most 65,535) */
+    uint32_t details_text_line;  /* line of the details header in doc->text, 0 when none */
+    uint16_t n_details;       /* fields in the details block (a block keeps at most 65,535) */
     uint16_t flags;           /* NODE_* */
 };
+
+/* The fields of a node's details block, split from details_text on demand with the lexing
+ * the parser uses (lex.c), so every reader sees the same fields in the same order:
+ *     struct plan_details it; struct plan_detail d;
+ *     plan_details_init(&it, n);
+ *     while (plan_details_next(&it, &d)) ...
+ * Yields exactly n->n_details fields.  Linear in the block; allocates nothing. */
+struct plan_details {
+    const struct document *doc;
+    const char *pos, *end;    /* the next line to read */
+    uint32_t lno;             /* its line in doc->text */
+    uint32_t n;               /* fields started so far */
+    bool blank_before;
+    bool have_next;           /* `next` holds a field line read ahead */
+    struct plan_detail next;
+};
+
+void plan_details_init(struct plan_details *it, const struct plan_node *n);
+bool plan_details_next(struct plan_details *it, struct plan_detail *out);
 
 struct plan_section {
     enum section_kind kind;
@@ -110,7 +131,9 @@ struct plan_warning {
 
 struct document {
     const char *name;          /* origin shown to people: file name, "stdin", "paste 2" */
-    char *bytes;               /* original input, owned (malloc), never modified */
+    char *bytes;               /* original input, owned (malloc), never modified; freed (NULL)
+                                  by the loader once clean-up has written a text of its own,
+                                  since nothing points into it then (peak memory) */
     size_t len;
     const char *text;          /* what the parser read: == bytes, or cleaned text in the arena */
     size_t text_len;
@@ -141,7 +164,11 @@ struct plan *document_add_plan(struct document *doc, uint32_t line);
 struct plan_section *plan_add_section(struct plan *p, enum section_kind kind, struct slice title,
                                       uint32_t line);
 struct plan_node *plan_node_new(struct plan_section *s);
+/* Appends child after parent's last child, found by walking the children (O(children)):
+ * for small hand-built trees.  Builders of big trees know the last child and pass it. */
 void plan_node_append_child(struct plan_node *parent, struct plan_node *child);
+void plan_node_append_child_after(struct plan_node *parent, struct plan_node *last,
+                                  struct plan_node *child);
 void plan_section_append_root(struct plan_section *s, struct plan_node *root);
 void document_warn(struct document *doc, uint32_t line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -160,6 +187,12 @@ struct plan_node *plan_node_next_skip_children(const struct plan_node *n);
 /* Lookups. */
 struct plan_node *plan_node_find_by_id(const struct plan *p, int32_t id);
 struct plan_node *document_node_at_line(const struct document *doc, uint32_t line); /* last node starting at or before line */
-const struct plan_detail *plan_node_detail(const struct plan_node *n, const char *key);
+/* The first details field named key (value and line filled in *out), false when none. */
+bool plan_node_detail(const struct plan_node *n, const char *key, struct plan_detail *out);
+
+/* The ", Statistics(sizeInBytes=..., rowCount=...)" closing the node string's first line
+ * (cost mode), as the parser read it; false (and *out zeroed) when it has no size and no
+ * row count.  Labels have none. */
+bool plan_node_stats(const struct plan_node *n, struct plan_stats *out);
 
 #endif

@@ -152,6 +152,12 @@ enum sp_status load_bytes(const char *name, char *bytes, size_t len, struct docu
         return SP_ERR_NOMEM;
     }
     enum sp_status s = clean_document(doc, err);
+    if (s == SP_OK && doc->text != doc->bytes) {
+        /* Clean-up wrote a text of its own and nothing points into the input any more: a
+           second copy of it would only raise the peak (corpus concatenation: 3.75x). */
+        free(doc->bytes);
+        doc->bytes = NULL;
+    }
     if (s == SP_OK)
         s = parse_document(doc, err);
     if (s == SP_OK && !document_finish(doc)) {

@@ -131,11 +131,14 @@ struct plan_warning {
 
 struct document {
     const char *name;          /* origin shown to people: file name, "stdin", "paste 2" */
-    char *bytes;               /* original input, owned (malloc), never modified; freed (NULL)
-                                  by the loader once clean-up has written a text of its own,
-                                  since nothing points into it then (peak memory) */
+    char *bytes;               /* original input, owned (malloc); NULL once clean-up has
+                                  written a text of its own (it then frees it, or writes the
+                                  text over it: text_buf), since nothing points into it then */
     size_t len;
-    const char *text;          /* what the parser read: == bytes, or cleaned text in the arena */
+    const char *text;          /* what the parser read: == bytes, or cleaned text in the arena
+                                  or in text_buf */
+    char *text_buf;            /* additive: the cleaned text when clean-up wrote it over the
+                                  input's buffer (owned, malloc), else NULL */
     size_t text_len;
     const uint32_t *line_map;  /* text line (1-based index) -> original line; NULL = identity */
     uint32_t n_text_lines;

@@ -59,6 +59,7 @@ void document_free(struct document *doc)
         return;
     arena_free(&doc->arena);
     free(doc->bytes);
+    free(doc->text_buf);
     free(doc);
 }
 

@@ -96,6 +96,39 @@ START_TEST(the_arena_grows_its_chunks_and_keeps_memory_zeroed)
 }
 END_TEST
 
+/* all_nodes is filled in place, sized by the nodes plan_node_new made; a document that
+   holds more (linked in by hand) still finishes, through a growing copy. */
+START_TEST(finishing_more_nodes_than_were_counted)
+{
+    char *bytes = strdup("");
+    struct document *doc = document_new("undercounted", bytes, 0);
+    struct plan *p = document_add_plan(doc, 1);
+    struct plan_section *s = plan_add_section(p, SECTION_PHYSICAL, slice_cstr("=="), 1);
+    struct plan_node *last = NULL;
+    for (uint32_t i = 0; i < 10000; i++) {
+        struct plan_node *n = plan_node_new(s);
+        n->line = i + 2;
+        n->id = (int32_t)i;
+        n->name = n->text = slice_cstr("Project");
+        if (last)
+            plan_node_append_child_after(last, NULL, n); /* a chain */
+        else
+            plan_section_append_root(s, n);
+        last = n;
+    }
+    doc->n_nodes_made = 3; /* as if most nodes were made elsewhere */
+    ck_assert(document_finish(doc));
+    ck_assert_uint_eq(doc->n_all_nodes, 10000);
+    ck_assert_uint_eq(s->n_nodes, 10000);
+    for (uint32_t i = 0; i < 10000; i++) {
+        ck_assert_uint_eq(doc->all_nodes[i]->line, i + 2);
+        ck_assert_ptr_eq(s->preorder[i], doc->all_nodes[i]);
+        ck_assert_ptr_eq(plan_node_find_by_id(p, (int32_t)i), doc->all_nodes[i]);
+    }
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(nodes_out_of_line_order_are_still_found_by_line)
 {
     char *bytes = strdup("");
@@ -180,6 +213,7 @@ Suite *bigload_suite(void)
     tcase_add_test(tc, devices_and_directories_load_like_before);
     tcase_add_test(tc, the_arena_grows_its_chunks_and_keeps_memory_zeroed);
     tcase_add_test(tc, nodes_out_of_line_order_are_still_found_by_line);
+    tcase_add_test(tc, finishing_more_nodes_than_were_counted);
     tcase_add_test(tc, finishing_numbers_every_section_and_keeps_the_first_id);
     suite_add_tcase(s, tc);
     return s;

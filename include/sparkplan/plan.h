@@ -156,6 +156,8 @@ struct document {
     uint32_t n_warnings;
     struct plan_node **all_nodes;  /* every node of every plan in input order */
     size_t n_all_nodes;
+    size_t n_nodes_made;       /* additive: nodes plan_node_new made (document_finish sizes
+                                  all_nodes with it: no growing copy at the peak) */
 };
 
 /* Construction: takes ownership of bytes (malloc'd).  Does not parse. */

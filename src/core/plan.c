@@ -107,6 +107,7 @@ struct plan_node *plan_node_new(struct plan_section *s)
     n->stage = -1;
     n->id = -1;
     n->section = s;
+    s->plan->doc->n_nodes_made++;
     return n;
 }
 
@@ -212,15 +213,25 @@ struct finish_buf {
     struct plan_node **v;
     int32_t *ids;       /* v[i]->id, so by_id is filled without reading the nodes again */
     size_t n, cap;
+    bool in_arena;      /* v is all_nodes already, sized by n_nodes_made */
 };
 
 static bool finish_push(struct finish_buf *b, struct plan_node *n)
 {
     if (b->n == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 4096;
-        struct plan_node **v = cap > b->cap ? realloc(b->v, cap * sizeof *v) : NULL;
+        struct plan_node **v;
+        if (b->in_arena) {
+            /* More nodes than plan_node_new made (built by hand): grow a copy instead. */
+            v = cap > b->cap ? malloc(cap * sizeof *v) : NULL;
+            if (v && b->n)
+                memcpy(v, b->v, b->n * sizeof *v);
+        } else {
+            v = cap > b->cap ? realloc(b->v, cap * sizeof *v) : NULL;
+        }
         if (!v)
             return false;
+        b->in_arena = false;
         b->v = v;
         int32_t *ids = realloc(b->ids, cap * sizeof *ids);
         if (!ids)
@@ -292,8 +303,20 @@ static bool set_preorder(struct document *doc, const struct finish_buf *b, bool 
 
 bool document_finish(struct document *doc)
 {
-    struct finish_buf b = {NULL, NULL, 0, 0};
+    struct finish_buf b = {NULL, NULL, 0, 0, false};
     bool sorted = true, ok = false;
+    if (doc->n_nodes_made) {
+        /* The finishing order goes straight into all_nodes (in the arena), at its final
+           size: no array grown by doubling and copied out at the model's peak. */
+        b.v = arena_alloc(&doc->arena, doc->n_nodes_made * sizeof *b.v);
+        b.ids = malloc(doc->n_nodes_made * sizeof *b.ids);
+        if (!b.v || !b.ids) {
+            free(b.ids);
+            return false;
+        }
+        b.cap = doc->n_nodes_made;
+        b.in_arena = true;
+    }
     const struct plan_node *last = NULL;
     size_t n_plans = 0;
     for (struct plan *p = doc->first_plan; p; p = p->next)
@@ -310,11 +333,15 @@ bool document_finish(struct document *doc)
                 goto done;
     }
     size_t total = b.n;
-    doc->all_nodes = arena_alloc(&doc->arena, (total ? total : 1) * sizeof *doc->all_nodes);
-    if (!doc->all_nodes)
-        goto done;
-    if (total)
-        memcpy(doc->all_nodes, b.v, total * sizeof *doc->all_nodes);
+    if (b.in_arena) {
+        doc->all_nodes = b.v;
+    } else {
+        doc->all_nodes = arena_alloc(&doc->arena, (total ? total : 1) * sizeof *doc->all_nodes);
+        if (!doc->all_nodes)
+            goto done;
+        if (total)
+            memcpy(doc->all_nodes, b.v, total * sizeof *doc->all_nodes);
+    }
     doc->n_all_nodes = total;
     if (!set_preorder(doc, &b, sorted))
         goto done;
@@ -343,7 +370,8 @@ bool document_finish(struct document *doc)
         qsort(doc->all_nodes, doc->n_all_nodes, sizeof *doc->all_nodes, compare_node_line);
     ok = true;
 done:
-    free(b.v);
+    if (!b.in_arena)
+        free(b.v);
     free(b.ids);
     free(max_ids);
     return ok;

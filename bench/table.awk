@@ -13,7 +13,8 @@ function ms(s) { return sprintf("%.0f", s * 1000) }
 END {
     printf "\n1. Parse + model (sparkplan core, -O2) vs wc -l on the same file (wall; cpu = user+sys);\n"
     printf "   peak RSS vs input size\n"
-    printf "   read = reading the file into fresh memory (the floor for any loader that keeps it)\n"
+    printf "   read = getting the bytes the way the loader does (mapped from 1 MB on) and finding\n"
+    printf "          every line end: the floor for any loader that keeps them\n"
     printf "%-10s %7s %8s %6s %7s %8s %6s %-11s %9s %7s %6s %-11s %s\n", "input", "MB", "nodes",
         "wc ms", "read ms", "parse ms", "ratio", "(<=3)", "cpu ratio", "RSS MB", "ratio", "(<=2)",
         "in-process clean/parse/finish ms"

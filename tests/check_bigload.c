@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "sparkplan/arena.h"
+#include "sparkplan/mapfile.h"
 
 static const char plan_text[] = "== Physical Plan ==\n"
                                 "*(1) Project [id#0L]\n"
@@ -44,6 +46,7 @@ static void assert_loads_byte_for_byte(size_t size)
     ck_assert_uint_eq(doc->len, size);
     ck_assert(memcmp(doc->bytes, expected, size) == 0);
     ck_assert_int_eq(doc->bytes[size], '\0'); /* the guard byte the parser may rely on */
+    ck_assert(doc->bytes_mapped == (size >= MAPFILE_MIN_SIZE)); /* big files are mapped */
     ck_assert_uint_ge(doc->n_all_nodes, 2);
     document_free(doc);
     free(expected);
@@ -57,6 +60,75 @@ START_TEST(a_big_file_loads_byte_for_byte)
     assert_loads_byte_for_byte(getenv("SPARKPLAN_SANITIZED") ? 5u << 20 : 9u << 20);
     assert_loads_byte_for_byte(4u << 20);
     assert_loads_byte_for_byte(sizeof plan_text - 1);
+}
+END_TEST
+
+/* A mapped file cut short by someone else while it is open: the bytes past the cut read as
+   NUL and nothing dies of SIGBUS. */
+START_TEST(a_mapped_file_truncated_under_us_reads_as_nul_bytes)
+{
+    size_t size = 3u << 20;
+    char *path = write_plan_file(size);
+    int fd = open(path, O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    char *p = mapfile_open(fd, size);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(p[size], '\0');
+    ck_assert_int_eq(truncate(path, 10000), 0);
+    size_t nonzero = 0;
+    for (size_t i = 0; i <= size; i++) /* past the cut: SIGBUS without the guard */
+        nonzero += p[i] != '\0';
+    ck_assert_uint_le(nonzero, 10000);
+    ck_assert_uint_gt(nonzero, 9000);
+    ck_assert_int_eq(memcmp(p, plan_text, strlen(plan_text)), 0);
+    mapfile_close(p, size);
+    close(fd);
+    /* Small files are read, not mapped. */
+    ck_assert_ptr_null(mapfile_open(0, MAPFILE_MIN_SIZE - 1));
+    unlink(path);
+    free(path);
+}
+END_TEST
+
+/* A mapped input that clean-up rewrites (CRLF line ends here) gets the text written over
+   the mapping: no second copy of a big input at the peak; the same plan as from a read. */
+START_TEST(a_mapped_input_is_cleaned_in_place)
+{
+    static const char line[] = "+- Project [a#1]\r\n";
+    size_t n_lines = (2u << 20) / (sizeof line - 1);
+    size_t size = strlen("== Physical Plan ==\r\nProject [a#1]\r\n") + n_lines * (sizeof line - 1);
+    char *buf = malloc(size + 1), *w = buf;
+    w += sprintf(w, "== Physical Plan ==\r\nProject [a#1]\r\n");
+    for (size_t i = 0; i < n_lines; i++) { /* children of the root */
+        memcpy(w, line, sizeof line - 1);
+        w += sizeof line - 1;
+    }
+    ck_assert_uint_eq((size_t)(w - buf), size);
+    *w = '\0'; /* the guard byte loaders give every input */
+    char path[] = "/tmp/sparkplan-crlf-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, buf, size), (ssize_t)size);
+    close(fd);
+    struct document *doc = NULL;
+    struct diag err = {0};
+    ck_assert_int_eq(load_path(path, &doc, &err), SP_OK);
+    ck_assert(doc->bytes_mapped);
+    ck_assert_ptr_null(doc->bytes);
+    ck_assert_ptr_eq(doc->text, doc->text_buf);
+    ck_assert_uint_eq(doc->text_len, size - (n_lines + 2)); /* every '\r' gone */
+    ck_assert_ptr_null(memchr(doc->text, '\r', doc->text_len));
+    ck_assert_uint_eq(doc->n_all_nodes, n_lines + 1);
+    ck_assert_uint_eq(doc->all_nodes[n_lines]->line, n_lines + 2);
+    /* The same plan as from the bytes read into memory. */
+    struct document *read = NULL;
+    ck_assert_int_eq(load_bytes("crlf", buf, size, &read, &err), SP_OK);
+    ck_assert_uint_eq(read->n_all_nodes, doc->n_all_nodes);
+    ck_assert_uint_eq(read->text_len, doc->text_len);
+    ck_assert(memcmp(read->text, doc->text, doc->text_len) == 0);
+    document_free(read);
+    document_free(doc);
+    unlink(path);
 }
 END_TEST
 
@@ -210,6 +282,8 @@ Suite *bigload_suite(void)
     Suite *s = suite_create("bigload");
     TCase *tc = tcase_create("bigload");
     tcase_add_test(tc, a_big_file_loads_byte_for_byte);
+    tcase_add_test(tc, a_mapped_file_truncated_under_us_reads_as_nul_bytes);
+    tcase_add_test(tc, a_mapped_input_is_cleaned_in_place);
     tcase_add_test(tc, devices_and_directories_load_like_before);
     tcase_add_test(tc, the_arena_grows_its_chunks_and_keeps_memory_zeroed);
     tcase_add_test(tc, nodes_out_of_line_order_are_still_found_by_line);

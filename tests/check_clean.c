@@ -49,12 +49,17 @@ static void sb_ch(struct sb *b, char c)
 
 static void sb_printf(struct sb *b, const char *fmt, ...)
 {
-    char tmp[256];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    ck_assert_int_ge(n, 0);
+    char *tmp = malloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(tmp, (size_t)n + 1, fmt, ap);
     va_end(ap);
     sb_put(b, tmp, (size_t)n);
+    free(tmp);
 }
 
 /* ---- documents as comparable text ------------------------------------------------------- */
@@ -801,6 +806,88 @@ static void fold_at(const char *text, struct sb *o, size_t w)
     }
 }
 
+/* A left-deep plan 60 levels deep (prefixes to 180 columns, wider than any terminal) with a
+ * broadcast side branch every fourth level, in the shapes a deep RAPIDS plan has: codegen
+ * markers, "targetsize(536870912)", scans whose text has "Filters: " and a "..." ending. */
+static char *deep_plan(void)
+{
+    enum { DEPTH = 60 };
+    static const char *const ops[] = {
+        "*(%d) Project [loan_id#%d, quarter#%d, month_y#%d, delinquency_30#%d]",
+        "GpuCoalesceBatches targetsize(536870912)",
+        "GpuFilter (gpuisnotnull(loan_id#%d) AND gpuisnotnull(quarter#%d)), true",
+        "GpuShuffledHashJoin [seller_name#%d], [from_seller_name#%d], LeftOuter, GpuBuildRight, false",
+    };
+    struct sb o = {0};
+    sb_str(&o, "== Physical Plan ==\n");
+    char prefix[4 * DEPTH] = "";
+    size_t plen = 0;
+    /* The side branches print after the whole chain below them, deepest first. */
+    size_t side_at[DEPTH];
+    int n_side = 0;
+    for (int d = 0; d < DEPTH; d++) {
+        bool join = d % 4 == 3;
+        const char *marker = d == 0 ? "" : "+- ";
+        if (d > 0 && (d - 1) % 4 == 3)
+            marker = ":- ";
+        sb_put(&o, prefix, plen);
+        sb_str(&o, marker);
+        sb_printf(&o, ops[d % 4], d + 1, d, d + 1, d + 2, d + 3);
+        sb_ch(&o, '\n');
+        if (d > 0) {
+            memcpy(prefix + plen, (d - 1) % 4 == 3 ? ":  " : "   ", 3);
+            plen += 3;
+        }
+        if (join)
+            side_at[n_side++] = plen;
+    }
+    while (n_side-- > 0) {
+        size_t at = side_at[n_side];
+        sb_put(&o, prefix, at);
+        sb_str(&o, "+- GpuBroadcastExchange HashedRelationBroadcastMode(List(input[1, bigint, "
+                   "true], input[0, string, true]),false), [id=#1096]\n");
+        sb_put(&o, prefix, at);
+        sb_printf(&o, "   +- GpuFileGpuScan parquet [loan_id#%d,monthly_reporting_period#2454,"
+                      "quarter#2484] Batched: true, DataFilters: [isnotnull(quarter#2484)], "
+                      "Format: Parquet, Location: InMemoryFileIndex[file:/data/perf], "
+                      "PartitionFilters: [], PushedFilters: [IsNotNull(quarter), "
+                      "IsNotNull(loan_id)], ReadSchema: struct<loan_id:bigint,"
+                      "monthly_reporting_period:string,current_loan_deli...\n",
+                  n_side);
+    }
+    return o.p;
+}
+
+START_TEST(deep_plans_cut_inside_their_prefix_are_joined_back)
+{
+    char *plan = deep_plan();
+    struct document *want_doc = tu_parse(plan);
+    char *want = tree_signature(want_doc);
+    ck_assert_uint_eq(want_doc->n_all_nodes, 60 + 2 * 15);
+    document_free(want_doc);
+    /* fold -w W for every width a terminal or a mail client might have. */
+    for (size_t w = 50; w <= 140; w++) {
+        struct sb folded = {0};
+        fold_at(plan, &folded, w);
+        char *text = cleaned(folded.p);
+        char why[400];
+        first_difference(plan, text, why, sizeof why);
+        ck_assert_msg(strcmp(text, plan) == 0, "fold -w %zu: %s", w, why);
+        enum sp_status st;
+        struct document *doc = load_text(folded.p, strlen(folded.p), &st);
+        ck_assert_ptr_nonnull(doc);
+        char *got = tree_signature(doc);
+        ck_assert_str_eq(got, want);
+        free(got);
+        document_free(doc);
+        free(text);
+        free(folded.p);
+    }
+    free(want);
+    free(plan);
+}
+END_TEST
+
 static void m_fold80(const char *text, struct sb *o)
 {
     fold_at(text, o, 80);
@@ -1183,6 +1270,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, crlf_tabs_bom_and_trailing_blanks_are_normalized);
     tcase_add_test(tc, utf16_input_is_read);
     tcase_add_test(tc, hard_wrapped_lines_are_joined);
+    tcase_add_test(tc, deep_plans_cut_inside_their_prefix_are_joined_back);
     tcase_add_test(tc, email_word_wrap_keeps_formatted_ids);
     tcase_add_test(tc, numbered_tree_string_prefixes_are_removed);
     tcase_add_test(tc, lost_indentation_is_rebuilt_from_markers);

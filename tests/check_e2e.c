@@ -570,8 +570,10 @@ START_TEST(narrow_terminal_keeps_deep_guides_in_line)
     }
     struct tmx x;
     start(&x, "narrow", 40, 12, "", path);
+    /* The gutter marks arrive with the analysis, right after the first frame. */
     char *s = WAIT(&x, false, SHOWS("Sort (90)"), SHOWS("1/90"),
-                   ROW_SHOWS("Project (44)", "\xE2\x94\x82 \xE2\x94\x9C\xE2\x94\x80\xE2\x96\xBE")); /* │ ├─▾ */
+                   ROW_SHOWS("Project (44)", "\xE2\x94\x82 \xE2\x94\x9C\xE2\x94\x80\xE2\x96\xBE"), /* │ ├─▾ */
+                   ROW_SHOWS("Exchange (89)", "   i"));
     char *ex = pw_line(s, "Exchange (89)");
     ck_assert_msg(strncmp(ex, "   i", 4) == 0, "no finding mark in the gutter: '%s'", ex);
     ck_assert_msg(strstr(s, "depth") == NULL && strstr(s, " \xE2\x80\xA6") == NULL,

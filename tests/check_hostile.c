@@ -64,7 +64,13 @@ START_TEST(binary_and_nul_bytes_never_crash)
     char *buf = malloc(n);
     for (size_t i = 0; i < n; i++)
         buf[i] = (char)rnd();
-    load_and_free(buf, n);
+    /* Random bytes are not a plan: no "Ab ... #1" line of junk passes for a lone node. */
+    enum sp_status st;
+    struct document *junk = load_any(buf, n, &st);
+    ck_assert_ptr_null(junk);
+    ck_assert_int_eq(st, SP_ERR_NO_PLAN);
+    static const char lone_junk[] = "\x01\x02\nOo \xE4I\x06k%I\xF2#7\x13\x9A|\x17" "A\n\x03\n";
+    ck_assert_ptr_null(load_any(lone_junk, sizeof lone_junk - 1, &st));
     /* NUL bytes inside plan lines: the line is still read to its end. */
     static const char nul_plan[] = "== Physical Plan ==\n*(1) Project [a\0b#1]\n+- *(1) Range (0,\0 5)\n";
     struct document *doc = load_any(nul_plan, sizeof nul_plan - 1, NULL);

@@ -131,14 +131,19 @@ struct plan_warning {
 
 struct document {
     const char *name;          /* origin shown to people: file name, "stdin", "paste 2" */
-    char *bytes;               /* original input, owned (malloc); NULL once clean-up has
-                                  written a text of its own (it then frees it, or writes the
-                                  text over it: text_buf), since nothing points into it then */
+    char *bytes;               /* original input, owned (malloc or mapping); NULL once clean-up
+                                  has written a text of its own (the loader then releases it,
+                                  or clean-up wrote the text over it: text_buf),
+                                  since nothing points into it then */
     size_t len;
+    bool bytes_mapped;         /* additive (issue 6): bytes (or text_buf, written over it) is a
+                                  mapfile.h mapping of len bytes, released with
+                                  mapfile_close(), not free() */
     const char *text;          /* what the parser read: == bytes, or cleaned text in the arena
                                   or in text_buf */
     char *text_buf;            /* additive: the cleaned text when clean-up wrote it over the
-                                  input's buffer (owned, malloc), else NULL */
+                                  input's buffer (owned; a mapping when bytes_mapped), else
+                                  NULL */
     size_t text_len;
     const uint32_t *line_map;  /* text line (1-based index) -> original line; NULL = identity */
     uint32_t n_text_lines;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "clean_impl.h"
+#include "sparkplan/mapfile.h"
 
 /* ---- line arrays and scratch ----------------------------------------------------------- */
 
@@ -766,7 +767,7 @@ static void step_numbers(struct cleaner *c)
  * corpus concatenation peaked at 2.4x its size in emission). */
 static bool fits_in_place(const struct cleaner *c, size_t total)
 {
-    const struct document *doc = c->doc;
+    struct document *doc = c->doc;
     if (!doc->bytes || total >= doc->len)  /* < len: the NUL stays inside the input */
         return false;
     uintptr_t b = (uintptr_t)doc->bytes, e = b + doc->len;
@@ -778,7 +779,8 @@ static bool fits_in_place(const struct cleaner *c, size_t total)
             return false;
         o += (size_t)l->len + 1;
     }
-    return true;
+    /* A mapped input (mapfile.h) is read-only until asked. */
+    return !doc->bytes_mapped || mapfile_writable(doc->bytes, doc->len);
 }
 
 static bool emit(struct cleaner *c)
@@ -805,7 +807,8 @@ static bool emit(struct cleaner *c)
     }
     text[o] = '\0';
     if (in_place) {
-        /* The buffer now holds the text: it changes owner, the input is gone. */
+        /* The buffer now holds the text: it changes owner, the input is gone (bytes_mapped
+           still says how the buffer is released). */
         doc->text_buf = text;
         doc->bytes = NULL;
     }

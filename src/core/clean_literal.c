@@ -93,10 +93,14 @@ static bool find_literals(const char *p, uint32_t len, struct lits *out)
 }
 
 /* A plan header, read in the still-escaped text. */
+/* "Plan ==" as it is, or as Gson writes it (a Zeppelin note escapes '=' as \u003d). */
 static bool raw_has_header(const char *p, uint32_t len)
 {
+    static const char gson[] = "Plan \\u003d\\u003d";
     for (uint32_t i = 0; i + 6 < len; i++)
-        if (p[i] == 'P' && memcmp(p + i, "Plan ==", 7) == 0)
+        if (p[i] == 'P' && (memcmp(p + i, "Plan ==", 7) == 0 ||
+                            (i + sizeof gson - 1 <= len &&
+                             memcmp(p + i, gson, sizeof gson - 1) == 0)))
             return true;
     for (uint32_t i = 0; i + 25 < len; i++)
         if (p[i] == 'W' && memcmp(p + i, "WholeStageCodegen subtrees", 26) == 0)
@@ -434,7 +438,12 @@ static bool emit_run(struct cleaner *c, struct cl_lines *out, size_t a, size_t b
             }
         }
     }
+    /* The string ended, and with it the plan's text: what follows in the file (the rest of a
+       JSON record, indented deeper than the plan's last line) must not read as that line's
+       hanging continuation. */
     ok = asm_flush(&as);
+    if (ok && b < c->lines.n && c->lines.v[b].len)
+        ok = cl_push(c, out, "", 0, c->lines.v[b - 1].orig);
 done:
     free(ls.v);
     return ok;

@@ -116,9 +116,12 @@ static uint32_t hanging_col(const struct cl_line *head, const struct cl_facts *f
     return 0;
 }
 
+/* A prefix-only line is the start of a deep node cut by a terminal, never the rest of the
+ * line before it. */
 static bool hanging_follower(uint32_t col, const struct cl_line *next, enum cl_kind next_kind)
 {
-    return col && continues(next_kind) && cl_indent(next->p, next->len) >= col;
+    return col && continues(next_kind) && cl_indent(next->p, next->len) >= col &&
+           !prefix_only(next);
 }
 
 /* Word wrap is only undone on plan lines: a tree line, a details header or field, a plan's
@@ -153,7 +156,7 @@ static uint32_t first_word_width(const struct cl_line *l)
 static bool word_follower(const struct cl_line *next, enum cl_kind next_kind, bool field_ok)
 {
     return (continues(next_kind) || (field_ok && next_kind == K_FIELD)) && next->len &&
-           next->p[0] != ' ';
+           next->p[0] != ' ' && !prefix_only(next);
 }
 
 void cl_wrap_scan_init(struct cl_wrap_scan *ws)
@@ -336,6 +339,12 @@ bool cl_step_wrap(struct cleaner *c)
                 hanging_follower(hanging_col(&v[i], &facts[i], after_plan_header(v, facts, i)),
                                  &v[i + 1], facts[i + 1].kind))
                 hang_width = widths[i];
+    /* Formatted mode: a details header "(N) Name" after a blank line.  Only there does a
+       "(N)" at the start of a cut line stand for an outline id ("targetsize(536870912)" of a
+       simple-mode line cut before its parenthesis keeps no space). */
+    bool formatted = false;
+    for (size_t k = 1; k < n && !formatted; k++)
+        formatted = kinds[k] == K_DETAILS && kinds[k - 1] == K_BLANK;
     uint32_t joined = 0, first_line = 0;
     size_t i = 0;
     while (i < n) {
@@ -353,13 +362,16 @@ bool cl_step_wrap(struct cleaner *c)
                                                                           &v[i + 1])));
         size_t last = i;
         size_t total = v[i].len; /* + 1 a joined line: its separator */
+        /* A deep node cut inside its prefix: the pieces after the prefix are a tree line's
+           ("Filters: [...]" at column 0 is the rest of a scan, not a details field). */
+        enum cl_kind group_kind = prefix_only(&v[i]) ? K_TREE : facts[i].kind;
         /* Bound: last only moves forward; the outer loop resumes after the group. */
         while (last + 1 < n) {
             size_t nx = last + 1;
             enum cl_kind nk = (enum cl_kind)kinds[nx];
             enum join j = J_NONE;
             if (terminal && widths[last] == ws.max_w &&
-                terminal_follower(&v[last], facts[i].kind, &v[nx], nk))
+                terminal_follower(&v[last], group_kind, &v[nx], nk))
                 j = J_RAW;
             else if (hanging_follower(hcol, &v[nx], nk))
                 j = J_SPACE;
@@ -388,9 +400,10 @@ bool cl_step_wrap(struct cleaner *c)
         for (size_t m = i + 1; m <= last; m++) {
             const char *p = v[m].p;
             uint32_t len = v[m].len;
-            /* Spark prints " (N)": an id cut off at the start of a line lost its space. */
-            if (kinds[m] == 0x80 && len && p[0] == '(' && o && buf[o - 1] != ' ' &&
-                cl_kind(p, len) == K_DETAILS)
+            /* Spark prints " (N)": an id cut off at the start of a line lost its space.
+               After '*' it is a codegen marker "*(N) Project" cut after the star. */
+            if (formatted && kinds[m] == 0x80 && len && p[0] == '(' && o && buf[o - 1] != ' ' &&
+                buf[o - 1] != '*' && cl_kind(p, len) == K_DETAILS)
                 buf[o++] = ' ';
             if (kinds[m] == 0x40) {
                 /* One space where the line was broken; a client that kept the space at the

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sparkplan/clean.h"
+#include "sparkplan/mapfile.h"
 #include "sparkplan/parse.h"
 
 /* read() that retries on EINTR. */
@@ -26,9 +27,27 @@ static ssize_t read_some(int fd, char *buf, size_t n)
  * realloc: on the benchmark machine fresh memory is most of the load time, see
  * BENCHMARKS.md).  The file may still grow or shrink while being read; whatever read()
  * returns is the input. */
+static enum sp_status load_document(struct document *doc, struct document **out,
+                                    struct diag *err);
+
 static enum sp_status load_fd(int fd, size_t size, const char *name, struct document **out,
                               struct diag *err)
 {
+    /* Big files are mapped, not copied (mapfile.h). */
+    char *mapped = mapfile_open(fd, size);
+    if (mapped) {
+        struct document *doc = document_new(name, NULL, 0);
+        if (!doc) {
+            mapfile_close(mapped, size);
+            goto nomem;
+        }
+        doc->bytes = mapped;
+        doc->len = size;
+        doc->text = mapped;
+        doc->text_len = size;
+        doc->bytes_mapped = true;
+        return load_document(doc, out, err);
+    }
     size_t cap = size, len = 0;
     char *buf = malloc(cap + 1);
     if (!buf)
@@ -151,12 +170,24 @@ enum sp_status load_bytes(const char *name, char *bytes, size_t len, struct docu
         diag_set(err, 0, "out of memory");
         return SP_ERR_NOMEM;
     }
+    return load_document(doc, out, err);
+}
+
+/* Clean-up, parse and finish a new document; frees it on error. */
+static enum sp_status load_document(struct document *doc, struct document **out,
+                                    struct diag *err)
+{
+    *out = NULL;
     enum sp_status s = clean_document(doc, err);
-    if (s == SP_OK && doc->text != doc->bytes) {
+    if (s == SP_OK && doc->bytes && doc->text != doc->bytes) {
         /* Clean-up wrote a text of its own and nothing points into the input any more: a
            second copy of it would only raise the peak (corpus concatenation: 3.75x). */
-        free(doc->bytes);
+        if (doc->bytes_mapped)
+            mapfile_close(doc->bytes, doc->len);
+        else
+            free(doc->bytes);
         doc->bytes = NULL;
+        doc->bytes_mapped = false;
     }
     if (s == SP_OK)
         s = parse_document(doc, err);

@@ -376,6 +376,13 @@ static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
                             : 0;
     if (lex_reads_as_prose(t.ptr, first, after_name))
         return false;
+    /* Binary data: Spark never prints control characters on its own (a random file has a
+       "Ab " line start every few kilobytes, and a '#' and a digit soon after). */
+    for (size_t i = 0; i < t.len; i++) {
+        unsigned char ch = (unsigned char)t.ptr[i];
+        if ((ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') || ch == 0x7F)
+            return false;
+    }
     /* Bound: the node's text, once. */
     for (size_t i = 0; i + 1 < t.len; i++)
         if (t.ptr[i] == '#' && ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') ||

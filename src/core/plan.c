@@ -1,6 +1,8 @@
 /* plan.c: the plan model, its construction helpers and lookups (see plan.h). */
 #include "sparkplan/plan.h"
 
+#include "sparkplan/mapfile.h"
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,8 +60,13 @@ void document_free(struct document *doc)
     if (!doc)
         return;
     arena_free(&doc->arena);
-    free(doc->bytes);
-    free(doc->text_buf);
+    if (doc->bytes_mapped) {
+        /* The input's mapping, or the text clean-up wrote over it. */
+        mapfile_close(doc->bytes ? doc->bytes : doc->text_buf, doc->len);
+    } else {
+        free(doc->bytes);
+        free(doc->text_buf);
+    }
     free(doc);
 }
 

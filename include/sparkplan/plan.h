@@ -1,8 +1,9 @@
 /* plan: the plan model — documents → plans → sections → nodes.
  *
  * Owns: a struct document owns its input bytes, the cleaned text the parser read, and one
- * arena.  Plans, sections, nodes, details and warnings all live in that arena; their text
- * fields are slices into doc->text.  document_free() releases everything at once; nothing
+ * arena.  Plans, sections, nodes and warnings all live in that arena; their text fields are
+ * slices into doc->text.  Details fields are not stored: plan_details_next splits them from
+ * a node's details_text when asked.  document_free() releases everything at once; nothing
  * else is ever freed separately.
  * Never: recursion on tree depth (walk with plan_node_next_preorder), curses, printing.
  * Filled by: parse.c (see parse.h).  Read by: emit, analyze, rows, ui.

@@ -14,6 +14,7 @@
 #ifndef SPARKPLAN_MAPFILE_H
 #define SPARKPLAN_MAPFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Files smaller than this are read: mapping them saves nothing worth a mapping. */
@@ -21,5 +22,11 @@
 
 char *mapfile_open(int fd, size_t size);
 void mapfile_close(char *p, size_t size);
+
+/* Makes a mapping writable (still private: nothing reaches the file; a page written becomes
+ * the process's own copy, in place of the file's page, so writing it all costs no more
+ * memory than reading it).  Clean-up writes its text over the input with it.  False when
+ * the system refuses. */
+bool mapfile_writable(char *p, size_t size);
 
 #endif

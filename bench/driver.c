@@ -163,6 +163,10 @@ static int cmd_load(const char *path, int runs)
             fprintf(stderr, "spbench: clean: %s\n", err.message);
             return 1;
         }
+        if (doc->text != doc->bytes) { /* as load_bytes does: the input is not needed now */
+            free(doc->bytes);
+            doc->bytes = NULL;
+        }
         double t2 = now();
         if (parse_document(doc, &err) != SP_OK) {
             fprintf(stderr, "spbench: parse: %s\n", err.message);

@@ -866,7 +866,7 @@ START_TEST(a_deep_chain_is_analysed_without_recursion)
     struct plan_node *prev = NULL;
     for (uint32_t i = 0; i < depth; i++) {
         struct plan_node *nd = plan_node_new(sec);
-        nd->line = nd->text_line = i + 2;
+        nd->line = i + 2;
         const char *text = i % 1000 == 999 ? "Exchange SinglePartition, ENSURE_REQUIREMENTS, [plan_id=1]"
                            : i % 3 == 0    ? "ColumnarToRow"
                                            : "Filter (a#1 > 0)";

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sparkplan/clean.h"
+#include "sparkplan/load.h"
 #include "sparkplan/parse.h"
 #include "testutil.h"
 
@@ -166,6 +167,55 @@ START_TEST(spark_output_is_read_in_place)
     ck_assert_ptr_null(doc->line_map);
     ck_assert(!clean_quick_scan(PLAN, strlen(PLAN)));
     document_free(doc);
+}
+END_TEST
+
+/* Issue 6, peak memory: a cleaned text no longer than the input is written over the input's
+   buffer (the document then owns it as text_buf, and the input is gone); a longer one goes
+   to the arena, and the loader frees the input.  Either way the plan reads the same. */
+START_TEST(cleaned_text_takes_the_inputs_place)
+{
+    /* CRLF line ends: the clean text is shorter. */
+    size_t n = 0;
+    char crlf[512];
+    for (const char *p = PLAN; *p; p++) {
+        if (*p == '\n')
+            crlf[n++] = '\r';
+        crlf[n++] = *p;
+    }
+    char *copy = malloc(n + 1);
+    memcpy(copy, crlf, n);
+    copy[n] = '\0';
+    struct document *doc = document_new("crlf", copy, n);
+    struct diag err = {0};
+    ck_assert_int_eq(clean_document(doc, &err), SP_OK);
+    ck_assert_ptr_null(doc->bytes);
+    ck_assert_ptr_eq(doc->text, copy);
+    ck_assert_ptr_eq(doc->text_buf, copy);
+    ck_assert_uint_eq(doc->text_len, strlen(PLAN));
+    ck_assert(memcmp(doc->text, PLAN, strlen(PLAN)) == 0);
+    ck_assert_uint_eq(doc->len, n); /* the input's size is still known */
+    /* Cleaning again changes nothing. */
+    ck_assert_int_eq(clean_document(doc, &err), SP_OK);
+    ck_assert_int_eq(clean_document_full(doc, &err), SP_OK);
+    ck_assert_ptr_eq(doc->text, copy);
+    document_free(doc);
+
+    /* A tab in the leading blanks becomes 8 spaces: the text grows and goes to the arena. */
+    static const char tabbed[] = "== Physical Plan ==\n"
+                                 "*(1) Project [a#1]\n"
+                                 "+- *(1) Filter (a#1 > 0)\n"
+                                 "\t+- *(1) Range (0, 10, step=1, splits=2)\n";
+    struct document *loaded = NULL;
+    ck_assert_int_eq(load_bytes("tabs", strdup(tabbed), strlen(tabbed), &loaded, &err), SP_OK);
+    ck_assert_ptr_null(loaded->text_buf);
+    ck_assert_ptr_null(loaded->bytes); /* freed by the loader: nothing points into it */
+    ck_assert_uint_gt(loaded->text_len, strlen(tabbed));
+    ck_assert(tu_slice_is(tu_root(loaded)->name, "Project"));
+    struct plan_node *filter = document_node_at_line(loaded, 3);
+    ck_assert(tu_slice_is(filter->name, "Filter"));
+    ck_assert_ptr_nonnull(strstr(filter->text.ptr, "        +- *(1) Range")); /* 8 columns */
+    document_free(loaded);
 }
 END_TEST
 
@@ -808,6 +858,28 @@ static char *deep_plan(void)
     return o.p;
 }
 
+/* Fuzz find (heap-use-after-free under ASan): an AQE sub-plan's root placed while the
+ * rebuild's stack grows past its capacity read the header through a stale pointer.  Chains
+ * of 50 to 140 "+- " lines at column 0 put the header at every stack size around 64 and
+ * 128. */
+START_TEST(lost_indentation_with_an_aqe_header_at_any_depth)
+{
+    for (int k = 50; k <= 140; k++) {
+        struct sb o = {0};
+        sb_str(&o, "== Physical Plan ==\nAdaptiveSparkPlan isFinalPlan=true\n");
+        for (int i = 0; i < k; i++)
+            sb_printf(&o, "+- Project [a#%d]\n", i);
+        sb_str(&o, "+- == Final Plan ==\nProject [a#1]\n+- Range (0, 5, step=1, splits=2)\n");
+        enum sp_status st;
+        struct document *doc = load_text(o.p, o.n, &st);
+        ck_assert_int_eq(st, SP_OK);
+        ck_assert_uint_ge(doc->n_all_nodes, (size_t)k + 1);
+        document_free(doc);
+        free(o.p);
+    }
+}
+END_TEST
+
 START_TEST(deep_plans_cut_inside_their_prefix_are_joined_back)
 {
     char *plan = deep_plan();
@@ -1209,6 +1281,7 @@ Suite *clean_suite(void)
     Suite *s = suite_create("clean");
     TCase *tc = tcase_create("stories");
     tcase_add_test(tc, spark_output_is_read_in_place);
+    tcase_add_test(tc, cleaned_text_takes_the_inputs_place);
     tcase_add_test(tc, show_table_is_unwrapped);
     tcase_add_test(tc, row_repr_is_decoded);
     tcase_add_test(tc, json_string_and_notebook_output_are_decoded);
@@ -1220,6 +1293,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, utf16_input_is_read);
     tcase_add_test(tc, hard_wrapped_lines_are_joined);
     tcase_add_test(tc, deep_plans_cut_inside_their_prefix_are_joined_back);
+    tcase_add_test(tc, lost_indentation_with_an_aqe_header_at_any_depth);
     tcase_add_test(tc, email_word_wrap_keeps_formatted_ids);
     tcase_add_test(tc, numbered_tree_string_prefixes_are_removed);
     tcase_add_test(tc, lost_indentation_is_rebuilt_from_markers);

@@ -729,10 +729,12 @@ static char *serialize(struct document *doc)
                     put(&buf, &len, &cap, " #%d", n->id);
                 if (n->n_details)
                     put(&buf, &len, &cap, " d%u", n->n_details);
-                if (n->stats.has_size)
-                    put(&buf, &len, &cap, " s%.0f", n->stats.size_bytes);
-                if (n->stats.has_rows)
-                    put(&buf, &len, &cap, " r%.0f", n->stats.row_count);
+                struct plan_stats st;
+                plan_node_stats(n, &st);
+                if (st.has_size)
+                    put(&buf, &len, &cap, " s%.0f", st.size_bytes);
+                if (st.has_rows)
+                    put(&buf, &len, &cap, " r%.0f", st.row_count);
                 put(&buf, &len, &cap, "\n");
             }
         }

@@ -31,7 +31,7 @@ static struct plan_node *new_node(struct plan_section *s, struct plan_node *pare
     ck_assert_ptr_nonnull(n);
     n->name = slice_cstr(name);
     n->text = slice_cstr(text);
-    n->line = n->text_line = line;
+    n->line = line;
     if (parent)
         plan_node_append_child(parent, n);
     else
@@ -163,19 +163,16 @@ START_TEST(json_has_the_contract_shape)
 {
     struct document *doc;
     struct plan_section *s = new_section(&doc, "== Physical Plan ==");
-    struct plan_node *scan = new_node(s, NULL, "Scan parquet spark_catalog.default.orders",
-                                      "Scan parquet spark_catalog.default.orders (1)", 3);
+    struct plan_node *scan = new_node(
+        s, NULL, "Scan parquet spark_catalog.default.orders",
+        "Scan parquet spark_catalog.default.orders (1), Statistics(sizeInBytes=1234.0 B, rowCount=5)",
+        3);
     scan->id = 1;
-    struct plan_detail *d = arena_alloc(&doc->arena, 2 * sizeof *d);
-    d[0].key = slice_cstr("Output");
-    d[0].value = slice_cstr("[2]: [a#1, b#2]");
-    d[1].key = slice_cstr("Batched");
-    d[1].value = slice_cstr("true");
-    scan->details = d;
+    scan->details_text = slice_cstr("(1) Scan parquet spark_catalog.default.orders\n"
+                                    "Output [2]: [a#1, b#2]\n"
+                                    "Batched: true");
+    scan->details_line = scan->details_text_line = 6;
     scan->n_details = 2;
-    scan->stats.has_size = scan->stats.has_rows = true;
-    scan->stats.size_bytes = 1234.0;
-    scan->stats.row_count = 5;
     ck_assert(document_finish(doc));
     document_warn(doc, 12, "field list truncated: raise spark.sql.debug.maxToStringFields");
     document_warn(doc, 0, "no line");
@@ -186,7 +183,8 @@ START_TEST(json_has_the_contract_shape)
         "{\"file\":\"hand-made\",\"plans\":[{\"line\":1,\"adaptive\":false,\"isFinalPlan\":null,"
         "\"sections\":[{\"kind\":\"physical\",\"title\":\"== Physical Plan ==\",\"line\":1,"
         "\"roots\":[{\"name\":\"Scan parquet spark_catalog.default.orders\","
-        "\"text\":\"Scan parquet spark_catalog.default.orders (1)\",\"line\":3,\"stage\":null,"
+        "\"text\":\"Scan parquet spark_catalog.default.orders (1), Statistics(sizeInBytes=1234.0 B, "
+        "rowCount=5)\",\"line\":3,\"stage\":null,"
         "\"id\":1,\"details\":[[\"Output\",\"[2]: [a#1, b#2]\"],[\"Batched\",\"true\"]],"
         "\"stats\":{\"sizeInBytes\":1234.0,\"rowCount\":5},\"children\":[]}]}]}],"
         "\"warnings\":[{\"line\":12,\"message\":\"field list truncated: raise "
@@ -218,12 +216,9 @@ START_TEST(json_numbers_keep_their_value)
 {
     struct document *doc;
     struct plan_section *s = new_section(&doc, "t");
-    struct plan_node *a = new_node(s, NULL, "a", "a", 1);
-    a->stats.has_size = true;
-    a->stats.size_bytes = 4.7 * 1024 * 1024 * 1024; /* 4.7 GiB: not integral */
-    struct plan_node *b = new_node(s, NULL, "b", "b", 2);
-    b->stats.has_rows = true;
-    b->stats.row_count = 2.84e7;
+    /* 4.7 GiB: not integral */
+    new_node(s, NULL, "a", "a, Statistics(sizeInBytes=4.7 GiB)", 1);
+    struct plan_node *b = new_node(s, NULL, "b", "b, Statistics(rowCount=2.84E+7)", 2);
     b->stage = 0; /* Spark 2's bare '*' */
     ck_assert(document_finish(doc));
     size_t len;

@@ -53,7 +53,7 @@ static struct document *chain_document(uint32_t depth)
     struct plan_node *prev = NULL;
     for (uint32_t i = 0; i < depth; i++) {
         struct plan_node *n = plan_node_new(s);
-        n->line = n->text_line = i + 2;
+        n->line = i + 2;
         n->id = (int32_t)(depth - i);
         n->name = n->text = slice_cstr("Project");
         if (prev)

@@ -23,7 +23,7 @@ static struct document *outline(const char *spec)
     struct plan *p = document_add_plan(doc, 1);
     struct plan_section *s = plan_add_section(p, SECTION_PHYSICAL, slice_cstr("== Physical Plan =="), 1);
     ck_assert_ptr_nonnull(s);
-    struct plan_node *stack[64];
+    struct plan_node *stack[64], *last_child[64];
     char *line = bytes;
     uint32_t lineno = 0;
     while (*line) {
@@ -61,12 +61,16 @@ static struct document *outline(const char *spec)
         n->name = slice_make(t, (size_t)(w - t));
         if (bar)
             n->details_text = slice_make(bar + 3, (size_t)(end - bar - 3));
-        n->line = n->text_line = lineno;
-        if (depth == 0)
+        n->line = lineno;
+        if (depth == 0) {
             plan_section_append_root(s, n);
-        else
-            plan_node_append_child(stack[depth - 1], n);
+        } else {
+            /* The builder knows the last child: wide plans stay linear to build. */
+            plan_node_append_child_after(stack[depth - 1], last_child[depth - 1], n);
+            last_child[depth - 1] = n;
+        }
         stack[depth] = n;
+        last_child[depth] = NULL;
         line = nl ? nl + 1 : end;
     }
     ck_assert(document_finish(doc));
@@ -1113,11 +1117,77 @@ START_TEST(keys_on_a_full_screen_do_not_walk_it)
 }
 END_TEST
 
+/* Walking up is the walk down reversed, whatever is folded and whatever the tab's scope
+   (rows_prev and rows_last find the row above from the pre-order: nodes keep no previous
+   sibling or last child). */
+static void assert_up_is_down_reversed(struct rows *r)
+{
+    struct plan_node *down[32], *up[32];
+    unsigned nd = 0, nu = 0;
+    for (struct plan_node *n = rows_first(r); n; n = rows_next(r, n)) {
+        ck_assert_uint_lt(nd, 32);
+        down[nd++] = n;
+    }
+    for (struct plan_node *n = rows_last(r); n; n = rows_prev(r, n)) {
+        ck_assert_uint_lt(nu, 32);
+        up[nu++] = n;
+    }
+    ck_assert_uint_eq(nd, nu);
+    for (unsigned i = 0; i < nd; i++)
+        ck_assert_msg(down[i] == up[nd - 1 - i], "row %u: %.*s going down, %.*s going up", i,
+                      (int)down[i]->text.len, down[i]->text.ptr, (int)up[nd - 1 - i]->text.len,
+                      up[nd - 1 - i]->text.ptr);
+}
+
+START_TEST(moving_up_is_moving_down_reversed_under_any_fold)
+{
+    struct document *doc = outline("A\n"
+                                   "  B\n"
+                                   "    C\n"
+                                   "      D\n"
+                                   "    C2\n"
+                                   "  E\n"
+                                   "    F\n"
+                                   "      F2\n"
+                                   "G\n"
+                                   "  H\n"
+                                   "    I\n");
+    static const char *const names[] = {"A", "B", "C", "E", "F", "G", "H"};
+    struct plan_node *scopes[3] = {NULL, by_text(doc, "B"), by_text(doc, "G")};
+    for (int sc = 0; sc < 3; sc++) {
+        /* Every set of folded nodes among the ones with children: 2^7 combinations. */
+        for (unsigned mask = 0; mask < 128; mask++) {
+            struct rows r;
+            ck_assert(rows_init(&r, first_section(doc), scopes[sc]));
+            for (unsigned k = 0; k < 7; k++) {
+                struct plan_node *n = by_text(doc, names[k]);
+                if ((mask >> k) & 1 && rows_contains(&r, n) && n != scopes[sc])
+                    rows_set_folded(&r, n, true);
+            }
+            assert_up_is_down_reversed(&r);
+            rows_free(&r);
+        }
+    }
+    /* The row above G with E folded is E; with E open, the last of F's subtree. */
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), NULL));
+    ck_assert_ptr_eq(rows_prev(&r, by_text(doc, "G")), by_text(doc, "F2"));
+    rows_set_folded(&r, by_text(doc, "E"), true);
+    ck_assert_ptr_eq(rows_prev(&r, by_text(doc, "G")), by_text(doc, "E"));
+    ck_assert_ptr_eq(rows_last(&r), by_text(doc, "I"));
+    rows_set_folded(&r, by_text(doc, "G"), true);
+    ck_assert_ptr_eq(rows_last(&r), by_text(doc, "G"));
+    rows_free(&r);
+    document_free(doc);
+}
+END_TEST
+
 Suite *rows_suite(void)
 {
     Suite *s = suite_create("rows");
     TCase *tc = tcase_create("rows");
     tcase_add_test(tc, unfolded_tree_shows_every_node_with_guides);
+    tcase_add_test(tc, moving_up_is_moving_down_reversed_under_any_fold);
     tcase_add_test(tc, utf8_guides_use_box_drawing);
     tcase_add_test(tc, fold_hides_subtree_and_shows_hidden_count);
     tcase_add_test(tc, left_folds_then_goes_to_parent_right_unfolds_then_enters);

@@ -133,3 +133,15 @@ bool tu_slice_is(struct slice s, const char *c)
 {
     return slice_eq_cstr(s, c);
 }
+
+struct plan_detail tu_detail(const struct plan_node *n, unsigned i)
+{
+    struct plan_details it;
+    struct plan_detail d;
+    plan_details_init(&it, n);
+    for (unsigned k = 0;; k++) {
+        ck_assert_msg(plan_details_next(&it, &d), "node has no details field %u", i);
+        if (k == i)
+            return d;
+    }
+}

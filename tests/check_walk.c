@@ -135,7 +135,7 @@ START_TEST(postorder_puts_children_before_parents_and_survives_deep_chains)
     struct plan_node *prev = NULL;
     for (uint32_t i = 0; i < depth; i++) {
         struct plan_node *nd = plan_node_new(sec);
-        nd->line = nd->text_line = i + 2;
+        nd->line = i + 2;
         nd->name = nd->text = slice_cstr(i == depth / 2 ? "Exchange SinglePartition" : "Project [a#1]");
         if (prev)
             plan_node_append_child(prev, nd);

@@ -36,5 +36,8 @@ char *tu_runf(int *status, const char *fmt, ...) __attribute__((format(printf, 2
 struct plan_node *tu_root(struct document *doc);
 struct plan_node *tu_child(struct plan_node *n, unsigned i);
 bool tu_slice_is(struct slice s, const char *c);
+/* The i-th field of a node's details block (plan_details_next); fails the test when the
+ * block has fewer fields. */
+struct plan_detail tu_detail(const struct plan_node *n, unsigned i);
 
 #endif

@@ -4,10 +4,12 @@
  * strings with \n escapes, comment/quote prefixes, common indentation, CRLF, tabs, BOM,
  * UTF-16, hard-wrapped lines, numberedTreeString prefixes, lost indentation) it writes
  * doc->text / text_len, doc->line_map (text line -> input line) and n_text_lines, all in
- * doc->arena, and, for a rebuilt tree too deep to write out, doc->line_depth.  Otherwise
+ * doc->arena (the text over the input buffer when it fits: doc->text_buf, doc->bytes = NULL),
+ * and, for a rebuilt tree too deep to write out, doc->line_depth.  Otherwise
  * doc->text stays doc->bytes (no copy).  Adds warnings for what it guessed ("tree structure
  * inferred from markers", "N wrapped lines joined to the line before").
- * Never: writes to doc->bytes, recursion, a pass that is not linear.
+ * Never: writes to doc->bytes other than the final text over it, recursion, a pass that is
+ * not linear.
  * See src/core/clean_impl.h for the steps.
  */
 #ifndef SPARKPLAN_CLEAN_H

@@ -3,7 +3,7 @@
  * Why: on the benchmark machine reading 148 MB into a new malloc'd buffer costs 480-630 ms
  * (first touch of fresh pages), mapping the page cache 55-75 ms, as much as `wc -l`.
  * Owns: the mappings it hands out; mapfile_close() releases one.  The mapping is private and
- * read-only: nothing ever reaches the file.  It is one byte longer than the file and that
+ * read-only until mapfile_writable(); even then nothing ever reaches the file.  It is one byte longer than the file and that
  * byte is NUL (the guard byte load.c gives every input).
  * A file truncated while mapped would make reads past its new end raise SIGBUS; a handler
  * installed on first use maps zero pages there instead, so such a file reads as NUL bytes
@@ -14,6 +14,7 @@
 #ifndef SPARKPLAN_MAPFILE_H
 #define SPARKPLAN_MAPFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Files smaller than this are read: mapping them saves nothing worth a mapping. */
@@ -21,5 +22,11 @@
 
 char *mapfile_open(int fd, size_t size);
 void mapfile_close(char *p, size_t size);
+
+/* Makes a mapping writable (still private: nothing reaches the file; a page written becomes
+ * the process's own copy, in place of the file's page, so writing it all costs no more
+ * memory than reading it).  Clean-up writes its text over the input with it.  False when
+ * the system refuses. */
+bool mapfile_writable(char *p, size_t size);
 
 #endif

@@ -1,8 +1,9 @@
 /* plan: the plan model — documents → plans → sections → nodes.
  *
  * Owns: a struct document owns its input bytes, the cleaned text the parser read, and one
- * arena.  Plans, sections, nodes, details and warnings all live in that arena; their text
- * fields are slices into doc->text.  document_free() releases everything at once; nothing
+ * arena.  Plans, sections, nodes and warnings all live in that arena; their text fields are
+ * slices into doc->text.  Details fields are not stored: plan_details_next splits them from
+ * a node's details_text when asked.  document_free() releases everything at once; nothing
  * else is ever freed separately.
  * Never: recursion on tree depth (walk with plan_node_next_preorder), curses, printing.
  * Filled by: parse.c (see parse.h).  Read by: emit, analyze, rows, ui.
@@ -36,10 +37,12 @@ enum {
     NODE_TRUNCATED = 1u << 2,  /* text carries "... N more fields" or was cut short */
 };
 
+/* One field of a formatted-mode details block, as plan_details_next() yields it. */
 struct plan_detail {
     struct slice key;    /* "Output", "Condition", "PushedFilters", ... */
-    struct slice value;  /* everything after the key's colon: "[2]: [a#1, b#2]" keeps the count */
-    uint32_t line;
+    struct slice value;  /* everything after the key's colon: "[2]: [a#1, b#2]" keeps the count;
+                            a value printed over several lines runs on to its last line's end */
+    uint32_t line;       /* original input line of the field */
 };
 
 struct plan_stats {
@@ -48,20 +51,19 @@ struct plan_stats {
     double row_count;
 };
 
-/* Field order and widths keep a node at 168 bytes (no padding): a 1M-operator plan is
- * 168 MB of nodes, and on a machine where fresh memory costs more than reading input, the
- * model's size is most of the load time (BENCHMARKS.md). */
+/* 120 bytes, no padding: a 1M-operator plan is 120 MB of nodes, and on a machine where
+ * fresh memory costs more than reading input, the model's size is most of the load time
+ * (BENCHMARKS.md).  What can be derived is not stored: details fields are split from
+ * details_text on demand (plan_details_*), statistics read from the text (plan_node_stats),
+ * the last child and previous sibling are found from the pre-order (rows.c). */
 struct plan_node {
-    struct plan_node *parent, *first_child, *last_child, *next_sibling, *prev_sibling;
+    struct plan_node *parent, *first_child, *next_sibling;
     struct plan_section *section;
     struct slice name;        /* operator name, no markers: "SortMergeJoin", "Scan parquet db.t" */
     struct slice text;        /* the node string without tree prefix and codegen marker;
                                  includes continuation lines (contiguous in doc->text) */
-    struct plan_detail *details;  /* formatted-mode details block fields, in order */
     struct slice details_text;    /* the whole details block, header line included */
-    struct plan_stats stats;
     uint32_t line;            /* 1-based line in the ORIGINAL input (after line mapping) */
-    uint32_t text_line;       /* 1-based line in doc->text */
     int32_t stage;            /* whole-stage codegen id, -1 when none (0 = Spark 2 bare '*') */
     int32_t id;               /* formatted-mode operator id, -1 when none */
     uint32_t depth;           /* 0 for section roots */
@@ -69,9 +71,29 @@ struct plan_node {
     uint32_t subtree_size;    /* number of descendants (not counting the node) */
     uint32_t preorder;        /* index in section->preorder */
     uint32_t details_line;    /* original line of the details header, 0 when none */
-    uint16_t n_details;       /* fields in details (a block keeps at most 65,535) */
+    uint32_t details_text_line;  /* line of the details header in doc->text, 0 when none */
+    uint16_t n_details;       /* fields in the details block (a block keeps at most 65,535) */
     uint16_t flags;           /* NODE_* */
 };
+
+/* The fields of a node's details block, split from details_text on demand with the lexing
+ * the parser uses (lex.c), so every reader sees the same fields in the same order:
+ *     struct plan_details it; struct plan_detail d;
+ *     plan_details_init(&it, n);
+ *     while (plan_details_next(&it, &d)) ...
+ * Yields exactly n->n_details fields.  Linear in the block; allocates nothing. */
+struct plan_details {
+    const struct document *doc;
+    const char *pos, *end;    /* the next line to read */
+    uint32_t lno;             /* its line in doc->text */
+    uint32_t n;               /* fields started so far */
+    bool blank_before;
+    bool have_next;           /* `next` holds a field line read ahead */
+    struct plan_detail next;
+};
+
+void plan_details_init(struct plan_details *it, const struct plan_node *n);
+bool plan_details_next(struct plan_details *it, struct plan_detail *out);
 
 struct plan_section {
     enum section_kind kind;
@@ -110,11 +132,19 @@ struct plan_warning {
 
 struct document {
     const char *name;          /* origin shown to people: file name, "stdin", "paste 2" */
-    char *bytes;               /* original input, owned (malloc), never modified */
+    char *bytes;               /* original input, owned (malloc or mapping); NULL once clean-up
+                                  has written a text of its own (the loader then releases it,
+                                  or clean-up wrote the text over it: text_buf),
+                                  since nothing points into it then */
     size_t len;
-    bool bytes_mapped;         /* additive (issue 6): bytes is a mapfile.h mapping of len
-                                  bytes, released with mapfile_close(), not free() */
-    const char *text;          /* what the parser read: == bytes, or cleaned text in the arena */
+    bool bytes_mapped;         /* additive (issue 6): bytes (or text_buf, written over it) is a
+                                  mapfile.h mapping of len bytes, released with
+                                  mapfile_close(), not free() */
+    const char *text;          /* what the parser read: == bytes, or cleaned text in the arena
+                                  or in text_buf */
+    char *text_buf;            /* additive: the cleaned text when clean-up wrote it over the
+                                  input's buffer (owned; a mapping when bytes_mapped), else
+                                  NULL */
     size_t text_len;
     const uint32_t *line_map;  /* text line (1-based index) -> original line; NULL = identity */
     uint32_t n_text_lines;
@@ -132,6 +162,8 @@ struct document {
     uint32_t n_warnings;
     struct plan_node **all_nodes;  /* every node of every plan in input order */
     size_t n_all_nodes;
+    size_t n_nodes_made;       /* additive: nodes plan_node_new made (document_finish sizes
+                                  all_nodes with it: no growing copy at the peak) */
 };
 
 /* Construction: takes ownership of bytes (malloc'd).  Does not parse. */
@@ -143,7 +175,11 @@ struct plan *document_add_plan(struct document *doc, uint32_t line);
 struct plan_section *plan_add_section(struct plan *p, enum section_kind kind, struct slice title,
                                       uint32_t line);
 struct plan_node *plan_node_new(struct plan_section *s);
+/* Appends child after parent's last child, found by walking the children (O(children)):
+ * for small hand-built trees.  Builders of big trees know the last child and pass it. */
 void plan_node_append_child(struct plan_node *parent, struct plan_node *child);
+void plan_node_append_child_after(struct plan_node *parent, struct plan_node *last,
+                                  struct plan_node *child);
 void plan_section_append_root(struct plan_section *s, struct plan_node *root);
 void document_warn(struct document *doc, uint32_t line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -162,6 +198,12 @@ struct plan_node *plan_node_next_skip_children(const struct plan_node *n);
 /* Lookups. */
 struct plan_node *plan_node_find_by_id(const struct plan *p, int32_t id);
 struct plan_node *document_node_at_line(const struct document *doc, uint32_t line); /* last node starting at or before line */
-const struct plan_detail *plan_node_detail(const struct plan_node *n, const char *key);
+/* The first details field named key (value and line filled in *out), false when none. */
+bool plan_node_detail(const struct plan_node *n, const char *key, struct plan_detail *out);
+
+/* The ", Statistics(sizeInBytes=..., rowCount=...)" closing the node string's first line
+ * (cost mode), as the parser read it; false (and *out zeroed) when it has no size and no
+ * row count.  Labels have none. */
+bool plan_node_stats(const struct plan_node *n, struct plan_stats *out);
 
 #endif

@@ -670,7 +670,8 @@ static bool only_null_checks(struct slice cond)
 static struct slice scan_list_field(const struct plan_node *n, const char *key)
 {
     struct slice v = node_field(n, key);
-    if (!v.ptr && n->n_details && plan_node_detail(n, "ReadSchema"))
+    struct plan_detail d;
+    if (!v.ptr && n->n_details && plan_node_detail(n, "ReadSchema", &d))
         return slice_cstr("[]");
     return v;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "clean_impl.h"
+#include "sparkplan/mapfile.h"
 
 /* ---- line arrays and scratch ----------------------------------------------------------- */
 
@@ -759,6 +760,29 @@ static void step_numbers(struct cleaner *c)
 
 /* ---- emission -------------------------------------------------------------------------- */
 
+/* Can the text be written over the input's buffer?  Lines are written in order, so it can
+ * when it is shorter than the input and no line read from the input starts before the place
+ * it is written to: then no write reaches a byte still to be read.  Usually true (clean-up
+ * removes more than it adds), and then the input and a copy of it are never both held (a
+ * corpus concatenation peaked at 2.4x its size in emission). */
+static bool fits_in_place(const struct cleaner *c, size_t total)
+{
+    struct document *doc = c->doc;
+    if (!doc->bytes || total >= doc->len)  /* < len: the NUL stays inside the input */
+        return false;
+    uintptr_t b = (uintptr_t)doc->bytes, e = b + doc->len;
+    size_t o = 0;
+    for (size_t i = 0; i < c->lines.n; i++) {
+        const struct cl_line *l = &c->lines.v[i];
+        uintptr_t p = (uintptr_t)l->p;
+        if (l->len && p >= b && p < e && p - b < o)
+            return false;
+        o += (size_t)l->len + 1;
+    }
+    /* A mapped input (mapfile.h) is read-only until asked. */
+    return !doc->bytes_mapped || mapfile_writable(doc->bytes, doc->len);
+}
+
 static bool emit(struct cleaner *c)
 {
     struct document *doc = c->doc;
@@ -767,7 +791,8 @@ static bool emit(struct cleaner *c)
         total += (size_t)c->lines.v[i].len + 1;
     if (c->lines.n > UINT32_MAX - 1)
         return false;
-    char *text = arena_alloc(&doc->arena, total + 1);
+    bool in_place = fits_in_place(c, total);
+    char *text = in_place ? doc->bytes : arena_alloc(&doc->arena, total + 1);
     uint32_t *map = arena_alloc(&doc->arena, (c->lines.n + 1) * sizeof *map);
     if (!text || !map)
         return false;
@@ -775,12 +800,18 @@ static bool emit(struct cleaner *c)
     for (size_t i = 0; i < c->lines.n; i++) {
         const struct cl_line *l = &c->lines.v[i];
         if (l->len)
-            memcpy(text + o, l->p, l->len);
+            memmove(text + o, l->p, l->len); /* in place: the line may overlap its new place */
         o += l->len;
         text[o++] = '\n';
         map[i + 1] = l->orig;
     }
     text[o] = '\0';
+    if (in_place) {
+        /* The buffer now holds the text: it changes owner, the input is gone (bytes_mapped
+           still says how the buffer is released). */
+        doc->text_buf = text;
+        doc->bytes = NULL;
+    }
     doc->text = text;
     doc->text_len = o;
     doc->line_map = map;
@@ -942,6 +973,8 @@ done:
 
 enum sp_status clean_document_full(struct document *doc, struct diag *err)
 {
+    if (!doc->bytes)
+        return SP_OK; /* cleaned before, and the input is gone: the text stays */
     doc->text = doc->bytes;
     doc->text_len = doc->len;
     doc->line_map = NULL;
@@ -953,6 +986,8 @@ enum sp_status clean_document_full(struct document *doc, struct diag *err)
 
 enum sp_status clean_document(struct document *doc, struct diag *err)
 {
+    if (!doc->bytes)
+        return SP_OK; /* cleaned before, and the input is gone: the text stays */
     doc->text = doc->bytes;
     doc->text_len = doc->len;
     if (!clean_quick_scan(doc->bytes, doc->len))

@@ -186,13 +186,14 @@ static bool attach(struct walker *w, const struct cl_line *l, bool after_header,
     if (mcol < 0) {
         if (after_header) {
             /* The root of an AQE sub-plan: indented to the header's content. */
-            struct entry *h = &w->st[w->n - 1];
+            /* The header's column, read before push() may move the stack. */
+            uint32_t hcol = w->st[w->n - 1].col;
             uint32_t ind = cl_indent(l->p, l->len);
-            struct entry e = {E_SECROOT, false, 0, h->col, 0};
+            struct entry e = {E_SECROOT, false, 0, hcol, 0};
             if (!push(w, e))
                 return false;
             out->kind = E_SECROOT;
-            out->col = h->col;
+            out->col = hcol;
             out->content = ind;
             out->pos = w->n - 1;
             return true;

@@ -279,7 +279,11 @@ bool cl_step_wrap(struct cleaner *c)
     unsigned char *kinds = malloc(n);
     uint32_t *widths = malloc(n * sizeof *widths);
     struct cl_facts *facts = malloc(n * sizeof *facts);
-    struct cl_lines out = {0};
+    /* Joined lines are written back into v: the write index w never passes the read index
+       i, and what the group tests read behind i (v[i - 1]) is only ever overwritten by itself
+       (w == i until the first join, w <= i - 1 after it), so no second line array is needed
+       (one was a peak of its own on inputs with wrapped lines). */
+    size_t w = 0;
     bool ok = false;
     if (!kinds || !widths || !facts) {
         c->nomem = true;
@@ -383,8 +387,7 @@ bool cl_step_wrap(struct cleaner *c)
             kinds[nx] = (unsigned char)(j == J_RAW ? 0x80 : 0x40);
         }
         if (last == i) {
-            if (!cl_push(c, &out, v[i].p, v[i].len, v[i].orig))
-                goto done;
+            v[w++] = v[i];
             i++;
             continue;
         }
@@ -414,10 +417,14 @@ bool cl_step_wrap(struct cleaner *c)
             memcpy(buf + o, p, len);
             o += len;
         }
-        if (!cl_push(c, &out, buf, o, v[i].orig))
+        if (o > UINT32_MAX) {
+            c->nomem = true;
             goto done;
+        }
         if (!joined)
             first_line = v[i].orig;
+        struct cl_line one = {buf, (uint32_t)o, v[i].orig};
+        v[w++] = one;
         joined += (uint32_t)(last - i);
         i = last + 1;
     }
@@ -425,11 +432,10 @@ bool cl_step_wrap(struct cleaner *c)
         document_warn(c->doc, first_line, "%u wrapped line%s joined to the line before", joined,
                       joined == 1 ? "" : "s");
         c->changed |= CL_WRAP;
-        cl_replace(c, &out);
+        c->lines.n = w;
     }
     ok = true;
 done:
-    cl_lines_free(&out);
     free(kinds);
     free(widths);
     free(facts);

@@ -388,27 +388,31 @@ static void json_node_open(struct out *o, const struct plan_node *n)
     if (n->flags & NODE_TRUNCATED)
         out_cstr(o, ",\"truncated\":true");
     out_cstr(o, ",\"details\":[");
-    for (uint32_t i = 0; i < n->n_details; i++) { /* bounded by the node's detail count */
-        if (i)
+    struct plan_details it;
+    struct plan_detail d;
+    plan_details_init(&it, n);
+    for (bool first = true; plan_details_next(&it, &d); first = false) { /* the node's fields */
+        if (!first)
             out_char(o, ',');
         out_char(o, '[');
-        json_string(o, n->details[i].key);
+        json_string(o, d.key);
         out_char(o, ',');
-        json_string(o, n->details[i].value);
+        json_string(o, d.value);
         out_char(o, ']');
     }
     out_char(o, ']');
-    if (n->stats.has_size || n->stats.has_rows) {
+    struct plan_stats st;
+    if (plan_node_stats(n, &st)) {
         out_cstr(o, ",\"stats\":{");
-        if (n->stats.has_size) {
+        if (st.has_size) {
             json_key(o, "sizeInBytes");
-            json_double(o, n->stats.size_bytes, true);
+            json_double(o, st.size_bytes, true);
         }
-        if (n->stats.has_rows) {
-            if (n->stats.has_size)
+        if (st.has_rows) {
+            if (st.has_size)
                 out_char(o, ',');
             json_key(o, "rowCount");
-            json_double(o, n->stats.row_count, false);
+            json_double(o, st.row_count, false);
         }
         out_char(o, '}');
     }

@@ -35,7 +35,8 @@ static void on_sigbus(int sig, siginfo_t *info, void *context)
         if (!start || addr < start || addr >= start + len)
             continue;
         uintptr_t page = addr & ~(uintptr_t)(page_size - 1);
-        if (mmap((void *)page, start + len - page, PROT_READ,
+        /* Writable: clean-up may be writing its text over the mapping (mapfile_writable). */
+        if (mmap((void *)page, start + len - page, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) != MAP_FAILED)
             return;
         break;
@@ -93,6 +94,11 @@ char *mapfile_open(int fd, size_t size)
     maps[slot].len = total;
     maps[slot].start = base;
     return base;
+}
+
+bool mapfile_writable(char *p, size_t size)
+{
+    return p && page_size && mprotect(p, round_up(size + 1, page_size), PROT_READ | PROT_WRITE) == 0;
 }
 
 void mapfile_close(char *p, size_t size)

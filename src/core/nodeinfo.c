@@ -158,9 +158,9 @@ static struct slice field_in_text(struct slice text, const char *key)
 
 struct slice node_field(const struct plan_node *n, const char *key)
 {
-    const struct plan_detail *d = plan_node_detail(n, key);
-    if (d)
-        return strip_count_prefix(d->value);
+    struct plan_detail d;
+    if (n->n_details && plan_node_detail(n, key, &d))
+        return strip_count_prefix(d.value);
     struct slice v = field_in_text(n->text, key);
     if (!v.ptr && n->details_text.len)
         v = field_in_text(n->details_text, key);
@@ -241,10 +241,8 @@ static bool parse_stats_text(struct slice t, struct plan_stats *out)
 
 bool node_stats(const struct plan_node *n, struct plan_stats *out)
 {
-    if (n->stats.has_size || n->stats.has_rows) {
-        *out = n->stats;
+    if (plan_node_stats(n, out))
         return true;
-    }
     return parse_stats_text(n->text, out) ||
            (n->details_text.len && parse_stats_text(n->details_text, out));
 }
@@ -482,9 +480,9 @@ static struct slice join_type_in(struct slice t)
 
 struct slice node_join_type(const struct plan_node *n)
 {
-    const struct plan_detail *d = plan_node_detail(n, "Join type");
-    if (d)
-        return strip_count_prefix(d->value);
+    struct plan_detail d;
+    if (n->n_details && plan_node_detail(n, "Join type", &d))
+        return strip_count_prefix(d.value);
     return join_type_in(n->text);
 }
 
@@ -519,9 +517,9 @@ int node_aggregate_has_keys(const struct plan_node *n)
         return 0;
     if (e && strcmp(e->name, "PhotonGroupingAgg") == 0)
         return 1;
-    const struct plan_detail *d = plan_node_detail(n, "Keys");
-    if (d)
-        return node_list_is_empty(strip_count_prefix(d->value)) ? 0 : 1;
+    struct plan_detail d;
+    if (n->n_details && plan_node_detail(n, "Keys", &d))
+        return node_list_is_empty(strip_count_prefix(d.value)) ? 0 : 1;
     long at = slice_find_in(n->text, "keys=[", 0);
     if (at >= 0)
         return (size_t)at + 6 < n->text.len && n->text.ptr[at + 6] == ']' ? 0 : 1;

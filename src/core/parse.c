@@ -77,6 +77,7 @@ struct parser {
 
     /* tree building */
     struct plan_node **stack;  /* stack[d] = last node placed at depth d (NULL = skipped) */
+    struct plan_node **last_child; /* last_child[d] = the last child of stack[d] so far */
     size_t stack_cap;
     long top;                  /* depth of the last node, -1 when none */
     struct plan_node *last;
@@ -90,13 +91,12 @@ struct parser {
     const char *pending_ls, *pending_le;
     uint32_t pending_lno;
 
-    /* formatted details: the open block and its fields (scratch, copied out when it ends) */
+    /* formatted details: the open block (its fields are split again on demand: plan.c) */
     bool in_block;
     struct plan_node *block_node;  /* the node it describes, NULL when none or taken */
     const char *block_start, *block_end;
     bool block_aqe;                /* "(N) AdaptiveSparkPlan": its text says isFinalPlan */
-    struct plan_detail *fields;
-    size_t n_fields, fields_cap;
+    uint32_t n_fields;             /* fields counted in the block */
 
     /* codegen */
     struct plan_section *code_sec;
@@ -164,11 +164,14 @@ static bool stack_reserve(struct parser *p, size_t depth)
     while (cap <= depth)
         cap *= 2;
     struct plan_node **s = realloc(p->stack, cap * sizeof *s);
-    if (!s) {
+    if (s)
+        p->stack = s;
+    struct plan_node **l = s ? realloc(p->last_child, cap * sizeof *l) : NULL;
+    if (!l) {
         fail(p, SP_ERR_NOMEM);
         return false;
     }
-    p->stack = s;
+    p->last_child = l;
     p->stack_cap = cap;
     return true;
 }
@@ -510,7 +513,8 @@ static void set_final_from_text(struct plan *pl, struct slice t)
         pl->is_final = 0;
 }
 
-/* The block ends: its fields go to the arena, next to nothing else (one array per block). */
+/* The block ends: the node keeps its text and the number of fields in it (nothing is
+   stored per field: plan_details_next splits them again, the same way, when asked). */
 static void finish_block(struct parser *p)
 {
     if (!p->in_block)
@@ -521,13 +525,7 @@ static void finish_block(struct parser *p)
     struct plan_node *n = p->block_node;
     if (n) {
         n->details_text = text;
-        if (p->n_fields) {
-            n->details = arena_dup(&p->doc->arena, p->fields, p->n_fields * sizeof *p->fields);
-            if (!n->details)
-                fail(p, SP_ERR_NOMEM);
-            else
-                n->n_details = (uint16_t)p->n_fields;
-        }
+        n->n_details = (uint16_t)p->n_fields;
     }
     p->n_fields = 0;
     p->in_block = false;
@@ -550,43 +548,20 @@ static void start_block(struct parser *p, int32_t id, struct slice name, int32_t
         return;
     p->block_node = n;
     n->details_line = orig_line(p, p->lno);
+    n->details_text_line = p->lno;
     n->details_text = slice_make(p->ls, (size_t)(p->le - p->ls));
     /* "* " in the outline says "in a codegen stage"; the details say which. */
     if (n->stage == 0 && codegen_id >= 0)
         n->stage = codegen_id;
 }
 
-static void block_field(struct parser *p, struct slice key, struct slice value)
-{
-    if (p->n_fields == p->fields_cap) {
-        size_t cap = p->fields_cap ? p->fields_cap * 2 : 16;
-        struct plan_detail *f = realloc(p->fields, cap * sizeof *f);
-        if (!f) {
-            fail(p, SP_ERR_NOMEM);
-            return;
-        }
-        p->fields = f;
-        p->fields_cap = cap;
-    }
-    struct plan_detail *d = &p->fields[p->n_fields++];
-    d->key = key;
-    d->value = value;
-    d->line = orig_line(p, p->lno);
-}
-
 /* A line inside a details block: a new field, or more of the previous field's value (also
-   once a block holds the most fields a node keeps). */
-static void block_line(struct parser *p, const char *s, size_t n)
+   once a block holds the most fields a node keeps).  plan.c (plan_details_next) reads the
+   block's lines again the same way: keep the two in step. */
+static void block_line(struct parser *p, const char *s, size_t n, bool is_field)
 {
-    struct slice key, value;
-    if (p->n_fields < UINT16_MAX && lex_details_field(s, n, &key, &value)) {
-        block_field(p, key, value);
-    } else if (p->n_fields) {
-        struct plan_detail *d = &p->fields[p->n_fields - 1];
-        /* Multi-line value: the slice runs on to this line's end (contiguous text). */
-        const char *vs = d->value.len ? d->value.ptr : s;
-        d->value = slice_make(vs, (size_t)(p->le - vs));
-    }
+    if (p->block_node && p->n_fields < UINT16_MAX && is_field)
+        p->n_fields++;
     p->block_end = p->le;
     check_truncation(p, s, n, p->lno, NULL);
 }
@@ -604,10 +579,10 @@ static void share_details(struct parser *p)
             const struct plan_node *first = ids_get(&p->ids, n->id);
             if (!first || first == n || !first->details_line)
                 continue;
-            n->details = first->details;
             n->n_details = first->n_details;
             n->details_text = first->details_text;
             n->details_line = first->details_line;
+            n->details_text_line = first->details_text_line;
             if (n->stage == 0) {
                 int32_t id, cg;
                 struct slice nm;
@@ -662,7 +637,6 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
     s += skip;
     len -= skip;
     n->text = slice_make(s, len);
-    n->text_line = lno;
     n->line = orig_line(p, lno);
     struct slice inner;
     if (lex_aqe_label(s, len, &inner) && n->stage < 0) {
@@ -676,7 +650,8 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
     }
     int32_t id;
     size_t name_end, stats_at;
-    lex_statistics(s, len, &n->stats, &stats_at);
+    struct plan_stats stats; /* read again on demand (plan_node_stats): only its place counts */
+    lex_statistics(s, len, &stats, &stats_at);
     /* An id closes the line, or comes before a " // note" someone added to an outline: the
        search for the note (the whole line) is only worth it where ids are printed. */
     bool may_have_id = (len && s[len - 1] == ')') || p->sec_nodes == 0 || p->sec_formatted > 0;
@@ -737,7 +712,9 @@ static struct plan_node *add_node_line(struct parser *p, const char *ls, const c
     }
     fill_node(p, n, ls, le, lno);
     if (parent) {
-        plan_node_append_child(parent, n);
+        long at = inner ? depth - 2 : depth - 1;
+        plan_node_append_child_after(parent, p->last_child[at], n);
+        p->last_child[at] = n;
         if (inner)
             n->flags |= NODE_INNER;
     } else {
@@ -746,6 +723,7 @@ static struct plan_node *add_node_line(struct parser *p, const char *ls, const c
     if (inner && p->top < depth - 1)
         p->stack[depth - 1] = NULL;
     p->stack[depth] = n;
+    p->last_child[depth] = NULL;
     p->top = depth;
     p->last = n;
     p->sec_nodes++;
@@ -1064,9 +1042,11 @@ static void one_line(struct parser *p)
             return;
         }
         if (p->mode == MODE_DETAILS && p->in_block) {
+            /* Each line of a block is classified once. */
             struct slice k, v;
-            if (!p->blank_before || lex_details_field(rest, rl, &k, &v)) {
-                block_line(p, rest, rl);
+            bool field = lex_details_field(rest, rl, &k, &v);
+            if (!p->blank_before || field) {
+                block_line(p, rest, rl, field);
                 p->blank_before = false;
                 return;
             }
@@ -1111,8 +1091,8 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
                       "%u more lines hide fields: raise spark.sql.debug.maxToStringFields",
                       p.field_warnings_dropped);
     free(p.stack);
+    free(p.last_child);
     free(p.regions);
-    free(p.fields);
     ids_reset(&p.ids);
     if (p.status != SP_OK) {
         diag_set(err, 0, "out of memory");

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/lex.h"
+
 #if UINTPTR_MAX == UINT64_MAX
 /* The node layout is part of the load cost (see plan.h): keep it from growing unnoticed. */
-_Static_assert(sizeof(struct plan_node) == 168, "struct plan_node grew: see plan.h");
+_Static_assert(sizeof(struct plan_node) == 120, "struct plan_node grew: see plan.h");
 #endif
 
 const char *section_kind_name(enum section_kind k)
@@ -58,10 +60,13 @@ void document_free(struct document *doc)
     if (!doc)
         return;
     arena_free(&doc->arena);
-    if (doc->bytes_mapped)
-        mapfile_close(doc->bytes, doc->len);
-    else
+    if (doc->bytes_mapped) {
+        /* The input's mapping, or the text clean-up wrote over it. */
+        mapfile_close(doc->bytes ? doc->bytes : doc->text_buf, doc->len);
+    } else {
         free(doc->bytes);
+        free(doc->text_buf);
+    }
     free(doc);
 }
 
@@ -109,26 +114,33 @@ struct plan_node *plan_node_new(struct plan_section *s)
     n->stage = -1;
     n->id = -1;
     n->section = s;
+    s->plan->doc->n_nodes_made++;
     return n;
+}
+
+void plan_node_append_child_after(struct plan_node *parent, struct plan_node *last,
+                                  struct plan_node *child)
+{
+    child->parent = parent;
+    child->next_sibling = NULL;
+    if (last)
+        last->next_sibling = child;
+    else
+        parent->first_child = child;
+    parent->n_children++;
 }
 
 void plan_node_append_child(struct plan_node *parent, struct plan_node *child)
 {
-    child->parent = parent;
-    child->prev_sibling = parent->last_child;
-    child->next_sibling = NULL;
-    if (parent->last_child)
-        parent->last_child->next_sibling = child;
-    else
-        parent->first_child = child;
-    parent->last_child = child;
-    parent->n_children++;
+    struct plan_node *last = parent->first_child;
+    while (last && last->next_sibling) /* bound: the parent's children (small trees only) */
+        last = last->next_sibling;
+    plan_node_append_child_after(parent, last, child);
 }
 
 void plan_section_append_root(struct plan_section *s, struct plan_node *root)
 {
     root->parent = NULL;
-    root->prev_sibling = s->last_root;
     root->next_sibling = NULL;
     if (s->last_root)
         s->last_root->next_sibling = root;
@@ -188,24 +200,45 @@ struct plan_node *plan_node_next_skip_children(const struct plan_node *n)
     return NULL;
 }
 
+/* Input order: the original line, then the place in doc->text (clean-up may split one input
+ * line into several text lines, and a text line holds at most one node). */
+static int compare_nodes(const struct plan_node *x, const struct plan_node *y)
+{
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    if (x->text.ptr != y->text.ptr)
+        return (uintptr_t)x->text.ptr < (uintptr_t)y->text.ptr ? -1 : 1;
+    return (uintptr_t)x < (uintptr_t)y ? -1 : (x > y);
+}
+
 /* Every node of the document in finishing order (plan, section, pre-order), with its id: one
  * walk fills it.  all_nodes is copied out of it once, and each section's pre-order array is
  * its stretch of all_nodes (nodes are in input order almost always), so the pointers are
  * stored once.  Growing a pointer array costs far less than extra walks over the nodes
- * (168 bytes each, mostly out of cache) that counting first would take. */
+ * (120 bytes each, mostly out of cache) that counting first would take. */
 struct finish_buf {
     struct plan_node **v;
     int32_t *ids;       /* v[i]->id, so by_id is filled without reading the nodes again */
     size_t n, cap;
+    bool in_arena;      /* v is all_nodes already, sized by n_nodes_made */
 };
 
 static bool finish_push(struct finish_buf *b, struct plan_node *n)
 {
     if (b->n == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 4096;
-        struct plan_node **v = cap > b->cap ? realloc(b->v, cap * sizeof *v) : NULL;
+        struct plan_node **v;
+        if (b->in_arena) {
+            /* More nodes than plan_node_new made (built by hand): grow a copy instead. */
+            v = cap > b->cap ? malloc(cap * sizeof *v) : NULL;
+            if (v && b->n)
+                memcpy(v, b->v, b->n * sizeof *v);
+        } else {
+            v = cap > b->cap ? realloc(b->v, cap * sizeof *v) : NULL;
+        }
         if (!v)
             return false;
+        b->in_arena = false;
         b->v = v;
         int32_t *ids = realloc(b->ids, cap * sizeof *ids);
         if (!ids)
@@ -221,7 +254,7 @@ static bool finish_push(struct finish_buf *b, struct plan_node *n)
 /* One walk over the section: depth, pre-order index, section and the finishing order; then
  * one reverse pass for subtree sizes.  *max_id and *sorted accumulate over the document. */
 static bool section_finish(struct plan_section *s, struct finish_buf *b, int32_t *max_id,
-                           uint32_t *last_line, bool *sorted)
+                           const struct plan_node **last, bool *sorted)
 {
     size_t start = b->n;
     for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
@@ -231,9 +264,9 @@ static bool section_finish(struct plan_section *s, struct finish_buf *b, int32_t
         n->subtree_size = 0;
         if (n->id > *max_id)
             *max_id = n->id;
-        if (n->text_line < *last_line)
+        if (*last && compare_nodes(*last, n) > 0)
             *sorted = false;
-        *last_line = n->text_line;
+        *last = n;
         if (!finish_push(b, n))
             return false;
     }
@@ -250,11 +283,7 @@ static bool section_finish(struct plan_section *s, struct finish_buf *b, int32_t
 
 static int compare_node_line(const void *a, const void *b)
 {
-    const struct plan_node *x = *(const struct plan_node *const *)a;
-    const struct plan_node *y = *(const struct plan_node *const *)b;
-    if (x->text_line != y->text_line)
-        return x->text_line < y->text_line ? -1 : 1;
-    return x < y ? -1 : (x > y);
+    return compare_nodes(*(const struct plan_node *const *)a, *(const struct plan_node *const *)b);
 }
 
 /* Pre-order arrays: stretches of all_nodes when it is in finishing order, copies otherwise
@@ -281,9 +310,21 @@ static bool set_preorder(struct document *doc, const struct finish_buf *b, bool 
 
 bool document_finish(struct document *doc)
 {
-    struct finish_buf b = {NULL, NULL, 0, 0};
+    struct finish_buf b = {NULL, NULL, 0, 0, false};
     bool sorted = true, ok = false;
-    uint32_t last_line = 0;
+    if (doc->n_nodes_made) {
+        /* The finishing order goes straight into all_nodes (in the arena), at its final
+           size: no array grown by doubling and copied out at the model's peak. */
+        b.v = arena_alloc(&doc->arena, doc->n_nodes_made * sizeof *b.v);
+        b.ids = malloc(doc->n_nodes_made * sizeof *b.ids);
+        if (!b.v || !b.ids) {
+            free(b.ids);
+            return false;
+        }
+        b.cap = doc->n_nodes_made;
+        b.in_arena = true;
+    }
+    const struct plan_node *last = NULL;
     size_t n_plans = 0;
     for (struct plan *p = doc->first_plan; p; p = p->next)
         n_plans++;
@@ -295,15 +336,19 @@ bool document_finish(struct document *doc)
     for (struct plan *p = doc->first_plan; p; p = p->next, k++) {
         max_ids[k] = -1;
         for (struct plan_section *s = p->first_section; s; s = s->next)
-            if (!section_finish(s, &b, &max_ids[k], &last_line, &sorted))
+            if (!section_finish(s, &b, &max_ids[k], &last, &sorted))
                 goto done;
     }
     size_t total = b.n;
-    doc->all_nodes = arena_alloc(&doc->arena, (total ? total : 1) * sizeof *doc->all_nodes);
-    if (!doc->all_nodes)
-        goto done;
-    if (total)
-        memcpy(doc->all_nodes, b.v, total * sizeof *doc->all_nodes);
+    if (b.in_arena) {
+        doc->all_nodes = b.v;
+    } else {
+        doc->all_nodes = arena_alloc(&doc->arena, (total ? total : 1) * sizeof *doc->all_nodes);
+        if (!doc->all_nodes)
+            goto done;
+        if (total)
+            memcpy(doc->all_nodes, b.v, total * sizeof *doc->all_nodes);
+    }
     doc->n_all_nodes = total;
     if (!set_preorder(doc, &b, sorted))
         goto done;
@@ -332,7 +377,8 @@ bool document_finish(struct document *doc)
         qsort(doc->all_nodes, doc->n_all_nodes, sizeof *doc->all_nodes, compare_node_line);
     ok = true;
 done:
-    free(b.v);
+    if (!b.in_arena)
+        free(b.v);
     free(b.ids);
     free(max_ids);
     return ok;
@@ -365,10 +411,115 @@ struct plan_node *document_node_at_line(const struct document *doc, uint32_t lin
     return lo ? doc->all_nodes[lo - 1] : NULL;
 }
 
-const struct plan_detail *plan_node_detail(const struct plan_node *n, const char *key)
+/* ---- details fields, on demand ------------------------------------------------------- */
+
+/* The parser's view of a line inside a details block (parse.c: one_line, block_line).  Only
+ * lines the parser fed to the block lie inside details_text: after the header, blank lines,
+ * lines with a tree prefix (skipped) and unprefixed lines, each a new field or more of the
+ * last field's value. */
+enum block_line { BL_BLANK, BL_SKIP, BL_TEXT };
+
+static enum block_line classify_block_line(const struct document *doc, uint32_t lno,
+                                           const char *ls, const char *le, const char **rest)
 {
-    for (uint32_t i = 0; i < n->n_details; i++)
-        if (slice_eq_cstr(n->details[i].key, key))
-            return &n->details[i];
-    return NULL;
+    struct lex_prefix pf;
+    lex_tree_prefix(ls, (size_t)(le - ls), &pf);
+    if (doc->line_depth && lno <= doc->n_text_lines && doc->line_depth[lno] != CLEAN_OWN_PREFIX)
+        pf.units = doc->line_depth[lno];
+    const char *r = ls + pf.len;
+    *rest = r;
+    while (r < le && (*r == ' ' || *r == '\t' || *r == '\r')) /* bound: the line */
+        r++;
+    if (r == le && pf.spaces_only)
+        return BL_BLANK;
+    return pf.units == 0 ? BL_TEXT : BL_SKIP;
+}
+
+void plan_details_init(struct plan_details *it, const struct plan_node *n)
+{
+    memset(it, 0, sizeof *it);
+    it->doc = n->section->plan->doc;
+    if (!n->n_details || !n->details_text.len)
+        return;
+    const char *s = n->details_text.ptr, *end = s + n->details_text.len;
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    it->pos = nl ? nl + 1 : end;   /* the header line is not a field */
+    it->end = end;
+    it->lno = n->details_text_line + 1;
+}
+
+bool plan_details_next(struct plan_details *it, struct plan_detail *out)
+{
+    /* Bound: each line of the block is read once over all calls. */
+    while (it->pos && it->pos < it->end) {
+        const char *ls = it->pos;
+        const char *nl = memchr(ls, '\n', (size_t)(it->end - ls));
+        const char *le = nl ? nl : it->end;
+        it->pos = nl ? nl + 1 : it->end;
+        uint32_t lno = it->lno++;
+        if (le > ls && le[-1] == '\r')
+            le--;
+        const char *rest;
+        enum block_line kind = classify_block_line(it->doc, lno, ls, le, &rest);
+        if (kind == BL_BLANK) {
+            it->blank_before = true;
+            continue;
+        }
+        bool blank_before = it->blank_before;
+        it->blank_before = false;
+        if (kind == BL_SKIP)
+            continue;
+        struct slice key, value;
+        if (it->n < UINT16_MAX && lex_details_field(rest, (size_t)(le - rest), &key, &value)) {
+            it->n++;
+            bool had = it->have_next;
+            struct plan_detail prev = it->next;
+            it->next.key = key;
+            it->next.value = value;
+            it->next.line = document_original_line(it->doc, lno);
+            it->have_next = true;
+            if (had) {
+                *out = prev;
+                return true;
+            }
+        } else if (it->have_next && !blank_before) {
+            /* More of the last field's value: it runs on to this line's end. */
+            const char *vs = it->next.value.len ? it->next.value.ptr : rest;
+            it->next.value = slice_make(vs, (size_t)(le - vs));
+        } else if (it->have_next) {
+            /* A non-field after a blank line ends the block in the parser: never inside. */
+            it->pos = it->end;
+        }
+    }
+    if (it->have_next) {
+        *out = it->next;
+        it->have_next = false;
+        return true;
+    }
+    return false;
+}
+
+bool plan_node_detail(const struct plan_node *n, const char *key, struct plan_detail *out)
+{
+    struct plan_details it;
+    plan_details_init(&it, n);
+    while (plan_details_next(&it, out)) /* bound: the node's fields */
+        if (slice_eq_cstr(out->key, key))
+            return true;
+    return false;
+}
+
+bool plan_node_stats(const struct plan_node *n, struct plan_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n->flags & NODE_LABEL)
+        return false;
+    const char *s = n->text.ptr;
+    const char *nl = memchr(s, '\n', n->text.len);
+    size_t len = nl ? (size_t)(nl - s) : n->text.len;
+    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+        len--;
+    size_t at;
+    lex_statistics(s, len, out, &at);
+    return out->has_size || out->has_rows;
 }

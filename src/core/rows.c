@@ -86,16 +86,37 @@ struct plan_node *rows_first(const struct rows *r)
     return r->begin < r->end ? r->section->preorder[r->begin] : NULL;
 }
 
+/* The row that shows n, the last node of a stretch of the pre-order whose top is `top` (an
+   ancestor of n or n): n itself, or its outermost folded ancestor up to and including top. */
+static struct plan_node *shown_from(struct rows *r, struct plan_node *n, const struct plan_node *top)
+{
+    struct plan_node *v = n;
+    for (struct plan_node *a = n; a != top && a->parent; ) { /* bounded by depth */
+        a = a->parent;
+        r->steps++;
+        if (rows_is_folded(r, a))
+            v = a;
+    }
+    return v;
+}
+
+/* The ancestor of n (or n itself) at the given depth. */
+static const struct plan_node *ancestor_at(const struct plan_node *n, uint32_t depth)
+{
+    while (n->depth > depth && n->parent) /* bounded by depth */
+        n = n->parent;
+    return n;
+}
+
 struct plan_node *rows_last(struct rows *r)
 {
     if (r->begin >= r->end)
         return NULL;
-    struct plan_node *n = r->scope ? r->scope : r->section->last_root;
-    while (n && n->last_child && !rows_is_folded(r, n)) { /* bounded by depth */
-        n = n->last_child;
-        r->steps++;
-    }
-    return n;
+    /* The last node in pre-order, shown by its outermost folded ancestor (the tab's scope
+       or a section root at most). */
+    struct plan_node *last = r->section->preorder[r->end - 1];
+    uint32_t top_depth = r->scope ? r->scope->depth : 0;
+    return shown_from(r, last, ancestor_at(last, top_depth));
 }
 
 struct plan_node *rows_next(struct rows *r, const struct plan_node *n)
@@ -110,15 +131,15 @@ struct plan_node *rows_prev(struct rows *r, const struct plan_node *n)
     r->steps++;
     if (n->preorder <= r->begin)
         return NULL;
-    if (n == r->scope || !n->prev_sibling)
+    if (n == r->scope)
         return tab_parent(r, n);
-    /* The row above is the last visible descendant of the previous sibling. */
-    struct plan_node *s = n->prev_sibling;
-    while (s->last_child && !rows_is_folded(r, s)) { /* bounded by depth */
-        s = s->last_child;
-        r->steps++;
-    }
-    return s;
+    /* The node before n in pre-order is its parent (n is a first child) or the last node
+       of the previous sibling's subtree, shown by its outermost folded ancestor up to that
+       sibling. */
+    struct plan_node *q = r->section->preorder[n->preorder - 1];
+    if (q == n->parent)
+        return tab_parent(r, n);
+    return shown_from(r, q, ancestor_at(q, n->depth));
 }
 
 /* The outermost folded ancestor of n, or n itself when all its ancestors are open. */

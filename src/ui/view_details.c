@@ -296,23 +296,26 @@ static void build(struct tui *t, const struct plan_node *n)
         add_block(t, fields, ROLE_NORMAL, true, false);
     } else if (!n->details_text.len && n->n_details) {
         add_generated(t, ROLE_NORMAL, 0, "%s", "");
-        for (uint32_t i = 0; i < n->n_details; i++) {
-            const struct plan_detail *d = &n->details[i];
-            size_t klen = d->key.len;
-            add_generated(t, ROLE_NORMAL, klen, "%.*s:%.*s", (int)d->key.len, d->key.ptr,
-                          (int)(d->value.len > 400 ? 400 : d->value.len), d->value.ptr);
+        struct plan_details it;
+        struct plan_detail d;
+        plan_details_init(&it, n);
+        while (plan_details_next(&it, &d)) { /* the node's fields */
+            size_t klen = d.key.len;
+            add_generated(t, ROLE_NORMAL, klen, "%.*s:%.*s", (int)d.key.len, d.key.ptr,
+                          (int)(d.value.len > 400 ? 400 : d.value.len), d.value.ptr);
         }
     }
     add_generated(t, ROLE_NORMAL, 0, "%s", "");
-    if (n->stats.has_size || n->stats.has_rows) {
+    struct plan_stats st;
+    if (plan_node_stats(n, &st)) {
         char size[32] = "", rows[48] = "";
-        if (n->stats.has_size)
-            human_bytes(n->stats.size_bytes, size, sizeof size);
-        if (n->stats.has_rows)
-            snprintf(rows, sizeof rows, "%.0f", n->stats.row_count);
-        add_generated(t, ROLE_NORMAL, 10, "Statistics: %s%s%s%s%s", n->stats.has_size ? "size " : "",
-                      size, n->stats.has_size && n->stats.has_rows ? ", " : "",
-                      n->stats.has_rows ? "rows " : "", rows);
+        if (st.has_size)
+            human_bytes(st.size_bytes, size, sizeof size);
+        if (st.has_rows)
+            snprintf(rows, sizeof rows, "%.0f", st.row_count);
+        add_generated(t, ROLE_NORMAL, 10, "Statistics: %s%s%s%s%s", st.has_size ? "size " : "",
+                      size, st.has_size && st.has_rows ? ", " : "",
+                      st.has_rows ? "rows " : "", rows);
     }
     if (n->stage >= 0)
         add_generated(t, ROLE_NORMAL, 13, "Codegen stage: *(%d)", n->stage);

@@ -61,10 +61,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 check(n->line >= 1 && n->line <= lines);
                 check_slice(doc, n->name);
                 check_slice(doc, n->text);
-                for (uint32_t k = 0; k < n->n_details; k++) {
-                    check_slice(doc, n->details[k].key);
-                    check_slice(doc, n->details[k].value);
+                /* The fields split on demand are the ones the parser counted. */
+                struct plan_details it;
+                struct plan_detail d;
+                uint32_t k = 0;
+                plan_details_init(&it, n);
+                for (; plan_details_next(&it, &d); k++) {
+                    check_slice(doc, d.key);
+                    check_slice(doc, d.value);
+                    check_slice(doc, n->details_text);
+                    check(d.key.ptr >= n->details_text.ptr &&
+                          d.value.ptr + d.value.len <= n->details_text.ptr + n->details_text.len);
+                    check(d.line >= n->details_line && d.line <= lines);
                 }
+                check(k == n->n_details);
                 seen++;
             }
         }

@@ -416,6 +416,52 @@ START_TEST(hard_wrapped_lines_are_joined)
 }
 END_TEST
 
+/* Email wrap of an extended explain (real plans from notebooks, not in the corpus): the
+ * analyzed plan's schema line broken after ',' or ':' is joined back even when it is the only
+ * broken line, and the root after it, "Project [...", is a line to join like any plan line. */
+START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
+{
+    static const char plan[] =
+        "== Analyzed Logical Plan ==\n"
+        "cust_id: string, start_date: string, end_date: string, txn_id: string, date: string, city: string\n"
+        "Repartition 24, true\n"
+        "+- Relation[cust_id#0,start_date#1,end_date#2,txn_id#3,date#4,city#10] parquet\n";
+    static const char one_break[] =
+        "== Analyzed Logical Plan ==\n"
+        "cust_id: string, start_date: string, end_date: string, txn_id: string, date:\n"
+        "string, city: string\n"
+        "Repartition 24, true\n"
+        "+- Relation[cust_id#0,start_date#1,end_date#2,txn_id#3,date#4,city#10] parquet\n";
+    char *out = cleaned(one_break);
+    ck_assert_str_eq(out, plan);
+    free(out);
+    static const char wrapped[] =
+        "== Parsed Logical Plan ==\n"
+        "'Project [unresolvedalias('policy, None), unresolvedalias('make, None),\n"
+        "cast('vehicle_age as int) AS vehicle_age#148, cast('sum_insured as int) AS\n"
+        "sum_insured#149]\n"
+        "+- Relation[policy#132,make#133,vehicle_age#134,sum_insured#135] csv\n"
+        "\n"
+        "== Analyzed Logical Plan ==\n"
+        "policy: string, make: string, vehicle_age: int, sum_insured: int, inception:\n"
+        "int\n"
+        "Project [policy#132, make#133, cast(vehicle_age#134 as int) AS\n"
+        "vehicle_age#148, cast(sum_insured#135 as int) AS sum_insured#149, make#133 AS\n"
+        "inception#150]\n"
+        "+- Relation[policy#132,make#133,vehicle_age#134,sum_insured#135] csv\n";
+    struct document *doc = tu_parse(wrapped);
+    const struct plan_section *an = doc->first_plan->first_section->next;
+    ck_assert_int_eq(an->kind, SECTION_ANALYZED);
+    const struct plan_node *root = an->first_root;
+    ck_assert(tu_slice_is(root->name, "Project"));
+    ck_assert_ptr_null(memchr(root->text.ptr, '\n', root->text.len)); /* one line again */
+    ck_assert_uint_eq(root->n_children, 1);
+    const struct plan_node *parsed = doc->first_plan->first_section->first_root;
+    ck_assert_ptr_null(memchr(parsed->text.ptr, '\n', parsed->text.len));
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(email_word_wrap_keeps_formatted_ids)
 {
     /* An email client broke the long outline lines at a space: the id moved down. */
@@ -1295,6 +1341,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, deep_plans_cut_inside_their_prefix_are_joined_back);
     tcase_add_test(tc, lost_indentation_with_an_aqe_header_at_any_depth);
     tcase_add_test(tc, email_word_wrap_keeps_formatted_ids);
+    tcase_add_test(tc, email_wrap_of_the_analyzed_schema_and_its_root);
     tcase_add_test(tc, numbered_tree_string_prefixes_are_removed);
     tcase_add_test(tc, lost_indentation_is_rebuilt_from_markers);
     tcase_add_test(tc, lost_indentation_of_an_aqe_plan_is_rebuilt);

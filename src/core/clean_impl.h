@@ -129,6 +129,8 @@ struct cl_wrap_scan {
     uint32_t last_w;
     bool prev_after_header; /* the previous line follows a plan or AQE header: a root */
     bool prev_root_like;    /* ... or a blank line, the start, "-- !query analysis" */
+    bool prev_schema;       /* the previous line follows "== Analyzed Logical Plan ==" */
+    uint32_t broken_schema; /* such a schema line ending in ',' or ':', then its rest */
 };
 void cl_wrap_scan_init(struct cl_wrap_scan *ws);
 void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,

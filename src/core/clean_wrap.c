@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "clean_impl.h"
+#include "sparkplan/lex.h"
 
 #define WRAP_MIN_WIDTH 40 /* shorter lines are never taken for wrapped ones */
 /* Email clients wrap at 72 to 80 columns, chat windows a little wider; a line broken after
@@ -159,6 +160,15 @@ static bool word_follower(const struct cl_line *next, enum cl_kind next_kind, bo
            next->p[0] != ' ' && !prefix_only(next);
 }
 
+/* A schema line cut in the middle of its list: it ends with ',' or ':'. */
+static bool schema_cut(const struct cl_line *l)
+{
+    uint32_t n = l->len;
+    while (n && l->p[n - 1] == ' ')
+        n--;
+    return n && (l->p[n - 1] == ',' || l->p[n - 1] == ':');
+}
+
 void cl_wrap_scan_init(struct cl_wrap_scan *ws)
 {
     memset(ws, 0, sizeof *ws);
@@ -215,6 +225,11 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
             word_follower(cur, cur_kind, false))
             ws->word_pairs++;
     }
+    /* The analyzed plan's schema line never ends in ',' or ':' as Spark prints it. */
+    if (ws->prev_schema && schema_cut(prev) && cur_kind == K_OTHER && cur->len &&
+        cur->p[0] != ' ')
+        ws->broken_schema++;
+    ws->prev_schema = prev_kind == K_HEADER && cl_starts(prev->p, prev->len, "== Analyzed");
     ws->prev_after_header = after_plan_header_line(prev, prev_f);
     ws->prev_root_like = root_like_after(prev, prev_f);
     ws->last_w = cur_w;
@@ -229,7 +244,8 @@ static bool terminal_evidence(const struct cl_wrap_scan *ws)
 
 bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws)
 {
-    return terminal_evidence(ws) || ws->word_pairs >= 2 || ws->hanging >= 1;
+    return terminal_evidence(ws) || ws->word_pairs >= 2 || ws->hanging >= 1 ||
+           ws->broken_schema >= 1;
 }
 
 enum join { J_NONE, J_RAW, J_SPACE };
@@ -241,6 +257,25 @@ static bool after_plan_header(const struct cl_line *v, const struct cl_facts *fa
     return i > 0 && after_plan_header_line(&v[i - 1], &facts[i - 1]);
 }
 
+
+/* Line i is the analyzed plan's root: it reads like an operator and only lines that are not
+ * plan lines (the schema line, maybe broken in several) stand between it and the header. */
+static bool after_analyzed_schema(const struct cl_line *v, const struct cl_facts *facts, size_t i)
+{
+    if (!v[i].len || v[i].p[0] == ' ' || !lex_looks_like_operator(v[i].p, v[i].len))
+        return false;
+    /* Bound: a schema line broken in at most 16 pieces. */
+    for (size_t k = i; k >= 2 && i - k < 16 && facts[k - 1].kind == K_OTHER; k--)
+        if (facts[k - 2].kind == K_HEADER && cl_starts(v[k - 2].p, v[k - 2].len, "== Analyzed"))
+            return true;
+    return false;
+}
+
+/* Line i is a plan's root (after a header or after the analyzed plan's schema). */
+static bool root_line(const struct cl_line *v, const struct cl_facts *facts, size_t i)
+{
+    return after_plan_header(v, facts, i) || after_analyzed_schema(v, facts, i);
+}
 
 /* The analyzed plan's schema line ("k: int, sum(v): bigint") is followed by the root at
  * column 0: it goes on only when it was cut in the middle of its list (it ends with ',' or
@@ -309,7 +344,7 @@ bool cl_step_wrap(struct cleaner *c)
         for (size_t i = 0; i + 1 < n && short_breaks < 2; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] < ws.max_w &&
                 widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) &&
+                word_head(&v[i], &facts[i], root_line(v, facts, i)) &&
                 word_follower(&v[i + 1], facts[i + 1].kind, false) &&
                 widths[i] + 1 + first_word_width(&v[i + 1]) > ws.max_w)
                 short_breaks++;
@@ -317,7 +352,8 @@ bool cl_step_wrap(struct cleaner *c)
     }
     bool word = !terminal && ws.word_pairs >= 2;
     bool hanging = ws.hanging >= 1;
-    if (!terminal && !word && !hanging) {
+    bool schema = ws.broken_schema >= 1;
+    if (!terminal && !word && !hanging && !schema) {
         ok = true;
         goto done;
     }
@@ -327,10 +363,33 @@ bool cl_step_wrap(struct cleaner *c)
     if (word) {
         for (size_t i = 0; i + 1 < n; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                (word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) ||
+                (word_head(&v[i], &facts[i], root_line(v, facts, i)) ||
                  subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
                 word_follower(&v[i + 1], facts[i + 1].kind, false) && widths[i] > wrap_width)
                 wrap_width = widths[i];
+    }
+    /* The broken lines after a group's first one fill the width better than the first ones
+       (a tree line's marker and name leave room): a continuation line a little wider than
+       the estimate, itself followed by the rest of its text, shows the client's real width.
+       Up to 10 columns at a time, so one long unbroken line cannot pass for the width. */
+    if (word) {
+        bool in_group = false;
+        for (size_t i = 0; i + 1 < n; i++) {
+            bool follows = word_follower(&v[i + 1], facts[i + 1].kind, true);
+            if ((word_head(&v[i], &facts[i], root_line(v, facts, i)) ||
+                 subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
+                widths[i] <= wrap_width) {
+                in_group = follows;
+                continue;
+            }
+            if (!in_group || !continues(facts[i].kind) || !follows)  {
+                in_group = false;
+                continue;
+            }
+            if (widths[i] > wrap_width && widths[i] <= wrap_width + 10 &&
+                widths[i] <= WORD_WRAP_MAX_WIDTH)
+                wrap_width = widths[i];
+        }
     }
     uint32_t hang_width = 0;
     if (hanging)
@@ -357,7 +416,7 @@ bool cl_step_wrap(struct cleaner *c)
              widths[i] + 1 + first_word_width(&v[i + 1]) > hang_width))
             hcol = hanging_col(&v[i], &facts[i], after_header);
         bool word_group = word && !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1])) &&
-                          (word_head(&v[i], &facts[i], after_plan_header(v, facts, i)) ||
+                          (word_head(&v[i], &facts[i], root_line(v, facts, i)) ||
                                    (i + 1 < n && subquery_entry_continues(&v[i], &facts[i],
                                                                           &v[i + 1])));
         size_t last = i;
@@ -378,6 +437,11 @@ bool cl_step_wrap(struct cleaner *c)
             else if (word_group && widths[last] <= wrap_width &&
                      word_follower(&v[nx], nk, facts[i].kind == K_TREE || facts[i].kind == K_OTHER) &&
                      widths[last] + 1 + first_word_width(&v[nx]) > wrap_width)
+                j = J_SPACE;
+            /* The rest of a schema line broken after ',' or ':' (any client, any width). */
+            if (j == J_NONE && schema && i > 0 && facts[i - 1].kind == K_HEADER &&
+                cl_starts(v[i - 1].p, v[i - 1].len, "== Analyzed") && schema_cut(&v[last]) &&
+                nk == K_OTHER && v[nx].len && v[nx].p[0] != ' ')
                 j = J_SPACE;
             if (j == J_NONE)
                 break;

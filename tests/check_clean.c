@@ -459,6 +459,21 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
     const struct plan_node *parsed = doc->first_plan->first_section->first_root;
     ck_assert_ptr_null(memchr(parsed->text.ptr, '\n', parsed->text.len));
     document_free(doc);
+    /* explain("codegen") with its subtree header broken: still a codegen section. */
+    doc = tu_parse("Found 1 WholeStageCodegen subtrees.\n"
+                   "== Subtree 1 / 1 (maxMethodCodeSize:324; maxConstantPoolSize:160(0.24%\n"
+                   "used); numInnerClasses:0) ==\n"
+                   "*(1) Project [id#0L]\n"
+                   "+- *(1) Range (0, 5, step=1, splits=2)\n"
+                   "\n"
+                   "Generated code:\n"
+                   "/* 001 */ public Object generate(Object[] references) {\n"
+                   "/* 002 */   return new GeneratedIteratorForCodegenStage1(references);\n"
+                   "/* 003 */ }\n");
+    const struct plan_section *cg = doc->first_plan->first_section;
+    ck_assert_int_eq(cg->kind, SECTION_CODEGEN);
+    ck_assert(tu_slice_is(cg->first_root->name, "Project"));
+    document_free(doc);
 }
 END_TEST
 

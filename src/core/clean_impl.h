@@ -131,6 +131,7 @@ struct cl_wrap_scan {
     bool prev_root_like;    /* ... or a blank line, the start, "-- !query analysis" */
     bool prev_schema;       /* the previous line follows "== Analyzed Logical Plan ==" */
     uint32_t broken_schema; /* such a schema line ending in ',' or ':', then its rest */
+    uint32_t broken_header; /* "== Subtree 1 / 2 (maxMethodCodeSize..." then "...) ==" */
 };
 void cl_wrap_scan_init(struct cl_wrap_scan *ws);
 void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,

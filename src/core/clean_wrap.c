@@ -169,6 +169,20 @@ static bool schema_cut(const struct cl_line *l)
     return n && (l->p[n - 1] == ',' || l->p[n - 1] == ':');
 }
 
+/* A header broken in two: "== Subtree 1 / 2 (maxMethodCodeSize:324; ..." at column 0 without
+ * its closing "==", then a line at column 0 that ends with " ==" and is no header itself. */
+static bool header_cut(const struct cl_line *head, enum cl_kind head_kind,
+                       const struct cl_line *next, enum cl_kind next_kind)
+{
+    if (head_kind == K_HEADER || !cl_starts(head->p, head->len, "== ") || next_kind != K_OTHER ||
+        !next->len || next->p[0] == ' ')
+        return false;
+    uint32_t n = next->len;
+    while (n && next->p[n - 1] == ' ')
+        n--;
+    return n >= 3 && memcmp(next->p + n - 3, " ==", 3) == 0;
+}
+
 void cl_wrap_scan_init(struct cl_wrap_scan *ws)
 {
     memset(ws, 0, sizeof *ws);
@@ -229,6 +243,8 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
     if (ws->prev_schema && schema_cut(prev) && cur_kind == K_OTHER && cur->len &&
         cur->p[0] != ' ')
         ws->broken_schema++;
+    if (header_cut(prev, prev_kind, cur, cur_kind))
+        ws->broken_header++;
     ws->prev_schema = prev_kind == K_HEADER && cl_starts(prev->p, prev->len, "== Analyzed");
     ws->prev_after_header = after_plan_header_line(prev, prev_f);
     ws->prev_root_like = root_like_after(prev, prev_f);
@@ -245,7 +261,7 @@ static bool terminal_evidence(const struct cl_wrap_scan *ws)
 bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws)
 {
     return terminal_evidence(ws) || ws->word_pairs >= 2 || ws->hanging >= 1 ||
-           ws->broken_schema >= 1;
+           ws->broken_schema >= 1 || ws->broken_header >= 1;
 }
 
 enum join { J_NONE, J_RAW, J_SPACE };
@@ -352,8 +368,8 @@ bool cl_step_wrap(struct cleaner *c)
     }
     bool word = !terminal && ws.word_pairs >= 2;
     bool hanging = ws.hanging >= 1;
-    bool schema = ws.broken_schema >= 1;
-    if (!terminal && !word && !hanging && !schema) {
+    bool schema = ws.broken_schema >= 1, header = ws.broken_header >= 1;
+    if (!terminal && !word && !hanging && !schema && !header) {
         ok = true;
         goto done;
     }
@@ -442,6 +458,8 @@ bool cl_step_wrap(struct cleaner *c)
             if (j == J_NONE && schema && i > 0 && facts[i - 1].kind == K_HEADER &&
                 cl_starts(v[i - 1].p, v[i - 1].len, "== Analyzed") && schema_cut(&v[last]) &&
                 nk == K_OTHER && v[nx].len && v[nx].p[0] != ' ')
+                j = J_SPACE;
+            if (j == J_NONE && header && last == i && header_cut(&v[i], facts[i].kind, &v[nx], nk))
                 j = J_SPACE;
             if (j == J_NONE)
                 break;

@@ -474,6 +474,25 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
     ck_assert_int_eq(cg->kind, SECTION_CODEGEN);
     ck_assert(tu_slice_is(cg->first_root->name, "Project"));
     document_free(doc);
+    /* A table name too long to break moved down whole, the only broken line of the plan:
+       by an email client (column 0) or by hand (indented past the marker). */
+    static const char *const moved[] = {
+        "== Physical Plan ==\n"
+        "*(1) ColumnarToRow\n"
+        "+- FileScan parquet\n"
+        "spark_catalog.default.partitioned_employees[id#10174,name#10175,salary#10176] Batched: true, DataFilters: [], Format: Parquet\n",
+        "== Physical Plan ==\n"
+        "*(1) ColumnarToRow\n"
+        "+- FileScan parquet\n"
+        "      spark_catalog.default.partitioned_employees[id#10174,name#10175,salary#10176] Batched: true, DataFilters: [], Format: Parquet\n",
+    };
+    for (size_t k = 0; k < 2; k++) {
+        doc = tu_parse(moved[k]);
+        const struct plan_node *scan = tu_child(tu_root(doc), 0);
+        ck_assert(tu_slice_is(scan->name, "FileScan parquet spark_catalog.default.partitioned_employees"));
+        ck_assert_ptr_null(memchr(scan->text.ptr, '\n', scan->text.len));
+        document_free(doc);
+    }
 }
 END_TEST
 

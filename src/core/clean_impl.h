@@ -132,6 +132,7 @@ struct cl_wrap_scan {
     bool prev_schema;       /* the previous line follows "== Analyzed Logical Plan ==" */
     uint32_t broken_schema; /* such a schema line ending in ',' or ':', then its rest */
     uint32_t broken_header; /* "== Subtree 1 / 2 (maxMethodCodeSize..." then "...) ==" */
+    uint32_t long_word;     /* a tree line, then the rest of it led by a word too long to fit */
 };
 void cl_wrap_scan_init(struct cl_wrap_scan *ws);
 void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,

@@ -183,6 +183,25 @@ static bool header_cut(const struct cl_line *head, enum cl_kind head_kind,
     return n >= 3 && memcmp(next->p + n - 3, " ==", 3) == 0;
 }
 
+/* A client that cannot break a long word moves it down whole: "   +- FileScan parquet", then
+ * "spark_catalog.default.t[a#1,b#2,...] Batched: ..." at column 0 or indented past the
+ * marker.  A word of 40 columns or more that would not have fitted after the tree line in
+ * 80 columns says so even when it is the only broken line. */
+static bool long_word_moved_down(const struct cl_facts *head_f, uint32_t head_w,
+                                 const struct cl_line *next, enum cl_kind next_kind)
+{
+    if (head_f->kind != K_TREE || head_f->aqe_header || !continues(next_kind) || !next->len ||
+        prefix_only(next))
+        return false;
+    uint32_t ind = cl_indent(next->p, next->len);
+    if (ind && ind < head_f->content)
+        return false;
+    if (ind == next->len)
+        return false;
+    uint32_t fw = first_word_width(next);
+    return fw >= WRAP_MIN_WIDTH && head_w + 1 + fw > 80;
+}
+
 void cl_wrap_scan_init(struct cl_wrap_scan *ws)
 {
     memset(ws, 0, sizeof *ws);
@@ -245,6 +264,8 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         ws->broken_schema++;
     if (header_cut(prev, prev_kind, cur, cur_kind))
         ws->broken_header++;
+    if (prev_kind == K_TREE && continues(cur_kind) && long_word_moved_down(prev_f, prev_w, cur, cur_kind))
+        ws->long_word++;
     ws->prev_schema = prev_kind == K_HEADER && cl_starts(prev->p, prev->len, "== Analyzed");
     ws->prev_after_header = after_plan_header_line(prev, prev_f);
     ws->prev_root_like = root_like_after(prev, prev_f);
@@ -261,7 +282,7 @@ static bool terminal_evidence(const struct cl_wrap_scan *ws)
 bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws)
 {
     return terminal_evidence(ws) || ws->word_pairs >= 2 || ws->hanging >= 1 ||
-           ws->broken_schema >= 1 || ws->broken_header >= 1;
+           ws->broken_schema >= 1 || ws->broken_header >= 1 || ws->long_word >= 1;
 }
 
 enum join { J_NONE, J_RAW, J_SPACE };
@@ -369,7 +390,8 @@ bool cl_step_wrap(struct cleaner *c)
     bool word = !terminal && ws.word_pairs >= 2;
     bool hanging = ws.hanging >= 1;
     bool schema = ws.broken_schema >= 1, header = ws.broken_header >= 1;
-    if (!terminal && !word && !hanging && !schema && !header) {
+    bool long_words = ws.long_word >= 1;
+    if (!terminal && !word && !hanging && !schema && !header && !long_words) {
         ok = true;
         goto done;
     }
@@ -460,6 +482,9 @@ bool cl_step_wrap(struct cleaner *c)
                 nk == K_OTHER && v[nx].len && v[nx].p[0] != ' ')
                 j = J_SPACE;
             if (j == J_NONE && header && last == i && header_cut(&v[i], facts[i].kind, &v[nx], nk))
+                j = J_SPACE;
+            if (j == J_NONE && long_words && last == i &&
+                long_word_moved_down(&facts[i], widths[i], &v[nx], nk))
                 j = J_SPACE;
             if (j == J_NONE)
                 break;

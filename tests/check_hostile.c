@@ -425,6 +425,43 @@ START_TEST(unreadable_files_say_why)
 }
 END_TEST
 
+/* Event logs often come compressed: the message says how to open them (exit status 2). */
+START_TEST(compressed_files_say_how_to_open_them)
+{
+    static const struct {
+        const char *bytes;
+        size_t len;
+        const char *says;
+    } cases[] = {
+        {"\x1f\x8b\x08\x00junk", 8, "gzip-compressed: decompress it first (gzip -dc"},
+        {"\x28\xb5\x2f\xfd\x00junk", 9, "zstd-compressed"},
+        {"\x04\x22\x4d\x18junk", 8, "lz4-compressed"},
+        {"\x82SNAPPY\x00junk", 12, "snappy-compressed"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *copy = malloc(cases[i].len + 1);
+        memcpy(copy, cases[i].bytes, cases[i].len);
+        copy[cases[i].len] = '\0';
+        struct document *doc = NULL;
+        struct diag err = {0};
+        ck_assert_int_eq(load_bytes("log", copy, cases[i].len, &doc, &err), SP_ERR_NO_PLAN);
+        ck_assert_ptr_null(doc);
+        ck_assert_msg(strstr(err.message, cases[i].says), "%s", err.message);
+    }
+    /* Through the command line: the file name, the hint, exit status 2. */
+    char dir[] = "/tmp/sparkplan-hostile-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *path = write_temp(dir, "events.zstd", cases[1].bytes, cases[1].len);
+    int st;
+    char *out = tu_runf(&st, "'%s' --print '%s' 2>&1", tu_binary(), path);
+    ck_assert_int_eq(st, 2);
+    ck_assert_msg(strstr(out, "events.zstd: zstd-compressed: decompress it first"), "%s", out);
+    free(out);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(input_is_never_written_and_nothing_in_it_is_run)
 {
     char dir[] = "/tmp/sparkplan-hostile-XXXXXX";
@@ -494,6 +531,7 @@ Suite *hostile_suite(void)
     tcase_add_test(tc, duplicate_missing_and_dangling_ids_load);
     tcase_add_test(tc, escapes_decoded_from_strings_are_shown_as_carets);
     tcase_add_test(tc, unreadable_files_say_why);
+    tcase_add_test(tc, compressed_files_say_how_to_open_them);
     tcase_add_test(tc, input_is_never_written_and_nothing_in_it_is_run);
     tcase_add_test(tc, sources_spawn_no_processes);
     suite_add_tcase(s, tc);

@@ -173,11 +173,40 @@ enum sp_status load_bytes(const char *name, char *bytes, size_t len, struct docu
     return load_document(doc, out, err);
 }
 
+/* Compressed files (event logs are often .zstd, .lz4, .gz): say how to open them instead of
+ * "no Spark plan found".  The tool itself reads text only. */
+static const char *compressed_hint(const char *b, size_t n)
+{
+    static const struct {
+        const char *magic;
+        size_t len;
+        const char *hint;
+    } formats[] = {
+        {"\x1f\x8b", 2, "gzip-compressed: decompress it first (gzip -dc FILE | sparkplan -)"},
+        {"\x28\xb5\x2f\xfd", 4, "zstd-compressed: decompress it first (zstd -dc FILE | sparkplan -)"},
+        {"\x04\x22\x4d\x18", 4, "lz4-compressed: decompress it first (lz4 -dc FILE | sparkplan -)"},
+        {"BZh", 3, "bzip2-compressed: decompress it first (bzip2 -dc FILE | sparkplan -)"},
+        {"\xfd" "7zXZ\x00", 6, "xz-compressed: decompress it first (xz -dc FILE | sparkplan -)"},
+        {"PK\x03\x04", 4, "a zip archive: extract the plan first (unzip -p FILE | sparkplan -)"},
+        {"\x82SNAPPY\x00", 8, "snappy-compressed (Spark's event log codec): decompress it first"},
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (n >= formats[i].len && memcmp(b, formats[i].magic, formats[i].len) == 0)
+            return formats[i].hint;
+    return NULL;
+}
+
 /* Clean-up, parse and finish a new document; frees it on error. */
 static enum sp_status load_document(struct document *doc, struct document **out,
                                     struct diag *err)
 {
     *out = NULL;
+    const char *hint = compressed_hint(doc->bytes, doc->len);
+    if (hint) {
+        diag_set(err, 0, "%s", hint);
+        document_free(doc);
+        return SP_ERR_NO_PLAN;
+    }
     enum sp_status s = clean_document(doc, err);
     if (s == SP_OK && doc->bytes && doc->text != doc->bytes) {
         /* Clean-up wrote a text of its own and nothing points into the input any more: a

@@ -132,6 +132,59 @@ START_TEST(a_mapped_input_is_cleaned_in_place)
 }
 END_TEST
 
+/* From 8 MB on, the quick scan runs beside an optimistic parse of the bytes as they are
+   (load.c).  A paste found early (quoted from the first line) or only at the very end (a
+   tree line with trailing blanks after 9 MB of clean plan) must still be cleaned. */
+START_TEST(a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last)
+{
+    size_t target = getenv("SPARKPLAN_SANITIZED") ? (9u << 20) : (12u << 20);
+    size_t n = strlen(plan_text), copies = target / (n + 2) + 1;
+    /* Quoted: every line behind "> ". */
+    char *quoted = malloc(copies * (n + 8) + 64), *q = quoted;
+    char *late = malloc(copies * n + 64), *l = late;
+    for (size_t i = 0; i < copies; i++) {
+        for (const char *ls = plan_text; *ls;) {
+            const char *nl = strchr(ls, '\n');
+            size_t len = (size_t)(nl - ls);
+            if (len) {
+                memcpy(q, "> ", 2);
+                q += 2;
+            } else {
+                *q++ = '>';
+            }
+            memcpy(q, ls, len + 1);
+            q += len + 1;
+            ls = nl + 1;
+        }
+        memcpy(l, plan_text, n);
+        l += n;
+    }
+    /* The last plan's scan line ends in blanks: a rewrite, found by the scan's last line. */
+    l -= 2; /* before ")\n\n" ends: "...splits=2)\n\n" */
+    memcpy(l - 1, ")   \n\n", 7);
+    l += 5;
+    const char *inputs[] = {quoted, late};
+    size_t lens[] = {(size_t)(q - quoted), (size_t)(l - late)};
+    for (int k = 0; k < 2; k++) {
+        ck_assert_uint_ge(lens[k], 8u << 20);
+        char *copy = malloc(lens[k] + 1);
+        memcpy(copy, inputs[k], lens[k]);
+        copy[lens[k]] = '\0';
+        struct document *doc = NULL;
+        struct diag err = {0};
+        ck_assert_int_eq(load_bytes("big paste", copy, lens[k], &doc, &err), SP_OK);
+        ck_assert_uint_eq(doc->n_plans, copies);
+        ck_assert_uint_eq(doc->n_all_nodes, 2 * copies);
+        ck_assert_ptr_ne(doc->text, doc->bytes); /* cleaned */
+        const struct plan_node *last = doc->all_nodes[doc->n_all_nodes - 1];
+        ck_assert(last->text.len && last->text.ptr[last->text.len - 1] == ')');
+        document_free(doc);
+    }
+    free(quoted);
+    free(late);
+}
+END_TEST
+
 START_TEST(devices_and_directories_load_like_before)
 {
     struct document *doc = NULL;
@@ -283,6 +336,7 @@ Suite *bigload_suite(void)
     TCase *tc = tcase_create("bigload");
     tcase_add_test(tc, a_big_file_loads_byte_for_byte);
     tcase_add_test(tc, a_mapped_file_truncated_under_us_reads_as_nul_bytes);
+    tcase_add_test(tc, a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last);
     tcase_add_test(tc, a_mapped_input_is_cleaned_in_place);
     tcase_add_test(tc, devices_and_directories_load_like_before);
     tcase_add_test(tc, the_arena_grows_its_chunks_and_keeps_memory_zeroed);

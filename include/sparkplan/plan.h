@@ -11,6 +11,7 @@
 #ifndef SPARKPLAN_PLAN_H
 #define SPARKPLAN_PLAN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -164,6 +165,9 @@ struct document {
     size_t n_all_nodes;
     size_t n_nodes_made;       /* additive: nodes plan_node_new made (document_finish sizes
                                   all_nodes with it: no growing copy at the peak) */
+    /* Additive (issue 6): when set, parse_document polls it every 4,096 lines and stops with
+       SP_ERR_CANCELLED once it is non-zero (load.c's parse beside the quick scan). */
+    const atomic_int *parse_cancel;
 };
 
 /* Construction: takes ownership of bytes (malloc'd).  Does not parse. */

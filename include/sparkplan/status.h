@@ -14,6 +14,7 @@ enum sp_status {
     SP_ERR_NO_PLAN,  /* input held no Spark plan */
     SP_ERR_NOMEM,    /* allocation failed */
     SP_ERR_USAGE,    /* bad command line */
+    SP_ERR_CANCELLED, /* additive: the parse was stopped by document.parse_cancel */
 };
 
 struct diag {

@@ -1072,7 +1072,13 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     p.plan_max_order = -1;
     p.top = -1;
     const char *s = doc->text, *end = doc->text + doc->text_len;
+    bool cancelled = false;
     while (s < end && p.status == SP_OK) {
+        if ((p.lno & 4095) == 0 && doc->parse_cancel &&
+            atomic_load_explicit(doc->parse_cancel, memory_order_relaxed)) {
+            cancelled = true;
+            break;
+        }
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         const char *le = nl ? nl : end;
         p.ls = s;
@@ -1097,6 +1103,10 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     if (p.status != SP_OK) {
         diag_set(err, 0, "out of memory");
         return p.status;
+    }
+    if (cancelled) {
+        diag_set(err, 0, "cancelled");
+        return SP_ERR_CANCELLED;
     }
     if (!doc->first_plan) {
         diag_set(err, 0, "no Spark plan found");

@@ -299,12 +299,13 @@ static bool after_plan_header(const struct cl_line *v, const struct cl_facts *fa
  * plan lines (the schema line, maybe broken in several) stand between it and the header. */
 static bool after_analyzed_schema(const struct cl_line *v, const struct cl_facts *facts, size_t i)
 {
-    if (!v[i].len || v[i].p[0] == ' ' || !lex_looks_like_operator(v[i].p, v[i].len))
+    if (!v[i].len || v[i].p[0] == ' ')
         return false;
-    /* Bound: a schema line broken in at most 16 pieces. */
+    /* Bound: a schema line broken in at most 16 pieces.  The operator test comes last: this
+       runs for every line of a cleaned input. */
     for (size_t k = i; k >= 2 && i - k < 16 && facts[k - 1].kind == K_OTHER; k--)
         if (facts[k - 2].kind == K_HEADER && cl_starts(v[k - 2].p, v[k - 2].len, "== Analyzed"))
-            return true;
+            return lex_looks_like_operator(v[i].p, v[i].len);
     return false;
 }
 

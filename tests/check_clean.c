@@ -496,6 +496,45 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
 }
 END_TEST
 
+/* A notebook cell's output pasted indented as a whole: a plan and, below it, a show() table
+ * of data.  The data table is no plan table: it stays as it is, and the block still loses
+ * its common indentation (a real notebook plan, QA). */
+START_TEST(a_data_table_beside_the_plan_stays_a_table)
+{
+    char *out = cleaned("Here is what explain printed:\n"
+                        "\n"
+                        "    == Physical Plan ==\n"
+                        "    *(1) Project [id#0L]\n"
+                        "    +- *(1) Range (0, 10, step=1, splits=2)\n"
+                        "\n"
+                        "    Top customers:\n"
+                        "    +-----------+-----------------+\n"
+                        "    |customer_id|transaction_count|\n"
+                        "    +-----------+-----------------+\n"
+                        "    |          1|             2589|\n"
+                        "    |          2|             1450|\n"
+                        "    +-----------+-----------------+\n"
+                        "\n"
+                        "Any idea why it is slow?\n");
+    ck_assert_str_eq(out, "Here is what explain printed:\n"
+                          "\n"
+                          "== Physical Plan ==\n"
+                          "*(1) Project [id#0L]\n"
+                          "+- *(1) Range (0, 10, step=1, splits=2)\n"
+                          "\n"
+                          "Top customers:\n"
+                          "+-----------+-----------------+\n"
+                          "|customer_id|transaction_count|\n"
+                          "+-----------+-----------------+\n"
+                          "|          1|             2589|\n"
+                          "|          2|             1450|\n"
+                          "+-----------+-----------------+\n"
+                          "\n"
+                          "Any idea why it is slow?\n");
+    free(out);
+}
+END_TEST
+
 START_TEST(email_word_wrap_keeps_formatted_ids)
 {
     /* An email client broke the long outline lines at a space: the id moved down. */
@@ -1375,6 +1414,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, deep_plans_cut_inside_their_prefix_are_joined_back);
     tcase_add_test(tc, lost_indentation_with_an_aqe_header_at_any_depth);
     tcase_add_test(tc, email_word_wrap_keeps_formatted_ids);
+    tcase_add_test(tc, a_data_table_beside_the_plan_stays_a_table);
     tcase_add_test(tc, email_wrap_of_the_analyzed_schema_and_its_root);
     tcase_add_test(tc, numbered_tree_string_prefixes_are_removed);
     tcase_add_test(tc, lost_indentation_is_rebuilt_from_markers);

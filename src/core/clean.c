@@ -592,6 +592,22 @@ static bool step_tables(struct cleaner *c)
         }
         uint32_t indent = cl_indent(l->p, l->len);
         size_t j = i + 1;
+        /* A header row of several columns ("|customer_id|count|") heads a table of data
+           printed next to the plan, not a plan: it stays as it is, every line of it.
+           Bound: k only moves forward; the outer loop resumes after the table. */
+        if (j + 1 < c->lines.n && is_table_border(&c->lines.v[j + 1]) &&
+            starts_with_bar(&c->lines.v[j], indent) && ends_with_bar(&c->lines.v[j]) &&
+            !is_single_column_header(&c->lines.v[j], indent)) {
+            size_t k = i;
+            while (k < c->lines.n && (k == i || is_table_border(&c->lines.v[k]) ||
+                                      starts_with_bar(&c->lines.v[k], indent))) {
+                if (!cl_push(c, &out, c->lines.v[k].p, c->lines.v[k].len, c->lines.v[k].orig))
+                    goto fail;
+                k++;
+            }
+            i = k;
+            continue;
+        }
         /* The header row and its border. */
         if (j + 1 < c->lines.n && is_single_column_header(&c->lines.v[j], indent) &&
             is_table_border(&c->lines.v[j + 1]))

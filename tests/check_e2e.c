@@ -983,19 +983,8 @@ START_TEST(a_big_plan_counts_between_frames_and_jumps_at_once)
     if (skip_test())
         return;
     const unsigned n = 30000;
-    size_t cap = (size_t)n * 120 + 256, len = 0;
-    char *text = malloc(cap);
-    ck_assert_ptr_nonnull(text);
-    len += (size_t)snprintf(text + len, cap - len, "== Physical Plan ==\nUnion (%u)\n", n + 1);
-    for (unsigned i = 1; i <= n; i++)
-        len += (size_t)snprintf(text + len, cap - len, "%s%s t%u (%u)\n", i < n ? ":- " : "+- ",
-                                i % 3 ? "Scan parquet" : "Exchange", i, i);
-    text[len++] = '\n';
-    for (unsigned i = 1; i <= n; i++)
-        len += (size_t)snprintf(text + len, cap - len, "(%u) %s t%u\nOutput [1]: [a#%u]\n\n", i,
-                                i % 3 ? "Scan parquet" : "Exchange", i, i);
-    len += (size_t)snprintf(text + len, cap - len, "(%u) Union\n", n + 1);
-    text[len] = '\0';
+    size_t len;
+    char *text = tu_union_plan(n, false, "", &len);
     write_file("big.txt", text);
     free(text);
     struct tmx x;

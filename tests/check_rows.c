@@ -926,19 +926,8 @@ static int compare_start(const void *a, const void *b)
 START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
 {
     unsigned n = getenv("SPARKPLAN_SANITIZED") ? 12000 : 30000; /* ~2 MB / ~5 MB */
-    size_t cap = (size_t)n * 240 + 4096, len = 0;
-    char *text = malloc(cap);
-    ck_assert_ptr_nonnull(text);
-    len += (size_t)snprintf(text + len, cap - len, "== Physical Plan ==\nUnion (%u)\n", n + 1);
-    for (unsigned i = 1; i <= n; i++)
-        len += (size_t)snprintf(text + len, cap - len, "%s%s t%u (%u)\n", i < n ? ":- " : "+- ",
-                                i % 3 ? "Scan parquet" : "Exchange", i, i);
-    text[len++] = '\n';
-    for (unsigned i = 1; i <= n; i++)
-        len += (size_t)snprintf(text + len, cap - len,
-                                "(%u) %s t%u\nOutput [2]: [a#%u, b#%u]\nArguments: pad %0120u\n\n",
-                                i, i % 3 ? "Scan parquet" : "Exchange", i, i, i, i);
-    len += (size_t)snprintf(text + len, cap - len, "(%u) Union\nInput: needle#1\n", n + 1);
+    size_t len;
+    char *text = tu_union_plan(n, true, "Input: needle#1\n", &len);
     struct document *doc = NULL;
     ck_assert_int_eq(tu_try_parse(text, len, &doc), SP_OK);
     struct plan_section *s = first_section(doc);

@@ -26,6 +26,31 @@ struct document *tu_parse(const char *text)
     return doc;
 }
 
+char *tu_union_plan(unsigned n, bool padded, const char *tail, size_t *len)
+{
+    size_t cap = (size_t)n * (padded ? 240 : 120) + strlen(tail) + 256, used = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    used += (size_t)snprintf(text + used, cap - used, "== Physical Plan ==\nUnion (%u)\n", n + 1);
+    for (unsigned i = 1; i <= n; i++)
+        used += (size_t)snprintf(text + used, cap - used, "%s%s t%u (%u)\n",
+                                 i < n ? ":- " : "+- ", i % 3 ? "Scan parquet" : "Exchange", i, i);
+    text[used++] = '\n';
+    for (unsigned i = 1; i <= n; i++) {
+        const char *name = i % 3 ? "Scan parquet" : "Exchange";
+        if (padded)
+            used += (size_t)snprintf(text + used, cap - used,
+                                     "(%u) %s t%u\nOutput [2]: [a#%u, b#%u]\nArguments: pad %0120u\n\n",
+                                     i, name, i, i, i, i);
+        else
+            used += (size_t)snprintf(text + used, cap - used, "(%u) %s t%u\nOutput [1]: [a#%u]\n\n",
+                                     i, name, i, i);
+    }
+    used += (size_t)snprintf(text + used, cap - used, "(%u) Union\n%s", n + 1, tail);
+    *len = used;
+    return text;
+}
+
 char *tu_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");

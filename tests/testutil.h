@@ -32,6 +32,12 @@ char *tu_run(const char *cmd, int *status);
 /* The same with a printf-style command; fails the test when the shell cannot be started. */
 char *tu_runf(int *status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A formatted plan of n scans and exchanges under one Union (n + 1 operators, one details
+ * block each; every third operator an Exchange), malloc'd and NUL-terminated, its length in
+ * *len.  padded: each block also carries a 140-byte "Arguments: pad 000..." field, so the
+ * text passes 4 MB at n = 30,000.  tail: what follows the Union's own details header. */
+char *tu_union_plan(unsigned n, bool padded, const char *tail, size_t *len);
+
 /* Node helpers: the first section's first root, the n-th child. */
 struct plan_node *tu_root(struct document *doc);
 struct plan_node *tu_child(struct plan_node *n, unsigned i);

@@ -745,6 +745,19 @@ static void check_search_like_naive(struct document *doc, const char *name)
         }
 }
 
+/* A sample plan parsed, or NULL when samples/ is not in this checkout. */
+static struct document *load_sample(const char *path)
+{
+    size_t len;
+    char *text = tu_read_file(path, &len);
+    if (!text)
+        return NULL;
+    struct document *doc = NULL;
+    ck_assert_int_eq(tu_try_parse(text, len, &doc), SP_OK);
+    free(text);
+    return doc;
+}
+
 START_TEST(search_finds_what_a_node_by_node_search_finds)
 {
     struct document *own = outline(join_plan);
@@ -753,15 +766,11 @@ START_TEST(search_finds_what_a_node_by_node_search_finds)
     const char *samples[] = {"samples/join-formatted.txt", "samples/join-extended.txt",
                              "samples/join-aqe-final.txt", "samples/join-codegen.txt"};
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
-        size_t len;
-        char *text = tu_read_file(samples[i], &len);
-        if (!text)
+        struct document *doc = load_sample(samples[i]);
+        if (!doc)
             continue; /* samples/ not in this checkout */
-        struct document *doc = NULL;
-        ck_assert_int_eq(tu_try_parse(text, len, &doc), SP_OK);
         check_search_like_naive(doc, samples[i]);
         document_free(doc);
-        free(text);
     }
     const char *corpus = tu_corpus_dir();
     const char *files[] = {"spark-tpcds-v1_4/q14a.explain.txt", "spark-tpcds-v1_4/q1.explain.txt",
@@ -889,12 +898,9 @@ START_TEST(indexing_in_slices_gives_the_whole_pass)
                              "samples/join-extended.txt"};
     size_t checked = 0;
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
-        size_t len;
-        char *text = tu_read_file(samples[i], &len);
-        if (!text)
+        struct document *doc = load_sample(samples[i]);
+        if (!doc)
             continue; /* samples/ not in this checkout */
-        struct document *doc = NULL;
-        ck_assert_int_eq(tu_try_parse(text, len, &doc), SP_OK);
         for (struct plan *p = doc->first_plan; p; p = p->next)
             for (struct plan_section *s = p->first_section; s; s = s->next) {
                 check_sliced_like_whole(s, NULL, samples[i]);
@@ -904,7 +910,6 @@ START_TEST(indexing_in_slices_gives_the_whole_pass)
                         check_sliced_like_whole(s, s->preorder[k], samples[i]);
             }
         document_free(doc);
-        free(text);
     }
     struct document *own = outline(join_plan);
     check_sliced_like_whole(first_section(own), NULL, "outline");

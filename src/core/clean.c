@@ -218,6 +218,7 @@ void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
     prefix_scan(p, len, f);
     f->kind = kind_of(p, len, f);
     f->aqe_header = f->content && cl_is_header(p + f->content, len - f->content);
+    f->analyzed = f->kind == K_HEADER && cl_starts(p, len, "== Analyzed");
 }
 
 enum cl_kind cl_kind(const char *p, uint32_t len)
@@ -879,7 +880,7 @@ bool clean_quick_scan(const char *s, size_t n)
     const char *end = s + n;
     struct cl_line prev = {"", 0, 0};
     enum cl_kind prev_kind = K_BLANK;
-    struct cl_facts prev_f = {K_BLANK, 0, 0, 0, false, false};
+    struct cl_facts prev_f = {K_BLANK, 0, 0, 0, false, false, false};
     enum prefix_kind prev_prefix = PX_NONE;
     long prev_number = -2;
     uint32_t prev_width = 0, nonblank = 0, trailing = 0;

@@ -108,6 +108,7 @@ struct cl_facts {
     uint32_t colons;    /* ':' before the marker */
     bool collapsed;     /* one of them lost its two spaces (": +- ", ":+- ", ": : ") */
     bool aqe_header;    /* a tree line whose content is "== X ==" */
+    bool analyzed;      /* the header "== Analyzed Logical Plan ==" (its schema line follows) */
 };
 void cl_facts(const char *p, uint32_t len, struct cl_facts *f);
 enum cl_kind cl_kind(const char *p, uint32_t len);

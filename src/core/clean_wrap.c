@@ -266,7 +266,7 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
         ws->broken_header++;
     if (prev_kind == K_TREE && continues(cur_kind) && long_word_moved_down(prev_f, prev_w, cur, cur_kind))
         ws->long_word++;
-    ws->prev_schema = prev_kind == K_HEADER && cl_starts(prev->p, prev->len, "== Analyzed");
+    ws->prev_schema = prev_f->analyzed;
     ws->prev_after_header = after_plan_header_line(prev, prev_f);
     ws->prev_root_like = root_like_after(prev, prev_f);
     ws->last_w = cur_w;
@@ -301,10 +301,11 @@ static bool after_analyzed_schema(const struct cl_line *v, const struct cl_facts
 {
     if (!v[i].len || v[i].p[0] == ' ')
         return false;
-    /* Bound: a schema line broken in at most 16 pieces.  The operator test comes last: this
-       runs for every line of a cleaned input. */
+    /* Bound: a schema line broken in at most 16 pieces.  Only the facts of the lines before
+       i are read: the join loop writes joined lines back over them.  The operator test comes
+       last: this runs for every line of a cleaned input. */
     for (size_t k = i; k >= 2 && i - k < 16 && facts[k - 1].kind == K_OTHER; k--)
-        if (facts[k - 2].kind == K_HEADER && cl_starts(v[k - 2].p, v[k - 2].len, "== Analyzed"))
+        if (facts[k - 2].analyzed)
             return lex_looks_like_operator(v[i].p, v[i].len);
     return false;
 }
@@ -365,7 +366,7 @@ bool cl_step_wrap(struct cleaner *c)
     struct cl_wrap_scan ws;
     cl_wrap_scan_init(&ws);
     struct cl_line none = {"", 0, 0};
-    struct cl_facts none_f = {K_BLANK, 0, 0, 0, false, false};
+    struct cl_facts none_f = {K_BLANK, 0, 0, 0, false, false, false};
     for (size_t i = 0; i < n; i++) {
         cl_facts(v[i].p, v[i].len, &facts[i]);
         kinds[i] = (unsigned char)facts[i].kind;
@@ -478,8 +479,7 @@ bool cl_step_wrap(struct cleaner *c)
                      widths[last] + 1 + first_word_width(&v[nx]) > wrap_width)
                 j = J_SPACE;
             /* The rest of a schema line broken after ',' or ':' (any client, any width). */
-            if (j == J_NONE && schema && i > 0 && facts[i - 1].kind == K_HEADER &&
-                cl_starts(v[i - 1].p, v[i - 1].len, "== Analyzed") && schema_cut(&v[last]) &&
+            if (j == J_NONE && schema && i > 0 && facts[i - 1].analyzed && schema_cut(&v[last]) &&
                 nk == K_OTHER && v[nx].len && v[nx].p[0] != ' ')
                 j = J_SPACE;
             if (j == J_NONE && header && last == i && header_cut(&v[i], facts[i].kind, &v[nx], nk))

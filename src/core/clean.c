@@ -115,16 +115,11 @@ static void prefix_scan(const char *p, uint32_t len, struct cl_facts *f)
 {
     uint32_t j = 0, colons = 0;
     bool collapsed = false;
+    /* Bound: j only moves forward; deep lines are mostly spaces, skipped a word at a time. */
     for (;;) {
-        /* Deep lines are mostly spaces: skip them eight at a time. */
-        while (j + 8 <= len && memcmp(p + j, "        ", 8) == 0)
-            j += 8;
+        j = (uint32_t)blank_skip_spaces(p, j, len);
         if (j >= len)
             break;
-        if (p[j] == ' ') {
-            j++;
-            continue;
-        }
         if (p[j] != ':' || (j + 1 < len && p[j + 1] == '-'))
             break;
         colons++;
@@ -182,7 +177,7 @@ static enum cl_kind kind_of(const char *p, uint32_t len, const struct cl_facts *
 {
     if (f->content)
         return K_TREE;
-    uint32_t i = 0;
+    uint32_t i = cl_indent(p, len);
     while (i < len && (p[i] == ' ' || p[i] == '\t'))
         i++;
     if (i == len)
@@ -219,6 +214,13 @@ void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
     f->kind = kind_of(p, len, f);
     f->aqe_header = f->content && cl_is_header(p + f->content, len - f->content);
     f->analyzed = f->kind == K_HEADER && cl_starts(p, len, "== Analyzed");
+}
+
+uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f)
+{
+    /* Everything before the marker is a space or a ':' (prefix_scan): a column a byte. */
+    uint32_t m = f->marker < l->len ? f->marker : l->len;
+    return m + cl_width(l->p + m, l->len - m);
 }
 
 enum cl_kind cl_kind(const char *p, uint32_t len)
@@ -933,7 +935,7 @@ bool clean_quick_scan(const char *s, size_t n)
             prev_prefix = PX_NONE;
             prev_number = -2;
         }
-        uint32_t width = cl_width(l.p, l.len);
+        uint32_t width = cl_line_width(&l, &f);
         cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
         if (!cl_tree_check_line(&tc, l.p, &f))
             dirty = true; /* out of memory: let the full pass decide */

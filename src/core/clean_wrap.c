@@ -275,7 +275,9 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
     if (ws->prev_schema && schema_cut(prev) && cur_kind == K_OTHER && cur->len &&
         cur->p[0] != ' ')
         ws->broken_schema++;
-    if (header_cut(prev, prev_kind, cur, cur_kind))
+    /* header_cut's cheapest conditions first, inline: this runs on every line. */
+    if (cur_kind == K_OTHER && prev->len && prev->p[0] == '=' &&
+        header_cut(prev, prev_kind, cur, cur_kind))
         ws->broken_header++;
     if (prev_kind == K_TREE && continues(cur_kind) && long_word_moved_down(prev_f, prev_w, cur, cur_f))
         ws->long_word++;

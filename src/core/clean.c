@@ -232,7 +232,13 @@ static enum cl_kind kind_of(const char *p, uint32_t len, const struct cl_facts *
 
 void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
 {
-    prefix_scan(p, len, f);
+    if (len && p[0] != ' ' && p[0] != ':' && p[0] != '+') {
+        /* No prefix (details lines, roots, text): what prefix_scan finds at once. */
+        f->marker = f->colons = f->content = 0;
+        f->collapsed = false;
+    } else {
+        prefix_scan(p, len, f);
+    }
     f->kind = kind_of(p, len, f);
     f->aqe_header = f->content && cl_is_header(p + f->content, len - f->content);
     f->analyzed = f->kind == K_HEADER && cl_starts(p, len, "== Analyzed");

@@ -233,8 +233,9 @@ static bool after_plan_header_line(const struct cl_line *prev, const struct cl_f
 static bool root_like_after(const struct cl_line *prev, const struct cl_facts *prev_f)
 {
     return after_plan_header_line(prev, prev_f) || prev_f->kind == K_BLANK ||
-           cl_starts(prev->p, prev->len, "-- !query analysis") ||
-           cl_starts(prev->p, prev->len, "-- !query optimized");
+           (prev->len && prev->p[0] == '-' &&
+            (cl_starts(prev->p, prev->len, "-- !query analysis") ||
+             cl_starts(prev->p, prev->len, "-- !query optimized")));
 }
 
 void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
@@ -265,11 +266,14 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
                 is_word_char(cur->p[0]))
                 ws->at_max_midword++;
         }
-        if (hanging_follower(hanging_col(prev, prev_f, ws->prev_after_header), cur, cur_f))
-            ws->hanging++;
-        if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_after_header) &&
-            word_follower(cur, cur_f, false))
-            ws->word_pairs++;
+        /* Both need a following line that continues something (tested first: cheap). */
+        if (continues(cur_kind)) {
+            if (hanging_follower(hanging_col(prev, prev_f, ws->prev_after_header), cur, cur_f))
+                ws->hanging++;
+            if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_after_header) &&
+                word_follower(cur, cur_f, false))
+                ws->word_pairs++;
+        }
     }
     /* The analyzed plan's schema line never ends in ',' or ':' as Spark prints it. */
     if (ws->prev_schema && schema_cut(prev) && cur_kind == K_OTHER && cur->len &&

@@ -983,9 +983,33 @@ static void apply_line_depth(const struct document *doc, uint32_t lno, struct le
         pf->units = doc->line_depth[lno];
 }
 
+/* Most lines of a formatted plan are details fields that start with a capital letter
+   ("Output [2]: [...]", "Condition : ...").  Inside a block, right after another of its
+   lines, one_line's way through such a line always ends in block_line: it has no tree
+   prefix, it is no header (those that start with a capital start with F, G or S: left to
+   one_line), no details header, and no tree is open inside a block (start_block closed the
+   section; only a header, which leaves the block, opens one).  So it goes there at once.
+   Clean-up's line depths (apply_line_depth) are left to one_line too. */
+static bool block_field_line(struct parser *p)
+{
+    if (p->mode != MODE_DETAILS || !p->in_block || p->blank_before || p->tree_open ||
+        !p->plan || p->doc->line_depth || p->ls == p->le)
+        return false;
+    char c = p->ls[0];
+    if (c < 'A' || c > 'Z' || c == 'F' || c == 'G' || c == 'S')
+        return false;
+    size_t n = (size_t)(p->le - p->ls);
+    struct slice k, v;
+    bool field = p->block_node && p->n_fields < UINT16_MAX && lex_details_field(p->ls, n, &k, &v);
+    block_line(p, p->ls, n, field);
+    return true;
+}
+
 /* pf: the line's tree prefix, read by the caller. */
 static void one_line(struct parser *p, struct lex_prefix pf)
 {
+    if (block_field_line(p))
+        return; /* blank_before stays false */
     apply_line_depth(p->doc, p->lno, &pf);
     const char *rest = p->ls + pf.len;
     const char *r = rest;

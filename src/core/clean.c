@@ -900,9 +900,16 @@ static const char *line_end(const char *s, const char *end, unsigned *marks)
 {
 #ifdef __SSE2__
     const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), bs = _mm_set1_epi8('\\');
+    const __m128i sp = _mm_set1_epi8(' ');
+    const bool indented = s < end && *s == ' ';
     /* Bound: 16 bytes a round, up to the line's end. */
     while (end - s >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+        /* Sixteen spaces (a deep line's indentation) hold none of the bytes sought. */
+        if (indented && _mm_movemask_epi8(_mm_cmpeq_epi8(v, sp)) == 0xFFFF) {
+            s += 16;
+            continue;
+        }
         unsigned n = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
         unsigned c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
         unsigned b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs));

@@ -80,26 +80,45 @@ static bool eight_plain_units(const char *s, bool *all_spaces)
 }
 
 #ifdef __SSE2__
-/* 48 bytes = 16 units of "   " or ":  ", 16 bytes a compare: every byte is a space except
-   that a unit's first byte may be ':'.  Bit k of unit_starts is set for k = 0, 3, ... 45. */
+/* Bit i set where s[i] == c, for the 48 bytes in v[0..3). */
+static inline uint64_t eq48(const __m128i v[3], char c)
+{
+    const __m128i x = _mm_set1_epi8(c);
+    return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], x)) |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[1], x)) << 16 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[2], x)) << 32;
+}
+
+/* Are the 16 units in s[0..48) all "   " or ":  "?  Two compares a byte, for the windows
+   after the first of a deep line, nearly all plain. */
 static bool sixteen_plain_units(const char *s, bool *all_spaces)
 {
-    const __m128i sp = _mm_set1_epi8(' '), colon = _mm_set1_epi8(':');
     const uint64_t unit_starts = 0x249249249249ull, all = 0xFFFFFFFFFFFFull;
-    __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)s);
-    __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-    __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
-    uint64_t spaces = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, sp)) |
-                      (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, sp)) << 16 |
-                      (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, sp)) << 32;
-    uint64_t colons = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, colon)) |
-                      (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, colon)) << 16 |
-                      (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, colon)) << 32;
-    colons &= unit_starts;
-    if ((spaces | colons) != all)
+    __m128i v[3];
+    v[0] = _mm_loadu_si128((const __m128i *)(const void *)s);
+    v[1] = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+    v[2] = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
+    uint64_t sp = eq48(v, ' '), colon = eq48(v, ':') & unit_starts;
+    if ((sp | colon) != all)
         return false;
-    *all_spaces = colons == 0;
+    *all_spaces = colon == 0;
     return true;
+}
+
+/* The 16 units in s[0..48) at once: bit 3k of *plain is set when unit k is "   " or ":  ",
+   of *branch when it is "+- " or ":- ", of *blank when it is "   ". */
+static void sixteen_units(const char *s, uint64_t *plain, uint64_t *branch, uint64_t *blank)
+{
+    const uint64_t unit_starts = 0x249249249249ull; /* bits 0, 3, ... 45 */
+    __m128i v[3];
+    v[0] = _mm_loadu_si128((const __m128i *)(const void *)s);
+    v[1] = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+    v[2] = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
+    uint64_t sp = eq48(v, ' '), colon = eq48(v, ':'), plus = eq48(v, '+'), minus = eq48(v, '-');
+    uint64_t third_space = (sp >> 2) & unit_starts; /* every unit ends with a space */
+    *plain = (sp | colon) & (sp >> 1) & third_space;
+    *branch = (plus | colon) & (minus >> 1) & third_space;
+    *blank = sp & (sp >> 1) & third_space;
 }
 #endif
 
@@ -107,25 +126,50 @@ void lex_tree_prefix(const char *s, size_t n, struct lex_prefix *out)
 {
     size_t i = 0;
     bool branch = false, spaces_only = true;
-    /* Bound: each step consumes 3 bytes of the line (or 24 or 48 in the fast paths). */
+#ifdef __SSE2__
+    /* Prefixes are read 16 units a round (a deep line's is 10,000 units; a formatted
+       outline's or a simple plan's some 15).  Lines that cannot start with a unit (details,
+       text: most of a formatted plan) are left to the loop below, done at its first test.
+       Bound: each round consumes 48 bytes or ends the loop. */
+    if (n >= 3 && (s[0] == ' ' || s[0] == ':' || s[0] == '+')) {
+        const uint64_t unit_starts = 0x249249249249ull;
+        while (i + 48 <= n) {
+            bool all_spaces;
+            if (i > 0 && sixteen_plain_units(s + i, &all_spaces)) {
+                /* A deep line, past its first 16 units. */
+                i += 48;
+                spaces_only &= all_spaces;
+                branch = false;
+                continue;
+            }
+            uint64_t plain, br, blank;
+            sixteen_units(s + i, &plain, &br, &blank);
+            uint64_t bad = ~(plain | br) & unit_starts;
+            /* The units before the first that is neither. */
+            unsigned count = bad ? (unsigned)__builtin_ctzll(bad) / 3 : 16;
+            if (count) {
+                uint64_t taken = count == 16 ? unit_starts
+                                             : ((1ull << (3 * count)) - 1) & unit_starts;
+                spaces_only &= (blank & taken) == taken;
+                branch = (br >> (3 * (count - 1))) & 1;
+                i += 3 * count;
+            }
+            if (count < 16)
+                break; /* the loop below stops at that unit too */
+        }
+    }
+#endif
+    /* Bound: each step consumes 3 bytes of the line (or 24 in the fast path). */
     while (i + 3 <= n) {
         char a = s[i], b = s[i + 1], c = s[i + 2];
         if (c != ' ')
             break;
         if (b == ' ' && (a == ' ' || a == ':')) {
             bool all_spaces;
-            /* Deep plans are mostly spaces and bars: take 8 units at a time, and once 8 were
-               there (a deep line), 16 at a time while they last. */
+            /* Deep plans are mostly spaces and bars: take 8 units at a time. */
             if (i + 24 <= n && eight_plain_units(s + i, &all_spaces)) {
                 i += 24;
                 spaces_only &= all_spaces;
-#ifdef __SSE2__
-                /* Bound: 48 bytes a round. */
-                while (i + 48 <= n && sixteen_plain_units(s + i, &all_spaces)) {
-                    i += 48;
-                    spaces_only &= all_spaces;
-                }
-#endif
             } else {
                 spaces_only &= a == ' ';
                 i += 3;

@@ -296,13 +296,20 @@ bool lex_aqe_label(const char *s, size_t n, struct slice *inner)
 static size_t find_last_n(const char *s, size_t n, const char *needle, size_t k)
 {
     size_t found = SIZE_MAX, i = 0;
+    if (k > n)
+        return found;
+    /* Candidates are found by the needle's first byte that is not a space (" [codegen id
+       : " by its '['): names are full of spaces, a '[' is rare. */
+    size_t a = 0;
+    while (a + 1 < k && needle[a] == ' ')
+        a++;
     /* Bound: memchr advances i past every candidate; each check is one short memcmp. */
     while (i + k <= n) {
-        const char *p = memchr(s + i, needle[0], n - k + 1 - i);
+        const char *p = memchr(s + i + a, needle[a], n - k + 1 - i);
         if (!p)
             break;
-        i = (size_t)(p - s);
-        if (memcmp(p, needle, k) == 0)
+        i = (size_t)(p - s) - a;
+        if (memcmp(s + i, needle, k) == 0)
             found = i;
         i++;
     }
@@ -369,11 +376,14 @@ static struct slice trim_right(const char *s, size_t n)
     return slice_make(s, n);
 }
 
+/* The bytes that end a node name's first word (a table: read for every node). */
+static const bool word_end_char[256] = {[' '] = 1, ['('] = 1, ['['] = 1, [','] = 1, ['<'] = 1};
+
 /* Length of the first word: up to ' ', '(', '[', ',', '<' or the end. */
 static size_t word_len(const char *s, size_t n)
 {
     size_t i = 0;
-    while (i < n && s[i] != ' ' && s[i] != '(' && s[i] != '[' && s[i] != ',' && s[i] != '<')
+    while (i < n && !word_end_char[(unsigned char)s[i]])
         i++;
     return i;
 }

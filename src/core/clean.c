@@ -911,16 +911,19 @@ static const char *line_end(const char *s, const char *end, unsigned *marks)
             continue;
         }
         unsigned n = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
-        unsigned c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
-        unsigned b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs));
-        unsigned h = (unsigned)_mm_movemask_epi8(v); /* the top bit of each byte */
-        if (n) {
-            unsigned before = (n & (0u - n)) - 1; /* the bytes before the first '\n' */
-            *marks |= ((c & before) ? MARK_CR : 0) | ((b & before) ? MARK_BACKSLASH : 0) |
-                      ((h & before) ? MARK_HIGH : 0);
-            return s + __builtin_ctz(n);
+        unsigned keep = n ? (n & (0u - n)) - 1 : 0xFFFFu; /* the bytes before a '\n' */
+        /* One test for the three rare kinds of byte ('\r', '\\', top bit set), told
+           apart only when one is there. */
+        __m128i rare = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, bs)), v);
+        if ((unsigned)_mm_movemask_epi8(rare) & keep) {
+            unsigned c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
+            unsigned b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs));
+            unsigned h = (unsigned)_mm_movemask_epi8(v); /* the top bit of each byte */
+            *marks |= ((c & keep) ? MARK_CR : 0) | ((b & keep) ? MARK_BACKSLASH : 0) |
+                      ((h & keep) ? MARK_HIGH : 0);
         }
-        *marks |= (c ? MARK_CR : 0) | (b ? MARK_BACKSLASH : 0) | (h ? MARK_HIGH : 0);
+        if (n)
+            return s + __builtin_ctz(n);
         s += 16;
     }
 #endif

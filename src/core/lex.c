@@ -631,6 +631,36 @@ static const bool field_key_char[256] = {
     ['y'] = 1, ['z'] = 1,
 };
 
+/* The first index at or after i (and before limit) whose byte is not a key byte
+   (field_key_char).  16 bytes a compare: keys like "Aggregate Attributes" are long, and
+   every details line has one. */
+static size_t key_span(const char *s, size_t i, size_t limit)
+{
+#ifdef __SSE2__
+    const __m128i lower_bit = _mm_set1_epi8(0x20);
+    const __m128i a1 = _mm_set1_epi8('a' - 1), z1 = _mm_set1_epi8('z' + 1);
+    const __m128i d1 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
+    const __m128i sp = _mm_set1_epi8(' '), us = _mm_set1_epi8('_'), dash = _mm_set1_epi8('-');
+    /* Bound: 16 bytes a round.  Bytes above 0x7F are negative to the signed compares: no
+       key byte, as in the table. */
+    while (i + 16 <= limit) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i low = _mm_or_si128(v, lower_bit); /* 'A'..'Z' -> 'a'..'z' */
+        __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(low, a1), _mm_cmplt_epi8(low, z1));
+        __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, d1), _mm_cmplt_epi8(v, d9));
+        __m128i other = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, us)),
+                                     _mm_cmpeq_epi8(v, dash));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), other));
+        if (m != 0xFFFFu)
+            return i + (size_t)__builtin_ctz(~m);
+        i += 16;
+    }
+#endif
+    while (i < limit && field_key_char[(unsigned char)s[i]])
+        i++;
+    return i;
+}
+
 bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice *value)
 {
     if (n == 0 || !is_upper(s[0]))
@@ -641,9 +671,8 @@ bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice 
         *value = trim_right(s + 9, n - 9);
         return true;
     }
-    size_t i = 0, limit = n < 64 ? n : 64;
-    while (i < limit && field_key_char[(unsigned char)s[i]])
-        i++;
+    size_t limit = n < 64 ? n : 64;
+    size_t i = key_span(s, 0, limit);
     size_t key_end = i;
     size_t value_start;
     if (i < limit && s[i] == '[') {

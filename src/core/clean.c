@@ -50,6 +50,8 @@ void cl_lines_free(struct cl_lines *a)
 void cl_replace(struct cleaner *c, struct cl_lines *a)
 {
     cl_lines_free(&c->lines);
+    free(c->facts);
+    c->facts = NULL;
     c->lines = *a;
     a->v = NULL;
     a->n = a->cap = 0;
@@ -258,6 +260,20 @@ enum cl_kind cl_kind(const char *p, uint32_t len)
     return f.kind;
 }
 
+bool cl_facts_all(struct cleaner *c)
+{
+    if (c->facts)
+        return true;
+    c->facts = malloc((c->lines.n ? c->lines.n : 1) * sizeof *c->facts);
+    if (!c->facts) {
+        c->nomem = true;
+        return false;
+    }
+    for (size_t i = 0; i < c->lines.n; i++)
+        cl_facts(c->lines.v[i].p, c->lines.v[i].len, &c->facts[i]);
+    return true;
+}
+
 /* ---- the lines of the input ------------------------------------------------------------ */
 
 /* UTF-16 (a PowerShell redirect) becomes UTF-8; lone surrogates become U+FFFD. */
@@ -386,16 +402,21 @@ static void step_trailing(struct cleaner *c)
         while (len && (l->p[len - 1] == ' ' || l->p[len - 1] == '\t'))
             len--;
         if (!len) {
+            /* "   " and "" differ in their facts (the marker column). */
+            if (l->len && c->facts)
+                cl_facts(l->p, 0, &c->facts[i]);
             l->len = 0;
             continue;
         }
         nonblank++;
         if (len != l->len) {
             trailing++;
-            enum cl_kind k = cl_kind(l->p, len);
-            if (k == K_TREE || k == K_HEADER)
-                on_tree++;
             l->len = len;
+            /* The line changed: its facts are taken again (kept for the tree step). */
+            struct cl_facts tmp, *f = c->facts ? &c->facts[i] : &tmp;
+            cl_facts(l->p, len, f);
+            if (f->kind == K_TREE || f->kind == K_HEADER)
+                on_tree++;
         }
     }
     if (on_tree || (nonblank >= 4 && trailing * 2 > nonblank))
@@ -1068,6 +1089,7 @@ nomem:
     status = SP_ERR_NOMEM;
 done:
     cl_lines_free(&c.lines);
+    free(c.facts);
     free(c.units);
     arena_free(&c.scratch);
     return status;

@@ -43,11 +43,17 @@ enum {
     CL_TREE = 1u << 8,      /* tree rebuilt from markers */
 };
 
+struct cl_facts;
+
 struct cleaner {
     struct document *doc;
     struct arena scratch;   /* rewritten line contents, freed when clean-up ends */
     struct cl_lines lines;  /* the current lines */
     uint32_t *units;        /* deep trees: document.line_depth of each line (clean_tree.c) */
+    /* cl_facts of each of lines.v, or NULL.  The wrap step computes them (it needs them all)
+       and the steps after it keep them in step with the lines, so the trailing and tree steps
+       do not look at every line again.  cl_replace() drops them. */
+    struct cl_facts *facts;
     size_t input_len;
     uint32_t changed;       /* CL_* bits */
     bool nomem;
@@ -56,7 +62,7 @@ struct cleaner {
 /* Line arrays. */
 bool cl_push(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig);
 void cl_lines_free(struct cl_lines *a);
-/* Replace c->lines with a (takes ownership). */
+/* Replace c->lines with a (takes ownership); c->facts no longer describe them: freed. */
 void cl_replace(struct cleaner *c, struct cl_lines *a);
 /* Scratch bytes for rewritten lines; NULL (and c->nomem) on failure. */
 char *cl_alloc(struct cleaner *c, size_t n);
@@ -116,6 +122,8 @@ void cl_facts(const char *p, uint32_t len, struct cl_facts *f);
 /* cl_width of a line whose facts are known: its prefix is not looked at again. */
 uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f);
 enum cl_kind cl_kind(const char *p, uint32_t len);
+/* c->facts for every line of c->lines, computed when missing; false (c->nomem) on failure. */
+bool cl_facts_all(struct cleaner *c);
 /* Column where a tree line's content starts (after its marker), 0 for other lines. */
 uint32_t cl_tree_content_col(const char *p, uint32_t len);
 /* "== ... ==" after optional blanks. */

@@ -176,10 +176,10 @@ struct placed {
 };
 
 /* Places one tree line.  Returns false when the markers contradict each other. */
-static bool attach(struct walker *w, const struct cl_line *l, bool after_header, struct placed *out)
+static bool attach(struct walker *w, const struct cl_line *l, const struct cl_facts *lf,
+                   bool after_header, struct placed *out)
 {
-    struct cl_facts f;
-    cl_facts(l->p, l->len, &f);
+    const struct cl_facts f = *lf;
     uint32_t colons = f.colons;
     long mcol = f.content ? (long)f.marker : -1;
     out->own = false;
@@ -253,14 +253,13 @@ static bool block_lost_indentation(struct cleaner *c, size_t a, size_t b, struct
     cl_tree_check_reset(tc);
     for (size_t i = a; i < b; i++) {
         const struct cl_line *l = &c->lines.v[i];
-        struct cl_facts f;
-        cl_facts(l->p, l->len, &f);
-        if (!f.content)
+        const struct cl_facts *f = &c->facts[i];
+        if (!f->content)
             continue;
         if (l->len && l->p[0] == ' ')
             return false;
         trees++;
-        if (!cl_tree_check_line(tc, l->p, &f)) {
+        if (!cl_tree_check_line(tc, l->p, f)) {
             c->nomem = true;
             return false;
         }
@@ -268,9 +267,9 @@ static bool block_lost_indentation(struct cleaner *c, size_t a, size_t b, struct
     return trees >= 2 && (tc->bad || tc->collapsed_colons);
 }
 
-static bool is_block_boundary(const struct cl_line *l)
+static bool is_block_boundary(const struct cleaner *c, size_t i)
 {
-    enum cl_kind k = cl_kind(l->p, l->len);
+    enum cl_kind k = c->facts[i].kind;
     return k == K_BLANK || k == K_HEADER || k == K_SECTION;
 }
 
@@ -280,7 +279,7 @@ static bool walk_block(struct cleaner *c, struct walker *w, size_t a, size_t b, 
     walker_start(w);
     size_t first_tree = b;
     for (size_t i = a; i < b && first_tree == b; i++)
-        if (cl_tree_content_col(c->lines.v[i].p, c->lines.v[i].len))
+        if (c->facts[i].content)
             first_tree = i;
     /* The root is the line just before the first tree line; lines before it stay. */
     size_t root = first_tree > a ? first_tree - 1 : b;
@@ -297,7 +296,7 @@ static bool walk_block(struct cleaner *c, struct walker *w, size_t a, size_t b, 
             after_header = false;
             continue;
         }
-        if (!attach(w, &c->lines.v[i], after_header, p))
+        if (!attach(w, &c->lines.v[i], &c->facts[i], after_header, p))
             return false;
         after_header = p->kind == E_HEADER;
     }
@@ -348,9 +347,13 @@ bool cl_step_tree(struct cleaner *c)
     struct placed *pl = NULL;
     struct cl_lines out = {0};
     uint32_t *units = NULL;
+    unsigned char *rebuild = NULL;
     bool ok = false;
+    /* The facts of every line, kept from the wrap step (computed here when it had none). */
+    if (!cl_facts_all(c))
+        goto done;
     /* Pass 1: which blocks to rebuild, and the size of the result. */
-    unsigned char *rebuild = calloc(n ? n : 1, 1); /* 1 on the first line of such a block */
+    rebuild = calloc(n ? n : 1, 1); /* 1 on the first line of such a block */
     pl = malloc((n ? n : 1) * sizeof *pl);
     if (!rebuild || !pl) {
         c->nomem = true;
@@ -359,13 +362,13 @@ bool cl_step_tree(struct cleaner *c)
     size_t total = 0, blocks = 0;
     uint32_t first_line = 0;
     for (size_t i = 0; i < n;) {
-        if (is_block_boundary(&c->lines.v[i])) {
+        if (is_block_boundary(c, i)) {
             total += c->lines.v[i].len + 1;
             i++;
             continue;
         }
         size_t b = i;
-        while (b < n && !is_block_boundary(&c->lines.v[b]))
+        while (b < n && !is_block_boundary(c, b))
             b++;
         bool lost = block_lost_indentation(c, i, b, &tc);
         if (c->nomem)
@@ -406,10 +409,10 @@ bool cl_step_tree(struct cleaner *c)
     }
     /* Pass 2: emit. */
     for (size_t i = 0; i < n;) {
-        if (is_block_boundary(&c->lines.v[i]) || !rebuild[i]) {
+        if (is_block_boundary(c, i) || !rebuild[i]) {
             size_t b = i + 1;
-            if (!is_block_boundary(&c->lines.v[i]))
-                while (b < n && !is_block_boundary(&c->lines.v[b]))
+            if (!is_block_boundary(c, i))
+                while (b < n && !is_block_boundary(c, b))
                     b++;
             for (size_t m = i; m < b; m++) {
                 if (units)
@@ -421,7 +424,7 @@ bool cl_step_tree(struct cleaner *c)
             continue;
         }
         size_t b = i;
-        while (b < n && !is_block_boundary(&c->lines.v[b]))
+        while (b < n && !is_block_boundary(c, b))
             b++;
         /* Pass 1 placed every line; replay the walk to write each line with the stack as
            it was for that line. */
@@ -434,7 +437,7 @@ bool cl_step_tree(struct cleaner *c)
             const struct cl_line *l = &c->lines.v[m];
             struct placed p = pl[m];
             if (!p.own) {
-                if (!attach(&w, l, after_header, &p))
+                if (!attach(&w, l, &c->facts[m], after_header, &p))
                     goto done;
             }
             after_header = p.kind == E_HEADER && !p.own;

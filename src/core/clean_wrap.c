@@ -371,7 +371,9 @@ bool cl_step_wrap(struct cleaner *c)
     struct cl_line *v = c->lines.v;
     unsigned char *kinds = malloc(n);
     uint32_t *widths = malloc(n * sizeof *widths);
-    struct cl_facts *facts = malloc(n * sizeof *facts);
+    /* Kept in c->facts for the steps after this one (compacted with the lines below). */
+    free(c->facts);
+    struct cl_facts *facts = c->facts = malloc(n * sizeof *facts);
     /* Joined lines are written back into v: the write index w never passes the read index
        i, and what the group tests read behind i (v[i - 1]) is only ever overwritten by itself
        (w == i until the first join, w <= i - 1 after it), so no second line array is needed
@@ -470,10 +472,13 @@ bool cl_step_wrap(struct cleaner *c)
         /* A short line heads a hanging group too when the next line's first word would not
            have fitted on it (a long name or path moved down whole). */
         uint32_t hcol = 0;
-        if (hanging && i + 1 < n && !schema_line_stops(v, facts, i, &v[i + 1]) &&
-            (widths[i] >= WRAP_MIN_WIDTH ||
-             widths[i] + 1 + first_word_width(&v[i + 1]) > hang_width))
+        /* hanging_col() first: it reads only facts, and most lines cannot head a group. */
+        if (hanging && i + 1 < n)
             hcol = hanging_col(&v[i], &facts[i], after_header);
+        if (hcol && (schema_line_stops(v, facts, i, &v[i + 1]) ||
+                     (widths[i] < WRAP_MIN_WIDTH &&
+                      widths[i] + 1 + first_word_width(&v[i + 1]) <= hang_width)))
+            hcol = 0;
         bool word_group = word && !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1])) &&
                           (word_head(&v[i], &facts[i], root_line(v, facts, i)) ||
                                    (i + 1 < n && subquery_entry_continues(&v[i], &facts[i],
@@ -560,11 +565,28 @@ bool cl_step_wrap(struct cleaner *c)
                       joined == 1 ? "" : "s");
         c->changed |= CL_WRAP;
         c->lines.n = w;
+        /* The facts follow the lines: line o of the result was line i, the head of a group
+           (the kind bytes of followers carry a join mark, 0x40 or 0x80).  A joined line is
+           new and gets its facts taken; the others keep theirs (o <= i: read before it is
+           written over). */
+        size_t o = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (kinds[k] & 0xC0)
+                continue;
+            if (k + 1 < n && (kinds[k + 1] & 0xC0))
+                cl_facts(v[o].p, v[o].len, &facts[o]);
+            else
+                facts[o] = facts[k];
+            o++;
+        }
     }
     ok = true;
 done:
     free(kinds);
     free(widths);
-    free(facts);
+    if (!ok) {
+        free(c->facts);
+        c->facts = NULL;
+    }
     return ok;
 }

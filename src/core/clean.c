@@ -67,8 +67,18 @@ char *cl_alloc(struct cleaner *c, size_t n)
 
 uint32_t cl_width(const char *p, uint32_t len)
 {
-    /* ASCII 8 bytes at a time; only words with a high bit are looked at byte by byte. */
+    /* ASCII 16 (then 8) bytes at a time; only blocks with a high bit are looked at byte by
+       byte.  This runs on every line the wrap step sees. */
     uint32_t cont = 0, i = 0;
+#ifdef __SSE2__
+    for (; i + 16 <= len; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        if (!_mm_movemask_epi8(v))
+            continue;
+        for (uint32_t k = i; k < i + 16; k++)
+            cont += ((unsigned char)p[k] & 0xC0) == 0x80;
+    }
+#endif
     for (; i + 8 <= len; i += 8) {
         uint64_t w;
         memcpy(&w, p + i, 8);
@@ -362,6 +372,11 @@ static bool step_tabs(struct cleaner *c)
 {
     for (size_t i = 0; i < c->lines.n; i++) {
         struct cl_line *l = &c->lines.v[i];
+        /* Leading spaces are skipped a word at a time: a line whose first other byte is not
+           a tab has no tab in its lead. */
+        uint32_t sp = cl_indent(l->p, l->len);
+        if (sp >= l->len || l->p[sp] != '\t')
+            continue;
         uint32_t lead = 0, tabs = 0, col = 0;
         while (lead < l->len && (l->p[lead] == ' ' || l->p[lead] == '\t')) {
             if (l->p[lead] == '\t') {
@@ -435,16 +450,24 @@ static enum prefix_kind line_prefix(const struct cl_line *l, uint32_t indent)
 {
     const char *p = l->p + indent;
     uint32_t n = l->len - indent;
-    for (int k = PX_HASH; k <= PX_QUOTE; k++) {
-        size_t pl = strlen(prefix_text[k]);
-        if (n >= pl && memcmp(p, prefix_text[k], pl) == 0) {
-            if (k == PX_QUOTE || n == pl || p[pl] == ' ')
-                return (enum prefix_kind)k;
-            /* "#+- X": a comment marker written without its space, only in a block. */
-            if (k == PX_HASH && (p[pl] == '+' || p[pl] == ':' || p[pl] == '='))
-                return (enum prefix_kind)k;
-        }
+    /* The prefixes start with different bytes: the first one tells which can match (this
+       runs on every line, and most lines start with none of them). */
+    enum prefix_kind k;
+    uint32_t pl;
+    switch (n ? p[0] : '\0') {
+    case '#': k = PX_HASH, pl = 1; break;
+    case '/': k = PX_SLASH, pl = 2; break;
+    case '-': k = PX_DASH, pl = 2; break;
+    case '>': return PX_QUOTE;
+    default: return PX_NONE;
     }
+    if (n < pl || p[pl - 1] != p[0])
+        return PX_NONE; /* "//" and "--" double their byte */
+    if (n == pl || p[pl] == ' ')
+        return k;
+    /* "#+- X": a comment marker written without its space, only in a block. */
+    if (k == PX_HASH && (p[pl] == '+' || p[pl] == ':' || p[pl] == '='))
+        return k;
     return PX_NONE;
 }
 
@@ -527,9 +550,12 @@ static uint32_t rtrim_len(const struct cl_line *l)
 /* "+-----+" (the closing '+' may have been lost in a copy) after optional indentation. */
 static bool is_table_border(const struct cl_line *l)
 {
-    uint32_t i = cl_indent(l->p, l->len), len = rtrim_len(l);
-    if (i >= len || l->p[i] != '+')
+    /* The '+' first: it is what nearly every line fails on ('+' is no blank: the line's
+       end, trimmed, lies past it). */
+    uint32_t i = cl_indent(l->p, l->len);
+    if (i >= l->len || l->p[i] != '+')
         return false;
+    uint32_t len = rtrim_len(l);
     uint32_t dashes = 0;
     for (uint32_t j = i + 1; j < len; j++) {
         if (l->p[j] == '-')

@@ -335,6 +335,13 @@ static bool root_line(const struct cl_line *v, const struct cl_facts *facts, siz
     return after_plan_header(v, facts, i) || after_analyzed_schema(v, facts, i);
 }
 
+/* word_head() of line i: only an unmarked line (K_OTHER) asks whether it is a root, the
+ * costlier question, so it is asked only then. */
+static bool word_head_at(const struct cl_line *v, const struct cl_facts *facts, size_t i)
+{
+    return word_head(&v[i], &facts[i], facts[i].kind == K_OTHER && root_line(v, facts, i));
+}
+
 /* The analyzed plan's schema line ("k: int, sum(v): bigint") is followed by the root at
  * column 0: it goes on only when it was cut in the middle of its list (it ends with ',' or
  * ':') or the next line reads "name: type".  A root in its place (no schema in 3.3+ when the
@@ -404,7 +411,7 @@ bool cl_step_wrap(struct cleaner *c)
         for (size_t i = 0; i + 1 < n && short_breaks < 2; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] < ws.max_w &&
                 widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                word_head(&v[i], &facts[i], root_line(v, facts, i)) &&
+                word_head_at(v, facts, i) &&
                 word_follower(&v[i + 1], &facts[i + 1], false) &&
                 widths[i] + 1 + first_word_width(&v[i + 1]) > ws.max_w)
                 short_breaks++;
@@ -424,7 +431,7 @@ bool cl_step_wrap(struct cleaner *c)
     if (word) {
         for (size_t i = 0; i + 1 < n; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                (word_head(&v[i], &facts[i], root_line(v, facts, i)) ||
+                (word_head_at(v, facts, i) ||
                  subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
                 word_follower(&v[i + 1], &facts[i + 1], false) && widths[i] > wrap_width)
                 wrap_width = widths[i];
@@ -437,7 +444,7 @@ bool cl_step_wrap(struct cleaner *c)
         bool in_group = false;
         for (size_t i = 0; i + 1 < n; i++) {
             bool follows = word_follower(&v[i + 1], &facts[i + 1], true);
-            if ((word_head(&v[i], &facts[i], root_line(v, facts, i)) ||
+            if ((word_head_at(v, facts, i) ||
                  subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
                 widths[i] <= wrap_width) {
                 in_group = follows;
@@ -480,14 +487,16 @@ bool cl_step_wrap(struct cleaner *c)
                       widths[i] + 1 + first_word_width(&v[i + 1]) <= hang_width)))
             hcol = 0;
         bool word_group = word && !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1])) &&
-                          (word_head(&v[i], &facts[i], root_line(v, facts, i)) ||
+                          (word_head_at(v, facts, i) ||
                                    (i + 1 < n && subquery_entry_continues(&v[i], &facts[i],
                                                                           &v[i + 1])));
         size_t last = i;
         size_t total = v[i].len; /* + 1 a joined line: its separator */
         /* A deep node cut inside its prefix: the pieces after the prefix are a tree line's
            ("Filters: [...]" at column 0 is the rest of a scan, not a details field). */
-        enum cl_kind group_kind = prefix_only(&v[i], &facts[i]) ? K_TREE : facts[i].kind;
+        enum cl_kind group_kind = facts[i].kind;
+        if (terminal && prefix_only(&v[i], &facts[i])) /* only the terminal test reads it */
+            group_kind = K_TREE;
         /* Bound: last only moves forward; the outer loop resumes after the group. */
         while (last + 1 < n) {
             size_t nx = last + 1;

@@ -47,9 +47,57 @@ void cl_lines_free(struct cl_lines *a)
     a->n = a->cap = 0;
 }
 
+void *cl_take(struct cleaner *c, size_t bytes)
+{
+    if (c->spare && c->spare_size >= bytes) {
+        void *p = c->spare;
+        c->spare = NULL;
+        c->spare_size = 0;
+        return p;
+    }
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        c->nomem = true;
+    return p;
+}
+
+void cl_give(struct cleaner *c, void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    if (bytes <= c->spare_size) {
+        free(p);
+        return;
+    }
+    free(c->spare);
+    c->spare = p;
+    c->spare_size = bytes;
+}
+
+bool cl_lines_reserve(struct cleaner *c, struct cl_lines *a, size_t n)
+{
+    if (a->cap >= n)
+        return true;
+    if (n > SIZE_MAX / sizeof *a->v) {
+        c->nomem = true;
+        return false;
+    }
+    struct cl_line *v = cl_take(c, n * sizeof *v);
+    if (!v)
+        return false;
+    if (a->n)
+        memcpy(v, a->v, a->n * sizeof *v);
+    free(a->v);
+    a->v = v;
+    a->cap = n;
+    return true;
+}
+
 void cl_replace(struct cleaner *c, struct cl_lines *a)
 {
-    cl_lines_free(&c->lines);
+    cl_give(c, c->lines.v, c->lines.cap * sizeof *c->lines.v);
+    c->lines.v = NULL;
+    c->lines.n = c->lines.cap = 0;
     free(c->facts);
     c->facts = NULL;
     c->lines = *a;
@@ -658,7 +706,10 @@ static bool step_tables(struct cleaner *c)
         found = is_table_border(&c->lines.v[i]);
     if (!found)
         return true;
+    /* As many lines as there are, about: unwrapping mostly removes lines. */
     struct cl_lines out = {0};
+    if (!cl_lines_reserve(c, &out, c->lines.n))
+        return false;
     size_t i = 0;
     while (i < c->lines.n) {
         struct cl_line *l = &c->lines.v[i];
@@ -1002,7 +1053,7 @@ bool clean_quick_scan(const char *s, size_t n)
     const char *end = s + n;
     struct cl_line prev = {"", 0, 0};
     enum cl_kind prev_kind = K_BLANK;
-    struct cl_facts prev_f = {K_BLANK, 0, 0, 0, false, false, false};
+    struct cl_facts prev_f = {.kind = K_BLANK};
     enum prefix_kind prev_prefix = PX_NONE;
     long prev_number = -2;
     uint32_t prev_width = 0, nonblank = 0, trailing = 0;
@@ -1106,6 +1157,10 @@ static enum sp_status run_pipeline(struct document *doc, struct diag *err)
     step_trailing(&c);
     if (!cl_step_tree(&c))
         goto nomem;
+    /* The spare array is not needed any more: the text may need the memory. */
+    free(c.spare);
+    c.spare = NULL;
+    c.spare_size = 0;
     /* The exact steps need no warning; the wrap and tree steps warn for themselves. */
     if (c.changed && !emit(&c))
         goto nomem;
@@ -1116,6 +1171,7 @@ nomem:
 done:
     cl_lines_free(&c.lines);
     free(c.facts);
+    free(c.spare);
     free(c.units);
     arena_free(&c.scratch);
     return status;

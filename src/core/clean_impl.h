@@ -54,6 +54,11 @@ struct cleaner {
        and the steps after it keep them in step with the lines, so the trailing and tree steps
        do not look at every line again.  cl_replace() drops them. */
     struct cl_facts *facts;
+    /* A big block a step let go of (a replaced line array), kept for the next one that needs
+       as much (cl_take): fresh memory costs a page fault every 4 KB, and the arrays of one
+       entry per line come one after the other.  Freed before the text is written. */
+    void *spare;
+    size_t spare_size;
     size_t input_len;
     uint32_t changed;       /* CL_* bits */
     bool nomem;
@@ -62,8 +67,16 @@ struct cleaner {
 /* Line arrays. */
 bool cl_push(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig);
 void cl_lines_free(struct cl_lines *a);
-/* Replace c->lines with a (takes ownership); c->facts no longer describe them: freed. */
+/* Replace c->lines with a (takes ownership); c->facts no longer describe them: freed.  The
+ * old array is kept as c->spare. */
 void cl_replace(struct cleaner *c, struct cl_lines *a);
+/* At least `bytes` of memory: c->spare when it is large enough, else malloc'd (NULL and
+ * c->nomem on failure).  Released with free(). */
+void *cl_take(struct cleaner *c, size_t bytes);
+/* Keeps p (of `bytes`) as c->spare when it is larger than the one kept; frees the other. */
+void cl_give(struct cleaner *c, void *p, size_t bytes);
+/* An empty array with room for n lines (c->spare when it fits); false on failure. */
+bool cl_lines_reserve(struct cleaner *c, struct cl_lines *a, size_t n);
 /* Scratch bytes for rewritten lines; NULL (and c->nomem) on failure. */
 char *cl_alloc(struct cleaner *c, size_t n);
 
@@ -109,11 +122,13 @@ enum cl_kind {
     K_OTHER,
 };
 /* What one look at a line tells, computed once and shared by the steps and the scan. */
+/* 16 bytes: the wrap step keeps one for each line of the input (kind is an enum cl_kind
+ * in a byte, after the columns, so nothing is padded). */
 struct cl_facts {
-    enum cl_kind kind;
     uint32_t content;   /* tree lines: column after the marker ("+- " or a final "+-"); else 0 */
     uint32_t marker;    /* tree lines: column of the marker */
     uint32_t colons;    /* ':' before the marker */
+    uint8_t kind;       /* enum cl_kind */
     bool collapsed;     /* one of them lost its two spaces (": +- ", ":+- ", ": : ") */
     bool aqe_header;    /* a tree line whose content is "== X ==" */
     bool analyzed;      /* the header "== Analyzed Logical Plan ==" (its schema line follows) */

@@ -507,6 +507,10 @@ static bool literal_pass(struct cleaner *c, bool *changed)
             i = j;
             continue;
         }
+        /* The first run decoded: the new array gets room for the lines as they are (the
+           decoded strings add some: cl_push grows it then). */
+        if (!*changed && !cl_lines_reserve(c, &out, n))
+            goto done;
         for (size_t m = copied; m < i; m++)
             if (!cl_push(c, &out, c->lines.v[m].p, c->lines.v[m].len, c->lines.v[m].orig))
                 goto done;

@@ -407,7 +407,9 @@ bool cl_step_tree(struct cleaner *c)
             goto done;
         }
     }
-    /* Pass 2: emit. */
+    /* Pass 2: emit, one line for each line. */
+    if (!cl_lines_reserve(c, &out, n))
+        goto done;
     for (size_t i = 0; i < n;) {
         if (is_block_boundary(c, i) || !rebuild[i]) {
             size_t b = i + 1;

@@ -380,7 +380,7 @@ bool cl_step_wrap(struct cleaner *c)
     uint32_t *widths = malloc(n * sizeof *widths);
     /* Kept in c->facts for the steps after this one (compacted with the lines below). */
     free(c->facts);
-    struct cl_facts *facts = c->facts = malloc(n * sizeof *facts);
+    struct cl_facts *facts = c->facts = cl_take(c, n * sizeof *facts);
     /* Joined lines are written back into v: the write index w never passes the read index
        i, and what the group tests read behind i (v[i - 1]) is only ever overwritten by itself
        (w == i until the first join, w <= i - 1 after it), so no second line array is needed
@@ -394,7 +394,7 @@ bool cl_step_wrap(struct cleaner *c)
     struct cl_wrap_scan ws;
     cl_wrap_scan_init(&ws);
     struct cl_line none = {"", 0, 0};
-    struct cl_facts none_f = {K_BLANK, 0, 0, 0, false, false, false};
+    struct cl_facts none_f = {.kind = K_BLANK};
     for (size_t i = 0; i < n; i++) {
         cl_facts(v[i].p, v[i].len, &facts[i]);
         kinds[i] = (unsigned char)facts[i].kind;

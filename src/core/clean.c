@@ -115,16 +115,25 @@ char *cl_alloc(struct cleaner *c, size_t n)
 
 uint32_t cl_width(const char *p, uint32_t len)
 {
-    /* ASCII 16 (then 8) bytes at a time; only blocks with a high bit are looked at byte by
-       byte.  This runs on every line the wrap step sees. */
+    /* Continuation bytes (0x80-0xBF: below -64 as signed bytes) counted 16 at a time, ASCII
+       blocks skipped after one test; a line of 16 bytes or more has its last bytes read in
+       one overlapping block too.  This runs on every line the wrap step sees. */
     uint32_t cont = 0, i = 0;
 #ifdef __SSE2__
+    const __m128i below = _mm_set1_epi8(-64);
     for (; i + 16 <= len; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-        if (!_mm_movemask_epi8(v))
-            continue;
-        for (uint32_t k = i; k < i + 16; k++)
-            cont += ((unsigned char)p[k] & 0xC0) == 0x80;
+        if (_mm_movemask_epi8(v))
+            cont += (uint32_t)__builtin_popcount(
+                (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, below)));
+    }
+    if (i < len && len >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + len - 16));
+        /* The block's first 16 - (len - i) bytes were counted above. */
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, below)) >> (16 - (len - i));
+        if (m)
+            cont += (uint32_t)__builtin_popcount(m);
+        i = len;
     }
 #endif
     for (; i + 8 <= len; i += 8) {
@@ -643,8 +652,38 @@ static bool is_single_column_header(const struct cl_line *l, uint32_t indent)
     return memchr(l->p + indent + 1, '|', len - indent - 2) == NULL;
 }
 
+/* Where the tables step writes its lines: over c->lines itself while the write index stays
+ * behind the lines still to be read (a table loses lines, its borders, and gains one blank
+ * line between rows: the writes mostly stay behind), else, from the first write that would
+ * overtake them, into a new array (the lines written so far move there).  Most of a big input
+ * is no table: in place, its lines are not copied into fresh memory. */
+struct table_out {
+    struct cl_lines out;  /* used once in_place is false */
+    size_t w;             /* lines written over c->lines */
+    bool in_place;
+};
+
+/* unread: the first line of c->lines still to be read. */
+static bool table_put(struct cleaner *c, struct table_out *o, const char *p, uint32_t len,
+                      uint32_t orig, size_t unread)
+{
+    if (o->in_place) {
+        if (o->w < unread) {
+            struct cl_line l = {p, len, orig};
+            c->lines.v[o->w++] = l;
+            return true;
+        }
+        if (!cl_lines_reserve(c, &o->out, c->lines.n))
+            return false;
+        memcpy(o->out.v, c->lines.v, o->w * sizeof *o->out.v);
+        o->out.n = o->w;
+        o->in_place = false;
+    }
+    return cl_push(c, &o->out, p, len, orig);
+}
+
 /* Unwraps one row: lines a..b (inclusive) of c->lines into out. */
-static bool unwrap_row(struct cleaner *c, struct cl_lines *out, size_t a, size_t b, uint32_t indent)
+static bool unwrap_row(struct cleaner *c, struct table_out *out, size_t a, size_t b, uint32_t indent)
 {
     /* The first line may carry show()'s left padding: it loses all its blanks.  The others
        may share an indentation the page added (one space in Spark's docs); it is measured
@@ -693,7 +732,8 @@ static bool unwrap_row(struct cleaner *c, struct cl_lines *out, size_t a, size_t
             p += cut;
             len -= cut;
         }
-        if (!cl_push(c, out, p, len, x->orig))
+        /* Lines after m are still to be read (the stretch ahead was measured from them). */
+        if (!table_put(c, out, p, len, x->orig, m + 1))
             return false;
     }
     return true;
@@ -701,20 +741,17 @@ static bool unwrap_row(struct cleaner *c, struct cl_lines *out, size_t a, size_t
 
 static bool step_tables(struct cleaner *c)
 {
-    bool found = false;
-    for (size_t i = 0; i < c->lines.n && !found; i++)
-        found = is_table_border(&c->lines.v[i]);
-    if (!found)
-        return true;
-    /* As many lines as there are, about: unwrapping mostly removes lines. */
-    struct cl_lines out = {0};
-    if (!cl_lines_reserve(c, &out, c->lines.n))
-        return false;
+    /* The lines before the first border stay where they are. */
     size_t i = 0;
+    while (i < c->lines.n && !is_table_border(&c->lines.v[i]))
+        i++;
+    if (i == c->lines.n)
+        return true;
+    struct table_out out = {{0}, i, true};
     while (i < c->lines.n) {
         struct cl_line *l = &c->lines.v[i];
         if (!is_table_border(l)) {
-            if (!cl_push(c, &out, l->p, l->len, l->orig))
+            if (!table_put(c, &out, l->p, l->len, l->orig, i + 1))
                 goto fail;
             i++;
             continue;
@@ -730,7 +767,8 @@ static bool step_tables(struct cleaner *c)
             size_t k = i;
             while (k < c->lines.n && (k == i || is_table_border(&c->lines.v[k]) ||
                                       starts_with_bar(&c->lines.v[k], indent))) {
-                if (!cl_push(c, &out, c->lines.v[k].p, c->lines.v[k].len, c->lines.v[k].orig))
+                const struct cl_line *x = &c->lines.v[k];
+                if (!table_put(c, &out, x->p, x->len, x->orig, k + 1))
                     goto fail;
                 k++;
             }
@@ -744,7 +782,7 @@ static bool step_tables(struct cleaner *c)
         if (j >= c->lines.n || !starts_with_bar(&c->lines.v[j], indent)) {
             /* A border without rows: a lone "+---" line is not worth keeping either. */
             if (j == i + 1) {
-                if (!cl_push(c, &out, l->p, l->len, l->orig))
+                if (!table_put(c, &out, l->p, l->len, l->orig, i + 1))
                     goto fail;
                 i++;
                 continue;
@@ -772,7 +810,7 @@ static bool step_tables(struct cleaner *c)
             }
             if (b >= c->lines.n)
                 b = c->lines.n - 1;
-            if (!first_row && !cl_push(c, &out, "", 0, c->lines.v[a].orig))
+            if (!first_row && !table_put(c, &out, "", 0, c->lines.v[a].orig, a))
                 goto fail;
             if (!unwrap_row(c, &out, a, b, indent))
                 goto fail;
@@ -784,10 +822,13 @@ static bool step_tables(struct cleaner *c)
         c->changed |= CL_TABLE;
         i = j;
     }
-    cl_replace(c, &out);
+    if (out.in_place)
+        c->lines.n = out.w;
+    else
+        cl_replace(c, &out.out);
     return true;
 fail:
-    cl_lines_free(&out);
+    cl_lines_free(&out.out);
     return false;
 }
 

@@ -442,15 +442,16 @@ bool cl_step_wrap(struct cleaner *c)
        Up to 10 columns at a time, so one long unbroken line cannot pass for the width. */
     if (word) {
         bool in_group = false;
+        /* The cheap tests first, the follower's only when its answer is used. */
         for (size_t i = 0; i + 1 < n; i++) {
-            bool follows = word_follower(&v[i + 1], &facts[i + 1], true);
-            if ((word_head_at(v, facts, i) ||
-                 subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
-                widths[i] <= wrap_width) {
-                in_group = follows;
+            if (widths[i] <= wrap_width &&
+                (word_head_at(v, facts, i) ||
+                 subquery_entry_continues(&v[i], &facts[i], &v[i + 1]))) {
+                in_group = word_follower(&v[i + 1], &facts[i + 1], true);
                 continue;
             }
-            if (!in_group || !continues(facts[i].kind) || !follows)  {
+            if (!in_group || !continues(facts[i].kind) ||
+                !word_follower(&v[i + 1], &facts[i + 1], true)) {
                 in_group = false;
                 continue;
             }
@@ -475,21 +476,22 @@ bool cl_step_wrap(struct cleaner *c)
     uint32_t joined = 0, first_line = 0;
     size_t i = 0;
     while (i < n) {
-        bool after_header = after_plan_header(v, facts, i);
         /* A short line heads a hanging group too when the next line's first word would not
            have fitted on it (a long name or path moved down whole). */
         uint32_t hcol = 0;
-        /* hanging_col() first: it reads only facts, and most lines cannot head a group. */
+        /* hanging_col() first: it reads only facts, and most lines cannot head a group (it
+           asks whether the line follows a header only of an unmarked line). */
         if (hanging && i + 1 < n)
-            hcol = hanging_col(&v[i], &facts[i], after_header);
+            hcol = hanging_col(&v[i], &facts[i],
+                               facts[i].kind == K_OTHER && after_plan_header(v, facts, i));
         if (hcol && (schema_line_stops(v, facts, i, &v[i + 1]) ||
                      (widths[i] < WRAP_MIN_WIDTH &&
                       widths[i] + 1 + first_word_width(&v[i + 1]) <= hang_width)))
             hcol = 0;
-        bool word_group = word && !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1])) &&
+        bool word_group = word &&
                           (word_head_at(v, facts, i) ||
-                                   (i + 1 < n && subquery_entry_continues(&v[i], &facts[i],
-                                                                          &v[i + 1])));
+                           (i + 1 < n && subquery_entry_continues(&v[i], &facts[i], &v[i + 1]))) &&
+                          !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1]));
         size_t last = i;
         size_t total = v[i].len; /* + 1 a joined line: its separator */
         /* A deep node cut inside its prefix: the pieces after the prefix are a tree line's

@@ -65,7 +65,17 @@ struct cleaner {
 };
 
 /* Line arrays. */
-bool cl_push(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig);
+bool cl_push_grow(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig);
+/* Appends a line; false (c->nomem) on failure.  Inline: steps push every line they keep. */
+static inline bool cl_push(struct cleaner *c, struct cl_lines *a, const char *p, size_t len,
+                           uint32_t orig)
+{
+    if (a->n == a->cap || len > UINT32_MAX)
+        return cl_push_grow(c, a, p, len, orig); /* room made, or the failure noted */
+    struct cl_line l = {p, (uint32_t)len, orig};
+    a->v[a->n++] = l;
+    return true;
+}
 void cl_lines_free(struct cl_lines *a);
 /* Replace c->lines with a (takes ownership); c->facts no longer describe them: freed.  The
  * old array is kept as c->spare. */

@@ -129,7 +129,7 @@ static uint32_t hanging_col(const struct cl_line *head, const struct cl_facts *f
 
 /* A prefix-only line is the start of a deep node cut by a terminal, never the rest of the
  * line before it. */
-static bool hanging_follower(uint32_t col, const struct cl_line *next,
+static inline bool hanging_follower(uint32_t col, const struct cl_line *next,
                              const struct cl_facts *next_f)
 {
     return col && continues(next_f->kind) && cl_indent(next->p, next->len) >= col &&
@@ -148,7 +148,7 @@ static bool word_head(const struct cl_line *head, const struct cl_facts *f, bool
 
 /* A "Subquery:N Hosting ... Hosting Expression = ..." entry broken by the client: its root
  * follows at column 0 too, but a root is a formatted outline line and the rest is not. */
-static bool subquery_entry_continues(const struct cl_line *head, const struct cl_facts *f,
+static inline bool subquery_entry_continues(const struct cl_line *head, const struct cl_facts *f,
                                      const struct cl_line *next)
 {
     return f->kind == K_SECTION && cl_starts(head->p, head->len, "Subquery:") &&
@@ -159,8 +159,16 @@ static uint32_t first_word_width(const struct cl_line *l)
 {
     uint32_t ind = cl_indent(l->p, l->len);
     const char *p = l->p + ind;
-    const char *sp = memchr(p, ' ', l->len - ind);
-    return cl_width(p, sp ? (uint32_t)(sp - p) : l->len - ind);
+    uint32_t n = l->len - ind;
+    /* Words are short: their first 32 bytes are counted here (cl_width's columns: bytes but
+       UTF-8 continuation bytes), a longer word's rest by memchr and cl_width. */
+    uint32_t k = 0, w = 0, lim = n < 32 ? n : 32;
+    for (; k < lim && p[k] != ' '; k++)
+        w += ((unsigned char)p[k] & 0xC0) != 0x80;
+    if (k < lim || k == n)
+        return w;
+    const char *sp = memchr(p + k, ' ', n - k);
+    return w + cl_width(p + k, (sp ? (uint32_t)(sp - p) : n) - k);
 }
 
 /* field_ok: the broken line is a tree line or a root, where "Key: value" cannot start a
@@ -337,20 +345,22 @@ static bool root_line(const struct cl_line *v, const struct cl_facts *facts, siz
 
 /* word_head() of line i: only an unmarked line (K_OTHER) asks whether it is a root, the
  * costlier question, so it is asked only then. */
-static bool word_head_at(const struct cl_line *v, const struct cl_facts *facts, size_t i)
+static inline bool word_head_at(const struct cl_line *v, const struct cl_facts *facts, size_t i)
 {
-    return word_head(&v[i], &facts[i], facts[i].kind == K_OTHER && root_line(v, facts, i));
+    enum cl_kind k = facts[i].kind;
+    if (k != K_OTHER) /* word_head() without the question */
+        return k == K_TREE ? !facts[i].aqe_header : k == K_FIELD || k == K_DETAILS;
+    return root_line(v, facts, i);
 }
 
 /* The analyzed plan's schema line ("k: int, sum(v): bigint") is followed by the root at
  * column 0: it goes on only when it was cut in the middle of its list (it ends with ',' or
  * ':') or the next line reads "name: type".  A root in its place (no schema in 3.3+ when the
  * output is empty) has its '[' before any ": ". */
-static bool schema_line_stops(const struct cl_line *v, const struct cl_facts *facts, size_t i,
-                              const struct cl_line *next)
+static bool schema_line_stops_after_header(const struct cl_line *v, size_t i,
+                                           const struct cl_line *next)
 {
-    if (i == 0 || facts[i - 1].kind != K_HEADER ||
-        !cl_starts(v[i - 1].p, v[i - 1].len, "== Analyzed"))
+    if (!cl_starts(v[i - 1].p, v[i - 1].len, "== Analyzed"))
         return false;
     const struct cl_line *h = &v[i];
     const char *colon = NULL, *bracket = memchr(h->p, '[', h->len);
@@ -368,6 +378,13 @@ static bool schema_line_stops(const struct cl_line *v, const struct cl_facts *fa
     const char *p = next->p + ind, *end = next->p + next->len;
     const char *sp = memchr(p, ' ', (size_t)(end - p));
     return !(sp && sp > p && sp[-1] == ':' && sp + 1 < end && sp[1] >= 'a' && sp[1] <= 'z');
+}
+
+/* The first test inline: it runs on every line and nearly every line fails it. */
+static inline bool schema_line_stops(const struct cl_line *v, const struct cl_facts *facts,
+                                     size_t i, const struct cl_line *next)
+{
+    return i > 0 && facts[i - 1].kind == K_HEADER && schema_line_stops_after_header(v, i, next);
 }
 
 bool cl_step_wrap(struct cleaner *c)

@@ -566,7 +566,11 @@ static bool strip_prefix_pass(struct cleaner *c)
     while (i < c->lines.n) {
         struct cl_line *l = &c->lines.v[i];
         uint32_t ind = cl_indent(l->p, l->len);
-        enum prefix_kind k = ind < l->len ? line_prefix(l, ind) : PX_NONE;
+        /* The first byte tells (line_prefix): most lines are done after one look. */
+        char c0 = ind < l->len ? l->p[ind] : '\0';
+        enum prefix_kind k = c0 == '#' || c0 == '/' || c0 == '-' || c0 == '>'
+                                 ? line_prefix(l, ind)
+                                 : PX_NONE;
         if (k == PX_NONE) {
             i++;
             continue;
@@ -862,12 +866,20 @@ fail:
  * it is fenced by blank lines (or the ends of the input) and does not start in the middle of
  * a tree (a marker line).  Inside a tree the deeper lines form runs too: those never qualify,
  * because they follow a non-blank line and start with a marker. */
+/* cl_blank() of a line whose leading spaces (ind of them) are counted: only a line whose
+ * first other byte is a tab needs the full look. */
+static bool indented_blank(const struct cl_line *l, uint32_t ind)
+{
+    return ind == l->len || (l->p[ind] == '\t' && cl_blank(l));
+}
+
 static void step_indent(struct cleaner *c)
 {
     size_t i = 0, n = c->lines.n;
     while (i < n) {
         struct cl_line *l = &c->lines.v[i];
-        if (cl_blank(l) || cl_indent(l->p, l->len) == 0) {
+        uint32_t ind0 = cl_indent(l->p, l->len);
+        if (ind0 == 0 || indented_blank(l, ind0)) {
             i++;
             continue;
         }
@@ -877,9 +889,9 @@ static void step_indent(struct cleaner *c)
         /* Bound: j only moves forward; the outer loop resumes after the run. */
         for (; j < n; j++) {
             struct cl_line *x = &c->lines.v[j];
-            if (cl_blank(x))
-                continue;
             uint32_t ind = cl_indent(x->p, x->len);
+            if (indented_blank(x, ind))
+                continue;
             if (ind == 0)
                 break;
             if (ind < common)
@@ -929,7 +941,9 @@ static void step_numbers(struct cleaner *c)
     size_t i = 0, n = c->lines.n;
     while (i < n) {
         uint32_t plen;
-        long v = line_number_prefix(&c->lines.v[i], &plen);
+        const struct cl_line *l = &c->lines.v[i];
+        /* A number starts with a digit: most lines are done after one compare. */
+        long v = l->len && is_digit(l->p[0]) ? line_number_prefix(l, &plen) : -1;
         if (v < 0) {
             i++;
             continue;
@@ -973,21 +987,24 @@ static void step_numbers(struct cleaner *c)
  * when it is shorter than the input and no line read from the input starts before the place
  * it is written to: then no write reaches a byte still to be read.  Usually true (clean-up
  * removes more than it adds), and then the input and a copy of it are never both held (a
- * corpus concatenation peaked at 2.4x its size in emission). */
-static bool fits_in_place(const struct cleaner *c, size_t total)
+ * corpus concatenation peaked at 2.4x its size in emission).  One pass finds the text's size
+ * (*total) and whether a line would be overtaken. */
+static bool fits_in_place(const struct cleaner *c, size_t *total)
 {
     struct document *doc = c->doc;
-    if (!doc->bytes || total >= doc->len)  /* < len: the NUL stays inside the input */
-        return false;
     uintptr_t b = (uintptr_t)doc->bytes, e = b + doc->len;
     size_t o = 0;
+    bool overtaken = false;
     for (size_t i = 0; i < c->lines.n; i++) {
         const struct cl_line *l = &c->lines.v[i];
         uintptr_t p = (uintptr_t)l->p;
         if (l->len && p >= b && p < e && p - b < o)
-            return false;
+            overtaken = true;
         o += (size_t)l->len + 1;
     }
+    *total = o;
+    if (!doc->bytes || o >= doc->len || overtaken)  /* < len: the NUL stays inside the input */
+        return false;
     /* A mapped input (mapfile.h) is read-only until asked. */
     return !doc->bytes_mapped || mapfile_writable(doc->bytes, doc->len);
 }
@@ -995,12 +1012,10 @@ static bool fits_in_place(const struct cleaner *c, size_t total)
 static bool emit(struct cleaner *c)
 {
     struct document *doc = c->doc;
-    size_t total = 0;
-    for (size_t i = 0; i < c->lines.n; i++)
-        total += (size_t)c->lines.v[i].len + 1;
     if (c->lines.n > UINT32_MAX - 1)
         return false;
-    bool in_place = fits_in_place(c, total);
+    size_t total;
+    bool in_place = fits_in_place(c, &total);
     char *text = in_place ? doc->bytes : arena_alloc(&doc->arena, total + 1);
     uint32_t *map = arena_alloc(&doc->arena, (c->lines.n + 1) * sizeof *map);
     if (!text || !map)
@@ -1008,8 +1023,10 @@ static bool emit(struct cleaner *c)
     size_t o = 0;
     for (size_t i = 0; i < c->lines.n; i++) {
         const struct cl_line *l = &c->lines.v[i];
-        if (l->len)
-            memmove(text + o, l->p, l->len); /* in place: the line may overlap its new place */
+        /* In place, the line may overlap its new place, or be there already (the lines
+           before the first change). */
+        if (l->len && l->p != text + o)
+            memmove(text + o, l->p, l->len);
         o += l->len;
         text[o++] = '\n';
         map[i + 1] = l->orig;
@@ -1040,6 +1057,20 @@ static bool emit(struct cleaner *c)
 /* A backslash followed by 'n', escaped or not ("\\n" is a string escaped twice). */
 bool cl_line_has_escaped_newline(const char *p, uint32_t len)
 {
+#ifdef __SSE2__
+    /* A '\\' then an 'n': the backslashes of 16 bytes and the 'n's of the 16 after each in
+       two compares (this runs on every line of a pasted input). */
+    const __m128i bs = _mm_set1_epi8('\\'), en = _mm_set1_epi8('n');
+    uint32_t i = 0;
+    for (; i + 17 <= len; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 1));
+        if (_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, bs), _mm_cmpeq_epi8(b, en))))
+            return true;
+    }
+    p += i;
+    len -= i;
+#endif
     const char *s = p, *end = p + len;
     while (s < end) {
         const char *b = memchr(s, '\\', (size_t)(end - s));

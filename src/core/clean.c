@@ -312,6 +312,7 @@ void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
     f->kind = kind_of(p, len, f);
     f->aqe_header = f->content && cl_is_header(p + f->content, len - f->content);
     f->analyzed = f->kind == K_HEADER && cl_starts(p, len, "== Analyzed");
+    f->blank_end = len && (p[len - 1] == ' ' || p[len - 1] == '\t');
 }
 
 uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f)
@@ -493,6 +494,12 @@ static void step_trailing(struct cleaner *c)
     size_t nonblank = 0, trailing = 0, on_tree = 0;
     for (size_t i = 0; i < c->lines.n; i++) {
         struct cl_line *l = &c->lines.v[i];
+        if (c->facts && !c->facts[i].blank_end) {
+            /* Nothing to trim: the facts say so without a look at the line's last byte (the
+               lines lie all over a big input: each look is a cache miss). */
+            nonblank += l->len > 0;
+            continue;
+        }
         uint32_t len = l->len;
         while (len && (l->p[len - 1] == ' ' || l->p[len - 1] == '\t'))
             len--;

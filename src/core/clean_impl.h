@@ -139,9 +139,10 @@ struct cl_facts {
     uint32_t marker;    /* tree lines: column of the marker */
     uint32_t colons;    /* ':' before the marker */
     uint8_t kind;       /* enum cl_kind */
-    bool collapsed;     /* one of them lost its two spaces (": +- ", ":+- ", ": : ") */
-    bool aqe_header;    /* a tree line whose content is "== X ==" */
-    bool analyzed;      /* the header "== Analyzed Logical Plan ==" (its schema line follows) */
+    bool collapsed : 1; /* one of them lost its two spaces (": +- ", ":+- ", ": : ") */
+    bool aqe_header : 1; /* a tree line whose content is "== X ==" */
+    bool analyzed : 1;  /* the header "== Analyzed Logical Plan ==" (its schema line follows) */
+    bool blank_end : 1; /* the line ends with a space or a tab (the trailing step's work) */
 };
 void cl_facts(const char *p, uint32_t len, struct cl_facts *f);
 /* cl_width of a line whose facts are known: its prefix is not looked at again. */

@@ -387,6 +387,19 @@ static inline bool schema_line_stops(const struct cl_line *v, const struct cl_fa
     return i > 0 && facts[i - 1].kind == K_HEADER && schema_line_stops_after_header(v, i, next);
 }
 
+/* Line i, whose hanging_col() is not 0, heads a hanging group: it is no schema line that
+ * stops, and it is long or the next line's first word would not have fitted on it.  *ok
+ * keeps the answer (-1 until asked). */
+static bool hanging_head_ok(const struct cl_line *v, const struct cl_facts *facts,
+                            const uint32_t *widths, size_t i, uint32_t hang_width, int *ok)
+{
+    if (*ok < 0)
+        *ok = !(schema_line_stops(v, facts, i, &v[i + 1]) ||
+                (widths[i] < WRAP_MIN_WIDTH &&
+                 widths[i] + 1 + first_word_width(&v[i + 1]) <= hang_width));
+    return *ok;
+}
+
 bool cl_step_wrap(struct cleaner *c)
 {
     size_t n = c->lines.n;
@@ -497,14 +510,13 @@ bool cl_step_wrap(struct cleaner *c)
            have fitted on it (a long name or path moved down whole). */
         uint32_t hcol = 0;
         /* hanging_col() first: it reads only facts, and most lines cannot head a group (it
-           asks whether the line follows a header only of an unmarked line). */
+           asks whether the line follows a header only of an unmarked line).  Whether such a
+           line may head one after all (hcol_ok: not yet asked, yes, no) is asked when a line
+           that could hang from it comes: most never meet one. */
         if (hanging && i + 1 < n)
             hcol = hanging_col(&v[i], &facts[i],
                                facts[i].kind == K_OTHER && after_plan_header(v, facts, i));
-        if (hcol && (schema_line_stops(v, facts, i, &v[i + 1]) ||
-                     (widths[i] < WRAP_MIN_WIDTH &&
-                      widths[i] + 1 + first_word_width(&v[i + 1]) <= hang_width)))
-            hcol = 0;
+        int hcol_ok = -1;
         bool word_group = word &&
                           (word_head_at(v, facts, i) ||
                            (i + 1 < n && subquery_entry_continues(&v[i], &facts[i], &v[i + 1]))) &&
@@ -524,7 +536,8 @@ bool cl_step_wrap(struct cleaner *c)
             if (terminal && widths[last] == ws.max_w &&
                 terminal_follower(&v[last], &facts[last], group_kind, &v[nx], nk))
                 j = J_RAW;
-            else if (hanging_follower(hcol, &v[nx], &facts[nx]))
+            else if (hanging_follower(hcol, &v[nx], &facts[nx]) &&
+                     hanging_head_ok(v, facts, widths, i, hang_width, &hcol_ok))
                 j = J_SPACE;
             else if (word_group && widths[last] <= wrap_width &&
                      word_follower(&v[nx], &facts[nx], facts[i].kind == K_TREE || facts[i].kind == K_OTHER) &&

@@ -10,11 +10,12 @@
 /* The catalogue entry of an operator name, remembered: the analysis asks for the entry of
  * every node several times, and a plan has a few dozen distinct names for 10^5-10^6 nodes.
  * A direct-mapped cache keyed by the name's bytes (the lookup is a pure function of them);
- * longer names are looked up every time.  Process-wide: the core is single-threaded. */
+ * longer names are looked up every time.  One per thread: the explorer analyses on a thread
+ * of its own while its main thread draws, and both look names up. */
 #define NAME_CACHE_SLOTS 256
 #define NAME_CACHE_KEY 48
 
-static struct name_cache_slot {
+static _Thread_local struct name_cache_slot {
     char key[NAME_CACHE_KEY];
     uint8_t len;  /* 0: empty slot */
     const struct catalog_entry *entry;

@@ -4,6 +4,8 @@
 #include "testutil.h"
 
 #include <ftw.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -888,6 +890,75 @@ START_TEST(a_deep_chain_is_analysed_without_recursion)
 }
 END_TEST
 
+/* ---- on a thread, and cancelled ---------------------------------------------------------- */
+
+struct analysis_job {
+    const struct document *doc;
+    const atomic_int *cancel;
+    struct analysis *a;
+    enum sp_status status;
+};
+
+static void *analyse_on_thread(void *arg)
+{
+    struct analysis_job *j = arg;
+    struct diag err = {0};
+    j->status = analyze_document_cancellable(j->doc, j->cancel, &j->a, &err);
+    return NULL;
+}
+
+static bool same_findings(const struct analysis *x, const struct analysis *y)
+{
+    if (x->n_findings != y->n_findings || x->summary.n_shuffles != y->summary.n_shuffles)
+        return false;
+    for (size_t i = 0; i < x->n_findings; i++)
+        if (x->findings[i].node != y->findings[i].node || x->findings[i].rule != y->findings[i].rule ||
+            strcmp(x->findings[i].message, y->findings[i].message) != 0)
+            return false;
+    return true;
+}
+
+/* The explorer analyses on a thread of its own while its main thread reads the same
+ * document (and looks operators up in the catalogue, as drawing does): the findings are
+ * the ones of a plain run; a set cancel flag stops the analysis with nothing to show (the
+ * sanitizer pass checks that nothing is left allocated). */
+START_TEST(an_analysis_on_a_thread_finds_the_same_and_stops_when_cancelled)
+{
+    unsigned n = getenv("SPARKPLAN_SANITIZED") ? 6000 : 30000;
+    size_t len;
+    char *text = tu_union_plan(n, false, "", &len);
+    struct document *doc = tu_parse(text);
+    struct analysis *plain = NULL;
+    struct diag err = {0};
+    ck_assert_int_eq(analyze_document(doc, &plain, &err), SP_OK);
+    ck_assert_uint_eq(plain->summary.n_shuffles, n / 3);
+    ck_assert_uint_gt(plain->n_findings, 0);
+
+    atomic_int cancel = 0;
+    struct analysis_job job = {doc, &cancel, NULL, SP_ERR_IO};
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, analyse_on_thread, &job), 0);
+    size_t exchanges = 0;
+    for (size_t i = 0; i < doc->n_all_nodes; i++) /* meanwhile, what drawing does */
+        exchanges += node_role(doc->all_nodes[i]) == CAT_SHUFFLE;
+    pthread_join(th, NULL);
+    ck_assert_uint_eq(exchanges, n / 3);
+    ck_assert_int_eq(job.status, SP_OK);
+    ck_assert_msg(same_findings(plain, job.a), "the threaded analysis found something else");
+    analysis_free(job.a);
+
+    atomic_store(&cancel, 1);
+    struct analysis *stopped = (struct analysis *)1;
+    ck_assert_int_eq(analyze_document_cancellable(doc, &cancel, &stopped, &err), SP_ERR_CANCELLED);
+    ck_assert_ptr_null(stopped);
+    ck_assert_str_eq(err.message, "analysis cancelled");
+
+    analysis_free(plain);
+    document_free(doc);
+    free(text);
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
@@ -912,6 +983,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, findings_are_ordered_by_line_and_found_by_node);
     tcase_add_test(tc, a_deep_chain_is_analysed_without_recursion);
     tcase_add_test(tc, header_and_summary_count_the_plan_that_runs_with_one_function);
+    tcase_add_test(tc, an_analysis_on_a_thread_finds_the_same_and_stops_when_cancelled);
     suite_add_tcase(s, tc);
     TCase *corpus = tcase_create("corpus");
     tcase_add_test(corpus, tpcds_ordinary_shuffles_raise_no_warning);

@@ -346,8 +346,10 @@ int insight_collect(struct tui *t)
     bool here = S.pending_doc == tui_doc(t)->doc;
     insight_forget_key();
     int re = RE_DRAW | RE_LAYOUT;
-    if (pending != KA_NONE && here && t->overlay == OVERLAY_NONE && t->prompt == PROMPT_NONE &&
-        !S.walking)
+    if (pending == KA_NONE)
+        return re;
+    t->msg[0] = '\0'; /* "still analysing": no longer */
+    if (here && t->overlay == OVERLAY_NONE && t->prompt == PROMPT_NONE && !S.walking)
         re |= insight_key(t, pending);
     return re;
 }

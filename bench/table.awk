@@ -115,6 +115,10 @@ END {
                 b8, r8, (f > 0) ? sprintf("%.0f", f) : "-", (f > 0) ? sprintf("%.2f", rf) : "-",
                 frames, (rfr > 0) ? sprintf("%.2f", rfr) : "-", verdict
         }
+        if (has("keys", "big_text_floor_ns") && has("keys", "big_search_all_ns"))
+            printf "search_all's floor: one memchr pass over the same text (no match) takes %.1f ms; search_all is %.2fx that\n",
+                v["keys", "big_text_floor_ns"] / 1e6,
+                ratio(v["keys", "big_search_all_ns"], v["keys", "big_text_floor_ns"])
     }
 
     if (("valgrind", "status") in v || ("valgrind", "ui_rss_600") in v)

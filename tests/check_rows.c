@@ -719,7 +719,11 @@ static void check_sliced_search(struct rows *r, const char *pattern, const char 
 static void check_search_like_naive(struct document *doc, const char *name)
 {
     static const char *patterns[] = {"exchange", "Exchange", "#", "a", "(1)", "isnotnull",
-                                     "codegen id", "Output [", "X", "zzzz", "]", "sort"};
+                                     "codegen id", "Output [", "X", "zzzz", "]", "sort",
+                                     /* two anchor bytes apart, either case; '@' and '`'
+                                        differ from each other by the case bit only */
+                                     "broadcast", "buildright", "plan_id=", "id : 1", "@",
+                                     "`", "(2) "};
     for (struct plan *p = doc->first_plan; p; p = p->next)
         for (struct plan_section *s = p->first_section; s; s = s->next) {
             struct rows r;

@@ -36,6 +36,8 @@ enum {
     NODE_LABEL = 1u << 0,      /* AQE "== Final Plan ==" style header: not an operator */
     NODE_INNER = 1u << 1,      /* printed as an inner child (subquery / cached plan) of its parent */
     NODE_TRUNCATED = 1u << 2,  /* text carries "... N more fields" or was cut short */
+    NODE_MULTILINE = 1u << 3,  /* additive (issue 6): text runs on over continuation lines;
+                                  without it text is one line and nobody looks for its end */
 };
 
 /* One field of a formatted-mode details block, as plan_details_next() yields it. */

@@ -229,16 +229,21 @@ static size_t find_last_n(const char *s, size_t n, const char *needle, size_t k)
     return found;
 }
 
+#define COMMENT_TAIL 1024 /* an annotation after the id is a few words */
+
 bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, size_t *name_end)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
         n--;
     if (n && s[n - 1] != ')') {
-        /* A hand-annotated outline: "Exchange (4) // DATA SHUFFLE". */
-        size_t comment = find_last(s, n, ") // ");
+        /* A hand-annotated outline: "Exchange (4) // DATA SHUFFLE".  Only the line's tail
+         * is searched: a 50 MB generated CASE WHEN line ends in ']' and has a ')' every
+         * few bytes, each one a memcmp. */
+        size_t from = n > COMMENT_TAIL ? n - COMMENT_TAIL : 0;
+        size_t comment = find_last(s + from, n - from, ") // ");
         if (comment == SIZE_MAX)
             return false;
-        n = comment + 1;
+        n = from + comment + 1;
     }
     /* Query stages: "ShuffleQueryStage (4), Statistics(...)". */
     if (stats_at != SIZE_MAX && stats_at >= 2 && stats_at < n && s[stats_at - 2] == ',' &&

@@ -676,8 +676,10 @@ static void continue_node(struct parser *p, struct plan_node *n)
     const char *le = p->le;
     while (le > n->text.ptr && is_space(le[-1]))
         le--;
-    if (le > n->text.ptr + n->text.len)
+    if (le > n->text.ptr + n->text.len) {
         n->text.len = (size_t)(le - n->text.ptr);
+        n->flags |= NODE_MULTILINE;
+    }
     check_truncation(p, p->ls, (size_t)(p->le - p->ls), p->lno, n);
 }
 

@@ -515,7 +515,9 @@ bool plan_node_stats(const struct plan_node *n, struct plan_stats *out)
     if (n->flags & NODE_LABEL)
         return false;
     const char *s = n->text.ptr;
-    const char *nl = memchr(s, '\n', n->text.len);
+    /* Only a node with continuation lines has a first line shorter than its text: a 50 MB
+     * generated line is not read through each time the details pane asks. */
+    const char *nl = n->flags & NODE_MULTILINE ? memchr(s, '\n', n->text.len) : NULL;
     size_t len = nl ? (size_t)(nl - s) : n->text.len;
     while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
         len--;

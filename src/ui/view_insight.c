@@ -305,7 +305,9 @@ bool insight_release(struct tui *t)
 {
     S.held = false;
     const struct document *doc = tui_doc(t)->doc;
-    analysis_of(t, doc, true);
+    struct insight_doc *d = entry_of(doc);
+    if (d && d->state == AN_NONE)
+        d->state = AN_QUEUED;
     if (!pump(t)) /* a thread took it, or nothing to do */
         return false;
     findings_arrived(t, doc);

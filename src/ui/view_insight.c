@@ -33,7 +33,7 @@
  * no key any time (it runs on its own thread, and quitting stops it within a millisecond),
  * and little memory: on the 1,000,000-node formatted plan (233 MB) it holds about 11 MB
  * (one byte a node of scratch, a table index, at most 5,000 findings a rule) next to the
- * document's 367 MB, and takes 3-4 s of the second core. */
+ * document's 367 MB, and takes about 2 s of the second core. */
 #define MAX_REFS 64
 
 enum analysis_state {
@@ -842,7 +842,7 @@ int insight_walk_key(struct tui *t, enum key_action a)
 
 /* ! f F before the findings are in: the key is remembered and done when they come (the
  * main loop calls insight_collect), unless another key comes first.  Waiting instead would
- * freeze the screen for seconds on a big plan (3-4 s at a million nodes); doing nothing
+ * freeze the screen for seconds on a big plan (about 2 s at a million nodes); doing nothing
  * would make the key look broken. */
 static int when_findings_are_in(struct tui *t, enum key_action a)
 {

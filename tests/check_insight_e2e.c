@@ -99,22 +99,30 @@ static void close_term(struct term *tm)
     free(sh("tmux -S %s kill-server 2>/dev/null", tm->sock));
 }
 
-/* The program's exit status once it is gone (remain-on-exit keeps the pane). */
+struct exit_probe {
+    struct term *tm;
+    int status;
+};
+
+static bool probe_exit(void *ctx)
+{
+    struct exit_probe *p = ctx;
+    char *st = sh("tmux -S %s display -p '#{pane_dead} #{pane_dead_status}'", p->tm->sock);
+    bool dead = st[0] == '1';
+    if (dead)
+        p->status = atoi(st + 2);
+    free(st);
+    return dead;
+}
+
+/* The program's exit status once it is gone (remain-on-exit keeps the pane); fails the
+ * test when it is still running after POLLWAIT_SECONDS. */
 static int exit_status(struct term *tm)
 {
-    for (int tries = 0; tries < 3000; tries++) { /* 30 s at 10 ms */
-        char *st = sh("tmux -S %s display -p '#{pane_dead} #{pane_dead_status}'", tm->sock);
-        if (st[0] == '1') {
-            int status = atoi(st + 2);
-            free(st);
-            return status;
-        }
-        free(st);
-        struct timespec ts = {0, 10000000L};
-        nanosleep(&ts, NULL);
-    }
-    ck_abort_msg("the program did not end");
-    return -1;
+    struct exit_probe p = {tm, -1};
+    if (!pollwait(probe_exit, &p))
+        ck_abort_msg("the program did not end within %.0f s", POLLWAIT_SECONDS);
+    return p.status;
 }
 
 /* A formatted plan of n scans and exchanges under one Union (tu_union_plan), written to

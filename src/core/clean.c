@@ -92,10 +92,13 @@ bool cl_is_header(const char *p, uint32_t len)
     uint32_t i = cl_indent(p, len);
     p += i;
     len -= i;
+    /* The opening "== " first: it is what nearly every line fails on, and trimming the end
+       cannot change it (a header keeps 6 bytes or more). */
+    if (len < 6 || memcmp(p, "== ", 3) != 0 || p[3] == '=')
+        return false;
     while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
         len--;
-    return len >= 6 && memcmp(p, "== ", 3) == 0 && memcmp(p + len - 2, "==", 2) == 0 &&
-           p[3] != '=';
+    return len >= 6 && memcmp(p + len - 2, "==", 2) == 0;
 }
 
 bool cl_is_plan_header(const char *p, uint32_t len)
@@ -115,16 +118,11 @@ static void prefix_scan(const char *p, uint32_t len, struct cl_facts *f)
 {
     uint32_t j = 0, colons = 0;
     bool collapsed = false;
+    /* Bound: j only moves forward; deep lines are mostly spaces, skipped a word at a time. */
     for (;;) {
-        /* Deep lines are mostly spaces: skip them eight at a time. */
-        while (j + 8 <= len && memcmp(p + j, "        ", 8) == 0)
-            j += 8;
+        j = (uint32_t)blank_skip_spaces(p, j, len);
         if (j >= len)
             break;
-        if (p[j] == ' ') {
-            j++;
-            continue;
-        }
         if (p[j] != ':' || (j + 1 < len && p[j + 1] == '-'))
             break;
         colons++;
@@ -153,6 +151,21 @@ uint32_t cl_tree_content_col(const char *p, uint32_t len)
     return tree_prefix_len(p, len);
 }
 
+/* Letters, digits and '_': the bytes of a field key's words (a table: this runs on every
+ * line of a formatted plan's details). */
+static const bool key_word_char[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['_'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1,
+};
+
 /* "Output [4]: ", "Condition : ", "Join type: ", "Arguments: " ... a details field line. */
 static bool is_field(const char *p, uint32_t len)
 {
@@ -161,9 +174,9 @@ static bool is_field(const char *p, uint32_t len)
     uint32_t i = 1;
     /* Bound: keys are short; 48 characters at most are looked at. */
     while (i < len && i < 48 &&
-           ((p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= 'a' && p[i] <= 'z') || is_digit(p[i]) ||
-            p[i] == '_' || (p[i] == ' ' && i + 1 < len && p[i + 1] != ' ' && p[i + 1] != '[' &&
-                            p[i + 1] != ':')))
+           (key_word_char[(unsigned char)p[i]] ||
+            (p[i] == ' ' && i + 1 < len && p[i + 1] != ' ' && p[i + 1] != '[' &&
+             p[i + 1] != ':')))
         i++;
     if (i + 1 < len && p[i] == ' ' && p[i + 1] == '[') {
         i += 2;
@@ -182,24 +195,28 @@ static enum cl_kind kind_of(const char *p, uint32_t len, const struct cl_facts *
 {
     if (f->content)
         return K_TREE;
-    uint32_t i = 0;
+    uint32_t i = cl_indent(p, len);
     while (i < len && (p[i] == ' ' || p[i] == '\t'))
         i++;
     if (i == len)
         return K_BLANK;
-    if (cl_is_header(p, len))
-        return K_HEADER;
-    const char *q = p + i;
-    uint32_t n = len - i;
-    if (cl_starts(q, n, "====="))
-        return K_SECTION;
+    /* Headers and "=====" start with '=' after the indentation; the sections below with
+       one of "SFG-/" at column 0.  Most lines start with none of them. */
+    if (p[i] == '=') {
+        if (cl_is_header(p, len))
+            return K_HEADER;
+        if (cl_starts(p + i, len - i, "====="))
+            return K_SECTION;
+    }
     if (i > 0)
         return K_OTHER;
-    if ((cl_starts(p, len, "Subquery:") && len > 9 && is_digit(p[9])) ||
-        (cl_starts(p, len, "Subplan:") && len > 8 && is_digit(p[8])) ||
-        (cl_starts(p, len, "Found ") && len > 6 && is_digit(p[6])) ||
-        cl_starts(p, len, "Generated code:") || cl_starts(p, len, "-- !query") ||
-        (cl_starts(p, len, "/* ") && len > 3 && is_digit(p[3])))
+    char c0 = p[0];
+    if ((c0 == 'S' || c0 == 'F' || c0 == 'G' || c0 == '-' || c0 == '/') &&
+        ((cl_starts(p, len, "Subquery:") && len > 9 && is_digit(p[9])) ||
+         (cl_starts(p, len, "Subplan:") && len > 8 && is_digit(p[8])) ||
+         (cl_starts(p, len, "Found ") && len > 6 && is_digit(p[6])) ||
+         cl_starts(p, len, "Generated code:") || cl_starts(p, len, "-- !query") ||
+         (cl_starts(p, len, "/* ") && len > 3 && is_digit(p[3]))))
         return K_SECTION;
     if (p[0] == '(') {
         uint32_t j = 1;
@@ -215,10 +232,23 @@ static enum cl_kind kind_of(const char *p, uint32_t len, const struct cl_facts *
 
 void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
 {
-    prefix_scan(p, len, f);
+    if (len && p[0] != ' ' && p[0] != ':' && p[0] != '+') {
+        /* No prefix (details lines, roots, text): what prefix_scan finds at once. */
+        f->marker = f->colons = f->content = 0;
+        f->collapsed = false;
+    } else {
+        prefix_scan(p, len, f);
+    }
     f->kind = kind_of(p, len, f);
     f->aqe_header = f->content && cl_is_header(p + f->content, len - f->content);
     f->analyzed = f->kind == K_HEADER && cl_starts(p, len, "== Analyzed");
+}
+
+uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f)
+{
+    /* Everything before the marker is a space or a ':' (prefix_scan): a column a byte. */
+    uint32_t m = f->marker < l->len ? f->marker : l->len;
+    return m + cl_width(l->p + m, l->len - m);
 }
 
 enum cl_kind cl_kind(const char *p, uint32_t len)
@@ -860,6 +890,54 @@ bool cl_line_has_escaped_newline(const char *p, uint32_t len)
     return false;
 }
 
+enum { MARK_CR = 1, MARK_BACKSLASH = 2, MARK_HIGH = 4 };
+
+/* The end of the line at s (its '\n', or end), and in *marks whether a '\r', a '\\' or a byte
+ * above 0x7F (MARK_HIGH: the line's width is not its length) comes before it.  One pass
+ * finds them all: a big input is read from memory once, where a memchr for each byte read
+ * it three times, and cl_width does not read ASCII lines again. */
+static const char *line_end(const char *s, const char *end, unsigned *marks)
+{
+#ifdef __SSE2__
+    const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), bs = _mm_set1_epi8('\\');
+    const __m128i sp = _mm_set1_epi8(' ');
+    const bool indented = s < end && *s == ' ';
+    /* Bound: 16 bytes a round, up to the line's end. */
+    while (end - s >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+        /* Sixteen spaces (a deep line's indentation) hold none of the bytes sought. */
+        if (indented && _mm_movemask_epi8(_mm_cmpeq_epi8(v, sp)) == 0xFFFF) {
+            s += 16;
+            continue;
+        }
+        unsigned n = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
+        unsigned keep = n ? (n & (0u - n)) - 1 : 0xFFFFu; /* the bytes before a '\n' */
+        /* One test for the three rare kinds of byte ('\r', '\\', top bit set), told
+           apart only when one is there. */
+        __m128i rare = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, bs)), v);
+        if ((unsigned)_mm_movemask_epi8(rare) & keep) {
+            unsigned c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
+            unsigned b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs));
+            unsigned h = (unsigned)_mm_movemask_epi8(v); /* the top bit of each byte */
+            *marks |= ((c & keep) ? MARK_CR : 0) | ((b & keep) ? MARK_BACKSLASH : 0) |
+                      ((h & keep) ? MARK_HIGH : 0);
+        }
+        if (n)
+            return s + __builtin_ctz(n);
+        s += 16;
+    }
+#endif
+    *marks |= MARK_HIGH; /* the tail: not looked at, cl_width counts */
+    const char *e = memchr(s, '\n', (size_t)(end - s));
+    if (!e)
+        e = end;
+    if (memchr(s, '\r', (size_t)(e - s)))
+        *marks |= MARK_CR;
+    if (memchr(s, '\\', (size_t)(e - s)))
+        *marks |= MARK_BACKSLASH;
+    return e;
+}
+
 static bool has_quote(const char *p, uint32_t len)
 {
     return memchr(p, '"', len) || memchr(p, '\'', len);
@@ -874,9 +952,6 @@ bool clean_quick_scan(const char *s, size_t n)
         return true;
     if (n > UINT32_MAX / 2)
         return false; /* too big to rewrite: read as it is */
-    if (memchr(s, '\r', n))
-        return true;
-    bool backslash = memchr(s, '\\', n) != NULL;
     const char *end = s + n;
     struct cl_line prev = {"", 0, 0};
     enum cl_kind prev_kind = K_BLANK;
@@ -890,9 +965,15 @@ bool clean_quick_scan(const char *s, size_t n)
     bool dirty = false;
     uint32_t line = 0;
     while (s < end && !dirty) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        struct cl_line l = {s, (uint32_t)((nl ? nl : end) - s), ++line};
-        s = nl ? nl + 1 : end;
+        unsigned marks = 0;
+        const char *le = line_end(s, end, &marks);
+        /* A '\r' anywhere (CRLF) is work for the clean-up. */
+        if (marks & MARK_CR) {
+            dirty = true;
+            break;
+        }
+        struct cl_line l = {s, (uint32_t)(le - s), ++line};
+        s = le < end ? le + 1 : end;
         uint32_t raw_len = l.len;
         while (l.len && (l.p[l.len - 1] == ' ' || l.p[l.len - 1] == '\t'))
             l.len--;
@@ -927,18 +1008,22 @@ bool clean_quick_scan(const char *s, size_t n)
                 dirty = true;
             if (ind > 0 && c0 == '=' && kind == K_HEADER)
                 dirty = true;
-            if (backslash && has_quote(l.p, l.len) && cl_line_has_escaped_newline(l.p, l.len))
+            if ((marks & MARK_BACKSLASH) && has_quote(l.p, l.len) &&
+                cl_line_has_escaped_newline(l.p, l.len))
                 dirty = true;
         } else {
             prev_prefix = PX_NONE;
             prev_number = -2;
         }
-        uint32_t width = cl_width(l.p, l.len);
+        uint32_t width = (marks & MARK_HIGH) ? cl_line_width(&l, &f) : l.len;
         cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
-        if (!cl_tree_check_line(&tc, l.p, &f))
-            dirty = true; /* out of memory: let the full pass decide */
-        if (tc.bad || tc.collapsed_colons)
-            dirty = true;
+        /* The checker only looks at tree lines and the lines that end a block. */
+        if (f.content || kind == K_BLANK || kind == K_HEADER || kind == K_SECTION) {
+            if (!cl_tree_check_line(&tc, l.p, &f))
+                dirty = true; /* out of memory: let the full pass decide */
+            if (tc.bad || tc.collapsed_colons)
+                dirty = true;
+        }
         prev = l;
         prev_f = f;
         prev_kind = kind;

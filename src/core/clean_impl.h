@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sparkplan/arena.h"
+#include "sparkplan/blank.h"
 #include "sparkplan/plan.h"
 
 struct cl_line {
@@ -61,20 +62,21 @@ void cl_replace(struct cleaner *c, struct cl_lines *a);
 char *cl_alloc(struct cleaner *c, size_t n);
 
 /* Character helpers. */
+/* Runs of spaces are skipped a word at a time (blank.h): deep lines are mostly spaces. */
 static inline bool cl_blank(const struct cl_line *l)
 {
-    for (uint32_t i = 0; i < l->len; i++)
-        if (l->p[i] != ' ' && l->p[i] != '\t')
+    /* Bound: i only moves forward, over the line once. */
+    for (uint32_t i = 0; i < l->len; i++) {
+        i = (uint32_t)blank_skip_spaces(l->p, i, l->len);
+        if (i < l->len && l->p[i] != '\t')
             return false;
+    }
     return true;
 }
 
 static inline uint32_t cl_indent(const char *p, uint32_t len)
 {
-    uint32_t i = 0;
-    while (i < len && p[i] == ' ')
-        i++;
-    return i;
+    return (uint32_t)blank_skip_spaces(p, 0, len);
 }
 
 static inline bool cl_starts(const char *p, size_t len, const char *lit)
@@ -111,6 +113,8 @@ struct cl_facts {
     bool analyzed;      /* the header "== Analyzed Logical Plan ==" (its schema line follows) */
 };
 void cl_facts(const char *p, uint32_t len, struct cl_facts *f);
+/* cl_width of a line whose facts are known: its prefix is not looked at again. */
+uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f);
 enum cl_kind cl_kind(const char *p, uint32_t len);
 /* Column where a tree line's content starts (after its marker), 0 for other lines. */
 uint32_t cl_tree_content_col(const char *p, uint32_t len);

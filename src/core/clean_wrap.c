@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "clean_impl.h"
+#include "sparkplan/blank.h"
 #include "sparkplan/lex.h"
 
 #define WRAP_MIN_WIDTH 40 /* shorter lines are never taken for wrapped ones */
@@ -37,14 +38,22 @@ static bool continues(enum cl_kind next_kind)
     return next_kind == K_OTHER || next_kind == K_DETAILS;
 }
 
-/* A line made only of tree-prefix characters: a deep node cut inside its prefix. */
-static bool prefix_only(const struct cl_line *l)
+/* A line made only of tree-prefix characters: a deep node cut inside its prefix.  f is the
+ * line's facts: everything before f->marker is a space or a ':' (prefix_scan), so only the
+ * rest is looked at, and its runs of spaces are skipped a word at a time (a deep line's
+ * prefix is 30 KB, and this runs on every long line). */
+static bool prefix_only(const struct cl_line *l, const struct cl_facts *f)
 {
     if (!l->len)
         return false;
-    for (uint32_t i = 0; i < l->len; i++)
-        if (l->p[i] != ' ' && l->p[i] != ':' && l->p[i] != '+' && l->p[i] != '-')
+    /* Bound: i only moves forward, over the line once. */
+    for (uint32_t i = f->marker; i < l->len; i++) {
+        i = (uint32_t)blank_skip_spaces(l->p, i, l->len);
+        if (i == l->len)
+            break;
+        if (l->p[i] != ':' && l->p[i] != '+' && l->p[i] != '-')
             return false;
+    }
     return true;
 }
 
@@ -74,12 +83,13 @@ static bool ends_with_formatted_id(const struct cl_line *l)
 
 /* The rest of a cut line starts at column 0, or at column 1 when the cut fell before a
  * space; an indented line is the plan's own (an indentation-only tree, a literal). */
-static bool terminal_follower(const struct cl_line *head, enum cl_kind head_kind,
-                              const struct cl_line *next, enum cl_kind next_kind)
+static bool terminal_follower(const struct cl_line *head, const struct cl_facts *head_f,
+                              enum cl_kind head_kind, const struct cl_line *next,
+                              enum cl_kind next_kind)
 {
     /* A deep node cut inside its prefix: the rest of the prefix (spaces and bars, maybe
        nothing else yet) and its marker follow. */
-    if (prefix_only(head))
+    if (prefix_only(head, head_f))
         return next->len > 0;
     /* A line padded with blanks to the width (a table of a DESCRIBE) was not cut. */
     if (head->len >= 3 && head->p[head->len - 1] == ' ' && head->p[head->len - 2] == ' ' &&
@@ -119,10 +129,11 @@ static uint32_t hanging_col(const struct cl_line *head, const struct cl_facts *f
 
 /* A prefix-only line is the start of a deep node cut by a terminal, never the rest of the
  * line before it. */
-static bool hanging_follower(uint32_t col, const struct cl_line *next, enum cl_kind next_kind)
+static bool hanging_follower(uint32_t col, const struct cl_line *next,
+                             const struct cl_facts *next_f)
 {
-    return col && continues(next_kind) && cl_indent(next->p, next->len) >= col &&
-           !prefix_only(next);
+    return col && continues(next_f->kind) && cl_indent(next->p, next->len) >= col &&
+           !prefix_only(next, next_f);
 }
 
 /* Word wrap is only undone on plan lines: a tree line, a details header or field, a plan's
@@ -154,10 +165,12 @@ static uint32_t first_word_width(const struct cl_line *l)
 
 /* field_ok: the broken line is a tree line or a root, where "Key: value" cannot start a
  * line of its own (details fields follow a "(N) Name" header). */
-static bool word_follower(const struct cl_line *next, enum cl_kind next_kind, bool field_ok)
+static bool word_follower(const struct cl_line *next, const struct cl_facts *next_f,
+                          bool field_ok)
 {
+    enum cl_kind next_kind = next_f->kind;
     return (continues(next_kind) || (field_ok && next_kind == K_FIELD)) && next->len &&
-           next->p[0] != ' ' && !prefix_only(next);
+           next->p[0] != ' ' && !prefix_only(next, next_f);
 }
 
 /* A schema line cut in the middle of its list: it ends with ',' or ':'. */
@@ -188,10 +201,10 @@ static bool header_cut(const struct cl_line *head, enum cl_kind head_kind,
  * marker.  A word of 40 columns or more that would not have fitted after the tree line in
  * 80 columns says so even when it is the only broken line. */
 static bool long_word_moved_down(const struct cl_facts *head_f, uint32_t head_w,
-                                 const struct cl_line *next, enum cl_kind next_kind)
+                                 const struct cl_line *next, const struct cl_facts *next_f)
 {
-    if (head_f->kind != K_TREE || head_f->aqe_header || !continues(next_kind) || !next->len ||
-        prefix_only(next))
+    if (head_f->kind != K_TREE || head_f->aqe_header || !continues(next_f->kind) ||
+        !next->len || prefix_only(next, next_f))
         return false;
     uint32_t ind = cl_indent(next->p, next->len);
     if (ind && ind < head_f->content)
@@ -220,8 +233,9 @@ static bool after_plan_header_line(const struct cl_line *prev, const struct cl_f
 static bool root_like_after(const struct cl_line *prev, const struct cl_facts *prev_f)
 {
     return after_plan_header_line(prev, prev_f) || prev_f->kind == K_BLANK ||
-           cl_starts(prev->p, prev->len, "-- !query analysis") ||
-           cl_starts(prev->p, prev->len, "-- !query optimized");
+           (prev->len && prev->p[0] == '-' &&
+            (cl_starts(prev->p, prev->len, "-- !query analysis") ||
+             cl_starts(prev->p, prev->len, "-- !query optimized")));
 }
 
 void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
@@ -238,13 +252,13 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
     if (prev_w >= WRAP_MIN_WIDTH) {
         bool plan_line = (prev_kind == K_TREE && !prev_f->aqe_header) || prev_kind == K_FIELD ||
                          prev_kind == K_DETAILS || (ws->prev_root_like && prev_kind == K_OTHER) ||
-                         prefix_only(prev);
+                         prefix_only(prev, prev_f);
         /* Other lines count too, but a copy of the first one does not (a .sql.out file
            repeats its queries in error messages). */
         bool copy = ws->first_at_max.len == prev->len &&
                     memcmp(ws->first_at_max.p, prev->p, prev->len) == 0;
         if (prev_w == ws->max_w && (plan_line || !copy) &&
-            terminal_follower(prev, prev_kind, cur, cur_kind)) {
+            terminal_follower(prev, prev_f, prev_kind, cur, cur_kind)) {
             if (!ws->first_at_max.len)
                 ws->first_at_max = *prev;
             ws->at_max++;
@@ -252,19 +266,24 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
                 is_word_char(cur->p[0]))
                 ws->at_max_midword++;
         }
-        if (hanging_follower(hanging_col(prev, prev_f, ws->prev_after_header), cur, cur_kind))
-            ws->hanging++;
-        if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_after_header) &&
-            word_follower(cur, cur_kind, false))
-            ws->word_pairs++;
+        /* Both need a following line that continues something (tested first: cheap). */
+        if (continues(cur_kind)) {
+            if (hanging_follower(hanging_col(prev, prev_f, ws->prev_after_header), cur, cur_f))
+                ws->hanging++;
+            if (prev_w <= WORD_WRAP_MAX_WIDTH && word_head(prev, prev_f, ws->prev_after_header) &&
+                word_follower(cur, cur_f, false))
+                ws->word_pairs++;
+        }
     }
     /* The analyzed plan's schema line never ends in ',' or ':' as Spark prints it. */
     if (ws->prev_schema && schema_cut(prev) && cur_kind == K_OTHER && cur->len &&
         cur->p[0] != ' ')
         ws->broken_schema++;
-    if (header_cut(prev, prev_kind, cur, cur_kind))
+    /* header_cut's cheapest conditions first, inline: this runs on every line. */
+    if (cur_kind == K_OTHER && prev->len && prev->p[0] == '=' &&
+        header_cut(prev, prev_kind, cur, cur_kind))
         ws->broken_header++;
-    if (prev_kind == K_TREE && continues(cur_kind) && long_word_moved_down(prev_f, prev_w, cur, cur_kind))
+    if (prev_kind == K_TREE && continues(cur_kind) && long_word_moved_down(prev_f, prev_w, cur, cur_f))
         ws->long_word++;
     ws->prev_schema = prev_f->analyzed;
     ws->prev_after_header = after_plan_header_line(prev, prev_f);
@@ -370,7 +389,7 @@ bool cl_step_wrap(struct cleaner *c)
     for (size_t i = 0; i < n; i++) {
         cl_facts(v[i].p, v[i].len, &facts[i]);
         kinds[i] = (unsigned char)facts[i].kind;
-        widths[i] = cl_width(v[i].p, v[i].len);
+        widths[i] = cl_line_width(&v[i], &facts[i]);
         cl_wrap_scan_line(&ws, i ? &v[i - 1] : &none, i ? &facts[i - 1] : &none_f,
                           i ? widths[i - 1] : 0, &v[i], &facts[i], widths[i]);
     }
@@ -384,7 +403,7 @@ bool cl_step_wrap(struct cleaner *c)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] < ws.max_w &&
                 widths[i] <= WORD_WRAP_MAX_WIDTH &&
                 word_head(&v[i], &facts[i], root_line(v, facts, i)) &&
-                word_follower(&v[i + 1], facts[i + 1].kind, false) &&
+                word_follower(&v[i + 1], &facts[i + 1], false) &&
                 widths[i] + 1 + first_word_width(&v[i + 1]) > ws.max_w)
                 short_breaks++;
         terminal = short_breaks < 2;
@@ -405,7 +424,7 @@ bool cl_step_wrap(struct cleaner *c)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
                 (word_head(&v[i], &facts[i], root_line(v, facts, i)) ||
                  subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
-                word_follower(&v[i + 1], facts[i + 1].kind, false) && widths[i] > wrap_width)
+                word_follower(&v[i + 1], &facts[i + 1], false) && widths[i] > wrap_width)
                 wrap_width = widths[i];
     }
     /* The broken lines after a group's first one fill the width better than the first ones
@@ -415,7 +434,7 @@ bool cl_step_wrap(struct cleaner *c)
     if (word) {
         bool in_group = false;
         for (size_t i = 0; i + 1 < n; i++) {
-            bool follows = word_follower(&v[i + 1], facts[i + 1].kind, true);
+            bool follows = word_follower(&v[i + 1], &facts[i + 1], true);
             if ((word_head(&v[i], &facts[i], root_line(v, facts, i)) ||
                  subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
                 widths[i] <= wrap_width) {
@@ -436,7 +455,7 @@ bool cl_step_wrap(struct cleaner *c)
         for (size_t i = 0; i + 1 < n; i++)
             if (widths[i] >= WRAP_MIN_WIDTH && widths[i] > hang_width &&
                 hanging_follower(hanging_col(&v[i], &facts[i], after_plan_header(v, facts, i)),
-                                 &v[i + 1], facts[i + 1].kind))
+                                 &v[i + 1], &facts[i + 1]))
                 hang_width = widths[i];
     /* Formatted mode: a details header "(N) Name" after a blank line.  Only there does a
        "(N)" at the start of a cut line stand for an outline id ("targetsize(536870912)" of a
@@ -463,19 +482,19 @@ bool cl_step_wrap(struct cleaner *c)
         size_t total = v[i].len; /* + 1 a joined line: its separator */
         /* A deep node cut inside its prefix: the pieces after the prefix are a tree line's
            ("Filters: [...]" at column 0 is the rest of a scan, not a details field). */
-        enum cl_kind group_kind = prefix_only(&v[i]) ? K_TREE : facts[i].kind;
+        enum cl_kind group_kind = prefix_only(&v[i], &facts[i]) ? K_TREE : facts[i].kind;
         /* Bound: last only moves forward; the outer loop resumes after the group. */
         while (last + 1 < n) {
             size_t nx = last + 1;
             enum cl_kind nk = (enum cl_kind)kinds[nx];
             enum join j = J_NONE;
             if (terminal && widths[last] == ws.max_w &&
-                terminal_follower(&v[last], group_kind, &v[nx], nk))
+                terminal_follower(&v[last], &facts[last], group_kind, &v[nx], nk))
                 j = J_RAW;
-            else if (hanging_follower(hcol, &v[nx], nk))
+            else if (hanging_follower(hcol, &v[nx], &facts[nx]))
                 j = J_SPACE;
             else if (word_group && widths[last] <= wrap_width &&
-                     word_follower(&v[nx], nk, facts[i].kind == K_TREE || facts[i].kind == K_OTHER) &&
+                     word_follower(&v[nx], &facts[nx], facts[i].kind == K_TREE || facts[i].kind == K_OTHER) &&
                      widths[last] + 1 + first_word_width(&v[nx]) > wrap_width)
                 j = J_SPACE;
             /* The rest of a schema line broken after ',' or ':' (any client, any width). */
@@ -485,7 +504,7 @@ bool cl_step_wrap(struct cleaner *c)
             if (j == J_NONE && header && last == i && header_cut(&v[i], facts[i].kind, &v[nx], nk))
                 j = J_SPACE;
             if (j == J_NONE && long_words && last == i &&
-                long_word_moved_down(&facts[i], widths[i], &v[nx], nk))
+                long_word_moved_down(&facts[i], widths[i], &v[nx], &facts[nx]))
                 j = J_SPACE;
             if (j == J_NONE)
                 break;

@@ -4,6 +4,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 static bool is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -75,10 +79,86 @@ static bool eight_plain_units(const char *s, bool *all_spaces)
     return true;
 }
 
+#ifdef __SSE2__
+/* Bit i set where s[i] == c, for the 48 bytes in v[0..3). */
+static inline uint64_t eq48(const __m128i v[3], char c)
+{
+    const __m128i x = _mm_set1_epi8(c);
+    return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], x)) |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[1], x)) << 16 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[2], x)) << 32;
+}
+
+/* Are the 16 units in s[0..48) all "   " or ":  "?  Two compares a byte, for the windows
+   after the first of a deep line, nearly all plain. */
+static bool sixteen_plain_units(const char *s, bool *all_spaces)
+{
+    const uint64_t unit_starts = 0x249249249249ull, all = 0xFFFFFFFFFFFFull;
+    __m128i v[3];
+    v[0] = _mm_loadu_si128((const __m128i *)(const void *)s);
+    v[1] = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+    v[2] = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
+    uint64_t sp = eq48(v, ' '), colon = eq48(v, ':') & unit_starts;
+    if ((sp | colon) != all)
+        return false;
+    *all_spaces = colon == 0;
+    return true;
+}
+
+/* The 16 units in s[0..48) at once: bit 3k of *plain is set when unit k is "   " or ":  ",
+   of *branch when it is "+- " or ":- ", of *blank when it is "   ". */
+static void sixteen_units(const char *s, uint64_t *plain, uint64_t *branch, uint64_t *blank)
+{
+    const uint64_t unit_starts = 0x249249249249ull; /* bits 0, 3, ... 45 */
+    __m128i v[3];
+    v[0] = _mm_loadu_si128((const __m128i *)(const void *)s);
+    v[1] = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+    v[2] = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
+    uint64_t sp = eq48(v, ' '), colon = eq48(v, ':'), plus = eq48(v, '+'), minus = eq48(v, '-');
+    uint64_t third_space = (sp >> 2) & unit_starts; /* every unit ends with a space */
+    *plain = (sp | colon) & (sp >> 1) & third_space;
+    *branch = (plus | colon) & (minus >> 1) & third_space;
+    *blank = sp & (sp >> 1) & third_space;
+}
+#endif
+
 void lex_tree_prefix(const char *s, size_t n, struct lex_prefix *out)
 {
     size_t i = 0;
     bool branch = false, spaces_only = true;
+#ifdef __SSE2__
+    /* Prefixes are read 16 units a round (a deep line's is 10,000 units; a formatted
+       outline's or a simple plan's some 15).  Lines that cannot start with a unit (details,
+       text: most of a formatted plan) are left to the loop below, done at its first test.
+       Bound: each round consumes 48 bytes or ends the loop. */
+    if (n >= 3 && (s[0] == ' ' || s[0] == ':' || s[0] == '+')) {
+        const uint64_t unit_starts = 0x249249249249ull;
+        while (i + 48 <= n) {
+            bool all_spaces;
+            if (i > 0 && sixteen_plain_units(s + i, &all_spaces)) {
+                /* A deep line, past its first 16 units. */
+                i += 48;
+                spaces_only &= all_spaces;
+                branch = false;
+                continue;
+            }
+            uint64_t plain, br, blank;
+            sixteen_units(s + i, &plain, &br, &blank);
+            uint64_t bad = ~(plain | br) & unit_starts;
+            /* The units before the first that is neither. */
+            unsigned count = bad ? (unsigned)__builtin_ctzll(bad) / 3 : 16;
+            if (count) {
+                uint64_t taken = count == 16 ? unit_starts
+                                             : ((1ull << (3 * count)) - 1) & unit_starts;
+                spaces_only &= (blank & taken) == taken;
+                branch = (br >> (3 * (count - 1))) & 1;
+                i += 3 * count;
+            }
+            if (count < 16)
+                break; /* the loop below stops at that unit too */
+        }
+    }
+#endif
     /* Bound: each step consumes 3 bytes of the line (or 24 in the fast path). */
     while (i + 3 <= n) {
         char a = s[i], b = s[i + 1], c = s[i + 2];
@@ -216,13 +296,20 @@ bool lex_aqe_label(const char *s, size_t n, struct slice *inner)
 static size_t find_last_n(const char *s, size_t n, const char *needle, size_t k)
 {
     size_t found = SIZE_MAX, i = 0;
+    if (k > n)
+        return found;
+    /* Candidates are found by the needle's first byte that is not a space (" [codegen id
+       : " by its '['): names are full of spaces, a '[' is rare. */
+    size_t a = 0;
+    while (a + 1 < k && needle[a] == ' ')
+        a++;
     /* Bound: memchr advances i past every candidate; each check is one short memcmp. */
     while (i + k <= n) {
-        const char *p = memchr(s + i, needle[0], n - k + 1 - i);
+        const char *p = memchr(s + i + a, needle[a], n - k + 1 - i);
         if (!p)
             break;
-        i = (size_t)(p - s);
-        if (memcmp(p, needle, k) == 0)
+        i = (size_t)(p - s) - a;
+        if (memcmp(s + i, needle, k) == 0)
             found = i;
         i++;
     }
@@ -289,11 +376,14 @@ static struct slice trim_right(const char *s, size_t n)
     return slice_make(s, n);
 }
 
+/* The bytes that end a node name's first word (a table: read for every node). */
+static const bool word_end_char[256] = {[' '] = 1, ['('] = 1, ['['] = 1, [','] = 1, ['<'] = 1};
+
 /* Length of the first word: up to ' ', '(', '[', ',', '<' or the end. */
 static size_t word_len(const char *s, size_t n)
 {
     size_t i = 0;
-    while (i < n && s[i] != ' ' && s[i] != '(' && s[i] != '[' && s[i] != ',' && s[i] != '<')
+    while (i < n && !word_end_char[(unsigned char)s[i]])
         i++;
     return i;
 }
@@ -525,6 +615,52 @@ bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name
     return true;
 }
 
+/* The bytes of a details field's key: letters, digits, ' ', '_', '-' (a table: this runs on
+   every line of a formatted plan's details). */
+static const bool field_key_char[256] = {
+    [' '] = 1, ['-'] = 1, ['_'] = 1,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1,
+};
+
+/* The first index at or after i (and before limit) whose byte is not a key byte
+   (field_key_char).  16 bytes a compare: keys like "Aggregate Attributes" are long, and
+   every details line has one. */
+static size_t key_span(const char *s, size_t i, size_t limit)
+{
+#ifdef __SSE2__
+    const __m128i lower_bit = _mm_set1_epi8(0x20);
+    const __m128i a1 = _mm_set1_epi8('a' - 1), z1 = _mm_set1_epi8('z' + 1);
+    const __m128i d1 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
+    const __m128i sp = _mm_set1_epi8(' '), us = _mm_set1_epi8('_'), dash = _mm_set1_epi8('-');
+    /* Bound: 16 bytes a round.  Bytes above 0x7F are negative to the signed compares: no
+       key byte, as in the table. */
+    while (i + 16 <= limit) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i low = _mm_or_si128(v, lower_bit); /* 'A'..'Z' -> 'a'..'z' */
+        __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(low, a1), _mm_cmplt_epi8(low, z1));
+        __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, d1), _mm_cmplt_epi8(v, d9));
+        __m128i other = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, us)),
+                                     _mm_cmpeq_epi8(v, dash));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), other));
+        if (m != 0xFFFFu)
+            return i + (size_t)__builtin_ctz(~m);
+        i += 16;
+    }
+#endif
+    while (i < limit && field_key_char[(unsigned char)s[i]])
+        i++;
+    return i;
+}
+
 bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice *value)
 {
     if (n == 0 || !is_upper(s[0]))
@@ -535,9 +671,8 @@ bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice 
         *value = trim_right(s + 9, n - 9);
         return true;
     }
-    size_t i = 0, limit = n < 64 ? n : 64;
-    while (i < limit && (is_alnum(s[i]) || s[i] == ' ' || s[i] == '_' || s[i] == '-'))
-        i++;
+    size_t limit = n < 64 ? n : 64;
+    size_t i = key_span(s, 0, limit);
     size_t key_end = i;
     size_t value_start;
     if (i < limit && s[i] == '[') {

@@ -14,6 +14,10 @@
 
 #include "sparkplan/lex.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* Warnings about hidden fields are capped so a wide plan does not bury the rest. */
 #define MAX_FIELD_WARNINGS 20
 
@@ -55,6 +59,7 @@ struct parser {
     /* current line */
     const char *ls;            /* line start */
     const char *le;            /* line end (no '\n', no '\r') */
+    bool maybe_dot;            /* the line may hold a '.' (false: it has none) */
     uint32_t lno;              /* 1-based line in doc->text */
     bool blank_before;         /* the previous line was blank */
 
@@ -130,6 +135,10 @@ static bool is_space(char c)
 static void check_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
                              struct plan_node *node)
 {
+    /* Both of Spark's marks need a '.' ("... 12 more fields") or start with 'T' ("Truncated
+       plan of"): a piece of the current line without either has neither (most lines). */
+    if (!p->maybe_dot && s >= p->ls && s + n <= p->le && (n == 0 || s[0] != 'T'))
+        return;
     long f, c;
     lex_truncation(s, n, &f, &c);
     if (f >= 0) {
@@ -985,10 +994,33 @@ static void apply_line_depth(const struct document *doc, uint32_t lno, struct le
         pf->units = doc->line_depth[lno];
 }
 
-static void one_line(struct parser *p)
+/* Most lines of a formatted plan are details fields that start with a capital letter
+   ("Output [2]: [...]", "Condition : ...").  Inside a block, right after another of its
+   lines, one_line's way through such a line always ends in block_line: it has no tree
+   prefix, it is no header (those that start with a capital start with F, G or S: left to
+   one_line), no details header, and no tree is open inside a block (start_block closed the
+   section; only a header, which leaves the block, opens one).  So it goes there at once.
+   Clean-up's line depths (apply_line_depth) are left to one_line too. */
+static bool block_field_line(struct parser *p)
 {
-    struct lex_prefix pf;
-    lex_tree_prefix(p->ls, (size_t)(p->le - p->ls), &pf);
+    if (p->mode != MODE_DETAILS || !p->in_block || p->blank_before || p->tree_open ||
+        !p->plan || p->doc->line_depth || p->ls == p->le)
+        return false;
+    char c = p->ls[0];
+    if (c < 'A' || c > 'Z' || c == 'F' || c == 'G' || c == 'S')
+        return false;
+    size_t n = (size_t)(p->le - p->ls);
+    struct slice k, v;
+    bool field = p->block_node && p->n_fields < UINT16_MAX && lex_details_field(p->ls, n, &k, &v);
+    block_line(p, p->ls, n, field);
+    return true;
+}
+
+/* pf: the line's tree prefix, read by the caller. */
+static void one_line(struct parser *p, struct lex_prefix pf)
+{
+    if (block_field_line(p))
+        return; /* blank_before stays false */
     apply_line_depth(p->doc, p->lno, &pf);
     const char *rest = p->ls + pf.len;
     const char *r = rest;
@@ -1065,6 +1097,32 @@ static void one_line(struct parser *p)
     p->blank_before = false;
 }
 
+/* The first '\n' in [s, end), or NULL; *dot says whether a '.' may come before it.  Lines
+   are short (40 bytes in a formatted plan): a few inline compares find both, cheaper than a
+   memchr call for each; past 256 bytes memchr takes over (wider steps for a 50 MB line) and
+   the line may hold a '.'. */
+static const char *line_end(const char *s, const char *end, bool *dot)
+{
+#ifdef __SSE2__
+    const __m128i nl = _mm_set1_epi8('\n'), period = _mm_set1_epi8('.');
+    unsigned dots = 0;
+    /* Bound: 16 rounds. */
+    for (int k = 0; k < 16 && end - s >= 16; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
+        unsigned d = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, period));
+        if (m) {
+            *dot = dots || (d & ((m & (0u - m)) - 1));
+            return s + __builtin_ctz(m);
+        }
+        dots |= d;
+        s += 16;
+    }
+#endif
+    *dot = true;
+    return memchr(s, '\n', (size_t)(end - s));
+}
+
 enum sp_status parse_document(struct document *doc, struct diag *err)
 {
     struct parser p;
@@ -1081,14 +1139,20 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
             cancelled = true;
             break;
         }
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        /* The prefix first, read up to the end of the text: its units are made of ' ', ':',
+           '+' and '-', so it stops at the line's end as it would at the line's length.  The
+           line end is then searched for after it: a deep line's prefix (30 KB) is read once
+           from memory, not twice. */
+        struct lex_prefix pf;
+        lex_tree_prefix(s, (size_t)(end - s), &pf);
+        const char *nl = line_end(s + pf.len, end, &p.maybe_dot);
         const char *le = nl ? nl : end;
         p.ls = s;
         p.le = le;
         if (le > s && le[-1] == '\r')
             p.le--;
         p.lno++;
-        one_line(&p);
+        one_line(&p, pf);
         s = nl ? nl + 1 : end;
     }
     if (p.mode == MODE_CODE)

@@ -959,6 +959,58 @@ START_TEST(an_analysis_on_a_thread_finds_the_same_and_stops_when_cancelled)
 }
 END_TEST
 
+/* The partitioning an Exchange names, in any case and with a prefix glued to it; the
+ * first name in the text wins, and a word merely holding "partition" is not a name. */
+START_TEST(exchange_partitionings_are_read_in_any_case_with_a_glued_prefix)
+{
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "Union\n"
+        ":- Exchange hashpartitioning(partition_id#1, 200), ENSURE_REQUIREMENTS, [plan_id=1]\n"
+        ":  +- LocalTableScan [partition_id#1]\n"
+        ":- GpuColumnarExchange gpuhashpartitioning(k#2, 10), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [k#2]\n"
+        ":- Exchange RoundRobinPartitioning(10), REPARTITION_BY_NUM, [plan_id=3]\n"
+        ":  +- LocalTableScan [a#3]\n"
+        ":- Exchange rangepartitioning(a#4 ASC NULLS FIRST, 200), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [a#4]\n"
+        ":- Exchange SinglePartition, ENSURE_REQUIREMENTS, [plan_id=5]\n"
+        ":  +- LocalTableScan [a#5]\n"
+        ":- Exchange KeyGroupedPartitioning(b#6, 4), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [b#6]\n"
+        "+- Exchange repartition_hint#7 Partitioned, UnknownPartitioning(0)\n"
+        "   +- LocalTableScan [repartition_hint#7]\n");
+    static const struct {
+        const char *partitioning;
+        enum partitioning_kind kind;
+    } want[] = {
+        {"hashpartitioning(partition_id#1, 200)", PART_HASH},
+        {"gpuhashpartitioning(k#2, 10)", PART_HASH},
+        {"RoundRobinPartitioning(10)", PART_ROUND_ROBIN},
+        {"rangepartitioning(a#4 ASC NULLS FIRST, 200)", PART_RANGE},
+        {"SinglePartition", PART_SINGLE},
+        {"KeyGroupedPartitioning(b#6, 4)", PART_OTHER},
+        {"UnknownPartitioning(0)", PART_OTHER},
+    };
+    size_t k = 0;
+    const struct plan_section *sec = doc->first_plan->first_section;
+    for (uint32_t i = 0; i < sec->n_nodes; i++) {
+        const struct plan_node *n = sec->preorder[i];
+        if (!tu_slice_is(n->name, "Exchange") && !tu_slice_is(n->name, "GpuColumnarExchange"))
+            continue;
+        ck_assert_uint_lt(k, sizeof want / sizeof want[0]);
+        enum partitioning_kind kind = PART_UNKNOWN;
+        struct slice p = node_partitioning(n, &kind);
+        ck_assert_msg(tu_slice_is(p, want[k].partitioning), "exchange %zu: '%.*s'", k, (int)p.len,
+                      p.ptr ? p.ptr : "");
+        ck_assert_int_eq(kind, want[k].kind);
+        k++;
+    }
+    ck_assert_uint_eq(k, sizeof want / sizeof want[0]);
+    document_free(doc);
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
@@ -984,6 +1036,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, a_deep_chain_is_analysed_without_recursion);
     tcase_add_test(tc, header_and_summary_count_the_plan_that_runs_with_one_function);
     tcase_add_test(tc, an_analysis_on_a_thread_finds_the_same_and_stops_when_cancelled);
+    tcase_add_test(tc, exchange_partitionings_are_read_in_any_case_with_a_glued_prefix);
     suite_add_tcase(s, tc);
     TCase *corpus = tcase_create("corpus");
     tcase_add_test(corpus, tpcds_ordinary_shuffles_raise_no_warning);

@@ -55,7 +55,7 @@ $(B)/main.o: src/main.c $(wildcard include/sparkplan/*.h) | $(B)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(UI_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 sparkplan: $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a $(UI_LIBS) -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a $(UI_LIBS) -lm
 
 $(B) $(B)/core $(B)/ui $(B)/tests $(SAN) $(SAN)/core $(SAN)/tests:
 	@mkdir -p $@
@@ -233,7 +233,7 @@ $(BB)/libsparkplan-core.a: $(BB_CORE_OBJ)
 	ar rcs $@ $^
 
 $(BB)/sparkplan: $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a
-	$(CC) $(BENCH_FLAGS) $(LDFLAGS) -o $@ $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a $(UI_LIBS) -lm
+	$(CC) $(BENCH_FLAGS) $(LDFLAGS) -pthread -o $@ $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a $(UI_LIBS) -lm
 
 $(BB)/spbench: bench/driver.c bench/keys.c bench/keys.h $(BB)/libsparkplan-core.a
 	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -Ibench -o $@ bench/driver.c bench/keys.c \

@@ -4,6 +4,8 @@
 #include "testutil.h"
 
 #include <ftw.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -888,6 +890,127 @@ START_TEST(a_deep_chain_is_analysed_without_recursion)
 }
 END_TEST
 
+/* ---- on a thread, and cancelled ---------------------------------------------------------- */
+
+struct analysis_job {
+    const struct document *doc;
+    const atomic_int *cancel;
+    struct analysis *a;
+    enum sp_status status;
+};
+
+static void *analyse_on_thread(void *arg)
+{
+    struct analysis_job *j = arg;
+    struct diag err = {0};
+    j->status = analyze_document_cancellable(j->doc, j->cancel, &j->a, &err);
+    return NULL;
+}
+
+static bool same_findings(const struct analysis *x, const struct analysis *y)
+{
+    if (x->n_findings != y->n_findings || x->summary.n_shuffles != y->summary.n_shuffles)
+        return false;
+    for (size_t i = 0; i < x->n_findings; i++)
+        if (x->findings[i].node != y->findings[i].node || x->findings[i].rule != y->findings[i].rule ||
+            strcmp(x->findings[i].message, y->findings[i].message) != 0)
+            return false;
+    return true;
+}
+
+/* The explorer analyses on a thread of its own while its main thread reads the same
+ * document (and looks operators up in the catalogue, as drawing does): the findings are
+ * the ones of a plain run; a set cancel flag stops the analysis with nothing to show (the
+ * sanitizer pass checks that nothing is left allocated). */
+START_TEST(an_analysis_on_a_thread_finds_the_same_and_stops_when_cancelled)
+{
+    unsigned n = getenv("SPARKPLAN_SANITIZED") ? 6000 : 30000;
+    size_t len;
+    char *text = tu_union_plan(n, false, "", &len);
+    struct document *doc = tu_parse(text);
+    struct analysis *plain = NULL;
+    struct diag err = {0};
+    ck_assert_int_eq(analyze_document(doc, &plain, &err), SP_OK);
+    ck_assert_uint_eq(plain->summary.n_shuffles, n / 3);
+    ck_assert_uint_gt(plain->n_findings, 0);
+
+    atomic_int cancel = 0;
+    struct analysis_job job = {doc, &cancel, NULL, SP_ERR_IO};
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, analyse_on_thread, &job), 0);
+    size_t exchanges = 0;
+    for (size_t i = 0; i < doc->n_all_nodes; i++) /* meanwhile, what drawing does */
+        exchanges += node_role(doc->all_nodes[i]) == CAT_SHUFFLE;
+    pthread_join(th, NULL);
+    ck_assert_uint_eq(exchanges, n / 3);
+    ck_assert_int_eq(job.status, SP_OK);
+    ck_assert_msg(same_findings(plain, job.a), "the threaded analysis found something else");
+    analysis_free(job.a);
+
+    atomic_store(&cancel, 1);
+    struct analysis *stopped = (struct analysis *)1;
+    ck_assert_int_eq(analyze_document_cancellable(doc, &cancel, &stopped, &err), SP_ERR_CANCELLED);
+    ck_assert_ptr_null(stopped);
+    ck_assert_str_eq(err.message, "analysis cancelled");
+
+    analysis_free(plain);
+    document_free(doc);
+    free(text);
+}
+END_TEST
+
+/* The partitioning an Exchange names, in any case and with a prefix glued to it; the
+ * first name in the text wins, and a word merely holding "partition" is not a name. */
+START_TEST(exchange_partitionings_are_read_in_any_case_with_a_glued_prefix)
+{
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "Union\n"
+        ":- Exchange hashpartitioning(partition_id#1, 200), ENSURE_REQUIREMENTS, [plan_id=1]\n"
+        ":  +- LocalTableScan [partition_id#1]\n"
+        ":- GpuColumnarExchange gpuhashpartitioning(k#2, 10), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [k#2]\n"
+        ":- Exchange RoundRobinPartitioning(10), REPARTITION_BY_NUM, [plan_id=3]\n"
+        ":  +- LocalTableScan [a#3]\n"
+        ":- Exchange rangepartitioning(a#4 ASC NULLS FIRST, 200), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [a#4]\n"
+        ":- Exchange SinglePartition, ENSURE_REQUIREMENTS, [plan_id=5]\n"
+        ":  +- LocalTableScan [a#5]\n"
+        ":- Exchange KeyGroupedPartitioning(b#6, 4), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [b#6]\n"
+        "+- Exchange repartition_hint#7 Partitioned, UnknownPartitioning(0)\n"
+        "   +- LocalTableScan [repartition_hint#7]\n");
+    static const struct {
+        const char *partitioning;
+        enum partitioning_kind kind;
+    } want[] = {
+        {"hashpartitioning(partition_id#1, 200)", PART_HASH},
+        {"gpuhashpartitioning(k#2, 10)", PART_HASH},
+        {"RoundRobinPartitioning(10)", PART_ROUND_ROBIN},
+        {"rangepartitioning(a#4 ASC NULLS FIRST, 200)", PART_RANGE},
+        {"SinglePartition", PART_SINGLE},
+        {"KeyGroupedPartitioning(b#6, 4)", PART_OTHER},
+        {"UnknownPartitioning(0)", PART_OTHER},
+    };
+    size_t k = 0;
+    const struct plan_section *sec = doc->first_plan->first_section;
+    for (uint32_t i = 0; i < sec->n_nodes; i++) {
+        const struct plan_node *n = sec->preorder[i];
+        if (!tu_slice_is(n->name, "Exchange") && !tu_slice_is(n->name, "GpuColumnarExchange"))
+            continue;
+        ck_assert_uint_lt(k, sizeof want / sizeof want[0]);
+        enum partitioning_kind kind = PART_UNKNOWN;
+        struct slice p = node_partitioning(n, &kind);
+        ck_assert_msg(tu_slice_is(p, want[k].partitioning), "exchange %zu: '%.*s'", k, (int)p.len,
+                      p.ptr ? p.ptr : "");
+        ck_assert_int_eq(kind, want[k].kind);
+        k++;
+    }
+    ck_assert_uint_eq(k, sizeof want / sizeof want[0]);
+    document_free(doc);
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
@@ -912,6 +1035,8 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, findings_are_ordered_by_line_and_found_by_node);
     tcase_add_test(tc, a_deep_chain_is_analysed_without_recursion);
     tcase_add_test(tc, header_and_summary_count_the_plan_that_runs_with_one_function);
+    tcase_add_test(tc, an_analysis_on_a_thread_finds_the_same_and_stops_when_cancelled);
+    tcase_add_test(tc, exchange_partitionings_are_read_in_any_case_with_a_glued_prefix);
     suite_add_tcase(s, tc);
     TCase *corpus = tcase_create("corpus");
     tcase_add_test(corpus, tpcds_ordinary_shuffles_raise_no_warning);

@@ -24,15 +24,22 @@ struct term {
 /* A shell command's output (the shared runner; it fails the test if no shell starts). */
 #define sh(...) tu_runf(NULL, __VA_ARGS__)
 
-/* `sparkplan ARGS` alone in a private tmux server, in a W x H UTF-8 terminal. */
-static void open_term(struct term *tm, const char *name, int w, int h, const char *args)
+/* `sparkplan ARGS` alone in a private tmux server, in a W x H UTF-8 terminal, with the
+ * environment variables ENV ("NAME=value ...", may be empty) added. */
+static void open_term_env(struct term *tm, const char *name, int w, int h, const char *env,
+                          const char *args)
 {
     snprintf(tm->sock, sizeof tm->sock, "%s/%s.sock", dir, name);
     char *out = sh("tmux -S %s -f %s/tmux.conf new-session -d -x %d -y %d "
-                   "'exec env -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s %s' 2>&1",
-                   tm->sock, dir, w, h, tu_binary(), args);
+                   "'exec env -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s %s %s' 2>&1",
+                   tm->sock, dir, w, h, env, tu_binary(), args);
     ck_assert_msg(out[0] == '\0', "tmux failed: %s", out);
     free(out);
+}
+
+static void open_term(struct term *tm, const char *name, int w, int h, const char *args)
+{
+    open_term_env(tm, name, w, h, "", args);
 }
 
 static char *screen(struct term *tm)
@@ -90,6 +97,46 @@ static void press(struct term *tm, const char *k)
 static void close_term(struct term *tm)
 {
     free(sh("tmux -S %s kill-server 2>/dev/null", tm->sock));
+}
+
+struct exit_probe {
+    struct term *tm;
+    int status;
+};
+
+static bool probe_exit(void *ctx)
+{
+    struct exit_probe *p = ctx;
+    char *st = sh("tmux -S %s display -p '#{pane_dead} #{pane_dead_status}'", p->tm->sock);
+    bool dead = st[0] == '1';
+    if (dead)
+        p->status = atoi(st + 2);
+    free(st);
+    return dead;
+}
+
+/* The program's exit status once it is gone (remain-on-exit keeps the pane); fails the
+ * test when it is still running after POLLWAIT_SECONDS. */
+static int exit_status(struct term *tm)
+{
+    struct exit_probe p = {tm, -1};
+    if (!pollwait(probe_exit, &p))
+        ck_abort_msg("the program did not end within %.0f s", POLLWAIT_SECONDS);
+    return p.status;
+}
+
+/* A formatted plan of n scans and exchanges under one Union (tu_union_plan), written to
+ * the test directory as name; its path in path. */
+static void write_union_plan(const char *name, unsigned n, char *path, size_t cap)
+{
+    size_t len;
+    char *text = tu_union_plan(n, false, "", &len);
+    snprintf(path, cap, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+    ck_assert_int_eq(fclose(f), 0);
+    free(text);
 }
 
 
@@ -268,6 +315,85 @@ START_TEST(w_walks_the_plan_in_execution_order_stage_by_stage)
 }
 END_TEST
 
+/* ---- the analysis runs beside the keys -------------------------------------------------- */
+
+/* The analysis is held back (SPARKPLAN_TEST_ANALYSIS_GATE) until the test lets it go, so
+ * what is shown meanwhile does not depend on the machine's speed: the first screen says
+ * "analysing…", a key moves the selection at once, ! says it will open the list when the
+ * findings are in; then they come, the list opens by itself, the gutter marks the
+ * exchanges and the header counts the findings. */
+/* An Exchange row with and without its gutter mark: " i" then the guide. */
+#define EXCHANGE_T3 "\xE2\x94\x9C\xE2\x94\x80\xE2\x94\x80 Exchange t3 (3)"
+#define MARKED_T3 "\n i" EXCHANGE_T3
+#define UNMARKED_T3 "\n" EXCHANGE_T3
+
+START_TEST(keys_are_answered_while_the_analysis_runs_and_the_findings_follow)
+{
+    if (skipped())
+        return;
+    char plan[128], gate[128], env[200];
+    write_union_plan("union.txt", 30000, plan, sizeof plan);
+    snprintf(gate, sizeof gate, "%s/gate-keys", dir);
+    snprintf(env, sizeof env, "SPARKPLAN_TEST_ANALYSIS_GATE=%s", gate);
+    struct term tm;
+    open_term_env(&tm, "analysing", 160, 24, env, plan);
+    SEE_ALL(&tm, SHOWS("analysing\xE2\x80\xA6  1/30001  ?:help"), SHOWS(UNMARKED_T3));
+    press(&tm, "j");
+    SEE_ALL(&tm, SHOWS("analysing\xE2\x80\xA6  2/30001  ?:help"), SHOWS("Output [1]: [a#1]"));
+    press(&tm, "!");
+    SEE_ALL(&tm, SHOWS("still analysing: the list opens when the findings are in"),
+            LACKS("Findings: "));
+    free(sh("touch %s", gate));
+    SEE_ALL(&tm, SHOWS("Findings: 5000 (Enter goes to one, q closes)"),
+            SHOWS("      5 i SP001 shuffle; needed by Union on line 2"),
+            LACKS("analysing"));
+    press(&tm, "q");
+    SEE_ALL(&tm, LACKS("Findings: 5000"), SHOWS("0 warnings, 5000 info (!)"), SHOWS(MARKED_T3),
+            SHOWS("\n  \xE2\x94\x9C\xE2\x94\x80\xE2\x94\x80 Scan parquet t2 (2)"));
+    press(&tm, "q");
+    ck_assert_int_eq(exit_status(&tm), 0);
+    close_term(&tm);
+}
+END_TEST
+
+/* Without the gate, on a plan big enough to keep the analysis busy a while: a key right
+ * after the first screen is answered, and the findings come afterwards by themselves. */
+START_TEST(a_big_plan_shows_its_findings_after_the_first_screen_by_itself)
+{
+    if (skipped())
+        return;
+    char plan[128];
+    write_union_plan("big.txt", 90000, plan, sizeof plan);
+    struct term tm;
+    open_term(&tm, "bigfindings", 160, 24, plan);
+    see(&tm, " 1/90001  ?:help");
+    press(&tm, "j");
+    see(&tm, " 2/90001  ?:help");
+    SEE_ALL(&tm, SHOWS("0 warnings, 5000 info (!)"), SHOWS(MARKED_T3), LACKS("analysing"));
+    press(&tm, "f"); /* the first finding after the selection */
+    see(&tm, "[1/5000] SP001 info: shuffle; needed by Union on line 2");
+    close_term(&tm);
+}
+END_TEST
+
+/* Quitting while the analysis runs (here: held back for good) ends the program, with
+ * status 0: the analysis sees its cancel flag, and the quit does not wait for it. */
+START_TEST(quitting_during_the_analysis_does_not_wait_for_it)
+{
+    if (skipped())
+        return;
+    char plan[128], env[200];
+    write_union_plan("quit.txt", 3000, plan, sizeof plan);
+    snprintf(env, sizeof env, "SPARKPLAN_TEST_ANALYSIS_GATE=%s/never", dir);
+    struct term tm;
+    open_term_env(&tm, "quitting", 120, 24, env, plan);
+    see(&tm, "analysing\xE2\x80\xA6  1/3001  ?:help");
+    press(&tm, "q");
+    ck_assert_int_eq(exit_status(&tm), 0);
+    close_term(&tm);
+}
+END_TEST
+
 Suite *insight_e2e_suite(void)
 {
     Suite *s = suite_create("insight_e2e");
@@ -279,6 +405,9 @@ Suite *insight_e2e_suite(void)
     tcase_add_test(tc, star_traces_an_expression_id_to_its_producer);
     tcase_add_test(tc, r_flips_the_tree_so_scans_are_on_top);
     tcase_add_test(tc, w_walks_the_plan_in_execution_order_stage_by_stage);
+    tcase_add_test(tc, keys_are_answered_while_the_analysis_runs_and_the_findings_follow);
+    tcase_add_test(tc, a_big_plan_shows_its_findings_after_the_first_screen_by_itself);
+    tcase_add_test(tc, quitting_during_the_analysis_does_not_wait_for_it);
     suite_add_tcase(s, tc);
     return s;
 }

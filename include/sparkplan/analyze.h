@@ -4,11 +4,13 @@
  * Owns: struct analysis and everything in it (one arena: findings, messages, indexes).
  * analysis_free() releases it all.  It borrows the document: free the analysis before the
  * document.  Messages may contain plan text: print them through sanitize.
+ * Thread-safe on a document nobody changes (see analyze_document_cancellable).
  * Never: prints, recurses on tree depth, or makes a pass that is not linear in the input.
  */
 #ifndef SPARKPLAN_ANALYZE_H
 #define SPARKPLAN_ANALYZE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,6 +113,13 @@ struct analysis {
 /* Runs every rule over the document.  *out is NULL on error. */
 enum sp_status analyze_document(const struct document *doc, struct analysis **out,
                                 struct diag *err);
+/* The same, stopped when *cancel (may be NULL) turns non-zero: the flag is read every few
+ * thousand nodes and every few MB of text (a stop takes about a millisecond), and then the
+ * result is SP_ERR_CANCELLED with nothing left allocated.  Thread-safe: it only reads the
+ * document and keeps no state of its own between calls, so it may run on one thread while
+ * others read the same document (never while it is changed or freed). */
+enum sp_status analyze_document_cancellable(const struct document *doc, const atomic_int *cancel,
+                                            struct analysis **out, struct diag *err);
 void analysis_free(struct analysis *a);
 
 /* Findings about one node (pointer into a->by_node, *count of them; NULL when none). */

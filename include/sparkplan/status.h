@@ -14,7 +14,8 @@ enum sp_status {
     SP_ERR_NO_PLAN,  /* input held no Spark plan */
     SP_ERR_NOMEM,    /* allocation failed */
     SP_ERR_USAGE,    /* bad command line */
-    SP_ERR_CANCELLED, /* additive: the parse was stopped by document.parse_cancel */
+    SP_ERR_CANCELLED, /* additive: the parse was stopped by document.parse_cancel, or
+                         an analysis by its cancel flag */
 };
 
 struct diag {

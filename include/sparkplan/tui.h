@@ -187,17 +187,28 @@ enum key_action insight_flip_action(const struct tui *t, enum key_action a);
 const char *insight_mark(const struct tui *t, const struct plan_node *n, enum role *role);
 /* Appends the tab's findings count to its summary line (when the document is analysed). */
 void insight_tab_summary(struct tui *t, struct tab *tab);
-/* Does the tab need a gutter for marks?  (Analyses the document on first call.) */
+/* Does the tab need a gutter for marks?  (Asks for the document's analysis on first call.) */
 bool insight_tab_has_marks(struct tui *t, const struct tab *tab);
 /* Flipped guides: the last child's corner turned upside down, the open glyph too. */
 void insight_flip_prefix(struct rows_prefix *pf, bool ascii);
 /* Adds the node's findings, and with `i` its catalogue entry, to the details lines. */
 void insight_details(struct tui *t, const struct plan_node *n);
-/* insight_hold: no analysis until insight_release, so the first frame is drawn before the
- * whole-document analysis runs.  insight_release analyses the shown document when it is
- * small enough to be analysed on sight; true when the screen must be redrawn. */
+/* The analysis runs on a thread of its own (one at a time, the shown document first), so
+ * no key waits for it.  insight_hold: no analysis until insight_release, so the first frame
+ * is drawn before it starts.  insight_release starts it; true when the screen must be
+ * redrawn (no thread could be started: the findings were made in place).
+ * insight_wake_fd: readable when the analysis is done (-1 while none runs): the loop polls
+ * it and then calls insight_collect, which installs the findings (gutter, summaries,
+ * details), starts the next document's and does a ! f F pressed meanwhile; it returns the
+ * reaction flags.  insight_busy: "analysing…" while the shown document's findings are to
+ * come, else NULL.  insight_forget_key: a key came, so a ! f F waiting for the findings is
+ * forgotten.  insight_free stops a running analysis (within a millisecond) and joins it. */
 void insight_hold(void);
 bool insight_release(struct tui *t);
+int insight_wake_fd(void);
+int insight_collect(struct tui *t);
+const char *insight_busy(const struct tui *t);
+void insight_forget_key(void);
 void insight_free(struct tui *t);
 
 /* view_details.c, for insight_details: one generated logical line (wrapped to the pane). */

@@ -5,6 +5,9 @@
  * (2) a reverse-preorder pass per section computes "at most one row" for every node; (3) the
  * per-node rules; (4) statistics rules over sections with estimates; (5) a text scan for
  * plan truncation.  Findings are sorted by line at the end.
+ * The explorer runs it on a thread of its own: it reads the document and keeps nothing
+ * between calls, and a cancel flag is looked at every CANCEL_EVERY nodes and TEXT_CHUNK
+ * bytes of text, so a stop is quick.
  */
 #include "sparkplan/analyze.h"
 
@@ -24,6 +27,10 @@
 #define UNKNOWN_SIZE 4.0e18                   /* ~ Long.MaxValue (8.0 EiB): "size unknown" */
 #define TIB (1024.0 * 1024.0 * 1024.0 * 1024.0)
 #define MAX_PER_RULE 5000                     /* findings kept per rule; the rest are counted */
+/* How often the cancel flag is read: every 4,096 nodes of a pass (a few hundred
+ * microseconds) and every 4 MB of a text scan (about a millisecond at memchr speed). */
+#define CANCEL_EVERY 4096u
+#define TEXT_CHUNK ((size_t)4 << 20)
 
 const struct rule analyze_rules[RULE_COUNT] = {
     [RULE_SHUFFLE] = {"SP001", SEVERITY_INFO, "shuffle",
@@ -141,11 +148,30 @@ struct ctx {
     size_t n_join_ids;
     size_t cap;
     size_t per_rule[RULE_COUNT];
-    bool oom;
+    bool oom;                    /* stop: memory ran out, or cancelled (then both are set) */
+    bool cancelled;
+    const atomic_int *cancel;    /* NULL: never cancelled */
+    /* a needle absent from the document text, whose nodes all point into it: the rules
+     * that look for it in each node are skipped (set by scan_text_once) */
+    bool no_statistics, no_more_fields;
     /* per section scratch, indexed by node->preorder */
     unsigned char *one_row;
     size_t scratch_cap;
 };
+
+/* True when the analysis must stop: out of memory, or the caller's cancel flag is set. */
+static bool stopped(struct ctx *c)
+{
+    if (!c->oom && c->cancel && atomic_load_explicit(c->cancel, memory_order_relaxed))
+        c->oom = c->cancelled = true;
+    return c->oom;
+}
+
+/* Every CANCEL_EVERY-th node of a pass: time to look at the cancel flag. */
+static bool stop_at(struct ctx *c, uint32_t i)
+{
+    return (i % CANCEL_EVERY) == 0 && stopped(c);
+}
 
 #define CLIP 100  /* plan text quoted in a message is cut to this many bytes */
 
@@ -303,8 +329,11 @@ static bool prepare_section(struct ctx *c, const struct plan_section *s)
         c->scratch_cap = s->n_nodes;
     }
     /* Reverse preorder: every node after all of its descendants. */
-    for (size_t i = s->n_nodes; i-- > 0;)
+    for (size_t i = s->n_nodes; i-- > 0;) {
+        if (stop_at(c, (uint32_t)i))
+            return false;
         c->one_row[i] = compute_one_row(c, s->preorder[i]);
+    }
     return true;
 }
 
@@ -1042,10 +1071,12 @@ static bool absurd_size(const struct plan_node *n, double leaf_sum, double *size
 
 static void rules_statistics(struct ctx *c, const struct plan_section *s)
 {
+    if (c->no_statistics)
+        return; /* no estimates anywhere: node_stats would say no for every node */
     /* Sum of the estimates of the section's leaves: the inputs. */
     double leaf_sum = 0;
     bool any_stats = false;
-    for (uint32_t i = 0; i < s->n_nodes; i++) {
+    for (uint32_t i = 0; i < s->n_nodes && !stop_at(c, i); i++) {
         const struct plan_node *n = s->preorder[i];
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;  /* what AQE did not run: SP041/SP042 compare it */
@@ -1058,11 +1089,11 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
         if (!n->first_child && st.size_bytes < UNKNOWN_SIZE)
             leaf_sum += st.size_bytes;
     }
-    if (!any_stats)
+    if (!any_stats || c->oom)
         return;
     size_t not_reducing = 0;
     const struct plan_node *first_not_reducing = NULL;
-    for (uint32_t i = 0; i < s->n_nodes; i++) {
+    for (uint32_t i = 0; i < s->n_nodes && !stop_at(c, i); i++) {
         const struct plan_node *n = s->preorder[i];
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;
@@ -1135,7 +1166,9 @@ static void rule_truncated_fields(struct ctx *c, const struct plan_node *n)
 /* Every node of a section but those of an AQE Initial Plan that a final plan replaced. */
 static void rules_truncated_fields(struct ctx *c, const struct plan_section *s)
 {
-    for (uint32_t i = 0; i < s->n_nodes && !c->oom; i++) {
+    if (c->no_more_fields)
+        return;
+    for (uint32_t i = 0; i < s->n_nodes && !stop_at(c, i) && !c->oom; i++) {
         const struct plan_node *n = s->preorder[i];
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;
@@ -1143,6 +1176,50 @@ static void rules_truncated_fields(struct ctx *c, const struct plan_section *s)
         }
         rule_truncated_fields(c, n);
     }
+}
+
+/* slice_find_in over the whole text, a window of TEXT_CHUNK bytes at a time with a look at
+ * the cancel flag between windows (a plan is up to hundreds of MB).  A window reaches
+ * len(needle) - 1 bytes past its chunk, so a match across two chunks is found. */
+static long find_in_text(struct ctx *c, struct slice t, const char *needle, size_t from)
+{
+    size_t extra = strlen(needle) - 1;
+    while (from < t.len && !stopped(c)) {  /* each round moves TEXT_CHUNK bytes on */
+        size_t end = t.len - from > TEXT_CHUNK + extra ? from + TEXT_CHUNK + extra : t.len;
+        long at = slice_find_in(slice_make(t.ptr, end), needle, from);
+        if (at >= 0 || end == t.len)
+            return at;
+        from += TEXT_CHUNK;
+    }
+    return -1;
+}
+
+/* Does every node's text and details lie inside the document text?  (Then a needle the
+ * text lacks is in no node.) */
+static bool nodes_in_text(const struct document *doc)
+{
+    const char *lo = doc->text, *hi = doc->text + doc->text_len;
+    for (size_t i = 0; i < doc->n_all_nodes; i++) { /* bounded by the node count */
+        const struct plan_node *n = doc->all_nodes[i];
+        if ((n->text.len && (n->text.ptr < lo || n->text.ptr + n->text.len > hi)) ||
+            (n->details_text.len &&
+             (n->details_text.ptr < lo || n->details_text.ptr + n->details_text.len > hi)))
+            return false;
+    }
+    return true;
+}
+
+/* One pass over the document text for each needle a rule looks for in every node: on a
+ * plan without estimates or "... N more fields" (most plans), two passes over the text
+ * replace two searches in each node's text and details (an eighth of the analysis of a
+ * 1M-node formatted plan). */
+static void scan_text_once(struct ctx *c, const struct document *doc)
+{
+    if (!doc->text || !nodes_in_text(doc))
+        return;
+    struct slice t = slice_make(doc->text, doc->text_len);
+    c->no_statistics = find_in_text(c, t, "Statistics(", 0) < 0 && !stopped(c);
+    c->no_more_fields = find_in_text(c, t, " more field", 0) < 0 && !stopped(c);
 }
 
 static void rule_truncated_plan(struct ctx *c, const struct document *doc)
@@ -1153,7 +1230,7 @@ static void rule_truncated_plan(struct ctx *c, const struct document *doc)
         uint32_t line = 1;
         size_t counted = 0;
         for (size_t from = 0;;) {  /* each round moves past one marker */
-            long at = slice_find_in(t, markers[m], from);
+            long at = find_in_text(c, t, markers[m], from);
             if (at < 0)
                 break;
             from = (size_t)at + 1;
@@ -1205,7 +1282,7 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
     if (!prepare_section(c, s))
         return;
     count_section(c, s);
-    for (uint32_t i = 0; i < s->n_nodes && !c->oom; i++) {
+    for (uint32_t i = 0; i < s->n_nodes && !stop_at(c, i) && !c->oom; i++) {
         const struct plan_node *n = s->preorder[i];
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;  /* skip the whole Initial Plan subtree */
@@ -1244,7 +1321,7 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
 /* Logical relations and Hive relation nodes: how many columns each table has. */
 static void collect_tables(struct ctx *c, const struct document *doc, struct table_index *t)
 {
-    for (size_t i = 0; i < doc->n_all_nodes && !c->oom; i++) {
+    for (size_t i = 0; i < doc->n_all_nodes && !stop_at(c, (uint32_t)i) && !c->oom; i++) {
         const struct plan_node *n = doc->all_nodes[i];
         enum catalog_role r = node_role(n);
         if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
@@ -1301,6 +1378,12 @@ static int cmp_by_node(const void *x, const void *y)
 enum sp_status analyze_document(const struct document *doc, struct analysis **out,
                                 struct diag *err)
 {
+    return analyze_document_cancellable(doc, NULL, out, err);
+}
+
+enum sp_status analyze_document_cancellable(const struct document *doc, const atomic_int *cancel,
+                                            struct analysis **out, struct diag *err)
+{
     *out = NULL;
     struct analysis *a = calloc(1, sizeof *a);
     if (!a) {
@@ -1309,8 +1392,9 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
     }
     arena_init(&a->arena);
     a->doc = doc;
-    struct ctx c = {.a = a};
+    struct ctx c = {.a = a, .cancel = cancel};
     struct table_index tables = {0};
+    scan_text_once(&c, doc);
     collect_tables(&c, doc, &tables);
     table_index_finish(&tables);
     index_join_ids(&c);
@@ -1351,6 +1435,10 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
     }
     if (c.oom) {
         analysis_free(a);
+        if (c.cancelled) {
+            diag_set(err, 0, "analysis cancelled");
+            return SP_ERR_CANCELLED;
+        }
         diag_set(err, 0, "out of memory");
         return SP_ERR_NOMEM;
     }

@@ -1,6 +1,7 @@
 /* catalog_lookup.c: tolerant operator-name lookup over the catalogue table (see catalog.h). */
 #include "sparkplan/catalog.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,19 +134,23 @@ static int cmp_entries(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static const struct catalog_entry **sorted_index(void)
+/* The table is small and constant; its index by name is built once and never freed.
+ * pthread_once: the explorer's analysis thread and its main thread both look names up. */
+static const struct catalog_entry *index_storage[512];
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+
+static void build_index(void)
 {
-    /* The table is small and constant; the index is built once and never freed. */
-    static const struct catalog_entry **index;
-    static const struct catalog_entry *storage[512];
-    if (index)
-        return index;
     size_t n = catalog_n_entries < 512 ? catalog_n_entries : 512;
     for (size_t i = 0; i < n; i++)
-        storage[i] = &catalog_entries[i];
-    qsort(storage, n, sizeof storage[0], cmp_entries);
-    index = storage;
-    return index;
+        index_storage[i] = &catalog_entries[i];
+    qsort(index_storage, n, sizeof index_storage[0], cmp_entries);
+}
+
+static const struct catalog_entry **sorted_index(void)
+{
+    pthread_once(&index_once, build_index);
+    return index_storage;
 }
 
 static const struct catalog_entry *find_exact(struct slice name)

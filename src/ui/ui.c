@@ -397,11 +397,16 @@ static void draw_status(const struct tui *t)
         else
             len += (size_t)snprintf(right + len, sizeof right - len, "[-/%zu] ", r->n_matches);
     }
+    const char *busy = insight_busy(t);
+    if (busy)
+        len += (size_t)snprintf(right + len, sizeof right - len, "%s  ", busy);
     if (r->sel)
         len += (size_t)snprintf(right + len, sizeof right - len, "%u/%u  ",
                                 r->sel->preorder - r->begin + 1, r->end - r->begin);
     snprintf(right + len, sizeof right - len, "?:help ");
-    int right_w = (int)strlen(right);
+    int right_w = 0;
+    for (const char *p = right; *p; p++) /* columns: UTF-8 continuation bytes take none */
+        right_w += ((unsigned char)*p & 0xC0) != 0x80;
 
     draw_line_start(&dl, t->L.status_y, 0, COLS - right_w, 0);
     draw_puts(&dl, " ", st);
@@ -683,6 +688,7 @@ static bool in_box(int y, int x, int by, int bx, int bh, int bw)
 static int handle_event(struct tui *t, const struct input_event *ev)
 {
     t->msg[0] = '\0';
+    insight_forget_key(); /* a ! f F waiting for the findings gives way to any later key */
     if (ev->kind == IN_PASTE) {
         int re;
         if (t->prompt == PROMPT_PASTE) {
@@ -759,6 +765,7 @@ static int handle_event(struct tui *t, const struct input_event *ev)
 
 static void free_state(struct tui *t)
 {
+    insight_free(t); /* first: it stops the analysis thread, which reads the documents */
     for (size_t i = 0; i < t->n_docs; i++) {
         for (size_t j = 0; j < t->docs[i].n_tabs; j++)
             if (t->docs[i].tabs[j].ready) {
@@ -772,7 +779,6 @@ static void free_state(struct tui *t)
     free(t->docs);
     free(t->paste_buf);
     details_free(t);
-    insight_free(t);
 }
 
 int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
@@ -836,12 +842,14 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
                 continue;
             }
         }
-        struct pollfd pfd[2] = {{term_fd(), POLLIN, 0}, {term_signal_fd(), POLLIN, 0}};
+        /* The third: the analysis thread says it is done (-1, ignored, when none runs). */
+        struct pollfd pfd[3] = {{term_fd(), POLLIN, 0}, {term_signal_fd(), POLLIN, 0},
+                                {insight_wake_fd(), POLLIN, 0}};
         /* A search still reading the text goes on between keys, unless a key is half
          * read (libtermkey waits to tell Escape from a sequence). */
         bool searching = t.search_tab && timeout < 0;
         bool indexing = !searching && timeout < 0 && background_tab(&t);
-        int n = poll(pfd, 2, searching || indexing ? 0 : timeout);
+        int n = poll(pfd, 3, searching || indexing ? 0 : timeout);
         if (n < 0 && errno == EINTR)
             continue;
         struct input_event ev;
@@ -851,6 +859,8 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
             flags |= background_slice(&t);
         else if (n == 0 && input_force(&ev))
             flags |= handle_event(&t, &ev);
+        if (pfd[2].revents & POLLIN)
+            flags |= insight_collect(&t);
         if (pfd[1].revents & POLLIN) {
             unsigned sig = term_take_signals();
             if (sig & TERM_SIG_QUIT)

@@ -1,10 +1,25 @@
 /* view_insight.c: the teaching features of the explorer (see tui.h) — the operator
  * explanation (i), findings in the gutter and their list (! f F), expression-id traces (*),
  * the flipped tree (r) and the guided walk (w).  The reading is done by the core (analyze,
- * catalog, exprid, walk); this file keeps the state and draws the two lists. */
+ * catalog, exprid, walk); this file keeps the state and draws the two lists.
+ *
+ * The analysis runs on a thread of its own, started after the first frame, so no key waits
+ * for it: the status line says "analysing…" meanwhile, and when the thread is done the main
+ * loop (its wake pipe is in the loop's poll set) installs the findings and redraws.  The
+ * thread only reads the document, which nothing changes once it is loaded, and writes
+ * nothing but its job; the main thread reads the job after pthread_join.  One thread at a
+ * time; other documents shown meanwhile wait their turn. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "sparkplan/analyze.h"
 #include "sparkplan/draw.h"
@@ -14,16 +29,44 @@
 #include "sparkplan/tui.h"
 #include "sparkplan/walk.h"
 
-/* Documents up to this size are analysed as soon as they are shown (findings in the
- * gutter); bigger ones on the first insight key, so opening them stays fast. */
-#define AUTO_ANALYSE_BYTES (64u << 20)
+/* Every document is analysed as soon as it is shown, whatever its size: the analysis costs
+ * no key any time (it runs on its own thread, and quitting stops it within a millisecond),
+ * and little memory: on the 1,000,000-node formatted plan (233 MB) it holds about 11 MB
+ * (one byte a node of scratch, a table index, at most 5,000 findings a rule) next to the
+ * document's 367 MB, and takes about 2 s of the second core. */
 #define MAX_REFS 64
+
+enum analysis_state {
+    AN_NONE,      /* not asked for yet */
+    AN_QUEUED,    /* shown: to be analysed when the thread is free (or the first frame is out) */
+    AN_RUNNING,   /* the thread is at it */
+    AN_DONE,      /* a holds the findings, or NULL when the analysis failed */
+};
 
 struct insight_doc {
     const struct document *doc;
     struct analysis *a;
-    bool tried;
+    enum analysis_state state;
 };
+
+/* The one background analysis.  The thread reads doc, cancel and gate and writes result,
+ * status and err, then a byte into wake_fd; the main thread reads them after joining it. */
+struct job {
+    bool running;
+    pthread_t thread;
+    const struct document *doc;
+    atomic_int cancel;            /* set on quit: the analysis stops within a millisecond */
+    const char *gate;             /* tests: start only once this file exists (see below) */
+    int wake_fd;
+    struct analysis *result;
+    enum sp_status status;
+    struct diag err;
+};
+
+/* For the tests: SPARKPLAN_TEST_ANALYSIS_GATE=FILE holds the analysis back until FILE
+ * exists, so a test can show that keys are answered while it runs, however fast or slow
+ * the machine is. */
+#define GATE_ENV "SPARKPLAN_TEST_ANALYSIS_GATE"
 
 static struct {
     struct insight_doc *docs;
@@ -53,23 +96,23 @@ static struct {
 
     /* no analysis yet: the first frame is being drawn (insight_hold) */
     bool held;
+
+    struct job job;
+    int wake[2];                  /* the job's wake pipe: read end polled by the loop */
+    bool wake_open;
+    /* ! f F pressed while the document was being analysed: done when the findings are in,
+     * forgotten at the next key */
+    enum key_action pending;
+    const struct document *pending_doc;
 } S;
 
 /* ---- analyses, one per document ------------------------------------------------------ */
 
-static struct analysis *analysis_of(struct tui *t, const struct document *doc, bool force)
+static struct insight_doc *entry_of(const struct document *doc)
 {
-    for (size_t i = 0; i < S.n_docs; i++)
-        if (S.docs[i].doc == doc) {
-            if (!S.docs[i].tried && force && !S.held) {
-                struct diag err = {0};
-                S.docs[i].tried = true;
-                if (analyze_document(doc, &S.docs[i].a, &err) != SP_OK)
-                    tui_message(t, true, "analysis: %s", err.message);
-                S.marks_tab = NULL; /* gutter needs change with the findings */
-            }
-            return S.docs[i].a;
-        }
+    for (size_t i = 0; i < S.n_docs; i++)  /* a handful of documents */
+        if (S.docs[i].doc == doc)
+            return &S.docs[i];
     if (S.n_docs == S.cap_docs) {
         size_t cap = S.cap_docs ? S.cap_docs * 2 : 4;
         struct insight_doc *nd = realloc(S.docs, cap * sizeof *nd);
@@ -78,8 +121,141 @@ static struct analysis *analysis_of(struct tui *t, const struct document *doc, b
         S.docs = nd;
         S.cap_docs = cap;
     }
-    S.docs[S.n_docs++] = (struct insight_doc){doc, NULL, false};
-    return analysis_of(t, doc, force);
+    S.docs[S.n_docs] = (struct insight_doc){doc, NULL, AN_NONE};
+    return &S.docs[S.n_docs++];
+}
+
+static void *analysis_thread(void *arg)
+{
+    struct job *j = arg;
+#ifdef __linux__
+    /* Below the explorer and the terminal: on a machine of two cores the analysis would
+     * otherwise take the CPU the terminal needs to show the first screen.  On Linux the
+     * nice value is the thread's own (elsewhere it would be the whole process's). */
+    setpriority(PRIO_PROCESS, 0, 10);
+#endif
+    while (j->gate && access(j->gate, F_OK) != 0 &&
+           !atomic_load_explicit(&j->cancel, memory_order_relaxed)) { /* tests only; quit ends it */
+        struct timespec ts = {0, 5000000L};
+        nanosleep(&ts, NULL);
+    }
+    j->status = analyze_document_cancellable(j->doc, &j->cancel, &j->result, &j->err);
+    ssize_t w;
+    do
+        w = write(j->wake_fd, "", 1);
+    while (w < 0 && errno == EINTR);
+    return NULL;
+}
+
+static bool open_wake_pipe(void)
+{
+    if (S.wake_open)
+        return true;
+    if (pipe(S.wake) != 0)
+        return false;
+    for (int i = 0; i < 2; i++)
+        fcntl(S.wake[i], F_SETFD, FD_CLOEXEC);
+    fcntl(S.wake[0], F_SETFL, fcntl(S.wake[0], F_GETFL) | O_NONBLOCK);
+    S.wake_open = true;
+    return true;
+}
+
+/* Starts the thread on d; false when no thread can be had. */
+static bool job_start(struct insight_doc *d)
+{
+    if (!open_wake_pipe())
+        return false;
+    struct job *j = &S.job;
+    j->doc = d->doc;
+    j->result = NULL;
+    j->status = SP_OK;
+    memset(&j->err, 0, sizeof j->err);
+    atomic_store(&j->cancel, 0);
+    j->gate = getenv(GATE_ENV);
+    j->wake_fd = S.wake[1];
+    /* The terminal's signals (resize, stop, quit) go to the main thread, which watches
+     * for them; the faults stay deliverable (mapfile's SIGBUS guard). */
+    sigset_t block, old;
+    sigfillset(&block);
+    sigdelset(&block, SIGBUS);
+    sigdelset(&block, SIGSEGV);
+    sigdelset(&block, SIGFPE);
+    sigdelset(&block, SIGILL);
+    pthread_sigmask(SIG_SETMASK, &block, &old);
+    int rc = pthread_create(&j->thread, NULL, analysis_thread, j);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0)
+        return false;
+    j->running = true;
+    d->state = AN_RUNNING;
+    return true;
+}
+
+/* Waits for the thread (it has written its byte, or was cancelled) and takes its result. */
+static void job_finish(struct tui *t)
+{
+    struct job *j = &S.job;
+    pthread_join(j->thread, NULL);
+    j->running = false;
+    struct insight_doc *d = entry_of(j->doc);
+    if (!d) {
+        analysis_free(j->result);
+        return;
+    }
+    d->state = AN_DONE;
+    d->a = j->result;
+    if (j->status != SP_OK && j->status != SP_ERR_CANCELLED && t)
+        tui_message(t, true, "analysis: %s", j->err.message);
+}
+
+/* Analyses d here and now (no thread could be started: the old way, the key waits). */
+static void analyse_now(struct tui *t, struct insight_doc *d)
+{
+    struct diag err = {0};
+    d->state = AN_DONE;
+    if (analyze_document(d->doc, &d->a, &err) != SP_OK)
+        tui_message(t, true, "analysis: %s", err.message);
+}
+
+/* Starts the next analysis when the thread is free: the shown document's first.  True
+ * when findings came in at once (no thread: analysed in place). */
+static bool pump(struct tui *t)
+{
+    if (S.held || S.job.running)
+        return false;
+    struct insight_doc *next = NULL;
+    const struct document *shown = tui_doc(t)->doc;
+    for (size_t i = 0; i < S.n_docs; i++)  /* a handful of documents */
+        if (S.docs[i].state == AN_QUEUED && (!next || S.docs[i].doc == shown))
+            next = &S.docs[i];
+    if (!next || job_start(next))
+        return false;
+    analyse_now(t, next);
+    return true;
+}
+
+/* The document's findings, or NULL while they are not known; asks for them (an analysis
+ * in the background) when ask is set. */
+static struct analysis *analysis_of(struct tui *t, const struct document *doc, bool ask)
+{
+    struct insight_doc *d = entry_of(doc);
+    if (!d)
+        return NULL;
+    if (ask && d->state == AN_NONE) {
+        d->state = AN_QUEUED;
+        if (pump(t))
+            S.marks_tab = NULL; /* gutter needs change with the findings */
+    }
+    return d->a;
+}
+
+/* Is the document's analysis still to come? */
+static bool analysing(const struct document *doc)
+{
+    for (size_t i = 0; i < S.n_docs; i++)
+        if (S.docs[i].doc == doc)
+            return S.docs[i].state == AN_QUEUED || S.docs[i].state == AN_RUNNING;
+    return false;
 }
 
 /* The trace holds while its tab still searches for the traced id. */
@@ -109,22 +285,88 @@ void insight_hold(void)
     S.held = true;
 }
 
+/* The findings of a document are in: every tab showing it counts them in its summary, the
+ * gutter may need its column, the details gain the node's findings. */
+static void findings_arrived(struct tui *t, const struct document *doc)
+{
+    for (size_t k = 0; k < t->n_docs; k++) {
+        struct doc_view *dv = &t->docs[k];
+        if (dv->doc != doc)
+            continue;
+        for (size_t i = 0; i < dv->n_tabs; i++)
+            if (dv->tabs[i].ready)
+                tui_tab_summary(t, &dv->tabs[i]);
+    }
+    S.marks_tab = NULL;
+    t->det_node = NULL;
+}
+
 bool insight_release(struct tui *t)
 {
     S.held = false;
-    struct doc_view *dv = tui_doc(t);
-    if (dv->doc->len > AUTO_ANALYSE_BYTES || !analysis_of(t, dv->doc, true))
+    const struct document *doc = tui_doc(t)->doc;
+    struct insight_doc *d = entry_of(doc);
+    if (d && d->state == AN_NONE)
+        d->state = AN_QUEUED;
+    if (!pump(t)) /* a thread took it, or nothing to do */
         return false;
-    for (size_t i = 0; i < dv->n_tabs; i++) /* the tabs made ready while held lack the count */
-        if (dv->tabs[i].ready)
-            tui_tab_summary(t, &dv->tabs[i]);
-    t->det_node = NULL; /* the details gain the node's findings */
+    findings_arrived(t, doc);
     return true;
+}
+
+int insight_wake_fd(void)
+{
+    return S.job.running ? S.wake[0] : -1;
+}
+
+const char *insight_busy(const struct tui *t)
+{
+    if (!analysing(t->docs[t->cur_doc].doc))
+        return NULL;
+    return t->utf8 ? "analysing\xE2\x80\xA6" : "analysing...";
+}
+
+void insight_forget_key(void)
+{
+    S.pending = KA_NONE;
+    S.pending_doc = NULL;
+}
+
+int insight_collect(struct tui *t)
+{
+    char drain[16];
+    while (read(S.wake[0], drain, sizeof drain) > 0) /* bounded: one byte a job */
+        ;
+    if (!S.job.running)
+        return RE_NONE;
+    const struct document *doc = S.job.doc;
+    job_finish(t);
+    findings_arrived(t, doc);
+    if (pump(t)) /* the next shown document, if any, then */
+        findings_arrived(t, tui_doc(t)->doc);
+    enum key_action pending = S.pending;
+    bool here = S.pending_doc == tui_doc(t)->doc;
+    insight_forget_key();
+    int re = RE_DRAW | RE_LAYOUT;
+    if (pending == KA_NONE)
+        return re;
+    t->msg[0] = '\0'; /* "still analysing": no longer */
+    if (here && t->overlay == OVERLAY_NONE && t->prompt == PROMPT_NONE && !S.walking)
+        re |= insight_key(t, pending);
+    return re;
 }
 
 void insight_free(struct tui *t)
 {
     (void)t;
+    if (S.job.running) {
+        atomic_store(&S.job.cancel, 1);
+        job_finish(NULL);
+    }
+    if (S.wake_open) {
+        close(S.wake[0]);
+        close(S.wake[1]);
+    }
     for (size_t i = 0; i < S.n_docs; i++)
         analysis_free(S.docs[i].a);
     free(S.docs);
@@ -136,9 +378,7 @@ void insight_free(struct tui *t)
 
 bool insight_tab_has_marks(struct tui *t, const struct tab *tab)
 {
-    const struct document *doc = tab->section->plan->doc;
-    bool small = doc->len <= AUTO_ANALYSE_BYTES;
-    const struct analysis *a = analysis_of(t, doc, small);
+    const struct analysis *a = analysis_of(t, tab->section->plan->doc, true);
     if (trace_live(tab))
         return true;
     if (!a)
@@ -156,8 +396,7 @@ bool insight_tab_has_marks(struct tui *t, const struct tab *tab)
 
 void insight_tab_summary(struct tui *t, struct tab *tab)
 {
-    const struct document *doc = tab->section->plan->doc;
-    const struct analysis *a = analysis_of(t, doc, doc->len <= AUTO_ANALYSE_BYTES);
+    const struct analysis *a = analysis_of(t, tab->section->plan->doc, true);
     if (!a)
         return;
     size_t warnings = 0, info = 0;
@@ -257,9 +496,7 @@ static void add_wrapped(struct tui *t, enum role role, const char *text, int ind
 
 void insight_details(struct tui *t, const struct plan_node *n)
 {
-    const struct analysis *a = analysis_of(t, n->section->plan->doc,
-                                           n->section->plan->doc->len <= AUTO_ANALYSE_BYTES ||
-                                               t->explain);
+    const struct analysis *a = analysis_of(t, n->section->plan->doc, true);
     size_t k = 0;
     struct finding *const *f = a ? analysis_node_findings(a, n, &k) : NULL;
     if (k) {
@@ -603,9 +840,24 @@ int insight_walk_key(struct tui *t, enum key_action a)
 
 /* ---- the tree's insight keys -------------------------------------------------------------- */
 
+/* ! f F before the findings are in: the key is remembered and done when they come (the
+ * main loop calls insight_collect), unless another key comes first.  Waiting instead would
+ * freeze the screen for seconds on a big plan (about 2 s at a million nodes); doing nothing
+ * would make the key look broken. */
+static int when_findings_are_in(struct tui *t, enum key_action a)
+{
+    S.pending = a;
+    S.pending_doc = tui_doc(t)->doc;
+    tui_message(t, false, "still analysing: %s when the findings are in",
+                a == KA_FINDINGS ? "the list opens" : "goes to the finding");
+    return RE_DRAW;
+}
+
 static int step_finding(struct tui *t, bool forward)
 {
     struct analysis *a = current_analysis(t, true);
+    if (!a && analysing(tui_doc(t)->doc))
+        return when_findings_are_in(t, forward ? KA_NEXT_FINDING : KA_PREV_FINDING);
     const struct plan_node *sel = tui_tab(t)->rows.sel;
     if (!a || a->n_findings == 0) {
         tui_message(t, true, "no findings in this document");
@@ -635,6 +887,8 @@ static int step_finding(struct tui *t, bool forward)
 static int open_findings(struct tui *t)
 {
     struct analysis *a = current_analysis(t, true);
+    if (!a && analysing(tui_doc(t)->doc))
+        return when_findings_are_in(t, KA_FINDINGS);
     if (!a || a->n_findings == 0) {
         tui_message(t, false, "no findings in this document");
         return RE_DRAW;

@@ -1064,20 +1064,6 @@ static bool emit(struct cleaner *c)
 /* A backslash followed by 'n', escaped or not ("\\n" is a string escaped twice). */
 bool cl_line_has_escaped_newline(const char *p, uint32_t len)
 {
-#ifdef __SSE2__
-    /* A '\\' then an 'n': the backslashes of 16 bytes and the 'n's of the 16 after each in
-       two compares (this runs on every line of a pasted input). */
-    const __m128i bs = _mm_set1_epi8('\\'), en = _mm_set1_epi8('n');
-    uint32_t i = 0;
-    for (; i + 17 <= len; i += 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 1));
-        if (_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, bs), _mm_cmpeq_epi8(b, en))))
-            return true;
-    }
-    p += i;
-    len -= i;
-#endif
     const char *s = p, *end = p + len;
     while (s < end) {
         const char *b = memchr(s, '\\', (size_t)(end - s));

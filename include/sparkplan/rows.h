@@ -71,6 +71,8 @@ struct rows {
     uint8_t *depth8;
     struct rows_span *spans;
     size_t n_spans;
+    uint32_t spans_end;           /* the largest span end: where a search stops (kept as the
+                                     spans are made, not found again at every search) */
     uint32_t *loose;              /* nodes whose text is not inside the document text */
     size_t n_loose;
     struct rows_index {           /* the pass in progress (rows_index_more) */

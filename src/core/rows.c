@@ -767,6 +767,7 @@ static void index_restart(struct rows *r)
     r->exchanges = r->stage_starts = r->loose = NULL;
     r->spans = NULL;
     r->n_exchanges = r->n_stage_starts = r->n_spans = r->n_loose = 0;
+    r->spans_end = 0;
     r->exchanges_ready = r->stages_ready = false;
     memset(&r->ix, 0, sizeof r->ix);
     r->ix.started = true;
@@ -790,9 +791,12 @@ static void index_node(struct rows *r, uint32_t i, const struct document *doc)
         r->n_spans = before;
         ix->ok &= push(&r->loose, &r->n_loose, &ix->cap_l, i);
     }
-    for (size_t k = before; k < r->n_spans; k++) /* at most 2 */
+    for (size_t k = before; k < r->n_spans; k++) { /* at most 2 */
         if (k > 0 && r->spans[k].start < r->spans[k - 1].start)
             ix->sorted = false;
+        if (r->spans[k].end > r->spans_end)
+            r->spans_end = r->spans[k].end;
+    }
     enum op_class c = op_class_of(n);
     if (op_class_is_exchange(c))
         ix->ok &= push(&r->exchanges, &r->n_exchanges, &ix->cap_x, i);
@@ -826,6 +830,7 @@ int rows_index_more(struct rows *r, size_t budget)
         free(r->spans);
         r->spans = NULL;
         r->n_spans = 0;
+        r->spans_end = 0;
         free(r->loose);
         r->loose = NULL;
         r->n_loose = 0;
@@ -1026,10 +1031,7 @@ static void scan_begin(struct rows *r, size_t m, bool fold)
     sc->m = m;
     sc->fold = fold;
     sc->k = 0;
-    sc->limit = 0;
-    for (size_t i = 0; i < r->n_spans; i++)
-        if (r->spans[i].end > sc->limit)
-            sc->limit = r->spans[i].end;
+    sc->limit = r->spans_end;
     /* The two rarest positions: the vector filter wants both anchor bytes where the
      * pattern puts them, which leaves few candidates for the full check. */
     uint64_t best = UINT64_MAX, second = UINT64_MAX;

@@ -1,11 +1,14 @@
 /* arena.c: chunked bump allocator (see arena.h). */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
 #include "sparkplan/arena.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define ARENA_CHUNK_FIRST (64u << 10)
 #define ARENA_CHUNK_SIZE (1u << 20)
@@ -13,10 +16,12 @@
 /* Every type the model stores (pointers, sizes, doubles) needs 8 bytes at most; rounding
    to 16 cost a 184-byte node 8 bytes more (4 % of a node-heavy model). */
 #define ARENA_ALIGN 8u
+#define POPULATE_MIN (4u << 20) /* chunks from here on are mapped, populated */
 
 struct arena_chunk {
     struct arena_chunk *next;
     size_t size, used;
+    bool mapped;
     _Alignas(8) unsigned char data[];
 };
 
@@ -32,9 +37,23 @@ void arena_init(struct arena *a)
  * (memset was 17 % of loading a 1M-node formatted plan, its page faults included). */
 static struct arena_chunk *chunk_new(size_t size)
 {
-    struct arena_chunk *c = calloc(1, sizeof *c + size);
+    struct arena_chunk *c;
+    bool mapped = false;
+    if (size >= POPULATE_MIN) {
+        /* A big model's chunks are mapped with their pages filled in one call: faulting
+         * 4 KB at a time as the parser writes was a sixth of loading a 1M-node plan on the
+         * reference VM, and MAP_POPULATE does the same zeroing without a trap per page
+         * (5-10 % of the wall time, +2 % peak memory for the last chunk's unused tail). */
+        void *m = mmap(NULL, sizeof *c + size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        c = m == MAP_FAILED ? NULL : m;
+        mapped = c != NULL;
+    } else {
+        c = calloc(1, sizeof *c + size);
+    }
     if (!c)
         return NULL;
+    c->mapped = mapped;
     c->next = NULL;
     c->size = size;
     c->used = 0;
@@ -134,7 +153,10 @@ void arena_free(struct arena *a)
     struct arena_chunk *c = a->head;
     while (c) {
         struct arena_chunk *next = c->next;
-        free(c);
+        if (c->mapped)
+            munmap(c, sizeof *c + c->size);
+        else
+            free(c);
         c = next;
     }
     a->head = NULL;

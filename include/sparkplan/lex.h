@@ -16,6 +16,13 @@
 #include "sparkplan/plan.h"
 #include "sparkplan/slice.h"
 
+/* Byte classes of details field keys, one table for the parser and the clean-up's line
+ * classifier: LEX_KEY_WORD for letters, digits and '_', LEX_KEY_JOIN for the ' ' and '-'
+ * that join a key's words ("Aggregate Attributes", "Join type").  Both run on every line
+ * of a formatted plan's details, hence a table. */
+enum { LEX_KEY_WORD = 1, LEX_KEY_JOIN = 2 };
+extern const unsigned char lex_key_char[256];
+
 /* The tree prefix: 3-character units "   ", ":  ", "+- ", ":- " read from the line start. */
 struct lex_prefix {
     uint32_t units;     /* number of units */

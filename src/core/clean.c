@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "clean_impl.h"
+#include "sparkplan/lex.h"
 #include "sparkplan/mapfile.h"
 
 /* ---- line arrays and scratch ----------------------------------------------------------- */
@@ -221,21 +222,6 @@ uint32_t cl_tree_content_col(const char *p, uint32_t len)
     return tree_prefix_len(p, len);
 }
 
-/* Letters, digits and '_': the bytes of a field key's words (a table: this runs on every
- * line of a formatted plan's details). */
-static const bool key_word_char[256] = {
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-    ['8'] = 1, ['9'] = 1, ['_'] = 1,
-    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
-    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
-    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
-    ['Y'] = 1, ['Z'] = 1,
-    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
-    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
-    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-    ['y'] = 1, ['z'] = 1,
-};
-
 /* "Output [4]: ", "Condition : ", "Join type: ", "Arguments: " ... a details field line. */
 static bool is_field(const char *p, uint32_t len)
 {
@@ -244,7 +230,7 @@ static bool is_field(const char *p, uint32_t len)
     uint32_t i = 1;
     /* Bound: keys are short; 48 characters at most are looked at. */
     while (i < len && i < 48 &&
-           (key_word_char[(unsigned char)p[i]] ||
+           ((lex_key_char[(unsigned char)p[i]] & LEX_KEY_WORD) ||
             (p[i] == ' ' && i + 1 < len && p[i + 1] != ' ' && p[i + 1] != '[' &&
              p[i + 1] != ':')))
         i++;

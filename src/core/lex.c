@@ -615,24 +615,25 @@ bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name
     return true;
 }
 
-/* The bytes of a details field's key: letters, digits, ' ', '_', '-' (a table: this runs on
-   every line of a formatted plan's details). */
-static const bool field_key_char[256] = {
-    [' '] = 1, ['-'] = 1, ['_'] = 1,
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-    ['8'] = 1, ['9'] = 1,
-    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
-    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
-    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
-    ['Y'] = 1, ['Z'] = 1,
-    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
-    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
-    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-    ['y'] = 1, ['z'] = 1,
+/* The byte classes of details field keys (lex.h). */
+#define W LEX_KEY_WORD
+const unsigned char lex_key_char[256] = {
+    [' '] = LEX_KEY_JOIN, ['-'] = LEX_KEY_JOIN, ['_'] = W,
+    ['0'] = W, ['1'] = W, ['2'] = W, ['3'] = W, ['4'] = W, ['5'] = W, ['6'] = W, ['7'] = W,
+    ['8'] = W, ['9'] = W,
+    ['A'] = W, ['B'] = W, ['C'] = W, ['D'] = W, ['E'] = W, ['F'] = W, ['G'] = W, ['H'] = W,
+    ['I'] = W, ['J'] = W, ['K'] = W, ['L'] = W, ['M'] = W, ['N'] = W, ['O'] = W, ['P'] = W,
+    ['Q'] = W, ['R'] = W, ['S'] = W, ['T'] = W, ['U'] = W, ['V'] = W, ['W'] = W, ['X'] = W,
+    ['Y'] = W, ['Z'] = W,
+    ['a'] = W, ['b'] = W, ['c'] = W, ['d'] = W, ['e'] = W, ['f'] = W, ['g'] = W, ['h'] = W,
+    ['i'] = W, ['j'] = W, ['k'] = W, ['l'] = W, ['m'] = W, ['n'] = W, ['o'] = W, ['p'] = W,
+    ['q'] = W, ['r'] = W, ['s'] = W, ['t'] = W, ['u'] = W, ['v'] = W, ['w'] = W, ['x'] = W,
+    ['y'] = W, ['z'] = W,
 };
+#undef W
 
 /* The first index at or after i (and before limit) whose byte is not a key byte
-   (field_key_char).  16 bytes a compare: keys like "Aggregate Attributes" are long, and
+   (lex_key_char, either class).  16 bytes a compare: keys like "Aggregate Attributes" are long, and
    every details line has one. */
 static size_t key_span(const char *s, size_t i, size_t limit)
 {
@@ -656,7 +657,7 @@ static size_t key_span(const char *s, size_t i, size_t limit)
         i += 16;
     }
 #endif
-    while (i < limit && field_key_char[(unsigned char)s[i]])
+    while (i < limit && lex_key_char[(unsigned char)s[i]])
         i++;
     return i;
 }

@@ -61,6 +61,11 @@ struct rows {
         uint32_t first, pos, stop, limit; /* text offsets: start, resume, end of the scan */
     } scan;
     uint32_t *byte_freq;          /* sampled byte counts of the tab's text (first search) */
+    /* A search over a big text reads its second half on a thread of its own (rows.c);
+     * NULL when none runs.  split_min: text bytes from which a search splits (0: the
+     * default, 16 MB; the tests lower it). */
+    struct rows_search_worker *worker;
+    size_t split_min;
 
     /* Built in one pass (rows_build_indexes): positions of exchanges and of codegen stage
      * entries; each node's depth capped at 255 (levels); where each node's text and
@@ -174,7 +179,9 @@ long rows_search(struct rows *r, const char *pattern);
  * million nodes are 233 MB): start (false when memory ran out; NULL or "" clears the
  * search), then more with a budget of text bytes (0: all) until it returns 1 (done; -1:
  * memory ran out).  Meanwhile n/N, the counter and the highlight use what is found so
- * far.  A pattern and matches set by someone else end the scan. */
+ * far.  A pattern and matches set by someone else end the scan.  From split_min bytes of
+ * text on, the second half is read by a thread of its own from the start (its matches
+ * join at the end); rows_search_start again, rows_search(r, NULL) or rows_free stop it. */
 bool rows_search_start(struct rows *r, const char *pattern);
 int rows_search_more(struct rows *r, size_t budget);
 bool rows_searching(const struct rows *r);

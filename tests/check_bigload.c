@@ -2,6 +2,7 @@
  * sorted only when needed — none of which may change what is read or found. */
 #include "testutil.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "sparkplan/arena.h"
 #include "sparkplan/mapfile.h"
+#include "sparkplan/thread.h"
 
 static const char plan_text[] = "== Physical Plan ==\n"
                                 "*(1) Project [id#0L]\n"
@@ -330,6 +332,32 @@ START_TEST(finishing_numbers_every_section_and_keeps_the_first_id)
 }
 END_TEST
 
+/* The worker threads (quick scan, search half, analysis) leave resize, stop and quit to the
+ * explorer's main thread, and still take the faults mapfile's guard needs. */
+static void *read_mask(void *arg)
+{
+    pthread_sigmask(SIG_SETMASK, NULL, arg);
+    return NULL;
+}
+
+START_TEST(worker_threads_leave_the_terminal_signals_to_the_main_thread)
+{
+    sigset_t mask, before, after;
+    pthread_sigmask(SIG_SETMASK, NULL, &before);
+    pthread_t th;
+    ck_assert(thread_start_quiet(&th, read_mask, &mask));
+    pthread_join(th, NULL);
+    ck_assert(sigismember(&mask, SIGWINCH));
+    ck_assert(sigismember(&mask, SIGTSTP));
+    ck_assert(sigismember(&mask, SIGINT));
+    ck_assert(!sigismember(&mask, SIGBUS));
+    ck_assert(!sigismember(&mask, SIGSEGV));
+    pthread_sigmask(SIG_SETMASK, NULL, &after); /* the caller's own mask is as it was */
+    ck_assert_int_eq(sigismember(&after, SIGWINCH), sigismember(&before, SIGWINCH));
+    ck_assert_int_eq(sigismember(&after, SIGINT), sigismember(&before, SIGINT));
+}
+END_TEST
+
 Suite *bigload_suite(void)
 {
     Suite *s = suite_create("bigload");
@@ -343,6 +371,7 @@ Suite *bigload_suite(void)
     tcase_add_test(tc, nodes_out_of_line_order_are_still_found_by_line);
     tcase_add_test(tc, finishing_more_nodes_than_were_counted);
     tcase_add_test(tc, finishing_numbers_every_section_and_keeps_the_first_id);
+    tcase_add_test(tc, worker_threads_leave_the_terminal_signals_to_the_main_thread);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -15,6 +15,7 @@
 #include "sparkplan/clean.h"
 #include "sparkplan/mapfile.h"
 #include "sparkplan/parse.h"
+#include "sparkplan/thread.h"
 
 /* read() that retries on EINTR. */
 static ssize_t read_some(int fd, char *buf, size_t n)
@@ -229,7 +230,7 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
     struct scan_job job = {doc->bytes, doc->len, 0};
     pthread_t th;
     *scanned = *dirty = false;
-    if (pthread_create(&th, NULL, scan_main, &job) != 0)
+    if (!thread_start_quiet(&th, scan_main, &job))
         return NULL;
     struct document *trial = document_new(doc->name, NULL, 0);
     if (trial) {

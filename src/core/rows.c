@@ -2,7 +2,6 @@
 #include "sparkplan/rows.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #endif
 
 #include "sparkplan/opclass.h"
+#include "sparkplan/thread.h"
 
 bool rows_init(struct rows *r, struct plan_section *s, struct plan_node *scope)
 {
@@ -1289,17 +1289,7 @@ static void scan_split(struct rows *r)
     w->sc.found = 0;
     w->sc.k = span_from(r, mid);
     atomic_init(&w->cancel, 0);
-    /* The terminal's signals stay with the main thread; faults stay deliverable. */
-    sigset_t block, old;
-    sigfillset(&block);
-    sigdelset(&block, SIGBUS);
-    sigdelset(&block, SIGSEGV);
-    sigdelset(&block, SIGFPE);
-    sigdelset(&block, SIGILL);
-    pthread_sigmask(SIG_SETMASK, &block, &old);
-    int rc = pthread_create(&w->thread, NULL, worker_main, w);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0) {
+    if (!thread_start_quiet(&w->thread, worker_main, w)) {
         worker_free(w);
         return;
     }

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include "sparkplan/exprid.h"
 #include "sparkplan/insight.h"
 #include "sparkplan/nodeinfo.h"
+#include "sparkplan/thread.h"
 #include "sparkplan/tui.h"
 #include "sparkplan/walk.h"
 
@@ -173,18 +173,7 @@ static bool job_start(struct insight_doc *d)
     atomic_store(&j->cancel, 0);
     j->gate = getenv(GATE_ENV);
     j->wake_fd = S.wake[1];
-    /* The terminal's signals (resize, stop, quit) go to the main thread, which watches
-     * for them; the faults stay deliverable (mapfile's SIGBUS guard). */
-    sigset_t block, old;
-    sigfillset(&block);
-    sigdelset(&block, SIGBUS);
-    sigdelset(&block, SIGSEGV);
-    sigdelset(&block, SIGFPE);
-    sigdelset(&block, SIGILL);
-    pthread_sigmask(SIG_SETMASK, &block, &old);
-    int rc = pthread_create(&j->thread, NULL, analysis_thread, j);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0)
+    if (!thread_start_quiet(&j->thread, analysis_thread, j))
         return false;
     j->running = true;
     d->state = AN_RUNNING;

@@ -57,7 +57,6 @@ struct rows {
         size_t m, anchor, k;      /* pattern length, anchor byte, span cursor */
         size_t anchor2;           /* the second rarest byte's position (== anchor if m < 2) */
         bool fold;
-        unsigned char c0, c1;     /* the anchor byte in both cases */
         uint32_t first, pos, stop, limit; /* text offsets: start, resume, end of the scan */
     } scan;
     uint32_t *byte_freq;          /* sampled byte counts of the tab's text (first search) */

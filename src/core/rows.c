@@ -1057,9 +1057,6 @@ static void scan_begin(struct rows *r, size_t m, bool fold)
     }
     if (m < 2)
         sc->anchor2 = sc->anchor;
-    sc->c0 = sc->c1 = p[sc->anchor];
-    if (fold && sc->c0 >= 'a' && sc->c0 <= 'z')
-        sc->c1 = (unsigned char)(sc->c0 - 32);
     sc->first = r->n_spans ? r->spans[0].start : 0;
     sc->pos = sc->first + (uint32_t)sc->anchor; /* where the anchor byte may be */
     /* the anchor's last position + 1 */
@@ -1152,6 +1149,34 @@ static uint32_t next_candidate(const struct rows_scan *sc, const unsigned char *
     return end;
 }
 
+#else
+/* next_candidate without SSE2: memchr for the anchor byte when it has one case, a byte loop
+ * over both cases otherwise. */
+static uint32_t next_candidate(const struct rows_scan *sc, const unsigned char *text,
+                               const unsigned char *p, uint32_t pos, uint32_t end)
+{
+    unsigned char a = p[sc->anchor], b = p[sc->anchor2];
+    unsigned char fa = sc->fold && a >= 'a' && a <= 'z' ? 0x20 : 0;
+    unsigned char fb = sc->fold && b >= 'a' && b <= 'z' ? 0x20 : 0;
+    ptrdiff_t d = (ptrdiff_t)sc->anchor2 - (ptrdiff_t)sc->anchor;
+    while (pos < end) { /* bounded by end - pos */
+        if (!fa) {
+            const unsigned char *h = memchr(text + pos, a, end - pos);
+            if (!h)
+                return end;
+            pos = (uint32_t)(h - text);
+        } else if ((text[pos] | fa) != a) {
+            pos++;
+            continue;
+        }
+        if ((text[pos + d] | fb) == b)
+            return pos;
+        pos++;
+    }
+    return end;
+}
+#endif
+
 static bool scan_window(const struct rows *r, struct rows_scan *sc, const unsigned char *p,
                         size_t budget)
 {
@@ -1175,44 +1200,6 @@ static bool scan_window(const struct rows *r, struct rows_scan *sc, const unsign
     }
     return sc->pos >= sc->stop || sc->k >= r->n_spans;
 }
-#else
-static bool scan_window(const struct rows *r, struct rows_scan *sc, const unsigned char *p,
-                        size_t budget)
-{
-    const unsigned char *text = (const unsigned char *)r->section->plan->doc->text;
-    size_t anchor = sc->anchor;
-    uint32_t end = sc->stop;
-    if (budget < end - sc->pos && sc->pos < end)
-        end = sc->pos + (uint32_t)budget;
-    /* Next occurrences of each case, kept within the slice: asking memchr again for one
-     * that is not there would make the scan quadratic. */
-    const unsigned char *a = NULL, *b = NULL;
-    bool a_done = false, b_done = sc->c1 == sc->c0;
-    while (sc->pos < end && sc->k < r->n_spans) {
-        uint32_t pos = sc->pos;
-        if (!a_done && (!a || a < text + pos) && !(a = memchr(text + pos, sc->c0, end - pos)))
-            a_done = true;
-        if (!b_done && (!b || b < text + pos) && !(b = memchr(text + pos, sc->c1, end - pos)))
-            b_done = true;
-        const unsigned char *c = a_done ? NULL : a;
-        if (!b_done && (!c || b < c))
-            c = b;
-        if (!c) {
-            sc->pos = end;
-            break;
-        }
-        uint32_t hit = (uint32_t)(c - text);
-        uint32_t at = hit - (uint32_t)anchor;
-        if (!pattern_at(sc, text, at, p)) {
-            sc->pos = hit + 1;
-            continue;
-        }
-        uint32_t next = mark_match(r, sc, at, sc->m);
-        sc->pos = (next > at + 1 ? next : at + 1) + (uint32_t)anchor;
-    }
-    return sc->pos >= sc->stop || sc->k >= r->n_spans;
-}
-#endif
 
 /* ---- the second half of a big search, on a thread of its own ------------------------- */
 
@@ -1269,7 +1256,7 @@ static void scan_split(struct rows *r)
 {
     struct rows_scan *sc = &r->scan;
     size_t min = r->split_min ? r->split_min : SPLIT_MIN_DEFAULT;
-    if (sc->stop <= sc->pos || sc->stop - sc->pos < min || r->n_loose)
+    if (sc->stop <= sc->pos || sc->stop - sc->pos < min)
         return;
     struct rows_search_worker *w = calloc(1, sizeof *w);
     if (!w)

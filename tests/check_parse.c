@@ -868,6 +868,20 @@ START_TEST(multi_line_node_text_is_joined)
     ck_assert(tu_slice_is(r->text, "Project [line one\nline two AS s#1]\n:  more continuation text"));
     ck_assert(tu_slice_is(r->name, "Project"));
     ck_assert_uint_eq(tu_child(r, 0)->line, 5);
+    ck_assert(r->flags & NODE_MULTILINE);
+    ck_assert(!(tu_child(r, 0)->flags & NODE_MULTILINE));
+    document_free(doc);
+    /* The statistics of a node with continuation lines are read at its first line's end. */
+    doc = tu_parse("== Optimized Logical Plan ==\n"
+                   "Filter (a#1 > 1), Statistics(sizeInBytes=8.0 B)\n"
+                   "and more of its condition\n"
+                   "+- LocalRelation [a#1], Statistics(sizeInBytes=16.0 B)\n");
+    r = tu_root(doc);
+    ck_assert(r->flags & NODE_MULTILINE);
+    struct plan_stats st;
+    ck_assert(plan_node_stats(r, &st) && st.has_size);
+    ck_assert(st.size_bytes == 8.0);
+    ck_assert(plan_node_stats(tu_child(r, 0), &st) && st.size_bytes == 16.0);
     document_free(doc);
 }
 END_TEST

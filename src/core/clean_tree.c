@@ -99,6 +99,11 @@ struct walker {
     size_t nc, cap_c;
     size_t *headers;  /* positions of the open "== X Plan ==" entries */
     size_t nh, cap_h;
+    /* The unit each entry puts in its descendants' prefixes (":  " or "   "), 3 bytes per
+       stack position: a line's prefix is one copy of a range of it (write_prefix), where a
+       unit at a time cost a 3-byte copy per ancestor, most of rebuilding a deep chain. */
+    char *guides;
+    size_t cap_g;
     bool nomem;
 };
 
@@ -123,6 +128,7 @@ static void walker_free(struct walker *w)
     free(w->sections);
     free(w->colons);
     free(w->headers);
+    free(w->guides);
 }
 
 static void walker_start(struct walker *w)
@@ -146,6 +152,7 @@ static bool push(struct walker *w, struct entry e)
 {
     size_t pos = w->n;
     if (!grow((void **)&w->st, &w->cap, pos + 1, sizeof *w->st) ||
+        !grow((void **)&w->guides, &w->cap_g, 3 * (pos + 1), 1) ||
         (e.kind <= E_SECROOT && !grow((void **)&w->sections, &w->cap_s, w->ns + 1, sizeof(size_t))) ||
         (e.colon && !grow((void **)&w->colons, &w->cap_c, w->nc + 1, sizeof(size_t))) ||
         (e.kind == E_HEADER && !grow((void **)&w->headers, &w->cap_h, w->nh + 1, sizeof(size_t)))) {
@@ -155,6 +162,7 @@ static bool push(struct walker *w, struct entry e)
     if (e.kind <= E_SECROOT)
         e.colon_base = (uint32_t)w->nc;
     w->st[pos] = e;
+    memcpy(w->guides + 3 * pos, e.colon ? ":  " : "   ", 3);
     w->n++;
     if (e.kind <= E_SECROOT)
         w->sections[w->ns++] = pos;
@@ -328,11 +336,10 @@ static size_t write_prefix(const struct walker *w, const struct placed *p, char 
     uint32_t base = w->st[r].col;
     memset(o, ' ', base);
     size_t n = base;
-    /* Bound: one unit per ancestor: this is the output being written. */
-    for (size_t j = r + 1; j < p->pos; j++) {
-        memcpy(o + n, w->st[j].colon ? ":  " : "   ", 3);
-        n += 3;
-    }
+    /* The units of the ancestors inside the section, r + 1 to the parent: one copy. */
+    size_t ancestors = p->pos - r - 1;
+    memcpy(o + n, w->guides + 3 * (r + 1), 3 * ancestors);
+    n += 3 * ancestors;
     o[n++] = w->st[p->pos].colon ? ':' : '+';
     o[n++] = '-';
     o[n++] = ' ';

@@ -1007,9 +1007,9 @@ static bool emit(struct cleaner *c)
     struct document *doc = c->doc;
     if (c->lines.n > UINT32_MAX - 1)
         return false;
-    size_t total;
-    bool in_place = fits_in_place(c, &total);
-    char *text = in_place ? doc->bytes : arena_alloc(&doc->arena, total + 1);
+    size_t total = c->text_len;
+    bool in_place = !c->text && fits_in_place(c, &total);
+    char *text = c->text ? c->text : in_place ? doc->bytes : arena_alloc(&doc->arena, total + 1);
     uint32_t *map = arena_alloc(&doc->arena, (c->lines.n + 1) * sizeof *map);
     if (!text || !map)
         return false;
@@ -1017,7 +1017,7 @@ static bool emit(struct cleaner *c)
     for (size_t i = 0; i < c->lines.n; i++) {
         const struct cl_line *l = &c->lines.v[i];
         /* In place, the line may overlap its new place, or be there already (the lines
-           before the first change). */
+           before the first change; every line when the tree step wrote c->text). */
         if (l->len && l->p != text + o)
             memmove(text + o, l->p, l->len);
         o += l->len;

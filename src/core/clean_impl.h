@@ -50,6 +50,10 @@ struct cleaner {
     struct arena scratch;   /* rewritten line contents, freed when clean-up ends */
     struct cl_lines lines;  /* the current lines */
     uint32_t *units;        /* deep trees: document.line_depth of each line (clean_tree.c) */
+    /* The final text when the last step wrote it (in doc->arena, text_len bytes then a NUL),
+       each of lines.v a view into it in order: emit() copies nothing.  NULL otherwise. */
+    char *text;
+    size_t text_len;
     /* cl_facts of each of lines.v, or NULL.  The wrap step computes them (it needs them all)
        and the steps after it keep them in step with the lines, so the trailing and tree steps
        do not look at every line again.  cl_replace() drops them. */

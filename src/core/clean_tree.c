@@ -9,7 +9,8 @@
  * parent of each line is then unique (see attach()), found in O(1).
  * AQE sub-plans ("+- == Final Plan ==", a root without marker, its tree) restart the count,
  * as Spark's own layout does.
- * Output: normal prefixed text when its size stays bounded; otherwise (a 100,000-deep
+ * Output: normal prefixed text when its size stays bounded, written straight into the
+ * document's text when it is longer than the input (cleaner.text); otherwise (a 100,000-deep
  * chain) each line keeps just its marker and document.line_depth carries its depth.
  * A block is only touched when its tree lines all start at column 0 and their layout is
  * impossible for a correctly indented tree (or shows ": +- "), and the rebuild is consistent.
@@ -346,6 +347,44 @@ static size_t write_prefix(const struct walker *w, const struct placed *p, char 
     return n;
 }
 
+/* Where pass 2 puts the lines: into the document's text itself (text != NULL, o bytes written)
+ * or, when that text may still go over the input (emit()), views with the rebuilt lines in
+ * scratch. */
+struct out_text {
+    char *text;
+    size_t o;
+};
+
+/* Appends a line that keeps its bytes. */
+static bool put_line(struct cleaner *c, struct cl_lines *out, struct out_text *t, const char *p,
+                     size_t len, uint32_t orig)
+{
+    if (t->text) {
+        memcpy(t->text + t->o, p, len);
+        p = t->text + t->o;
+        t->o += len;
+        t->text[t->o++] = '\n';
+    }
+    return cl_push(c, out, p, len, orig);
+}
+
+/* Appends a rebuilt line: its prefix from the walker as it stands, then its content. */
+static bool put_placed(struct cleaner *c, struct cl_lines *out, struct out_text *t,
+                       const struct walker *w, const struct cl_line *l, const struct placed *p)
+{
+    size_t len = placed_len(l, p);
+    char *buf = t->text ? t->text + t->o : cl_alloc(c, len);
+    if (!buf)
+        return false;
+    size_t o = write_prefix(w, p, buf);
+    memcpy(buf + o, l->p + p->content, l->len - p->content);
+    if (t->text) {
+        t->o += len;
+        t->text[t->o++] = '\n';
+    }
+    return cl_push(c, out, buf, len, l->orig);
+}
+
 bool cl_step_tree(struct cleaner *c)
 {
     size_t n = c->lines.n;
@@ -407,6 +446,15 @@ bool cl_step_tree(struct cleaner *c)
     if (limit < ((size_t)64 << 20))
         limit = (size_t)64 << 20;
     bool text_mode = total <= limit;
+    struct out_text ot = {NULL, 0};
+    if (text_mode && total >= c->input_len) {
+        /* Longer than the input (lost indentation puts spaces back: the usual case), so
+           emit() could not write it over the input: write it where it ends up, once, instead
+           of the rebuilt lines to scratch and everything again in emit(). */
+        ot.text = arena_alloc(&c->doc->arena, total + 1);
+        if (!ot.text)
+            goto done;
+    }
     if (!text_mode) {
         units = malloc(n * sizeof *units);
         if (!units) {
@@ -426,7 +474,8 @@ bool cl_step_tree(struct cleaner *c)
             for (size_t m = i; m < b; m++) {
                 if (units)
                     units[out.n] = CLEAN_OWN_PREFIX;
-                if (!cl_push(c, &out, c->lines.v[m].p, c->lines.v[m].len, c->lines.v[m].orig))
+                if (!put_line(c, &out, &ot, c->lines.v[m].p, c->lines.v[m].len,
+                              c->lines.v[m].orig))
                     goto done;
             }
             i = b;
@@ -453,7 +502,7 @@ bool cl_step_tree(struct cleaner *c)
             if (p.own) {
                 if (units)
                     units[out.n] = CLEAN_OWN_PREFIX;
-                if (!cl_push(c, &out, l->p, l->len, l->orig))
+                if (!put_line(c, &out, &ot, l->p, l->len, l->orig))
                     goto done;
                 continue;
             }
@@ -465,12 +514,7 @@ bool cl_step_tree(struct cleaner *c)
                     goto done;
                 continue;
             }
-            char *buf = cl_alloc(c, placed_len(l, &p));
-            if (!buf)
-                goto done;
-            size_t o = write_prefix(&w, &p, buf);
-            memcpy(buf + o, l->p + p.content, l->len - p.content);
-            if (!cl_push(c, &out, buf, o + (l->len - p.content), l->orig))
+            if (!put_placed(c, &out, &ot, &w, l, &p))
                 goto done;
         }
         i = b;
@@ -478,6 +522,11 @@ bool cl_step_tree(struct cleaner *c)
     document_warn(c->doc, first_line, "tree structure inferred from markers");
     c->changed |= CL_TREE;
     cl_replace(c, &out);
+    if (ot.text) {
+        ot.text[ot.o] = '\0';
+        c->text = ot.text;
+        c->text_len = ot.o;
+    }
     if (units) {
         free(c->units);
         c->units = units;

@@ -1186,6 +1186,39 @@ static void m_collapse_indent(const char *text, struct sb *o)
     }
 }
 
+static void m_strip_indent_crlf(const char *text, struct sb *o)
+{
+    /* The same copy on Windows: CRLF line ends, so the rebuilt text may be the shorter one. */
+    FOR_LINES(text, ls, le)
+    {
+        while (ls < le && *ls == ' ')
+            ls++;
+        sb_put(o, ls, (size_t)(le - ls));
+        sb_str(o, "\r\n");
+    }
+}
+
+/* Issue 4/6: a deep plan with bars (":  " units) pasted without its indentation comes back
+ * as Spark printed it, byte for byte, its prefixes rebuilt from the markers. */
+START_TEST(deep_plans_with_lost_indentation_come_back_as_printed)
+{
+    char *plan = deep_plan();
+    void (*const mangle[])(const char *, struct sb *) = {m_strip_indent, m_collapse_indent,
+                                                          m_strip_indent_crlf};
+    for (size_t m = 0; m < sizeof mangle / sizeof mangle[0]; m++) {
+        struct sb pasted = {0};
+        mangle[m](plan, &pasted);
+        char *text = cleaned(pasted.p);
+        char why[400];
+        first_difference(plan, text, why, sizeof why);
+        ck_assert_msg(strcmp(text, plan) == 0, "mangling %zu: %s", m, why);
+        free(text);
+        free(pasted.p);
+    }
+    free(plan);
+}
+END_TEST
+
 struct mangler {
     const char *name;
     void (*fn)(const char *text, struct sb *o);
@@ -1209,6 +1242,7 @@ static const struct mangler MANGLERS[] = {
     {"numberedTreeString", m_numbered, false},
     {"indentation stripped", m_strip_indent, true},
     {"indentation collapsed", m_collapse_indent, true},
+    {"indentation stripped, CRLF", m_strip_indent_crlf, true},
 };
 
 static bool has_inner_children(const struct document *doc)
@@ -1413,6 +1447,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, hard_wrapped_lines_are_joined);
     tcase_add_test(tc, deep_plans_cut_inside_their_prefix_are_joined_back);
     tcase_add_test(tc, lost_indentation_with_an_aqe_header_at_any_depth);
+    tcase_add_test(tc, deep_plans_with_lost_indentation_come_back_as_printed);
     tcase_add_test(tc, email_word_wrap_keeps_formatted_ids);
     tcase_add_test(tc, a_data_table_beside_the_plan_stays_a_table);
     tcase_add_test(tc, email_wrap_of_the_analyzed_schema_and_its_root);

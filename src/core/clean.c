@@ -332,6 +332,8 @@ void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
     f->aqe_header = f->content && cl_is_header(p + f->content, len - f->content);
     f->analyzed = f->kind == K_HEADER && cl_starts(p, len, "== Analyzed");
     f->blank_end = len && (p[len - 1] == ' ' || p[len - 1] == '\t');
+    f->bar_marker = f->content && p[f->marker] == ':';
+    f->lead_space = len && p[0] == ' ';
 }
 
 uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f)
@@ -1224,7 +1226,7 @@ bool clean_quick_scan(const char *s, size_t n)
         cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
         /* The checker only looks at tree lines and the lines that end a block. */
         if (f.content || kind == K_BLANK || kind == K_HEADER || kind == K_SECTION) {
-            if (!cl_tree_check_line(&tc, l.p, &f))
+            if (!cl_tree_check_line(&tc, &f))
                 dirty = true; /* out of memory: let the full pass decide */
             if (tc.bad || tc.collapsed_colons)
                 dirty = true;

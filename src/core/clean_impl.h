@@ -147,6 +147,10 @@ struct cl_facts {
     bool aqe_header : 1; /* a tree line whose content is "== X ==" */
     bool analyzed : 1;  /* the header "== Analyzed Logical Plan ==" (its schema line follows) */
     bool blank_end : 1; /* the line ends with a space or a tab (the trailing step's work) */
+    /* What the tree step would otherwise read in the line itself (a cache miss a line on a
+       deep plan, whose lines lie kilobytes apart): */
+    bool bar_marker : 1; /* tree lines: the marker is ":-" (a child that is not the last) */
+    bool lead_space : 1; /* the line starts with a space */
 };
 void cl_facts(const char *p, uint32_t len, struct cl_facts *f);
 /* cl_width of a line whose facts are known: its prefix is not looked at again. */
@@ -205,7 +209,7 @@ struct cl_tree_check {
 };
 void cl_tree_check_reset(struct cl_tree_check *t);
 /* Returns false on allocation failure. */
-bool cl_tree_check_line(struct cl_tree_check *t, const char *p, const struct cl_facts *f);
+bool cl_tree_check_line(struct cl_tree_check *t, const struct cl_facts *f);
 void cl_tree_check_free(struct cl_tree_check *t);
 
 #endif

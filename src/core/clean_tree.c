@@ -36,7 +36,7 @@ void cl_tree_check_free(struct cl_tree_check *t)
     t->n = t->cap = 0;
 }
 
-bool cl_tree_check_line(struct cl_tree_check *t, const char *p, const struct cl_facts *f)
+bool cl_tree_check_line(struct cl_tree_check *t, const struct cl_facts *f)
 {
     enum cl_kind k = f->kind;
     if (k == K_BLANK || k == K_HEADER || k == K_SECTION) {
@@ -61,7 +61,7 @@ bool cl_tree_check_line(struct cl_tree_check *t, const char *p, const struct cl_
         }
         if (top->closed)
             t->bad = true; /* a sibling after the last child */
-        top->closed = p[col] == '+';
+        top->closed = !f->bar_marker;
         return true;
     }
     if (t->n == t->cap) {
@@ -73,7 +73,7 @@ bool cl_tree_check_line(struct cl_tree_check *t, const char *p, const struct cl_
         t->cap = ncap;
     }
     t->closed_cols[t->n].col = (uint32_t)col;
-    t->closed_cols[t->n].closed = !header && p[col] == '+';
+    t->closed_cols[t->n].closed = !header && !f->bar_marker;
     t->n++;
     return true;
 }
@@ -242,7 +242,7 @@ static bool attach(struct walker *w, const struct cl_line *l, const struct cl_fa
         return false;
     }
     pop_to(w, parent);
-    bool colon = l->p[mcol] == ':';
+    bool colon = f.bar_marker;
     struct entry e = {E_NODE, colon, w->st[parent].ccount + colon,
                       w->st[r].col + 3 * (uint32_t)(parent - r + 1), 0};
     if (!push(w, e))
@@ -261,14 +261,13 @@ static bool block_lost_indentation(struct cleaner *c, size_t a, size_t b, struct
     size_t trees = 0;
     cl_tree_check_reset(tc);
     for (size_t i = a; i < b; i++) {
-        const struct cl_line *l = &c->lines.v[i];
         const struct cl_facts *f = &c->facts[i];
         if (!f->content)
             continue;
-        if (l->len && l->p[0] == ' ')
+        if (f->lead_space)
             return false;
         trees++;
-        if (!cl_tree_check_line(tc, l->p, f)) {
+        if (!cl_tree_check_line(tc, f)) {
             c->nomem = true;
             return false;
         }
@@ -282,33 +281,44 @@ static bool is_block_boundary(const struct cleaner *c, size_t i)
     return k == K_BLANK || k == K_HEADER || k == K_SECTION;
 }
 
-/* Walks a block: places every line (pl[i - a]) and returns false when inconsistent. */
-static bool walk_block(struct cleaner *c, struct walker *w, size_t a, size_t b, struct placed *pl)
+/* A walk through one block, line by line.  Both passes walk it the same way: the second
+ * writes each line with the stack as it stands for that line, so nothing is kept per line. */
+struct block_walk {
+    size_t first_tree; /* the block's first tree line; the lines before it stay */
+    size_t root;       /* the line just before it, the root (b when there is none) */
+    bool after_header; /* the line before was an AQE "+- == X Plan ==" header */
+};
+
+static bool block_begin(struct cleaner *c, struct walker *w, size_t a, size_t b,
+                        struct block_walk *bw)
 {
     walker_start(w);
     size_t first_tree = b;
+    /* Bound: the lines of the block before its first tree line. */
     for (size_t i = a; i < b && first_tree == b; i++)
         if (c->facts[i].content)
             first_tree = i;
-    /* The root is the line just before the first tree line; lines before it stay. */
-    size_t root = first_tree > a ? first_tree - 1 : b;
+    bw->first_tree = first_tree;
+    bw->root = first_tree > a ? first_tree - 1 : b;
+    bw->after_header = false;
     struct entry top = {E_ROOT, false, 0, 0, 0};
-    if (!push(w, top))
-        return false;
-    bool after_header = false;
-    for (size_t i = a; i < b; i++) {
-        struct placed *p = &pl[i - a];
-        memset(p, 0, sizeof *p);
-        if (i < first_tree || i == root) {
-            p->kind = E_ROOT;
-            p->own = true;
-            after_header = false;
-            continue;
-        }
-        if (!attach(w, &c->lines.v[i], &c->facts[i], after_header, p))
-            return false;
-        after_header = p->kind == E_HEADER;
+    return push(w, top);
+}
+
+/* Places line i, the next of the block; false when the markers contradict each other. */
+static bool block_place(struct cleaner *c, struct walker *w, struct block_walk *bw, size_t i,
+                        struct placed *p)
+{
+    memset(p, 0, sizeof *p);
+    if (i < bw->first_tree || i == bw->root) {
+        p->kind = E_ROOT;
+        p->own = true;
+        bw->after_header = false;
+        return true;
     }
+    if (!attach(w, &c->lines.v[i], &c->facts[i], bw->after_header, p))
+        return false;
+    bw->after_header = p->kind == E_HEADER; /* a continuation line (own) is E_ROOT */
     return true;
 }
 
@@ -318,6 +328,24 @@ static size_t placed_len(const struct cl_line *l, const struct placed *p)
     if (p->own)
         return l->len;
     return (size_t)p->col + (l->len - p->content);
+}
+
+/* Walks lines [a, b): false when inconsistent, else *size is the bytes they take rebuilt
+ * (their newlines included). */
+static bool walk_block(struct cleaner *c, struct walker *w, size_t a, size_t b, size_t *size)
+{
+    struct block_walk bw;
+    if (!block_begin(c, w, a, b, &bw))
+        return false;
+    size_t bytes = 0;
+    for (size_t i = a; i < b; i++) {
+        struct placed p;
+        if (!block_place(c, w, &bw, i, &p))
+            return false;
+        bytes += placed_len(&c->lines.v[i], &p) + 1;
+    }
+    *size = bytes;
+    return true;
 }
 
 /* Writes the rebuilt prefix of p into o: spaces to the section's column, one unit per
@@ -390,7 +418,6 @@ bool cl_step_tree(struct cleaner *c)
     size_t n = c->lines.n;
     struct cl_tree_check tc = {0};
     struct walker w = {0};
-    struct placed *pl = NULL;
     struct cl_lines out = {0};
     uint32_t *units = NULL;
     unsigned char *rebuild = NULL;
@@ -400,8 +427,7 @@ bool cl_step_tree(struct cleaner *c)
         goto done;
     /* Pass 1: which blocks to rebuild, and the size of the result. */
     rebuild = calloc(n ? n : 1, 1); /* 1 on the first line of such a block */
-    pl = malloc((n ? n : 1) * sizeof *pl);
-    if (!rebuild || !pl) {
+    if (!rebuild) {
         c->nomem = true;
         goto done;
     }
@@ -419,13 +445,13 @@ bool cl_step_tree(struct cleaner *c)
         bool lost = block_lost_indentation(c, i, b, &tc);
         if (c->nomem)
             goto done;
-        if (lost && walk_block(c, &w, i, b, pl + i)) {
+        size_t rebuilt_size = 0;
+        if (lost && walk_block(c, &w, i, b, &rebuilt_size)) {
             rebuild[i] = 1;
             blocks++;
             if (!first_line)
                 first_line = c->lines.v[i].orig;
-            for (size_t m = i; m < b; m++)
-                total += placed_len(&c->lines.v[m], &pl[m]) + 1;
+            total += rebuilt_size;
         } else {
             if (w.nomem) {
                 c->nomem = true;
@@ -484,21 +510,15 @@ bool cl_step_tree(struct cleaner *c)
         size_t b = i;
         while (b < n && !is_block_boundary(c, b))
             b++;
-        /* Pass 1 placed every line; replay the walk to write each line with the stack as
-           it was for that line. */
-        walker_start(&w);
-        struct entry top = {E_ROOT, false, 0, 0, 0};
-        if (!push(&w, top))
+        /* The walk of pass 1 again, each line written with the stack as it stands for it. */
+        struct block_walk bw;
+        if (!block_begin(c, &w, i, b, &bw))
             goto done;
-        bool after_header = false;
         for (size_t m = i; m < b; m++) {
             const struct cl_line *l = &c->lines.v[m];
-            struct placed p = pl[m];
-            if (!p.own) {
-                if (!attach(&w, l, &c->facts[m], after_header, &p))
-                    goto done;
-            }
-            after_header = p.kind == E_HEADER && !p.own;
+            struct placed p;
+            if (!block_place(c, &w, &bw, m, &p))
+                goto done; /* pass 1 placed it: only memory can fail */
             if (p.own) {
                 if (units)
                     units[out.n] = CLEAN_OWN_PREFIX;
@@ -538,7 +558,6 @@ done:
         c->nomem = true;
     cl_tree_check_free(&tc);
     walker_free(&w);
-    free(pl);
     free(rebuild);
     free(units);
     cl_lines_free(&out);

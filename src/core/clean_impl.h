@@ -195,7 +195,8 @@ bool cl_step_tree(struct cleaner *c);      /* clean_tree.c */
 /* Quick-scan helpers the steps share with clean_quick_scan(). */
 bool cl_line_has_escaped_newline(const char *p, uint32_t len);
 
-/* Tree-shape checker used to notice lost indentation: feed the lines of one block. */
+/* Tree-shape checker used to notice lost indentation: feed the facts of the lines of one
+ * block. */
 struct cl_closed_col {
     uint32_t col;
     bool closed;            /* the last child ("+- ") at this column has been seen */

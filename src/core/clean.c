@@ -184,44 +184,54 @@ bool cl_is_plan_header(const char *p, uint32_t len)
     return false;
 }
 
+/* The set bits of a 16-bit mask (__builtin_popcount is a libgcc call without -mpopcnt). */
+static inline uint32_t bits16(unsigned x)
+{
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (x + (x >> 8)) & 0x1Fu;
+}
+
+#ifdef __SSE2__
+/* Bars that lost their spaces (": : : +- ", 2,000 of them on a line of a 100,000-deep chain
+ * whose spaces a web page collapsed) took a round of prefix_scan each, 75 % of that chain's
+ * clean-up.  This reads the bytes at p (p[0] a ':' without two spaces after it; room bytes
+ * readable, 17 or more) 16 at a time as prefix_scan would: the prefix goes on over ' ' and
+ * ':' up to a ':' before a '-'; each ':' is counted.  The byte after each comes from the
+ * block loaded at +1.  Returns the bytes taken (1 or more): at a byte the prefix stops at,
+ * or with fewer than 17 bytes left, prefix_scan goes on.  Whether a ':' in them has its two
+ * spaces does not matter: p[0] has not, so the line is a collapsed one anyway. */
+static size_t collapsed_bars(const char *p, size_t room, uint32_t *colons)
+{
+    const __m128i sp = _mm_set1_epi8(' '), bar = _mm_set1_epi8(':'), dash = _mm_set1_epi8('-');
+    size_t i = 0;
+    /* Bound: 16 bytes a round, or the last round. */
+    while (i + 17 <= room) {
+        __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 1));
+        unsigned space = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, sp));
+        unsigned bars = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, bar));
+        unsigned dash_next = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, dash));
+        unsigned stop = (~(space | bars) | (bars & dash_next)) & 0xFFFFu;
+        if (!stop) {
+            *colons += bits16(bars);
+            i += 16;
+            continue;
+        }
+        unsigned k = (unsigned)__builtin_ctz(stop); /* >= 1 in the first round: p[0] */
+        *colons += bits16(bars & ((1u << k) - 1));
+        return i + k;
+    }
+    return i;
+}
+#endif
+
 /* The tree prefix: [ :]* then "+- " or ":- " (or a final "+-" of a cut line). */
 static void prefix_scan(const char *p, uint32_t len, struct cl_facts *f)
 {
     uint32_t j = 0, colons = 0;
     bool collapsed = false;
-#ifdef __SSE2__
-    /* 16 bytes a round, as the loop below reads them one by one: a deep line whose spaces
-       were collapsed (": : : +- ", 2,000 bars on a 100,000-deep chain) has a ':' every other
-       byte, and the loop below took one round for each (75 % of its clean-up).  The prefix
-       ends at the first byte that is neither ' ' nor ':', or at a ':' before a '-'; a ':'
-       without two spaces after it is a collapsed one.  The next two bytes of each are read
-       with the block shifted by one and two, so a round needs 18 bytes.
-       Bound: each round consumes 16 bytes or ends the loop. */
-    const __m128i sp = _mm_set1_epi8(' '), bar = _mm_set1_epi8(':'), dash = _mm_set1_epi8('-');
-    while ((size_t)j + 18 <= len) {
-        __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
-        unsigned space = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, sp));
-        if (space == 0xFFFFu) {
-            j += 16; /* sixteen spaces: a line whose bars kept their spaces */
-            continue;
-        }
-        __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(p + j + 1));
-        __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(p + j + 2));
-        unsigned bars = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, bar));
-        unsigned dash_next = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, dash));
-        unsigned two_spaces = (unsigned)_mm_movemask_epi8(
-            _mm_and_si128(_mm_cmpeq_epi8(v1, sp), _mm_cmpeq_epi8(v2, sp)));
-        unsigned stop = (~(space | bars) | (bars & dash_next)) & 0xFFFFu;
-        unsigned k = stop ? (unsigned)__builtin_ctz(stop) : 16;
-        unsigned taken = stop ? (1u << k) - 1 : 0xFFFFu;
-        colons += (uint32_t)__builtin_popcount(bars & taken);
-        if (bars & ~two_spaces & taken)
-            collapsed = true;
-        j += k;
-        if (stop)
-            break; /* the loop below stops there at once */
-    }
-#endif
     /* Bound: j only moves forward; deep lines are mostly spaces, skipped a word at a time. */
     for (;;) {
         j = (uint32_t)blank_skip_spaces(p, j, len);
@@ -229,8 +239,16 @@ static void prefix_scan(const char *p, uint32_t len, struct cl_facts *f)
             break;
         if (p[j] != ':' || (j + 1 < len && p[j + 1] == '-'))
             break;
+        bool spaced = j + 2 < len && p[j + 1] == ' ' && p[j + 2] == ' ';
+#ifdef __SSE2__
+        if (!spaced && (size_t)j + 17 <= len) {
+            j += (uint32_t)collapsed_bars(p + j, len - j, &colons);
+            collapsed = true;
+            continue;
+        }
+#endif
         colons++;
-        if (!(j + 2 < len && p[j + 1] == ' ' && p[j + 2] == ' '))
+        if (!spaced)
             collapsed = true;
         j++;
     }
@@ -238,9 +256,12 @@ static void prefix_scan(const char *p, uint32_t len, struct cl_facts *f)
     f->colons = colons;
     f->collapsed = collapsed;
     f->content = 0;
+    f->bar_marker = false;
     if (j + 1 < len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-' &&
-        (j + 2 == len || p[j + 2] == ' '))
+        (j + 2 == len || p[j + 2] == ' ')) {
         f->content = j + 2 + (j + 2 < len);
+        f->bar_marker = p[j] == ':';
+    }
 }
 
 static uint32_t tree_prefix_len(const char *p, uint32_t len)
@@ -325,15 +346,16 @@ void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
         /* No prefix (details lines, roots, text): what prefix_scan finds at once. */
         f->marker = f->colons = f->content = 0;
         f->collapsed = false;
+        f->bar_marker = false;
+        f->lead_space = false;
     } else {
         prefix_scan(p, len, f);
+        f->lead_space = len && p[0] == ' ';
     }
     f->kind = kind_of(p, len, f);
     f->aqe_header = f->content && cl_is_header(p + f->content, len - f->content);
     f->analyzed = f->kind == K_HEADER && cl_starts(p, len, "== Analyzed");
     f->blank_end = len && (p[len - 1] == ' ' || p[len - 1] == '\t');
-    f->bar_marker = f->content && p[f->marker] == ':';
-    f->lead_space = len && p[0] == ' ';
 }
 
 uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f)

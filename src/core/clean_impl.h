@@ -148,10 +148,12 @@ struct cl_facts {
     bool analyzed : 1;  /* the header "== Analyzed Logical Plan ==" (its schema line follows) */
     bool blank_end : 1; /* the line ends with a space or a tab (the trailing step's work) */
     /* What the tree step would otherwise read in the line itself (a cache miss a line on a
-       deep plan, whose lines lie kilobytes apart): */
-    bool bar_marker : 1; /* tree lines: the marker is ":-" (a child that is not the last) */
-    bool lead_space : 1; /* the line starts with a space */
+       deep plan, whose lines lie kilobytes apart).  Whole bytes, in the struct's padding: a
+       bit would be a byte read and written back on every line of the quick scan. */
+    bool bar_marker;     /* tree lines: the marker is ":-" (a child that is not the last) */
+    bool lead_space;     /* the line starts with a space */
 };
+_Static_assert(sizeof(struct cl_facts) == 16, "one cl_facts per input line: keep it 16 bytes");
 void cl_facts(const char *p, uint32_t len, struct cl_facts *f);
 /* cl_width of a line whose facts are known: its prefix is not looked at again. */
 uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f);

@@ -13,10 +13,18 @@
  *                                in-process: load once, then emit_print / emit_json into OUT
  *                                RUNS times (the writing alone, without the parse)
  *   spbench keys FILE [N]        in-process key costs on the row model (when rows.h exists)
+ *   spbench fresh MB [RUNS]      MB of fresh memory made usable: mapped with MAP_POPULATE
+ *                                as the arena maps its big chunks (one core), and touched
+ *                                page by page from two threads at once (both cores): the
+ *                                floor of building a model that size, medians
+ *   spbench screen ROWS COLS TIMEOUT_S -- CMD ARGS...
+ *                                CMD on a pseudo-terminal of its own; time from its start
+ *                                to its first full screen (screen.c)
  *
  * Output is one "key=value ..." line per measurement so bench/run.sh can read it with awk.
  * Owns the documents it loads and frees them.  Never prints plan text.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -24,6 +32,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -69,7 +79,7 @@ double bench_now(void) { return now(); }
 
 static int usage(void)
 {
-    fputs("usage: spbench parse FILE | read FILE | load FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N]\n",
+    fputs("usage: spbench parse FILE | read FILE | load FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N] | fresh MB [RUNS] | screen ROWS COLS TIMEOUT_S -- CMD ARGS...\n",
           stderr);
     return 2;
 }
@@ -232,6 +242,68 @@ static int cmd_emit(const char *path, const char *mode, const char *out, int run
     return 0;
 }
 
+struct touch_job {
+    volatile char *p;
+    size_t n;
+};
+
+static void *touch_pages(void *arg)
+{
+    struct touch_job *j = arg;
+    for (size_t i = 0; i < j->n; i += 4096)
+        j->p[i] = 1;
+    return NULL;
+}
+
+/* The cost of the model's memory alone, whatever fills it: on this VM fresh memory comes at
+ * 1-2 GB/s (BENCHMARKS.md finding 1), which for a 136 MB model is a floor of its own. */
+static int cmd_fresh(double mb, int runs)
+{
+    size_t n = (size_t)(mb * 1048576.0);
+    if (n < 8192)
+        n = 8192;
+    double *one = calloc((size_t)runs, sizeof *one), *two = calloc((size_t)runs, sizeof *two);
+    for (int r = 0; r < runs; r++) {
+        double t0 = now();
+        char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS
+#ifdef MAP_POPULATE
+                       | MAP_POPULATE
+#endif
+                       , -1, 0);
+        if (p == MAP_FAILED) {
+            perror("spbench: mmap");
+            return 1;
+        }
+        struct touch_job whole = {p, n};
+        touch_pages(&whole); /* no-op without MAP_POPULATE's work already done */
+        one[r] = now() - t0;
+        munmap(p, n);
+
+        p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) {
+            perror("spbench: mmap");
+            return 1;
+        }
+        t0 = now();
+        size_t half = n / 2 / 4096 * 4096;
+        struct touch_job first = {p, half}, second = {p + half, n - half};
+        pthread_t th;
+        bool threaded = pthread_create(&th, NULL, touch_pages, &second) == 0;
+        touch_pages(&first);
+        if (threaded)
+            pthread_join(th, NULL);
+        else
+            touch_pages(&second);
+        two[r] = now() - t0;
+        munmap(p, n);
+    }
+    printf("one_core=%.6f two_cores=%.6f mb=%.1f\n", bench_median(one, (size_t)runs),
+           bench_median(two, (size_t)runs), (double)n / 1048576.0);
+    free(one);
+    free(two);
+    return 0;
+}
+
 /* Wall time and peak RSS of a child; stdout goes to out (stderr is kept). */
 static int cmd_run(int runs, const char *out, char **argv)
 {
@@ -300,5 +372,11 @@ int main(int argc, char **argv)
         return cmd_emit(argv[2], argv[3], argv[4], argc > 5 && atoi(argv[5]) > 0 ? atoi(argv[5]) : 1);
     if (strcmp(argv[1], "keys") == 0)
         return bench_keys(argv[2], argc > 3 ? atol(argv[3]) : 0);
+    if (strcmp(argv[1], "fresh") == 0)
+        return cmd_fresh(atof(argv[2]), argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 1);
+    if (strcmp(argv[1], "screen") == 0 && argc > 6 && strcmp(argv[5], "--") == 0)
+        return bench_screen(atoi(argv[2]) > 0 ? atoi(argv[2]) : 40,
+                            atoi(argv[3]) > 0 ? atoi(argv[3]) : 120,
+                            atof(argv[4]) > 0 ? atof(argv[4]) : 60, argv + 6);
     return usage();
 }

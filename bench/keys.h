@@ -6,12 +6,9 @@
 #ifndef SPARKPLAN_BENCH_KEYS_H
 #define SPARKPLAN_BENCH_KEYS_H
 
-#include <stddef.h>
+#include "bench.h"
 
 /* n_keys 0 = per-key timing; > 0 = drive that many mixed keys (the leak/flat-memory run). */
 int bench_keys(const char *path, long n_keys);
-
-double bench_now(void);
-double bench_median(double *v, size_t n); /* sorts v */
 
 #endif

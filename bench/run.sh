@@ -123,14 +123,17 @@ fi
 # median of the numbers on stdin
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# first_screen FILE: "SCREEN PARSE RATIO", medians over RUNS pairs.  Each pair times the
-# parse alone and then the explorer's first screen back to back, so the ratio of a pair
-# sees the same machine load; the ratio column is the median of the pairs' ratios.
+# first_screen FILE: "SCREEN PARSE RATIO PTY PTY_RATIO", medians over RUNS triples.  Each
+# triple times the parse alone, then the explorer's first screen on a pseudo-terminal of
+# spbench's own (PTY: no tmux in between, see bench/screen.c), then in tmux (SCREEN), back to
+# back, so the ratios of a triple see the same machine load; the ratio columns are the
+# medians of the triples' ratios.
 first_screen() {
     : >"$DIR/out.screen"
     r=0
     while [ $r -lt "$RUNS" ]; do
         p=$(field time "$("$SPB" run 1 /dev/null -- "$SPB" parse "$1" 2>/dev/null)")
+        pty=$(field time "$("$SPB" screen 40 120 60 -- "$SP" "$1" 2>/dev/null)")
         if [ "$QUIET_WAIT" = 1 ]; then
             # The pane waits for a signal before it starts the explorer, and copies what
             # the explorer writes into a FIFO: the script sleeps in a read until the first
@@ -162,12 +165,14 @@ first_screen() {
             if [ "$(calc "($(now) - $t0) > 60")" = 1 ]; then break; fi
         done
         tmux -L "$TMUX_SOCK" kill-session -t shot 2>/dev/null
-        [ -n "$t1" ] || { echo "nan nan nan"; return; }
+        [ -n "$t1" ] || { echo "nan nan nan nan nan"; return; }
+        case $pty in ''|nan) pty_ratio=nan ;; *) pty_ratio=$(calc "$pty / $p") ;; esac
         s=$(calc "$t1 - $t0")
-        echo "$s $p $(calc "$s / $p")" >>"$DIR/out.screen"
+        echo "$s $p $(calc "$s / $p") $pty $pty_ratio" >>"$DIR/out.screen"
         r=$((r + 1))
     done
-    echo "$(cut -d' ' -f1 "$DIR/out.screen" | median) $(cut -d' ' -f2 "$DIR/out.screen" | median) $(cut -d' ' -f3 "$DIR/out.screen" | median)"
+    med() { cut -d' ' -f"$1" "$DIR/out.screen" | grep -v nan | median; }
+    echo "$(med 1) $(med 2) $(med 3) $(med 4) $(med 5)"
 }
 
 # The floor of the first-screen figure: the same measurement on the 10-node plan (tmux
@@ -175,6 +180,7 @@ first_screen() {
 if [ $HAVE_UI = 1 ]; then
     set -- $(first_screen "$TINY")
     record tiny screen "$1"
+    record tiny pty "$4"
 fi
 
 # ---- per input ---------------------------------------------------------------------
@@ -203,6 +209,14 @@ for name in $ONLY; do
     for k in read clean parse finish nodes arena; do
         record "$name" "in_$k" "$(field "$k" "$line")"
     done
+    # The floor under the parse: fresh memory the size of the model (the arena).
+    arena=$(field arena "$line")
+    record "$name" lines "$(wc -l <"$f")"
+    if [ -n "$arena" ]; then
+        line=$("$SPB" fresh "$(calc "$arena / 1048576")" "$RUNS")
+        record "$name" fresh1 "$(field one_core "$line")"
+        record "$name" fresh2 "$(field two_cores "$line")"
+    fi
 
     for mode in print json; do
         eval have=\$HAVE_$(echo $mode | tr a-z A-Z)
@@ -227,6 +241,8 @@ for name in $ONLY; do
         record "$name" screen "$1"
         record "$name" screen_parse "$2"
         record "$name" screen_ratio "$3"
+        record "$name" pty "$4"
+        record "$name" pty_ratio "$5"
     fi
     [ "$KEEP" = 1 ] || [ "$name" = formatted ] || rm -f "$f"
 done

@@ -1,0 +1,16 @@
+/* bench.h: what the parts of spbench (driver.c, keys.c, screen.c) share.
+ * Nothing here allocates; every command frees what it made.
+ */
+#ifndef SPARKPLAN_BENCH_BENCH_H
+#define SPARKPLAN_BENCH_BENCH_H
+
+#include <stddef.h>
+
+double bench_now(void);                   /* CLOCK_MONOTONIC, seconds */
+double bench_median(double *v, size_t n); /* sorts v */
+
+/* spbench screen: CMD on a ROWS x COLS pseudo-terminal, time to its first full screen
+ * (screen.c). */
+int bench_screen(int rows, int cols, double timeout_s, char **argv);
+
+#endif

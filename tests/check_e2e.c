@@ -332,7 +332,6 @@ static void wait_format(struct tmx *x, const char *fmt, const char *want)
     free(p.last);
 }
 
-/* The exit status once the program is gone (remain-on-exit keeps the pane). */
 struct exit_probe {
     struct tmx *x;
     char *last;
@@ -347,6 +346,7 @@ static bool probe_exit(void *ctx)
     return tu_pane_exit(p->last, &p->status);
 }
 
+/* The exit status once the program is gone (remain-on-exit keeps the pane). */
 static int wait_exit(struct tmx *x)
 {
     struct exit_probe p = {x, NULL, -1};
@@ -368,10 +368,12 @@ static void fail_on_sanitizer_report(struct tmx *x)
         sleep_ms(500); /* the shell's program: its end is not a pane state */
     char *report = tu_san_report(report_prefix());
     if (report) {
-        static char msg[16500];
+        /* Whole on stderr; Check cuts a failure message at CK_MAX_MSG_SIZE (4 KB). */
+        fprintf(stderr, "== sanitizer report ==\n%s", report);
+        static char msg[3000];
         snprintf(msg, sizeof msg, "%s", report);
         free(report);
-        ck_abort_msg("the sanitized program reported:\n%s", msg);
+        ck_abort_msg("the sanitized program reported (whole above):\n%s", msg);
     }
 }
 

@@ -31,6 +31,7 @@ TEST_OBJ = $(TEST_SRC:tests/%.c=$(B)/tests/%.o)
 SAN      = build-asan
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_CORE_OBJ = $(CORE_SRC:src/core/%.c=$(SAN)/core/%.o) $(SAN)/sample_data.o
+SAN_UI_OBJ   = $(UI_SRC:src/ui/%.c=$(SAN)/ui/%.o)
 SAN_TEST_OBJ = $(TEST_SRC:tests/%.c=$(SAN)/tests/%.o)
 
 DEFS = -DSPARKPLAN_VERSION='"$(VERSION)"' -DSPARKPLAN_DATADIR='"$(DATADIR)"'
@@ -57,7 +58,7 @@ $(B)/main.o: src/main.c $(wildcard include/sparkplan/*.h) | $(B)
 sparkplan: $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a $(UI_LIBS) -lm
 
-$(B) $(B)/core $(B)/ui $(B)/tests $(SAN) $(SAN)/core $(SAN)/tests:
+$(B) $(B)/core $(B)/ui $(B)/tests $(SAN) $(SAN)/core $(SAN)/ui $(SAN)/tests:
 	@mkdir -p $@
 
 # Every samples/*.txt as a byte array (od + sed: no xxd needed), and the name table.
@@ -116,6 +117,18 @@ $(SAN)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h src/core/*.h) | $
 $(SAN)/tests/%.o: tests/%.c $(wildcard include/sparkplan/*.h) $(wildcard tests/*.h) | $(SAN)/tests
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(CHECK_CFLAGS) $(SANFLAGS) -Itests -c -o $@ $<
 
+# The program itself under the sanitizers: the sanitizer pass runs every test that starts
+# the binary (command line, golden files, the terminal tests) against it.
+$(SAN)/ui/%.o: src/ui/%.c $(wildcard include/sparkplan/*.h) | $(SAN)/ui
+	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(UI_CFLAGS) $(SANFLAGS) -c -o $@ $<
+
+$(SAN)/main.o: src/main.c $(wildcard include/sparkplan/*.h) | $(SAN)
+	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(UI_CFLAGS) $(SANFLAGS) -c -o $@ $<
+
+$(SAN)/sparkplan: $(SAN)/main.o $(SAN_UI_OBJ) $(SAN_CORE_OBJ)
+	$(CC) $(SANFLAGS) $(LDFLAGS) -pthread -o $@ $(SAN)/main.o $(SAN_UI_OBJ) $(SAN_CORE_OBJ) \
+	  $(UI_LIBS) -lm
+
 $(SAN)/check-runner: tests/runner.c $(B)/suites.inc $(SAN_TEST_OBJ) $(SAN_CORE_OBJ)
 	$(CC) $(WARN) $(CPPFLAGS) $(CHECK_CFLAGS) $(SANFLAGS) -I$(B) -Itests -o $@ \
 	  tests/runner.c $(SAN_TEST_OBJ) $(SAN_CORE_OBJ) $(CHECK_LIBS) -lm
@@ -124,7 +137,7 @@ $(SAN)/check-runner: tests/runner.c $(B)/suites.inc $(SAN_TEST_OBJ) $(SAN_CORE_O
 TEST_ENV = CK_DEFAULT_TIMEOUT=600 SPARKPLAN_BIN=$(CURDIR)/sparkplan
 
 check: deps
-	@$(MAKE) --no-print-directory sparkplan $(B)/check-runner $(SAN)/check-runner
+	@$(MAKE) --no-print-directory sparkplan $(B)/check-runner $(SAN)/check-runner $(SAN)/sparkplan
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-fuzz
 	@$(MAKE) --no-print-directory check-asan
@@ -133,10 +146,22 @@ check-unit: sparkplan $(B)/check-runner
 	@echo "== unit, golden, corpus and terminal tests =="
 	$(TEST_ENV) ./$(B)/check-runner
 
-check-asan: sparkplan $(SAN)/check-runner
-	@echo "== the same tests built with AddressSanitizer + UndefinedBehaviorSanitizer =="
-	$(TEST_ENV) SPARKPLAN_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 \
-	  UBSAN_OPTIONS=print_stacktrace=1 ./$(SAN)/check-runner
+# The tests and the program they start are both sanitized.  Every report (an error, a leak
+# at exit) is written to a file under $(SAN_REPORTS) as well as failing what it happened in
+# (a non-zero exit: the test that ran it sees it); a report left there fails the pass, so
+# one from a run whose status nobody checked is not lost.  The terminal tests give the
+# explorer a log path of their own and fail on its report (tests/check_e2e.c).
+SAN_REPORTS = $(SAN)/reports
+SAN_LOG     = log_path=$(CURDIR)/$(SAN_REPORTS)/report
+check-asan: $(SAN)/sparkplan $(SAN)/check-runner
+	@echo "== the same tests, and the program they run, built with AddressSanitizer + UndefinedBehaviorSanitizer =="
+	@rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
+	@$(TEST_ENV) SPARKPLAN_BIN=$(CURDIR)/$(SAN)/sparkplan SPARKPLAN_SANITIZED=1 \
+	  ASAN_OPTIONS=detect_leaks=1:$(SAN_LOG) UBSAN_OPTIONS=print_stacktrace=1:$(SAN_LOG) \
+	  ./$(SAN)/check-runner; status=$$?; \
+	for f in $(SAN_REPORTS)/report.*; do \
+	  [ -e "$$f" ] || continue; echo "== sanitizer report $$f"; cat "$$f"; status=1; \
+	done; exit $$status
 
 # ---- the key lists of the man page and README come from the key table (src/core/keys.c) -
 $(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/sparkplan/*.h)

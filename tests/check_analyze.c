@@ -959,6 +959,52 @@ START_TEST(an_analysis_on_a_thread_finds_the_same_and_stops_when_cancelled)
 }
 END_TEST
 
+/* Quitting the explorer while it analyses a big plan sets the cancel flag; the summary
+ * counts of a section (one pass over all of its nodes) used to run to the end whatever the
+ * flag said, and `q` waited for them.  With the flag set the pass stops before counting a
+ * node; without it, it counts what op_summary_compute counts. */
+static void assert_summary_is(const struct op_summary *got, const struct op_summary *want)
+{
+    ck_assert_uint_eq(got->nodes, want->nodes);
+    ck_assert_uint_eq(got->shuffles, want->shuffles);
+    ck_assert_uint_eq(got->broadcasts, want->broadcasts);
+    ck_assert_uint_eq(got->reused, want->reused);
+    ck_assert_uint_eq(got->stages, want->stages);
+    ck_assert_uint_eq(got->n_join_kinds, want->n_join_kinds);
+}
+
+START_TEST(the_summary_pass_of_a_big_plan_stops_when_cancelled)
+{
+    unsigned n = getenv("SPARKPLAN_SANITIZED") ? 30000 : 200000;
+    size_t len;
+    char *text = tu_union_plan(n, false, "", &len);
+    struct document *doc = tu_parse(text);
+    const struct plan_section *s = doc->first_plan->first_section;
+    ck_assert_uint_gt(s->n_nodes, 4 * OP_SUMMARY_CANCEL_EVERY);
+
+    struct op_summary whole, sum;
+    ck_assert(op_summary_compute(&whole, s, 0, s->n_nodes));
+    ck_assert_uint_eq(whole.nodes, n + 1);
+    ck_assert_uint_eq(whole.shuffles, n / 3);
+
+    atomic_int cancel = 1;
+    memset(&sum, 0xA5, sizeof sum);
+    ck_assert_int_eq(op_summary_compute_cancellable(&sum, s, 0, s->n_nodes, &cancel),
+                     SP_ERR_CANCELLED);
+    ck_assert_uint_eq(sum.nodes, 0);
+    ck_assert_uint_eq(sum.shuffles, 0);
+
+    atomic_store(&cancel, 0);
+    ck_assert_int_eq(op_summary_compute_cancellable(&sum, s, 0, s->n_nodes, &cancel), SP_OK);
+    assert_summary_is(&sum, &whole);
+    ck_assert_int_eq(op_summary_compute_cancellable(&sum, s, 0, s->n_nodes, NULL), SP_OK);
+    assert_summary_is(&sum, &whole);
+
+    document_free(doc);
+    free(text);
+}
+END_TEST
+
 /* The partitioning an Exchange names, in any case and with a prefix glued to it; the
  * first name in the text wins, and a word merely holding "partition" is not a name. */
 START_TEST(exchange_partitionings_are_read_in_any_case_with_a_glued_prefix)
@@ -1036,6 +1082,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, a_deep_chain_is_analysed_without_recursion);
     tcase_add_test(tc, header_and_summary_count_the_plan_that_runs_with_one_function);
     tcase_add_test(tc, an_analysis_on_a_thread_finds_the_same_and_stops_when_cancelled);
+    tcase_add_test(tc, the_summary_pass_of_a_big_plan_stops_when_cancelled);
     tcase_add_test(tc, exchange_partitionings_are_read_in_any_case_with_a_glued_prefix);
     suite_add_tcase(s, tc);
     TCase *corpus = tcase_create("corpus");

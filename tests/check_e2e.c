@@ -4,9 +4,12 @@
  *
  * Each test runs the binary as the only program of a private tmux server (its own socket
  * in a per-run directory, no user configuration, remain-on-exit so the last screen and
- * the exit status can be read).  The suite's unchecked teardown kills every server, also
- * after a failed test.  Skipped with a message when tmux is missing, and in the sanitizer
- * pass (the binary under test is the same one).
+ * the exit status can be read).  Each test ends its program as a signal would (SIGTERM:
+ * the explorer leaves as on q) and fails unless it exits with status 0 and without a
+ * sanitizer report: in the sanitizer pass the binary is built with ASan + UBSan, and an
+ * error or memory left allocated at exit is written to a file of the run directory.  The
+ * suite's unchecked teardown kills every server, also after a failed test.  Skipped with a
+ * message when tmux is missing.
  */
 #include <check.h>
 #include <dirent.h>
@@ -159,6 +162,7 @@ static const char plan_hostile[] =
 
 struct tmx {
     char sock[128];
+    bool program;  /* the pane is the program itself (not a shell that runs it) */
 };
 
 static char *run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -190,17 +194,28 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+/* Where a sanitized binary writes its reports: run_dir/sanitizer.PID. */
+static const char *report_prefix(void)
+{
+    static char prefix[96];
+    snprintf(prefix, sizeof prefix, "%s/sanitizer", run_dir);
+    return prefix;
+}
+
 /* Start `sparkplan ARGS` (run from the run directory) in a W x H terminal. env: extra
  * environment ("NO_COLOR=1"), may be "". */
 static void start_cmd(struct tmx *x, const char *name, int w, int h, const char *env,
                       const char *args, bool then_shell)
 {
     snprintf(x->sock, sizeof x->sock, "%s/%s.sock", run_dir, name);
+    x->program = !then_shell;
+    char san[512];
+    tu_san_env(san, sizeof san, report_prefix());
     /* then_shell: the pane outlives the program and shows its exit status, so the
      * terminal's modes after the exit can be read from a live pane. */
     char *out = run("cd %s && tmux -S %s -f %s/tmux.conf new-session -d -x %d -y %d "
-                    "'%senv -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s %s %s%s' 2>&1",
-                    run_dir, x->sock, run_dir, w, h, then_shell ? "" : "exec ", env,
+                    "'%senv -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s %s %s %s%s' 2>&1",
+                    run_dir, x->sock, run_dir, w, h, then_shell ? "" : "exec ", san, env,
                     tu_binary(), args, then_shell ? "; echo EXIT=$?; sleep 60" : "");
     ck_assert_msg(out[0] == '\0', "tmux failed: %s", out);
     free(out);
@@ -224,20 +239,30 @@ static char *pane_format(struct tmx *x, const char *fmt)
     return s;
 }
 
+static void fail_on_sanitizer_report(struct tmx *x);
+static void fail_if_gone(struct tmx *x, const char *screen);
+
 struct screen_probe {
     struct tmx *x;
     bool escapes;
     const struct pw_cond *conds;
     char *last;
     const struct pw_cond *failed;
+    double since;
 };
 
+/* A program that died (a sanitizer stopped it) draws nothing more: after a second without
+ * the screen, the wait ends with its report or its last screen. */
 static bool probe_screen(void *ctx)
 {
     struct screen_probe *p = ctx;
+    if (tu_san_reported(report_prefix()))
+        fail_on_sanitizer_report(p->x);
     free(p->last);
     p->last = capture(p->x, p->escapes);
     p->failed = pw_unmet(p->last, p->conds);
+    if (p->failed && pollwait_now() - p->since > 1.0)
+        fail_if_gone(p->x, p->last);
     return p->failed == NULL;
 }
 
@@ -246,7 +271,7 @@ static bool probe_screen(void *ctx)
  * after POLLWAIT_SECONDS with the condition that never held and the last screen. */
 static char *wait_conds(struct tmx *x, bool escapes, const struct pw_cond *conds)
 {
-    struct screen_probe p = {x, escapes, conds, NULL, NULL};
+    struct screen_probe p = {x, escapes, conds, NULL, NULL, pollwait_now()};
     if (!pollwait(probe_screen, &p))
         ck_abort_msg("screen never %s '%s'%s%s (line %d); it shows:\n%s",
                      p.failed->absent ? "lost" : "showed", p.failed->text,
@@ -307,18 +332,85 @@ static void wait_format(struct tmx *x, const char *fmt, const char *want)
     free(p.last);
 }
 
+struct exit_probe {
+    struct tmx *x;
+    char *last;
+    int status;
+};
+
+static bool probe_exit(void *ctx)
+{
+    struct exit_probe *p = ctx;
+    free(p->last);
+    p->last = pane_format(p->x, TU_PANE_EXIT);
+    return tu_pane_exit(p->last, &p->status);
+}
+
 /* The exit status once the program is gone (remain-on-exit keeps the pane). */
 static int wait_exit(struct tmx *x)
 {
-    wait_format(x, "#{pane_dead}", "1");
-    char *st = pane_format(x, "#{pane_dead_status}");
-    int status = atoi(st);
-    free(st);
-    return status;
+    struct exit_probe p = {x, NULL, -1};
+    if (!pollwait(probe_exit, &p))
+        ck_abort_msg("the program did not end within %.0f s: '%s'", POLLWAIT_SECONDS, p.last);
+    free(p.last);
+    return p.status;
 }
 
+/* Fails the test when a sanitized program wrote a report (and clears it for the next),
+ * once the program is over and the report whole. */
+static void fail_on_sanitizer_report(struct tmx *x)
+{
+    if (!tu_san_reported(report_prefix()))
+        return;
+    if (x->program)
+        wait_exit(x);
+    else
+        sleep_ms(500); /* the shell's program: its end is not a pane state */
+    char *report = tu_san_report(report_prefix());
+    if (report) {
+        /* Whole on stderr; Check cuts a failure message at CK_MAX_MSG_SIZE (4 KB). */
+        fprintf(stderr, "== sanitizer report ==\n%s", report);
+        static char msg[3000];
+        snprintf(msg, sizeof msg, "%s", report);
+        free(report);
+        ck_abort_msg("the sanitized program reported (whole above):\n%s", msg);
+    }
+}
+
+/* The program ended while the test waited for its screen: fail now, saying how.  (GCC's
+ * UBSan writes its report to the terminal, whatever the log path: it is on the screen.) */
+static void fail_if_gone(struct tmx *x, const char *screen)
+{
+    if (!x->program)
+        return;
+    char *st = pane_format(x, "#{pane_dead}");
+    bool dead = st[0] == '1';
+    free(st);
+    if (!dead)
+        return;
+    int status = wait_exit(x);
+    fail_on_sanitizer_report(x);
+    ck_abort_msg("the program ended with status %d before the screen came; it shows:\n%s",
+                 status, screen);
+}
+
+/* Ends the test: the program, if still running, gets SIGTERM and must leave with status 0;
+ * neither it nor any program the test ran may have written a sanitizer report. */
 static void stop(struct tmx *x)
 {
+    if (x->program) {
+        char *dead = pane_format(x, "#{pane_dead} #{pane_pid}"); /* "0 PID" while it runs */
+        if (dead[0] == '0')
+            free(run("kill -TERM %s 2>/dev/null", dead + 2));
+        free(dead);
+        int status = wait_exit(x);
+        fail_on_sanitizer_report(x);
+        if (status != 0) {
+            char *s = capture(x, false);
+            ck_abort_msg("the program exited with status %d; it shows:\n%s", status, s);
+        }
+    }
+    fail_on_sanitizer_report(x);
     free(run("tmux -S %s kill-server 2>/dev/null", x->sock));
 }
 
@@ -342,8 +434,6 @@ static bool has_colour_code(const char *s)
 
 static bool skip_test(void)
 {
-    if (getenv("SPARKPLAN_SANITIZED"))
-        return true; /* same binary as the plain pass: nothing new to learn */
     return !tmux_ok;
 }
 
@@ -352,8 +442,6 @@ static bool skip_test(void)
 static void suite_setup(void)
 {
     tmux_ok = system("command -v tmux >/dev/null 2>&1") == 0;
-    if (getenv("SPARKPLAN_SANITIZED"))
-        return;
     if (!tmux_ok) {
         fprintf(stderr, "SKIP: tmux not found; terminal (e2e) tests skipped\n");
         return;
@@ -778,7 +866,9 @@ START_TEST(signals_restore_the_terminal)
     wait_for(&x, "Exchange (6)");
     char *pid = pane_format(&x, "#{pane_pid}");
     free(run("kill -TERM %s", pid));
-    ck_assert_int_eq(wait_exit(&x), 0);
+    int status = wait_exit(&x);
+    fail_on_sanitizer_report(&x);
+    ck_assert_int_eq(status, 0);
     wait_format(&x, "#{alternate_on} #{mouse_sgr_flag}", "0 0");
     free(pid);
     stop(&x);
@@ -794,12 +884,14 @@ START_TEST(ctrl_z_suspends_and_fg_resumes)
         fprintf(stderr, "SKIP: bash not found; Ctrl-z test skipped\n");
         return;
     }
-    struct tmx x;
+    struct tmx x = {.program = false}; /* the pane is the shell */
     snprintf(x.sock, sizeof x.sock, "%s/suspend.sock", run_dir);
+    char san[512];
+    tu_san_env(san, sizeof san, report_prefix());
     free(run("cd %s && tmux -S %s -f %s/tmux.conf new-session -d -x 100 -y 30 "
-             "'exec env -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 PS1=READY$ "
+             "'exec env -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s PS1=READY$ "
              "bash --norc --noprofile -i'",
-             run_dir, x.sock, run_dir));
+             run_dir, x.sock, run_dir, san));
     wait_for(&x, "READY$");
     char cmd[512];
     snprintf(cmd, sizeof cmd, "'%s formatted.txt' Enter", tu_binary());

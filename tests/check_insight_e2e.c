@@ -2,7 +2,9 @@
  * uses them — findings in the gutter and their list (! f), the operator explanation (i), an
  * expression id traced through the plan (* n), the flipped tree (r) and the guided walk (w).
  * The plans are the built-in samples (--sample), so the screens show what the samples hold.
- * Skipped with a message when tmux is missing, and in the sanitizer pass (same binary).
+ * Each test ends its program with SIGTERM (it leaves as on q) and fails unless it exits with
+ * status 0 and wrote no sanitizer report (the sanitizer pass runs the binary built with
+ * ASan + UBSan).  Skipped with a message when tmux is missing.
  */
 #include <check.h>
 #include <stdio.h>
@@ -26,13 +28,23 @@ struct term {
 
 /* `sparkplan ARGS` alone in a private tmux server, in a W x H UTF-8 terminal, with the
  * environment variables ENV ("NAME=value ...", may be empty) added. */
+/* Where a sanitized binary writes its reports: dir/sanitizer.PID. */
+static const char *report_prefix(void)
+{
+    static char prefix[96];
+    snprintf(prefix, sizeof prefix, "%s/sanitizer", dir);
+    return prefix;
+}
+
 static void open_term_env(struct term *tm, const char *name, int w, int h, const char *env,
                           const char *args)
 {
     snprintf(tm->sock, sizeof tm->sock, "%s/%s.sock", dir, name);
+    char san[512];
+    tu_san_env(san, sizeof san, report_prefix());
     char *out = sh("tmux -S %s -f %s/tmux.conf new-session -d -x %d -y %d "
-                   "'exec env -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s %s %s' 2>&1",
-                   tm->sock, dir, w, h, env, tu_binary(), args);
+                   "'exec env -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s %s %s %s' 2>&1",
+                   tm->sock, dir, w, h, san, env, tu_binary(), args);
     ck_assert_msg(out[0] == '\0', "tmux failed: %s", out);
     free(out);
 }
@@ -52,14 +64,24 @@ struct screen_probe {
     const struct pw_cond *conds;
     char *last;
     const struct pw_cond *failed;
+    double since;
 };
 
+static void fail_on_sanitizer_report(struct term *tm);
+static void fail_if_gone(struct term *tm, const char *screen);
+
+/* A program that died (a sanitizer stopped it) draws nothing more: after a second without
+ * the screen, the wait ends with its report or its last screen. */
 static bool probe(void *ctx)
 {
     struct screen_probe *p = ctx;
+    if (tu_san_reported(report_prefix()))
+        fail_on_sanitizer_report(p->tm);
     free(p->last);
     p->last = screen(p->tm);
     p->failed = pw_unmet(p->last, p->conds);
+    if (p->failed && pollwait_now() - p->since > 1.0)
+        fail_if_gone(p->tm, p->last);
     return p->failed == NULL;
 }
 
@@ -67,7 +89,7 @@ static bool probe(void *ctx)
  * returns that screen (the caller frees it).  Fails after POLLWAIT_SECONDS. */
 static char *until_all(struct term *tm, const struct pw_cond *conds)
 {
-    struct screen_probe p = {tm, conds, NULL, NULL};
+    struct screen_probe p = {tm, conds, NULL, NULL, pollwait_now()};
     if (!pollwait(probe, &p))
         ck_abort_msg("the screen never %s '%s'%s%s; it shows:\n%s",
                      p.failed->absent ? "lost" : "showed", p.failed->text,
@@ -94,11 +116,6 @@ static void press(struct term *tm, const char *k)
     free(sh("tmux -S %s send-keys %s", tm->sock, k));
 }
 
-static void close_term(struct term *tm)
-{
-    free(sh("tmux -S %s kill-server 2>/dev/null", tm->sock));
-}
-
 struct exit_probe {
     struct term *tm;
     int status;
@@ -107,12 +124,10 @@ struct exit_probe {
 static bool probe_exit(void *ctx)
 {
     struct exit_probe *p = ctx;
-    char *st = sh("tmux -S %s display -p '#{pane_dead} #{pane_dead_status}'", p->tm->sock);
-    bool dead = st[0] == '1';
-    if (dead)
-        p->status = atoi(st + 2);
+    char *st = sh("tmux -S %s display -p '" TU_PANE_EXIT "'", p->tm->sock);
+    bool over = tu_pane_exit(st, &p->status);
     free(st);
-    return dead;
+    return over;
 }
 
 /* The program's exit status once it is gone (remain-on-exit keeps the pane); fails the
@@ -123,6 +138,57 @@ static int exit_status(struct term *tm)
     if (!pollwait(probe_exit, &p))
         ck_abort_msg("the program did not end within %.0f s", POLLWAIT_SECONDS);
     return p.status;
+}
+
+/* Fails the test when the sanitized program wrote a report (and clears it for the next),
+ * once the program is over and the report whole. */
+static void fail_on_sanitizer_report(struct term *tm)
+{
+    if (!tu_san_reported(report_prefix()))
+        return;
+    exit_status(tm);
+    char *report = tu_san_report(report_prefix());
+    if (report) {
+        /* Whole on stderr; Check cuts a failure message at CK_MAX_MSG_SIZE (4 KB). */
+        fprintf(stderr, "== sanitizer report ==\n%s", report);
+        static char msg[3000];
+        snprintf(msg, sizeof msg, "%s", report);
+        free(report);
+        ck_abort_msg("the sanitized program reported (whole above):\n%s", msg);
+    }
+}
+
+/* The program ended while the test waited for its screen: fail now, saying how.  (GCC's
+ * UBSan writes its report to the terminal, whatever the log path: it is on the screen.) */
+static void fail_if_gone(struct term *tm, const char *screen)
+{
+    char *st = sh("tmux -S %s display -p '#{pane_dead}'", tm->sock);
+    bool dead = st[0] == '1';
+    free(st);
+    if (!dead)
+        return;
+    int status = exit_status(tm);
+    fail_on_sanitizer_report(tm);
+    ck_abort_msg("the program ended with status %d before the screen came; it shows:\n%s",
+                 status, screen);
+}
+
+/* Ends the test: the program, if still running, gets SIGTERM and must leave with status 0,
+ * without a sanitizer report (an error, or memory left allocated at exit). */
+static void close_term(struct term *tm)
+{
+    char *pane = sh("tmux -S %s display -p '#{pane_dead} #{pane_pid}' 2>/dev/null", tm->sock);
+    pane[strcspn(pane, "\n")] = '\0';
+    if (pane[0] == '0')
+        free(sh("kill -TERM %.20s 2>/dev/null", pane + 2));
+    free(pane);
+    int status = exit_status(tm);
+    fail_on_sanitizer_report(tm);
+    if (status != 0) {
+        char *s = screen(tm);
+        ck_abort_msg("the program exited with status %d; it shows:\n%s", status, s);
+    }
+    free(sh("tmux -S %s kill-server 2>/dev/null", tm->sock));
 }
 
 /* A formatted plan of n scans and exchanges under one Union (tu_union_plan), written to
@@ -142,14 +208,12 @@ static void write_union_plan(const char *name, unsigned n, char *path, size_t ca
 
 static bool skipped(void)
 {
-    return getenv("SPARKPLAN_SANITIZED") || !have_tmux;
+    return !have_tmux;
 }
 
 static void setup(void)
 {
     have_tmux = system("command -v tmux >/dev/null 2>&1") == 0;
-    if (getenv("SPARKPLAN_SANITIZED"))
-        return;
     if (!have_tmux) {
         fprintf(stderr, "SKIP: tmux not found; insight terminal tests skipped\n");
         return;
@@ -351,7 +415,9 @@ START_TEST(keys_are_answered_while_the_analysis_runs_and_the_findings_follow)
     SEE_ALL(&tm, LACKS("Findings: 5000"), SHOWS("0 warnings, 5000 info (!)"), SHOWS(MARKED_T3),
             SHOWS("\n  \xE2\x94\x9C\xE2\x94\x80\xE2\x94\x80 Scan parquet t2 (2)"));
     press(&tm, "q");
-    ck_assert_int_eq(exit_status(&tm), 0);
+    int status = exit_status(&tm);
+    fail_on_sanitizer_report(&tm);
+    ck_assert_int_eq(status, 0);
     close_term(&tm);
 }
 END_TEST
@@ -389,7 +455,9 @@ START_TEST(quitting_during_the_analysis_does_not_wait_for_it)
     open_term_env(&tm, "quitting", 120, 24, env, plan);
     see(&tm, "analysing\xE2\x80\xA6  1/3001  ?:help");
     press(&tm, "q");
-    ck_assert_int_eq(exit_status(&tm), 0);
+    int status = exit_status(&tm);
+    fail_on_sanitizer_report(&tm);
+    ck_assert_int_eq(status, 0);
     close_term(&tm);
 }
 END_TEST

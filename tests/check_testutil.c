@@ -1,12 +1,15 @@
 /* Shared test helpers (see testutil.h) — lives in a check_ file so the build picks it up. */
 #include "testutil.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 enum sp_status tu_try_parse(const char *text, size_t len, struct document **doc)
 {
@@ -98,6 +101,121 @@ const char *tu_binary(void)
 {
     const char *b = getenv("SPARKPLAN_BIN");
     return b && *b ? b : "./sparkplan";
+}
+
+void tu_san_env(char *buf, size_t cap, const char *prefix)
+{
+    snprintf(buf, cap, "ASAN_OPTIONS=detect_leaks=1:log_path=%s "
+             "UBSAN_OPTIONS=print_stacktrace=1:log_path=%s", prefix, prefix);
+}
+
+/* Calls found(path, ctx) for every report under prefix (PREFIX.PID); stops when it returns
+ * false. */
+static void each_san_report(const char *prefix, bool (*found)(const char *path, void *ctx),
+                            void *ctx)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", prefix);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return;
+    *slash = '\0';
+    const char *base = slash + 1;
+    size_t base_len = strlen(base);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) { /* a run directory holds a few files */
+        if (strncmp(e->d_name, base, base_len) != 0 || e->d_name[base_len] != '.')
+            continue;
+        char path[PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (!found(path, ctx))
+            break;
+    }
+    if (d)
+        closedir(d);
+}
+
+static bool note_report(const char *path, void *ctx)
+{
+    (void)path;
+    *(bool *)ctx = true;
+    return false;
+}
+
+bool tu_san_reported(const char *prefix)
+{
+    bool any = false;
+    each_san_report(prefix, note_report, &any);
+    return any;
+}
+
+/* Keeps the first report's text, removes every report. */
+static bool take_report(const char *path, void *ctx)
+{
+    char **report = ctx;
+    size_t len = 0;
+    char *text = *report ? NULL : tu_read_file(path, &len);
+    if (text && len > 16384)
+        text[16384] = '\0';
+    if (!*report && !text)
+        text = strdup(path); /* unreadable: name it at least */
+    if (text)
+        *report = text;
+    unlink(path);
+    return true;
+}
+
+char *tu_san_report(const char *prefix)
+{
+    char *report = NULL;
+    each_san_report(prefix, take_report, &report);
+    return report;
+}
+
+/* The wait status of a zombie (field 52 of /proc/PID/stat, after the state 'Z'), or -1. */
+static int zombie_status(long pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    char *stat = tu_read_file(path, NULL);
+    if (!stat)
+        return -1;
+    int status = -1;
+    const char *p = strrchr(stat, ')'); /* the command name may hold anything but this */
+    if (p && p[1] == ' ' && p[2] == 'Z') {
+        for (int field = 3; field < 52 && p; field++) /* 49 fields */
+            p = strchr(p + 1, ' ');
+        if (p)
+            status = atoi(p + 1);
+    }
+    free(stat);
+    return status;
+}
+
+bool tu_pane_exit(const char *format_out, int *status)
+{
+    if (format_out[0] != '1' || format_out[1] != ':')
+        return false;
+    const char *code = format_out + 2;
+    const char *sig = strchr(code, ':');
+    const char *pid = sig ? strchr(sig + 1, ':') : NULL;
+    if (!pid)
+        return false;
+    sig++, pid++;
+    if (*code >= '0' && *code <= '9') {
+        *status = atoi(code);
+        return true;
+    }
+    if (*sig >= '0' && *sig <= '9') {
+        *status = 128 + atoi(sig);
+        return true;
+    }
+    int ws = zombie_status(atol(pid));
+    if (ws < 0)
+        return false;
+    *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+    return true;
 }
 
 char *tu_run(const char *cmd, int *status)

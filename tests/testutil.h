@@ -27,6 +27,26 @@ const char *tu_corpus_dir(void);
 /* Path of the sparkplan binary under test. */
 const char *tu_binary(void);
 
+/* The environment words ("ASAN_OPTIONS=... UBSAN_OPTIONS=...") that make the binary under
+ * test, when it is built with the sanitizers (the sanitizer pass of make check), write any
+ * report (an error, memory still allocated at exit) to PREFIX.PID rather than to the
+ * terminal it draws on; the plain binary ignores them. */
+void tu_san_env(char *buf, size_t cap, const char *prefix);
+/* The first report written under prefix (malloc'd, cut to 16 KB), or NULL when there is
+ * none; removes them all, so the next test starts clean. */
+char *tu_san_report(const char *prefix);
+/* Is there one?  (Cheap enough to ask at every poll of a screen: a crashed program's test
+ * fails at once with the report rather than after a wait.) */
+bool tu_san_reported(const char *prefix);
+
+/* What tmux's TU_PANE_EXIT format reads for a pane kept after its program ended
+ * (remain-on-exit): true once the program is over and how is known, with *status its exit
+ * status, or 128 + the signal that ended it.  A pane reads dead a moment before tmux has
+ * the status, and tmux 3.3 sometimes never collects a program that dies early (it stays a
+ * zombie): then the status is the zombie's own (Linux, /proc/PID/stat). */
+#define TU_PANE_EXIT "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}:#{pane_pid}"
+bool tu_pane_exit(const char *format_out, int *status);
+
 /* Run a shell command, capture stdout (malloc'd) and the exit status. */
 char *tu_run(const char *cmd, int *status);
 /* The same with a printf-style command; fails the test when the shell cannot be started. */

@@ -13,11 +13,13 @@
 #ifndef SPARKPLAN_OPCLASS_H
 #define SPARKPLAN_OPCLASS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "sparkplan/catalog.h"
 #include "sparkplan/plan.h"
+#include "sparkplan/status.h"
 
 enum op_class {
     OP_OTHER,
@@ -72,6 +74,14 @@ uint32_t op_count_distinct(int32_t *ids, size_t n);
  * (then the stage count is left at 0), 1 otherwise. */
 int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uint32_t begin,
                        uint32_t end);
+/* The same for a thread that may be told to stop (the explorer's analysis): *cancel (may be
+ * NULL) is read before every OP_SUMMARY_CANCEL_EVERY nodes, so a quit never waits for the
+ * pass over a million nodes.  SP_OK, SP_ERR_NOMEM (stage count 0, as above) or
+ * SP_ERR_CANCELLED (the counts stop where the pass did: none when the flag was already set). */
+#define OP_SUMMARY_CANCEL_EVERY 4096u
+enum sp_status op_summary_compute_cancellable(struct op_summary *sum, const struct plan_section *s,
+                                              uint32_t begin, uint32_t end,
+                                              const atomic_int *cancel);
 /* The same summary in slices, so the explorer can count a million nodes between frames:
  * start, then more with a budget of nodes (1 when done and run->sum is final, 0 when there
  * is more, -1 when done but memory ran out: the stage count is then 0); stop frees what a

@@ -984,11 +984,13 @@ struct plan_counts {
     size_t exchanges;
 };
 
-static void count_subtree(const struct plan_node *label, struct plan_counts *pc)
+static void count_subtree(struct ctx *c, const struct plan_node *label, struct plan_counts *pc)
 {
     memset(pc, 0, sizeof *pc);
     const struct plan_section *s = label->section;
     for (uint32_t i = label->preorder + 1; i <= label->preorder + label->subtree_size && i < s->n_nodes; i++) {
+        if (stop_at(c, i)) /* a plan's whole Final or Initial Plan: up to every node */
+            return;
         const struct catalog_entry *e = node_entry(s->preorder[i]);
         if (!e)
             continue;
@@ -1036,8 +1038,10 @@ static void rule_aqe(struct ctx *c, const struct plan_node *n, bool *draft_repor
     if (!final || !initial)
         return;
     struct plan_counts f, i;
-    count_subtree(final, &f);
-    count_subtree(initial, &i);
+    count_subtree(c, final, &f);
+    count_subtree(c, initial, &i);
+    if (c->oom)
+        return;
     bool joins_differ = memcmp(f.joins, i.joins, sizeof f.joins) != 0;
     if (joins_differ) {
         char fb[200], ib[200];
@@ -1196,10 +1200,12 @@ static long find_in_text(struct ctx *c, struct slice t, const char *needle, size
 
 /* Does every node's text and details lie inside the document text?  (Then a needle the
  * text lacks is in no node.) */
-static bool nodes_in_text(const struct document *doc)
+static bool nodes_in_text(struct ctx *c, const struct document *doc)
 {
     const char *lo = doc->text, *hi = doc->text + doc->text_len;
     for (size_t i = 0; i < doc->n_all_nodes; i++) { /* bounded by the node count */
+        if (stop_at(c, (uint32_t)i))
+            return false;
         const struct plan_node *n = doc->all_nodes[i];
         if ((n->text.len && (n->text.ptr < lo || n->text.ptr + n->text.len > hi)) ||
             (n->details_text.len &&
@@ -1215,7 +1221,7 @@ static bool nodes_in_text(const struct document *doc)
  * 1M-node formatted plan). */
 static void scan_text_once(struct ctx *c, const struct document *doc)
 {
-    if (!doc->text || !nodes_in_text(doc))
+    if (!doc->text || !nodes_in_text(c, doc))
         return;
     struct slice t = slice_make(doc->text, doc->text_len);
     c->no_statistics = find_in_text(c, t, "Statistics(", 0) < 0 && !stopped(c);
@@ -1241,10 +1247,14 @@ static void rule_truncated_plan(struct ctx *c, const struct document *doc)
                 if (d == at || d < 4 || memcmp(t.ptr + d - 4, "... ", 4) != 0)
                     continue;
             }
-            /* Line number: count newlines since the last hit (linear overall). */
-            for (size_t i = counted; i < (size_t)at; i++)
+            /* Line number: count newlines since the last hit (linear overall), with a look
+             * at the cancel flag every TEXT_CHUNK bytes. */
+            for (size_t i = counted; i < (size_t)at; i++) {
+                if (i % TEXT_CHUNK == 0 && stopped(c))
+                    return;
                 if (t.ptr[i] == '\n')
                     line++;
+            }
             counted = (size_t)at;
             uint32_t orig = document_original_line(doc, line);
             const struct plan_node *n = document_node_at_line(doc, orig);
@@ -1262,7 +1272,9 @@ static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 static void count_section(struct ctx *c, const struct plan_section *s)
 {
     struct op_summary os;
-    if (!op_summary_compute(&os, s, 0, s->n_nodes)) {
+    enum sp_status st = op_summary_compute_cancellable(&os, s, 0, s->n_nodes, c->cancel);
+    if (st != SP_OK) {
+        c->cancelled = st == SP_ERR_CANCELLED;
         c->oom = true;
         return;
     }
@@ -1400,7 +1412,7 @@ enum sp_status analyze_document_cancellable(const struct document *doc, const at
     index_join_ids(&c);
 
     a->summary.n_plans = doc->n_plans;
-    for (size_t i = 0; i < doc->n_all_nodes; i++)
+    for (size_t i = 0; i < doc->n_all_nodes && !stop_at(&c, (uint32_t)i) && !c.oom; i++)
         a->summary.n_nodes += !(doc->all_nodes[i]->flags & NODE_LABEL);
     bool has_exec = document_has_exec(doc);
     for (const struct plan *p = doc->first_plan; p && !c.oom; p = p->next) {

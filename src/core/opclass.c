@@ -341,11 +341,27 @@ void op_summary_stop(struct op_summary_run *run)
 int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uint32_t begin,
                        uint32_t end)
 {
+    return op_summary_compute_cancellable(sum, s, begin, end, NULL) == SP_OK;
+}
+
+enum sp_status op_summary_compute_cancellable(struct op_summary *sum, const struct plan_section *s,
+                                              uint32_t begin, uint32_t end,
+                                              const atomic_int *cancel)
+{
     struct op_summary_run run;
     op_summary_start(&run, s, begin, end);
-    int done = op_summary_more(&run, UINT32_MAX);
+    uint32_t slice = cancel ? OP_SUMMARY_CANCEL_EVERY : UINT32_MAX;
+    int done = 0;
+    while (done == 0) {  /* each round counts a slice of nodes: bounded by end - begin */
+        if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
+            op_summary_stop(&run);
+            *sum = run.sum;
+            return SP_ERR_CANCELLED;
+        }
+        done = op_summary_more(&run, slice);
+    }
     *sum = run.sum;
-    return done > 0;
+    return done > 0 ? SP_OK : SP_ERR_NOMEM;
 }
 
 static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)

@@ -147,15 +147,7 @@ static void fail_on_sanitizer_report(struct term *tm)
     if (!tu_san_reported(report_prefix()))
         return;
     exit_status(tm);
-    char *report = tu_san_report(report_prefix());
-    if (report) {
-        /* Whole on stderr; Check cuts a failure message at CK_MAX_MSG_SIZE (4 KB). */
-        fprintf(stderr, "== sanitizer report ==\n%s", report);
-        static char msg[3000];
-        snprintf(msg, sizeof msg, "%s", report);
-        free(report);
-        ck_abort_msg("the sanitized program reported (whole above):\n%s", msg);
-    }
+    tu_san_fail_on_report(report_prefix());
 }
 
 /* The program ended while the test waited for its screen: fail now, saying how.  (GCC's

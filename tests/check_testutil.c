@@ -173,6 +173,18 @@ char *tu_san_report(const char *prefix)
     return report;
 }
 
+void tu_san_fail_on_report(const char *prefix)
+{
+    char *report = tu_san_report(prefix);
+    if (!report)
+        return;
+    fprintf(stderr, "== sanitizer report ==\n%s", report);
+    static char msg[3000];
+    snprintf(msg, sizeof msg, "%s", report);
+    free(report);
+    ck_abort_msg("the sanitized program reported (whole above):\n%s", msg);
+}
+
 /* The wait status of a zombie (field 52 of /proc/PID/stat, after the state 'Z'), or -1. */
 static int zombie_status(long pid)
 {

@@ -38,6 +38,10 @@ char *tu_san_report(const char *prefix);
 /* Is there one?  (Cheap enough to ask at every poll of a screen: a crashed program's test
  * fails at once with the report rather than after a wait.) */
 bool tu_san_reported(const char *prefix);
+/* Fails the test when a report was written under prefix: the whole report on stderr (Check
+ * cuts a failure message at 4 KB), its start in the failure message.  Call it once the
+ * program is over, so that the report is whole. */
+void tu_san_fail_on_report(const char *prefix);
 
 /* What tmux's TU_PANE_EXIT format reads for a pane kept after its program ended
  * (remain-on-exit): true once the program is over and how is known, with *status its exit

@@ -17,20 +17,23 @@ UI_LIBS     = $(shell $(PKG) --libs ncursesw termkey 2>/dev/null)
 CHECK_CFLAGS = $(shell $(PKG) --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell $(PKG) --libs check 2>/dev/null)
 
-CORE_SRC = $(sort $(wildcard src/core/*.c))
+# The core, one folder per pipeline stage (see docs/layout.md); src/ui is the only curses code.
+CORE_DIRS = base input parse model analysis output rows
+CORE_SRC = $(sort $(foreach d,$(CORE_DIRS),$(wildcard src/$(d)/*.c)))
+CORE_HDR = $(wildcard include/sparkplan/*.h) $(foreach d,$(CORE_DIRS),$(wildcard src/$(d)/*.h))
 UI_SRC   = $(sort $(wildcard src/ui/*.c))
 TEST_SRC = $(sort $(wildcard tests/check_*.c))
 
 B        = build
 # The samples are built into the core library (build/sample_data.c, see sample.h).
 SAMPLES  = $(sort $(wildcard samples/*.txt))
-CORE_OBJ = $(CORE_SRC:src/core/%.c=$(B)/core/%.o) $(B)/sample_data.o
+CORE_OBJ = $(CORE_SRC:src/%.c=$(B)/core/%.o) $(B)/sample_data.o
 UI_OBJ   = $(UI_SRC:src/ui/%.c=$(B)/ui/%.o)
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(B)/tests/%.o)
 
 SAN      = build-asan
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-SAN_CORE_OBJ = $(CORE_SRC:src/core/%.c=$(SAN)/core/%.o) $(SAN)/sample_data.o
+SAN_CORE_OBJ = $(CORE_SRC:src/%.c=$(SAN)/core/%.o) $(SAN)/sample_data.o
 SAN_UI_OBJ   = $(UI_SRC:src/ui/%.c=$(SAN)/ui/%.o)
 SAN_TEST_OBJ = $(TEST_SRC:tests/%.c=$(SAN)/tests/%.o)
 
@@ -41,12 +44,13 @@ all: sparkplan
 
 # ---- the program --------------------------------------------------------------------
 # The core library never links curses: the test runner links it alone, so a curses call
-# in src/core fails to link.
+# in a core folder fails to link.
 $(B)/libsparkplan-core.a: $(CORE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h src/core/*.h) | $(B)/core
+$(B)/core/%.o: src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(CFLAGS) -c -o $@ $<
 
 $(B)/ui/%.o: src/ui/%.c $(wildcard include/sparkplan/*.h) | $(B)/ui
@@ -111,7 +115,8 @@ $(B)/runner.o: tests/runner.c $(B)/suites.inc | $(B)
 $(B)/check-runner: $(B)/runner.o $(TEST_OBJ) $(B)/libsparkplan-core.a
 	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) -lm
 
-$(SAN)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h src/core/*.h) | $(SAN)/core
+$(SAN)/core/%.o: src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(SANFLAGS) -c -o $@ $<
 
 $(SAN)/tests/%.o: tests/%.c $(wildcard include/sparkplan/*.h) $(wildcard tests/*.h) | $(SAN)/tests
@@ -163,7 +168,7 @@ check-asan: $(SAN)/sparkplan $(SAN)/check-runner
 	  [ -e "$$f" ] || continue; echo "== sanitizer report $$f"; cat "$$f"; status=1; \
 	done; exit $$status
 
-# ---- the key lists of the man page and README come from the key table (src/core/keys.c) -
+# ---- the key lists of the man page and README come from the key table (src/rows/keys.c) -
 $(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/sparkplan/*.h)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/keys-man.c $(B)/libsparkplan-core.a
 
@@ -187,7 +192,7 @@ FUZZ_ARGS          = -max_len=$(FUZZ_MAX_LEN) -dict=tests/fuzz/plan.dict -timeou
 CORPUS_DIR        ?= $(if $(SPARKPLAN_CORPUS),$(SPARKPLAN_CORPUS),../shared/corpus)
 
 $(FZ)/fuzz_parse: tests/fuzz/fuzz_parse.c $(CORE_SRC) $(B)/sample_data.c \
-                  $(wildcard include/sparkplan/*.h src/core/*.h)
+                  $(CORE_HDR)
 	@mkdir -p $(FZ)
 	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(DEFS) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_parse.c \
 	  $(CORE_SRC) $(B)/sample_data.c -lm
@@ -238,10 +243,11 @@ BB          = build-bench
 BENCH_FLAGS = -O2 -DNDEBUG -g
 BENCH_DIR  ?= /tmp/sparkplan-bench
 BENCH_RUNS ?= 3
-BB_CORE_OBJ = $(CORE_SRC:src/core/%.c=$(BB)/core/%.o) $(BB)/sample_data.o
+BB_CORE_OBJ = $(CORE_SRC:src/%.c=$(BB)/core/%.o) $(BB)/sample_data.o
 BB_UI_OBJ   = $(UI_SRC:src/ui/%.c=$(BB)/ui/%.o)
 
-$(BB)/core/%.o: src/core/%.c $(wildcard include/sparkplan/*.h src/core/*.h) | $(BB)/core
+$(BB)/core/%.o: src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(BENCH_FLAGS) -c -o $@ $<
 
 $(BB)/ui/%.o: src/ui/%.c $(wildcard include/sparkplan/*.h) | $(BB)/ui

@@ -10,7 +10,7 @@
  * inferred from markers", "N wrapped lines joined to the line before").
  * Never: writes to doc->bytes other than the final text over it, recursion, a pass that is
  * not linear.
- * See src/core/clean_impl.h for the steps.
+ * See src/input/clean_impl.h for the steps.
  */
 #ifndef SPARKPLAN_CLEAN_H
 #define SPARKPLAN_CLEAN_H

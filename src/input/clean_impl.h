@@ -1,4 +1,4 @@
-/* clean_impl: the pieces of the paste clean-up shared by src/core/clean*.c (not public).
+/* clean_impl: the pieces of the paste clean-up shared by src/input/clean*.c (not public).
  *
  * Clean-up works on an array of lines.  A line is a (pointer, length) view into the input
  * bytes or into the cleaner's scratch arena, plus the original input line it came from.

@@ -752,10 +752,30 @@ static void write_longline(uint64_t bytes)
         "struct<ss_item_sk:int,ss_store_code:string>\n\n");
 }
 
+/* A formatted plan with a subquery section per Scan (a generated query with a scalar
+ * subquery per column): the analysis must stay linear in the number of sections. */
+static void write_subqueries(uint64_t n)
+{
+    put("== Physical Plan ==\n* Project (2)\n+- Scan parquet spark_catalog.db.t (1)\n\n\n");
+    put("(1) Scan parquet spark_catalog.db.t\nOutput [1]: [a#1]\n\n");
+    put("(2) Project [codegen id : 1]\nOutput [1]: [a#1]\n\n===== Subqueries =====\n\n");
+    for (uint64_t i = 0; i < n; i++) {
+        put("Subquery:");
+        put_u(i + 1);
+        put(" Hosting operator id = 2 Hosting Expression = Subquery scalar-subquery#");
+        put_u(i + 10);
+        put("\nScan parquet spark_catalog.db.s");
+        put_u(i);
+        put(" (");
+        put_u(i + 3);
+        put(")\n\n\n");
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
-        fputs("usage: gen formatted|simple|chain|longline SIZE FILE\n", stderr);
+        fputs("usage: gen formatted|simple|chain|longline|subqueries SIZE FILE\n", stderr);
         return 2;
     }
     const char *kind = argv[1];
@@ -767,6 +787,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(kind, "longline") == 0) {
         write_longline(size);
+    } else if (strcmp(kind, "subqueries") == 0) {
+        write_subqueries(size);
     } else {
         uint32_t root;
         if (strcmp(kind, "chain") == 0)

@@ -18,7 +18,7 @@ DIR=${BENCH_DIR:-/tmp/sparkplan-bench}
 RUNS=${BENCH_RUNS:-3}
 KEEP=${BENCH_KEEP:-0}
 NODES=${BENCH_NODES:-1000000}
-ONLY=${BENCH_ONLY:-formatted simple chain longline corpus}
+ONLY=${BENCH_ONLY:-formatted simple chain longline subqueries corpus}
 CORPUS=${SPARKPLAN_CORPUS:-../shared/corpus}
 SCREEN_RE=${BENCH_SCREEN_RE:-}
 # Pause between two looks at the explorer's screen.  Polling without a pause (a tmux client
@@ -48,7 +48,7 @@ cleanup() {
     rm -f "$DIR"/out.* "$DIR"/*.massif
     if [ "$KEEP" != 1 ]; then
         rm -f "$DIR"/formatted.txt "$DIR"/simple.txt "$DIR"/chain.txt "$DIR"/longline.txt \
-              "$DIR"/corpus.txt "$DIR"/corpus1.txt
+              "$DIR"/corpus.txt "$DIR"/corpus1.txt "$DIR"/subqueries.txt
     fi
 }
 trap cleanup EXIT
@@ -80,6 +80,7 @@ make_input() { # NAME: generate $DIR/NAME.txt unless a fresh one is there
         simple)    "$GEN" simple "$NODES" "$f" ;;
         chain)     "$GEN" chain 10000 "$f" ;;
         longline)  "$GEN" longline 50000000 "$f" ;;
+        subqueries) "$GEN" subqueries 80000 "$f" ;;   # 80,000 subquery sections, 10 MB
         tiny)      "$GEN" formatted 10 "$f" ;;
         fill)      "$GEN" formatted 40 "$f" ;;   # 53 operators: fills the 38-line pane
         corpus)
@@ -236,6 +237,14 @@ for name in $ONLY; do
         record "$name" "${mode}_emit_cat" "$(field time "$line")"
         rm -f "$DIR/out.$mode" "$DIR/out.cat"
     done
+
+    # --lint and --summary read every section: linear in their number (subqueries).
+    if [ "$name" = subqueries ]; then
+        for mode in lint summary; do
+            line=$("$SPB" run "$RUNS" /dev/null -- "$SP" "--$mode" "$f" 2>"$DIR/out.stderr")
+            record "$name" "$mode" "$(field time "$line")"
+        done
+    fi
 
     if [ $HAVE_UI = 1 ]; then
         set -- $(first_screen "$f")

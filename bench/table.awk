@@ -83,6 +83,14 @@ END {
         printf "\n"
     }
     if (!shown) printf "\n2. Output throughput: n/a (sparkplan --print/--json not built yet)\n"
+    for (j = 1; j <= n; j++) {
+        i = order[j]
+        if (!has(i, "lint")) continue
+        printf "\n2b. --lint / --summary on %s (every section read once: linear in their number)\n", i
+        printf "%-10s %8s %8s %10s %10s\n", "input", "MB", "json ms", "lint ms", "summary ms"
+        printf "%-10s %8.1f %8s %10s %10s\n", i, v[i, "bytes"] / 1e6, has(i, "json") ? ms(v[i, "json"]) : "-",
+            ms(v[i, "lint"]), ms(v[i, "summary"])
+    }
 
     shown = 0
     for (j = 1; j <= n; j++) {

@@ -1057,6 +1057,48 @@ START_TEST(exchange_partitionings_are_read_in_any_case_with_a_glued_prefix)
 }
 END_TEST
 
+/* A formatted plan with n subqueries, each one Scan: the lint and the summary read every
+ * section once, so 60,000 of them take a second, not the minutes a pass over every section
+ * for each section took (the tcase's timeout fails a quadratic pass). */
+static char *many_subqueries(unsigned n, size_t *len)
+{
+    size_t cap = 256 + (size_t)n * 160, k = 0;
+    char *t = malloc(cap);
+    ck_assert_ptr_nonnull(t);
+    k += (size_t)snprintf(t + k, cap - k,
+                          "== Physical Plan ==\n* Project (2)\n+- Scan parquet t (1)\n\n\n"
+                          "(1) Scan parquet t\nOutput [1]: [a#1]\n\n"
+                          "(2) Project [codegen id : 1]\nOutput [1]: [a#1]\n\n"
+                          "===== Subqueries =====\n\n");
+    for (unsigned i = 0; i < n; i++)
+        k += (size_t)snprintf(t + k, cap - k,
+                              "Subquery:%u Hosting operator id = 2 Hosting Expression = "
+                              "Subquery scalar-subquery#%u\nScan parquet s%u (%u)\n\n\n",
+                              i + 1, i + 10, i, i + 3);
+    *len = k;
+    return t;
+}
+
+START_TEST(lint_and_summary_stay_linear_in_the_number_of_subqueries)
+{
+    size_t len;
+    char *text = many_subqueries(60000, &len);
+    struct document *doc = NULL;
+    ck_assert_int_eq(tu_try_parse(text, len, &doc), SP_OK);
+    size_t sections = 0;
+    for (const struct plan_section *s = doc->first_plan->first_section; s; s = s->next)
+        sections++;
+    ck_assert_uint_eq(sections, 60001);
+    struct analysis *a = NULL;
+    struct diag err = {0};
+    ck_assert_int_eq(analyze_document(doc, &a, &err), SP_OK);
+    ck_assert_uint_eq(a->summary.n_nodes, 60002);
+    analysis_free(a);
+    document_free(doc);
+    free(text);
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
@@ -1085,6 +1127,10 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, the_summary_pass_of_a_big_plan_stops_when_cancelled);
     tcase_add_test(tc, exchange_partitionings_are_read_in_any_case_with_a_glued_prefix);
     suite_add_tcase(s, tc);
+    TCase *linear = tcase_create("linear");
+    tcase_set_timeout(linear, 20); /* quadratic: minutes */
+    tcase_add_test(linear, lint_and_summary_stay_linear_in_the_number_of_subqueries);
+    suite_add_tcase(s, linear);
     TCase *corpus = tcase_create("corpus");
     tcase_add_test(corpus, tpcds_ordinary_shuffles_raise_no_warning);
     tcase_add_test(corpus, every_nested_loop_cartesian_python_and_truncation_in_the_corpus_is_found);

@@ -241,25 +241,37 @@ static bool is_executed_kind(enum section_kind k)
 /* The sections whose nodes are counted for a plan: physical + subqueries; else the biggest
  * codegen subtree; else the last logical section.  doc_has_exec: the document prints a
  * physical plan somewhere; then an EXPLAIN CODEGEN output only repeats it (its subtrees are
- * the physical plan's codegen stages) and is neither counted nor linted again. */
-static bool section_counts(const struct plan *p, const struct plan_section *s, bool doc_has_exec)
+ * the physical plan's codegen stages) and is neither counted nor linted again.
+ * Found in one pass over the plan's sections (plan_counted_init), then asked per section:
+ * a plan may hold tens of thousands of subquery sections. */
+struct plan_counted {
+    bool has_exec;
+    const struct plan_section *biggest_codegen, *last_logical;
+    bool doc_has_exec;
+};
+
+static void plan_counted_init(struct plan_counted *pc, const struct plan *p, bool doc_has_exec)
 {
-    bool has_exec = false;
-    const struct plan_section *biggest_codegen = NULL, *last_logical = NULL;
+    memset(pc, 0, sizeof *pc);
+    pc->doc_has_exec = doc_has_exec;
     for (const struct plan_section *t = p->first_section; t; t = t->next) {
         if (is_executed_kind(t->kind))
-            has_exec = true;
+            pc->has_exec = true;
         else if (t->kind == SECTION_CODEGEN) {
-            if (!biggest_codegen || t->n_nodes > biggest_codegen->n_nodes)
-                biggest_codegen = t;
+            if (!pc->biggest_codegen || t->n_nodes > pc->biggest_codegen->n_nodes)
+                pc->biggest_codegen = t;
         } else
-            last_logical = t;
+            pc->last_logical = t;
     }
-    if (has_exec)
+}
+
+static bool section_counts(const struct plan_counted *pc, const struct plan_section *s)
+{
+    if (pc->has_exec)
         return is_executed_kind(s->kind);
-    if (biggest_codegen)
-        return !doc_has_exec && s == biggest_codegen;
-    return s == last_logical;
+    if (pc->biggest_codegen)
+        return !pc->doc_has_exec && s == pc->biggest_codegen;
+    return s == pc->last_logical;
 }
 
 /* Does any plan of the document print a physical plan (or a formatted subquery)? */
@@ -274,9 +286,9 @@ static bool document_has_exec(const struct document *doc)
 
 /* Sections whose text the text rules (statistics, truncated lists) read: every section but
  * codegen subtrees, which repeat the physical plan, unless one is what the plan counts. */
-static bool section_read(const struct plan *p, const struct plan_section *s, bool doc_has_exec)
+static bool section_read(const struct plan_counted *pc, const struct plan_section *s)
 {
-    return s->kind != SECTION_CODEGEN || section_counts(p, s, doc_has_exec);
+    return s->kind != SECTION_CODEGEN || section_counts(pc, s);
 }
 
 static bool is_shadowed_initial(const struct plan_node *n)
@@ -1417,10 +1429,12 @@ enum sp_status analyze_document_cancellable(const struct document *doc, const at
     bool has_exec = document_has_exec(doc);
     for (const struct plan *p = doc->first_plan; p && !c.oom; p = p->next) {
         bool draft_reported = false;
+        struct plan_counted pc;
+        plan_counted_init(&pc, p, has_exec);
         for (const struct plan_section *s = p->first_section; s && !c.oom; s = s->next) {
-            if (section_counts(p, s, has_exec))
+            if (section_counts(&pc, s))
                 analyze_section(&c, s, &tables, &draft_reported);
-            if (!section_read(p, s, has_exec))
+            if (!section_read(&pc, s))
                 continue;
             if (s->kind != SECTION_CODEGEN)
                 rules_statistics(&c, s);

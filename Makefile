@@ -282,15 +282,24 @@ bench: deps
 	@BENCH_DIR=$(BENCH_DIR) BENCH_RUNS=$(BENCH_RUNS) BB=$(BB) sh bench/run.sh
 
 # ---- install ------------------------------------------------------------------------
+# install notes the directories it creates in $(DATADIR)/installed-dirs; uninstall removes
+# them again (deepest first, only when empty), and never a directory that was there before.
+INSTALL_DIRS = $(BINDIR) $(MANDIR) $(DATADIR)
 install: sparkplan
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)/samples
+	@created=; for d in $(INSTALL_DIRS); do p=$(DESTDIR)$$d; \
+	  while [ -n "$$p" ] && [ ! -d "$$p" ]; do created="$$created $${p#$(DESTDIR)}"; p=$${p%/*}; done; \
+	done; \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)/samples && \
+	{ [ -z "$$created" ] || printf '%s\n' $$created >> $(DESTDIR)$(DATADIR)/installed-dirs; }
 	install -m 755 sparkplan $(DESTDIR)$(BINDIR)/sparkplan
 	install -m 644 man/sparkplan.1 $(DESTDIR)$(MANDIR)/sparkplan.1
 	install -m 644 samples/* $(DESTDIR)$(DATADIR)/samples/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/sparkplan $(DESTDIR)$(MANDIR)/sparkplan.1
-	rm -rf $(DESTDIR)$(DATADIR)
+	@dirs=$$(cat $(DESTDIR)$(DATADIR)/installed-dirs 2>/dev/null | LC_ALL=C sort -ru); \
+	rm -f $(DESTDIR)$(BINDIR)/sparkplan $(DESTDIR)$(MANDIR)/sparkplan.1 && \
+	rm -rf $(DESTDIR)$(DATADIR) && \
+	for d in $$dirs; do rmdir "$(DESTDIR)$$d" 2>/dev/null || true; done
 
 clean:
 	rm -rf $(B) $(SAN) $(BB) $(FZ) $(FZ).log sparkplan

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "sparkplan/analyze.h"
@@ -78,12 +79,41 @@ static const char usage_text[] =
 
 static const char *const theme_names[] = {"dark", "light", "projector", "mono"};
 
-static void usage_error(const char *fmt, const char *arg)
+/* "sparkplan: BEFORE'ARG'AFTER" and the usage hint; ARG (from the command line) is
+ * sanitized like everything else shown. */
+static void usage_error(const char *before, const char *arg, const char *after)
 {
     fputs("sparkplan: ", stderr);
-    fprintf(stderr, fmt, arg);
+    fputs(before, stderr);
+    fputc('\'', stderr);
+    sanitize_fwrite(stderr, slice_cstr(arg));
+    fputc('\'', stderr);
+    fputs(after, stderr);
     fputc('\n', stderr);
     fputs("Usage: sparkplan [OPTIONS] [FILE...]\nTry 'sparkplan --help' for more.\n", stderr);
+}
+
+/* A write to stdout failed (a full disk, a closed pipe): say so, exit 2.  err: what the
+ * writer said, when it said anything. */
+static int write_failed(const struct diag *err)
+{
+    int e = errno;
+    fputs("sparkplan: ", stderr);
+    if (err && err->message[0])
+        sanitize_fwrite(stderr, slice_cstr(err->message));
+    else
+        fprintf(stderr, "write error: %s", strerror(e ? e : EIO));
+    fputc('\n', stderr);
+    return EXIT_INPUT;
+}
+
+/* stdout flushed and closed without an error, or write_failed's status. */
+static int finish_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return write_failed(NULL);
+    return 0;
 }
 
 static bool theme_known(const char *name)
@@ -98,9 +128,10 @@ static bool theme_known(const char *name)
 static int print_rules(void)
 {
     struct diag err = {0};
-    if (insight_print_rules(stdout, &err) != SP_OK || fflush(stdout) != 0)
-        return EXIT_INPUT;
-    return 0;
+    errno = 0;
+    if (insight_print_rules(stdout, &err) != SP_OK)
+        return write_failed(&err);
+    return finish_stdout();
 }
 
 static int explain_node(const char *name)
@@ -108,19 +139,56 @@ static int explain_node(const char *name)
     struct diag err = {0};
     bool known = false;
     int width = 80;
-    if (insight_print_entry(stdout, name, width, &known, &err) != SP_OK || fflush(stdout) != 0) {
-        fprintf(stderr, "sparkplan: %s\n", err.message);
-        return EXIT_INPUT;
-    }
-    return known ? 0 : 1;
+    errno = 0;
+    if (insight_print_entry(stdout, name, width, &known, &err) != SP_OK)
+        return write_failed(&err);
+    int st = finish_stdout();
+    return st ? st : known ? 0 : 1;
 }
 
 static int print_samples(void)
 {
     struct diag err = {0};
-    if (insight_print_samples(stdout, &err) != SP_OK || fflush(stdout) != 0)
-        return EXIT_INPUT;
-    return 0;
+    errno = 0;
+    if (insight_print_samples(stdout, &err) != SP_OK)
+        return write_failed(&err);
+    return finish_stdout();
+}
+
+/* The shift of a size suffix: "" 0, "K"/"KiB"/"KB" 10, M 20, G 30 (any case); -1 else. */
+static int size_suffix_shift(const char *u)
+{
+    static const char units[] = "kmg";
+    if (!*u)
+        return 0;
+    const char *at = strchr(units, u[0] | 0x20);
+    if (!at || !*at)
+        return -1;
+    const char *rest = u + 1;
+    if (*rest && strcasecmp(rest, "iB") != 0 && strcasecmp(rest, "B") != 0)
+        return -1;
+    return 10 * (int)(at - units + 1);
+}
+
+/* SPARKPLAN_MAX_INPUT: bytes, or a number with K, M or G (KiB, MiB, GiB).  False when the
+ * variable is set to something else (said on stderr). */
+static bool read_input_limit(void)
+{
+    const char *v = getenv("SPARKPLAN_MAX_INPUT");
+    if (!v || !*v)
+        return true;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    int shift = end != v && v[0] != '-' ? size_suffix_shift(end) : -1;
+    if (shift < 0 || errno || n == 0 || n > (SIZE_MAX >> shift)) {
+        fputs("sparkplan: SPARKPLAN_MAX_INPUT: not a size: '", stderr);
+        sanitize_fwrite(stderr, slice_cstr(v));
+        fputs("' (bytes, or a number with K, M or G)\n", stderr);
+        return false;
+    }
+    load_set_limits((size_t)n << shift, 0);
+    return true;
 }
 
 /* Fills o from argv.  Returns -1 to go on, or the exit status to end with now. */
@@ -163,7 +231,7 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
             break;
         case OPT_THEME:
             if (!theme_known(optarg)) {
-                usage_error("unknown theme '%s' (dark, light, projector, mono)", optarg);
+                usage_error("unknown theme ", optarg, " (dark, light, projector, mono)");
                 return EXIT_USAGE;
             }
             o->ui.theme = optarg;
@@ -186,25 +254,25 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
         case OPT_SAMPLE:
             o->sample = insight_sample_name(optarg);
             if (!o->sample) {
-                usage_error("no sample named '%s' (see --samples)", optarg);
+                usage_error("no sample named ", optarg, " (see --samples)");
                 return EXIT_USAGE;
             }
             break;
         case 'h':
             fputs(usage_text, stdout), keys_print_help(stdout);
-            return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+            return finish_stdout();
         case 'V':
             printf("sparkplan %s\n", SPARKPLAN_VERSION);
-            return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+            return finish_stdout();
         case ':':
-            usage_error("option '%s' needs an argument", argv[optind - 1]);
+            usage_error("option ", argv[optind - 1], " needs an argument");
             return EXIT_USAGE;
         default:
             if (optopt) {
                 char opt[3] = {'-', (char)optopt, '\0'};
-                usage_error("unknown option '%s'", opt);
+                usage_error("unknown option ", opt, "");
             } else {
-                usage_error("unknown option '%s'", argv[optind - 1]);
+                usage_error("unknown option ", argv[optind - 1], "");
             }
             return EXIT_USAGE;
         }
@@ -216,7 +284,7 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
         return EXIT_INPUT;
     }
     if (o->sample && argc > optind) {
-        usage_error("--sample opens one plan: '%s' is one too many", argv[optind]);
+        usage_error("--sample opens one plan: ", argv[optind], " is one too many");
         free(o->inputs);
         return EXIT_USAGE;
     }
@@ -306,11 +374,11 @@ static int run_emit(const struct cli_options *o)
         if (s == SP_OK && !json)
             report_warnings(doc);
         document_free(doc);
-        if (s != SP_OK) {
-            fprintf(stderr, "sparkplan: %s\n", err.message);
-            return EXIT_INPUT;
-        }
+        if (s != SP_OK)
+            return write_failed(&err);
     }
+    if (finish_stdout() != 0)
+        return EXIT_INPUT;
     return status;
 }
 
@@ -334,18 +402,21 @@ static int run_insight(const struct cli_options *o)
         }
         s = analyze_document(doc, &a, &err);
         if (s == SP_OK) {
-            if (!lint && o->n_inputs > 1)
-                printf("%s==> %s <==\n", i ? "\n" : "", input_name(path));
+            if (!lint && o->n_inputs > 1) {
+                fputs(i ? "\n==> " : "==> ", stdout);
+                sanitize_fwrite(stdout, slice_cstr(input_name(path)));
+                fputs(" <==\n", stdout);
+            }
             s = lint ? insight_print_lint(stdout, doc, a, &err)
                      : insight_print_summary(stdout, doc, a, &err);
             warned = warned || a->summary.n_warnings > 0;
         }
         analysis_free(a);
         document_free(doc);
-        if (s != SP_OK || fflush(stdout) != 0) {
-            fprintf(stderr, "sparkplan: %s\n", err.message[0] ? err.message : strerror(errno));
+        if (s != SP_OK)
+            return write_failed(&err);
+        if (finish_stdout() != 0)
             return EXIT_INPUT;
-        }
     }
     if (input_status)
         return input_status;
@@ -393,6 +464,10 @@ int main(int argc, char **argv)
     int status = parse_options(argc, argv, &o);
     if (status >= 0)
         return status;
+    if (!read_input_limit()) {
+        free(o.inputs);
+        return EXIT_USAGE;
+    }
     if (o.sample)
         sample_to_open = o.sample;
     if (o.mode == MODE_LINT || o.mode == MODE_SUMMARY)

@@ -43,6 +43,22 @@ START_TEST(small_buffers_never_split_an_item)
 }
 END_TEST
 
+#define CLEAN(lit) clean((lit), sizeof(lit) - 1)
+
+START_TEST(bidi_and_zero_width_controls_become_visible)
+{
+    /* RLO (U+202E) would show "txt.exe" as "exe.txt"; each control is named instead. */
+    ck_assert_str_eq(CLEAN("a\xe2\x80\xaetxt.exe"), "a<U+202E>txt.exe");
+    ck_assert_str_eq(CLEAN("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad"),
+                     "<U+202A><U+202B><U+202C><U+202D>");
+    ck_assert_str_eq(CLEAN("\xe2\x81\xa6x\xe2\x81\xa9"), "<U+2066>x<U+2069>");
+    ck_assert_str_eq(CLEAN("z\xe2\x80\x8bw\xe2\x80\x8f"), "z<U+200B>w<U+200F>");
+    ck_assert_str_eq(CLEAN("b\xef\xbb\xbf" "c"), "b<U+FEFF>c");
+    /* Neighbours that are ordinary text stay as they are. */
+    ck_assert_str_eq(CLEAN("\xe2\x80\x94\xe2\x80\xb0"), "\xe2\x80\x94\xe2\x80\xb0");
+}
+END_TEST
+
 Suite *sanitize_suite(void)
 {
     Suite *s = suite_create("sanitize");
@@ -51,6 +67,7 @@ Suite *sanitize_suite(void)
     tcase_add_test(tc, c1_controls_and_bad_utf8_become_visible);
     tcase_add_test(tc, printable_unicode_and_tabs);
     tcase_add_test(tc, small_buffers_never_split_an_item);
+    tcase_add_test(tc, bidi_and_zero_width_controls_become_visible);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -33,9 +33,14 @@ struct lex_prefix {
 
 void lex_tree_prefix(const char *s, size_t n, struct lex_prefix *out);
 
+/* An id or stage Spark cannot have printed (its ids and stages are 32-bit ints): the
+ * number is past INT32_MAX.  The parser keeps such a number as text, with a warning. */
+#define LEX_NUMBER_TOO_BIG (-2)
+
 /* Codegen marker at the start of a node string: "*(N) " -> N, "* " -> 0 (formatted; the id
  * comes from the details block), "*Name" (Spark 2) -> 0, Gluten "^(N) " -> N, "^ " -> 0.
- * Returns the stage (-1 when no marker) and sets *skip to the marker's length. */
+ * Returns the stage (-1 when no marker, LEX_NUMBER_TOO_BIG) and sets *skip to the marker's
+ * length. */
 int32_t lex_codegen_marker(const char *s, size_t n, size_t *skip);
 
 enum lex_header {
@@ -66,7 +71,8 @@ bool lex_aqe_label(const char *s, size_t n, struct slice *inner);
 /* Formatted outline id: the last " (N)" or " (unknown)" group of the node string, before a
  * ", Statistics(...)" suffix (stats_at: where lex_statistics found "Statistics(", or
  * SIZE_MAX), a " (columnarIn=...)" suffix or a " // comment".  Returns true when present;
- * *id is -1 for "unknown"; *name_end is where the name part of the string ends. */
+ * *id is -1 for "unknown", LEX_NUMBER_TOO_BIG past INT32_MAX; *name_end is where the name
+ * part of the string ends. */
 bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, size_t *name_end);
 
 /* Operator name of a node string (after the codegen marker).  formatted_end is the name_end
@@ -85,7 +91,7 @@ bool lex_size_bytes(const char *s, size_t n, double *out);
 bool lex_number(const char *s, size_t n, double *out, size_t *used);
 
 /* Details block header "(N) Name [codegen id : K]" / "(N) Name [Reuses operator id: M]".
- * *codegen_id is -1 when absent. */
+ * *codegen_id is -1 when absent; *id and *codegen_id are LEX_NUMBER_TOO_BIG past INT32_MAX. */
 bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name,
                         int32_t *codegen_id);
 

@@ -3,8 +3,10 @@
  * Plan text may hold control characters, escape sequences and invalid UTF-8 (pastes, binary
  * files, hostile input).  Everything shown — in the explorer and in --print — goes through
  * here first: C0 controls become caret notation (ESC -> "^[", BEL -> "^G"), DEL -> "^?",
- * C1 controls (U+0080..U+009F) -> "<U+009B>" style, invalid UTF-8 bytes -> "\xNN", and a tab
- * becomes one space.  The result is valid UTF-8 with no control characters.
+ * C1 controls (U+0080..U+009F) and the invisible format controls that reorder or hide text
+ * (bidi embeddings, overrides and isolates U+202A..U+202E, U+2066..U+2069, zero-width
+ * U+200B..U+200F, U+2028/2029, U+2060..U+2064, U+061C, U+FEFF) -> "<U+202E>" style, invalid
+ * UTF-8 bytes -> "\xNN", and a tab becomes one space.  The result is valid UTF-8 with no control characters.
  * Owns nothing: writes into caller buffers or streams.  Never allocates.
  */
 #ifndef SPARKPLAN_SANITIZE_H

@@ -16,6 +16,7 @@ enum sp_status {
     SP_ERR_USAGE,    /* bad command line */
     SP_ERR_CANCELLED, /* additive: the parse was stopped by document.parse_cancel, or
                          an analysis by its cancel flag */
+    SP_ERR_TOO_LARGE, /* the input passed a limit of load.h (bytes or lines) */
 };
 
 struct diag {

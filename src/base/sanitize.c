@@ -43,6 +43,16 @@ size_t sanitize_utf8_len(const char *s, size_t len, uint32_t *cp)
 
 static const char hex[] = "0123456789ABCDEF";
 
+/* Invisible characters that change what the text around them looks like: the bidirectional
+ * embeddings, overrides and isolates (which can show "txt.exe" as "exe.txt"), the Arabic
+ * letter mark, zero-width spaces and joiners, the line and paragraph separators, the word
+ * joiner family and a byte-order mark inside text. */
+static bool is_format_control(uint32_t cp)
+{
+    return cp == 0x061C || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+           (cp >= 0x2060 && cp <= 0x2069) || cp == 0xFEFF;
+}
+
 size_t sanitize_next(const char *s, size_t len, char out[SANITIZE_MAX_EXPANSION], size_t *out_len,
                      bool *safe)
 {
@@ -66,9 +76,10 @@ size_t sanitize_next(const char *s, size_t len, char out[SANITIZE_MAX_EXPANSION]
         *out_len = 2;
         return 1;
     }
-    if (cp >= 0x80 && cp <= 0x9F) {
-        memcpy(out, "<U+00", 5);
-        out[5] = hex[cp >> 4], out[6] = hex[cp & 15], out[7] = '>';
+    if ((cp >= 0x80 && cp <= 0x9F) || is_format_control(cp)) {
+        memcpy(out, "<U+", 3);
+        out[3] = hex[cp >> 12], out[4] = hex[(cp >> 8) & 15];
+        out[5] = hex[(cp >> 4) & 15], out[6] = hex[cp & 15], out[7] = '>';
         *out_len = 8;
         return n;
     }

@@ -87,6 +87,10 @@ static bool terminal_follower(const struct cl_line *head, const struct cl_facts 
                               enum cl_kind head_kind, const struct cl_line *next,
                               enum cl_kind next_kind)
 {
+    /* A whole "== ... ==" header (a codegen subtree's is often the widest line Spark
+       prints) was not cut: what follows it is the next line. */
+    if (head_kind == K_HEADER)
+        return false;
     /* A deep node cut inside its prefix: the rest of the prefix (spaces and bars, maybe
        nothing else yet) and its marker follow. */
     if (prefix_only(head, head_f))

@@ -13,7 +13,7 @@
 static enum sp_status write_status(FILE *out, struct diag *err)
 {
     if (ferror(out)) {
-        diag_set(err, 0, "%s", strerror(errno ? errno : EIO));
+        diag_set(err, 0, "write error: %s", strerror(errno ? errno : EIO));
         return SP_ERR_IO;
     }
     return SP_OK;

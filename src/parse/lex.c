@@ -57,6 +57,27 @@ static bool read_uint(const char *s, size_t n, size_t *i, int32_t *out)
     return true;
 }
 
+/* An id or a stage: digits at s[*i..n) as read_uint, LEX_NUMBER_TOO_BIG past INT32_MAX
+ * (never clamped: two big ids must not become one). */
+static bool read_id(const char *s, size_t n, size_t *i, int32_t *out)
+{
+    size_t k = *i;
+    int64_t v = 0;
+    bool big = false;
+    while (k < n && is_digit(s[k])) {
+        v = v * 10 + (s[k] - '0');
+        big = big || v > INT32_MAX;
+        if (big)
+            v = 0; /* only whether it is too big counts now */
+        k++;
+    }
+    if (k == *i)
+        return false;
+    *out = big ? LEX_NUMBER_TOO_BIG : (int32_t)v;
+    *i = k;
+    return true;
+}
+
 /* 24 bytes = 8 units of "   " or ":  ": OR-ing the first byte of each unit with 0x1A maps
    both ' ' (0x20) and ':' (0x3A) to 0x3A, so three word compares check eight units. */
 static const unsigned char unit_or[24] = {0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0, 0x1A, 0, 0,
@@ -201,7 +222,7 @@ int32_t lex_codegen_marker(const char *s, size_t n, size_t *skip)
     if (s[1] == '(') {
         size_t i = 2;
         int32_t v;
-        if (read_uint(s, n, &i, &v) && i + 1 < n && s[i] == ')' && s[i + 1] == ' ') {
+        if (read_id(s, n, &i, &v) && i + 1 < n && s[i] == ')' && s[i + 1] == ' ') {
             *skip = i + 2;
             return v;
         }
@@ -345,8 +366,8 @@ bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, siz
     if (n < 3 || s[n - 1] != ')')
         return false;
     size_t open = n - 1;
-    /* Bound: walks back over the digits of the id only. */
-    while (open > 0 && s[open - 1] != '(' && n - open < 12)
+    /* Bound: walks back over the digits of the id only (a 64-bit number's 20 at most). */
+    while (open > 0 && s[open - 1] != '(' && n - open < 22)
         open--;
     if (open == 0 || s[open - 1] != '(')
         return false;
@@ -358,7 +379,7 @@ bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, siz
         v = -1;
     } else {
         size_t i = 0;
-        if (!read_uint(in, k, &i, &v) || i != k)
+        if (!read_id(in, k, &i, &v) || i != k)
             return false;
     }
     /* The group stands apart from the name: "Project (2)", not "RoundRobinPartitioning(10)". */
@@ -590,7 +611,7 @@ bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name
         return false;
     size_t i = 1;
     int32_t v;
-    if (!read_uint(s, n, &i, &v) || i >= n || s[i] != ')')
+    if (!read_id(s, n, &i, &v) || i >= n || s[i] != ')')
         return false;
     i++;
     if (i < n && s[i] != ' ')
@@ -603,7 +624,7 @@ bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name
     if (cg != SIZE_MAX) {
         size_t k = cg + 15;
         int32_t c;
-        if (read_uint(rest.ptr, rest.len, &k, &c))
+        if (read_id(rest.ptr, rest.len, &k, &c))
             *codegen_id = c;
         rest.len = cg;
     }

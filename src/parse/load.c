@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +17,59 @@
 #include "sparkplan/mapfile.h"
 #include "sparkplan/parse.h"
 #include "sparkplan/thread.h"
+
+/* ---- limits ----------------------------------------------------------------------------- */
+
+/* The default: LOAD_MAX_BYTES_DEFAULT, or half the machine's memory when that is less (an
+ * input is held whole, and the model needs about as much again). */
+static size_t default_max_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && (uint64_t)pages * (uint64_t)page / 2 < LOAD_MAX_BYTES_DEFAULT)
+        return (size_t)((uint64_t)pages * (uint64_t)page / 2);
+    return LOAD_MAX_BYTES_DEFAULT;
+}
+
+static size_t max_bytes; /* 0 until first asked: default_max_bytes() */
+static uint64_t max_lines = LOAD_MAX_LINES;
+
+static size_t limit_bytes(void)
+{
+    if (!max_bytes)
+        max_bytes = default_max_bytes();
+    return max_bytes;
+}
+
+void load_set_limits(size_t bytes, uint64_t lines)
+{
+    max_bytes = bytes ? bytes : default_max_bytes();
+    max_lines = lines && lines < LOAD_MAX_LINES ? lines : LOAD_MAX_LINES;
+}
+
+/* "16 GiB", "1 MiB", "1000 bytes": the limit as people set it; "11.8 GiB" when it is no
+ * whole number of a unit (half the memory). */
+static void size_text(size_t n, char *out, size_t cap)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    size_t u = 0;
+    double v = (double)n;
+    while (u + 1 < sizeof units / sizeof *units && v >= 1024) {
+        v /= 1024;
+        u++;
+    }
+    if (v == (double)(size_t)v)
+        snprintf(out, cap, "%zu %s", (size_t)v, units[u]);
+    else
+        snprintf(out, cap, "%.1f %s", v, units[u]);
+}
+
+static enum sp_status too_large(struct diag *err)
+{
+    char lim[32];
+    size_text(limit_bytes(), lim, sizeof lim);
+    diag_set(err, 0, "input too large: more than %s (SPARKPLAN_MAX_INPUT sets the limit)", lim);
+    return SP_ERR_TOO_LARGE;
+}
 
 /* read() that retries on EINTR. */
 static ssize_t read_some(int fd, char *buf, size_t n)
@@ -37,6 +91,8 @@ static enum sp_status load_document(struct document *doc, struct document **out,
 static enum sp_status load_fd(int fd, size_t size, const char *name, struct document **out,
                               struct diag *err)
 {
+    if (size > limit_bytes())
+        return too_large(err);
     /* Big files are mapped, not copied (mapfile.h). */
     char *mapped = mapfile_open(fd, size);
     if (mapped) {
@@ -63,6 +119,10 @@ static enum sp_status load_fd(int fd, size_t size, const char *name, struct docu
         } else { /* full: is there more than fstat said? */
             char probe[4096];
             n = read_some(fd, probe, sizeof probe);
+            if (n > 0 && len + (size_t)n > limit_bytes()) {
+                free(buf);
+                return too_large(err);
+            }
             if (n > 0) { /* it grew: double, keeping the total copy cost linear */
                 size_t ncap = cap * 2 > cap + (size_t)n ? cap * 2 : cap + (size_t)n;
                 char *nb = realloc(buf, ncap + 1);
@@ -102,6 +162,10 @@ enum sp_status load_stream(FILE *f, const char *name, struct document **out, str
         return SP_ERR_NOMEM;
     }
     for (;;) {
+        if (len > limit_bytes()) {
+            free(buf);
+            return too_large(err);
+        }
         if (len == cap) {
             /* Doubling keeps the total copy cost linear in the input size. */
             size_t ncap = cap * 2;
@@ -114,7 +178,11 @@ enum sp_status load_stream(FILE *f, const char *name, struct document **out, str
             buf = nb;
             cap = ncap;
         }
-        size_t n = fread(buf + len, 1, cap - len, f);
+        /* At most one byte past the limit: enough to know it was passed. */
+        size_t room = cap - len;
+        if (room > limit_bytes() + 1 - len)
+            room = limit_bytes() + 1 - len;
+        size_t n = fread(buf + len, 1, room, f);
         len += n;
         if (n == 0) {
             if (ferror(f)) {
@@ -256,6 +324,96 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
     return trial;
 }
 
+/* ---- line ends and encodings clean-up does not know -------------------------------------- */
+
+enum utf16 { UTF16_NONE, UTF16_LE, UTF16_BE };
+
+/* UTF-16 without a byte-order mark (some Windows editors and redirects): plan text is
+ * ASCII, so one byte of nearly every pair is NUL.  The first 4 KiB decide. */
+static enum utf16 utf16_without_bom(const char *s, size_t n)
+{
+    size_t m = (n < 4096 ? n : 4096) & ~(size_t)1;
+    if (m < 8)
+        return UTF16_NONE;
+    unsigned char b0 = (unsigned char)s[0], b1 = (unsigned char)s[1];
+    if ((b0 == 0xFF && b1 == 0xFE) || (b0 == 0xFE && b1 == 0xFF))
+        return UTF16_NONE; /* it has one: clean-up reads it */
+    size_t nul_even = 0, nul_odd = 0, pairs = m / 2;
+    for (size_t i = 0; i < m; i += 2) {
+        nul_even += s[i] == '\0';
+        nul_odd += s[i + 1] == '\0';
+    }
+    if (nul_odd * 4 >= pairs * 3 && nul_even * 8 <= pairs)
+        return UTF16_LE;
+    if (nul_even * 4 >= pairs * 3 && nul_odd * 8 <= pairs)
+        return UTF16_BE;
+    return UTF16_NONE;
+}
+
+/* Replaces doc's input by a copy with prefix in front (the guard NUL kept). */
+static bool prepend(struct document *doc, const char *prefix, size_t plen)
+{
+    char *nb = malloc(doc->len + plen + 1);
+    if (!nb)
+        return false;
+    memcpy(nb, prefix, plen);
+    memcpy(nb + plen, doc->bytes, doc->len);
+    nb[doc->len + plen] = '\0';
+    if (doc->bytes_mapped)
+        mapfile_close(doc->bytes, doc->len);
+    else
+        free(doc->bytes);
+    doc->bytes = nb;
+    doc->len += plen;
+    doc->text = nb;
+    doc->text_len = doc->len;
+    doc->bytes_mapped = false;
+    return true;
+}
+
+/* What clean-up does not recognise becomes what it does: UTF-16 without a byte-order mark
+ * gets one, and CR-only line ends (no '\n' anywhere) become '\n' in place (line numbers
+ * stay: one CR was one line).  Then the line limit. */
+static enum sp_status normalise_input(struct document *doc, struct diag *err)
+{
+    char *b = doc->bytes;
+    size_t n = doc->len;
+    enum utf16 u = utf16_without_bom(b, n);
+    if (u != UTF16_NONE) {
+        if (!prepend(doc, u == UTF16_LE ? "\xFF\xFE" : "\xFE\xFF", 2))
+            goto nomem;
+        return SP_OK; /* clean-up converts it, and the result is well under the line limit */
+    }
+    char *nl = memchr(b, '\n', n);
+    if (!nl && memchr(b, '\r', n)) {
+        if (doc->bytes_mapped && !mapfile_writable(b, n)) {
+            if (!prepend(doc, "", 0))
+                goto nomem;
+            b = doc->bytes;
+        }
+        /* Bound: one pass over the input. */
+        for (char *p = b; (p = memchr(p, '\r', n - (size_t)(p - b))) != NULL; p++)
+            *p = '\n';
+        nl = b;
+    }
+    /* A line holds at least its '\n': only an input this long can pass the line limit. */
+    if (nl && n >= max_lines) {
+        uint64_t lines = 1;
+        /* Bound: one pass over the input. */
+        for (const char *p = nl; p && lines <= max_lines; lines++)
+            p = memchr(p + 1, '\n', n - (size_t)(p + 1 - b));
+        if (lines > max_lines) {
+            diag_set(err, 0, "input too large: more than %llu lines (line numbers are 32-bit)",
+                     (unsigned long long)max_lines);
+            return SP_ERR_TOO_LARGE;
+        }
+    }
+    return SP_OK;
+nomem:
+    diag_set(err, 0, "out of memory");
+    return SP_ERR_NOMEM;
+}
+
 /* Clean-up, parse and finish a new document; frees it on error. */
 static enum sp_status load_document(struct document *doc, struct document **out,
                                     struct diag *err)
@@ -267,7 +425,11 @@ static enum sp_status load_document(struct document *doc, struct document **out,
         document_free(doc);
         return SP_ERR_NO_PLAN;
     }
-    enum sp_status s;
+    enum sp_status s = normalise_input(doc, err);
+    if (s != SP_OK) {
+        document_free(doc);
+        return s;
+    }
     bool scanned = false, dirty = false;
     if (doc->len >= PARALLEL_SCAN_MIN && doc->len <= UINT32_MAX / 2) {
         struct document *parsed = parse_beside_scan(doc, &scanned, &dirty, &s, err);

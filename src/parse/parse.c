@@ -108,11 +108,27 @@ struct parser {
     const char *code_start, *code_end;
 
     uint32_t field_warnings, field_warnings_dropped;
+    bool warned_big_number;    /* an id or stage past 32 bits was reported */
 };
 
 static uint32_t orig_line(struct parser *p, uint32_t text_line)
 {
     return document_original_line(p->doc, text_line);
+}
+
+/* An id or a stage read as LEX_NUMBER_TOO_BIG: none (-1) for the model, the number stays in
+ * the node's text, and the first one is reported. */
+static int32_t small_number(struct parser *p, int32_t v, uint32_t lno)
+{
+    if (v != LEX_NUMBER_TOO_BIG)
+        return v;
+    if (!p->warned_big_number) {
+        p->warned_big_number = true;
+        document_warn(p->doc, orig_line(p, lno),
+                      "an operator id or codegen stage beyond 32 bits is not one Spark prints: "
+                      "kept as text, no details attached by it");
+    }
+    return -1;
 }
 
 static void fail(struct parser *p, enum sp_status s)
@@ -642,7 +658,7 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
     while (len && is_space(s[len - 1]))
         len--;
     size_t skip;
-    n->stage = lex_codegen_marker(s, len, &skip);
+    n->stage = small_number(p, lex_codegen_marker(s, len, &skip), lno);
     s += skip;
     len -= skip;
     n->text = slice_make(s, len);
@@ -665,7 +681,7 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
        search for the note (the whole line) is only worth it where ids are printed. */
     bool may_have_id = (len && s[len - 1] == ')') || p->sec_nodes == 0 || p->sec_formatted > 0;
     if (may_have_id && lex_formatted_id(s, len, stats_at, &id, &name_end)) {
-        n->id = id;
+        n->id = id = small_number(p, id, lno);
         p->sec_formatted++;
         if (id >= 0)
             index_node(p, n);
@@ -1071,7 +1087,7 @@ static void one_line(struct parser *p, struct lex_prefix pf)
         if ((p->blank_before || p->mode == MODE_DETAILS) &&
             lex_details_header(rest, rl, &id, &name, &cg)) {
             close_section(p);
-            start_block(p, id, name, cg);
+            start_block(p, small_number(p, id, p->lno), name, small_number(p, cg, p->lno));
             p->blank_before = false;
             return;
         }

@@ -175,26 +175,33 @@ $(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/spar
 man: $(B)/keys-man
 	./$(B)/keys-man man/sparkplan.1 README.md
 
-# ---- fuzzing (issue 4) ----------------------------------------------------------------
-# make fuzz: libFuzzer on clean-up + parser (tests/fuzz/fuzz_parse.c), seeded from samples/,
-# tests/fuzz/seeds/ and the corpus; runs FUZZ_SECONDS (default 600), grows build-fuzz/corpus
-# across runs and writes crashes to build-fuzz/crashes/.  make check runs it for
-# FUZZ_CHECK_SECONDS from samples/ and tests/fuzz/seeds/ only (replaying the whole corpus
-# would take the time), when clang can build it, and says SKIP otherwise.
+# ---- fuzzing ------------------------------------------------------------------------
+# make fuzz: libFuzzer on each of FUZZ_TARGETS in turn, FUZZ_SECONDS each (default 600):
+#   parse    clean-up + parser + outputs (tests/fuzz/fuzz_parse.c)
+#   analyze  the analysis: every lint rule, the summary, --lint/--summary output
+#   rows     the tree pane's row model driven by a key sequence taken from the input
+# seeded from samples/, tests/fuzz/seeds/ and the corpus (rows: the samples and seeds behind
+# a key sequence); grows build-fuzz/corpus-TARGET across runs, writes crashes to
+# build-fuzz/crashes/.  `make fuzz FUZZ_TARGETS=rows` runs one.  make check runs each for
+# FUZZ_CHECK_SECONDS from samples/ and tests/fuzz/seeds/ only, when clang can build them,
+# and says SKIP otherwise.  The counts reached are in docs/reliability.md.
 FZ                 = build-fuzz
 FUZZ_CC           ?= clang
+FUZZ_TARGETS      ?= parse analyze rows
 FUZZ_SECONDS      ?= 600
-FUZZ_CHECK_SECONDS ?= 20
+FUZZ_CHECK_SECONDS ?= 5
 FUZZ_MAX_LEN      ?= 65536
 FUZZ_FLAGS         = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_ARGS          = -max_len=$(FUZZ_MAX_LEN) -dict=tests/fuzz/plan.dict -timeout=20 \
                      -artifact_prefix=$(FZ)/crashes/ -print_final_stats=1
 CORPUS_DIR        ?= $(if $(SPARKPLAN_CORPUS),$(SPARKPLAN_CORPUS),../shared/corpus)
+# The key sequence in front of every rows seed: 12 bytes follow (tab 0, height 20, then
+# j j Space C E 1 x ] / E).
+FUZZ_ROWS_KEYS     = '\014\000\024\000\000\006\011\012\013\014\016\020E'
 
-$(FZ)/fuzz_parse: tests/fuzz/fuzz_parse.c $(CORE_SRC) $(B)/sample_data.c \
-                  $(CORE_HDR)
+$(FZ)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(B)/sample_data.c $(CORE_HDR)
 	@mkdir -p $(FZ)
-	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(DEFS) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_parse.c \
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(DEFS) $(FUZZ_FLAGS) -o $@ $< \
 	  $(CORE_SRC) $(B)/sample_data.c -lm
 
 # Seeds: every sample, the hand-made pasted forms, and corpus files up to FUZZ_MAX_LEN.
@@ -208,21 +215,37 @@ $(FZ)/seeds/.done: $(SAMPLES) $(wildcard tests/fuzz/seeds/*)
 	fi
 	@touch $@
 
-fuzz: $(FZ)/fuzz_parse $(FZ)/seeds/.done
-	@mkdir -p $(FZ)/corpus $(FZ)/crashes
-	./$(FZ)/fuzz_parse $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FZ)/corpus $(FZ)/seeds
+# The rows target's seeds: the samples and hand-made seeds behind FUZZ_ROWS_KEYS.
+$(FZ)/seeds-rows/.done: $(SAMPLES) $(wildcard tests/fuzz/seeds/*)
+	@rm -rf $(FZ)/seeds-rows && mkdir -p $(FZ)/seeds-rows
+	@for f in $(SAMPLES) tests/fuzz/seeds/*; do \
+	  { printf $(FUZZ_ROWS_KEYS); cat "$$f"; } > $(FZ)/seeds-rows/$${f##*/}; done
+	@touch $@
+
+fuzz_seeds = $(if $(filter rows,$(1)),$(FZ)/seeds-rows,$(FZ)/seeds)
+fuzz_check_seeds = $(if $(filter rows,$(1)),$(FZ)/seeds-rows,samples tests/fuzz/seeds)
+
+fuzz: $(FUZZ_TARGETS:%=$(FZ)/fuzz_%) $(FZ)/seeds/.done $(FZ)/seeds-rows/.done
+	@mkdir -p $(FZ)/crashes
+	@set -e; $(foreach t,$(FUZZ_TARGETS), \
+	  mkdir -p $(FZ)/corpus-$(t); echo "== fuzz_$(t): $(FUZZ_SECONDS) s"; \
+	  ./$(FZ)/fuzz_$(t) $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FZ)/corpus-$(t) \
+	    $(call fuzz_seeds,$(t));)
 
 check-fuzz:
-	@echo "== a short fuzz run of clean-up + parser ($(FUZZ_CHECK_SECONDS) s) =="
+	@echo "== a short fuzz run of each target: $(FUZZ_TARGETS) ($(FUZZ_CHECK_SECONDS) s each) =="
 	@if ! $(MAKE) --no-print-directory $(B)/sample_data.c >/dev/null 2>&1 || \
-	    ! $(MAKE) --no-print-directory $(FZ)/fuzz_parse $(FZ)/seeds/.done >$(FZ).log 2>&1; then \
-	  echo "SKIP: $(FUZZ_CC) with libFuzzer cannot build the fuzz target (see $(FZ).log)"; \
+	    ! $(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(FZ)/fuzz_%) $(FZ)/seeds-rows/.done \
+	      >$(FZ).log 2>&1; then \
+	  echo "SKIP: $(FUZZ_CC) with libFuzzer cannot build the fuzz targets (see $(FZ).log)"; \
 	else \
+	  set -e; $(foreach t,$(FUZZ_TARGETS), \
 	  rm -rf $(FZ)/check-corpus && mkdir -p $(FZ)/check-corpus $(FZ)/crashes && \
-	  ./$(FZ)/fuzz_parse $(FUZZ_ARGS) -max_total_time=$(FUZZ_CHECK_SECONDS) \
-	    $(FZ)/check-corpus samples tests/fuzz/seeds > $(FZ)/check.log 2>&1 \
-	  && { grep -E '^stat::number_of_executed_units' $(FZ)/check.log; rm -rf $(FZ)/check-corpus; } \
-	  || { tail -40 $(FZ)/check.log; echo "fuzz: crash, input saved in $(FZ)/crashes/"; exit 1; }; \
+	  ./$(FZ)/fuzz_$(t) $(FUZZ_ARGS) -max_total_time=$(FUZZ_CHECK_SECONDS) \
+	    $(FZ)/check-corpus $(call fuzz_check_seeds,$(t)) > $(FZ)/check.log 2>&1 \
+	  && { printf 'fuzz_$(t): '; grep -E '^stat::number_of_executed_units' $(FZ)/check.log; \
+	       rm -rf $(FZ)/check-corpus; } \
+	  || { tail -40 $(FZ)/check.log; echo "fuzz_$(t): crash, input saved in $(FZ)/crashes/"; exit 1; };) \
 	fi
 
 # Regenerate tests/golden/ from samples/.  READ every changed file against its sample

@@ -1,0 +1,90 @@
+/* libFuzzer target: bytes -> load -> analysis (every lint rule, the summary counts) ->
+ * --lint and --summary output.
+ *
+ * Built by `make fuzz` with clang -fsanitize=fuzzer,address,undefined.  Besides crashes and
+ * sanitizer reports it traps on broken invariants: the analysis of a loaded document
+ * succeeds; every finding names a node of the document (or none) and a line inside the
+ * input, is sorted by line, and is counted once as a warning or an info; every scan the
+ * summary lists is a node of the document; both outputs write without error.
+ * Not part of the Check runner (no main here).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/analyze.h"
+#include "sparkplan/insight.h"
+#include "sparkplan/load.h"
+
+static void check(int ok)
+{
+    if (!ok)
+        __builtin_trap();
+}
+
+static uint32_t input_lines(const char *data, size_t size)
+{
+    uint32_t n = 1;
+    for (size_t i = 0; i < size; i++)
+        n += data[i] == '\n' || data[i] == '\r';
+    return n;
+}
+
+/* The node is one of the document's (a binary search would need them sorted by address:
+ * a linear look is fine at fuzz sizes). */
+static int doc_has_node(const struct document *doc, const struct plan_node *n)
+{
+    for (size_t i = 0; i < doc->n_all_nodes; i++)
+        if (doc->all_nodes[i] == n)
+            return 1;
+    return 0;
+}
+
+static void check_analysis(const struct document *doc, const struct analysis *a, uint32_t lines)
+{
+    size_t warnings = 0, info = 0;
+    for (size_t i = 0; i < a->n_findings; i++) {
+        const struct finding *f = &a->findings[i];
+        check(f->message != NULL);
+        check(f->line <= lines);
+        check(!f->node || doc_has_node(doc, f->node));
+        check(i == 0 || a->findings[i - 1].line <= f->line);
+        warnings += f->severity == SEVERITY_WARNING;
+        info += f->severity == SEVERITY_INFO;
+    }
+    check(a->summary.n_findings == a->n_findings + a->summary.n_findings_dropped ||
+          a->summary.n_findings == a->n_findings);
+    check(warnings <= a->summary.n_warnings && info <= a->summary.n_info);
+    check(a->summary.n_nodes <= doc->n_all_nodes);
+    for (size_t i = 0; i < a->summary.n_scans; i++)
+        check(doc_has_node(doc, a->summary.scans[i].node));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *copy = malloc(size + 1);
+    if (!copy)
+        return 0;
+    memcpy(copy, data, size);
+    copy[size] = '\0';
+    uint32_t lines = input_lines(copy, size);
+    struct document *doc = NULL;
+    struct diag err = {0};
+    enum sp_status s = load_bytes("fuzz", copy, size, &doc, &err);
+    check(s == SP_OK || s == SP_ERR_NO_PLAN);
+    if (s != SP_OK)
+        return 0;
+    struct analysis *a = NULL;
+    check(analyze_document(doc, &a, &err) == SP_OK && a != NULL);
+    check_analysis(doc, a, lines);
+    FILE *out = fopen("/dev/null", "w");
+    if (out) {
+        check(insight_print_lint(out, doc, a, &err) == SP_OK);
+        check(insight_print_summary(out, doc, a, &err) == SP_OK);
+        fclose(out);
+    }
+    analysis_free(a);
+    document_free(doc);
+    return 0;
+}

@@ -5,7 +5,7 @@
  * Each test runs the binary as the only program of a private tmux server (its own socket
  * in a per-run directory, no user configuration, remain-on-exit so the last screen and
  * the exit status can be read).  Each test ends its program as a signal would (SIGTERM:
- * the explorer leaves as on q) and fails unless it exits with status 0 and without a
+ * the explorer leaves as on q) and fails unless it exits with status 143 and without a
  * sanitizer report: in the sanitizer pass the binary is built with ASan + UBSan, and an
  * error or memory left allocated at exit is written to a file of the run directory.  The
  * suite's unchecked teardown kills every server, also after a failed test.  Skipped with a
@@ -386,18 +386,20 @@ static void fail_if_gone(struct tmx *x, const char *screen)
                  status, screen);
 }
 
-/* Ends the test: the program, if still running, gets SIGTERM and must leave with status 0;
- * neither it nor any program the test ran may have written a sanitizer report. */
+/* Ends the test: the program, if still running, gets SIGTERM and must leave with status
+ * 143 (128 + SIGTERM), or 0 when it had ended already; neither it nor any program the test
+ * ran may have written a sanitizer report. */
 static void stop(struct tmx *x)
 {
     if (x->program) {
         char *dead = pane_format(x, "#{pane_dead} #{pane_pid}"); /* "0 PID" while it runs */
-        if (dead[0] == '0')
+        bool killed = dead[0] == '0';
+        if (killed)
             free(run("kill -TERM %s 2>/dev/null", dead + 2));
         free(dead);
         int status = wait_exit(x);
         fail_on_sanitizer_report(x);
-        if (status != 0) {
+        if (status != (killed ? 143 : 0)) {
             char *s = capture(x, false);
             ck_abort_msg("the program exited with status %d; it shows:\n%s", status, s);
         }
@@ -860,7 +862,7 @@ START_TEST(signals_restore_the_terminal)
     free(run("kill -TERM %s", pid));
     int status = wait_exit(&x);
     fail_on_sanitizer_report(&x);
-    ck_assert_int_eq(status, 0);
+    ck_assert_int_eq(status, 143); /* 128 + SIGTERM, as a shell reports a killed program */
     wait_format(&x, "#{alternate_on} #{mouse_sgr_flag}", "0 0");
     free(pid);
     stop(&x);

@@ -165,18 +165,20 @@ static void fail_if_gone(struct term *tm, const char *screen)
                  status, screen);
 }
 
-/* Ends the test: the program, if still running, gets SIGTERM and must leave with status 0,
- * without a sanitizer report (an error, or memory left allocated at exit). */
+/* Ends the test: the program, if still running, gets SIGTERM and must leave with status 143
+ * (128 + SIGTERM; 0 when it had ended), without a sanitizer report (an error, or memory
+ * left allocated at exit). */
 static void close_term(struct term *tm)
 {
     char *pane = sh("tmux -S %s display -p '#{pane_dead} #{pane_pid}' 2>/dev/null", tm->sock);
     pane[strcspn(pane, "\n")] = '\0';
-    if (pane[0] == '0')
+    bool killed = pane[0] == '0';
+    if (killed)
         free(sh("kill -TERM %.20s 2>/dev/null", pane + 2));
     free(pane);
     int status = exit_status(tm);
     fail_on_sanitizer_report(tm);
-    if (status != 0) {
+    if (status != (killed ? 143 : 0)) {
         char *s = screen(tm);
         ck_abort_msg("the program exited with status %d; it shows:\n%s", status, s);
     }

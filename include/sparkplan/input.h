@@ -23,10 +23,15 @@ struct input_event {
     int line, col;     /* IN_MOUSE: 0-based screen position */
     char *paste;       /* IN_PASTE: the pasted bytes (malloc'd, receiver frees) */
     size_t paste_len;
-    bool paste_cut;    /* the paste was longer than INPUT_PASTE_MAX and was cut */
+    bool paste_cut;    /* the paste was longer than input_paste_max() and was cut */
+    size_t paste_dropped; /* the bytes cut off */
 };
 
 #define INPUT_PASTE_MAX (64u << 20)
+
+/* The most a paste keeps: INPUT_PASTE_MAX, or SPARKPLAN_PASTE_MAX bytes when that is set (the
+ * terminal tests lower it: 64 MiB through tmux takes minutes).  What is cut is counted. */
+size_t input_paste_max(void);
 
 bool input_open(int fd, bool utf8, char *err, size_t errcap);
 void input_close(void);

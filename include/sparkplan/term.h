@@ -16,16 +16,22 @@
 enum {
     TERM_SIG_RESIZE = 1 << 0,   /* SIGWINCH */
     TERM_SIG_SUSPEND = 1 << 1,  /* SIGTSTP from outside (Ctrl-z arrives as a key) */
-    TERM_SIG_QUIT = 1 << 2,     /* SIGINT, SIGTERM, SIGHUP */
+    TERM_SIG_QUIT = 1 << 2,     /* SIGINT, SIGTERM, SIGHUP, SIGQUIT */
     TERM_SIG_CONT = 1 << 3,     /* SIGCONT: resumed after a stop we did not ask for */
 };
 
 /* Choose the tty (fd 0/stdout when both are terminals and !force_dev_tty, else
- * /dev/tty), install the signal handlers.  On failure fills err and returns false. */
+ * /dev/tty), install the signal handlers.  On failure (TERM unset, no tty) fills err and
+ * returns false, having touched nothing. */
 bool term_open(bool force_dev_tty, char *err, size_t errcap);
 /* Start curses on the chosen tty (after input_open).  utf8: the locale's codeset. */
 bool term_start_screen(char *err, size_t errcap);
+/* The tty to poll for keys; -1 (poll skips it) while suspended in the background. */
 int term_fd(void);
+/* The screen is up and in the foreground: drawing may go on. */
+bool term_shown(void);
+/* The signal that asked the explorer to end (TERM_SIG_QUIT), or 0: it exits 128 + that. */
+int term_quit_signal(void);
 int term_signal_fd(void);
 bool term_utf8(void);
 /* Drain the signal pipe: a TERM_SIG_* mask. */
@@ -34,9 +40,15 @@ unsigned term_take_signals(void);
 void term_resize(void);
 /* Mouse + SGR coordinates + bracketed paste on or off (symmetric). */
 void term_modes(bool on);
-/* Leave the screen, stop the process (Ctrl-z), and come back: the caller redraws all. */
+/* Leave the screen, stop the process (Ctrl-z), and come back when continued in the
+ * terminal's foreground (term_resume): the caller redraws all when term_shown(). */
 void term_suspend(void);
-/* Restore the terminal: modes off, endwin, input closed, screen freed, tty closed. */
+/* After SIGCONT: re-enter a screen left by term_suspend when the process is in the
+ * terminal's foreground; in the background stay quiet (false) until the next SIGCONT. */
+bool term_resume(void);
+/* Restore the terminal: modes off, endwin, input closed, screen freed, tty closed (none of
+ * it written while suspended in the background).  After SIGQUIT it then raises SIGQUIT
+ * again with its default action (a core dump, as without the explorer). */
 void term_close(void);
 
 #endif

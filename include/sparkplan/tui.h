@@ -101,6 +101,7 @@ struct tui {
     size_t prompt_len;
     char *paste_buf;              /* p mode: text collected until Ctrl-d */
     size_t paste_len, paste_cap;
+    size_t paste_dropped;         /* p mode: bytes past input_paste_max(), not kept */
 
     struct tab *search_tab;       /* a search still reading its tab's text, or NULL */
 
@@ -180,6 +181,8 @@ int insight_list_key(struct tui *t, enum key_action a);        /* OVERLAY_FINDIN
 void insight_list_draw(const struct tui *t);
 bool insight_walking(const struct tui *t);
 int insight_walk_key(struct tui *t, enum key_action a);
+/* Ends the walk when its section is no longer the one shown (after every event). */
+void insight_walk_follow(struct tui *t);
 /* Movement keys swap direction while the tree is flipped. */
 enum key_action insight_flip_action(const struct tui *t, enum key_action a);
 /* The gutter mark of a node ("!" warning, "i" information, a diamond for the producer of

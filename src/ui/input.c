@@ -16,7 +16,20 @@ static struct {
     char *buf;
     size_t len, cap;
     bool cut;
+    size_t dropped;
 } paste;
+
+size_t input_paste_max(void)
+{
+    static size_t max;
+    if (!max) {
+        const char *v = getenv("SPARKPLAN_PASTE_MAX");
+        char *end = NULL;
+        unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+        max = n && end && !*end && n < INPUT_PASTE_MAX ? (size_t)n : INPUT_PASTE_MAX;
+    }
+    return max;
+}
 
 /* Debian's libtermkey 0.22 takes ncurses 6's kmous=\E[< as an X10 mouse prefix and then
  * mis-decodes every SGR mouse report; keep key_mouse only when it is exactly \E[M (the
@@ -81,8 +94,9 @@ int input_wait_ms(void)
 
 static void paste_add(const char *s, size_t n)
 {
-    if (paste.len + n > INPUT_PASTE_MAX) {
-        paste.cut = true;
+    if (paste.cut || paste.len + n > input_paste_max()) {
+        paste.cut = true; /* everything after the cut goes, so the text never has a hole */
+        paste.dropped += n;
         return;
     }
     if (paste.len + n > paste.cap) {
@@ -92,6 +106,7 @@ static void paste_add(const char *s, size_t n)
         char *b = realloc(paste.buf, cap);
         if (!b) {
             paste.cut = true;
+            paste.dropped += n;
             return;
         }
         paste.buf = b;
@@ -193,6 +208,7 @@ static bool translate(const TermKeyKey *k, struct input_event *ev)
                 paste.on = true;
                 paste.len = 0;
                 paste.cut = false;
+                paste.dropped = 0;
                 return false;
             }
             if (args[0] == 201 && paste.on) {
@@ -201,11 +217,13 @@ static bool translate(const TermKeyKey *k, struct input_event *ev)
                 strcpy(ev->name, "Paste");
                 ev->paste = malloc(paste.len + 1);
                 if (ev->paste) {
-                    memcpy(ev->paste, paste.buf, paste.len);
+                    if (paste.len) /* an empty paste has no buffer */
+                        memcpy(ev->paste, paste.buf, paste.len);
                     ev->paste[paste.len] = '\0';
                     ev->paste_len = paste.len;
                 }
                 ev->paste_cut = paste.cut;
+                ev->paste_dropped = paste.dropped;
                 free(paste.buf);
                 paste.buf = NULL;
                 paste.len = paste.cap = 0;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/time.h>
 #include <term.h>
 #include <termios.h>
 #include <unistd.h>
@@ -25,11 +26,15 @@ static struct {
     int pipe_rd, pipe_wr;
     bool utf8;
     bool screen_up;      /* curses running (between start and close / suspend) */
+    bool left;           /* suspended: the screen was left, and is re-entered only in the
+                            terminal's foreground (a job continued in the background by bg or
+                            kill -CONT stays quiet: no output, no tty reads) */
     bool modes_on;
     bool opened;
+    int quit_sig;        /* the signal that ends the explorer (SIGINT, SIGTERM, ...), or 0 */
 } T = {.fd = -1, .pipe_rd = -1, .pipe_wr = -1};
 
-static const int caught[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGCONT, SIGTSTP};
+static const int caught[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCONT, SIGTSTP};
 
 /* Only async-signal-safe work: one byte into the pipe. */
 static void on_signal(int sig)
@@ -61,6 +66,12 @@ static void set_nonblock_cloexec(int fd)
 
 bool term_open(bool force_dev_tty, char *err, size_t errcap)
 {
+    /* libtermkey (through unibilium) aborts without a terminal type: say it first. */
+    const char *type = getenv("TERM");
+    if (!type || !*type) {
+        snprintf(err, errcap, "TERM is not set: cannot open the explorer");
+        return false;
+    }
     T.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     if (!force_dev_tty && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
         T.fd = STDIN_FILENO;
@@ -118,7 +129,24 @@ bool term_start_screen(char *err, size_t errcap)
 
 int term_fd(void)
 {
-    return T.fd;
+    return T.left ? -1 : T.fd; /* poll() skips -1: a background job never reads the tty */
+}
+
+bool term_shown(void)
+{
+    return T.screen_up && !T.left;
+}
+
+int term_quit_signal(void)
+{
+    return T.quit_sig;
+}
+
+/* Is this process in the terminal's foreground process group (may it write and read)? */
+static bool in_foreground(void)
+{
+    pid_t fg = tcgetpgrp(T.fd);
+    return fg < 0 || fg == getpgrp(); /* unknown: as before, assume it is */
 }
 
 int term_signal_fd(void)
@@ -146,10 +174,13 @@ unsigned term_take_signals(void)
                 mask |= TERM_SIG_SUSPEND;
                 break;
             case SIGCONT:
+            case SIGALRM: /* suspended in the background: time to look again (fg) */
                 mask |= TERM_SIG_CONT;
                 break;
             default:
                 mask |= TERM_SIG_QUIT;
+                if (!T.quit_sig)
+                    T.quit_sig = buf[i];
                 break;
             }
         }
@@ -201,19 +232,51 @@ void term_modes(bool on)
 
 void term_suspend(void)
 {
-    term_modes(false);
-    curs_set(1);
-    endwin();
-    show_cursor();
-    input_stop();
+    if (!T.left) { /* a SIGTSTP in the background finds the screen left already */
+        term_modes(false);
+        curs_set(1);
+        endwin();
+        show_cursor();
+        input_stop();
+        T.left = true;
+    }
     signal(SIGTSTP, SIG_DFL);
     kill(0, SIGTSTP);
-    /* ... stopped until fg ... */
+    /* ... stopped until SIGCONT: fg, bg or kill -CONT ... */
     install(SIGTSTP);
+    term_resume();
+}
+
+/* While suspended in the background, a SIGALRM every 200 ms: fg gives a running job the
+ * terminal without a SIGCONT, so the explorer looks whether it has it. */
+static void background_timer(bool on)
+{
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    if (on) {
+        install(SIGALRM);
+        it.it_interval.tv_usec = it.it_value.tv_usec = 200000;
+    }
+    setitimer(ITIMER_REAL, &it, NULL);
+    if (!on)
+        signal(SIGALRM, SIG_DFL);
+}
+
+bool term_resume(void)
+{
+    if (!T.left)
+        return true;
+    if (!in_foreground()) {
+        background_timer(true); /* continued in the background: stay quiet until fg */
+        return false;
+    }
+    background_timer(false);
+    T.left = false;
     input_start();
     curs_set(0);
     term_modes(true);
     term_resize();
+    return true;
 }
 
 void term_close(void)
@@ -221,13 +284,19 @@ void term_close(void)
     if (!T.opened)
         return;
     T.opened = false;
-    term_modes(false);
-    if (T.screen_up) {
-        curs_set(1);
-        endwin();
-        show_cursor();
-        T.screen_up = false;
+    /* Left by a suspend: already restored, and a background job must not write. */
+    if (T.left)
+        background_timer(false);
+    else {
+        term_modes(false);
+        if (T.screen_up) {
+            curs_set(1);
+            endwin();
+            show_cursor();
+        }
     }
+    T.screen_up = false;
+    T.left = false;
     input_close();
     if (T.scr) {
         delscreen(T.scr);
@@ -242,4 +311,9 @@ void term_close(void)
     close(T.pipe_rd);
     close(T.pipe_wr);
     T.pipe_rd = T.pipe_wr = T.fd = -1;
+    /* SIGQUIT: the terminal is restored, now the core dump it asks for. */
+    if (T.quit_sig == SIGQUIT) {
+        signal(SIGQUIT, SIG_DFL);
+        raise(SIGQUIT);
+    }
 }

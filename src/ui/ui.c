@@ -216,15 +216,41 @@ static bool add_document(struct tui *t, struct document *doc, bool owned)
     return true;
 }
 
-/* A paste (bracketed, or p ... Ctrl-d) becomes a new document and is shown. */
-static int load_paste(struct tui *t, char *bytes, size_t len)
+/* "64 MiB", "1000 bytes": where a paste was cut. */
+static void paste_limit_text(char *out, size_t cap)
 {
-    char name[32];
-    snprintf(name, sizeof name, "paste %u", t->pastes + 1);
+    size_t n = input_paste_max();
+    if (n % (1u << 20) == 0)
+        snprintf(out, cap, "%zu MiB", n >> 20);
+    else if (n % 1024 == 0)
+        snprintf(out, cap, "%zu KiB", n >> 10);
+    else
+        snprintf(out, cap, "%zu bytes", n);
+}
+
+/* A paste (bracketed, or p ... Ctrl-d) becomes a new document and is shown.  dropped: the
+ * bytes past input_paste_max() that were not kept; the document's name then says so (the
+ * document list shows it), and so does the status line. */
+static int load_paste(struct tui *t, char *bytes, size_t len, size_t dropped)
+{
+    char name[96], cut[96] = "";
+    if (len == 0 && !dropped) {
+        free(bytes);
+        tui_message(t, false, "empty paste: nothing to open");
+        return RE_DRAW;
+    }
+    if (dropped) {
+        char lim[32];
+        paste_limit_text(lim, sizeof lim);
+        snprintf(cut, sizeof cut, "paste cut at %s: %zu bytes dropped", lim, dropped);
+        snprintf(name, sizeof name, "paste %u [cut: %zu bytes dropped]", t->pastes + 1, dropped);
+    } else {
+        snprintf(name, sizeof name, "paste %u", t->pastes + 1);
+    }
     struct document *doc = NULL;
     struct diag err = {0};
     if (load_bytes(name, bytes, len, &doc, &err) != SP_OK) {
-        tui_message(t, true, "%s: %s", name, err.message);
+        tui_message(t, true, "%s: %s%s%s", name, err.message, cut[0] ? "; " : "", cut);
         return RE_DRAW;
     }
     if (!add_document(t, doc, true)) {
@@ -236,7 +262,9 @@ static int load_paste(struct tui *t, char *bytes, size_t len)
     push_history(t);
     t->cur_doc = t->n_docs - 1;
     t->focus = FOCUS_TREE;
-    if (doc->first_warning)
+    if (cut[0])
+        tui_message(t, true, "%s (%zu nodes kept)", cut, doc->n_all_nodes);
+    else if (doc->first_warning)
         tui_message(t, false, "%s: %zu nodes; %s", name, doc->n_all_nodes,
                     doc->first_warning->message);
     else
@@ -246,15 +274,19 @@ static int load_paste(struct tui *t, char *bytes, size_t len)
 
 static void paste_append(struct tui *t, const char *s, size_t n)
 {
-    if (t->paste_len + n > INPUT_PASTE_MAX)
+    if (t->paste_dropped || t->paste_len + n > input_paste_max()) {
+        t->paste_dropped += n; /* all after the cut: the text kept has no hole */
         return;
+    }
     if (t->paste_len + n + 1 > t->paste_cap) {
         size_t cap = t->paste_cap ? t->paste_cap : 4096;
         while (cap < t->paste_len + n + 1)
             cap *= 2;
         char *b = realloc(t->paste_buf, cap);
-        if (!b)
+        if (!b) {
+            t->paste_dropped += n;
             return;
+        }
         t->paste_buf = b;
         t->paste_cap = cap;
     }
@@ -379,9 +411,12 @@ static void draw_status(const struct tui *t)
     }
     if (t->prompt == PROMPT_PASTE) {
         char buf[160];
-        snprintf(buf, sizeof buf,
+        int k = snprintf(buf, sizeof buf,
                  " PASTE: paste a plan now, then Ctrl-d to open it (Ctrl-c cancels)  %zu bytes",
                  t->paste_len);
+        if (t->paste_dropped && k > 0 && (size_t)k < sizeof buf)
+            snprintf(buf + k, sizeof buf - (size_t)k, ", %zu dropped (over the limit)",
+                     t->paste_dropped);
         draw_puts(&dl, buf, strong);
         draw_fill(&dl, st);
         return;
@@ -606,7 +641,7 @@ static int paste_mode_key(struct tui *t, const struct input_event *ev)
     enum key_action a = keys_lookup(KCTX_PASTE, ev->name);
     if (a == KA_PASTE_CANCEL) {
         t->prompt = PROMPT_NONE;
-        t->paste_len = 0;
+        t->paste_len = t->paste_dropped = 0;
         tui_message(t, false, "paste cancelled");
         return RE_DRAW;
     }
@@ -616,9 +651,9 @@ static int paste_mode_key(struct tui *t, const struct input_event *ev)
         if (!bytes)
             return RE_DRAW;
         memcpy(bytes, t->paste_buf ? t->paste_buf : "", t->paste_len);
-        size_t len = t->paste_len;
-        t->paste_len = 0;
-        return load_paste(t, bytes, len);
+        size_t len = t->paste_len, dropped = t->paste_dropped;
+        t->paste_len = t->paste_dropped = 0;
+        return load_paste(t, bytes, len, dropped);
     }
     paste_append(t, ev->text, strlen(ev->text));
     return RE_DRAW;
@@ -648,7 +683,7 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_DRAW;
     case KA_PASTE:
         t->prompt = PROMPT_PASTE;
-        t->paste_len = 0;
+        t->paste_len = t->paste_dropped = 0;
         return RE_DRAW;
     case KA_THEME:
         tui_message(t, false, "theme: %s", theme_next());
@@ -693,6 +728,7 @@ static int handle_event(struct tui *t, const struct input_event *ev)
         int re;
         if (t->prompt == PROMPT_PASTE) {
             paste_append(t, ev->paste ? ev->paste : "", ev->paste_len);
+            t->paste_dropped += ev->paste_dropped;
             re = RE_DRAW;
         } else if (t->prompt == PROMPT_SEARCH || t->prompt == PROMPT_GOTO) {
             /* Into a prompt: the first line only. */
@@ -704,7 +740,8 @@ static int handle_event(struct tui *t, const struct input_event *ev)
             re = RE_DRAW;
         } else if (ev->paste) {
             t->overlay = OVERLAY_NONE;
-            re = load_paste(t, ev->paste, ev->paste_len); /* takes the bytes */
+            re = load_paste(t, ev->paste, ev->paste_len, ev->paste_dropped); /* takes them */
+            insight_walk_follow(t);
             return re;
         } else {
             re = RE_DRAW;
@@ -726,6 +763,7 @@ static int handle_event(struct tui *t, const struct input_event *ev)
         return docs_key(t, keys_lookup(KCTX_DOCS, ev->name));
     if (t->overlay == OVERLAY_FINDINGS || t->overlay == OVERLAY_IDS)
         return insight_list_key(t, keys_lookup(KCTX_LIST, ev->name));
+    insight_walk_follow(t); /* D or a jump back may have shown another document */
     if (insight_walking(t)) {
         int re = insight_walk_key(t, keys_lookup(KCTX_WALK, ev->name));
         if (re == RE_NONE && keys_lookup(KCTX_GLOBAL, ev->name) == KA_QUIT)
@@ -829,7 +867,7 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
             tui_layout(&t);
         if (flags & RE_FULL)
             clearok(curscr, TRUE);
-        if (flags & (RE_DRAW | RE_LAYOUT | RE_FULL)) {
+        if ((flags & (RE_DRAW | RE_LAYOUT | RE_FULL)) && term_shown()) {
             draw_all(&t);
             wnoutrefresh(stdscr);
             doupdate();
@@ -867,6 +905,8 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
                 quit = true;
             if (sig & TERM_SIG_SUSPEND)
                 flags |= RE_SUSPEND;
+            if ((sig & TERM_SIG_CONT) && !term_resume())
+                sig = 0; /* continued in the background: nothing to draw until fg */
             if (sig & (TERM_SIG_RESIZE | TERM_SIG_CONT)) {
                 term_resize();
                 flags |= RE_LAYOUT | RE_DRAW | RE_FULL;
@@ -888,5 +928,6 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
     }
     term_close();
     free_state(&t);
-    return 0;
+    int sig = term_quit_signal(); /* 130, 143, 129: a script can tell */
+    return sig ? 128 + sig : 0;
 }

@@ -92,6 +92,7 @@ static struct {
     /* the guided walk */
     bool walking, explain_before;
     struct walk walk;
+    const struct plan_section *walk_section; /* the section walked: shown while walking */
     size_t step;
 
     /* no analysis yet: the first frame is being drawn (insight_hold) */
@@ -777,6 +778,7 @@ static int start_walk(struct tui *t)
     }
     current_analysis(t, true);
     S.walking = true;
+    S.walk_section = tab->section;
     S.explain_before = t->explain;
     t->explain = true;
     S.step = 0;
@@ -792,6 +794,21 @@ static void end_walk(struct tui *t)
     t->det_node = NULL;
     walk_free(&S.walk);
     tui_message(t, false, "walk ended");
+}
+
+void insight_walk_follow(struct tui *t)
+{
+    if (!S.walking || tui_tab(t)->section == S.walk_section)
+        return;
+    /* Another document (a paste, D, a jump back) is shown: its keys are not the walk's. */
+    char before[sizeof t->msg];
+    snprintf(before, sizeof before, "%s", t->msg);
+    bool error = t->msg_error;
+    end_walk(t);
+    if (before[0])
+        tui_message(t, error, "%s; walk ended", before);
+    else
+        tui_message(t, false, "walk ended: its document is no longer shown");
 }
 
 int insight_walk_key(struct tui *t, enum key_action a)

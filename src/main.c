@@ -73,9 +73,13 @@ static const char usage_text[] =
     "  -V, --version       show the version and exit\n"
     /* The explorer's key summary is appended here from its key table. */
     "\n"
-    "Exit status: 0 success, 1 no terminal for the explorer, a --lint warning or an\n"
-    "unknown --explain-node operator, 2 bad input or usage.\n"
-    "See sparkplan(1).\n";
+    "Exit status: 0 success, 1 no terminal for the explorer (TERM unset), a --lint\n"
+    "warning or an unknown --explain-node operator, 2 bad input, usage, an input past\n"
+    "the limit or a write error; 129, 130, 143 the explorer ended by SIGHUP, SIGINT,\n"
+    "SIGTERM (128 + the signal).\n"
+    "Limits: input 16 GiB or half the memory (SPARKPLAN_MAX_INPUT=64G changes it),\n"
+    "4294967294 lines, 64 MiB per paste (a longer paste is cut and said).\n"
+    "See sparkplan(1) and docs/reliability.md.\n";
 
 static const char *const theme_names[] = {"dark", "light", "projector", "mono"};
 

@@ -249,6 +249,10 @@ START_TEST(a_missing_term_is_said_and_exits_1)
                   "the screen:\n%s", screen);
     free(screen);
     wait_format(&p, RESTORED);
+    /* A terminal type that is an escape sequence is named, not sent. */
+    cmd(&p, "clear; TERM=$(printf \"x\\033[2Jy\") $SP plan.txt; echo EXIT=$?");
+    SEE(&p, SHOWS("sparkplan: unknown terminal type 'x^[[2Jy'"), SHOWS("EXIT=1"));
+    wait_format(&p, RESTORED);
     close_pane(&p);
 }
 END_TEST

@@ -16,6 +16,7 @@
 #include "sparkplan/draw.h"
 #include "sparkplan/load.h"
 #include "sparkplan/opclass.h"
+#include "sparkplan/sanitize.h"
 #include "sparkplan/term.h"
 #include "sparkplan/tui.h"
 
@@ -827,7 +828,9 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
     setlocale(LC_ALL, ""); /* the wide-character curses and the codeset need it */
     for (size_t i = 0; i < n_docs; i++)
         if (!add_document(&t, docs[i], false)) {
-            fprintf(stderr, "sparkplan: %s: nothing to show\n", docs[i]->name);
+            fputs("sparkplan: ", stderr);
+            sanitize_fwrite(stderr, slice_cstr(docs[i]->name));
+            fputs(": nothing to show\n", stderr);
             free_state(&t);
             return 2;
         }
@@ -839,7 +842,9 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
         !input_open(term_fd(), term_utf8(), err, sizeof err) ||
         !term_start_screen(err, sizeof err)) {
         term_close();
-        fprintf(stderr, "sparkplan: %s\n", err);
+        fputs("sparkplan: ", stderr); /* err may quote TERM */
+        sanitize_fwrite(stderr, slice_cstr(err));
+        fputc('\n', stderr);
         free_state(&t);
         return 1;
     }

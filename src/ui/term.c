@@ -191,7 +191,7 @@ unsigned term_take_signals(void)
 void term_resize(void)
 {
     struct winsize ws;
-    if (!T.screen_up)
+    if (!T.screen_up || T.left)
         return;
     if (ioctl(T.fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
         resizeterm(ws.ws_row, ws.ws_col);

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "sparkplan/analyze.h"
+#include "sparkplan/diff.h"
+#include "sparkplan/diffout.h"
 #include "sparkplan/emit.h"
 #include "sparkplan/insight.h"
 #include "sparkplan/keys.h"
@@ -27,6 +29,7 @@ enum cli_mode {
     MODE_JSON,   /* --json */
     MODE_LINT,   /* --lint: findings, exit 1 on a warning */
     MODE_SUMMARY,/* --summary */
+    MODE_DIFF,   /* --diff A B: exit 0 equal, 1 different, 2 error */
 };
 
 struct cli_options {
@@ -36,6 +39,9 @@ struct cli_options {
     /* Inputs in order; a NULL entry is the built-in sample (no FILE, stdin a terminal). */
     const char **inputs;
     size_t n_inputs;
+    unsigned diff_norm;  /* --strict / --ignore=LIST */
+    bool diff_json;      /* --diff with --json */
+    bool diff_full;      /* --diff-full: no folding of unchanged subtrees */
 };
 
 enum { EXIT_USAGE = 2, EXIT_INPUT = 2 };
@@ -63,6 +69,19 @@ static const char usage_text[] =
     "      --samples       the workshop sample plans with their descriptions\n"
     "      --sample NAME   open a sample plan (as if it were FILE)\n"
     "\n"
+    "Diff:\n"
+    "      --diff A B      what changed from plan A to plan B: the merged tree with marks\n"
+    "                      (+ added, - removed, ~ changed, \u21c4 replaced, \u21b7 moved) and a\n"
+    "                      summary line; exit 0 equal, 1 different, 2 error.  With --json,\n"
+    "                      one JSON object.  A or B may pick a part of a file: FILE#2 (plan\n"
+    "                      2), FILE@optimized, FILE@initial / FILE@final (an adaptive plan's\n"
+    "                      trees), FILE#2@physical.  --diff FILE alone compares an adaptive\n"
+    "                      plan's Initial and Final trees (else analyzed and optimized)\n"
+    "      --ignore=LIST   normalisations: ids (exprids, planids, opids, codegen, subquery),\n"
+    "                      stats, location, hashes, catalog, all (default), none\n"
+    "      --strict        compare as printed (--ignore=none)\n"
+    "      --diff-full     print unchanged subtrees instead of folding them as [=N]\n"
+    "\n"
     "Explorer:\n"
     "      --ascii         ASCII tree guides even in a UTF-8 terminal\n"
     "      --theme NAME    colours: dark (default), light, projector, mono\n"
@@ -72,8 +91,9 @@ static const char usage_text[] =
     "  -V, --version       show the version and exit\n"
     /* The explorer's key summary is appended here from its key table. */
     "\n"
-    "Exit status: 0 success, 1 no terminal for the explorer, a --lint warning or an\n"
-    "unknown --explain-node operator, 2 bad input or usage.\n"
+    "Exit status: 0 success, 1 no terminal for the explorer, a --lint warning, an\n"
+    "unknown --explain-node operator or a --diff that found differences, 2 bad input or\n"
+    "usage.\n"
     "See sparkplan(1).\n";
 
 static const char *const theme_names[] = {"dark", "light", "projector", "mono"};
@@ -127,7 +147,8 @@ static int print_samples(void)
 static int parse_options(int argc, char **argv, struct cli_options *o)
 {
     enum { OPT_ASCII = 256, OPT_THEME, OPT_NO_COLOR, OPT_LINT, OPT_SUMMARY, OPT_RULES,
-           OPT_EXPLAIN_NODE, OPT_SAMPLES, OPT_SAMPLE };
+           OPT_EXPLAIN_NODE, OPT_SAMPLES, OPT_SAMPLE, OPT_DIFF, OPT_IGNORE, OPT_STRICT,
+           OPT_DIFF_FULL };
     static const struct option long_options[] = {
         {"print", no_argument, NULL, 'p'},
         {"json", no_argument, NULL, 'j'},
@@ -140,12 +161,19 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
         {"explain-node", required_argument, NULL, OPT_EXPLAIN_NODE},
         {"samples", no_argument, NULL, OPT_SAMPLES},
         {"sample", required_argument, NULL, OPT_SAMPLE},
+        {"diff", no_argument, NULL, OPT_DIFF},
+        {"ignore", required_argument, NULL, OPT_IGNORE},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {"diff-full", no_argument, NULL, OPT_DIFF_FULL},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     o->ui.theme = "dark";
+    o->diff_norm = DIFF_NORM_DEFAULT;
+    bool diff = false, json = false;
+    struct diag nerr = {0};
     const char *no_color = getenv("NO_COLOR");
     o->ui.no_color = no_color && *no_color;
     opterr = 0; /* our own messages, with "sparkplan:" rather than argv[0] */
@@ -157,6 +185,22 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
             break;
         case 'j':
             o->mode = MODE_JSON;
+            json = true;
+            break;
+        case OPT_DIFF:
+            diff = true;
+            break;
+        case OPT_STRICT:
+            o->diff_norm = 0;
+            break;
+        case OPT_DIFF_FULL:
+            o->diff_full = true;
+            break;
+        case OPT_IGNORE:
+            if (diff_norm_parse(optarg, &o->diff_norm, &nerr) != SP_OK) {
+                usage_error("%s", nerr.message);
+                return EXIT_USAGE;
+            }
             break;
         case OPT_ASCII:
             o->ui.ascii = true;
@@ -206,6 +250,14 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
             } else {
                 usage_error("unknown option '%s'", argv[optind - 1]);
             }
+            return EXIT_USAGE;
+        }
+    }
+    if (diff) {
+        o->mode = MODE_DIFF;
+        o->diff_json = json;
+        if (argc - optind < 1 || argc - optind > 2) {
+            usage_error("%s", "--diff compares two plans: --diff A B (or one adaptive FILE)");
             return EXIT_USAGE;
         }
     }
@@ -352,6 +404,109 @@ static int run_insight(const struct cli_options *o)
     return lint && warned ? 1 : 0;
 }
 
+/* One side of --diff: "FILE", "FILE#2", "FILE@final"; *doc is loaded unless it is the same
+ * file as other (then shared).  Reports and returns the exit status on failure, else -1. */
+static int diff_load(const char *arg, const char *other_path, struct document *other,
+                     char **path, struct document **doc, const char **spec)
+{
+    size_t at = diff_spec_split(arg);
+    *path = strndup(arg, at);
+    *spec = arg + at;
+    if (!*path) {
+        fputs("sparkplan: out of memory\n", stderr);
+        return EXIT_INPUT;
+    }
+    if (other && other_path && strcmp(other_path, *path) == 0) {
+        *doc = other;
+        return -1;
+    }
+    struct diag err = {0};
+    enum sp_status s = load_input(*path, doc, &err);
+    if (s != SP_OK) {
+        report(input_name(*path), err.line, "", err.message);
+        return EXIT_INPUT;
+    }
+    return -1;
+}
+
+/* With one FILE: an adaptive plan's Initial and Final trees, else analyzed and optimized. */
+static void diff_default_specs(const struct document *doc, const char **sa, const char **sb)
+{
+    struct diff_side probe;
+    struct diag err = {0};
+    if (diff_select(doc, "@initial", &probe, &err) == SP_OK) {
+        diff_side_free(&probe);
+        *sa = "@initial", *sb = "@final";
+    } else {
+        *sa = "@analyzed", *sb = "@optimized";
+    }
+}
+
+static int diff_output(const struct cli_options *o, const struct diff_result *r)
+{
+    struct diag err = {0};
+    const char *lang = getenv("LC_ALL");
+    if (!lang || !*lang)
+        lang = getenv("LC_CTYPE");
+    if (!lang || !*lang)
+        lang = getenv("LANG");
+    bool utf8 = !o->ui.ascii && lang && (strstr(lang, "UTF-8") || strstr(lang, "utf8") ||
+                                         strstr(lang, "UTF8") || strstr(lang, "utf-8"));
+    struct diffout_options out = {utf8, !o->diff_full};
+    enum sp_status s = o->diff_json ? diffout_json(stdout, r, &err)
+                                    : diffout_text(stdout, r, &out, &err);
+    if (s != SP_OK) {
+        fprintf(stderr, "sparkplan: %s\n", err.message);
+        return EXIT_INPUT;
+    }
+    return r->equal ? 0 : 1;
+}
+
+/* --diff A B (or --diff FILE): exit 0 equal after normalisation, 1 different, 2 error. */
+static int run_diff(const struct cli_options *o)
+{
+    char *path_a = NULL, *path_b = NULL;
+    struct document *doc_a = NULL, *doc_b = NULL;
+    const char *spec_a = "", *spec_b = "";
+    struct diff_side side_a = {0}, side_b = {0};
+    struct diff_result *r = NULL;
+    struct diag err = {0};
+    int status = diff_load(o->inputs[0], NULL, NULL, &path_a, &doc_a, &spec_a);
+    if (status < 0 && o->n_inputs == 2)
+        status = diff_load(o->inputs[1], path_a, doc_a, &path_b, &doc_b, &spec_b);
+    if (status < 0 && o->n_inputs == 1) {
+        doc_b = doc_a;
+        path_b = strdup(path_a);
+        if (!*spec_a)
+            diff_default_specs(doc_a, &spec_a, &spec_b);
+        else
+            spec_b = spec_a;
+    }
+    if (status < 0 && diff_select(doc_a, spec_a, &side_a, &err) != SP_OK) {
+        report(input_name(path_a), 0, "", err.message);
+        status = EXIT_INPUT;
+    }
+    if (status < 0 && diff_select(doc_b, spec_b, &side_b, &err) != SP_OK) {
+        report(input_name(path_b), 0, "", err.message);
+        status = EXIT_INPUT;
+    }
+    if (status < 0 && diff_sides(&side_a, &side_b, o->diff_norm, &r, &err) != SP_OK) {
+        fprintf(stderr, "sparkplan: %s\n", err.message);
+        status = EXIT_INPUT;
+    }
+    if (status < 0)
+        status = diff_output(o, r);
+    diff_free(r);
+    diff_side_free(&side_a);
+    diff_side_free(&side_b);
+    if (doc_b != doc_a)
+        document_free(doc_b);
+    document_free(doc_a);
+    free(path_a);
+    free(path_b);
+    return status;
+}
+
 /* The interactive explorer over every input.  Any input that fails to load ends the run
  * before the screen is taken, so the message stays readable. */
 static int run_explorer(struct cli_options *o)
@@ -395,7 +550,9 @@ int main(int argc, char **argv)
         return status;
     if (o.sample)
         sample_to_open = o.sample;
-    if (o.mode == MODE_LINT || o.mode == MODE_SUMMARY)
+    if (o.mode == MODE_DIFF)
+        status = run_diff(&o);
+    else if (o.mode == MODE_LINT || o.mode == MODE_SUMMARY)
         status = run_insight(&o);
     else if (o.mode != MODE_AUTO || !isatty(STDOUT_FILENO))
         status = run_emit(&o);

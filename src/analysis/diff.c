@@ -1,0 +1,537 @@
+/* diff: matching two plan forests and classifying every node (see diff.h).
+ *
+ * Each side is flattened into arrays in pre-order (index 0 is a virtual root above the
+ * forest), so a subtree is a contiguous range and every pass is a loop, never recursion:
+ *   1. hashes: each node's normalised content, each subtree's content and shape;
+ *   2. identical subtrees, largest first (a counting sort by size), from a hash table of B's
+ *      subtrees; among equal candidates the one whose parent looks like A's parent wins;
+ *   3. bottom-up: an unmatched node looks for a partner among the B ancestors (a few levels)
+ *      of where its children's partners are, or of what its unmatched children looked for;
+ *   4. top-down: the unmatched children of matched pairs, by operator then by class,
+ *      looking through unmatched wrappers (query stages, shuffle reads, transitions);
+ *   5. classification, the merged tree (B's shape, removed nodes put back where they were)
+ *      and the summary (diff_merge.c).
+ * Candidate scans are bounded by small constants, so the cost stays linear in practice.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff_impl.h"
+#include "sparkplan/nodeinfo.h"
+#include "sparkplan/opclass.h"
+
+#define SCAN_CANDIDATES 16 /* equal subtrees examined for the parent preference */
+#define CLIMB_LEVELS 8     /* B ancestors a bottom-up candidate is looked for in */
+#define HINTS 2            /* where an unmatched node's descendants went, passed upwards */
+#define CHILD_WINDOW 64    /* children examined per child in the top-down pass */
+
+/* ---- flattening a side ---------------------------------------------------------------- */
+
+static size_t side_upper_bound(const struct diff_side *s)
+{
+    size_t n = 1 + s->n_parts;
+    for (size_t p = 0; p < s->n_parts; p++)
+        for (const struct plan_node *r = s->parts[p].first_root; r; r = r->next_sibling)
+            n += 1 + (size_t)r->subtree_size;
+    return n;
+}
+
+static bool dtree_alloc(struct dtree *t, size_t cap)
+{
+    t->node = calloc(cap, sizeof *t->node);
+    t->part = calloc(cap, sizeof *t->part);
+    t->parent = malloc(cap * sizeof *t->parent);
+    t->first_child = malloc(cap * sizeof *t->first_child);
+    t->next_sibling = malloc(cap * sizeof *t->next_sibling);
+    t->size = calloc(cap, sizeof *t->size);
+    t->hash = calloc(cap, sizeof *t->hash);
+    t->tree_hash = calloc(cap, sizeof *t->tree_hash);
+    t->op = calloc(cap, sizeof *t->op);
+    t->klass = calloc(cap, sizeof *t->klass);
+    t->partner = malloc(cap * sizeof *t->partner);
+    t->wrapper = calloc(cap, sizeof *t->wrapper);
+    return t->wrapper && t->node && t->part && t->parent && t->first_child && t->next_sibling && t->size &&
+           t->hash && t->tree_hash && t->op && t->klass && t->partner;
+}
+
+void dtree_free(struct dtree *t)
+{
+    free(t->node);
+    free(t->part);
+    free(t->parent);
+    free(t->first_child);
+    free(t->next_sibling);
+    free(t->size);
+    free(t->hash);
+    free(t->tree_hash);
+    free(t->op);
+    free(t->klass);
+    free(t->partner);
+    free(t->wrapper);
+    memset(t, 0, sizeof *t);
+}
+
+/* Appends node index i under parent; last[] tracks each parent's last child. */
+static uint32_t dtree_add(struct dtree *t, uint32_t parent, uint32_t *last)
+{
+    uint32_t i = t->n++;
+    t->parent[i] = parent;
+    t->first_child[i] = t->next_sibling[i] = DIFF_NONE;
+    t->partner[i] = DIFF_NONE;
+    last[i] = DIFF_NONE;
+    if (i == 0)
+        return i;
+    if (last[parent] == DIFF_NONE)
+        t->first_child[parent] = i;
+    else
+        t->next_sibling[last[parent]] = i;
+    last[parent] = i;
+    return i;
+}
+
+/* The subtree of root r in pre-order, under parent index top.  stack holds the side index
+ * of each node on the path from r (depth - r's depth). */
+static bool dtree_add_subtree(struct dtree *t, const struct plan_node *r, uint32_t top,
+                              uint32_t *last, bool skip_shadowed, uint32_t **stack,
+                              size_t *stack_cap)
+{
+    const struct plan_section *s = r->section;
+    uint32_t end = r->preorder + r->subtree_size + 1;
+    for (uint32_t k = r->preorder; k < end; k++) {
+        const struct plan_node *n = s->preorder[k];
+        if (skip_shadowed && n != r && node_is_shadowed_initial(n)) {
+            k += n->subtree_size;
+            continue;
+        }
+        size_t level = n->depth - r->depth;
+        if (level >= *stack_cap) {
+            size_t nc = *stack_cap * 2 + 64;
+            uint32_t *ns = realloc(*stack, nc * sizeof *ns);
+            if (!ns)
+                return false;
+            *stack = ns;
+            *stack_cap = nc;
+        }
+        uint32_t parent = level ? (*stack)[level - 1] : top;
+        uint32_t i = dtree_add(t, parent, last);
+        t->node[i] = n;
+        (*stack)[level] = i;
+    }
+    return true;
+}
+
+static bool dtree_build(struct dtree *t, const struct diff_side *side, bool headings)
+{
+    size_t cap = side_upper_bound(side);
+    uint32_t *last = malloc(cap * sizeof *last);
+    uint32_t *stack = NULL;
+    size_t stack_cap = 0;
+    bool ok = last && dtree_alloc(t, cap);
+    if (ok)
+        dtree_add(t, 0, last);
+    for (size_t p = 0; ok && p < side->n_parts; p++) {
+        uint32_t top = 0;
+        if (headings) {
+            top = dtree_add(t, 0, last);
+            t->part[top] = &side->parts[p];
+        }
+        for (const struct plan_node *r = side->parts[p].first_root; ok && r; r = r->next_sibling)
+            ok = dtree_add_subtree(t, r, top, last, side->skip_shadowed, &stack, &stack_cap);
+    }
+    free(last);
+    free(stack);
+    if (!ok)
+        return false;
+    for (uint32_t i = t->n; i-- > 1;)
+        t->size[t->parent[i]] += t->size[i] + 1;
+    return true;
+}
+
+/* ---- hashes --------------------------------------------------------------------------- */
+
+static uint64_t hash_mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 29);
+}
+
+/* The class a node may be matched by when its operator differs: 0 for none. */
+static uint16_t match_class(const struct plan_node *n)
+{
+    switch (node_role(n)) {
+    case CAT_JOIN:
+        return 1;
+    case CAT_SHUFFLE:
+    case CAT_BROADCAST:
+    case CAT_REUSED:
+        return 2;
+    case CAT_SCAN:
+    case CAT_RELATION:
+    case CAT_CACHE:
+        return 3;
+    case CAT_AGGREGATE:
+        return 4;
+    case CAT_LIMIT:
+        return 5;
+    case CAT_SET:
+        return 6;
+    case CAT_WINDOW:
+        return 7;
+    case CAT_PYTHON:
+        return 8;
+    case CAT_WRITE:
+        return 9;
+    case CAT_SORT:
+        return 10;
+    default:
+        return 0;
+    }
+}
+
+static bool hash_nodes(struct diff_ctx *c, struct dtree *t, struct diff_idmap *ids)
+{
+    for (uint32_t i = 1; i < t->n; i++) {
+        uint64_t h = 0x84222325cbf29ce4ULL;
+        if (t->part[i]) {
+            if (!diff_norm_value(c, t->part[i]->title, ids, &h))
+                return false;
+            t->op[i] = slice_cstr("heading");
+        } else {
+            const struct plan_node *n = t->node[i];
+            t->op[i] = diff_canonical_op(n);
+            t->klass[i] = match_class(n);
+            t->wrapper[i] = node_is_wrapper(n);
+            if (!diff_node_fields(c, n, ids, &c->fa))
+                return false;
+            for (size_t f = 0; f < c->fa.n; f++)
+                h = hash_mix(hash_mix(h, diff_hash_slice(c->fa.v[f].key)), c->fa.v[f].norm);
+            if (!(c->norm & DIFF_NORM_CODEGEN))
+                h = hash_mix(h, (uint64_t)(int64_t)n->stage);
+        }
+        t->hash[i] = hash_mix(h, diff_hash_slice(t->op[i]));
+    }
+    /* Subtrees: reverse pre-order sees every child before its parent. */
+    for (uint32_t i = t->n; i-- > 0;) {
+        uint64_t h = hash_mix(t->hash[i], t->size[i]);
+        for (uint32_t ch = t->first_child[i]; ch != DIFF_NONE; ch = t->next_sibling[ch])
+            h = hash_mix(h, t->tree_hash[ch]);
+        t->tree_hash[i] = h;
+    }
+    return true;
+}
+
+/* ---- 2. identical subtrees ------------------------------------------------------------ */
+
+struct bucket {
+    uint64_t key;
+    uint32_t head; /* first B node with this subtree hash not known to be matched */
+};
+
+static struct bucket *bucket_find(struct bucket *tab, size_t cap, uint64_t key)
+{
+    size_t i = (size_t)(key ^ (key >> 32)) & (cap - 1);
+    while (tab[i].head != DIFF_NONE && tab[i].key != key)
+        i = (i + 1) & (cap - 1);
+    return &tab[i];
+}
+
+static void match_range(struct dtree *a, struct dtree *b, uint32_t x, uint32_t y)
+{
+    for (uint32_t k = 0; k <= a->size[x]; k++) {
+        a->partner[x + k] = y + k;
+        b->partner[y + k] = x + k;
+    }
+}
+
+/* Among the unmatched B subtrees equal to A's x, the first whose parent's content equals
+ * x's parent's (or is its partner); else the first. */
+static uint32_t pick_equal(struct dtree *a, struct dtree *b, uint32_t x, struct bucket *bk,
+                           const uint32_t *chain)
+{
+    while (bk->head != DIFF_NONE && b->partner[bk->head] != DIFF_NONE)
+        bk->head = chain[bk->head];
+    uint32_t first = bk->head, seen = 0;
+    uint32_t pa = a->parent[x];
+    for (uint32_t y = first; y != DIFF_NONE && seen < SCAN_CANDIDATES; y = chain[y]) {
+        if (b->partner[y] != DIFF_NONE || b->size[y] != a->size[x])
+            continue;
+        seen++;
+        uint32_t pb = b->parent[y];
+        if (a->partner[pa] == pb || (pa && pb && a->hash[pa] == b->hash[pb]))
+            return y;
+    }
+    return first != DIFF_NONE && b->size[first] == a->size[x] ? first : DIFF_NONE;
+}
+
+static bool match_identical(struct dtree *a, struct dtree *b)
+{
+    size_t cap = 16;
+    while (cap < (size_t)b->n * 2)
+        cap *= 2;
+    struct bucket *tab = malloc(cap * sizeof *tab);
+    uint32_t *chain = malloc((size_t)b->n * sizeof *chain);
+    uint32_t *count = calloc((size_t)a->n + 1, sizeof *count);
+    uint32_t *order = malloc((size_t)a->n * sizeof *order);
+    bool ok = tab && chain && count && order;
+    if (ok) {
+        for (size_t i = 0; i < cap; i++)
+            tab[i].head = DIFF_NONE;
+        for (uint32_t y = b->n; y-- > 1;) {
+            struct bucket *bk = bucket_find(tab, cap, b->tree_hash[y]);
+            chain[y] = bk->head;
+            bk->key = b->tree_hash[y];
+            bk->head = y;
+        }
+        /* Counting sort of A's nodes by subtree size, largest first. */
+        for (uint32_t x = 1; x < a->n; x++)
+            count[a->size[x]]++;
+        uint32_t pos = 0;
+        for (uint32_t s = a->n; s-- > 0;) {
+            uint32_t c = count[s];
+            count[s] = pos;
+            pos += c;
+        }
+        for (uint32_t x = 1; x < a->n; x++)
+            order[count[a->size[x]]++] = x;
+        for (uint32_t k = 0; k < pos; k++) {
+            uint32_t x = order[k];
+            if (a->partner[x] != DIFF_NONE)
+                continue;
+            struct bucket *bk = bucket_find(tab, cap, a->tree_hash[x]);
+            if (bk->head == DIFF_NONE)
+                continue;
+            uint32_t y = pick_equal(a, b, x, bk, chain);
+            if (y != DIFF_NONE)
+                match_range(a, b, x, y);
+        }
+    }
+    free(tab);
+    free(chain);
+    free(count);
+    free(order);
+    return ok;
+}
+
+/* ---- 3. bottom-up --------------------------------------------------------------------- */
+
+struct cand {
+    uint32_t b;
+    uint32_t weight;
+};
+
+static void cand_add(struct cand *cs, unsigned *n, unsigned cap, uint32_t b, uint32_t w)
+{
+    if (b == DIFF_NONE || b == 0)
+        return;
+    for (unsigned i = 0; i < *n; i++) {
+        if (cs[i].b == b) {
+            cs[i].weight += w;
+            return;
+        }
+    }
+    if (*n < cap) {
+        cs[(*n)++] = (struct cand){b, w};
+        return;
+    }
+    unsigned lo = 0;
+    for (unsigned i = 1; i < *n; i++)
+        if (cs[i].weight < cs[lo].weight)
+            lo = i;
+    if (cs[lo].weight < w)
+        cs[lo] = (struct cand){b, w};
+}
+
+static bool same_op(const struct dtree *a, uint32_t x, const struct dtree *b, uint32_t y)
+{
+    return a->op[x].len == b->op[y].len && memcmp(a->op[x].ptr, b->op[y].ptr, a->op[x].len) == 0;
+}
+
+/* Same class, and for scans the same table. */
+static bool same_class(const struct dtree *a, uint32_t x, const struct dtree *b, uint32_t y)
+{
+    if (!a->klass[x] || a->klass[x] != b->klass[y])
+        return false;
+    if (a->klass[x] != 3)
+        return true;
+    struct slice ta = node_table_name(a->node[x]), tb = node_table_name(b->node[y]);
+    if (slice_starts_with(ta, "spark_catalog."))
+        ta = slice_make(ta.ptr + 14, ta.len - 14);
+    if (slice_starts_with(tb, "spark_catalog."))
+        tb = slice_make(tb.ptr + 14, tb.len - 14);
+    return ta.len && ta.len == tb.len && memcmp(ta.ptr, tb.ptr, ta.len) == 0;
+}
+
+/* The partner of A's x among the candidates and their unmatched B ancestors: the first with
+ * the same operator, else the first of the same class. */
+static uint32_t climb_for_partner(const struct dtree *a, uint32_t x, const struct dtree *b,
+                                  const struct cand *cs, unsigned n)
+{
+    uint32_t by_class = DIFF_NONE;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t y = cs[i].b;
+        for (int level = 0; level < CLIMB_LEVELS && y != DIFF_NONE && y != 0; level++) {
+            if (b->partner[y] != DIFF_NONE || b->part[y] || a->part[x])
+                break;
+            if (same_op(a, x, b, y))
+                return y;
+            if (by_class == DIFF_NONE && same_class(a, x, b, y))
+                by_class = y;
+            y = b->parent[y];
+        }
+    }
+    return by_class;
+}
+
+static void sort_cands(struct cand *cs, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j > 0 && cs[j].weight > cs[j - 1].weight; j--) {
+            struct cand t = cs[j];
+            cs[j] = cs[j - 1];
+            cs[j - 1] = t;
+        }
+}
+
+static bool match_bottom_up(struct dtree *a, struct dtree *b)
+{
+    struct cand *hints = calloc((size_t)a->n * HINTS, sizeof *hints);
+    if (!hints)
+        return false;
+    for (uint32_t x = a->n; x-- > 1;) {
+        if (a->partner[x] != DIFF_NONE)
+            continue;
+        struct cand cs[8];
+        unsigned n = 0;
+        for (uint32_t ch = a->first_child[x]; ch != DIFF_NONE; ch = a->next_sibling[ch]) {
+            if (a->partner[ch] != DIFF_NONE) {
+                cand_add(cs, &n, 8, b->parent[a->partner[ch]], a->size[ch] + 1);
+                continue;
+            }
+            for (int h = 0; h < HINTS; h++)
+                if (hints[(size_t)ch * HINTS + h].weight)
+                    cand_add(cs, &n, 8, hints[(size_t)ch * HINTS + h].b,
+                             hints[(size_t)ch * HINTS + h].weight);
+        }
+        sort_cands(cs, n);
+        uint32_t y = climb_for_partner(a, x, b, cs, n);
+        if (y != DIFF_NONE) {
+            a->partner[x] = y;
+            b->partner[y] = x;
+            continue;
+        }
+        for (unsigned h = 0; h < n && h < HINTS; h++)
+            hints[(size_t)x * HINTS + h] = cs[h];
+    }
+    free(hints);
+    return true;
+}
+
+/* ---- 4. top-down ---------------------------------------------------------------------- */
+
+/* The unmatched children of i, looking through unmatched wrappers (to a few levels). */
+static size_t open_children(const struct dtree *t, uint32_t i, uint32_t *out, size_t cap)
+{
+    size_t n = 0;
+    uint32_t stack[16];
+    int sp = 0;
+    stack[sp++] = t->first_child[i];
+    while (sp > 0 && n < cap) {
+        uint32_t ch = stack[--sp];
+        if (ch == DIFF_NONE)
+            continue;
+        if (t->next_sibling[ch] != DIFF_NONE && sp < 16)
+            stack[sp++] = t->next_sibling[ch];
+        if (t->partner[ch] != DIFF_NONE)
+            continue;
+        out[n++] = ch;
+        if (t->wrapper[ch] && sp < 16)
+            stack[sp++] = t->first_child[ch];
+    }
+    return n;
+}
+
+static void match_children(struct dtree *a, struct dtree *b, uint32_t x, uint32_t *ca,
+                           uint32_t *cb)
+{
+    size_t na = open_children(a, x, ca, CHILD_WINDOW);
+    size_t nb = open_children(b, a->partner[x], cb, CHILD_WINDOW);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < na; i++) {
+            if (a->partner[ca[i]] != DIFF_NONE)
+                continue;
+            for (size_t j = 0; j < nb; j++) {
+                uint32_t y = cb[j];
+                if (b->partner[y] != DIFF_NONE || (a->part[ca[i]] != NULL) != (b->part[y] != NULL))
+                    continue;
+                if (pass == 0 ? same_op(a, ca[i], b, y) : same_class(a, ca[i], b, y)) {
+                    a->partner[ca[i]] = y;
+                    b->partner[y] = ca[i];
+                    break;
+                }
+            }
+        }
+    }
+}
+
+static void match_top_down(struct dtree *a, struct dtree *b)
+{
+    uint32_t ca[CHILD_WINDOW], cb[CHILD_WINDOW];
+    for (uint32_t x = 0; x < a->n; x++)
+        if (a->partner[x] != DIFF_NONE && a->first_child[x] != DIFF_NONE)
+            match_children(a, b, x, ca, cb);
+}
+
+/* ---- the whole comparison ------------------------------------------------------------- */
+
+static void ctx_free(struct diff_ctx *c)
+{
+    dtree_free(&c->a);
+    dtree_free(&c->b);
+    free(c->scratch);
+    free(c->fa.v);
+    free(c->fb.v);
+}
+
+static bool build_side(struct diff_ctx *c, struct dtree *t, const struct diff_side *side,
+                       bool headings)
+{
+    if (!dtree_build(t, side, headings))
+        return false;
+    struct diff_idmap *ids = diff_idmap_new();
+    bool ok = ids && hash_nodes(c, t, ids);
+    if (t == &c->a)
+        c->ids_a = ids;
+    else
+        c->ids_b = ids;
+    return ok;
+}
+
+enum sp_status diff_sides(const struct diff_side *sa, const struct diff_side *sb, unsigned norm,
+                          struct diff_result **out, struct diag *err)
+{
+    *out = NULL;
+    struct diff_ctx c;
+    memset(&c, 0, sizeof c);
+    c.norm = norm;
+    bool headings = sa->n_parts > 1 || sb->n_parts > 1;
+    bool ok = build_side(&c, &c.a, sa, headings) &&
+              build_side(&c, &c.b, sb, headings);
+    if (ok) {
+        c.a.partner[0] = 0;
+        c.b.partner[0] = 0;
+        ok = match_identical(&c.a, &c.b) && match_bottom_up(&c.a, &c.b);
+    }
+    if (ok) {
+        match_top_down(&c.a, &c.b);
+        ok = diff_merge(&c, out);
+    }
+    diff_idmap_free(c.ids_a);
+    diff_idmap_free(c.ids_b);
+    ctx_free(&c);
+    if (!ok) {
+        diag_set(err, 0, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    return SP_OK;
+}

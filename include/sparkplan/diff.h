@@ -27,7 +27,8 @@
 /* Normalisations: each is noise that is not a difference.  --ignore names in brackets. */
 enum {
     DIFF_NORM_EXPRIDS = 1u << 0,  /* [exprids] amount#11 -> amount#1: renumbered per name in
-                                     order of first appearance (#x counts as the first) */
+                                     order of first appearance in the node (#x counts as
+                                     the first) */
     DIFF_NORM_PLANIDS = 1u << 1,  /* [planids] [plan_id=N] and [id=#N] */
     DIFF_NORM_OPIDS = 1u << 2,    /* [opids] formatted "(N)", Reuses / Hosting operator id,
                                      QueryStage N */
@@ -50,12 +51,17 @@ enum sp_status diff_norm_parse(const char *list, unsigned *out, struct diag *err
 const char *diff_norm_format(unsigned norm, char *buf, size_t cap);
 
 /* The normalised form of text, written into buf (cap bytes, NUL-terminated, cut short when
- * it does not fit); returns the full length.  Expression ids are renumbered through state,
- * which a caller keeps for one side (NULL: every id becomes #1). */
+ * it does not fit); returns the full length.  Expression ids are renumbered through state
+ * (NULL: every id becomes #1): per name, in order of first appearance since the last
+ * diff_idmap_reset, which the diff calls before each node, so that a node's own structure
+ * counts (a#1 = a#2 is not a#1 = a#1) but not which fresh ids another part of the plan got. */
 struct diff_idmap;
 size_t diff_normalize(struct slice text, unsigned norm, struct diff_idmap *state, char *buf,
                       size_t cap);
 struct diff_idmap *diff_idmap_new(void);
+void diff_idmap_reset(struct diff_idmap *m);
+/* Every id becomes #1 (a side printed "#x" ids: numbers mean nothing to compare with). */
+void diff_idmap_opaque(struct diff_idmap *m);
 void diff_idmap_free(struct diff_idmap *m);
 
 /* ---- selection ------------------------------------------------------------------------- */

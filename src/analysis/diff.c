@@ -13,6 +13,7 @@
  *      and the summary (diff_merge.c).
  * Candidate scans are bounded by small constants, so the cost stays linear in practice.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,13 +45,14 @@ static bool dtree_alloc(struct dtree *t, size_t cap)
     t->first_child = malloc(cap * sizeof *t->first_child);
     t->next_sibling = malloc(cap * sizeof *t->next_sibling);
     t->size = calloc(cap, sizeof *t->size);
+    t->nwdesc = calloc(cap, sizeof *t->nwdesc);
     t->hash = calloc(cap, sizeof *t->hash);
     t->tree_hash = calloc(cap, sizeof *t->tree_hash);
     t->op = calloc(cap, sizeof *t->op);
     t->klass = calloc(cap, sizeof *t->klass);
     t->partner = malloc(cap * sizeof *t->partner);
     t->wrapper = calloc(cap, sizeof *t->wrapper);
-    return t->wrapper && t->node && t->part && t->parent && t->first_child && t->next_sibling && t->size &&
+    return t->wrapper && t->nwdesc && t->node && t->part && t->parent && t->first_child && t->next_sibling && t->size &&
            t->hash && t->tree_hash && t->op && t->klass && t->partner;
 }
 
@@ -62,6 +64,7 @@ void dtree_free(struct dtree *t)
     free(t->first_child);
     free(t->next_sibling);
     free(t->size);
+    free(t->nwdesc);
     free(t->hash);
     free(t->tree_hash);
     free(t->op);
@@ -194,6 +197,7 @@ static bool hash_nodes(struct diff_ctx *c, struct dtree *t, struct diff_idmap *i
     for (uint32_t i = 1; i < t->n; i++) {
         uint64_t h = 0x84222325cbf29ce4ULL;
         if (t->part[i]) {
+            diff_idmap_reset(ids);
             if (!diff_norm_value(c, t->part[i]->title, ids, &h))
                 return false;
             t->op[i] = slice_cstr("heading");
@@ -212,6 +216,8 @@ static bool hash_nodes(struct diff_ctx *c, struct dtree *t, struct diff_idmap *i
         t->hash[i] = hash_mix(h, diff_hash_slice(t->op[i]));
     }
     /* Subtrees: reverse pre-order sees every child before its parent. */
+    for (uint32_t i = t->n; i-- > 1;)
+        t->nwdesc[t->parent[i]] += t->nwdesc[i] + !t->wrapper[i];
     for (uint32_t i = t->n; i-- > 0;) {
         uint64_t h = hash_mix(t->hash[i], t->size[i]);
         for (uint32_t ch = t->first_child[i]; ch != DIFF_NONE; ch = t->next_sibling[ch])
@@ -362,25 +368,45 @@ static bool same_class(const struct dtree *a, uint32_t x, const struct dtree *b,
     return ta.len && ta.len == tb.len && memcmp(ta.ptr, tb.ptr, ta.len) == 0;
 }
 
-/* The partner of A's x among the candidates and their unmatched B ancestors: the first with
- * the same operator, else the first of the same class. */
+/* Enough of x's descendants landed under y: at least half of the non-wrapper descendants
+ * of the larger of the two. */
+static bool share_ok(const struct dtree *a, uint32_t x, const struct dtree *b, uint32_t y,
+                     uint32_t common)
+{
+    uint32_t big = a->nwdesc[x] > b->nwdesc[y] ? a->nwdesc[x] : b->nwdesc[y];
+    return (uint64_t)common * 2 >= big;
+}
+
+/* The partner of A's x among the candidates and their unmatched B ancestors (a few levels):
+ * each B node gathers the weight of the candidates below it; the heaviest with the same
+ * operator wins, else the heaviest of the same class, if its share is enough. */
 static uint32_t climb_for_partner(const struct dtree *a, uint32_t x, const struct dtree *b,
                                   const struct cand *cs, unsigned n)
 {
-    uint32_t by_class = DIFF_NONE;
+    struct cand seen[8 * CLIMB_LEVELS];
+    unsigned ns = 0;
+    if (a->part[x])
+        return DIFF_NONE;
     for (unsigned i = 0; i < n; i++) {
         uint32_t y = cs[i].b;
         for (int level = 0; level < CLIMB_LEVELS && y != DIFF_NONE && y != 0; level++) {
-            if (b->partner[y] != DIFF_NONE || b->part[y] || a->part[x])
+            if (b->partner[y] != DIFF_NONE || b->part[y])
                 break;
-            if (same_op(a, x, b, y))
-                return y;
-            if (by_class == DIFF_NONE && same_class(a, x, b, y))
-                by_class = y;
+            cand_add(seen, &ns, 8 * CLIMB_LEVELS, y, cs[i].weight);
             y = b->parent[y];
         }
     }
-    return by_class;
+    uint32_t best_op = DIFF_NONE, best_class = DIFF_NONE, w_op = 0, w_class = 0;
+    for (unsigned i = 0; i < ns; i++) {
+        uint32_t y = seen[i].b, w = seen[i].weight;
+        if (!share_ok(a, x, b, y, w))
+            continue;
+        if (same_op(a, x, b, y) && w > w_op)
+            best_op = y, w_op = w;
+        else if (w > w_class && same_class(a, x, b, y))
+            best_class = y, w_class = w;
+    }
+    return best_op != DIFF_NONE ? best_op : best_class;
 }
 
 static void sort_cands(struct cand *cs, unsigned n)
@@ -405,7 +431,8 @@ static bool match_bottom_up(struct dtree *a, struct dtree *b)
         unsigned n = 0;
         for (uint32_t ch = a->first_child[x]; ch != DIFF_NONE; ch = a->next_sibling[ch]) {
             if (a->partner[ch] != DIFF_NONE) {
-                cand_add(cs, &n, 8, b->parent[a->partner[ch]], a->size[ch] + 1);
+                cand_add(cs, &n, 8, b->parent[a->partner[ch]],
+                         a->nwdesc[ch] + !a->wrapper[ch]);
                 continue;
             }
             for (int h = 0; h < HINTS; h++)
@@ -451,35 +478,69 @@ static size_t open_children(const struct dtree *t, uint32_t i, uint32_t *out, si
     return n;
 }
 
+static bool try_pair(struct dtree *a, uint32_t x, struct dtree *b, uint32_t y, int pass)
+{
+    if (a->partner[x] != DIFF_NONE || b->partner[y] != DIFF_NONE ||
+        (a->part[x] != NULL) != (b->part[y] != NULL))
+        return false;
+    if (pass == 0 ? !same_op(a, x, b, y) : !same_class(a, x, b, y))
+        return false;
+    a->partner[x] = y;
+    b->partner[y] = x;
+    return true;
+}
+
+/* Pairs from two lists of open children: by operator first, then by class. */
+static void pair_lists(struct dtree *a, const uint32_t *ca, size_t na, struct dtree *b,
+                       const uint32_t *cb, size_t nb)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < na; i++)
+            for (size_t j = 0; j < nb && !try_pair(a, ca[i], b, cb[j], pass); j++)
+                ;
+}
+
+/* Children still open on one side after pairing: each may be a node the other side lost
+ * or gained (Gluten's extra Project before a partial aggregate), so its own open children
+ * are paired with the other side's. */
+static void pair_skipping_one(struct dtree *a, uint32_t *ca, size_t na, struct dtree *b,
+                              uint32_t *cb, size_t nb, uint32_t *tmp)
+{
+    for (size_t i = 0; i < na; i++) {
+        if (a->partner[ca[i]] != DIFF_NONE)
+            continue;
+        size_t k = open_children(a, ca[i], tmp, CHILD_WINDOW);
+        for (size_t g = 0; g < k; g++)
+            for (size_t j = 0; j < nb && !try_pair(a, tmp[g], b, cb[j], 0); j++)
+                ;
+    }
+    for (size_t j = 0; j < nb; j++) {
+        if (b->partner[cb[j]] != DIFF_NONE)
+            continue;
+        size_t k = open_children(b, cb[j], tmp, CHILD_WINDOW);
+        for (size_t g = 0; g < k; g++)
+            for (size_t i = 0; i < na && !try_pair(a, ca[i], b, tmp[g], 0); i++)
+                ;
+    }
+}
+
 static void match_children(struct dtree *a, struct dtree *b, uint32_t x, uint32_t *ca,
-                           uint32_t *cb)
+                           uint32_t *cb, uint32_t *tmp)
 {
     size_t na = open_children(a, x, ca, CHILD_WINDOW);
     size_t nb = open_children(b, a->partner[x], cb, CHILD_WINDOW);
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < na; i++) {
-            if (a->partner[ca[i]] != DIFF_NONE)
-                continue;
-            for (size_t j = 0; j < nb; j++) {
-                uint32_t y = cb[j];
-                if (b->partner[y] != DIFF_NONE || (a->part[ca[i]] != NULL) != (b->part[y] != NULL))
-                    continue;
-                if (pass == 0 ? same_op(a, ca[i], b, y) : same_class(a, ca[i], b, y)) {
-                    a->partner[ca[i]] = y;
-                    b->partner[y] = ca[i];
-                    break;
-                }
-            }
-        }
-    }
+    if (!na || !nb)
+        return;
+    pair_lists(a, ca, na, b, cb, nb);
+    pair_skipping_one(a, ca, na, b, cb, nb, tmp);
 }
 
 static void match_top_down(struct dtree *a, struct dtree *b)
 {
-    uint32_t ca[CHILD_WINDOW], cb[CHILD_WINDOW];
+    uint32_t ca[CHILD_WINDOW], cb[CHILD_WINDOW], tmp[CHILD_WINDOW];
     for (uint32_t x = 0; x < a->n; x++)
         if (a->partner[x] != DIFF_NONE && a->first_child[x] != DIFF_NONE)
-            match_children(a, b, x, ca, cb);
+            match_children(a, b, x, ca, cb, tmp);
 }
 
 /* ---- the whole comparison ------------------------------------------------------------- */
@@ -499,12 +560,38 @@ static bool build_side(struct diff_ctx *c, struct dtree *t, const struct diff_si
     if (!dtree_build(t, side, headings))
         return false;
     struct diff_idmap *ids = diff_idmap_new();
+    if (ids && c->opaque_ids)
+        diff_idmap_opaque(ids);
     bool ok = ids && hash_nodes(c, t, ids);
     if (t == &c->a)
         c->ids_a = ids;
     else
         c->ids_b = ids;
     return ok;
+}
+
+/* Does the side print ids as "#x" (golden files normalise them)?  Then no id can be told
+ * from another on that side, and both sides compare ids by name alone.  Looks at the first
+ * nodes only: a file is normalised throughout or not at all. */
+static bool side_has_opaque_ids(const struct diff_side *s)
+{
+    unsigned looked = 0;
+    for (size_t p = 0; p < s->n_parts; p++) {
+        const struct plan_node *r = s->parts[p].first_root;
+        if (!r)
+            continue;
+        const struct plan_section *sec = r->section;
+        for (uint32_t k = 0; k < sec->n_nodes && looked < 256; k++, looked++) {
+            const struct plan_node *n = sec->preorder[k];
+            struct slice t = n->details_text.len ? n->details_text : n->text;
+            for (size_t i = 1; i + 1 < t.len; i++)
+                if (t.ptr[i] == '#' && (t.ptr[i + 1] == 'x' || t.ptr[i + 1] == 'X') &&
+                    (i + 2 == t.len || !isalnum((unsigned char)t.ptr[i + 2])) &&
+                    isalnum((unsigned char)t.ptr[i - 1]))
+                    return true;
+        }
+    }
+    return false;
 }
 
 enum sp_status diff_sides(const struct diff_side *sa, const struct diff_side *sb, unsigned norm,
@@ -515,6 +602,7 @@ enum sp_status diff_sides(const struct diff_side *sa, const struct diff_side *sb
     memset(&c, 0, sizeof c);
     c.norm = norm;
     bool headings = sa->n_parts > 1 || sb->n_parts > 1;
+    c.opaque_ids = side_has_opaque_ids(sa) || side_has_opaque_ids(sb);
     bool ok = build_side(&c, &c.a, sa, headings) &&
               build_side(&c, &c.b, sb, headings);
     if (ok) {

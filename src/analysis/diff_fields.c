@@ -130,6 +130,7 @@ bool diff_node_fields(struct diff_ctx *c, const struct plan_node *n, struct diff
                       struct nfields *out)
 {
     out->n = 0;
+    diff_idmap_reset(ids);
     if (!node_is_label(n) && !split_text(slice_trim(text_args(n)), out))
         return false;
     if (n->n_details) {

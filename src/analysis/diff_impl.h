@@ -19,6 +19,7 @@ struct dtree {
     const struct diff_part **part;   /* a heading's part, else NULL */
     uint32_t *parent, *first_child, *next_sibling;
     uint32_t *size;                  /* descendants */
+    uint32_t *nwdesc;                /* descendants that are not wrappers */
     uint64_t *hash;                  /* normalised content of the node alone */
     uint64_t *tree_hash;             /* content and shape of the subtree */
     struct slice *op;                /* canonical operator ("Project" for CometProject) */
@@ -44,6 +45,7 @@ struct nfields {
 
 struct diff_ctx {
     unsigned norm;
+    bool opaque_ids;           /* a side prints #x ids: ids compare by name alone */
     struct dtree a, b;
     struct diff_idmap *ids_a, *ids_b;
     char *scratch;             /* normalisation buffer */

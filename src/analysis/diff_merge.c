@@ -168,24 +168,28 @@ static uint32_t merged_of_a(const struct dtree *a, const uint32_t *ma, uint32_t 
     return a->partner[x] != DIFF_NONE ? a->partner[x] : ma[x];
 }
 
-/* A's removed node r under mp takes back the merged nodes of its matched children that sit
- * under mp (through added nodes), so a removed Filter shows above what it filtered. */
+/* A's removed node r (A index j, put under mp) takes back the merged nodes of its matched
+ * children that sit under anchor, the partner of j's nearest matched ancestor (through
+ * added nodes), so a removed Filter shows above what it filtered and a removed wrapper
+ * chain above what it wrapped. */
 static void adopt_children(struct mtree *m, const struct dtree *a, const struct dtree *b,
-                           uint32_t j, uint32_t r, uint32_t mp)
+                           uint32_t j, uint32_t r, uint32_t mp, uint32_t anchor)
 {
     bool placed = false;
     for (uint32_t ch = a->first_child[j]; ch != DIFF_NONE; ch = a->next_sibling[ch]) {
         if (a->partner[ch] == DIFF_NONE)
             continue;
         uint32_t x = a->partner[ch];
-        for (int k = 0; k < ADOPT_CLIMB && m->parent[x] != mp && m->parent[x] != DIFF_NONE &&
+        for (int k = 0; k < ADOPT_CLIMB && m->parent[x] != anchor && m->parent[x] != DIFF_NONE &&
                         m->parent[x] < b->n && b->partner[m->parent[x]] == DIFF_NONE;
              k++)
             x = m->parent[x];
-        if (m->parent[x] != mp)
+        if (m->parent[x] != anchor)
             continue;
-        if (!placed)
+        if (!placed && mp == anchor)
             mt_insert_before(m, x, r);
+        else if (!placed)
+            mt_append(m, mp, r);
         placed = true;
         mt_unlink(m, x);
         mt_append(m, r, x);
@@ -194,7 +198,8 @@ static void adopt_children(struct mtree *m, const struct dtree *a, const struct 
         mt_append(m, mp, r);
 }
 
-static bool build_merged(struct mtree *m, const struct dtree *a, const struct dtree *b)
+static bool build_merged(struct mtree *m, const struct dtree *a, const struct dtree *b,
+                         const uint32_t *nma_a)
 {
     uint32_t *ma = malloc((size_t)a->n * sizeof *ma);
     if (!ma || !mt_alloc(m, (size_t)a->n + b->n)) {
@@ -216,7 +221,7 @@ static bool build_merged(struct mtree *m, const struct dtree *a, const struct dt
         uint32_t r = m->n++;
         ma[j] = r;
         m->a[r] = j;
-        adopt_children(m, a, b, j, r, merged_of_a(a, ma, a->parent[j]));
+        adopt_children(m, a, b, j, r, merged_of_a(a, ma, a->parent[j]), a->partner[nma_a[j]]);
     }
     free(ma);
     return true;
@@ -282,17 +287,30 @@ static unsigned tally_top(const struct tally *t, struct diff_op_count *out)
     return n;
 }
 
+/* The name a summary counts a node by: its operator, or an AQE label's own words. */
+static struct slice summary_name(const struct plan_node *n)
+{
+    if (!node_is_label(n))
+        return op_word(n);
+    struct slice t = slice_trim(n->text);
+    while (t.len && (t.ptr[0] == '=' || t.ptr[0] == ' '))
+        t.ptr++, t.len--;
+    while (t.len && (t.ptr[t.len - 1] == '=' || t.ptr[t.len - 1] == ' '))
+        t.len--;
+    return t;
+}
+
 static void count_entry(struct tally *tl, const struct diff_entry *e)
 {
     struct slice none = {"", 0};
     if (e->heading)
         return;
     if (e->change == DIFF_REPLACED)
-        tally_add(&tl[0], op_word(e->a), op_word(e->b));
+        tally_add(&tl[0], summary_name(e->a), summary_name(e->b));
     else if (e->change == DIFF_ADDED)
-        tally_add(&tl[1], op_word(e->b), none);
+        tally_add(&tl[1], summary_name(e->b), none);
     else if (e->change == DIFF_REMOVED)
-        tally_add(&tl[2], op_word(e->a), none);
+        tally_add(&tl[2], summary_name(e->a), none);
 }
 
 /* ---- the result ----------------------------------------------------------------------- */
@@ -391,7 +409,7 @@ bool diff_merge(struct diff_ctx *c, struct diff_result **out)
     struct diff_result *r = calloc(1, sizeof *r);
     uint32_t *nma_a = nearest_matched_ancestors(&c->a);
     uint32_t *nma_b = nearest_matched_ancestors(&c->b);
-    bool ok = r && nma_a && nma_b && build_merged(&m, &c->a, &c->b);
+    bool ok = r && nma_a && nma_b && build_merged(&m, &c->a, &c->b, nma_a);
     uint32_t *eparent = NULL, *path = NULL;
     if (ok) {
         arena_init(&r->arena);

@@ -76,15 +76,26 @@ const char *diff_norm_format(unsigned norm, char *buf, size_t cap)
 /* ---- expression id renumbering ------------------------------------------------------- */
 
 struct idslot {
-    uint64_t key;      /* 0 = empty */
+    uint64_t key;
     uint32_t value;
+    uint32_t gen;      /* a slot of another generation is empty */
 };
 
+/* Reset per node (diff_idmap_reset) by a new generation, so a node's ids are numbered by
+ * their first appearance in that node: the same column has the same number in two plans
+ * even when one of them gave a reused subtree fresh ids. */
 struct diff_idmap {
     struct idslot *ids;    /* (name hash, id) -> ordinal */
     struct idslot *names;  /* name hash -> ordinals handed out */
     size_t cap, n_ids, n_names;
+    uint32_t gen;
+    bool opaque;
 };
+
+void diff_idmap_opaque(struct diff_idmap *m)
+{
+    m->opaque = true;
+}
 
 struct diff_idmap *diff_idmap_new(void)
 {
@@ -92,6 +103,7 @@ struct diff_idmap *diff_idmap_new(void)
     if (!m)
         return NULL;
     m->cap = 1024;
+    m->gen = 1;
     m->ids = calloc(m->cap, sizeof *m->ids);
     m->names = calloc(m->cap, sizeof *m->names);
     if (!m->ids || !m->names) {
@@ -120,23 +132,35 @@ static uint64_t mix64(uint64_t x)
     return x ? x : 1;
 }
 
-/* The slot of key in table t of cap slots (a power of two): its own or the empty one. */
-static struct idslot *slot_of(struct idslot *t, size_t cap, uint64_t key)
+void diff_idmap_reset(struct diff_idmap *m)
+{
+    if (!m)
+        return;
+    m->n_ids = m->n_names = 0;
+    if (++m->gen == 0) { /* wrapped: wipe: no old slot may pass for a new one */
+        memset(m->ids, 0, m->cap * sizeof *m->ids);
+        memset(m->names, 0, m->cap * sizeof *m->names);
+        m->gen = 1;
+    }
+}
+
+/* The slot of key in table t of cap slots (a power of two): its own or an empty one. */
+static struct idslot *slot_of(struct idslot *t, size_t cap, uint64_t key, uint32_t gen)
 {
     size_t i = (size_t)key & (cap - 1);
-    while (t[i].key && t[i].key != key)
+    while (t[i].gen == gen && t[i].key != key)
         i = (i + 1) & (cap - 1);
     return &t[i];
 }
 
-static bool table_grow(struct idslot **t, size_t old_cap, size_t new_cap)
+static bool table_grow(struct idslot **t, size_t old_cap, size_t new_cap, uint32_t gen)
 {
     struct idslot *n = calloc(new_cap, sizeof *n);
     if (!n)
         return false;
     for (size_t i = 0; i < old_cap; i++)
-        if ((*t)[i].key)
-            *slot_of(n, new_cap, (*t)[i].key) = (*t)[i];
+        if ((*t)[i].gen == gen)
+            *slot_of(n, new_cap, (*t)[i].key, gen) = (*t)[i];
     free(*t);
     *t = n;
     return true;
@@ -148,7 +172,7 @@ static bool idmap_room(struct diff_idmap *m)
     if ((m->n_ids + 1) * 2 < m->cap && (m->n_names + 1) * 2 < m->cap)
         return true;
     size_t nc = m->cap * 2;
-    if (!table_grow(&m->ids, m->cap, nc) || !table_grow(&m->names, m->cap, nc))
+    if (!table_grow(&m->ids, m->cap, nc, m->gen) || !table_grow(&m->names, m->cap, nc, m->gen))
         return false;
     m->cap = nc;
     return true;
@@ -165,23 +189,22 @@ static uint64_t hash_bytes(const char *p, size_t n, uint64_t h)
  * A normalised "#x" id (has_id false) is the first.  Memory failure: every id is 1. */
 static uint32_t idmap_ordinal(struct diff_idmap *m, struct slice name, uint64_t id, bool has_id)
 {
-    if (!m || !has_id)
+    if (!m || !has_id || m->opaque)
         return 1;
     uint64_t nh = mix64(hash_bytes(name.ptr, name.len, 0xcbf29ce484222325ULL));
     uint64_t key = mix64(nh ^ mix64(id + 0x9e3779b97f4a7c15ULL));
-    struct idslot *s = slot_of(m->ids, m->cap, key);
-    if (s->key)
+    struct idslot *s = slot_of(m->ids, m->cap, key, m->gen);
+    if (s->gen == m->gen)
         return s->value;
     if (!idmap_room(m))
         return 1;
-    struct idslot *ns = slot_of(m->names, m->cap, nh);
-    if (!ns->key) {
-        ns->key = nh;
+    struct idslot *ns = slot_of(m->names, m->cap, nh, m->gen);
+    if (ns->gen != m->gen) {
+        *ns = (struct idslot){nh, 0, m->gen};
         m->n_names++;
     }
-    s = slot_of(m->ids, m->cap, key);
-    s->key = key;
-    s->value = ++ns->value;
+    s = slot_of(m->ids, m->cap, key, m->gen);
+    *s = (struct idslot){key, ++ns->value, m->gen};
     m->n_ids++;
     return s->value;
 }
@@ -304,13 +327,13 @@ static size_t norm_numbered(struct slice t, size_t i, unsigned norm, struct nout
     return 0;
 }
 
-/* " (12)" closing the text: a formatted-mode operator id. */
+/* "(12)" closing the text, alone or after a space: a formatted-mode operator id. */
 static bool trailing_opid(struct slice t, size_t i)
 {
-    if (!at(t, i, " ("))
+    if (t.ptr[i] != '(' || (i > 0 && t.ptr[i - 1] != ' '))
         return false;
-    size_t nd = digits_at(t, i + 2);
-    return nd && i + 2 + nd + 1 == t.len && t.ptr[i + 2 + nd] == ')';
+    size_t nd = digits_at(t, i + 1);
+    return nd && i + 1 + nd + 1 == t.len && t.ptr[i + 1 + nd] == ')';
 }
 
 /* One step of the pass at t[i]: the bytes consumed (>= 1). */
@@ -324,7 +347,7 @@ static size_t norm_step(struct slice t, size_t i, unsigned norm, struct diff_idm
         return n;
     if (c == '#' && (norm & DIFF_NORM_EXPRIDS) && (n = norm_exprid(t, i, m, o)))
         return n;
-    if (c == ' ' && (norm & DIFF_NORM_OPIDS) && trailing_opid(t, i))
+    if (c == '(' && (norm & DIFF_NORM_OPIDS) && trailing_opid(t, i))
         return t.len - i;
     if (c == 'S' && (norm & DIFF_NORM_STATS) && at(t, i, "Statistics(")) {
         if (o->len >= 2 && o->len < o->cap && o->buf[o->len - 2] == ',' &&

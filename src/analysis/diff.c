@@ -500,27 +500,85 @@ static void pair_lists(struct dtree *a, const uint32_t *ca, size_t na, struct dt
                 ;
 }
 
-/* Children still open on one side after pairing: each may be a node the other side lost
- * or gained (Gluten's extra Project before a partial aggregate), so its own open children
- * are paired with the other side's. */
+/* Do some open children of x and y share an operator?  (Looks at the first eight.) */
+static bool children_agree(const struct dtree *a, uint32_t x, const struct dtree *b, uint32_t y)
+{
+    uint32_t ca[8], cb[8];
+    size_t na = open_children(a, x, ca, 8), nb = open_children(b, y, cb, 8);
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++)
+            if (!a->wrapper[ca[i]] && same_op(a, ca[i], b, cb[j]))
+                return true;
+    return false;
+}
+
+struct skip_pair {
+    uint32_t x, y;
+    uint32_t via_a, via_b;   /* the open child x or y was found under, DIFF_NONE if none */
+    bool agree;
+};
+
+#define SKIP_PAIRS 64
+
+static void skip_candidate(struct skip_pair *sp, size_t *n, const struct dtree *a, uint32_t x,
+                           const struct dtree *b, uint32_t y, uint32_t via_a, uint32_t via_b)
+{
+    if (*n < SKIP_PAIRS && a->partner[x] == DIFF_NONE && b->partner[y] == DIFF_NONE &&
+        !a->wrapper[x] && same_op(a, x, b, y))
+        sp[(*n)++] = (struct skip_pair){x, y, via_a, via_b, children_agree(a, x, b, y)};
+}
+
+/* A pair stepping over via_a (or via_b) says that node was lost (or gained): it may not be
+ * paired itself afterwards, nor may a pair step over a node that is paired. */
+static bool skip_allowed(const struct dtree *a, const struct dtree *b, const struct skip_pair *p,
+                         const uint32_t *lost, size_t n_lost)
+{
+    if ((p->via_a != DIFF_NONE && a->partner[p->via_a] != DIFF_NONE) ||
+        (p->via_b != DIFF_NONE && b->partner[p->via_b] != DIFF_NONE))
+        return false;
+    for (size_t k = 0; k < n_lost; k++)
+        if ((lost[k] & 1u ? p->y : p->x) == lost[k] >> 1)
+            return false;
+    return true;
+}
+
+/* Children still open after pairing: a node the other side lost or gained may stand
+ * between (Gluten's extra Project before a partial aggregate), so an open child may pair
+ * with the other side's grandchildren under an open child.  Which of the two is the lost
+ * one is told by the level below: pairs whose children agree too go first. */
 static void pair_skipping_one(struct dtree *a, uint32_t *ca, size_t na, struct dtree *b,
                               uint32_t *cb, size_t nb, uint32_t *tmp)
 {
-    for (size_t i = 0; i < na; i++) {
-        if (a->partner[ca[i]] != DIFF_NONE)
-            continue;
-        size_t k = open_children(a, ca[i], tmp, CHILD_WINDOW);
-        for (size_t g = 0; g < k; g++)
-            for (size_t j = 0; j < nb && !try_pair(a, tmp[g], b, cb[j], 0); j++)
-                ;
-    }
+    struct skip_pair sp[SKIP_PAIRS];
+    size_t n = 0;
     for (size_t j = 0; j < nb; j++) {
         if (b->partner[cb[j]] != DIFF_NONE)
             continue;
         size_t k = open_children(b, cb[j], tmp, CHILD_WINDOW);
         for (size_t g = 0; g < k; g++)
-            for (size_t i = 0; i < na && !try_pair(a, ca[i], b, tmp[g], 0); i++)
-                ;
+            for (size_t i = 0; i < na; i++)
+                skip_candidate(sp, &n, a, ca[i], b, tmp[g], DIFF_NONE, cb[j]);
+    }
+    for (size_t i = 0; i < na; i++) {
+        if (a->partner[ca[i]] != DIFF_NONE)
+            continue;
+        size_t k = open_children(a, ca[i], tmp, CHILD_WINDOW);
+        for (size_t g = 0; g < k; g++)
+            for (size_t j = 0; j < nb; j++)
+                skip_candidate(sp, &n, a, tmp[g], b, cb[j], ca[i], DIFF_NONE);
+    }
+    uint32_t lost[SKIP_PAIRS]; /* index << 1 | side (1: B) of nodes stepped over */
+    size_t n_lost = 0;
+    for (int agree = 1; agree >= 0; agree--) {
+        for (size_t p = 0; p < n; p++) {
+            if (sp[p].agree != (agree == 1) || !skip_allowed(a, b, &sp[p], lost, n_lost) ||
+                !try_pair(a, sp[p].x, b, sp[p].y, 0))
+                continue;
+            if (sp[p].via_a != DIFF_NONE)
+                lost[n_lost++] = sp[p].via_a << 1;
+            else
+                lost[n_lost++] = sp[p].via_b << 1 | 1u;
+        }
     }
 }
 

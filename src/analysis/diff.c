@@ -166,9 +166,11 @@ static uint16_t match_class(const struct plan_node *n)
     case CAT_JOIN:
         return 1;
     case CAT_SHUFFLE:
-    case CAT_BROADCAST:
-    case CAT_REUSED:
         return 2;
+    case CAT_BROADCAST:  /* a shuffle that became a broadcast is one gone, one new */
+        return 11;
+    case CAT_REUSED:
+        return 12;
     case CAT_SCAN:
     case CAT_RELATION:
     case CAT_CACHE:
@@ -232,12 +234,13 @@ static bool hash_nodes(struct diff_ctx *c, struct dtree *t, struct diff_idmap *i
 struct bucket {
     uint64_t key;
     uint32_t head; /* first B node with this subtree hash not known to be matched */
+    bool used;     /* (head runs out as nodes match; the slot stays taken) */
 };
 
 static struct bucket *bucket_find(struct bucket *tab, size_t cap, uint64_t key)
 {
     size_t i = (size_t)(key ^ (key >> 32)) & (cap - 1);
-    while (tab[i].head != DIFF_NONE && tab[i].key != key)
+    while (tab[i].used && tab[i].key != key)
         i = (i + 1) & (cap - 1);
     return &tab[i];
 }
@@ -282,12 +285,13 @@ static bool match_identical(struct dtree *a, struct dtree *b)
     bool ok = tab && chain && count && order;
     if (ok) {
         for (size_t i = 0; i < cap; i++)
-            tab[i].head = DIFF_NONE;
+            tab[i] = (struct bucket){0, DIFF_NONE, false};
         for (uint32_t y = b->n; y-- > 1;) {
             struct bucket *bk = bucket_find(tab, cap, b->tree_hash[y]);
             chain[y] = bk->head;
             bk->key = b->tree_hash[y];
             bk->head = y;
+            bk->used = true;
         }
         /* Counting sort of A's nodes by subtree size, largest first. */
         for (uint32_t x = 1; x < a->n; x++)
@@ -377,36 +381,75 @@ static bool share_ok(const struct dtree *a, uint32_t x, const struct dtree *b, u
     return (uint64_t)common * 2 >= big;
 }
 
-/* The partner of A's x among the candidates and their unmatched B ancestors (a few levels):
- * each B node gathers the weight of the candidates below it; the heaviest with the same
- * operator wins, else the heaviest of the same class, if its share is enough. */
+struct climbed {
+    uint32_t b, weight;
+    bool direct;   /* reached through wrappers only, no node the other side gained */
+};
+
+static void climbed_add(struct climbed *cl, unsigned *n, uint32_t y, uint32_t w, bool direct)
+{
+    for (unsigned i = 0; i < *n; i++) {
+        if (cl[i].b == y) {
+            cl[i].weight += w;
+            cl[i].direct = cl[i].direct || direct;
+            return;
+        }
+    }
+    if (*n < 8 * CLIMB_LEVELS)
+        cl[(*n)++] = (struct climbed){y, w, direct};
+}
+
+/* How well y fits x once the operator agrees: the same content, parents with the same
+ * content, reached directly.  In a chain of Filters this tells the changed one in place
+ * from an unchanged one further up, and a replaced node from the one above it. */
+static int fit(const struct dtree *a, uint32_t x, const struct dtree *b, const struct climbed *c)
+{
+    uint32_t pa = a->parent[x], pb = b->parent[c->b];
+    bool parents = pa && pb && a->hash[pa] == b->hash[pb];
+    return 2 * (a->hash[x] == b->hash[c->b]) + 2 * parents + c->direct;
+}
+
+/* The partner of A's x among the candidates and their unmatched B ancestors: each B node
+ * gathers the weight of the candidates below it.  A climb passes wrappers and at most one
+ * other node (one the other side gained).  Of the nodes whose share is enough, the best
+ * fit with the same operator wins (then the heaviest), else the heaviest of the same
+ * class, directly reached first. */
 static uint32_t climb_for_partner(const struct dtree *a, uint32_t x, const struct dtree *b,
                                   const struct cand *cs, unsigned n)
 {
-    struct cand seen[8 * CLIMB_LEVELS];
-    unsigned ns = 0;
+    struct climbed cl[8 * CLIMB_LEVELS];
+    unsigned nc = 0;
     if (a->part[x])
         return DIFF_NONE;
     for (unsigned i = 0; i < n; i++) {
         uint32_t y = cs[i].b;
+        int passed = 0;
         for (int level = 0; level < CLIMB_LEVELS && y != DIFF_NONE && y != 0; level++) {
             if (b->partner[y] != DIFF_NONE || b->part[y])
                 break;
-            cand_add(seen, &ns, 8 * CLIMB_LEVELS, y, cs[i].weight);
+            climbed_add(cl, &nc, y, cs[i].weight, passed == 0);
+            if (!b->wrapper[y] && ++passed > 1)
+                break;
             y = b->parent[y];
         }
     }
-    uint32_t best_op = DIFF_NONE, best_class = DIFF_NONE, w_op = 0, w_class = 0;
-    for (unsigned i = 0; i < ns; i++) {
-        uint32_t y = seen[i].b, w = seen[i].weight;
+    uint32_t by_op = DIFF_NONE, by_class = DIFF_NONE, w_op = 0, w_class = 0;
+    int best_fit = -1, class_direct = -1;
+    for (unsigned i = 0; i < nc; i++) {
+        uint32_t y = cl[i].b, w = cl[i].weight;
         if (!share_ok(a, x, b, y, w))
             continue;
-        if (same_op(a, x, b, y) && w > w_op)
-            best_op = y, w_op = w;
-        else if (w > w_class && same_class(a, x, b, y))
-            best_class = y, w_class = w;
+        if (same_op(a, x, b, y)) {
+            int f = fit(a, x, b, &cl[i]);
+            if (f > best_fit || (f == best_fit && w > w_op))
+                by_op = y, w_op = w, best_fit = f;
+        } else if (same_class(a, x, b, y) &&
+                   ((int)cl[i].direct > class_direct ||
+                    ((int)cl[i].direct == class_direct && w > w_class))) {
+            by_class = y, w_class = w, class_direct = cl[i].direct;
+        }
     }
-    return best_op != DIFF_NONE ? best_op : best_class;
+    return by_op != DIFF_NONE ? by_op : by_class;
 }
 
 static void sort_cands(struct cand *cs, unsigned n)

@@ -353,8 +353,10 @@ static size_t norm_step(struct slice t, size_t i, unsigned norm, struct diff_idm
         if (o->len >= 2 && o->len < o->cap && o->buf[o->len - 2] == ',' &&
             o->buf[o->len - 1] == ' ')
             o->len -= 2;
-        size_t e = skip_balanced_value(t, i + 11);
-        return e < t.len && t.ptr[e] == ')' ? e + 1 - i : e - i;
+        size_t e = i + 11;
+        for (int depth = 1; e < t.len && depth > 0; e++)
+            depth += t.ptr[e] == '(' ? 1 : t.ptr[e] == ')' ? -1 : 0;
+        return e - i;
     }
     if (c == 'L' && (norm & DIFF_NORM_LOCATION) && at(t, i, "Location: ")) {
         put(o, "Location: ...", 13);

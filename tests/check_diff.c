@@ -534,3 +534,236 @@ Suite *diff_suite(void)
     suite_add_tcase(s, tc);
     return s;
 }
+
+/* ---- the command line ---------------------------------------------------------------------- */
+
+static bool json_ok(const char *s)
+{
+    size_t at = 0;
+    const char *msg = jsonlint_check(s, strlen(s), &at);
+    if (msg)
+        fprintf(stderr, "JSON: %s at %zu\n", msg, at);
+    return msg == NULL;
+}
+
+START_TEST(cli_exit_status_is_0_equal_1_different_2_error)
+{
+    int st = -1;
+    char *out = tu_runf(&st, "%s --diff samples/join-simple.txt samples/join-simple.txt",
+                        tu_binary());
+    ck_assert_int_eq(st, 0);
+    ck_assert_ptr_nonnull(strstr(out, "diff: no differences"));
+    /* An unchanged tree folds to one line. */
+    ck_assert_ptr_nonnull(strstr(out, "[=11]"));
+    free(out);
+    out = tu_runf(&st, "LANG=C.UTF-8 %s --diff 'samples/broadcast-vs-sortmerge.txt#1' "
+                       "'samples/broadcast-vs-sortmerge.txt#2'", tu_binary());
+    ck_assert_int_eq(st, 1);
+    ck_assert_ptr_nonnull(strstr(out, "\xe2\x87\x84   *(2) BroadcastHashJoin"));
+    ck_assert_ptr_nonnull(strstr(out, "[was: SortMergeJoin"));
+    ck_assert_ptr_nonnull(strstr(out, "\n-     *(2) Sort"));
+    /* The customers shuffle became the broadcast: it shows below the removed Exchange. */
+    ck_assert_ptr_nonnull(strstr(out, "\n-       Exchange hashpartitioning(customer_id#16L"));
+    ck_assert_ptr_nonnull(strstr(out, "\n+         BroadcastExchange"));
+    ck_assert_ptr_nonnull(strstr(out, "diff: SortMergeJoin\xe2\x86\x92" "BroadcastHashJoin"));
+    free(out);
+    out = tu_runf(&st, "LANG=C %s --diff --ascii 'samples/broadcast-vs-sortmerge.txt#1' "
+                       "'samples/broadcast-vs-sortmerge.txt#2'", tu_binary());
+    ck_assert_int_eq(st, 1);
+    ck_assert_ptr_nonnull(strstr(out, "\n!   *(2) BroadcastHashJoin"));
+    ck_assert_ptr_nonnull(strstr(out, "diff: SortMergeJoin->BroadcastHashJoin x1"));
+    free(out);
+    out = tu_runf(&st, "%s --diff samples/join-simple.txt /nonexistent/plan.txt 2>&1",
+                  tu_binary());
+    ck_assert_int_eq(st, 2);
+    ck_assert_ptr_nonnull(strstr(out, "sparkplan: /nonexistent/plan.txt: "));
+    free(out);
+    out = tu_runf(&st, "%s --diff 'samples/join-simple.txt#7' samples/join-simple.txt 2>&1",
+                  tu_binary());
+    ck_assert_int_eq(st, 2);
+    ck_assert_ptr_nonnull(strstr(out, "fewer plans"));
+    free(out);
+    out = tu_runf(&st, "%s --diff a b c 2>&1", tu_binary());
+    ck_assert_int_eq(st, 2);
+    free(out);
+    out = tu_runf(&st, "%s --diff --ignore=idz a b 2>&1", tu_binary());
+    ck_assert_int_eq(st, 2);
+    ck_assert_ptr_nonnull(strstr(out, "unknown normalisation 'idz'"));
+    free(out);
+}
+END_TEST
+
+START_TEST(cli_one_adaptive_file_compares_initial_with_final)
+{
+    int st = -1;
+    char *out = tu_runf(&st, "%s --diff --json samples/join-aqe-final.txt", tu_binary());
+    ck_assert_int_eq(st, 1);
+    ck_assert(json_ok(out));
+    ck_assert_ptr_nonnull(strstr(out, "\"moved\":0"));
+    ck_assert_ptr_nonnull(strstr(out, "\"added_ops\":[{\"name\":"));
+    ck_assert_ptr_null(strstr(out, "\"change\":\"moved\""));
+    free(out);
+    /* --strict sees the ids and codegen stages the default does not. */
+    out = tu_runf(&st, "%s --diff samples/join-extended.txt samples/join-extended.txt --strict",
+                  tu_binary());
+    ck_assert_int_eq(st, 0);
+    ck_assert_ptr_nonnull(strstr(out, "ignoring none"));
+    free(out);
+}
+END_TEST
+
+START_TEST(cli_json_has_the_documented_shape)
+{
+    int st = -1;
+    char *out = tu_runf(&st, "%s --diff --json 'samples/broadcast-vs-sortmerge.txt#1' "
+                             "'samples/broadcast-vs-sortmerge.txt#2'", tu_binary());
+    ck_assert_int_eq(st, 1);
+    ck_assert(json_ok(out));
+    const char *head = "{\"equal\":false,\"summary\":{\"same\":7,\"changed\":0,\"replaced\":1,"
+                       "\"added\":1,\"removed\":4,\"moved\":0,\"text\":\"SortMergeJoin\xe2\x86\x92"
+                       "BroadcastHashJoin \xc3\x97" "1 \xc2\xb7 \xe2\x88\x92" "2 Exchange \xc2\xb7 "
+                       "\xe2\x88\x92" "2 Sort \xc2\xb7 +1 BroadcastExchange\",";
+    ck_assert_msg(strncmp(out, head, strlen(head)) == 0, "%.300s", out);
+    ck_assert_ptr_nonnull(strstr(out, "\"replacements\":[{\"a\":\"SortMergeJoin\","
+                                      "\"b\":\"BroadcastHashJoin\",\"count\":1}]"));
+    ck_assert_ptr_nonnull(strstr(out, ",\"nodes\":[{\"change\":\"same\",\"a\":{\"line\":2,"
+                                      "\"name\":\"Project\",\"id\":null},\"b\":{\"line\":17,"));
+    ck_assert_ptr_nonnull(strstr(out, "{\"change\":\"removed\",\"a\":{\"line\":4,\"name\":\"Sort\","
+                                      "\"id\":null},\"b\":null,\"fields\":[]}"));
+    ck_assert_ptr_nonnull(strstr(out, "\"fields\":[{\"key\":\"arguments\",\"a\":"));
+    free(out);
+    out = tu_runf(&st, "%s --diff --json samples/join-formatted.txt samples/join-formatted.txt",
+                  tu_binary());
+    ck_assert_int_eq(st, 0);
+    ck_assert(json_ok(out));
+    ck_assert(strncmp(out, "{\"equal\":true,", 14) == 0);
+    free(out);
+}
+END_TEST
+
+/* ---- real pairs from the corpus ------------------------------------------------------------ */
+
+static char *corpus_diff(int *st, const char *opts, const char *a, const char *b)
+{
+    const char *dir = tu_corpus_dir();
+    if (!dir)
+        return NULL;
+    return tu_runf(st, "%s --diff %s '%s/%s' %s%s%s%s", tu_binary(), opts, dir, a, b ? "'" : "",
+                   b ? dir : "", b ? "/" : "", b ? b : "");
+}
+
+START_TEST(corpus_the_same_query_across_spark_versions_is_equal)
+{
+    static const char *const pairs[][2] = {
+        {"spark-tpcds-v1_4/q95.explain.txt", "spark3.4-snapshot-tpcds-v1_4/q95.explain.txt'"},
+        {"spark-tpcds-v1_4/q64.explain.txt", "spark3.5-snapshot-tpcds-v1_4/q64.explain.txt'"},
+        {"spark-tpcds-v1_4/q14a.explain.txt", "spark3.4-snapshot-tpcds-v1_4/q14a.explain.txt'"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+        int st = -1;
+        char *out = corpus_diff(&st, "", pairs[i][0], pairs[i][1]);
+        if (!out)
+            return;
+        ck_assert_msg(st == 0, "%s: exit %d\n%s", pairs[i][0], st, out);
+        free(out);
+        /* The files do differ as printed: in their ids. */
+        out = corpus_diff(&st, "--strict", pairs[i][0], pairs[i][1]);
+        ck_assert_int_eq(st, 1);
+        free(out);
+    }
+}
+END_TEST
+
+START_TEST(corpus_sf100_q72_replaces_broadcast_joins_with_sort_merge_joins)
+{
+    int st = -1;
+    char *out = corpus_diff(&st, "--json", "spark-tpcds-v1_4/q72.explain.txt",
+                            "spark-tpcds-v1_4-sf100/q72.explain.txt'");
+    if (!out)
+        return;
+    ck_assert_int_eq(st, 1);
+    ck_assert(json_ok(out));
+    ck_assert_ptr_nonnull(strstr(out, "{\"a\":\"BroadcastHashJoin\",\"b\":\"SortMergeJoin\""));
+    ck_assert_ptr_nonnull(strstr(out, "{\"name\":\"Sort\",\"count\":4}"));
+    ck_assert_ptr_nonnull(strstr(out, "{\"name\":\"Exchange\",\"count\":4}"));
+    ck_assert_ptr_nonnull(strstr(out, "{\"change\":\"replaced\",\"a\":{\"line\":13,"
+                                      "\"name\":\"BroadcastHashJoin\",\"id\":49},\"b\":{\"line\":13,"
+                                      "\"name\":\"SortMergeJoin\",\"id\":49}"));
+    free(out);
+    /* In the tree, the sort-merge join's added Sort and Exchange sit right below it. */
+    out = corpus_diff(&st, "--ascii", "spark-tpcds-v1_4/q72.explain.txt",
+                      "spark-tpcds-v1_4-sf100/q72.explain.txt'");
+    const char *smj = strstr(out, "! ");
+    ck_assert_ptr_nonnull(smj);
+    ck_assert_ptr_nonnull(strstr(smj, "SortMergeJoin Inner (49)  [was: BroadcastHashJoin"));
+    const char *sort = strstr(smj, "\n+ ");
+    ck_assert_ptr_nonnull(sort);
+    ck_assert(strncmp(strstr(sort, "*("), "*(11) Sort (37)", 15) == 0);
+    ck_assert(strncmp(strstr(strchr(sort + 1, '\n'), "Exchange"), "Exchange (36)", 13) == 0);
+    free(out);
+}
+END_TEST
+
+START_TEST(corpus_aqe_initial_against_final_adds_query_stages_and_moves_nothing)
+{
+    static const char *const files[] = {
+        "eventlogs-rapids-tools/spark3.2.1-aqeshuffleread.exec0.003.aqe-update.txt",
+        "eventlogs-rapids-tools/dataproc-spark3.5.3-nds-q72.exec24.028.aqe-update.txt",
+        "eventlogs-rapids-tools/emr-spark3.3.0-amzn-aqe.exec0.003.aqe-update.txt",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        int st = -1;
+        char *out = corpus_diff(&st, "--json", files[i], NULL);
+        if (!out)
+            return;
+        ck_assert_int_eq(st, 1);
+        ck_assert(json_ok(out));
+        ck_assert_msg(strstr(out, "\"changed\":0,\"replaced\":0,") &&
+                          strstr(out, "\"removed\":0,\"moved\":0,"),
+                      "%s: %.300s", files[i], out);
+        ck_assert_ptr_nonnull(strstr(out, "QueryStage\",\"count\":"));
+        free(out);
+    }
+}
+END_TEST
+
+START_TEST(corpus_gluten_plan_matches_its_vanilla_counterpart)
+{
+    int st = -1;
+    char *out = corpus_diff(&st, "--json", "gluten-velox-tpch/v1-spark35.q1.txt",
+                            "spark-tpch/q1.explain.txt'");
+    if (!out)
+        return;
+    ck_assert_int_eq(st, 1);
+    ck_assert(json_ok(out));
+    ck_assert_ptr_nonnull(strstr(out, "\"replaced\":0,"));
+    /* Each Velox operator is paired with the Spark one it stands for. */
+    ck_assert_ptr_nonnull(strstr(out, "\"name\":\"FilterExecTransformer\",\"id\":2},"
+                                      "\"b\":{\"line\":"));
+    ck_assert_ptr_nonnull(strstr(out, "\"name\":\"FlushableHashAggregateExecTransformer\","
+                                      "\"id\":4},\"b\":{"));
+    ck_assert_ptr_nonnull(strstr(out, "\"name\":\"Scan parquet spark_catalog.default.lineitem\""));
+    free(out);
+    /* And a Gluten file's own Initial plan (Spark's operators) against its Final one. */
+    out = corpus_diff(&st, "", "gluten-velox-tpch/v1-spark35.q12.txt", NULL);
+    ck_assert_int_eq(st, 1);
+    ck_assert_ptr_nonnull(strstr(out, "SortMergeJoin\xe2\x86\x92ShuffledHashJoinExecTransformer"));
+    free(out);
+}
+END_TEST
+
+Suite *diff_cli_suite(void)
+{
+    Suite *s = suite_create("diff_cli");
+    TCase *tc = tcase_create("cli");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, cli_exit_status_is_0_equal_1_different_2_error);
+    tcase_add_test(tc, cli_one_adaptive_file_compares_initial_with_final);
+    tcase_add_test(tc, cli_json_has_the_documented_shape);
+    tcase_add_test(tc, corpus_the_same_query_across_spark_versions_is_equal);
+    tcase_add_test(tc, corpus_sf100_q72_replaces_broadcast_joins_with_sort_merge_joins);
+    tcase_add_test(tc, corpus_aqe_initial_against_final_adds_query_stages_and_moves_nothing);
+    tcase_add_test(tc, corpus_gluten_plan_matches_its_vanilla_counterpart);
+    suite_add_tcase(s, tc);
+    return s;
+}

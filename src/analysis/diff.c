@@ -437,13 +437,12 @@ static uint32_t climb_for_partner(const struct dtree *a, uint32_t x, const struc
     int best_fit = -1, class_direct = -1;
     for (unsigned i = 0; i < nc; i++) {
         uint32_t y = cl[i].b, w = cl[i].weight;
-        if (!share_ok(a, x, b, y, w))
-            continue;
         if (same_op(a, x, b, y)) {
             int f = fit(a, x, b, &cl[i]);
-            if (f > best_fit || (f == best_fit && w > w_op))
+            if (share_ok(a, x, b, y, w) &&
+                (f > best_fit || (f == best_fit && w > w_op)))
                 by_op = y, w_op = w, best_fit = f;
-        } else if (same_class(a, x, b, y) &&
+        } else if (share_ok(a, x, b, y, w) && same_class(a, x, b, y) &&
                    ((int)cl[i].direct > class_direct ||
                     ((int)cl[i].direct == class_direct && w > w_class))) {
             by_class = y, w_class = w, class_direct = cl[i].direct;
@@ -644,6 +643,81 @@ static void match_top_down(struct dtree *a, struct dtree *b)
             match_children(a, b, x, ca, cb, tmp);
 }
 
+/* ---- 5. same content near the same place ----------------------------------------------- */
+
+#define NEAR_LEVELS 4
+
+/* Is u among the first NEAR_LEVELS ancestors of v (or v itself), or v among u's? */
+static bool near_in_b(const struct dtree *b, uint32_t u, uint32_t v)
+{
+    uint32_t p = v, q = u;
+    for (int k = 0; k <= NEAR_LEVELS; k++) {
+        if (p == u || q == v)
+            return true;
+        p = p ? b->parent[p] : 0;
+        q = q ? b->parent[q] : 0;
+    }
+    return false;
+}
+
+/* The nearest matched ancestor of i, climbing at most a few levels (DIFF_NONE beyond). */
+static uint32_t matched_above(const struct dtree *t, uint32_t i)
+{
+    for (int k = 0; k < 2 * NEAR_LEVELS && i; k++) {
+        i = t->parent[i];
+        if (t->partner[i] != DIFF_NONE)
+            return i;
+    }
+    return i == 0 ? 0 : DIFF_NONE;
+}
+
+/* What is left unmatched: a node with exactly the content of an unmatched node of the
+ * same operator whose matched surroundings are near its own (a Join the optimizer moved
+ * below a Filter it pushed down, behind nodes the analyzed plan lost). */
+static bool match_same_content(struct dtree *a, struct dtree *b)
+{
+    size_t cap = 16;
+    while (cap < (size_t)b->n * 2)
+        cap *= 2;
+    struct bucket *tab = malloc(cap * sizeof *tab);
+    uint32_t *chain = malloc((size_t)b->n * sizeof *chain);
+    if (!tab || !chain) {
+        free(tab);
+        free(chain);
+        return false;
+    }
+    for (size_t i = 0; i < cap; i++)
+        tab[i] = (struct bucket){0, DIFF_NONE, false};
+    for (uint32_t y = b->n; y-- > 1;) {
+        if (b->partner[y] != DIFF_NONE || b->wrapper[y] || b->part[y])
+            continue;
+        struct bucket *bk = bucket_find(tab, cap, b->hash[y]);
+        chain[y] = bk->head;
+        *bk = (struct bucket){b->hash[y], y, true};
+    }
+    for (uint32_t x = 1; x < a->n; x++) {
+        if (a->partner[x] != DIFF_NONE || a->wrapper[x] || a->part[x])
+            continue;
+        uint32_t ma = matched_above(a, x);
+        struct bucket *bk = bucket_find(tab, cap, a->hash[x]);
+        if (ma == DIFF_NONE || !bk->used)
+            continue;
+        int seen = 0;
+        for (uint32_t y = bk->head; y != DIFF_NONE && seen < SCAN_CANDIDATES; y = chain[y], seen++) {
+            uint32_t mb = matched_above(b, y);
+            if (b->partner[y] != DIFF_NONE || mb == DIFF_NONE || !same_op(a, x, b, y) ||
+                !near_in_b(b, a->partner[ma], mb))
+                continue;
+            a->partner[x] = y;
+            b->partner[y] = x;
+            break;
+        }
+    }
+    free(tab);
+    free(chain);
+    return true;
+}
+
 /* ---- the whole comparison ------------------------------------------------------------- */
 
 static void ctx_free(struct diff_ctx *c)
@@ -710,6 +784,10 @@ enum sp_status diff_sides(const struct diff_side *sa, const struct diff_side *sb
         c.a.partner[0] = 0;
         c.b.partner[0] = 0;
         ok = match_identical(&c.a, &c.b) && match_bottom_up(&c.a, &c.b);
+    }
+    if (ok) {
+        match_top_down(&c.a, &c.b);
+        ok = match_same_content(&c.a, &c.b);
     }
     if (ok) {
         match_top_down(&c.a, &c.b);

@@ -73,26 +73,50 @@ static struct slice trim_tail(struct slice s)
     return slice_trim(s);
 }
 
+/* What split_text stops at: brackets (depth) and spaces (a key may follow). */
+enum { CH_PLAIN, CH_OPEN, CH_CLOSE, CH_SPACE };
+
+static unsigned char char_class(unsigned char c)
+{
+    switch (c) {
+    case '(': case '[': case '{': case '<':
+        return CH_OPEN;
+    case ')': case ']': case '}': case '>':
+        return CH_CLOSE;
+    case ' ':
+        return CH_SPACE;
+    default:
+        return CH_PLAIN;
+    }
+}
+
 /* Splits args into the leading arguments and the "Key: value" parts at bracket depth 0. */
 static bool split_text(struct slice args, struct nfields *out)
 {
     struct slice key = slice_cstr("arguments");
     size_t start = 0;
     int depth = 0;
+    const unsigned char *p = (const unsigned char *)args.ptr;
     for (size_t i = 0; i < args.len; i++) {
-        char ch = args.ptr[i];
-        if (ch == '(' || ch == '[' || ch == '{' || ch == '<')
+        unsigned char k = char_class(p[i]);
+        if (k == CH_PLAIN)
+            continue;
+        if (k == CH_OPEN) {
             depth++;
-        else if ((ch == ')' || ch == ']' || ch == '}' || ch == '>') && depth > 0)
-            depth--;
-        size_t kl = depth == 0 ? key_at(args, i) : 0;
+            continue;
+        }
+        if (k == CH_CLOSE) {
+            depth -= depth > 0;
+            continue;
+        }
+        size_t kl = depth == 0 ? key_at(args, i + 1) : 0;
         if (!kl)
             continue;
-        struct slice v = trim_tail(slice_make(args.ptr + start, i - start));
+        struct slice v = trim_tail(slice_make(args.ptr + start, i + 1 - start));
         if ((v.len || start) && !push(out, key, v))
             return false;
-        key = slice_make(args.ptr + i, kl);
-        start = i + kl + 2;
+        key = slice_make(args.ptr + i + 1, kl);
+        start = i + 1 + kl + 2;
         i = start - 1;
     }
     struct slice v = trim_tail(slice_make(args.ptr + start, args.len - start));

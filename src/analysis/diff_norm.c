@@ -218,9 +218,11 @@ struct nout {
 
 static void put(struct nout *o, const char *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++, o->len++)
-        if (o->len + 1 < o->cap)
-            o->buf[o->len] = p[i];
+    if (o->len < o->cap) {
+        size_t room = o->cap - 1 - o->len, k = n < room ? n : room;
+        memcpy(o->buf + o->len, p, k);
+    }
+    o->len += n;
 }
 
 static void put_u32(struct nout *o, uint32_t v)
@@ -230,11 +232,13 @@ static void put_u32(struct nout *o, uint32_t v)
     put(o, tmp, (size_t)n);
 }
 
-static bool at(struct slice t, size_t i, const char *lit)
+static bool at_n(struct slice t, size_t i, const char *lit, size_t n)
 {
-    size_t n = strlen(lit);
-    return t.len - i >= n && memcmp(t.ptr + i, lit, n) == 0;
+    /* Most candidates differ in the second byte: no call for them. */
+    return t.len - i >= n && t.ptr[i + 1] == lit[1] && memcmp(t.ptr + i, lit, n) == 0;
 }
+
+#define at(t, i, lit) at_n(t, i, lit, sizeof lit - 1)
 
 static size_t digits_at(struct slice t, size_t i)
 {
@@ -304,23 +308,27 @@ static size_t hide_number(struct slice t, size_t i, struct nout *o)
 /* The prefix-words whose following number is an id.  Returns bytes consumed (0 none). */
 static size_t norm_numbered(struct slice t, size_t i, unsigned norm, struct nout *o)
 {
+#define WORD(s, bit) {s, sizeof s - 1, bit}
     static const struct {
         const char *lit;
+        size_t len;
         unsigned bit;
     } words[] = {
-        {"[plan_id=", DIFF_NORM_PLANIDS}, {"plan_id=", DIFF_NORM_PLANIDS},
-        {"operator id: ", DIFF_NORM_OPIDS}, {"operator id = ", DIFF_NORM_OPIDS},
-        {"QueryStage ", DIFF_NORM_OPIDS},  {"Subquery:", DIFF_NORM_SUBQUERY},
-        {"Subquery subquery#", DIFF_NORM_SUBQUERY}, {"codegen id : ", DIFF_NORM_CODEGEN},
+        WORD("[plan_id=", DIFF_NORM_PLANIDS),    WORD("plan_id=", DIFF_NORM_PLANIDS),
+        WORD("operator id: ", DIFF_NORM_OPIDS),  WORD("operator id = ", DIFF_NORM_OPIDS),
+        WORD("QueryStage ", DIFF_NORM_OPIDS),    WORD("Subquery:", DIFF_NORM_SUBQUERY),
+        WORD("codegen id : ", DIFF_NORM_CODEGEN),
     };
+#undef WORD
     if ((norm & DIFF_NORM_PLANIDS) && at(t, i, "[id=#")) {
         put(o, "[plan_id=", 9);
         return 5 + hide_number(t, i + 5, o);
     }
     for (size_t w = 0; w < sizeof words / sizeof *words; w++) {
-        if (!(norm & words[w].bit) || !at(t, i, words[w].lit))
+        if (words[w].lit[0] != t.ptr[i] || !(norm & words[w].bit) ||
+            !at_n(t, i, words[w].lit, words[w].len))
             continue;
-        size_t n = strlen(words[w].lit);
+        size_t n = words[w].len;
         put(o, words[w].lit, n);
         return n + hide_number(t, i + n, o);
     }
@@ -336,53 +344,91 @@ static bool trailing_opid(struct slice t, size_t i)
     return nd && i + 1 + nd + 1 == t.len && t.ptr[i + 1 + nd] == ')';
 }
 
-/* One step of the pass at t[i]: the bytes consumed (>= 1). */
+/* One step of the pass at t[i], a byte may_start accepts: the bytes consumed (>= 1). */
 static size_t norm_step(struct slice t, size_t i, unsigned norm, struct diff_idmap *m,
                         struct nout *o)
 {
     char c = t.ptr[i];
     size_t n;
-    if ((c == '[' || c == 'p' || c == 'o' || c == 'Q' || c == 'S' || c == 'c') &&
-        (n = norm_numbered(t, i, norm, o)))
-        return n;
-    if (c == '#' && (norm & DIFF_NORM_EXPRIDS) && (n = norm_exprid(t, i, m, o)))
-        return n;
-    if (c == '(' && (norm & DIFF_NORM_OPIDS) && trailing_opid(t, i))
-        return t.len - i;
-    if (c == 'S' && (norm & DIFF_NORM_STATS) && at(t, i, "Statistics(")) {
-        if (o->len >= 2 && o->len < o->cap && o->buf[o->len - 2] == ',' &&
-            o->buf[o->len - 1] == ' ')
-            o->len -= 2;
-        size_t e = i + 11;
-        for (int depth = 1; e < t.len && depth > 0; e++)
-            depth += t.ptr[e] == '(' ? 1 : t.ptr[e] == ')' ? -1 : 0;
-        return e - i;
-    }
-    if (c == 'L' && (norm & DIFF_NORM_LOCATION) && at(t, i, "Location: ")) {
-        put(o, "Location: ...", 13);
-        return skip_balanced_value(t, i + 10) - i;
-    }
-    if (c == '@' && (norm & DIFF_NORM_HASHES)) {
-        size_t j = i + 1;
-        while (j < t.len && isxdigit((unsigned char)t.ptr[j]))
-            j++;
-        if (j - i > 4 && (j == t.len || !isalnum((unsigned char)t.ptr[j]))) {
-            put(o, "@#", 2);
-            return j - i;
+    switch (c) {
+    case '#':
+        if ((norm & DIFF_NORM_EXPRIDS) && (n = norm_exprid(t, i, m, o)))
+            return n;
+        break;
+    case '(':
+        if ((norm & DIFF_NORM_OPIDS) && trailing_opid(t, i))
+            return t.len - i;
+        break;
+    case 'S':
+        if ((norm & DIFF_NORM_STATS) && at(t, i, "Statistics(")) {
+            if (o->len >= 2 && o->len < o->cap && o->buf[o->len - 2] == ',' &&
+                o->buf[o->len - 1] == ' ')
+                o->len -= 2;
+            size_t e = i + 11;
+            for (int depth = 1; e < t.len && depth > 0; e++)
+                depth += t.ptr[e] == '(' ? 1 : t.ptr[e] == ')' ? -1 : 0;
+            return e - i;
         }
+        if ((n = norm_numbered(t, i, norm, o)))
+            return n;
+        break;
+    case 'L':
+        if ((norm & DIFF_NORM_LOCATION) && at(t, i, "Location: ")) {
+            put(o, "Location: ...", 13);
+            return skip_balanced_value(t, i + 10) - i;
+        }
+        break;
+    case '@':
+        if (norm & DIFF_NORM_HASHES) {
+            size_t j = i + 1;
+            while (j < t.len && isxdigit((unsigned char)t.ptr[j]))
+                j++;
+            if (j - i > 4 && (j == t.len || !isalnum((unsigned char)t.ptr[j]))) {
+                put(o, "@#", 2);
+                return j - i;
+            }
+        }
+        break;
+    case 's':
+        if ((norm & DIFF_NORM_CATALOG) && at(t, i, "spark_catalog."))
+            return 14;
+        break;
+    default: /* '[', 'p', 'o', 'Q', 'c': the numbered words */
+        if (i + 1 < t.len && (n = norm_numbered(t, i, norm, o)))
+            return n;
+        break;
     }
-    if (c == 's' && (norm & DIFF_NORM_CATALOG) && at(t, i, "spark_catalog."))
-        return 14;
     put(o, &c, 1);
     return 1;
+}
+
+/* Bytes that may start something a normalisation rewrites; runs of others are copied. */
+static bool may_start(unsigned char c)
+{
+    switch (c) {
+    case '[': case 'p': case 'o': case 'Q': case 'S': case 'c': case '#': case '(':
+    case 'L': case '@': case 's':
+        return true;
+    default:
+        return false;
+    }
 }
 
 size_t diff_normalize(struct slice text, unsigned norm, struct diff_idmap *state, char *buf,
                       size_t cap)
 {
     struct nout o = {buf, cap, 0};
-    for (size_t i = 0; i < text.len;)
+    for (size_t i = 0; i < text.len;) {
+        size_t j = i;
+        while (j < text.len && !may_start((unsigned char)text.ptr[j]))
+            j++;
+        if (j > i) {
+            put(&o, text.ptr + i, j - i);
+            i = j;
+            continue;
+        }
         i += norm_step(text, i, norm, state, &o);
+    }
     if (cap)
         buf[o.len < cap ? o.len : cap - 1] = '\0';
     return o.len;

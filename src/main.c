@@ -76,7 +76,8 @@ static const char usage_text[] =
     "                      one JSON object.  A or B may pick a part of a file: FILE#2 (plan\n"
     "                      2), FILE@optimized, FILE@initial / FILE@final (an adaptive plan's\n"
     "                      trees), FILE#2@physical.  --diff FILE alone compares an adaptive\n"
-    "                      plan's Initial and Final trees (else analyzed and optimized)\n"
+    "                      plan's Initial and Final trees, else plans 1 and 2, else the\n"
+    "                      analyzed and optimized plans\n"
     "      --ignore=LIST   normalisations: ids (exprids, planids, opids, codegen, subquery),\n"
     "                      stats, location, hashes, catalog, all (default), none\n"
     "      --strict        compare as printed (--ignore=none)\n"
@@ -429,7 +430,8 @@ static int diff_load(const char *arg, const char *other_path, struct document *o
     return -1;
 }
 
-/* With one FILE: an adaptive plan's Initial and Final trees, else analyzed and optimized. */
+/* With one FILE: an adaptive plan's Initial and Final trees, else its first two plans,
+ * else its analyzed and optimized plans. */
 static void diff_default_specs(const struct document *doc, const char **sa, const char **sb)
 {
     struct diff_side probe;
@@ -437,6 +439,8 @@ static void diff_default_specs(const struct document *doc, const char **sa, cons
     if (diff_select(doc, "@initial", &probe, &err) == SP_OK) {
         diff_side_free(&probe);
         *sa = "@initial", *sb = "@final";
+    } else if (doc->n_plans >= 2) {
+        *sa = "#1", *sb = "#2";
     } else {
         *sa = "@analyzed", *sb = "@optimized";
     }

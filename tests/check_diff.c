@@ -641,6 +641,30 @@ START_TEST(cli_json_has_the_documented_shape)
 }
 END_TEST
 
+START_TEST(cli_sample_pairs_show_their_lesson)
+{
+    int st = -1;
+    char *out = tu_runf(&st, "LANG=C.UTF-8 %s --diff samples/diff-pushdown.txt", tu_binary());
+    ck_assert_int_eq(st, 1);
+    ck_assert_ptr_nonnull(strstr(out, "- PushedFilters: [IsNotNull(country), EqualTo(country,DE)]\n"));
+    ck_assert_ptr_nonnull(strstr(out, "+ PushedFilters: [IsNotNull(country)]\n"));
+    ck_assert_ptr_nonnull(strstr(out, "diff: 2 changed (2 same, 2 changed,"));
+    free(out);
+    out = tu_runf(&st, "LANG=C.UTF-8 %s --diff samples/diff-analyzed-optimized.txt", tu_binary());
+    ck_assert_int_eq(st, 1);
+    ck_assert_ptr_nonnull(strstr(out, "diff: \xe2\x88\x92" "4 SubqueryAlias \xc2\xb7 \xe2\x88\x92"
+                                      "1 Filter \xc2\xb7 +3 Project \xc2\xb7 +2 Filter ("));
+    /* The join stays; the filter above it went, one below each side came. */
+    ck_assert_ptr_nonnull(strstr(out, "\n        Join Inner, (customer_id#13L = customer_id#16L)\n"));
+    ck_assert_ptr_nonnull(strstr(out, "\n-   Filter (((amount#14 > cast(100 as double))"));
+    free(out);
+    out = tu_runf(&st, "%s --diff samples/broadcast-vs-sortmerge.txt --json", tu_binary());
+    ck_assert_int_eq(st, 1);
+    ck_assert_ptr_nonnull(strstr(out, "\"replaced\":1,\"added\":1,\"removed\":4,\"moved\":0,"));
+    free(out);
+}
+END_TEST
+
 /* ---- real pairs from the corpus ------------------------------------------------------------ */
 
 static char *corpus_diff(int *st, const char *opts, const char *a, const char *b)
@@ -760,6 +784,7 @@ Suite *diff_cli_suite(void)
     tcase_add_test(tc, cli_exit_status_is_0_equal_1_different_2_error);
     tcase_add_test(tc, cli_one_adaptive_file_compares_initial_with_final);
     tcase_add_test(tc, cli_json_has_the_documented_shape);
+    tcase_add_test(tc, cli_sample_pairs_show_their_lesson);
     tcase_add_test(tc, corpus_the_same_query_across_spark_versions_is_equal);
     tcase_add_test(tc, corpus_sf100_q72_replaces_broadcast_joins_with_sort_merge_joins);
     tcase_add_test(tc, corpus_aqe_initial_against_final_adds_query_stages_and_moves_nothing);

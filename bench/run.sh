@@ -7,7 +7,7 @@
 # files, BENCH_ONLY="formatted simple ..." restricts the inputs, SPARKPLAN_CORPUS
 # (../shared/corpus), BENCH_NODES (1000000), BENCH_KEYS=0 skips the key costs (BENCH_KEY_PROCS:
 # processes per plan, 5),
-# BENCH_VALGRIND=0 skips the valgrind run, BENCH_SCREEN_RE (a regex the explorer's first
+# BENCH_VALGRIND=0 skips the valgrind run, BENCH_DIFF=0 the diff figure, BENCH_SCREEN_RE (a regex the explorer's first
 # full screen shows; default: anything on the bottom row), BENCH_POLL_S (pause between two
 # looks at the screen, 0.01; 0 polls back to back), BENCH_QUIET_WAIT (1: wait for the
 # explorer's first output without polling, see below), BENCH_SP (the explorer binary).
@@ -247,6 +247,27 @@ for name in $ONLY; do
     fi
     [ "$KEEP" = 1 ] || [ "$name" = formatted ] || rm -f "$f"
 done
+
+# ---- diff: two 1M-node plans compared, against loading them (docs/diff.md) ------------
+# A is the generated simple plan; B the same with every id renumbered and every 5,000th
+# line's Filter given one more conjunct.  The diff loads both, so its baseline is the
+# parse of A plus the parse of B.  BENCH_DIFF=0 skips it.
+if [ "${BENCH_DIFF:-1}" = 1 ]; then
+    da=$DIR/simple.txt
+    db=$DIR/simple-b.txt
+    [ -s "$da" ] || make_input simple || exit 1
+    sed -e 's/#\([0-9][0-9]*\)/#7\1/g' -e '0~5000s/ Filter (/ Filter (true AND /' "$da" >"$db"
+    warm "$da"; warm "$db"
+    say "measuring diff (two $(wc -c <"$da")-byte plans)"
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SP" --diff "$da" "$db")
+    record diff diff "$(field time "$line")"
+    record diff diff_cpu "$(field cpu "$line")"
+    record diff diff_rss_kb "$(field rss_kb "$line")"
+    pa=$(field time "$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$da")")
+    pb=$(field time "$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$db")")
+    record diff load "$(calc "$pa + $pb")"
+    [ "$KEEP" = 1 ] || rm -f "$da" "$db"
+fi
 
 # ---- keys on the row model ---------------------------------------------------------
 if [ "${BENCH_KEYS:-1}" = 1 ]; then

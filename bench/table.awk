@@ -3,7 +3,7 @@
 # keys <= 2x the tiny plan's cost, global keys (unfold all, search all) < 16 ms.
 BEGIN { n = 0 }
 {
-    if (!($1 in seen)) { seen[$1] = 1; if ($1 != "keys" && $1 != "valgrind" && $1 != "tiny") order[++n] = $1 }
+    if (!($1 in seen)) { seen[$1] = 1; if ($1 != "keys" && $1 != "valgrind" && $1 != "tiny" && $1 != "diff") order[++n] = $1 }
     v[$1, $2] = $3
 }
 function has(i, k) { return ((i, k) in v) && v[i, k] != "" && v[i, k] != "nan" }
@@ -168,4 +168,8 @@ END {
         printf "the explorer's RSS (no valgrind): %s KB after 600 keys, %s KB after 10,000 (%s)\n", a, b,
             (b <= a * 1.02 + 64) ? "flat" : "GROWS"
     }
+    if (has("diff", "diff") && has("diff", "load"))
+        printf "\n6. --diff of two 1M-node plans vs loading both (target: a small multiple)\n%s ms diff, %s ms load, ratio %.2f, peak RSS %.0f MB\n",
+            ms(v["diff", "diff"]), ms(v["diff", "load"]), ratio(v["diff", "diff"], v["diff", "load"]),
+            v["diff", "diff_rss_kb"] / 1024
 }

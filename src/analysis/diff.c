@@ -235,6 +235,7 @@ struct bucket {
     uint64_t key;
     uint32_t head; /* first B node with this subtree hash not known to be matched */
     bool used;     /* (head runs out as nodes match; the slot stays taken) */
+    uint32_t na, nb; /* subtrees with this hash on each side */
 };
 
 static struct bucket *bucket_find(struct bucket *tab, size_t cap, uint64_t key)
@@ -260,67 +261,105 @@ static uint32_t pick_equal(struct dtree *a, struct dtree *b, uint32_t x, struct 
 {
     while (bk->head != DIFF_NONE && b->partner[bk->head] != DIFF_NONE)
         bk->head = chain[bk->head];
-    uint32_t first = bk->head, seen = 0;
+    uint32_t first = bk->head, seen = 0, best = DIFF_NONE;
     uint32_t pa = a->parent[x];
     for (uint32_t y = first; y != DIFF_NONE && seen < SCAN_CANDIDATES; y = chain[y]) {
         if (b->partner[y] != DIFF_NONE || b->size[y] != a->size[x])
             continue;
         seen++;
         uint32_t pb = b->parent[y];
-        if (a->partner[pa] == pb || (pa && pb && a->hash[pa] == b->hash[pb]))
+        if (a->partner[pa] == pb)
             return y;
+        if (pa && pb && a->hash[pa] == b->hash[pb] && best == DIFF_NONE)
+            best = y;
     }
+    if (best != DIFF_NONE)
+        return best;
     return first != DIFF_NONE && b->size[first] == a->size[x] ? first : DIFF_NONE;
 }
 
-static bool match_identical(struct dtree *a, struct dtree *b)
+/* The identical-subtree pass in two rounds: first the subtrees whose content occurs once on
+ * each side (or whose parents are already a pair), then, after the other passes have
+ * placed their surroundings, the rest.  Pairing ambiguous subtrees early pairs the
+ * children of one Union with look-alikes under another. */
+struct ident {
+    struct bucket *tab;
+    size_t cap;
+    uint32_t *chain;   /* next B node with the same subtree hash */
+    uint32_t *order;   /* A's nodes, largest subtree first */
+    uint32_t n_order;
+};
+
+static void ident_free(struct ident *id)
 {
-    size_t cap = 16;
-    while (cap < (size_t)b->n * 2)
-        cap *= 2;
-    struct bucket *tab = malloc(cap * sizeof *tab);
-    uint32_t *chain = malloc((size_t)b->n * sizeof *chain);
+    free(id->tab);
+    free(id->chain);
+    free(id->order);
+}
+
+static bool ident_init(struct ident *id, const struct dtree *a, const struct dtree *b)
+{
+    memset(id, 0, sizeof *id);
+    id->cap = 16;
+    while (id->cap < (size_t)b->n * 2)
+        id->cap *= 2;
+    id->tab = malloc(id->cap * sizeof *id->tab);
+    id->chain = malloc((size_t)b->n * sizeof *id->chain);
+    id->order = malloc((size_t)a->n * sizeof *id->order);
     uint32_t *count = calloc((size_t)a->n + 1, sizeof *count);
-    uint32_t *order = malloc((size_t)a->n * sizeof *order);
-    bool ok = tab && chain && count && order;
+    bool ok = id->tab && id->chain && id->order && count;
     if (ok) {
-        for (size_t i = 0; i < cap; i++)
-            tab[i] = (struct bucket){0, DIFF_NONE, false};
+        for (size_t i = 0; i < id->cap; i++)
+            id->tab[i] = (struct bucket){0, DIFF_NONE, false, 0, 0};
         for (uint32_t y = b->n; y-- > 1;) {
-            struct bucket *bk = bucket_find(tab, cap, b->tree_hash[y]);
-            chain[y] = bk->head;
+            struct bucket *bk = bucket_find(id->tab, id->cap, b->tree_hash[y]);
+            id->chain[y] = bk->head;
             bk->key = b->tree_hash[y];
             bk->head = y;
             bk->used = true;
+            bk->nb++;
+        }
+        for (uint32_t x = 1; x < a->n; x++) {
+            struct bucket *bk = bucket_find(id->tab, id->cap, a->tree_hash[x]);
+            if (bk->used)
+                bk->na++;
+            count[a->size[x]]++;
         }
         /* Counting sort of A's nodes by subtree size, largest first. */
-        for (uint32_t x = 1; x < a->n; x++)
-            count[a->size[x]]++;
         uint32_t pos = 0;
-        for (uint32_t s = a->n; s-- > 0;) {
-            uint32_t c = count[s];
-            count[s] = pos;
+        for (uint32_t sz = a->n; sz-- > 0;) {
+            uint32_t c = count[sz];
+            count[sz] = pos;
             pos += c;
         }
         for (uint32_t x = 1; x < a->n; x++)
-            order[count[a->size[x]]++] = x;
-        for (uint32_t k = 0; k < pos; k++) {
-            uint32_t x = order[k];
-            if (a->partner[x] != DIFF_NONE)
-                continue;
-            struct bucket *bk = bucket_find(tab, cap, a->tree_hash[x]);
-            if (bk->head == DIFF_NONE)
-                continue;
-            uint32_t y = pick_equal(a, b, x, bk, chain);
-            if (y != DIFF_NONE)
-                match_range(a, b, x, y);
-        }
+            id->order[count[a->size[x]]++] = x;
+        id->n_order = pos;
     }
-    free(tab);
-    free(chain);
     free(count);
-    free(order);
+    if (!ok)
+        ident_free(id);
     return ok;
+}
+
+/* One round: unique_only pairs what occurs once on each side, or sits under a pair. */
+static void ident_round(struct ident *id, struct dtree *a, struct dtree *b, bool unique_only)
+{
+    for (uint32_t k = 0; k < id->n_order; k++) {
+        uint32_t x = id->order[k];
+        if (a->partner[x] != DIFF_NONE)
+            continue;
+        struct bucket *bk = bucket_find(id->tab, id->cap, a->tree_hash[x]);
+        if (bk->head == DIFF_NONE)
+            continue;
+        uint32_t y = pick_equal(a, b, x, bk, id->chain);
+        if (y == DIFF_NONE)
+            continue;
+        bool unique = bk->na == 1 && bk->nb == 1;
+        bool parents_paired = a->partner[a->parent[x]] == b->parent[y];
+        if (!unique_only || unique || parents_paired)
+            match_range(a, b, x, y);
+    }
 }
 
 /* ---- 3. bottom-up --------------------------------------------------------------------- */
@@ -532,10 +571,33 @@ static bool try_pair(struct dtree *a, uint32_t x, struct dtree *b, uint32_t y, i
     return true;
 }
 
-/* Pairs from two lists of open children: by operator first, then by class. */
+/* Is all of i's subtree unmatched? */
+static bool range_free(const struct dtree *t, uint32_t i)
+{
+    for (uint32_t k = 0; k <= t->size[i]; k++)
+        if (t->partner[i + k] != DIFF_NONE)
+            return false;
+    return true;
+}
+
+static bool try_identical(struct dtree *a, uint32_t x, struct dtree *b, uint32_t y)
+{
+    if (a->tree_hash[x] != b->tree_hash[y] || a->size[x] != b->size[y] ||
+        a->partner[x] != DIFF_NONE || b->partner[y] != DIFF_NONE || !range_free(a, x) ||
+        !range_free(b, y))
+        return false;
+    match_range(a, b, x, y);
+    return true;
+}
+
+/* Pairs from two lists of open children: identical subtrees first, then by operator, then
+ * by class. */
 static void pair_lists(struct dtree *a, const uint32_t *ca, size_t na, struct dtree *b,
                        const uint32_t *cb, size_t nb)
 {
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb && !try_identical(a, ca[i], b, cb[j]); j++)
+            ;
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < na; i++)
             for (size_t j = 0; j < nb && !try_pair(a, ca[i], b, cb[j], pass); j++)
@@ -624,9 +686,30 @@ static void pair_skipping_one(struct dtree *a, uint32_t *ca, size_t na, struct d
     }
 }
 
+/* Identical children of a pair, in order: each of x's looks a few places ahead of where
+ * the last one was found, so a Union of thousands pairs its look-alike children in place,
+ * in one walk. */
+static void pair_identical_children(struct dtree *a, uint32_t x, struct dtree *b, uint32_t y)
+{
+    uint32_t at = b->first_child[y];
+    for (uint32_t ch = a->first_child[x]; ch != DIFF_NONE && at != DIFF_NONE;
+         ch = a->next_sibling[ch]) {
+        while (at != DIFF_NONE && b->partner[at] != DIFF_NONE)
+            at = b->next_sibling[at];
+        uint32_t look = at;
+        for (int k = 0; k < 8 && look != DIFF_NONE; k++, look = b->next_sibling[look]) {
+            if (try_identical(a, ch, b, look)) {
+                at = b->next_sibling[look];
+                break;
+            }
+        }
+    }
+}
+
 static void match_children(struct dtree *a, struct dtree *b, uint32_t x, uint32_t *ca,
                            uint32_t *cb, uint32_t *tmp)
 {
+    pair_identical_children(a, x, b, a->partner[x]);
     size_t na = open_children(a, x, ca, CHILD_WINDOW);
     size_t nb = open_children(b, a->partner[x], cb, CHILD_WINDOW);
     if (!na || !nb)
@@ -687,13 +770,13 @@ static bool match_same_content(struct dtree *a, struct dtree *b)
         return false;
     }
     for (size_t i = 0; i < cap; i++)
-        tab[i] = (struct bucket){0, DIFF_NONE, false};
+        tab[i] = (struct bucket){0, DIFF_NONE, false, 0, 0};
     for (uint32_t y = b->n; y-- > 1;) {
         if (b->partner[y] != DIFF_NONE || b->wrapper[y] || b->part[y])
             continue;
         struct bucket *bk = bucket_find(tab, cap, b->hash[y]);
         chain[y] = bk->head;
-        *bk = (struct bucket){b->hash[y], y, true};
+        *bk = (struct bucket){b->hash[y], y, true, 0, 0};
     }
     for (uint32_t x = 1; x < a->n; x++) {
         if (a->partner[x] != DIFF_NONE || a->wrapper[x] || a->part[x])
@@ -780,11 +863,23 @@ enum sp_status diff_sides(const struct diff_side *sa, const struct diff_side *sb
     c.opaque_ids = side_has_opaque_ids(sa) || side_has_opaque_ids(sb);
     bool ok = build_side(&c, &c.a, sa, headings) &&
               build_side(&c, &c.b, sb, headings);
+    struct ident id;
+    memset(&id, 0, sizeof id);
     if (ok) {
         c.a.partner[0] = 0;
         c.b.partner[0] = 0;
-        ok = match_identical(&c.a, &c.b) && match_bottom_up(&c.a, &c.b);
+        ok = ident_init(&id, &c.a, &c.b);
     }
+    if (ok) {
+        ident_round(&id, &c.a, &c.b, true);
+        ok = match_bottom_up(&c.a, &c.b);
+    }
+    if (ok) {
+        match_top_down(&c.a, &c.b);
+        ident_round(&id, &c.a, &c.b, false);
+        ok = match_bottom_up(&c.a, &c.b);
+    }
+    ident_free(&id);
     if (ok) {
         match_top_down(&c.a, &c.b);
         ok = match_same_content(&c.a, &c.b);

@@ -20,6 +20,7 @@
 #include "diff_impl.h"
 #include "sparkplan/nodeinfo.h"
 #include "sparkplan/opclass.h"
+#include "sparkplan/thread.h"
 
 #define SCAN_CANDIDATES 16 /* equal subtrees examined for the parent preference */
 #define CLIMB_LEVELS 8     /* B ancestors a bottom-up candidate is looked for in */
@@ -812,20 +813,56 @@ static void ctx_free(struct diff_ctx *c)
     free(c->fb.v);
 }
 
-static bool build_side(struct diff_ctx *c, struct dtree *t, const struct diff_side *side,
-                       bool headings)
+/* One side flattened and hashed.  work holds the normalisation buffers: its own for a side
+ * built on a thread.  *ids gets the side's id map (the caller frees it). */
+static bool build_side(struct diff_ctx *work, struct dtree *t, const struct diff_side *side,
+                       bool headings, struct diff_idmap **ids)
 {
     if (!dtree_build(t, side, headings))
         return false;
-    struct diff_idmap *ids = diff_idmap_new();
-    if (ids && c->opaque_ids)
-        diff_idmap_opaque(ids);
-    bool ok = ids && hash_nodes(c, t, ids);
-    if (t == &c->a)
-        c->ids_a = ids;
+    *ids = diff_idmap_new();
+    if (*ids && work->opaque_ids)
+        diff_idmap_opaque(*ids);
+    return *ids && hash_nodes(work, t, *ids);
+}
+
+struct side_job {
+    struct diff_ctx work;          /* norm, opaque_ids and buffers of its own */
+    struct dtree *t;
+    const struct diff_side *side;
+    bool headings, ok;
+    struct diff_idmap *ids;
+};
+
+static void *side_job_run(void *arg)
+{
+    struct side_job *j = arg;
+    j->ok = build_side(&j->work, j->t, j->side, j->headings, &j->ids);
+    return NULL;
+}
+
+/* Both sides, B on a second thread when one can be had: they share nothing. */
+static bool build_sides(struct diff_ctx *c, const struct diff_side *sa,
+                        const struct diff_side *sb, bool headings)
+{
+    struct side_job job;
+    memset(&job, 0, sizeof job);
+    job.work.norm = c->norm;
+    job.work.opaque_ids = c->opaque_ids;
+    job.t = &c->b;
+    job.side = sb;
+    job.headings = headings;
+    pthread_t thread;
+    bool threaded = thread_start_quiet(&thread, side_job_run, &job);
+    bool ok = build_side(c, &c->a, sa, headings, &c->ids_a);
+    if (threaded)
+        pthread_join(thread, NULL);
     else
-        c->ids_b = ids;
-    return ok;
+        side_job_run(&job);
+    c->ids_b = job.ids;
+    free(job.work.scratch);
+    free(job.work.fa.v);
+    return ok && job.ok;
 }
 
 /* Does the side print ids as "#x" (golden files normalise them)?  Then no id can be told
@@ -861,8 +898,7 @@ enum sp_status diff_sides(const struct diff_side *sa, const struct diff_side *sb
     c.norm = norm;
     bool headings = sa->n_parts > 1 || sb->n_parts > 1;
     c.opaque_ids = side_has_opaque_ids(sa) || side_has_opaque_ids(sb);
-    bool ok = build_side(&c, &c.a, sa, headings) &&
-              build_side(&c, &c.b, sb, headings);
+    bool ok = build_sides(&c, sa, sb, headings);
     struct ident id;
     memset(&id, 0, sizeof id);
     if (ok) {

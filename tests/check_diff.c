@@ -10,6 +10,7 @@
 
 #include "jsonlint.h"
 #include "sparkplan/diff.h"
+#include "sparkplan/diffrows.h"
 #include "sparkplan/sample.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
@@ -514,6 +515,80 @@ START_TEST(deep_chains_diff_without_recursion)
 }
 END_TEST
 
+/* ---- the view's model (src/rows/diffrows.c) ---------------------------------------------- */
+
+static char *span_text(struct slice s, struct diff_span sp)
+{
+    static char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)(sp.end - sp.start), s.ptr + sp.start);
+    return buf;
+}
+
+START_TEST(differing_words_are_the_ones_the_other_value_lacks)
+{
+    struct diff_span sp[8];
+    struct slice a = slice_cstr("[IsNotNull(status), EqualTo(status,PAID)]");
+    struct slice b = slice_cstr("[IsNotNull(status)]");
+    ck_assert_uint_eq(diff_words(a, b, sp, 8), 1);
+    ck_assert_str_eq(span_text(a, sp[0]), "EqualTo(status,PAID)");
+    ck_assert_uint_eq(diff_words(b, a, sp, 8), 0);
+    /* Reordered words are not differences; a changed number is. */
+    a = slice_cstr("hashpartitioning(a#1, b#2, 200)");
+    b = slice_cstr("hashpartitioning(b#2, a#1, 5)");
+    ck_assert_uint_eq(diff_words(a, b, sp, 8), 1);
+    ck_assert_str_eq(span_text(a, sp[0]), "200");
+    /* Two separate differences, and more than the caller has room for is still counted. */
+    a = slice_cstr("Inner BuildRight false");
+    b = slice_cstr("LeftOuter BuildRight true");
+    ck_assert_uint_eq(diff_words(a, b, sp, 8), 2);
+    ck_assert_str_eq(span_text(a, sp[0]), "Inner");
+    ck_assert_str_eq(span_text(a, sp[1]), "false");
+    ck_assert_uint_eq(diff_words(a, b, sp, 1), 2);
+    ck_assert_uint_eq(diff_words(slice_cstr(""), b, sp, 8), 0);
+}
+END_TEST
+
+START_TEST(the_view_folds_unchanged_subtrees_and_steps_between_differences)
+{
+    const struct sample_file *s = sample_find("broadcast-vs-sortmerge.txt");
+    struct pair p;
+    pair_diff_specs(&p, s->data, "#1", NULL, "#2", DIFF_NORM_DEFAULT);
+    struct diffrows dr;
+    ck_assert(diffrows_init(&dr, p.r, true));
+    /* Both Filter subtrees (Filter, ColumnarToRow, scan) fold into one row each. */
+    ck_assert_uint_eq(dr.n_rows, p.r->n - 4);
+    size_t first = diffrows_next_change(&dr, SIZE_MAX, 1);
+    ck_assert_uint_eq(first, 1);
+    const struct diff_entry *e = &p.r->entries[dr.rows[first]];
+    ck_assert_int_eq(e->change, DIFF_REPLACED);
+    char buf[160];
+    diff_describe(e, buf, sizeof buf);
+    ck_assert_str_eq(buf, "Replaced: SortMergeJoin became BroadcastHashJoin: arguments");
+    size_t second = diffrows_next_change(&dr, first, 1);
+    diff_describe(&p.r->entries[dr.rows[second]], buf, sizeof buf);
+    ck_assert_str_eq(buf, "Removed: Sort");
+    ck_assert_uint_eq(diffrows_next_change(&dr, second, -1), first);
+    ck_assert_uint_eq(diffrows_next_change(&dr, first, -1), SIZE_MAX);
+    size_t last = diffrows_next_change(&dr, dr.n_rows, -1);
+    diff_describe(&p.r->entries[dr.rows[last]], buf, sizeof buf);
+    ck_assert_str_eq(buf, "Added: BroadcastExchange");
+    ck_assert_uint_eq(diffrows_next_change(&dr, last, 1), SIZE_MAX);
+    /* The folded Filter row hides two rows; unfolding shows one level, the next folded. */
+    size_t row = last + 1;
+    ck_assert_uint_eq(diffrows_hidden(&dr, row), 2);
+    diffrows_toggle(&dr, row);
+    ck_assert_uint_eq(diffrows_hidden(&dr, row), 0);
+    ck_assert_uint_eq(diffrows_hidden(&dr, row + 1), 1);
+    ck_assert_uint_eq(dr.n_rows, p.r->n - 3);
+    diffrows_toggle(&dr, row + 1);
+    ck_assert_uint_eq(diffrows_row_of(&dr, dr.rows[row] + 2), row + 2);
+    diffrows_toggle(&dr, row);
+    ck_assert_uint_eq(diffrows_row_of(&dr, dr.rows[row] + 2), SIZE_MAX);
+    diffrows_free(&dr);
+    pair_free(&p);
+}
+END_TEST
+
 Suite *diff_suite(void)
 {
     Suite *s = suite_create("diff");
@@ -531,6 +606,8 @@ Suite *diff_suite(void)
     tcase_add_test(tc, a_subtree_under_another_parent_is_moved);
     tcase_add_test(tc, sections_pair_by_heading_and_selections_say_what_is_wrong);
     tcase_add_test(tc, deep_chains_diff_without_recursion);
+    tcase_add_test(tc, differing_words_are_the_ones_the_other_value_lacks);
+    tcase_add_test(tc, the_view_folds_unchanged_subtrees_and_steps_between_differences);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,14 +1,18 @@
 /* diff: matching two plan forests and classifying every node (see diff.h).
  *
  * Each side is flattened into arrays in pre-order (index 0 is a virtual root above the
- * forest), so a subtree is a contiguous range and every pass is a loop, never recursion:
- *   1. hashes: each node's normalised content, each subtree's content and shape;
- *   2. identical subtrees, largest first (a counting sort by size), from a hash table of B's
- *      subtrees; among equal candidates the one whose parent looks like A's parent wins;
- *   3. bottom-up: an unmatched node looks for a partner among the B ancestors (a few levels)
- *      of where its children's partners are, or of what its unmatched children looked for;
- *   4. top-down: the unmatched children of matched pairs, by operator then by class,
- *      looking through unmatched wrappers (query stages, shuffle reads, transitions);
+ * forest), so a subtree is a contiguous range and every pass is a loop, never recursion.
+ * The two sides are flattened and hashed on two threads; then:
+ *   1. identical subtrees, largest first (a counting sort by size), from a hash table of
+ *      B's subtrees: those that occur once on each side, or under parents already paired;
+ *   2. bottom-up: an unmatched node looks for a partner among the B ancestors (through
+ *      wrappers and at most one gained node) of where its children's partners are, or of
+ *      what its unmatched children looked for;
+ *   3. top-down: the unmatched children of matched pairs, identical ones first (in order,
+ *      however wide the parent), then by operator, then by class, looking through unmatched
+ *      wrappers and stepping over one lost or gained node;
+ *   4. the identical subtrees left (now beside their paired surroundings), then 2 and 3
+ *      again, then nodes of the same content near the same place;
  *   5. classification, the merged tree (B's shape, removed nodes put back where they were)
  *      and the summary (diff_merge.c).
  * Candidate scans are bounded by small constants, so the cost stays linear in practice.

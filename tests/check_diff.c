@@ -775,6 +775,30 @@ START_TEST(corpus_the_same_query_across_spark_versions_is_equal)
 }
 END_TEST
 
+START_TEST(corpus_the_catalog_prefix_is_noise_unless_asked)
+{
+    /* Spark 3.2 printed "default.item" where 4.x prints "spark_catalog.default.item". */
+    int st = -1;
+    char *out = corpus_diff(&st, "", "spark3.2-tpcds-v1_4/q72.simplified.txt",
+                            "spark-tpcds-v1_4/q72.simplified.txt'");
+    if (!out)
+        return;
+    ck_assert_int_eq(st, 0);
+    free(out);
+    out = corpus_diff(&st, "--ignore=ids,stats,location,hashes --diff-full",
+                      "spark3.2-tpcds-v1_4/q72.simplified.txt",
+                      "spark-tpcds-v1_4/q72.simplified.txt'");
+    ck_assert_int_eq(st, 1);
+    ck_assert_ptr_nonnull(strstr(out, "\n~ "));
+    ck_assert_ptr_nonnull(strstr(out, "Scan parquet spark_catalog.default.item"));
+    ck_assert_ptr_nonnull(strstr(out, "ignoring exprids,planids,opids,codegen,subquery,stats,"
+                                      "location,hashes)"));
+    /* --diff-full: no folded subtree. */
+    ck_assert_ptr_null(strstr(out, "[="));
+    free(out);
+}
+END_TEST
+
 START_TEST(corpus_sf100_q72_replaces_broadcast_joins_with_sort_merge_joins)
 {
     int st = -1;
@@ -863,6 +887,7 @@ Suite *diff_cli_suite(void)
     tcase_add_test(tc, cli_json_has_the_documented_shape);
     tcase_add_test(tc, cli_sample_pairs_show_their_lesson);
     tcase_add_test(tc, corpus_the_same_query_across_spark_versions_is_equal);
+    tcase_add_test(tc, corpus_the_catalog_prefix_is_noise_unless_asked);
     tcase_add_test(tc, corpus_sf100_q72_replaces_broadcast_joins_with_sort_merge_joins);
     tcase_add_test(tc, corpus_aqe_initial_against_final_adds_query_stages_and_moves_nothing);
     tcase_add_test(tc, corpus_gluten_plan_matches_its_vanilla_counterpart);

@@ -107,6 +107,10 @@ bool lex_reads_as_prose(const char *s, size_t n, size_t from);
  * or a REPL prompt ("scala> ", ">>> ").  It ends the tree it follows. */
 bool lex_ends_tree(const char *s, size_t n);
 
+/* A line (after its tree prefix) that only shortens the tree: "...", "…" (U+2026) and
+ * blanks.  Tutorials print "+- ..." or ":  ..." where they left operators out. */
+bool lex_is_elision(const char *s, size_t n);
+
 /* Truncation markers, in one pass: *fields = N of "... N more fields", *chars = N of
  * "... N more characters" or "Truncated plan of N characters"; -1 when absent. */
 void lex_truncation(const char *s, size_t n, long *fields, long *chars);

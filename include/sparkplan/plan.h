@@ -38,6 +38,8 @@ enum {
     NODE_TRUNCATED = 1u << 2,  /* text carries "... N more fields" or was cut short */
     NODE_MULTILINE = 1u << 3,  /* additive (issue 6): text runs on over continuation lines;
                                   without it text is one line and nobody looks for its end */
+    NODE_ELIDED = 1u << 4,     /* the text it was read from shortened the tree here ("...",
+                                  "+- ...", "…"): some of its children were left out */
 };
 
 /* One field of a formatted-mode details block, as plan_details_next() yields it. */

@@ -387,6 +387,8 @@ static void json_node_open(struct out *o, const struct plan_node *n)
         out_cstr(o, ",\"inner\":true");
     if (n->flags & NODE_TRUNCATED)
         out_cstr(o, ",\"truncated\":true");
+    if (n->flags & NODE_ELIDED)
+        out_cstr(o, ",\"elided\":true");
     out_cstr(o, ",\"details\":[");
     struct plan_details it;
     struct plan_detail d;

@@ -788,6 +788,27 @@ bool lex_ends_tree(const char *s, size_t n)
     return false;
 }
 
+bool lex_is_elision(const char *s, size_t n)
+{
+    size_t i = 0;
+    /* Bound: the line, once. */
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    size_t start = i;
+    if (n - i >= 3 && (unsigned char)s[i] == 0xE2 && (unsigned char)s[i + 1] == 0x80 &&
+        (unsigned char)s[i + 2] == 0xA6) {
+        i += 3; /* U+2026 "…" */
+    } else {
+        while (i < n && s[i] == '.')
+            i++;
+        if (i - start < 3)
+            return false;
+    }
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        i++;
+    return i == n;
+}
+
 /* A run of lowercase letters at s[i..) of at least 2, ending where a word ends. */
 static size_t lower_word(const char *s, size_t n, size_t i)
 {

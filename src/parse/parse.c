@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/catalog.h"
 #include "sparkplan/lex.h"
 
 #ifdef __SSE2__
@@ -77,6 +78,7 @@ struct parser {
     bool sec_headerless;
     size_t sec_nodes;          /* nodes placed in sec */
     size_t sec_formatted;      /* of which carried a formatted "(N)" */
+    size_t sec_branches;       /* of which were placed under a parent by a "+- " / ":- " line */
     enum mode mode;
     bool hint_analyzed;        /* inside a "-- !query analysis" block */
 
@@ -88,6 +90,7 @@ struct parser {
     struct plan_node *last;
     uint32_t last_units;       /* raw prefix units of the last node's line */
     size_t indent_step;        /* spaces per level of an indentation-only tree, 0 = none */
+    bool elided;               /* an elision line ("+- ...") was read in this tree */
     struct region *regions;
     size_t n_regions, regions_cap;
 
@@ -331,6 +334,7 @@ static void tree_reset(struct parser *p)
     p->last = NULL;
     p->last_units = 0;
     p->indent_step = 0;
+    p->elided = false;
     p->n_regions = 0;
     p->expect_schema = false;
     p->has_pending = false;
@@ -367,24 +371,73 @@ static void finish_code(struct parser *p)
 static struct plan_node *add_node_line(struct parser *p, const char *ls, const char *le,
                                        uint32_t lno, long depth);
 
-/* Does a lone line, a whole plan printed without a header, read like a plan node rather than
-   prose?  Such a plan can only be one leaf (a relation, a range, a command): notebooks print
-   "Join with broadcast (no shuffle):" or "Repartition executed in 0.47 seconds" around their
-   plans, and those start with an operator name too.  So: no sentence shape (lex), then an
-   attribute id "#12" / "#x", or the name of an operator that has no children. */
-static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
+/* Spark's attribute ids inside a bracketed list: "[a#12, b#13L]", "[id#x]".  A '#' after a
+   word outside brackets is an issue number ("Closes #1398", "(bug#4703)"), not an id. */
+static bool has_attribute_ids(struct slice t)
 {
-    /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
-    if (p->hint_analyzed)
-        return true;
-    struct slice t = r->text, nm = r->name;
+    bool in_list = false;
+    /* Bound: the node's text, once. */
+    for (size_t i = 0; i + 1 < t.len; i++) {
+        char c = t.ptr[i];
+        if (c == '[')
+            in_list = true;
+        else if (c == ']' || c == '\n')
+            in_list = false;
+        else if (c == '#' && in_list && i > 0 && lex_key_char[(unsigned char)t.ptr[i - 1]] &&
+                 ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') || t.ptr[i + 1] == 'x'))
+            return true;
+    }
+    return false;
+}
+
+static size_t first_line_end(struct slice t)
+{
+    const char *nl = memchr(t.ptr, '\n', t.len);
+    return nl ? (size_t)(nl - t.ptr) : t.len;
+}
+
+/* Does the first line of a node's text read as a sentence (lex_reads_as_prose)? */
+static bool node_reads_as_prose(const struct plan_node *x)
+{
+    struct slice t = x->text, nm = x->name;
     const char *nl = memchr(t.ptr, '\n', t.len);
     size_t first = nl ? (size_t)(nl - t.ptr) : t.len;
     size_t after_name = nm.ptr >= t.ptr && nm.ptr + nm.len <= t.ptr + first
                             ? (size_t)(nm.ptr + nm.len - t.ptr)
                             : 0;
-    if (lex_reads_as_prose(t.ptr, first, after_name))
+    return lex_reads_as_prose(t.ptr, first, after_name);
+}
+
+/* Is the node an operator Spark or an accelerator prints (the operator catalogue, with its
+   guesses for accelerator variants), or one of some other engine that shows Spark's
+   attribute ids?  Never a sentence that starts with an operator's name. */
+static bool names_an_operator(const struct plan_node *x)
+{
+    if (x->flags & NODE_LABEL)
+        return true;
+    if (node_reads_as_prose(x))
         return false;
+    if (catalog_match(x->name).entry)
+        return true;
+    for (size_t i = 0; i < x->name.len; i++)
+        if (x->name.ptr[i] == ' ')
+            return false;
+    return has_attribute_ids(x->text);
+}
+
+/* Does a lone line, a whole plan printed without a header, read like a plan node rather than
+   prose?  Such a plan can only be one leaf (a relation, a range, a command) or show its
+   attribute ids: notebooks print "Join with broadcast (no shuffle):" or "Repartition
+   executed in 0.47 seconds" around their plans, and those start with an operator name too,
+   and "Filter" or "Exchange notes" alone are words, never a whole plan. */
+static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
+{
+    /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
+    if (p->hint_analyzed)
+        return true;
+    if (node_reads_as_prose(r))
+        return false;
+    struct slice t = r->text, nm = r->name;
     /* Binary data: Spark never prints control characters on its own (a random file has a
        "Ab " line start every few kilobytes, and a '#' and a digit soon after). */
     for (size_t i = 0; i < t.len; i++) {
@@ -392,26 +445,35 @@ static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
         if ((ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') || ch == 0x7F)
             return false;
     }
-    /* Bound: the node's text, once. */
-    for (size_t i = 0; i + 1 < t.len; i++)
-        if (t.ptr[i] == '#' && ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') ||
-                                t.ptr[i + 1] == 'x' || t.ptr[i + 1] == 'X'))
-            return true;
-    /* Leaves only: a Join, Project or Sort alone on a line, with no ids, is a word in a
-       sentence ("Sort the output"), never a whole plan. */
-    static const char *const leaves[] = {"Relation",      "LocalRelation", "Range",
-                                         "OneRowRelation", "LogicalRDD",   "LocalTableScan",
-                                         "UnresolvedRelation", "ReusedExchange"};
-    for (size_t k = 0; k < sizeof leaves / sizeof leaves[0]; k++)
-        if (slice_eq_cstr(nm, leaves[k]))
-            return true;
+    /* A call chain ("ExecutedCommandExec(cmd=...) ->run"): Spark's node strings never
+       write an arrow straight onto a method name. */
+    for (size_t i = 0; i + 2 < t.len; i++)
+        if (t.ptr[i] == '-' && t.ptr[i + 1] == '>' && lex_key_char[(unsigned char)t.ptr[i + 2]])
+            return false;
+    if (has_attribute_ids(t))
+        return true;
+    /* Leaves print their arguments in brackets ("Range (0, 10, step=1, splits=2)"): a name
+       alone, or one followed by a word ("Range notes", "Range took 9.1 seconds"), is a leaf
+       only when it is a relation ("OneRowRelation") or a command. */
+    const char *end = t.ptr + first_line_end(t), *after = nm.ptr + nm.len;
+    if (nm.ptr < t.ptr || after > end)
+        after = end;
+    bool bare = after >= end || (after + 1 < end && after[0] == ' ' && after[1] >= 'a' &&
+                                 after[1] <= 'z');
+    const struct catalog_entry *e = catalog_lookup_slice(nm);
+    if (e && (e->role == CAT_COMMAND || e->role == CAT_WRITE || (nm.len >= 8 && memcmp(nm.ptr + nm.len - 8, "Relation", 8) == 0)))
+        return true;
+    if (e && !bare && (e->role == CAT_SCAN || e->role == CAT_RELATION || e->role == CAT_REUSED))
+        return true;
+    if (bare)
+        return false;
     static const char *const endings[] = {"Command", "Relation", "Scan", "Exec", "Statement"};
     for (size_t k = 0; k < sizeof endings / sizeof endings[0]; k++) {
         size_t el = strlen(endings[k]);
-        if (nm.len >= el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0)
+        if (nm.len > el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0)
             return true;
     }
-    return slice_starts_with(nm, "Scan ") || slice_starts_with(nm, "FileScan");
+    return slice_starts_with(nm, "FileScan");
 }
 
 /* The first line of a node's text, without trailing blanks. */
@@ -425,11 +487,15 @@ static size_t first_line_len(struct slice t)
 }
 
 /* What a headerless section is: parsed (unresolved names), analyzed (logical operators) or
-   physical.  Walks the section once. */
-static enum section_kind headerless_kind(const struct parser *p, const struct plan_section *s)
+   physical; *known counts its nodes that name an operator.  Walks the section once. */
+static enum section_kind headerless_kind(const struct parser *p, const struct plan_section *s,
+                                        size_t *known)
 {
     bool unresolved = false, logical = false, physical = false;
+    *known = 0;
     for (struct plan_node *x = s->first_root; x; x = plan_node_next_preorder(x)) {
+        if (names_an_operator(x))
+            (*known)++;
         if (x->text.len && x->text.ptr[0] == '\'')
             unresolved = true;
         struct slice nm = x->name;
@@ -481,18 +547,23 @@ static void close_section(struct parser *p)
         }
     }
     if (p->sec_headerless) {
-        s->kind = headerless_kind(p, s);
+        size_t known;
+        s->kind = headerless_kind(p, s, &known);
         if (n == 1 && s->n_roots == 1 && s == p->plan->first_section) {
             /* A lone capitalised line is prose unless it reads like a plan node. */
             if (!reads_like_a_node(p, s->first_root))
                 p->drop_plan = true;
+        } else if (!p->sec_branches && !p->hint_analyzed && (!known || known * 2 < n)) {
+            /* Lines nested by indentation alone, with no "+- " anywhere and mostly no
+               operator names: a changelog entry, a licence paragraph, a list. */
+            p->drop_plan = true;
         }
     }
     p->plan_nodes += n;
     p->sec = NULL;
     p->tree_open = false;
     p->sec_headerless = false;
-    p->sec_nodes = p->sec_formatted = 0;
+    p->sec_nodes = p->sec_formatted = p->sec_branches = 0;
     tree_reset(p);
 }
 
@@ -767,6 +838,33 @@ static bool indent_line(struct parser *p)
 
 static void start_headerless(struct parser *p, const struct lex_prefix *pf, const char *rest);
 
+/* "+- ...", ":  ...", "...": operators were left out here.  Not a node: the node they were
+   left out of is marked, the parent a "+- ..." line would hang under, else the node on the
+   nearest line above. */
+static void elision_line(struct parser *p, const struct lex_prefix *pf)
+{
+    struct plan_node *above = p->last;
+    if (pf->branch) {
+        long depth = (long)pf->units + region_offset(p);
+        if (depth >= 1 && depth - 1 < p->top && p->stack[depth - 1])
+            above = p->stack[depth - 1];
+    }
+    if (above)
+        above->flags |= NODE_ELIDED;
+    p->elided = true;
+}
+
+/* After an elision, a line deeper than one below the last node ("+- ..." then, further in,
+   "+- BroadcastQueryStage 0") hangs under that last node: a region maps its indentation to
+   the next depth until a line at most as far in as its parent's leaves it. */
+static bool rebase_after_elision(struct parser *p, const struct lex_prefix *pf, long depth)
+{
+    if (!p->elided || depth <= p->top + 1 || p->top < 0 || pf->units == 0)
+        return false;
+    long want = p->top + 1;
+    return region_push(p, pf->units - 1, want - (long)pf->units);
+}
+
 /* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
 static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char *rest)
 {
@@ -779,6 +877,14 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
             if (add_node_line(p, p->pending_ls, p->pending_le, p->pending_lno, 0))
                 p->last_units = 0;
         }
+    }
+    if (lex_is_elision(rest, (size_t)(p->le - rest))) {
+        if (p->top < 0 && !p->sec->first_root)
+            /* The whole tree left out: what follows is not its root. */
+            p->tree_open = false;
+        else
+            elision_line(p, pf);
+        return true;
     }
     if (p->top < 0 && !p->sec->first_root) {
         /* The first line of the tree. */
@@ -819,8 +925,11 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
         while (p->n_regions && pf->units <= p->regions[p->n_regions - 1].base)
             p->n_regions--;
         long depth = (long)pf->units + region_offset(p);
+        if (rebase_after_elision(p, pf, depth))
+            depth = (long)pf->units + region_offset(p);
         if (depth > 0 && add_node_line(p, rest, p->le, p->lno, depth)) {
             p->last_units = pf->units;
+            p->sec_branches++;
             return true;
         }
     } else if (pf->units > 0 && pf->spaces_only && p->last && (p->last->flags & NODE_LABEL) &&

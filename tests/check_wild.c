@@ -1,0 +1,283 @@
+/* Plans in the wild: text that holds no plan says so, and plans shortened by hand ("+- ...")
+ * read as the tree they show.  Every text here is written for the test (made-up plans and
+ * prose in the shapes real documents have); the share test also reads the files the
+ * repository ships (headers, sources, docs, the man page) and the help it prints. */
+#include "testutil.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sparkplan/lex.h"
+
+static bool finds_a_plan(const char *text, size_t len)
+{
+    struct document *doc = NULL;
+    enum sp_status s = tu_try_parse(text, len, &doc);
+    if (doc)
+        document_free(doc);
+    return s == SP_OK;
+}
+
+/* ---- not a plan -------------------------------------------------------------------------- */
+
+/* Each family the issue names, in a shape seen in real files. */
+static const char *const no_plans[] = {
+    /* Markdown lists */
+    "# Setup\n\n- Install the package\n- Run the tests\n  - Unit tests\n  - Integration tests\n"
+    "* Read the guide\n* Ask on the list\n",
+    /* prose paragraphs whose first word is capitalised, indented continuation */
+    "Release notes\n\nThis release brings faster joins and a smaller binary.\n"
+    "  Thanks to everyone who tested the candidates.\n  Several crashes are fixed.\n",
+    /* a changelog entry */
+    "mytool (1.2-1) unstable; urgency=medium\n\n  * New upstream release.\n"
+    "    Fixes a crash on empty input (Closes: #123456)\n  * Bump Standards-Version.\n\n"
+    " -- Jane Doe <jane@example.org>  Mon, 01 Jan 2024 10:00:00 +0000\n",
+    /* a licence paragraph in a C header */
+    "/* Frobnicate the widgets.\n   Copyright (C) 2020 Example Project.\n\n"
+    "   This library is free software; you may redistribute it\n"
+    "   under the terms of the licence that came with it.\n"
+    "   Distributed WITHOUT ANY WARRANTY.  */\n#ifndef FROB_H\n#define FROB_H 1\n#endif\n",
+    /* a Python docstring */
+    "def load(path):\n    \"\"\"Load a table.\n\n    Args:\n        path: Where the table lives.\n"
+    "    Returns:\n        A DataFrame.\n    \"\"\"\n    return spark.read.parquet(path)\n",
+    /* indented result rows */
+    "The result:\n\n    Row(a=1, b='x')\n    Row(a=2, b='y')\n    Row(a=3, b='z')\n",
+    /* timing and log lines */
+    "Stage 3 finished in 1.2 s\nTook 0.52 seconds\n"
+    "Job 12 finished: collect at Main.scala:10, took 0.031 s\n",
+    /* string literals in test code */
+    "  test(\"scan is pushed\") {\n    val expected =\n"
+    "      \"\\n:- *Scan parquet default.t[a#1] ...\" +\n"
+    "      \"\\n+- ...\"\n    assert(plan.contains(expected))\n  }\n",
+    /* call chains */
+    "The call goes like this:\n\nExecutedCommandExec(cmd=InsertIntoHadoopFsRelationCommand) ->run\n"
+    "  SparkPlan.execute ->doExecute\n    FileFormatWriter.write ->executeTask\n",
+    /* issue numbers are not attribute ids; one capitalised word is not a plan */
+    "Closes #1398\n",
+    "Header cleanup (bug#4703)\n",
+    "Filter\n",
+    "Sort\n\nProject\n",
+    /* a comment that mentions a header and elides the plan */
+    "/* The text may hold\n == Physical Plan ==\n ...\n in a JSON string. */\n",
+};
+
+START_TEST(families_without_a_plan)
+{
+    for (size_t i = 0; i < sizeof no_plans / sizeof no_plans[0]; i++)
+        ck_assert_msg(!finds_a_plan(no_plans[i], strlen(no_plans[i])), "a plan invented in:\n%s",
+                      no_plans[i]);
+}
+END_TEST
+
+struct tally {
+    unsigned files, found;
+    char found_names[1024];
+};
+
+static void count_text(struct tally *t, const char *name, const char *text, size_t len)
+{
+    t->files++;
+    if (!finds_a_plan(text, len))
+        return;
+    t->found++;
+    size_t used = strlen(t->found_names);
+    snprintf(t->found_names + used, sizeof t->found_names - used, " %s", name);
+}
+
+static void count_file(struct tally *t, const char *path)
+{
+    size_t len;
+    char *text = tu_read_file(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    count_text(t, path, text, len);
+    free(text);
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Every file of dir ending with suffix, but the one named except (NULL: none). */
+static void count_dir(struct tally *t, const char *dir, const char *suffix, const char *except)
+{
+    DIR *d = opendir(dir);
+    ck_assert_msg(d != NULL, "%s not found (tests run from the repository root)", dir);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!has_suffix(e->d_name, suffix) || (except && strcmp(e->d_name, except) == 0))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        count_file(t, path);
+    }
+    closedir(d);
+}
+
+static void count_command(struct tally *t, const char *name, const char *cmd)
+{
+    int status;
+    char *out = tu_run(cmd, &status);
+    if (out && status == 0 && out[0])
+        count_text(t, name, out, strlen(out));
+    else
+        fprintf(stderr, "wild: %s not available, not counted\n", name);
+    free(out);
+}
+
+/* Made-up ordinary documents, many of each shape: lists, prose, docstrings, results. */
+static void count_generated(struct tally *t)
+{
+    static const char *const words[] = {"Table", "Partition", "Cache", "Driver", "Window",
+                                        "Exchange", "Project", "Sort", "Filter", "Range"};
+    char buf[2048];
+    for (unsigned i = 0; i < 10; i++) {
+        const char *w = words[i], *v = words[(i + 3) % 10];
+        int n = snprintf(buf, sizeof buf,
+                         "%s notes\n\n- %s settings\n- %s sizes\n  - %s of the week\n\n"
+                         "%s is what most readers ask about first.\n  It takes a minute.\n",
+                         w, w, v, v, w);
+        count_text(t, "generated list", buf, (size_t)n);
+        n = snprintf(buf, sizeof buf,
+                     "class %sHelper:\n    \"\"\"%s helper.\n\n    %s\n        Which %s to use.\n"
+                     "    \"\"\"\n\n    def run(self):\n        return self.%s\n",
+                     w, v, w, v, v);
+        count_text(t, "generated docstring", buf, (size_t)n);
+        n = snprintf(buf, sizeof buf,
+                     "+---+-----+\n| id| %s|\n+---+-----+\n|  %u|    x|\n+---+-----+\n\n"
+                     "    Row(id=%u, %s='x')\n%s took %u.%u seconds\n",
+                     v, i, i, v, w, i, i + 1);
+        count_text(t, "generated result", buf, (size_t)n);
+        n = snprintf(buf, sizeof buf,
+                     "%s\n\n  %s of the rows\n    %s by key\n      %s again\n", w, v, w, v);
+        count_text(t, "generated outline", buf, (size_t)n);
+    }
+}
+
+/* The share of ordinary files in which a plan is "found" stays under 1%. */
+START_TEST(ordinary_files_are_not_plans)
+{
+    struct tally t = {0};
+    const char *const source_dirs[] = {"src/base",     "src/input", "src/parse", "src/model",
+                                       "src/analysis", "src/output", "src/rows", "src/ui"};
+    for (size_t i = 0; i < sizeof source_dirs / sizeof source_dirs[0]; i++) {
+        count_dir(&t, source_dirs[i], ".c", NULL);
+        count_dir(&t, source_dirs[i], ".h", NULL);
+    }
+    count_dir(&t, "include/sparkplan", ".h", NULL);
+    /* docs/pasting.md shows plans on purpose */
+    count_dir(&t, "docs", ".md", "pasting.md");
+    count_file(&t, "man/sparkplan.1");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s --help 2>&1", tu_binary());
+    count_command(&t, "--help", cmd);
+    count_command(&t, "the rendered man page",
+                  "MANWIDTH=80 man -l man/sparkplan.1 2>/dev/null | col -b 2>/dev/null");
+    count_generated(&t);
+    fprintf(stderr, "wild: %u ordinary files, a plan found in %u\n", t.files, t.found);
+    ck_assert_uint_ge(t.files, 100);
+    ck_assert_msg(t.found * 100 < t.files, "a plan found in %u of %u ordinary files:%s", t.found,
+                  t.files, t.found_names);
+}
+END_TEST
+
+/* ---- elisions ---------------------------------------------------------------------------- */
+
+static struct plan_node *only_root(const char *text, struct document **doc)
+{
+    *doc = tu_parse(text);
+    ck_assert_uint_eq((*doc)->n_plans, 1);
+    return tu_root(*doc);
+}
+
+START_TEST(elisions_are_not_nodes)
+{
+    struct document *doc;
+    struct plan_node *r = only_root("== Physical Plan ==\n"
+                                    "*(2) Project [a#1]\n"
+                                    "+- *(2) BroadcastHashJoin [a#1], [b#2], Inner, BuildRight\n"
+                                    "   :- *(2) Filter isnotnull(a#1)\n"
+                                    "   :  +- ...\n"
+                                    "   +- BroadcastExchange HashedRelationBroadcastMode\n"
+                                    "      +- …\n",
+                                    &doc);
+    ck_assert_uint_eq(doc->n_all_nodes, 4);
+    struct plan_node *join = tu_child(r, 0);
+    struct plan_node *filter = tu_child(join, 0), *bx = tu_child(join, 1);
+    ck_assert(tu_slice_is(filter->name, "Filter"));
+    ck_assert(tu_slice_is(bx->name, "BroadcastExchange"));
+    ck_assert(filter->flags & NODE_ELIDED);
+    ck_assert(bx->flags & NODE_ELIDED);
+    ck_assert(!(join->flags & NODE_ELIDED));
+    ck_assert_uint_eq(filter->n_children, 0);
+    /* no "..." glued to a node's text */
+    ck_assert(!memchr(filter->text.ptr, '.', filter->text.len));
+    document_free(doc);
+}
+END_TEST
+
+/* What follows an elision, deeper down, hangs under the nearest shallower node. */
+START_TEST(lines_after_an_elision_hang_under_the_nearest_node)
+{
+    struct document *doc;
+    struct plan_node *r = only_root("AdaptiveSparkPlan isFinalPlan=true\n"
+                                    "+- HashAggregate(keys=[k#1], functions=[count(1)])\n"
+                                    "   +- ...\n"
+                                    "         +- BroadcastQueryStage 0\n"
+                                    "            +- BroadcastExchange HashedRelationBroadcastMode\n"
+                                    "   :  ...\n"
+                                    "   +- Scan parquet default.t[k#1]\n",
+                                    &doc);
+    ck_assert_uint_eq(doc->n_all_nodes, 5);
+    struct plan_node *agg = tu_child(r, 0);
+    ck_assert(agg->flags & NODE_ELIDED);
+    ck_assert_uint_eq(agg->n_children, 2);
+    struct plan_node *bqs = tu_child(agg, 0);
+    ck_assert(tu_slice_is(bqs->name, "BroadcastQueryStage"));
+    ck_assert(!(bqs->flags & NODE_INNER));
+    ck_assert(tu_slice_is(tu_child(bqs, 0)->name, "BroadcastExchange"));
+    ck_assert(tu_slice_is(tu_child(agg, 1)->name, "Scan parquet default.t"));
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(elided_shows_in_json)
+{
+    char path[] = "/tmp/sparkplan-wild-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *text = "Project [a#1]\n+- Filter (a#1 > 1)\n   +- ...\n";
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    int status;
+    char *out = tu_runf(&status, "%s --json %s", tu_binary(), path);
+    unlink(path);
+    ck_assert_int_eq(status, 0);
+    const char *filter = strstr(out, "\"name\":\"Filter\"");
+    ck_assert_ptr_nonnull(filter);
+    ck_assert_ptr_nonnull(strstr(filter, "\"elided\":true"));
+    ck_assert_ptr_null(strstr(out, "\"name\":\"...\""));
+    char *print = tu_runf(&status, "printf '%%s' '%s' | %s --print -", text, tu_binary());
+    ck_assert_ptr_null(strstr(print, "..."));
+    free(print);
+    free(out);
+}
+END_TEST
+
+Suite *wild_suite(void)
+{
+    Suite *s = suite_create("wild");
+    TCase *tc = tcase_create("wild");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, families_without_a_plan);
+    tcase_add_test(tc, ordinary_files_are_not_plans);
+    tcase_add_test(tc, elisions_are_not_nodes);
+    tcase_add_test(tc, lines_after_an_elision_hang_under_the_nearest_node);
+    tcase_add_test(tc, elided_shows_in_json);
+    suite_add_tcase(s, tc);
+    return s;
+}

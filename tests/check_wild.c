@@ -268,6 +268,82 @@ START_TEST(elided_shows_in_json)
 }
 END_TEST
 
+/* ---- fragments --------------------------------------------------------------------------- */
+
+static bool warned(const struct document *doc, const char *words)
+{
+    for (const struct plan_warning *w = doc->first_warning; w; w = w->next)
+        if (strstr(w->message, words))
+            return true;
+    return false;
+}
+
+/* The bottom of a tree, copied from its middle: each line left of the first one starts
+   another root, and a warning says the root is missing. */
+START_TEST(partial_trees_read_as_partial)
+{
+    static const char *const texts[] = {
+        "      :  +- Filter isnotnull(a#1)\n"
+        "      :     +- FileScan parquet [a#1] Batched: true\n"
+        "      +- BroadcastExchange HashedRelationBroadcastMode(List(input[0, int, true]),false)\n"
+        "         +- FileScan parquet [b#2] Batched: true\n",
+        /* indentation lost: the same lines from column 0 */
+        ":  +- Filter isnotnull(a#1)\n"
+        ":     +- FileScan parquet [a#1] Batched: true\n"
+        "+- BroadcastExchange HashedRelationBroadcastMode(List(input[0, int, true]),false)\n"
+        "   +- FileScan parquet [b#2] Batched: true\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        struct document *doc = tu_parse(texts[i]);
+        ck_assert_uint_eq(doc->n_plans, 1);
+        struct plan_section *s = doc->first_plan->first_section;
+        ck_assert_uint_eq(s->n_roots, 2);
+        ck_assert_uint_eq(doc->n_all_nodes, 4);
+        ck_assert(tu_slice_is(s->first_root->name, "Filter"));
+        ck_assert(tu_slice_is(tu_child(s->first_root, 0)->name, "FileScan parquet"));
+        struct plan_node *second = s->first_root->next_sibling;
+        ck_assert(tu_slice_is(second->name, "BroadcastExchange"));
+        ck_assert_uint_eq(second->n_children, 1);
+        ck_assert(warned(doc, "partial tree"));
+        document_free(doc);
+    }
+}
+END_TEST
+
+/* A formatted plan's details blocks without the outline: a flat list of their operators. */
+START_TEST(details_blocks_alone_are_a_flat_list)
+{
+    struct document *doc = tu_parse("(1) Scan parquet default.t\n"
+                                    "Output [2]: [a#1, b#2]\n"
+                                    "Batched: true\n"
+                                    "ReadSchema: struct<a:int,b:int>\n"
+                                    "\n"
+                                    "(2) Filter [codegen id : 1]\n"
+                                    "Input [2]: [a#1, b#2]\n"
+                                    "Condition : isnotnull(a#1)\n"
+                                    "\n"
+                                    "(3) Project [codegen id : 1]\n"
+                                    "Output [1]: [a#1]\n"
+                                    "Input [2]: [a#1, b#2]\n");
+    ck_assert_uint_eq(doc->n_plans, 1);
+    struct plan_section *s = doc->first_plan->first_section;
+    ck_assert_uint_eq(s->n_roots, 3);
+    struct plan_node *scan = s->first_root, *filter = scan->next_sibling;
+    ck_assert(tu_slice_is(scan->name, "Scan parquet default.t"));
+    ck_assert_int_eq(scan->id, 1);
+    ck_assert_uint_eq(scan->n_details, 3);
+    ck_assert(tu_slice_is(tu_detail(scan, 0).key, "Output"));
+    ck_assert(tu_slice_is(filter->name, "Filter"));
+    ck_assert_int_eq(filter->stage, 1);
+    ck_assert(tu_slice_is(tu_detail(filter, 1).value, "isnotnull(a#1)"));
+    ck_assert(warned(doc, "without their tree"));
+    document_free(doc);
+    /* A numbered list is not a plan. */
+    const char *list = "(1) Install the package\n\n(2) Run the tests\n\n(3) Read the guide\n";
+    ck_assert(!finds_a_plan(list, strlen(list)));
+}
+END_TEST
+
 Suite *wild_suite(void)
 {
     Suite *s = suite_create("wild");
@@ -278,6 +354,8 @@ Suite *wild_suite(void)
     tcase_add_test(tc, elisions_are_not_nodes);
     tcase_add_test(tc, lines_after_an_elision_hang_under_the_nearest_node);
     tcase_add_test(tc, elided_shows_in_json);
+    tcase_add_test(tc, partial_trees_read_as_partial);
+    tcase_add_test(tc, details_blocks_alone_are_a_flat_list);
     suite_add_tcase(s, tc);
     return s;
 }

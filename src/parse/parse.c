@@ -69,6 +69,7 @@ struct parser {
     int plan_max_order;        /* highest section order seen in the plan (-1 none) */
     bool plan_headerless;      /* the plan started with a bare tree */
     bool drop_plan;            /* the bare "tree" turned out to be prose */
+    bool details_only;         /* formatted details blocks with no outline: a flat list */
     size_t plan_nodes;
     struct id_index ids;       /* formatted id -> first node, for the open plan */
     bool dup_ids;              /* some id was printed twice in the plan (AQE initial plan) */
@@ -76,6 +77,8 @@ struct parser {
     struct plan_section *sec;  /* section receiving tree lines */
     bool tree_open;            /* lines may still extend sec's tree */
     bool sec_headerless;
+    bool sec_partial;          /* the tree starts below its root ("   +- Filter ..."): each
+                                  line left of the first one starts another root */
     size_t sec_nodes;          /* nodes placed in sec */
     size_t sec_formatted;      /* of which carried a formatted "(N)" */
     size_t sec_branches;       /* of which were placed under a parent by a "+- " / ":- " line */
@@ -356,6 +359,7 @@ static bool open_plan(struct parser *p, uint32_t text_line)
     p->plan_max_order = -1;
     p->plan_headerless = false;
     p->drop_plan = false;
+    p->details_only = false;
     p->plan_nodes = 0;
     return true;
 }
@@ -522,6 +526,23 @@ static enum section_kind headerless_kind(const struct parser *p, const struct pl
     return SECTION_PHYSICAL;
 }
 
+/* A plan of details blocks only is kept when most blocks name an operator and describe it
+   with fields ("(1) Install the package" in a numbered list does neither). */
+static void check_details_only(struct parser *p, const struct plan_section *s)
+{
+    size_t n = 0, known = 0, described = 0;
+    for (struct plan_node *x = s->first_root; x; x = x->next_sibling) {
+        n++;
+        known += names_an_operator(x);
+        described += x->n_details > 0;
+    }
+    if (!n || known * 2 < n || described * 2 < n)
+        p->drop_plan = true;
+    else
+        document_warn(p->doc, s->line,
+                      "details blocks without their tree: %zu operators listed flat", n);
+}
+
 /* Decide, once a section is complete, what only the whole section tells.  Node and id
    counts are kept as lines are read, so a section with a header is not walked again. */
 static void close_section(struct parser *p)
@@ -546,23 +567,31 @@ static void close_section(struct parser *p)
             x->name = lex_node_name(x->text.ptr, first_line_len(x->text), SIZE_MAX);
         }
     }
+    if (p->details_only)
+        check_details_only(p, s);
     if (p->sec_headerless) {
         size_t known;
         s->kind = headerless_kind(p, s, &known);
         if (n == 1 && s->n_roots == 1 && s == p->plan->first_section) {
-            /* A lone capitalised line is prose unless it reads like a plan node. */
-            if (!reads_like_a_node(p, s->first_root))
+            /* A lone capitalised line is prose unless it reads like a plan node; one line
+               cut from a tree (a test's expected substring ":- *Scan ...") is a fragment. */
+            if (p->sec_partial || !reads_like_a_node(p, s->first_root))
                 p->drop_plan = true;
         } else if (!p->sec_branches && !p->hint_analyzed && (!known || known * 2 < n)) {
             /* Lines nested by indentation alone, with no "+- " anywhere and mostly no
                operator names: a changelog entry, a licence paragraph, a list. */
             p->drop_plan = true;
         }
+        if (p->sec_partial && !p->drop_plan)
+            document_warn(p->doc, s->line,
+                          "partial tree: the text starts below the plan's root (%zu %s)",
+                          (size_t)s->n_roots, s->n_roots == 1 ? "root" : "roots");
     }
     p->plan_nodes += n;
     p->sec = NULL;
     p->tree_open = false;
     p->sec_headerless = false;
+    p->sec_partial = false;
     p->sec_nodes = p->sec_formatted = p->sec_branches = 0;
     tree_reset(p);
 }
@@ -699,6 +728,7 @@ static void close_plan(struct parser *p)
     p->plan_max_order = -1;
     p->plan_headerless = false;
     p->drop_plan = false;
+    p->details_only = false;
     p->plan_nodes = 0;
     if (p->mode == MODE_DETAILS || p->mode == MODE_CODE)
         p->mode = MODE_NONE;
@@ -921,6 +951,16 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
         return true;
     }
     if (pf->branch) {
+        if (p->sec_partial && p->n_regions && pf->units <= p->regions[0].base) {
+            /* Left of where the partial tree started: the root of that line is not in the
+               text either, so the line starts another root. */
+            p->n_regions = 0;
+            if (!region_push(p, pf->units - 1, -(long)pf->units))
+                return true;
+            if (add_node_line(p, rest, p->le, p->lno, 0))
+                p->last_units = pf->units;
+            return true;
+        }
         /* Bound: each region is pushed once per sub-plan and popped at most once. */
         while (p->n_regions && pf->units <= p->regions[p->n_regions - 1].base)
             p->n_regions--;
@@ -1081,6 +1121,37 @@ static void start_headerless(struct parser *p, const struct lex_prefix *pf, cons
     tree_line(p, pf, rest);
 }
 
+/* "(N) Name" with no outline before it: formatted details blocks pasted without their tree.
+   Each block becomes a root of one flat section, described by its block. */
+static void details_only_block(struct parser *p, int32_t id, struct slice name, int32_t cg)
+{
+    if (!p->details_only) {
+        if (!open_plan(p, p->lno))
+            return;
+        p->plan_headerless = true;
+        p->details_only = true;
+        if (!open_section(p, SECTION_PHYSICAL, slice_make(NULL, 0), p->lno))
+            return;
+    }
+    finish_block(p);
+    struct plan_node *n = plan_node_new(p->sec);
+    if (!n) {
+        fail(p, SP_ERR_NOMEM);
+        return;
+    }
+    n->name = name;
+    n->text = name;
+    n->line = orig_line(p, p->lno);
+    n->id = id;
+    n->stage = cg;
+    plan_section_append_root(p->sec, n);
+    if (id >= 0)
+        index_node(p, n);
+    p->sec_nodes++;
+    p->tree_open = false;
+    start_block(p, id, name, cg);
+}
+
 /* A blank line.  (In details blocks it ends the block only if no field line follows, which
    one_line decides on the next line: empty scan metadata leaves a blank line inside.) */
 static void blank_line(struct parser *p)
@@ -1174,6 +1245,16 @@ static void one_line(struct parser *p, struct lex_prefix pf)
         p->blank_before = false;
         return;
     }
+    if (pf.units == 0 && (!p->plan || p->details_only) && (p->blank_before || p->lno == 1 ||
+                                                          p->mode == MODE_DETAILS)) {
+        int32_t id, cg;
+        struct slice name;
+        if (lex_details_header(rest, rl, &id, &name, &cg)) {
+            details_only_block(p, id, name, cg);
+            p->blank_before = false;
+            return;
+        }
+    }
     if (pf.units == 0 && p->plan) {
         int32_t id, cg;
         struct slice name;
@@ -1199,6 +1280,14 @@ static void one_line(struct parser *p, struct lex_prefix pf)
     }
     if ((pf.units == 0 || (pf.spaces_only && !pf.branch)) && lex_looks_like_operator(rest, rl)) {
         start_headerless(p, &pf, rest);
+        p->blank_before = false;
+        return;
+    }
+    if (pf.branch && !p->tree_open && p->mode == MODE_NONE && lex_looks_like_operator(rest, rl)) {
+        /* "      +- Filter ...": a copy that starts below the plan's root. */
+        start_headerless(p, &pf, rest);
+        if (p->sec)
+            p->sec_partial = true;
         p->blank_before = false;
         return;
     }

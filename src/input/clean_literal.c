@@ -341,6 +341,9 @@ static bool asm_string(struct assembler *as, const char *body, uint32_t len, uin
         as->open = true;
         as->open_start = as->used;
         as->open_orig = orig;
+    } else if (as->used == as->open_start && !as->open_has_text) {
+        /* The line opened by the last string's "\n" starts with this string: its line. */
+        as->open_orig = orig;
     }
     size_t from = as->used;
     as->used += decode_body(body, len, as->buf + as->used);

@@ -272,8 +272,20 @@ static void report(const char *name, uint32_t line, const char *what, const char
 
 static void report_warnings(const struct document *doc)
 {
-    for (const struct plan_warning *w = doc->first_warning; w; w = w->next)
-        report(doc->name, w->line, "warning: ", w->message);
+    for (const struct plan_warning *w = doc->first_warning; w; w = w->next) {
+        if (!w->where) {
+            report(doc->name, w->line, "warning: ", w->message);
+            continue;
+        }
+        /* A notebook: "FILE:cell 12:3: warning: ..." */
+        fputs("sparkplan: ", stderr);
+        sanitize_fwrite(stderr, slice_cstr(doc->name));
+        fputc(':', stderr);
+        sanitize_fwrite(stderr, slice_cstr(w->where));
+        fputs(": warning: ", stderr);
+        sanitize_fwrite(stderr, slice_cstr(w->message));
+        fputc('\n', stderr);
+    }
 }
 
 /* --print / --json / stdout not a terminal: each input loaded, written and freed in turn,

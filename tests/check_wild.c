@@ -344,6 +344,179 @@ START_TEST(details_blocks_alone_are_a_flat_list)
 }
 END_TEST
 
+/* ---- provenance -------------------------------------------------------------------------- */
+
+static struct document *load_text(const char *name, const char *text)
+{
+    struct document *doc = NULL;
+    struct diag err = {0};
+    ck_assert_int_eq(load_bytes(name, strdup(text), strlen(text), &doc, &err), SP_OK);
+    return doc;
+}
+
+/* A made-up nbformat 4 notebook: a markdown cell with a pasted plan, a code cell whose output
+   is a plan. */
+static const char notebook_v4[] =
+    "{\n"
+    " \"cells\": [\n"
+    "  {\n"
+    "   \"cell_type\": \"markdown\",\n"
+    "   \"metadata\": {},\n"
+    "   \"source\": [\n"
+    "    \"## The plan we expect\\n\",\n"
+    "    \"Project [a#1]\\n\",\n"
+    "    \"+- Filter (a#1 > 1)\\n\",\n"
+    "    \"   +- Scan parquet default.t[a#1]\\n\"\n"
+    "   ]\n"
+    "  },\n"
+    "  {\n"
+    "   \"cell_type\": \"code\",\n"
+    "   \"execution_count\": 7,\n"
+    "   \"metadata\": {},\n"
+    "   \"outputs\": [\n"
+    "    {\n"
+    "     \"name\": \"stdout\",\n"
+    "     \"output_type\": \"stream\",\n"
+    "     \"text\": [\n"
+    "      \"== Physical Plan ==\\n\",\n"
+    "      \"*(1) Project [a#1]\\n\",\n"
+    "      \"+- *(1) Filter (a#1 > 1)\\n\",\n"
+    "      \"   +- *(1) ColumnarToRow\\n\",\n"
+    "      \"      +- FileScan parquet default.t[a#1] Batched: true, ... 12 more fields\\n\"\n"
+    "     ]\n"
+    "    }\n"
+    "   ],\n"
+    "   \"source\": [\n"
+    "    \"# look at the plan\\n\",\n"
+    "    \"df.filter(\\\"a > 1\\\").explain()\"\n"
+    "   ]\n"
+    "  }\n"
+    " ],\n"
+    " \"nbformat\": 4\n"
+    "}\n";
+
+START_TEST(notebook_plans_know_their_cell)
+{
+    struct document *doc = load_text("nb.ipynb", notebook_v4);
+    ck_assert_uint_eq(doc->n_plans, 2);
+    const struct plan_source *md = &doc->first_plan->source, *out = &doc->first_plan->next->source;
+    ck_assert_str_eq(md->format, "jupyter");
+    ck_assert_uint_eq(md->cell, 1);
+    ck_assert_str_eq(md->cell_type, "markdown");
+    ck_assert(!md->from_output);
+    ck_assert_int_eq(md->execution_count, -1);
+    ck_assert_uint_eq(out->cell, 2);
+    ck_assert_int_eq(out->execution_count, 7);
+    ck_assert(out->from_output);
+    ck_assert_str_eq(out->code, "df.filter(\"a > 1\").explain()");
+    /* The truncation warning names the cell and the line in its output, not the JSON line. */
+    ck_assert_ptr_nonnull(doc->first_warning);
+    ck_assert_str_eq(doc->first_warning->where, "cell 2:5");
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(notebook_source_in_json_and_messages)
+{
+    char path[] = "/tmp/sparkplan-wild-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, notebook_v4, strlen(notebook_v4)), (ssize_t)strlen(notebook_v4));
+    close(fd);
+    int status;
+    char *out = tu_runf(&status, "%s --json %s", tu_binary(), path);
+    ck_assert_ptr_nonnull(strstr(out, "\"source\":{\"format\":\"jupyter\",\"cell\":2,"));
+    ck_assert_ptr_nonnull(strstr(out, "\"executionCount\":7"));
+    ck_assert_ptr_nonnull(strstr(out, "\"from\":\"output\""));
+    ck_assert_ptr_nonnull(strstr(out, "\"from\":\"pasted\""));
+    free(out);
+    out = tu_runf(&status, "%s --print %s 2>&1 >/dev/null", tu_binary(), path);
+    char want[128];
+    snprintf(want, sizeof want, "%s:cell 2:5: warning: ", path);
+    ck_assert_msg(strstr(out, want) != NULL, "no %s in %s", want, out);
+    free(out);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(older_and_other_notebooks)
+{
+    /* nbformat 3: worksheets, "input", "prompt_number" */
+    struct document *doc = load_text(
+        "v3.ipynb", "{\n \"worksheets\": [\n  {\n   \"cells\": [\n    {\n"
+                    "     \"cell_type\": \"code\",\n     \"input\": [\n      \"df.explain()\"\n     ],\n"
+                    "     \"outputs\": [\n      {\n       \"output_type\": \"stream\",\n"
+                    "       \"text\": [\n        \"== Physical Plan ==\\n\",\n"
+                    "        \"LocalTableScan [a#1]\\n\"\n       ]\n      }\n     ],\n"
+                    "     \"prompt_number\": 3\n    }\n   ]\n  }\n ],\n \"nbformat\": 3\n}\n");
+    const struct plan_source *s = &doc->first_plan->source;
+    ck_assert_uint_eq(s->cell, 1);
+    ck_assert_int_eq(s->execution_count, 3);
+    ck_assert(s->from_output);
+    ck_assert_str_eq(s->code, "df.explain()");
+    document_free(doc);
+    /* a Zeppelin note: paragraphs, the text in one string, a %spark line first */
+    doc = load_text("note.zpln",
+                    "{\n  \"paragraphs\": [\n    {\n      \"text\": \"%md\\n# Intro\",\n"
+                    "      \"results\": {}\n    },\n    {\n"
+                    "      \"text\": \"%spark\\nval q = spark.range(3)\\nq.explain()\",\n"
+                    "      \"results\": {\n        \"code\": \"SUCCESS\",\n        \"msg\": [\n"
+                    "          {\n            \"type\": \"TEXT\",\n"
+                    "            \"data\": \"== Physical Plan ==\\n*(1) Range (0, 3, step=1, splits=2)\\n\"\n"
+                    "          }\n        ]\n      }\n    }\n  ]\n}\n");
+    s = &doc->first_plan->source;
+    ck_assert_str_eq(s->format, "zeppelin");
+    ck_assert_uint_eq(s->cell, 2);
+    ck_assert_str_eq(s->code, "val q = spark.range(3)");
+    ck_assert(s->from_output);
+    document_free(doc);
+    /* a Databricks notebook source file: cells between COMMAND lines */
+    doc = load_text("nb.py", "# Databricks notebook source\n"
+                             "df = spark.range(3)\n"
+                             "\n"
+                             "# COMMAND ----------\n"
+                             "\n"
+                             "# what we saw:\n"
+                             "expected = \"\"\"\n"
+                             "== Physical Plan ==\n"
+                             "*(1) Range (0, 3, step=1, splits=2)\n"
+                             "\"\"\"\n");
+    s = &doc->first_plan->source;
+    ck_assert_str_eq(s->format, "databricks-source");
+    ck_assert_uint_eq(s->cell, 2);
+    ck_assert_str_eq(s->code, "expected = \"\"\"");
+    ck_assert(!s->from_output);
+    document_free(doc);
+}
+END_TEST
+
+START_TEST(golden_queries_and_log_records)
+{
+    struct document *doc = load_text("q.sql.out", "-- Automatically generated by SQLQueryTestSuite\n"
+                                                  "-- !query\n"
+                                                  "EXPLAIN SELECT * FROM t\n"
+                                                  "  WHERE a > 1\n"
+                                                  "-- !query schema\n"
+                                                  "struct<plan:string>\n"
+                                                  "-- !query output\n"
+                                                  "== Physical Plan ==\n"
+                                                  "*(1) Filter (a#1 > 1)\n"
+                                                  "+- *(1) ColumnarToRow\n"
+                                                  "   +- FileScan parquet default.t[a#1]\n");
+    ck_assert(tu_slice_is(doc->first_plan->source.query, "EXPLAIN SELECT * FROM t\n  WHERE a > 1"));
+    document_free(doc);
+    doc = load_text("driver.log",
+                    "2024-01-02 10:11:13,345 [main] INFO  o.a.s.s.e.a.InsertAdaptiveSparkPlan - "
+                    "Adaptive execution enabled for plan:\n"
+                    "AdaptiveSparkPlan isFinalPlan=false\n"
+                    "+- Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [plan_id=10]\n"
+                    "   +- Scan parquet default.t[k#1]\n");
+    ck_assert(tu_slice_is(doc->first_plan->source.log_time, "2024-01-02 10:11:13,345"));
+    ck_assert(tu_slice_is(doc->first_plan->source.logger, "o.a.s.s.e.a.InsertAdaptiveSparkPlan"));
+    document_free(doc);
+}
+END_TEST
+
 Suite *wild_suite(void)
 {
     Suite *s = suite_create("wild");
@@ -356,6 +529,10 @@ Suite *wild_suite(void)
     tcase_add_test(tc, elided_shows_in_json);
     tcase_add_test(tc, partial_trees_read_as_partial);
     tcase_add_test(tc, details_blocks_alone_are_a_flat_list);
+    tcase_add_test(tc, notebook_plans_know_their_cell);
+    tcase_add_test(tc, notebook_source_in_json_and_messages);
+    tcase_add_test(tc, older_and_other_notebooks);
+    tcase_add_test(tc, golden_queries_and_log_records);
     suite_add_tcase(s, tc);
     return s;
 }

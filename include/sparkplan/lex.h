@@ -107,6 +107,11 @@ bool lex_reads_as_prose(const char *s, size_t n, size_t from);
  * or a REPL prompt ("scala> ", ">>> ").  It ends the tree it follows. */
 bool lex_ends_tree(const char *s, size_t n);
 
+/* A log record: "24/01/02 10:11:12 INFO SparkContext: ...", "2024-01-02 10:11:12,345 [main]
+ * INFO  o.a.s.s.e.a.InsertAdaptiveSparkPlan - ...".  *when is the time before the level word
+ * (empty when the line does not start with a digit), *logger the word after it. */
+bool lex_log_record(const char *s, size_t n, struct slice *when, struct slice *logger);
+
 /* A line (after its tree prefix) that only shortens the tree: "...", "…" (U+2026) and
  * blanks.  Tutorials print "+- ..." or ":  ..." where they left operators out. */
 bool lex_is_elision(const char *s, size_t n);

@@ -114,6 +114,23 @@ struct plan_section {
     struct plan_section *next;
 };
 
+/* Where a plan came from, beyond its line: the notebook cell it was printed by or pasted
+ * into, the SQL of a golden file's "-- !query" block, the log record that printed it.
+ * Strings are arena copies or slices of doc->text; absent fields are NULL / empty / 0. */
+struct plan_source {
+    const char *format;        /* "jupyter", "zeppelin", "databricks", "databricks-source";
+                                  NULL when the input is not a notebook */
+    uint32_t cell;             /* 1-based cell (paragraph, command) number, 0 when none */
+    uint32_t cell_line;        /* the plan's first line within that cell's text or output */
+    int32_t execution_count;   /* -1 when none */
+    const char *cell_type;     /* "code", "markdown", "raw" */
+    const char *code;          /* the first line of the cell's code */
+    bool from_output;          /* printed by running the cell, not pasted into its text */
+    struct slice query;        /* .sql.out: the SQL text of the "-- !query" block */
+    struct slice log_time;     /* the log record before the plan: its timestamp */
+    struct slice logger;       /* and its logger ("InsertAdaptiveSparkPlan") */
+};
+
 struct plan {
     struct plan_section *first_section, *last_section;
     uint32_t n_sections;
@@ -121,6 +138,7 @@ struct plan {
     bool adaptive;             /* an AdaptiveSparkPlan is present */
     int is_final;              /* 1 isFinalPlan=true, 0 false, -1 not adaptive / unknown */
     struct plan_node **by_id;  /* formatted id -> node (first one printed); NULL entries allowed */
+    struct plan_source source; /* additive: provenance (parse.c and load.c fill it) */
     uint32_t by_id_len;        /* valid ids are 0 .. by_id_len-1 */
     struct document *doc;
     struct plan *next;
@@ -128,6 +146,7 @@ struct plan {
 
 struct plan_warning {
     uint32_t line;             /* original input line, 0 when none */
+    const char *where;         /* additive: "cell 12:3" for a notebook (load.c), else NULL */
     const char *message;       /* arena string */
     struct plan_warning *next;
 };

@@ -77,6 +77,7 @@ struct plan *document_add_plan(struct document *doc, uint32_t line)
         return NULL;
     p->line = line;
     p->is_final = -1;
+    p->source.execution_count = -1;
     p->doc = doc;
     if (doc->last_plan)
         doc->last_plan->next = p;

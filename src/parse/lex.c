@@ -788,6 +788,46 @@ bool lex_ends_tree(const char *s, size_t n)
     return false;
 }
 
+bool lex_log_record(const char *s, size_t n, struct slice *when, struct slice *logger)
+{
+    static const char *const levels[] = {"INFO", "WARN", "ERROR", "DEBUG", "TRACE", "FATAL"};
+    size_t lim = n < 80 ? n : 80;
+    /* Bound: the first 80 bytes, six words each. */
+    for (size_t i = 0; i < lim; i++) {
+        if (i > 0 && s[i - 1] != ' ' && s[i - 1] != '[')
+            continue;
+        for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
+            size_t l = strlen(levels[k]);
+            if (i + l >= n || memcmp(s + i, levels[k], l) != 0 || (s[i + l] != ' ' && s[i + l] != ']'))
+                continue;
+            /* The time: what comes before the level, without a "[thread]" group. */
+            size_t te = i;
+            while (te > 0 && (s[te - 1] == ' ' || s[te - 1] == '['))
+                te--;
+            if (te > 0 && s[te - 1] == ']') {
+                size_t ob = te;
+                while (ob > 0 && s[ob - 1] != '[')
+                    ob--;
+                if (ob > 0)
+                    te = ob - 1;
+                while (te > 0 && s[te - 1] == ' ')
+                    te--;
+            }
+            *when = te && is_digit(s[0]) ? slice_make(s, te) : slice_make(NULL, 0);
+            /* The logger: the next word, up to ':' or a blank. */
+            size_t b = i + l;
+            while (b < n && (s[b] == ' ' || s[b] == ']'))
+                b++;
+            size_t e = b;
+            while (e < n && s[e] != ' ' && s[e] != ':')
+                e++;
+            *logger = slice_make(s + b, e - b);
+            return when->len > 0 || logger->len > 0;
+        }
+    }
+    return false;
+}
+
 bool lex_is_elision(const char *s, size_t n)
 {
     size_t i = 0;

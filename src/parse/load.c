@@ -15,6 +15,7 @@
 #include "sparkplan/clean.h"
 #include "sparkplan/mapfile.h"
 #include "sparkplan/parse.h"
+#include "sparkplan/source.h"
 #include "sparkplan/thread.h"
 
 /* read() that retries on EINTR. */
@@ -256,6 +257,32 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
     return trial;
 }
 
+/* A notebook's plans learn their cells, and its warnings say "cell 12:3" rather than a line
+   of the JSON.  The map was read from the input before clean-up. */
+static void apply_source_map(struct document *doc, const struct source_map *m)
+{
+    if (!m->n_cells)
+        return;
+    for (struct plan *pl = doc->first_plan; pl; pl = pl->next) {
+        const struct source_cell *c = source_map_cell(m, pl->line);
+        pl->source.format = source_format_name(m->format);
+        if (!c)
+            continue;
+        pl->source.cell = c->number;
+        pl->source.cell_line = source_cell_line(c, pl->line);
+        pl->source.execution_count = c->execution_count;
+        pl->source.cell_type = c->type;
+        pl->source.code = c->first_code;
+        pl->source.from_output = source_cell_is_output(c, pl->line);
+    }
+    for (struct plan_warning *w = doc->first_warning; w; w = w->next) {
+        const struct source_cell *c = w->line ? source_map_cell(m, w->line) : NULL;
+        if (c)
+            w->where = arena_printf(&doc->arena, "cell %u:%u", c->number,
+                                    source_cell_line(c, w->line));
+    }
+}
+
 /* Clean-up, parse and finish a new document; frees it on error. */
 static enum sp_status load_document(struct document *doc, struct document **out,
                                     struct diag *err)
@@ -269,6 +296,12 @@ static enum sp_status load_document(struct document *doc, struct document **out,
     }
     enum sp_status s;
     bool scanned = false, dirty = false;
+    struct source_map map;
+    if (!source_map_build(doc->bytes, doc->len, &doc->arena, &map)) {
+        diag_set(err, 0, "out of memory");
+        document_free(doc);
+        return SP_ERR_NOMEM;
+    }
     if (doc->len >= PARALLEL_SCAN_MIN && doc->len <= UINT32_MAX / 2) {
         struct document *parsed = parse_beside_scan(doc, &scanned, &dirty, &s, err);
         if (parsed) {
@@ -290,6 +323,8 @@ static enum sp_status load_document(struct document *doc, struct document **out,
     if (s == SP_OK)
         s = parse_document(doc, err);
 finish:
+    if (s == SP_OK)
+        apply_source_map(doc, &map);
     if (s == SP_OK && !document_finish(doc)) {
         diag_set(err, 0, "out of memory");
         s = SP_ERR_NOMEM;

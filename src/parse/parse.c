@@ -63,6 +63,9 @@ struct parser {
     bool maybe_dot;            /* the line may hold a '.' (false: it has none) */
     uint32_t lno;              /* 1-based line in doc->text */
     bool blank_before;         /* the previous line was blank */
+    const char *prev_ls, *prev_le; /* the last line before this one that was not blank */
+    struct slice query;        /* .sql.out: the SQL of the last "-- !query" block */
+    bool in_query;             /* reading that SQL */
 
     struct plan *plan;         /* open plan, or NULL */
     struct plan *prev_plan;    /* the plan before it (to unlink an empty one) */
@@ -347,6 +350,21 @@ static void tree_reset(struct parser *p)
 
 static void close_plan(struct parser *p);
 
+/* What the text around a new plan says of where it came from: the SQL of a golden file's
+   query, the log record on the line before it. */
+static void note_source(struct parser *p)
+{
+    struct plan_source *src = &p->plan->source;
+    src->query = p->query;
+    if (p->prev_ls && p->prev_ls != p->ls) {
+        struct slice when, logger;
+        if (lex_log_record(p->prev_ls, (size_t)(p->prev_le - p->prev_ls), &when, &logger)) {
+            src->log_time = when;
+            src->logger = logger;
+        }
+    }
+}
+
 static bool open_plan(struct parser *p, uint32_t text_line)
 {
     close_plan(p);
@@ -361,6 +379,7 @@ static bool open_plan(struct parser *p, uint32_t text_line)
     p->drop_plan = false;
     p->details_only = false;
     p->plan_nodes = 0;
+    note_source(p);
     return true;
 }
 
@@ -1096,9 +1115,14 @@ static void header(struct parser *p, enum lex_header h)
         close_plan(p);
         p->hint_analyzed = false;
         p->mode = MODE_SKIP;
+        /* "-- !query" alone: the SQL follows; "-- !query schema": it is over. */
+        p->in_query = title.len == 9;
+        if (p->in_query)
+            p->query = slice_make(NULL, 0);
         return;
     case LEX_QUERY_OUTPUT:
     case LEX_QUERY_ANALYSIS:
+        p->in_query = false;
         close_plan(p);
         p->hint_analyzed = h == LEX_QUERY_ANALYSIS;
         p->mode = MODE_NONE;
@@ -1224,6 +1248,11 @@ static void one_line(struct parser *p, struct lex_prefix pf)
     }
     switch (p->mode) {
     case MODE_SKIP:
+        if (p->in_query) {
+            if (!p->query.ptr)
+                p->query.ptr = p->ls;
+            p->query.len = (size_t)(p->le - p->query.ptr);
+        }
         p->blank_before = false;
         return;
     case MODE_CODE:
@@ -1351,6 +1380,10 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
             p.le--;
         p.lno++;
         one_line(&p, pf);
+        if (!p.blank_before) {
+            p.prev_ls = p.ls;
+            p.prev_le = p.le;
+        }
         s = nl ? nl + 1 : end;
     }
     if (p.mode == MODE_CODE)

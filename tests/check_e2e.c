@@ -424,6 +424,22 @@ static bool has_colour_code(const char *s)
     return false;
 }
 
+/* A made-up notebook: two code cells whose outputs are plans, the second shortened. */
+static const char notebook_elided[] =
+    "{\n \"cells\": [\n"
+    "  {\n   \"cell_type\": \"code\",\n   \"execution_count\": 1,\n"
+    "   \"outputs\": [\n    {\n     \"output_type\": \"stream\",\n     \"text\": [\n"
+    "      \"== Physical Plan ==\\n\",\n      \"LocalTableScan [a#1]\\n\"\n     ]\n    }\n   ],\n"
+    "   \"source\": [\"small.explain()\"]\n  },\n"
+    "  {\n   \"cell_type\": \"code\",\n   \"execution_count\": 7,\n"
+    "   \"outputs\": [\n    {\n     \"output_type\": \"stream\",\n     \"text\": [\n"
+    "      \"== Physical Plan ==\\n\",\n"
+    "      \"*(2) HashAggregate(keys=[k#1], functions=[count(1)])\\n\",\n"
+    "      \"+- ...\\n\",\n"
+    "      \"   +- Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [plan_id=5]\\n\",\n"
+    "      \"      +- *(1) Scan parquet default.t[k#1]\\n\"\n     ]\n    }\n   ],\n"
+    "   \"source\": [\"big.explain()\"]\n  }\n ],\n \"nbformat\": 4\n}\n";
+
 static bool skip_test(void)
 {
     return !tmux_ok;
@@ -448,6 +464,7 @@ static void suite_setup(void)
     write_file("formatted.txt", plan_formatted);
     write_file("extended.txt", plan_extended);
     write_file("hostile.txt", plan_hostile);
+    write_file("elided.ipynb", notebook_elided);
 }
 
 /* Runs in the parent once the tests are done, failed or not: no tmux server outlives the
@@ -1115,6 +1132,23 @@ START_TEST(details_of_a_long_line_stop_at_64_kb_and_say_what_is_left)
 }
 END_TEST
 
+/* A shortened plan shows a dim "…" row where operators were left out; a notebook's plans
+   are named by their cells in the tabs and the details. */
+START_TEST(elisions_and_notebook_cells_show)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    start(&x, "elided", 100, 30, "", "elided.ipynb");
+    wait_for(&x, "c1:Physical");
+    keys(&x, "Tab");
+    EXPECT(&x, false, SHOWS("HashAggregate(keys=[k#1]"), SHOWS("\xe2\x80\xa6"),
+           SHOWS("c2:Physical"),
+           SHOWS("cell 2, output of [7] big.explain()"));
+    stop(&x);
+}
+END_TEST
+
 Suite *e2e_suite(void)
 {
     Suite *s = suite_create("e2e");
@@ -1144,6 +1178,7 @@ Suite *e2e_suite(void)
     tcase_add_test(tc, details_of_a_long_line_stop_at_64_kb_and_say_what_is_left);
     tcase_add_test(tc, x_and_brackets_jump_between_exchanges_and_stages);
     tcase_add_test(tc, aqe_plans_get_final_and_initial_tabs);
+    tcase_add_test(tc, elisions_and_notebook_cells_show);
     suite_add_tcase(s, tc);
     return s;
 }

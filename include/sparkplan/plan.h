@@ -109,6 +109,7 @@ struct plan_section {
     struct plan_node *first_root, *last_root;
     uint32_t n_roots;
     uint32_t n_nodes;
+    uint32_t n_elided;         /* additive: nodes with NODE_ELIDED (the explorer's "…" rows) */
     struct plan_node **preorder;  /* all nodes of the section in pre-order (parents first) */
     struct plan *plan;
     struct plan_section *next;
@@ -220,6 +221,12 @@ uint32_t document_original_line(const struct document *doc, uint32_t text_line);
 
 /* Walks without recursion. */
 struct plan_node *plan_node_next_preorder(const struct plan_node *n);  /* within its section */
+/* Where a plan came from, in a few words for people: "cell 12, output of [7] df.explain()",
+ * "cell 3, pasted into a markdown cell", "query: EXPLAIN SELECT ...", "log 24/01/02 10:11:12
+ * InsertAdaptiveSparkPlan".  Empty when nothing is known.  Writes at most cap bytes (NUL
+ * included); the text comes from the input: callers sanitize it before it reaches a
+ * terminal. */
+void plan_source_describe(const struct plan_source *s, char *buf, size_t cap);
 struct plan_node *plan_node_next_skip_children(const struct plan_node *n);
 
 /* Lookups. */

@@ -898,8 +898,10 @@ static void elision_line(struct parser *p, const struct lex_prefix *pf)
         if (depth >= 1 && depth - 1 < p->top && p->stack[depth - 1])
             above = p->stack[depth - 1];
     }
-    if (above)
+    if (above && !(above->flags & NODE_ELIDED)) {
         above->flags |= NODE_ELIDED;
+        above->section->n_elided++;
+    }
     p->elided = true;
 }
 

@@ -328,6 +328,11 @@ static void build(struct tui *t, const struct plan_node *n)
         add_generated(t, ROLE_NORMAL, 10, "Input line: %u", n->line);
     /* The document's name: a path, "stdin", "paste 2". */
     add_labelled(t, "Source", slice_cstr(n->section->plan->doc->name));
+    /* And where in it the plan came from: a notebook cell, a query, a log record. */
+    char where[320];
+    plan_source_describe(&n->section->plan->source, where, sizeof where);
+    if (where[0])
+        add_labelled(t, "From", slice_cstr(where));
 }
 
 void details_prepare(struct tui *t)

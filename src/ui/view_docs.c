@@ -80,7 +80,10 @@ static bool add_tab(struct doc_view *dv, size_t *cap, struct plan_section *s,
         clean[j++] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
     }
     clean[j] = '\0';
-    if (several_plans)
+    if (several_plans && s->plan->source.cell)
+        /* A notebook's plans are known by their cells: "c12:Physical". */
+        snprintf(t->label, sizeof t->label, "c%u:%.30s", (unsigned)s->plan->source.cell, clean);
+    else if (several_plans)
         snprintf(t->label, sizeof t->label, "%u:%s", plan_no, clean);
     else
         snprintf(t->label, sizeof t->label, "%s", clean);
@@ -155,9 +158,11 @@ void docs_draw(const struct tui *t)
         draw_puts(&dl, num, theme_attr(ROLE_NORMAL, v));
         draw_puts(&dl, d->name, theme_attr(ROLE_TITLE, v)); /* sanitized by draw */
         char info[96];
-        snprintf(info, sizeof info, "   %u plan%s, %zu nodes%s", d->n_plans,
+        const char *format = d->first_plan ? d->first_plan->source.format : NULL;
+        snprintf(info, sizeof info, "   %u plan%s, %zu nodes%s%s%s", d->n_plans,
                  d->n_plans == 1 ? "" : "s", d->n_all_nodes,
-                 t->docs[i].owned ? " (pasted)" : "");
+                 t->docs[i].owned ? " (pasted)" : "", format ? ", " : "",
+                 format ? format : "");
         draw_puts(&dl, info, theme_attr(ROLE_SUMMARY, v));
         draw_fill(&dl, theme_attr(ROLE_NORMAL, v));
         draw_cut_marker(&dl, theme_attr(ROLE_CUT, v));

@@ -129,6 +129,27 @@ unsigned tree_row_height(const struct plan_node *n, void *ctx)
     return wrapped_lines(row_text(n), avail);
 }
 
+/* Screen lines of a row: its text, and the "…" row of an elided node. */
+static int row_lines(const struct tui *t, const struct rows *r, const struct plan_node *n)
+{
+    return (int)(t->wrap ? tree_row_height(n, (void *)t) : 1) + (int)rows_elision_lines(r, n);
+}
+
+/* Under an elided node: a dim "…" where the input left operators out, in the tree's
+   guides. */
+static void draw_elision(const struct tui *t, const struct rows_prefix *pf, int y, int x,
+                         int w, enum variant v)
+{
+    struct draw_line dl;
+    draw_line_start(&dl, y, x, w, t->wrap ? 0 : t->hscroll);
+    for (const char *h = pf->hint; *h; h++) /* blank under the depth hint */
+        if (((unsigned char)*h & 0xC0) != 0x80)
+            draw_puts(&dl, " ", theme_attr(ROLE_NORMAL, v));
+    draw_puts(&dl, pf->cont, theme_attr(ROLE_GUIDE, v));
+    draw_puts(&dl, t->ascii ? "..." : "\xe2\x80\xa6", theme_attr(ROLE_HINT, v));
+    draw_fill(&dl, theme_attr(ROLE_NORMAL, v));
+}
+
 /* Draw s with the matches of the tab's search pattern highlighted.  Only the part that can
  * be on screen is searched (the bytes that fit in skip + width columns). */
 static void put_highlighted(struct draw_line *dl, struct slice s, attr_t attr, attr_t hl,
@@ -214,6 +235,10 @@ static void draw_row(const struct tui *t, struct rows *r, struct plan_node *n, i
 
     for (int i = 0; i < h; i++)
         draw_gutter(t, y + i, n, band || (selected && n->stage >= 0 && t->stage_hl), i == 0);
+    if (rows_elision_lines(r, n) && h > 1) {
+        h--;
+        draw_elision(t, &pf, y + h, x, w, VAR_PLAIN);
+    }
 
     struct draw_line dl;
     draw_line_start(&dl, y, x, w, t->wrap ? 0 : t->hscroll);
@@ -280,7 +305,7 @@ static size_t screen_rows(const struct tui *t, struct rows *r, struct plan_node 
     size_t k = 0;
     int used = 0;
     for (struct plan_node *n = r->top; n && used < t->L.tree_h && k < FLIP_MAX; n = rows_next(r, n)) {
-        int h = (int)tree_row_height(n, (void *)t);
+        int h = row_lines(t, r, n);
         if (used + h > t->L.tree_h)
             h = t->L.tree_h - used;
         v[k] = n;
@@ -305,7 +330,7 @@ void tree_prepare(struct tui *t)
             uint32_t d = rows_rel_depth(r, n); /* bounded by the screen's lines */
             dmin = d < dmin ? d : dmin;
             dmax = d > dmax ? d : dmax;
-            used += t->wrap ? (int)tree_row_height(n, t) : 1;
+            used += row_lines(t, r, n);
         }
         if (dmin == UINT32_MAX)
             dmin = 0;
@@ -338,7 +363,7 @@ void tree_draw(const struct tui *t)
         }
     }
     for (struct plan_node *n = t->flipped ? NULL : r->top; n && y < bottom; n = rows_next(r, n)) {
-        int h = (int)tree_row_height(n, (void *)t);
+        int h = row_lines(t, r, n);
         if (y + h > bottom)
             h = bottom - y;
         draw_row(t, r, n, y, h, band);

@@ -517,6 +517,64 @@ START_TEST(golden_queries_and_log_records)
 }
 END_TEST
 
+/* ---- where a plan ends ------------------------------------------------------------------- */
+
+/* The text of every node of the document, each followed by '|', in input order. */
+static void all_texts(const struct document *doc, char *out, size_t cap)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < doc->n_all_nodes; i++) {
+        const struct plan_node *n = doc->all_nodes[i];
+        int k = snprintf(out + used, cap - used, "%.*s|", (int)n->text.len, n->text.ptr);
+        ck_assert(k > 0 && (size_t)k < cap - used);
+        used += (size_t)k;
+    }
+}
+
+/* A fence, a comment's or docstring's end, a closing tag, code, prose or a caption right
+   after the last tree line ends the plan: none of it is node text. */
+START_TEST(lines_after_a_plan_are_not_node_text)
+{
+    static const char *const after[] = {
+        "```\n", "~~~\n", "*/\nint x;\n", "\"\"\"\n", "'''\n", "</pre>\n", "</code></pre>\n",
+        "df.show()\n", "spark.stop()\n", "}\n", "val n = df.count()\n",
+        "The scan reads the local rows.\n", "Figure 2: the physical plan of the query\n",
+    };
+    for (size_t i = 0; i < sizeof after / sizeof after[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "== Physical Plan ==\n*(1) Project [a#1]\n+- *(1) LocalTableScan [a#1]\n%s",
+                 after[i]);
+        struct document *doc = tu_parse(text);
+        char got[512];
+        all_texts(doc, got, sizeof got);
+        ck_assert_msg(strcmp(got, "Project [a#1]|LocalTableScan [a#1]|") == 0,
+                      "after %s the nodes read %s", after[i], got);
+        document_free(doc);
+    }
+}
+END_TEST
+
+/* Two bare trees with a separator between them: two plans, the second whole. */
+START_TEST(two_bare_trees_in_a_row_are_two_plans)
+{
+    struct document *doc = tu_parse("Project [a#1]\n"
+                                    "+- Filter (a#1 > 1)\n"
+                                    "   +- LocalTableScan [a#1]\n"
+                                    "==>\n"
+                                    "Project [a#1]\n"
+                                    "+- LocalTableScan [a#1]\n");
+    ck_assert_uint_eq(doc->n_plans, 2);
+    ck_assert_uint_eq(doc->first_plan->first_section->first_root->n_children, 1);
+    struct plan_node *second = doc->first_plan->next->first_section->first_root;
+    ck_assert(tu_slice_is(second->text, "Project [a#1]"));
+    ck_assert_uint_eq(second->n_children, 1);
+    ck_assert(tu_slice_is(second->first_child->name, "LocalTableScan"));
+    document_free(doc);
+}
+END_TEST
+
 Suite *wild_suite(void)
 {
     Suite *s = suite_create("wild");
@@ -533,6 +591,8 @@ Suite *wild_suite(void)
     tcase_add_test(tc, notebook_source_in_json_and_messages);
     tcase_add_test(tc, older_and_other_notebooks);
     tcase_add_test(tc, golden_queries_and_log_records);
+    tcase_add_test(tc, lines_after_a_plan_are_not_node_text);
+    tcase_add_test(tc, two_bare_trees_in_a_row_are_two_plans);
     suite_add_tcase(s, tc);
     return s;
 }

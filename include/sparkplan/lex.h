@@ -107,6 +107,13 @@ bool lex_reads_as_prose(const char *s, size_t n, size_t from);
  * or a REPL prompt ("scala> ", ">>> ").  It ends the tree it follows. */
 bool lex_ends_tree(const char *s, size_t n);
 
+/* A line that never continues a node's text: a closing fence (```, ~~~), the end of a
+ * comment (its closing star and slash) or docstring ("""), an HTML tag (</pre>), a brace, code
+ * ("df.show()", "val x = ..."), a sentence or caption ("The scan reads the rows.").  Spark's
+ * own continuation lines (SQL text of a command, VALUES rows, a call site's stack frames)
+ * are none of these.  Leading and trailing blanks are ignored. */
+bool lex_foreign_line(const char *s, size_t n);
+
 /* A log record: "24/01/02 10:11:12 INFO SparkContext: ...", "2024-01-02 10:11:12,345 [main]
  * INFO  o.a.s.s.e.a.InsertAdaptiveSparkPlan - ...".  *when is the time before the level word
  * (empty when the line does not start with a digit), *logger the word after it. */

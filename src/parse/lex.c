@@ -828,6 +828,73 @@ bool lex_log_record(const char *s, size_t n, struct slice *when, struct slice *l
     return false;
 }
 
+/* ident(.ident)*(...) closing the line: "df.show()", "spark.stop()", "print(plan)".  A
+   stack frame ("org.x.Dataset.cache(Dataset.scala:2912)", "(Native Method)") is the text of
+   a node Spark printed with its call site, not code. */
+static bool code_call(const char *s, size_t n)
+{
+    size_t i = 0, dots = 0;
+    /* Bound: the line, once. */
+    while (i < n && (is_alnum(s[i]) || s[i] == '_' || s[i] == '.')) {
+        dots += s[i] == '.';
+        i++;
+    }
+    if (i == 0 || i >= n || s[i] != '(' || s[n - 1] != ')' || !is_lower(s[0]))
+        return false;
+    static const char *const calls[] = {"print(", "display(", "println(", "assert("};
+    bool known = false;
+    for (size_t k = 0; k < sizeof calls / sizeof calls[0]; k++)
+        known = known || has_prefix_v(s, n, calls[k]);
+    if (!dots && !known)
+        return false;
+    for (size_t k = i; k + 1 < n; k++)
+        if ((s[k] == '.' && k + 6 < n && (memcmp(s + k, ".scala:", 7) == 0)) ||
+            (s[k] == '.' && k + 5 < n && memcmp(s + k, ".java:", 6) == 0) ||
+            (s[k] == 'N' && has_prefix(s + k, n - k, "Native Method")) ||
+            (s[k] == '<' && has_prefix(s + k, n - k, "<console>")))
+            return false;
+    return true;
+}
+
+bool lex_foreign_line(const char *s, size_t n)
+{
+    while (n && (s[0] == ' ' || s[0] == '\t'))
+        s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    if (n == 0)
+        return false;
+    /* Fences, comment and docstring ends, HTML closing tags, code blocks' braces. */
+    if (has_prefix(s, n, "```") || has_prefix(s, n, "~~~") || has_prefix(s, n, "*/") ||
+        has_prefix(s, n, "**/") || has_prefix(s, n, "\"\"\"") || has_prefix(s, n, "\'\'\'") ||
+        has_prefix(s, n, "</") || has_prefix(s, n, "<pre") || has_prefix(s, n, "<code") ||
+        s[0] == '}' || has_prefix(s, n, "==>") || has_prefix(s, n, "-->") ||
+        has_prefix(s, n, "=>") || has_prefix(s, n, "->"))
+        return true;
+    /* Code: a call, an assignment or a declaration. */
+    if (code_call(s, n))
+        return true;
+    static const char *const decls[] = {"val ", "var ", "def ", "import ", "from ", "return ",
+                                        "%sql", "%python", "%scala", "%md"};
+    for (size_t k = 0; k < sizeof decls / sizeof decls[0]; k++)
+        if (has_prefix_v(s, n, decls[k]) && n > strlen(decls[k]) && is_lower(s[1]))
+            return true;
+    /* Prose and captions: a capitalised word ("The", "Figure"), not a field's key, then two
+       plain lowercase words in a row.  The end of the line says nothing here: a hard-wrapped
+       node string goes on with "Format: Parquet, Location:". */
+    if (n >= 2 && is_upper(s[0]) && is_lower(s[1])) {
+        size_t w = 0;
+        while (w < n && s[w] != ' ')
+            w++;
+        if (w < 2 || s[w - 1] == ':' || s[w - 1] == ',')
+            return false;
+        while (n > w && (s[n - 1] == '.' || s[n - 1] == ':' || s[n - 1] == '?' || s[n - 1] == '!'))
+            n--;
+        return lex_reads_as_prose(s, n, w);
+    }
+    return false;
+}
+
 bool lex_is_elision(const char *s, size_t n)
 {
     size_t i = 0;

@@ -887,6 +887,21 @@ static bool indent_line(struct parser *p)
 
 static void start_headerless(struct parser *p, const struct lex_prefix *pf, const char *rest);
 
+/* Does the line start with the name of an operator the catalogue knows, as a node string
+   does (not a sentence)? */
+static bool line_names_operator(const char *s, const char *le)
+{
+    size_t n = (size_t)(le - s), skip;
+    if (!lex_looks_like_operator(s, n))
+        return false;
+    lex_codegen_marker(s, n, &skip);
+    struct slice nm = lex_node_name(s + skip, n - skip, SIZE_MAX);
+    if (!nm.len || !catalog_match(nm).entry)
+        return false;
+    size_t after = (size_t)(nm.ptr + nm.len - s);
+    return !lex_reads_as_prose(s, n, after <= n ? after : n);
+}
+
 /* "+- ...", ":  ...", "...": operators were left out here.  Not a node: the node they were
    left out of is marked, the parent a "+- ..." line would hang under, else the node on the
    nearest line above. */
@@ -1012,9 +1027,17 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
         start_headerless(p, pf, rest);
         return true;
     }
+    if (p->sec_headerless && pf->units == 0 && p->last && line_names_operator(rest, p->le)) {
+        /* A second bare tree right under the first ("Project [a#1]" at column 0 again,
+           after a separator or a caption): its root starts a plan of its own.  (Under a
+           header, Spark 2 prints a cached plan inside a node's text from column 0.) */
+        p->tree_open = false;
+        return false;
+    }
     /* Not a node line: more text of the last node, unless a blank line, a log record or a
        prompt ended the tree. */
-    bool ended = pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest));
+    bool ended = (pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest))) ||
+                 (pf->spaces_only && lex_foreign_line(rest, (size_t)(p->le - rest)));
     if (p->last && !p->blank_before && !ended) {
         continue_node(p, p->last);
         return true;

@@ -575,6 +575,28 @@ START_TEST(two_bare_trees_in_a_row_are_two_plans)
 }
 END_TEST
 
+/* A "+- " or ":- " line is a tree line even one or two columns off Spark's grid: never more
+   text of the node above it. */
+START_TEST(tree_markers_off_the_grid_are_still_tree_lines)
+{
+    struct document *doc = tu_parse("== Physical Plan ==\n"
+                                    "*(2) Project [a#1]\n"
+                                    "+- *(2) BroadcastHashJoin [a#1], [b#2], Inner, BuildRight\n"
+                                    "  :- *(2) Filter isnotnull(a#1)\n"
+                                    "   :  +- LocalTableScan [a#1]\n"
+                                    "    +- BroadcastExchange HashedRelationBroadcastMode\n"
+                                    "        +- LocalTableScan [b#2]\n");
+    ck_assert_uint_eq(doc->n_all_nodes, 6);
+    struct plan_node *join = tu_child(tu_root(doc), 0);
+    ck_assert_uint_eq(join->n_children, 2);
+    ck_assert(tu_slice_is(tu_child(join, 0)->name, "Filter"));
+    ck_assert(tu_slice_is(tu_child(tu_child(join, 0), 0)->name, "LocalTableScan"));
+    ck_assert(tu_slice_is(tu_child(join, 1)->name, "BroadcastExchange"));
+    ck_assert(tu_slice_is(tu_child(tu_child(join, 1), 0)->text, "LocalTableScan [b#2]"));
+    document_free(doc);
+}
+END_TEST
+
 Suite *wild_suite(void)
 {
     Suite *s = suite_create("wild");
@@ -593,6 +615,7 @@ Suite *wild_suite(void)
     tcase_add_test(tc, golden_queries_and_log_records);
     tcase_add_test(tc, lines_after_a_plan_are_not_node_text);
     tcase_add_test(tc, two_bare_trees_in_a_row_are_two_plans);
+    tcase_add_test(tc, tree_markers_off_the_grid_are_still_tree_lines);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -931,9 +931,39 @@ static bool rebase_after_elision(struct parser *p, const struct lex_prefix *pf, 
     return region_push(p, pf->units - 1, want - (long)pf->units);
 }
 
-/* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
-static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char *rest)
+/* "  +- Filter" or ":    :- Project": a tree marker one or two columns off Spark's 3-column
+   grid (a hand edit, a lost space).  Read as a branch at the nearest unit: *pf and *rest are
+   rewritten.  Only blanks and ':' may come before the marker. */
+static bool misaligned_branch(const char *ls, const char *le, uint32_t last_units,
+                              struct lex_prefix *pf, const char **rest)
 {
+    const char *m = ls;
+    /* Bound: the line's prefix, once. */
+    while (m < le && (*m == ' ' || *m == ':') && !(m + 2 < le && m[0] == ':' && m[1] == '-'))
+        m++;
+    if (m + 2 >= le || (m[0] != '+' && m[0] != ':') || m[1] != '-' || m[2] != ' ')
+        return false;
+    size_t col = (size_t)(m - ls);
+    /* Right of the last node's own marker: its child; else the nearest column. */
+    size_t last_col = last_units ? (size_t)(last_units - 1) * 3 : 0;
+    if (last_units && col > last_col)
+        pf->units = last_units + 1;
+    else
+        pf->units = (uint32_t)((col + 1) / 3 + 1);
+    pf->len = (size_t)(m + 3 - ls);
+    pf->branch = true;
+    pf->spaces_only = false;
+    *rest = m + 3;
+    return true;
+}
+
+/* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
+static bool tree_line(struct parser *p, const struct lex_prefix *pf_in, const char *rest)
+{
+    struct lex_prefix fixed = *pf_in;
+    const struct lex_prefix *pf = &fixed;
+    if (!fixed.branch && p->top >= 0)
+        misaligned_branch(p->ls, p->le, p->last_units, &fixed, &rest);
     if (p->has_pending) {
         p->has_pending = false;
         if (pf->units == 0) {

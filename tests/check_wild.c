@@ -597,6 +597,29 @@ START_TEST(tree_markers_off_the_grid_are_still_tree_lines)
 }
 END_TEST
 
+/* Prose before a plan, however it is laid out, never becomes the plan's root. */
+START_TEST(prose_before_a_plan_never_joins_its_root)
+{
+    static const char *const texts[] = {
+        "This is the plan we got from\nthe query above:\nProject [a#1]\n"
+        "+- Filter (a#1 > 1)\n   +- LocalTableScan [a#1]\n",
+        "Here it is\n  Project [a#1]\n  +- Filter (a#1 > 1)\n     +- LocalTableScan [a#1]\n",
+        "Note how the filter is pushed\nProject [a#1]\n+- Filter (a#1 > 1)\n"
+        "   +- LocalTableScan [a#1]\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        struct document *doc = tu_parse(texts[i]);
+        ck_assert_uint_eq(doc->n_plans, 1);
+        struct plan_node *r = tu_root(doc);
+        ck_assert_msg(tu_slice_is(r->text, "Project [a#1]"), "root %.*s in:\n%s",
+                      (int)r->text.len, r->text.ptr, texts[i]);
+        ck_assert(tu_slice_is(tu_child(r, 0)->name, "Filter"));
+        ck_assert(tu_slice_is(tu_child(tu_child(r, 0), 0)->name, "LocalTableScan"));
+        document_free(doc);
+    }
+}
+END_TEST
+
 Suite *wild_suite(void)
 {
     Suite *s = suite_create("wild");
@@ -616,6 +639,7 @@ Suite *wild_suite(void)
     tcase_add_test(tc, lines_after_a_plan_are_not_node_text);
     tcase_add_test(tc, two_bare_trees_in_a_row_are_two_plans);
     tcase_add_test(tc, tree_markers_off_the_grid_are_still_tree_lines);
+    tcase_add_test(tc, prose_before_a_plan_never_joins_its_root);
     suite_add_tcase(s, tc);
     return s;
 }

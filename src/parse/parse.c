@@ -1048,12 +1048,26 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf_in, const ch
             p->last_units = pf->units;
         return true;
     }
+    if (p->sec_headerless && pf->spaces_only && !pf->branch && p->last == p->sec->first_root &&
+        !p->last->first_child) {
+        /* "My plan:" or "Here it is" then "Project [a#1]", at column 0 or indented: the first
+           line was prose, the tree starts here, without its indentation. */
+        const char *t = rest;
+        while (t < p->le && *t == ' ')
+            t++;
+        if (line_names_operator(t, p->le) && !names_an_operator(p->last) && !p->hint_analyzed) {
+            size_t spaces = (size_t)(t - p->ls);
+            struct lex_prefix at = {(uint32_t)((spaces + 2) / 3), 0, false, true};
+            start_headerless(p, &at, t);
+            return true;
+        }
+    }
     if (p->sec_headerless && !pf->branch && p->last && !p->blank_before && indent_line(p))
         return true;
     if (p->sec_headerless && pf->units == 0 && p->last == p->sec->first_root &&
         !p->last->first_child && !memchr(p->last->text.ptr, '\n', p->last->text.len) &&
         lex_looks_like_operator(rest, (size_t)(p->le - rest)) && !reads_like_a_node(p, p->last)) {
-        /* "My plan:" then "Project [a#1]": the first line was prose, the tree starts here. */
+        /* The same with an operator the catalogue does not know. */
         start_headerless(p, pf, rest);
         return true;
     }

@@ -1406,8 +1406,13 @@ START_TEST(spark_output_gives_the_same_tree_with_and_without_clean_up)
         bool paste = false;
         for (size_t k = 0; k < sizeof pastes / sizeof pastes[0]; k++)
             paste |= strcmp(p + 2, pastes[k]) == 0;
-        if (paste) {
+        /* The parser reads this one's one-space indentation as tree markers off the grid
+           (tests/check_wild.c) without clean-up too. */
+        bool parser_reads_it = strcmp(p + 2, "web/spark-docs-explain-default-table.txt") == 0;
+        if (paste && !parser_reads_it) {
             ck_assert_msg(strcmp(raw, got) != 0, "%s: clean-up no longer needed?", p + 2);
+        } else if (paste) {
+            ck_assert_msg(strcmp(raw, got) == 0, "%s: clean-up and parser disagree", p + 2);
         } else if (strcmp(raw, got) != 0) {
             char why[400];
             first_difference(raw, got, why, sizeof why);

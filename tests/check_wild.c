@@ -620,6 +620,45 @@ START_TEST(prose_before_a_plan_never_joins_its_root)
 }
 END_TEST
 
+/* ---- plans indented as code -------------------------------------------------------------- */
+
+static void expect_three_levels(const char *text)
+{
+    struct document *doc = tu_parse(text);
+    ck_assert_msg(doc->n_plans == 1, "%u plans in:\n%s", doc->n_plans, text);
+    struct plan_node *r = tu_root(doc);
+    ck_assert_msg(tu_slice_is(r->text, "Project [a#1]"), "root %.*s in:\n%s", (int)r->text.len,
+                  r->text.ptr, text);
+    ck_assert_uint_eq(r->n_children, 1);
+    struct plan_node *f = tu_child(r, 0);
+    ck_assert(tu_slice_is(f->text, "Filter (a#1 > 1)"));
+    ck_assert(!(f->flags & NODE_INNER));
+    ck_assert_uint_eq(f->n_children, 1);
+    ck_assert(tu_slice_is(tu_child(f, 0)->text, "LocalTableScan [a#1]"));
+    document_free(doc);
+}
+
+/* A plan indented off the grid inside a docstring or a list item, with other lines around
+   it; hand-indented trees two spaces a level, with or without markers. */
+START_TEST(indented_and_hand_indented_trees)
+{
+    expect_three_levels("def f():\n    \"\"\"Shows the plan.\n\n        Project [a#1]\n"
+                        "        +- Filter (a#1 > 1)\n           +- LocalTableScan [a#1]\n"
+                        "    \"\"\"\n    return 1\n");
+    expect_three_levels("* Step 1, the plan:\n\n    Project [a#1]\n    +- Filter (a#1 > 1)\n"
+                        "       +- LocalTableScan [a#1]\n\n* Step 2\n");
+    expect_three_levels("Project [a#1]\n  Filter (a#1 > 1)\n    LocalTableScan [a#1]\n");
+    expect_three_levels("Project [a#1]\n  +- Filter (a#1 > 1)\n    +- LocalTableScan [a#1]\n");
+    /* two spaces a level with a second child: it goes back to its own column */
+    struct document *doc = tu_parse("Project [a#1]\n  :- Filter (a#1 > 1)\n"
+                                    "  :  +- LocalTableScan [a#1]\n  +- LocalTableScan [b#2]\n");
+    struct plan_node *r = tu_root(doc);
+    ck_assert_uint_eq(r->n_children, 2);
+    ck_assert(tu_slice_is(tu_child(r, 1)->text, "LocalTableScan [b#2]"));
+    document_free(doc);
+}
+END_TEST
+
 Suite *wild_suite(void)
 {
     Suite *s = suite_create("wild");
@@ -640,6 +679,7 @@ Suite *wild_suite(void)
     tcase_add_test(tc, two_bare_trees_in_a_row_are_two_plans);
     tcase_add_test(tc, tree_markers_off_the_grid_are_still_tree_lines);
     tcase_add_test(tc, prose_before_a_plan_never_joins_its_root);
+    tcase_add_test(tc, indented_and_hand_indented_trees);
     suite_add_tcase(s, tc);
     return s;
 }

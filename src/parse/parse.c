@@ -91,6 +91,8 @@ struct parser {
     /* tree building */
     struct plan_node **stack;  /* stack[d] = last node placed at depth d (NULL = skipped) */
     struct plan_node **last_child; /* last_child[d] = the last child of stack[d] so far */
+    long *mark_col;            /* mark_col[d] = column of stack[d]'s tree marker (its text's
+                                  column - 3: -3 for a root at column 0) */
     size_t stack_cap;
     long top;                  /* depth of the last node, -1 when none */
     struct plan_node *last;
@@ -185,11 +187,14 @@ static bool stack_reserve(struct parser *p, size_t depth)
     if (s)
         p->stack = s;
     struct plan_node **l = s ? realloc(p->last_child, cap * sizeof *l) : NULL;
-    if (!l) {
+    if (l)
+        p->last_child = l;
+    long *mc = l ? realloc(p->mark_col, cap * sizeof *mc) : NULL;
+    if (!mc) {
         fail(p, SP_ERR_NOMEM);
         return false;
     }
-    p->last_child = l;
+    p->mark_col = mc;
     p->stack_cap = cap;
     return true;
 }
@@ -855,6 +860,7 @@ static struct plan_node *add_node_line(struct parser *p, const char *ls, const c
         p->stack[depth - 1] = NULL;
     p->stack[depth] = n;
     p->last_child[depth] = NULL;
+    p->mark_col[depth] = ls >= p->ls && ls <= p->le ? (long)(ls - p->ls) - 3 : -3;
     p->top = depth;
     p->last = n;
     p->sec_nodes++;
@@ -931,30 +937,38 @@ static bool rebase_after_elision(struct parser *p, const struct lex_prefix *pf, 
     return region_push(p, pf->units - 1, want - (long)pf->units);
 }
 
-/* "  +- Filter" or ":    :- Project": a tree marker one or two columns off Spark's 3-column
-   grid (a hand edit, a lost space).  Read as a branch at the nearest unit: *pf and *rest are
-   rewritten.  Only blanks and ':' may come before the marker. */
-static bool misaligned_branch(const char *ls, const char *le, uint32_t last_units,
-                              struct lex_prefix *pf, const char **rest)
+/* "  +- Filter" or ":    :- Project": a tree marker off Spark's 3-column grid (a hand
+   edit, a lost space, a tree indented two spaces a level).  Returns the depth the line takes,
+   or -1 when the line has no such marker; *pf and *rest are rewritten to the marker.  Right
+   of the last node's marker: its child.  Else the nearest ancestor whose marker is within
+   two columns left of it, or the child of the one further left (at most 64 levels are
+   looked at; beyond, the 3-column grid decides).  Only blanks and ':' come before it. */
+static long misaligned_branch(const struct parser *p, struct lex_prefix *pf, const char **rest)
 {
-    const char *m = ls;
+    const char *m = p->ls, *le = p->le;
     /* Bound: the line's prefix, once. */
     while (m < le && (*m == ' ' || *m == ':') && !(m + 2 < le && m[0] == ':' && m[1] == '-'))
         m++;
     if (m + 2 >= le || (m[0] != '+' && m[0] != ':') || m[1] != '-' || m[2] != ' ')
-        return false;
-    size_t col = (size_t)(m - ls);
-    /* Right of the last node's own marker: its child; else the nearest column. */
-    size_t last_col = last_units ? (size_t)(last_units - 1) * 3 : 0;
-    if (last_units && col > last_col)
-        pf->units = last_units + 1;
-    else
-        pf->units = (uint32_t)((col + 1) / 3 + 1);
-    pf->len = (size_t)(m + 3 - ls);
+        return -1;
+    long col = (long)(m - p->ls);
+    pf->units = (uint32_t)(col / 3 + 1);
+    pf->len = (size_t)(m + 3 - p->ls);
     pf->branch = true;
     pf->spaces_only = false;
     *rest = m + 3;
-    return true;
+    long top = p->top;
+    if (col > p->mark_col[top])
+        return top + 1;
+    /* Bound: 64 levels. */
+    for (long d = top; d >= 0 && top - d < 64; d--) {
+        if (p->mark_col[d] > col)
+            continue;
+        if (col - p->mark_col[d] <= 2 || d == top)
+            return d;
+        return d + 1;
+    }
+    return (long)((col + 1) / 3 + 1) + region_offset(p);
 }
 
 /* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
@@ -962,8 +976,9 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf_in, const ch
 {
     struct lex_prefix fixed = *pf_in;
     const struct lex_prefix *pf = &fixed;
+    long off_grid = -1;
     if (!fixed.branch && p->top >= 0)
-        misaligned_branch(p->ls, p->le, p->last_units, &fixed, &rest);
+        off_grid = misaligned_branch(p, &fixed, &rest);
     if (p->has_pending) {
         p->has_pending = false;
         if (pf->units == 0) {
@@ -1016,7 +1031,13 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf_in, const ch
             p->last_units = pf->units;
         return true;
     }
-    if (pf->branch) {
+    if (off_grid >= 0) {
+        if (off_grid > 0 && add_node_line(p, rest, p->le, p->lno, off_grid)) {
+            p->last_units = pf->units;
+            p->sec_branches++;
+            return true;
+        }
+    } else if (pf->branch) {
         if (p->sec_partial && p->n_regions && pf->units <= p->regions[0].base) {
             /* Left of where the partial tree started: the root of that line is not in the
                text either, so the line starts another root. */
@@ -1381,6 +1402,15 @@ static void one_line(struct parser *p, struct lex_prefix pf)
         p->blank_before = false;
         return;
     }
+    if (pf.spaces_only && !pf.branch && r > rest && lex_looks_like_operator(r, (size_t)(p->le - r))) {
+        /* A tree indented off the 3-column grid (8 spaces in a docstring, 2 in a list item):
+           it starts at its first character, its depth counted in whole units. */
+        size_t spaces = (size_t)(r - p->ls);
+        struct lex_prefix at = {(uint32_t)((spaces + 2) / 3), 0, false, true};
+        start_headerless(p, &at, r);
+        p->blank_before = false;
+        return;
+    }
     if (pf.branch && !p->tree_open && p->mode == MODE_NONE && lex_looks_like_operator(rest, rl)) {
         /* "      +- Filter ...": a copy that starts below the plan's root. */
         start_headerless(p, &pf, rest);
@@ -1464,6 +1494,7 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
                       p.field_warnings_dropped);
     free(p.stack);
     free(p.last_child);
+    free(p.mark_col);
     free(p.regions);
     ids_reset(&p.ids);
     if (p.status != SP_OK) {

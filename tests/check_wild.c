@@ -540,6 +540,8 @@ START_TEST(lines_after_a_plan_are_not_node_text)
         "```\n", "~~~\n", "*/\nint x;\n", "\"\"\"\n", "'''\n", "</pre>\n", "</code></pre>\n",
         "df.show()\n", "spark.stop()\n", "}\n", "val n = df.count()\n",
         "The scan reads the local rows.\n", "Figure 2: the physical plan of the query\n",
+        "SELECT 1;\n", "<p>Next</p>\n",
+        "<button data-toggle-ms=\"x\" aria-label=\"Copy code\" class=\"copy\">Copy</button>\n",
     };
     for (size_t i = 0; i < sizeof after / sizeof after[0]; i++) {
         char text[512];

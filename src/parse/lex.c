@@ -828,6 +828,20 @@ bool lex_log_record(const char *s, size_t n, struct slice *when, struct slice *l
     return false;
 }
 
+/* Does s[0..n) hold w?  Linear: memchr for w's first byte. */
+static bool has(const char *s, size_t n, const char *w)
+{
+    size_t k = strlen(w);
+    /* Bound: each start found by memchr is tried once. */
+    for (const char *p = s; n >= k && (p = memchr(p, w[0], (size_t)(s + n - p))) != NULL; p++) {
+        if ((size_t)(s + n - p) < k)
+            return false;
+        if (memcmp(p, w, k) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* ident(.ident)*(...) closing the line: "df.show()", "spark.stop()", "print(plan)".  A
    stack frame ("org.x.Dataset.cache(Dataset.scala:2912)", "(Native Method)") is the text of
    a node Spark printed with its call site, not code. */
@@ -871,8 +885,13 @@ bool lex_foreign_line(const char *s, size_t n)
         s[0] == '}' || has_prefix(s, n, "==>") || has_prefix(s, n, "-->") ||
         has_prefix(s, n, "=>") || has_prefix(s, n, "->"))
         return true;
-    /* Code: a call, an assignment or a declaration. */
-    if (code_call(s, n))
+    /* Any other HTML tag, and a copy button's attributes left behind by a web page. */
+    if ((s[0] == '<' && n > 1 && (is_lower(s[1]) || is_upper(s[1])) &&
+         !has_prefix(s, n, "<empty>")) ||
+        has(s, n, "aria-label=") || has(s, n, "data-toggle"))
+        return true;
+    /* Code: a call, an assignment or a declaration, a statement's semicolon. */
+    if (code_call(s, n) || s[n - 1] == ';')
         return true;
     static const char *const decls[] = {"val ", "var ", "def ", "import ", "from ", "return ",
                                         "%sql", "%python", "%scala", "%md"};

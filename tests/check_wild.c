@@ -661,6 +661,64 @@ START_TEST(indented_and_hand_indented_trees)
 }
 END_TEST
 
+/* ---- line prefixes and markup ------------------------------------------------------------ */
+
+static void expect_project_range(const char *text)
+{
+    struct document *doc = tu_parse(text);
+    ck_assert_msg(doc->n_plans == 1, "%u plans in:\n%s", doc->n_plans, text);
+    struct plan_section *s = doc->first_plan->first_section;
+    ck_assert_msg(tu_slice_is(s->title, "== Physical Plan =="), "no header in:\n%s", text);
+    ck_assert_uint_eq(doc->n_all_nodes, 3);
+    struct plan_node *r = tu_root(doc);
+    ck_assert(tu_slice_is(r->text, "Project [id#0L]"));
+    struct plan_node *f = tu_child(r, 0);
+    ck_assert_msg(tu_slice_is(f->text, "Filter (id#0L > 1)"), "filter %.*s in:\n%s",
+                  (int)f->text.len, f->text.ptr, text);
+    ck_assert(tu_slice_is(tu_child(f, 0)->text, "Range (0, 3, step=1, splits=2)"));
+    document_free(doc);
+}
+
+START_TEST(plans_behind_prefixes_and_markup)
+{
+    /* Databricks notebook source: MAGIC lines, COMMAND separators */
+    expect_project_range("# Databricks notebook source\ndf = spark.range(3)\n\n"
+                         "# COMMAND ----------\n\n# MAGIC %md\n# MAGIC The plan:\n# MAGIC\n"
+                         "# MAGIC     == Physical Plan ==\n# MAGIC     *(1) Project [id#0L]\n"
+                         "# MAGIC     +- *(1) Filter (id#0L > 1)\n"
+                         "# MAGIC        +- *(1) Range (0, 3, step=1, splits=2)\n"
+                         "# COMMAND ----------\n\ndisplay(df)\n");
+    expect_project_range("-- Databricks notebook source\n-- MAGIC %md\n"
+                         "-- MAGIC == Physical Plan ==\n-- MAGIC *(1) Project [id#0L]\n"
+                         "-- MAGIC +- *(1) Filter (id#0L > 1)\n"
+                         "-- MAGIC    +- *(1) Range (0, 3, step=1, splits=2)\n");
+    /* Scaladoc in an indented method, with and without the second space */
+    expect_project_range("  /**\n   * The plan:\n   * {{{\n   * == Physical Plan ==\n"
+                         "   * *(1) Project [id#0L]\n   * +- *(1) Filter (id#0L > 1)\n"
+                         "   *    +- *(1) Range (0, 3, step=1, splits=2)\n   * }}}\n   */\n"
+                         "  def plan(): Unit = {}\n");
+    expect_project_range("    /**\n     *  == Physical Plan ==\n     *  *(1) Project [id#0L]\n"
+                         "     *  +- *(1) Filter (id#0L > 1)\n"
+                         "     *     +- *(1) Range (0, 3, step=1, splits=2)\n     */\n");
+    /* // with extra spaces, -- in SQL */
+    expect_project_range("object X {\n  //  == Physical Plan ==\n  //  *(1) Project [id#0L]\n"
+                         "  //  +- *(1) Filter (id#0L > 1)\n"
+                         "  //     +- *(1) Range (0, 3, step=1, splits=2)\n  def f = 1\n}\n");
+    expect_project_range("-- The plan:\n-- == Physical Plan ==\n-- *(1) Project [id#0L]\n"
+                         "-- +- *(1) Filter (id#0L > 1)\n"
+                         "--    +- *(1) Range (0, 3, step=1, splits=2)\nSELECT 1;\n");
+    /* HTML: tags, entities, <br>, a copy button after the block */
+    expect_project_range("<p>The plan:</p>\n<pre><code class=\"language-text\">== Physical Plan ==\n"
+                         "*(1) Project [id#0L]\n+- *(1) Filter (id#0L &gt; 1)\n"
+                         "   +- *(1) Range (0, 3, step=1, splits=2)\n</code></pre>"
+                         "<button data-toggle-ms=\"x\" aria-label=\"Copy code\" class=\"c\">"
+                         "Copy</button>\n");
+    expect_project_range("<pre>== Physical Plan ==<br>*(1) Project [id#0L]<br>"
+                         "+- *(1) Filter (id#0L &gt; 1)<br>"
+                         "   +- *(1) Range (0, 3, step=1, splits=2)<br></pre>\n");
+}
+END_TEST
+
 Suite *wild_suite(void)
 {
     Suite *s = suite_create("wild");
@@ -682,6 +740,7 @@ Suite *wild_suite(void)
     tcase_add_test(tc, tree_markers_off_the_grid_are_still_tree_lines);
     tcase_add_test(tc, prose_before_a_plan_never_joins_its_root);
     tcase_add_test(tc, indented_and_hand_indented_trees);
+    tcase_add_test(tc, plans_behind_prefixes_and_markup);
     suite_add_tcase(s, tc);
     return s;
 }

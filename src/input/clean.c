@@ -1191,7 +1191,7 @@ bool clean_quick_scan(const char *s, size_t n)
     struct cl_wrap_scan ws;
     cl_wrap_scan_init(&ws);
     struct cl_tree_check tc = {0};
-    bool dirty = false;
+    bool dirty = false, doc_next = false;
     uint32_t line = 0;
     while (s < end && !dirty) {
         unsigned marks = 0;
@@ -1240,6 +1240,9 @@ bool clean_quick_scan(const char *s, size_t n)
             if ((marks & MARK_BACKSLASH) && has_quote(l.p, l.len) &&
                 cl_line_has_escaped_newline(l.p, l.len))
                 dirty = true;
+            if ((c0 == '<' || c0 == '#' || c0 == '-' || c0 == '/' || c0 == '*' || doc_next) &&
+                cl_markup_line(l.p, l.len, ind, &doc_next))
+                dirty = true;
         } else {
             prev_prefix = PX_NONE;
             prev_number = -2;
@@ -1276,7 +1279,7 @@ static enum sp_status run_pipeline(struct document *doc, struct diag *err)
     c.input_len = doc->len;
     arena_init(&c.scratch);
     enum sp_status status = SP_OK;
-    if (!step_split(&c) || !cl_step_literals(&c) || !step_tabs(&c))
+    if (!step_split(&c) || !cl_step_literals(&c) || !step_tabs(&c) || !cl_step_markup(&c))
         goto nomem;
     step_prefixes(&c);
     if (!step_tables(&c))

@@ -883,6 +883,8 @@ bool lex_foreign_line(const char *s, size_t n)
         has_prefix(s, n, "**/") || has_prefix(s, n, "\"\"\"") || has_prefix(s, n, "\'\'\'") ||
         has_prefix(s, n, "</") || has_prefix(s, n, "<pre") || has_prefix(s, n, "<code") ||
         s[0] == '}' || has_prefix(s, n, "==>") || has_prefix(s, n, "-->") ||
+        has_prefix(s, n, "# COMMAND ---") || has_prefix(s, n, "-- COMMAND ---") ||
+        has_prefix(s, n, "// COMMAND ---") ||
         has_prefix(s, n, "=>") || has_prefix(s, n, "->"))
         return true;
     /* Any other HTML tag, and a copy button's attributes left behind by a web page. */

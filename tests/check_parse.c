@@ -1252,11 +1252,47 @@ START_TEST(a_10000_deep_plan_parses_in_linear_time)
 }
 END_TEST
 
+/* One table names the section lines for the parser and the clean-up: a sentence that merely
+ * starts like one is text to both. */
+START_TEST(section_lines_are_named_from_one_table)
+{
+    static const struct {
+        const char *line;
+        enum head_kind kind;
+    } cases[] = {
+        {"Found 3 WholeStageCodegen subtrees.", HEAD_FOUND_CODEGEN},
+        {"Found 3 files in the table", HEAD_NONE},
+        {"== Physical Plan ==  ", HEAD_PHYSICAL},
+        {"  == Parsed Logical Plan ==", HEAD_PARSED},
+        {"== Subtree 1 / 2 (maxMethodCodeSize:282) ==", HEAD_SUBTREE},
+        {"== Final Plan ==", HEAD_AQE_LABEL},
+        {"== Whole Stage Codegen ==", HEAD_OTHER_HEADER},
+        {"===== Subqueries =====", HEAD_SUBQUERIES},
+        {"Generated code:", HEAD_GENERATED_CODE},
+        {"Generated code: none", HEAD_NONE},
+        {"Subquery:1 Hosting operator id = 4", HEAD_SUBQUERY_ENTRY},
+        {"Subquery: none", HEAD_NONE},
+        {"-- !query analysis", HEAD_QUERY_ANALYSIS},
+        {"Filter (a > 1)", HEAD_NONE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(headline_kind(cases[i].line, strlen(cases[i].line)) == cases[i].kind,
+                      "\"%s\": kind %d, expected %d", cases[i].line,
+                      (int)headline_kind(cases[i].line, strlen(cases[i].line)),
+                      (int)cases[i].kind);
+    /* The parser acts on the sections, and reads AQE labels at column 0 as text. */
+    ck_assert_int_eq(lex_header("== Final Plan ==", 16), HEAD_NONE);
+    const char *found = "Found 2 WholeStageCodegen subtrees.";
+    ck_assert_int_eq(lex_header(found, strlen(found)), HEAD_FOUND_CODEGEN);
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
     Suite *s = suite_create("parse");
     TCase *tc = tcase_create("modes");
     tcase_add_test(tc, simple_mode_builds_the_tree_with_stages);
+    tcase_add_test(tc, section_lines_are_named_from_one_table);
     tcase_add_test(tc, extended_mode_gives_four_sections_and_the_schema_line);
     tcase_add_test(tc, analyzed_plan_without_schema_keeps_its_root);
     tcase_add_test(tc, aqe_final_plan_label_holds_its_subplan);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/headline.h"
 #include "sparkplan/lex.h"
 
 /* ---- line arrays and scratch ----------------------------------------------------------- */
@@ -153,16 +154,7 @@ static bool is_digit(char ch)
 
 bool cl_is_header(const char *p, uint32_t len)
 {
-    uint32_t i = cl_indent(p, len);
-    p += i;
-    len -= i;
-    /* The opening "== " first: it is what nearly every line fails on, and trimming the end
-       cannot change it (a header keeps 6 bytes or more). */
-    if (len < 6 || memcmp(p, "== ", 3) != 0 || p[3] == '=')
-        return false;
-    while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-        len--;
-    return len >= 6 && memcmp(p + len - 2, "==", 2) == 0;
+    return headline_is_title(p, len);
 }
 
 bool cl_is_plan_header(const char *p, uint32_t len)
@@ -303,24 +295,17 @@ static enum cl_kind kind_of(const char *p, uint32_t len, const struct cl_facts *
         i++;
     if (i == len)
         return K_BLANK;
-    /* Headers and "=====" start with '=' after the indentation; the sections below with
-       one of "SFG-/" at column 0.  Most lines start with none of them. */
-    if (p[i] == '=') {
-        if (cl_is_header(p, len))
+    /* Section lines (headline.h): "== ... ==" and "=====" ones may be indented, the others
+       ("Subquery:1", "Found 3 ...", "-- !query", a code line number ...) start at column 0. */
+    if (i == 0 || p[i] == '=') {
+        enum head_kind h = headline_kind(p + i, len - i);
+        if (headline_kind_is_title(h))
             return K_HEADER;
-        if (cl_starts(p + i, len - i, "====="))
+        if (h != HEAD_NONE)
             return K_SECTION;
     }
     if (i > 0)
         return K_OTHER;
-    char c0 = p[0];
-    if ((c0 == 'S' || c0 == 'F' || c0 == 'G' || c0 == '-' || c0 == '/') &&
-        ((cl_starts(p, len, "Subquery:") && len > 9 && is_digit(p[9])) ||
-         (cl_starts(p, len, "Subplan:") && len > 8 && is_digit(p[8])) ||
-         (cl_starts(p, len, "Found ") && len > 6 && is_digit(p[6])) ||
-         cl_starts(p, len, "Generated code:") || cl_starts(p, len, "-- !query") ||
-         (cl_starts(p, len, "/* ") && len > 3 && is_digit(p[3]))))
-        return K_SECTION;
     if (p[0] == '(') {
         uint32_t j = 1;
         while (j < len && is_digit(p[j]))

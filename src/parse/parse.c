@@ -884,7 +884,7 @@ static struct slice trimmed_line(const struct parser *p)
     return slice_make(s, (size_t)(e - s));
 }
 
-static void header(struct parser *p, enum lex_header h)
+static void header(struct parser *p, enum head_kind h)
 {
     if (p->mode == MODE_CODE)
         finish_code(p);
@@ -893,13 +893,13 @@ static void header(struct parser *p, enum lex_header h)
     struct slice title = trimmed_line(p);
     enum section_kind kind = SECTION_PHYSICAL;
     switch (h) {
-    case LEX_PARSED:
-    case LEX_ANALYZED:
-    case LEX_OPTIMIZED:
-    case LEX_PHYSICAL:
-        kind = h == LEX_PARSED      ? SECTION_PARSED
-               : h == LEX_ANALYZED  ? SECTION_ANALYZED
-               : h == LEX_OPTIMIZED ? SECTION_OPTIMIZED
+    case HEAD_PARSED:
+    case HEAD_ANALYZED:
+    case HEAD_OPTIMIZED:
+    case HEAD_PHYSICAL:
+        kind = h == HEAD_PARSED      ? SECTION_PARSED
+               : h == HEAD_ANALYZED  ? SECTION_ANALYZED
+               : h == HEAD_OPTIMIZED ? SECTION_OPTIMIZED
                                     : SECTION_PHYSICAL;
         /* A section no later than one already seen starts the next explain output. */
         if (!p->plan || p->plan_headerless || section_order(kind) <= p->plan_max_order) {
@@ -910,51 +910,54 @@ static void header(struct parser *p, enum lex_header h)
         if (!open_section(p, kind, title, p->lno))
             return;
         p->plan_max_order = section_order(kind);
-        p->expect_schema = h == LEX_ANALYZED;
+        p->expect_schema = h == HEAD_ANALYZED;
         return;
-    case LEX_SUBTREE:
+    case HEAD_SUBTREE:
         if ((!p->plan || p->plan_headerless) && !open_plan(p, p->lno))
             return;
         if (open_section(p, SECTION_CODEGEN, title, p->lno))
             p->plan_max_order = section_order(SECTION_CODEGEN);
         return;
-    case LEX_FOUND_CODEGEN:
+    case HEAD_FOUND_CODEGEN:
         open_plan(p, p->lno);
         p->plan_max_order = section_order(SECTION_CODEGEN);
         return;
-    case LEX_GENERATED_CODE:
+    case HEAD_GENERATED_CODE:
         if (p->sec && p->sec->kind == SECTION_CODEGEN)
             p->code_sec = p->sec;
         p->tree_open = false;
         p->mode = MODE_CODE;
         p->code_start = p->code_end = NULL;
         return;
-    case LEX_SUBQUERIES:
-    case LEX_OPTIMIZED_OUT:
+    case HEAD_SUBQUERIES:
+    case HEAD_OPTIMIZED_OUT:
         close_section(p);
         return;
-    case LEX_SUBQUERY_ENTRY:
-    case LEX_SUBPLAN_ENTRY:
+    case HEAD_SUBQUERY_ENTRY:
+    case HEAD_SUBPLAN_ENTRY:
         if ((!p->plan || p->plan_headerless) && !open_plan(p, p->lno))
             return;
         open_section(p, SECTION_SUBQUERY, title, p->lno);
         return;
-    case LEX_OTHER_HEADER:
+    case HEAD_OTHER_HEADER:
         close_section(p);
         p->mode = MODE_SKIP;
         return;
-    case LEX_QUERY_MARK:
+    case HEAD_QUERY_MARK:
         close_plan(p);
         p->hint_analyzed = false;
         p->mode = MODE_SKIP;
         return;
-    case LEX_QUERY_OUTPUT:
-    case LEX_QUERY_ANALYSIS:
+    case HEAD_QUERY_OUTPUT:
+    case HEAD_QUERY_ANALYSIS:
         close_plan(p);
-        p->hint_analyzed = h == LEX_QUERY_ANALYSIS;
+        p->hint_analyzed = h == HEAD_QUERY_ANALYSIS;
         p->mode = MODE_NONE;
         return;
-    case LEX_NONE:
+    case HEAD_NONE:
+    case HEAD_AQE_LABEL: /* lex_header() gives none of these three */
+    case HEAD_BANNER:
+    case HEAD_CODE_LINE:
         return;
     }
 }
@@ -1035,8 +1038,8 @@ static void one_line(struct parser *p, struct lex_prefix pf)
     }
     size_t rl = (size_t)(p->le - rest);
     if (pf.spaces_only) {
-        enum lex_header h = lex_header(rest, rl);
-        if (h != LEX_NONE && (p->mode != MODE_CODE || h != LEX_SUBQUERY_ENTRY)) {
+        enum head_kind h = lex_header(rest, rl);
+        if (h != HEAD_NONE && (p->mode != MODE_CODE || h != HEAD_SUBQUERY_ENTRY)) {
             header(p, h);
             p->blank_before = false;
             return;

@@ -1051,10 +1051,10 @@ START_TEST(lines_are_original_input_lines)
     char *bytes = strdup("x");
     struct document *doc = document_new("mapped", bytes, 1);
     static const uint32_t map[] = {0, 3, 4, 6};
-    doc->text = clean;
-    doc->text_len = strlen(clean);
-    doc->line_map = map;
-    doc->n_text_lines = 3;
+    doc->src.text = clean;
+    doc->src.text_len = strlen(clean);
+    doc->src.line_map = map;
+    doc->src.n_text_lines = 3;
     struct diag err = {0};
     ck_assert_int_eq(parse_document(doc, &err), SP_OK);
     ck_assert(document_finish(doc));
@@ -1098,10 +1098,10 @@ START_TEST(a_100000_deep_tree_from_line_depths_parses)
     }
     char *bytes = strdup("x");
     struct document *doc = document_new("deep", bytes, 1);
-    doc->text = text;
-    doc->text_len = n;
-    doc->n_text_lines = depth + 1;
-    doc->line_depth = units;
+    doc->src.text = text;
+    doc->src.text_len = n;
+    doc->src.n_text_lines = depth + 1;
+    doc->src.line_depth = units;
     struct diag err = {0};
     ck_assert_int_eq(parse_document(doc, &err), SP_OK);
     ck_assert(document_finish(doc));
@@ -1155,8 +1155,9 @@ START_TEST(random_token_soup_never_breaks_the_model)
             continue;
         for (size_t i = 0; i < doc->n_all_nodes; i++) {
             const struct plan_node *x = doc->all_nodes[i];
-            ck_assert(x->text.len == 0 || (x->text.ptr >= doc->text &&
-                                           x->text.ptr + x->text.len <= doc->text + doc->text_len));
+            const struct source *src = &doc->src;
+            ck_assert(x->text.len == 0 || (x->text.ptr >= src->text &&
+                                           x->text.ptr + x->text.len <= src->text + src->text_len));
             ck_assert(!x->parent || x->depth == x->parent->depth + 1);
             ck_assert(x->line >= 1 && x->line <= n + 1);
         }

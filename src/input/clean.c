@@ -79,8 +79,8 @@ static bool split_line(struct cleaner *c, const char *s, const char *e, uint32_t
 
 static bool step_split(struct cleaner *c)
 {
-    const char *s = c->doc->bytes;
-    size_t n = c->doc->len;
+    const char *s = c->src->bytes;
+    size_t n = c->src->len;
     if (n >= 2 && ((unsigned char)s[0] == 0xFF && (unsigned char)s[1] == 0xFE)) {
         s = utf16_to_utf8(c, (const unsigned char *)s + 2, n - 2, false, &n);
         c->changed |= CL_ENCODING;
@@ -676,8 +676,8 @@ static void step_numbers(struct cleaner *c)
  * (*total) and whether a line would be overtaken. */
 static bool fits_in_place(const struct cleaner *c, size_t *total)
 {
-    struct document *doc = c->doc;
-    uintptr_t b = (uintptr_t)doc->bytes, e = b + doc->len;
+    const struct source *src = c->src;
+    uintptr_t b = (uintptr_t)src->bytes, e = b + src->len;
     size_t o = 0;
     bool overtaken = false;
     for (size_t i = 0; i < c->lines.n; i++) {
@@ -688,21 +688,21 @@ static bool fits_in_place(const struct cleaner *c, size_t *total)
         o += (size_t)l->len + 1;
     }
     *total = o;
-    if (!doc->bytes || o >= doc->len || overtaken)  /* < len: the NUL stays inside the input */
+    if (!src->bytes || o >= src->len || overtaken)  /* < len: the NUL stays inside the input */
         return false;
     /* A mapped input (mapfile.h) is read-only until asked. */
-    return !doc->bytes_mapped || mapfile_writable(doc->bytes, doc->len);
+    return !src->mapped || mapfile_writable(src->bytes, src->len);
 }
 
 static bool emit(struct cleaner *c)
 {
-    struct document *doc = c->doc;
+    struct source *src = c->src;
     if (c->lines.n > UINT32_MAX - 1)
         return false;
     size_t total = c->text_len;
     bool in_place = !c->text && fits_in_place(c, &total);
-    char *text = c->text ? c->text : in_place ? doc->bytes : arena_alloc(&doc->arena, total + 1);
-    uint32_t *map = arena_alloc(&doc->arena, (c->lines.n + 1) * sizeof *map);
+    char *text = c->text ? c->text : in_place ? src->bytes : arena_alloc(&src->arena, total + 1);
+    uint32_t *map = arena_alloc(&src->arena, (c->lines.n + 1) * sizeof *map);
     if (!text || !map)
         return false;
     size_t o = 0;
@@ -717,23 +717,16 @@ static bool emit(struct cleaner *c)
         map[i + 1] = l->orig;
     }
     text[o] = '\0';
-    if (in_place) {
-        /* The buffer now holds the text: it changes owner, the input is gone (bytes_mapped
-           still says how the buffer is released). */
-        doc->text_buf = text;
-        doc->bytes = NULL;
-    }
-    doc->text = text;
-    doc->text_len = o;
-    doc->line_map = map;
-    doc->n_text_lines = (uint32_t)c->lines.n;
+    uint32_t *units = NULL;
     if (c->units) {
-        uint32_t *units = arena_alloc(&doc->arena, (c->lines.n + 1) * sizeof *units);
+        units = arena_alloc(&src->arena, (c->lines.n + 1) * sizeof *units);
         if (!units)
             return false;
         memcpy(units + 1, c->units, c->lines.n * sizeof *units);
-        doc->line_depth = units;
     }
+    /* In place, the buffer now holds the text: it changes owner, the input is gone
+       (source_set_text; src->mapped still says how the buffer is released). */
+    source_set_text(src, text, o, map, (uint32_t)c->lines.n, units);
     return true;
 }
 
@@ -893,7 +886,8 @@ static enum sp_status run_pipeline(struct document *doc, struct diag *err)
 {
     struct cleaner c = {0};
     c.doc = doc;
-    c.input_len = doc->len;
+    c.src = &doc->src;
+    c.input_len = doc->src.len;
     arena_init(&c.scratch);
     enum sp_status status = SP_OK;
     if (!step_split(&c) || !cl_step_literals(&c) || !step_tabs(&c))
@@ -930,24 +924,18 @@ done:
 
 enum sp_status clean_document_full(struct document *doc, struct diag *err)
 {
-    if (!doc->bytes)
+    if (!source_read_input(&doc->src))
         return SP_OK; /* cleaned before, and the input is gone: the text stays */
-    doc->text = doc->bytes;
-    doc->text_len = doc->len;
-    doc->line_map = NULL;
-    doc->line_depth = NULL;
-    if (doc->len > UINT32_MAX / 2)
+    if (doc->src.len > UINT32_MAX / 2)
         return SP_OK; /* lines and offsets are 32-bit: such input is read as it is */
     return run_pipeline(doc, err);
 }
 
 enum sp_status clean_document(struct document *doc, struct diag *err)
 {
-    if (!doc->bytes)
+    if (!source_read_input(&doc->src))
         return SP_OK; /* cleaned before, and the input is gone: the text stays */
-    doc->text = doc->bytes;
-    doc->text_len = doc->len;
-    if (!clean_quick_scan(doc->bytes, doc->len))
+    if (!clean_quick_scan(doc->src.bytes, doc->src.len))
         return SP_OK;
     return clean_document_full(doc, err);
 }

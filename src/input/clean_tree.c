@@ -480,7 +480,7 @@ bool cl_step_tree(struct cleaner *c)
         /* Longer than the input (lost indentation puts spaces back: the usual case), so
            emit() could not write it over the input: write it where it ends up, once, instead
            of the rebuilt lines to scratch and everything again in emit(). */
-        ot.text = arena_alloc(&c->doc->arena, total + 1);
+        ot.text = arena_alloc(&c->src->arena, total + 1);
         if (!ot.text)
             goto done;
     }

@@ -48,11 +48,12 @@ enum {
 struct cl_facts;
 
 struct cleaner {
-    struct document *doc;
+    struct document *doc;   /* for its warnings (document_warn) only */
+    struct source *src;     /* doc->src: the input read, the text written */
     struct arena scratch;   /* rewritten line contents, freed when clean-up ends */
     struct cl_lines lines;  /* the current lines */
     uint32_t *units;        /* deep trees: document.line_depth of each line (clean_tree.c) */
-    /* The final text when the last step wrote it (in doc->arena, text_len bytes then a NUL),
+    /* The final text when the last step wrote it (in src->arena, text_len bytes then a NUL),
        each of lines.v a view into it in order: emit() copies nothing.  NULL otherwise. */
     char *text;
     size_t text_len;

@@ -45,11 +45,7 @@ static enum sp_status load_fd(int fd, size_t size, const char *name, struct docu
             mapfile_close(mapped, size);
             goto nomem;
         }
-        doc->bytes = mapped;
-        doc->len = size;
-        doc->text = mapped;
-        doc->text_len = size;
-        doc->bytes_mapped = true;
+        source_init(&doc->src, mapped, size, true);
         return load_document(doc, out, err);
     }
     size_t cap = size, len = 0;
@@ -227,15 +223,15 @@ static void *scan_main(void *arg)
 static struct document *parse_beside_scan(struct document *doc, bool *scanned, bool *dirty,
                                           enum sp_status *st, struct diag *err)
 {
-    struct scan_job job = {doc->bytes, doc->len, 0};
+    struct scan_job job = {doc->src.bytes, doc->src.len, 0};
     pthread_t th;
     *scanned = *dirty = false;
     if (!thread_start_quiet(&th, scan_main, &job))
         return NULL;
     struct document *trial = document_new(doc->name, NULL, 0);
     if (trial) {
-        trial->text = doc->bytes;
-        trial->text_len = doc->len;
+        trial->src.text = doc->src.bytes;
+        trial->src.text_len = doc->src.len;
         trial->parse_cancel = &job.dirty;
         *st = parse_document(trial, err);
         trial->parse_cancel = NULL;
@@ -247,11 +243,9 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
         document_free(trial);
         return NULL;
     }
-    trial->bytes = doc->bytes;
-    trial->len = doc->len;
-    trial->bytes_mapped = doc->bytes_mapped;
-    doc->bytes = NULL;
-    doc->bytes_mapped = false;
+    /* The trial read doc's bytes without holding them: now it takes the whole source. */
+    source_free(&trial->src);
+    source_move(&trial->src, &doc->src);
     document_free(doc);
     return trial;
 }
@@ -261,7 +255,7 @@ static enum sp_status load_document(struct document *doc, struct document **out,
                                     struct diag *err)
 {
     *out = NULL;
-    const char *hint = compressed_hint(doc->bytes, doc->len);
+    const char *hint = compressed_hint(doc->src.bytes, doc->src.len);
     if (hint) {
         diag_set(err, 0, "%s", hint);
         document_free(doc);
@@ -269,7 +263,7 @@ static enum sp_status load_document(struct document *doc, struct document **out,
     }
     enum sp_status s;
     bool scanned = false, dirty = false;
-    if (doc->len >= PARALLEL_SCAN_MIN && doc->len <= UINT32_MAX / 2) {
+    if (doc->src.len >= PARALLEL_SCAN_MIN && doc->src.len <= UINT32_MAX / 2) {
         struct document *parsed = parse_beside_scan(doc, &scanned, &dirty, &s, err);
         if (parsed) {
             doc = parsed;
@@ -277,16 +271,10 @@ static enum sp_status load_document(struct document *doc, struct document **out,
         }
     }
     s = scanned && dirty ? clean_document_full(doc, err) : clean_document(doc, err);
-    if (s == SP_OK && doc->bytes && doc->text != doc->bytes) {
-        /* Clean-up wrote a text of its own and nothing points into the input any more: a
-           second copy of it would only raise the peak (corpus concatenation: 3.75x). */
-        if (doc->bytes_mapped)
-            mapfile_close(doc->bytes, doc->len);
-        else
-            free(doc->bytes);
-        doc->bytes = NULL;
-        doc->bytes_mapped = false;
-    }
+    /* Clean-up wrote a text of its own and nothing points into the input any more: a second
+       copy of it would only raise the peak (corpus concatenation: 3.75x). */
+    if (s == SP_OK)
+        source_drop_input(&doc->src);
     if (s == SP_OK)
         s = parse_document(doc, err);
 finish:

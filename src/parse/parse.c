@@ -1,4 +1,4 @@
-/* parse.c: lines of doc->text -> plans, sections and nodes (see parse.h).
+/* parse.c: lines of doc->src.text -> plans, sections and nodes (see parse.h).
  *
  * One pass over the lines, each classified by lex.c.  A tree is built with an explicit stack
  * indexed by depth (no recursion); AQE sub-plans and pastes that start indented are handled
@@ -60,7 +60,7 @@ struct parser {
     const char *ls;            /* line start */
     const char *le;            /* line end (no '\n', no '\r') */
     bool maybe_dot;            /* the line may hold a '.' (false: it has none) */
-    uint32_t lno;              /* 1-based line in doc->text */
+    uint32_t lno;              /* 1-based line in doc->src.text */
     bool blank_before;         /* the previous line was blank */
 
     struct plan *plan;         /* open plan, or NULL */
@@ -299,7 +299,7 @@ static void index_node(struct parser *p, struct plan_node *n)
     if (!p->ids.direct_limit)
         /* Dense ids number the operators, and an operator takes 8 bytes of input or more
            ("+- X (9)\n"): ids beyond that are sparse by construction. */
-        p->ids.direct_limit = p->doc->text_len / 8 + 1024;
+        p->ids.direct_limit = p->doc->src.text_len / 8 + 1024;
     struct plan_node **place = ids_place(&p->ids, n->id);
     if (!place) {
         fail(p, SP_ERR_NOMEM);
@@ -993,8 +993,9 @@ static void blank_line(struct parser *p)
    line (and every input when line_depth is NULL) is read as printed. */
 static void apply_line_depth(const struct document *doc, uint32_t lno, struct lex_prefix *pf)
 {
-    if (doc->line_depth && lno <= doc->n_text_lines && doc->line_depth[lno] != CLEAN_OWN_PREFIX)
-        pf->units = doc->line_depth[lno];
+    const struct source *src = &doc->src;
+    if (src->line_depth && lno <= src->n_text_lines && src->line_depth[lno] != CLEAN_OWN_PREFIX)
+        pf->units = src->line_depth[lno];
 }
 
 /* Most lines of a formatted plan are details fields that start with a capital letter
@@ -1007,7 +1008,7 @@ static void apply_line_depth(const struct document *doc, uint32_t lno, struct le
 static bool block_field_line(struct parser *p)
 {
     if (p->mode != MODE_DETAILS || !p->in_block || p->blank_before || p->tree_open ||
-        !p->plan || p->doc->line_depth || p->ls == p->le)
+        !p->plan || p->doc->src.line_depth || p->ls == p->le)
         return false;
     char c = p->ls[0];
     if (c < 'A' || c > 'Z' || c == 'F' || c == 'G' || c == 'S')
@@ -1134,7 +1135,7 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     p.status = SP_OK;
     p.plan_max_order = -1;
     p.top = -1;
-    const char *s = doc->text, *end = doc->text + doc->text_len;
+    const char *s = doc->src.text, *end = doc->src.text + doc->src.text_len;
     bool cancelled = false;
     while (s < end && p.status == SP_OK) {
         if ((p.lno & 4095) == 0 && doc->parse_cancel &&

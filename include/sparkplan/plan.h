@@ -6,7 +6,8 @@
  * plan_details_next splits them from a node's details_text when asked.  document_free() releases everything at once; nothing
  * else is ever freed separately.
  * Never: recursion on tree depth (walk with plan_node_next_preorder), curses, printing.
- * Filled by: parse.c (see parse.h).  Read by: emit, analyze, rows, ui.
+ * Filled through the plan builder (build.h) by the readers: parse.c.  Read by: emit, analyze,
+ * rows, ui.
  */
 #ifndef SPARKPLAN_PLAN_H
 #define SPARKPLAN_PLAN_H

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/build.h"
 #include "sparkplan/lex.h"
 
 #ifdef __SSE2__
@@ -64,7 +65,7 @@ struct parser {
     bool blank_before;         /* the previous line was blank */
 
     struct plan *plan;         /* open plan, or NULL */
-    struct plan *prev_plan;    /* the plan before it (to unlink an empty one) */
+    struct plan_builder b;     /* links plans, sections and nodes into the model */
     int plan_max_order;        /* highest section order seen in the plan (-1 none) */
     bool plan_headerless;      /* the plan started with a bare tree */
     bool drop_plan;            /* the bare "tree" turned out to be prose */
@@ -343,8 +344,7 @@ static void close_plan(struct parser *p);
 static bool open_plan(struct parser *p, uint32_t text_line)
 {
     close_plan(p);
-    p->prev_plan = p->doc->last_plan;
-    p->plan = document_add_plan(p->doc, orig_line(p, text_line));
+    p->plan = build_plan(&p->b, orig_line(p, text_line));
     if (!p->plan) {
         fail(p, SP_ERR_NOMEM);
         return false;
@@ -490,6 +490,7 @@ static void close_section(struct parser *p)
     }
     p->plan_nodes += n;
     p->sec = NULL;
+    build_end_section(&p->b);
     p->tree_open = false;
     p->sec_headerless = false;
     p->sec_nodes = p->sec_formatted = 0;
@@ -502,7 +503,7 @@ static bool open_section(struct parser *p, enum section_kind kind, struct slice 
     close_section(p);
     if (!p->plan && !open_plan(p, text_line))
         return false;
-    p->sec = plan_add_section(p->plan, kind, title, orig_line(p, text_line));
+    p->sec = build_section(&p->b, kind, title, orig_line(p, text_line));
     if (!p->sec) {
         fail(p, SP_ERR_NOMEM);
         return false;
@@ -532,10 +533,8 @@ static void finish_block(struct parser *p)
     if (p->block_aqe && p->plan)
         set_final_from_text(p->plan, text);
     struct plan_node *n = p->block_node;
-    if (n) {
-        n->details_text = text;
-        n->n_details = (uint16_t)p->n_fields;
-    }
+    if (n)
+        build_details_end(n, text, p->n_fields);
     p->n_fields = 0;
     p->in_block = false;
     p->block_node = NULL;
@@ -556,9 +555,8 @@ static void start_block(struct parser *p, int32_t id, struct slice name, int32_t
     if (!n || n->details_line)
         return;
     p->block_node = n;
-    n->details_line = orig_line(p, p->lno);
-    n->details_text_line = p->lno;
-    n->details_text = slice_make(p->ls, (size_t)(p->le - p->ls));
+    build_details_start(n, slice_make(p->ls, (size_t)(p->le - p->ls)), orig_line(p, p->lno),
+                        p->lno);
     /* "* " in the outline says "in a codegen stage"; the details say which. */
     if (n->stage == 0 && codegen_id >= 0)
         n->stage = codegen_id;
@@ -588,10 +586,9 @@ static void share_details(struct parser *p)
             const struct plan_node *first = ids_get(&p->ids, n->id);
             if (!first || first == n || !first->details_line)
                 continue;
-            n->n_details = first->n_details;
-            n->details_text = first->details_text;
-            n->details_line = first->details_line;
-            n->details_text_line = first->details_text_line;
+            build_details_start(n, first->details_text, first->details_line,
+                                first->details_text_line);
+            build_details_end(n, first->details_text, first->n_details);
             if (n->stage == 0) {
                 int32_t id, cg;
                 struct slice nm;
@@ -611,16 +608,8 @@ static void close_plan(struct parser *p)
     finish_block(p);
     if (p->plan) {
         share_details(p);
-        if (p->plan_nodes == 0 || p->drop_plan) {
-            /* Nothing but headers or prose: not a plan.  Its memory stays in the arena. */
-            struct document *doc = p->doc;
-            doc->last_plan = p->prev_plan;
-            if (p->prev_plan)
-                p->prev_plan->next = NULL;
-            else
-                doc->first_plan = NULL;
-            doc->n_plans--;
-        }
+        /* Nothing but headers or prose: not a plan.  Its memory stays in the arena. */
+        build_end_plan(&p->b, p->plan_nodes > 0 && !p->drop_plan);
     }
     p->plan = NULL;
     ids_reset(&p->ids);
@@ -697,7 +686,6 @@ static void continue_node(struct parser *p, struct plan_node *n)
 static struct plan_node *add_node_line(struct parser *p, const char *ls, const char *le,
                                        uint32_t lno, long depth)
 {
-    struct plan_section *s = p->sec;
     struct plan_node *parent = NULL;
     bool inner = false;
     if (depth < 0)
@@ -716,20 +704,17 @@ static struct plan_node *add_node_line(struct parser *p, const char *ls, const c
     }
     if (!stack_reserve(p, (size_t)depth + 1))
         return NULL;
-    struct plan_node *n = plan_node_new(s);
+    long at = inner ? depth - 2 : depth - 1;
+    struct plan_node *n = build_node(&p->b, parent, parent ? p->last_child[at] : NULL);
     if (!n) {
         fail(p, SP_ERR_NOMEM);
         return NULL;
     }
     fill_node(p, n, ls, le, lno);
     if (parent) {
-        long at = inner ? depth - 2 : depth - 1;
-        plan_node_append_child_after(parent, p->last_child[at], n);
         p->last_child[at] = n;
         if (inner)
             n->flags |= NODE_INNER;
-    } else {
-        plan_section_append_root(s, n);
     }
     if (inner && p->top < depth - 1)
         p->stack[depth - 1] = NULL;
@@ -1132,6 +1117,7 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     struct parser p;
     memset(&p, 0, sizeof p);
     p.doc = doc;
+    build_init(&p.b, doc);
     p.status = SP_OK;
     p.plan_max_order = -1;
     p.top = -1;
@@ -1166,6 +1152,7 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
         document_warn(doc, 0,
                       "%u more lines hide fields: raise spark.sql.debug.maxToStringFields",
                       p.field_warnings_dropped);
+    build_free(&p.b);
     free(p.stack);
     free(p.last_child);
     free(p.regions);

@@ -52,7 +52,7 @@ struct cleaner {
     struct source *src;     /* doc->src: the input read, the text written */
     struct arena scratch;   /* rewritten line contents, freed when clean-up ends */
     struct cl_lines lines;  /* the current lines */
-    uint32_t *units;        /* deep trees: document.line_depth of each line (clean_tree.c) */
+    uint32_t *units;        /* deep trees: source.line_depth of each line (clean_tree.c) */
     /* The final text when the last step wrote it (in src->arena, text_len bytes then a NUL),
        each of lines.v a view into it in order: emit() copies nothing.  NULL otherwise. */
     char *text;

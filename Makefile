@@ -176,12 +176,12 @@ check-asan: $(SAN)/sparkplan $(SAN)/check-runner
 	  [ -e "$$f" ] || continue; echo "== sanitizer report $$f"; cat "$$f"; status=1; \
 	done; exit $$status
 
-# ---- the key lists of the man page and README come from the key table (src/rows/keys.c) -
+# ---- the key lists of the man page and docs/keys.md come from the key table (src/rows/keys.c)
 $(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/sparkplan/*.h)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/keys-man.c $(B)/libsparkplan-core.a
 
 man: $(B)/keys-man
-	./$(B)/keys-man man/sparkplan.1 README.md
+	./$(B)/keys-man man/sparkplan.1 docs/keys.md
 
 # ---- fuzzing (issue 4) ----------------------------------------------------------------
 # make fuzz: libFuzzer on clean-up + parser (tests/fuzz/fuzz_parse.c), seeded from samples/,

@@ -44,6 +44,13 @@ enum head_kind headline_kind(const char *s, size_t n);
  * HEAD_PARSED .. HEAD_AQE_LABEL. */
 bool headline_is_title(const char *s, size_t n);
 
+/* Every line headline_kind() names starts with one of these bytes (after blanks): a caller
+ * on a hot path may ask this first. */
+static inline bool headline_first_byte(char c)
+{
+    return c == '=' || c == 'F' || c == 'G' || c == 'S' || c == '/' || c == '-';
+}
+
 static inline bool headline_kind_is_title(enum head_kind k)
 {
     return k >= HEAD_PARSED && k <= HEAD_AQE_LABEL;

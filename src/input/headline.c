@@ -65,13 +65,17 @@ static bool ends(const char *s, size_t n, const char *lit, size_t k)
     return n >= k && memcmp(s + n - k, lit, k) == 0;
 }
 
-static const char *trim(const char *s, size_t *n)
+static const char *skip_leading(const char *s, size_t *n)
 {
-    while (*n && is_blank(s[*n - 1]))
-        (*n)--;
     while (*n && (s[0] == ' ' || s[0] == '\t'))
         s++, (*n)--;
     return s;
+}
+
+static void trim_trailing(const char *s, size_t *n)
+{
+    while (*n && is_blank(s[*n - 1]))
+        (*n)--;
 }
 
 /* "== " + a title not starting with '=' + " ==", on a trimmed line. */
@@ -82,7 +86,12 @@ static bool is_title(const char *s, size_t n)
 
 bool headline_is_title(const char *s, size_t n)
 {
-    s = trim(s, &n);
+    s = skip_leading(s, &n);
+    /* The opening "== " first: nearly every line fails on it, and trimming the end (terminal
+       padding can be long) cannot change it. */
+    if (n < 6 || memcmp(s, "== ", 3) != 0 || s[3] == '=')
+        return false;
+    trim_trailing(s, &n);
     return is_title(s, n);
 }
 
@@ -109,9 +118,12 @@ static bool rule_matches(const struct rule *r, const char *s, size_t n, const ch
 
 enum head_kind headline_kind(const char *s, size_t n)
 {
-    s = trim(s, &n);
+    s = skip_leading(s, &n);
     /* Every name starts with one of these: most lines are turned away here. */
-    if (n < 3 || !memchr("=FGS/-", s[0], 6))
+    if (!n || !headline_first_byte(s[0]))
+        return HEAD_NONE;
+    trim_trailing(s, &n);
+    if (n < 3)
         return HEAD_NONE;
     const char *title = NULL;
     size_t title_len = 0;

@@ -297,7 +297,7 @@ static enum cl_kind kind_of(const char *p, uint32_t len, const struct cl_facts *
         return K_BLANK;
     /* Section lines (headline.h): "== ... ==" and "=====" ones may be indented, the others
        ("Subquery:1", "Found 3 ...", "-- !query", a code line number ...) start at column 0. */
-    if (i == 0 || p[i] == '=') {
+    if ((i == 0 || p[i] == '=') && headline_first_byte(p[i])) {
         enum head_kind h = headline_kind(p + i, len - i);
         if (headline_kind_is_title(h))
             return K_HEADER;

@@ -49,6 +49,11 @@ struct source {
 /* Takes bytes (malloc'd, or a mapping when mapped; may be NULL with len 0); text = bytes. */
 void source_init(struct source *s, char *bytes, size_t len, bool mapped);
 
+/* Reads text it does not own (another source's bytes, for a trial parse beside the quick
+ * scan): s holds nothing, and must be given the owner's source (source_move) or freed
+ * before the owner is. */
+void source_borrow(struct source *s, const char *text, size_t len);
+
 /* Back to reading the input as it is (no map, no depths); false when it is gone. */
 bool source_read_input(struct source *s);
 

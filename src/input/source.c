@@ -17,6 +17,13 @@ void source_init(struct source *s, char *bytes, size_t len, bool mapped)
     s->text_len = len;
 }
 
+void source_borrow(struct source *s, const char *text, size_t len)
+{
+    source_init(s, NULL, 0, false);
+    s->text = text;
+    s->text_len = len;
+}
+
 bool source_read_input(struct source *s)
 {
     if (!s->bytes)

@@ -230,8 +230,7 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
         return NULL;
     struct document *trial = document_new(doc->name, NULL, 0);
     if (trial) {
-        trial->src.text = doc->src.bytes;
-        trial->src.text_len = doc->src.len;
+        source_borrow(&trial->src, doc->src.bytes, doc->src.len);
         trial->parse_cancel = &job.dirty;
         *st = parse_document(trial, err);
         trial->parse_cancel = NULL;

@@ -74,10 +74,11 @@ static bool ends_with_formatted_id(const struct cl_line *l)
     uint32_t j = n - 1;
     while (j > 0 && l->p[j - 1] >= '0' && l->p[j - 1] <= '9')
         j--;
-    if (j == n - 1 && !(n >= 9 && memcmp(l->p + n - 9, "(unknown)", 9) == 0))
+    static const char unknown[] = "(unknown)";
+    if (j == n - 1 && !CL_ENDS(l->p, n, unknown))
         return false;
     if (j == n - 1)
-        j = n - 8;
+        j = n - (sizeof unknown - 2); /* after its '(' */
     return j >= 2 && l->p[j - 1] == '(' && l->p[j - 2] == ' ';
 }
 
@@ -201,7 +202,7 @@ static bool header_cut(const struct cl_line *head, enum cl_kind head_kind,
     uint32_t n = next->len;
     while (n && next->p[n - 1] == ' ')
         n--;
-    return n >= 3 && memcmp(next->p + n - 3, " ==", 3) == 0;
+    return CL_ENDS(next->p, n, " ==");
 }
 
 /* A client that cannot break a long word moves it down whole: "   +- FileScan parquet", then

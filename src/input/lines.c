@@ -164,7 +164,7 @@ bool cl_is_plan_header(const char *p, uint32_t len)
     /* "== Physical Plan ==", "== Parsed Logical Plan ==", "== Subtree 1 / 2 (...) ==", not
        "== SQL ==" of an error message. */
     for (uint32_t i = 0; i + 4 <= len; i++)
-        if (memcmp(p + i, "Plan", 4) == 0 || (i + 7 <= len && memcmp(p + i, "Subtree", 7) == 0))
+        if (CL_AT(p, len, i, "Plan") || CL_AT(p, len, i, "Subtree"))
             return true;
     return false;
 }

@@ -123,6 +123,11 @@ static inline bool cl_starts(const char *p, size_t len, const char *lit)
     return len >= n && memcmp(p, lit, n) == 0;
 }
 
+/* The string literal lit at p[i..] / at the end of p[0..len), lengths from sizeof. */
+#define CL_AT(p, len, i, lit)                                                                      \
+    ((i) + sizeof(lit) - 1 <= (len) && memcmp((p) + (i), (lit), sizeof(lit) - 1) == 0)
+#define CL_ENDS(p, len, lit) ((len) >= sizeof(lit) - 1 && CL_AT(p, len, (len) - (sizeof(lit) - 1), lit))
+
 /* Code points in a line (invalid bytes count as one each): a terminal's column count for
  * everything but wide characters. */
 uint32_t cl_width(const char *p, uint32_t len);

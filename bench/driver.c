@@ -173,10 +173,7 @@ static int cmd_load(const char *path, int runs)
             fprintf(stderr, "spbench: clean: %s\n", err.message);
             return 1;
         }
-        if (doc->text != doc->bytes) { /* as load_bytes does: the input is not needed now */
-            free(doc->bytes);
-            doc->bytes = NULL;
-        }
+        source_drop_input(&doc->src); /* as load_bytes does: the input is not needed now */
         double t2 = now();
         if (parse_document(doc, &err) != SP_OK) {
             fprintf(stderr, "spbench: parse: %s\n", err.message);
@@ -189,7 +186,7 @@ static int cmd_load(const char *path, int runs)
         }
         double t4 = now();
         nodes = doc->n_all_nodes;
-        arena = doc->arena.used_bytes;
+        arena = doc->arena.used_bytes + doc->src.arena.used_bytes; /* the model and the text */
         document_free(doc);
         double t5 = now();
         t[READ][r] = t1 - t0;

@@ -122,9 +122,9 @@ static char *cleaned(const char *text)
     ck_assert_ptr_nonnull(doc);
     struct diag err = {0};
     ck_assert_int_eq(clean_document(doc, &err), SP_OK);
-    char *out = malloc(doc->text_len + 1);
-    memcpy(out, doc->text, doc->text_len);
-    out[doc->text_len] = '\0';
+    char *out = malloc(doc->src.text_len + 1);
+    memcpy(out, doc->src.text, doc->src.text_len);
+    out[doc->src.text_len] = '\0';
     document_free(doc);
     return out;
 }
@@ -163,8 +163,8 @@ START_TEST(spark_output_is_read_in_place)
     struct document *doc = document_new("t", copy, strlen(copy));
     struct diag err = {0};
     ck_assert_int_eq(clean_document(doc, &err), SP_OK);
-    ck_assert_ptr_eq(doc->text, doc->bytes); /* no copy */
-    ck_assert_ptr_null(doc->line_map);
+    ck_assert_ptr_eq(doc->src.text, doc->src.bytes); /* no copy */
+    ck_assert_ptr_null(doc->src.line_map);
     ck_assert(!clean_quick_scan(PLAN, strlen(PLAN)));
     document_free(doc);
 }
@@ -189,16 +189,16 @@ START_TEST(cleaned_text_takes_the_inputs_place)
     struct document *doc = document_new("crlf", copy, n);
     struct diag err = {0};
     ck_assert_int_eq(clean_document(doc, &err), SP_OK);
-    ck_assert_ptr_null(doc->bytes);
-    ck_assert_ptr_eq(doc->text, copy);
-    ck_assert_ptr_eq(doc->text_buf, copy);
-    ck_assert_uint_eq(doc->text_len, strlen(PLAN));
-    ck_assert(memcmp(doc->text, PLAN, strlen(PLAN)) == 0);
-    ck_assert_uint_eq(doc->len, n); /* the input's size is still known */
+    ck_assert_ptr_null(doc->src.bytes);
+    ck_assert_ptr_eq(doc->src.text, copy);
+    ck_assert_ptr_eq(doc->src.over, copy);
+    ck_assert_uint_eq(doc->src.text_len, strlen(PLAN));
+    ck_assert(memcmp(doc->src.text, PLAN, strlen(PLAN)) == 0);
+    ck_assert_uint_eq(doc->src.len, n); /* the input's size is still known */
     /* Cleaning again changes nothing. */
     ck_assert_int_eq(clean_document(doc, &err), SP_OK);
     ck_assert_int_eq(clean_document_full(doc, &err), SP_OK);
-    ck_assert_ptr_eq(doc->text, copy);
+    ck_assert_ptr_eq(doc->src.text, copy);
     document_free(doc);
 
     /* A tab in the leading blanks becomes 8 spaces: the text grows and goes to the arena. */
@@ -208,9 +208,9 @@ START_TEST(cleaned_text_takes_the_inputs_place)
                                  "\t+- *(1) Range (0, 10, step=1, splits=2)\n";
     struct document *loaded = NULL;
     ck_assert_int_eq(load_bytes("tabs", strdup(tabbed), strlen(tabbed), &loaded, &err), SP_OK);
-    ck_assert_ptr_null(loaded->text_buf);
-    ck_assert_ptr_null(loaded->bytes); /* freed by the loader: nothing points into it */
-    ck_assert_uint_gt(loaded->text_len, strlen(tabbed));
+    ck_assert_ptr_null(loaded->src.over);
+    ck_assert_ptr_null(loaded->src.bytes); /* freed by the loader: nothing points into it */
+    ck_assert_uint_gt(loaded->src.text_len, strlen(tabbed));
     ck_assert(tu_slice_is(tu_root(loaded)->name, "Project"));
     struct plan_node *filter = document_node_at_line(loaded, 3);
     ck_assert(tu_slice_is(filter->name, "Filter"));
@@ -1343,7 +1343,8 @@ START_TEST(quick_scan_never_skips_a_needed_rewrite)
         ck_assert_int_eq(clean_document_full(doc, &err), SP_OK);
         if (!dirty) {
             scanned_clean++;
-            ck_assert_msg(doc->text == doc->bytes, "%s: the quick scan missed a rewrite", p);
+            ck_assert_msg(doc->src.text == doc->src.bytes, "%s: the quick scan missed a rewrite",
+                          p);
         }
         document_free(doc);
     }
@@ -1418,7 +1419,7 @@ START_TEST(spark_output_gives_the_same_tree_with_and_without_clean_up)
             first_difference(raw, got, why, sizeof why);
             fprintf(stderr, "clean: %s changed by clean-up: %s\n", p + 2, why);
             differ++;
-        } else if (doc && doc->text != doc->bytes && strcmp(p + 2, hand_wrapped) != 0) {
+        } else if (doc && doc->src.text != doc->src.bytes && strcmp(p + 2, hand_wrapped) != 0) {
             /* Not even the text of a node: Spark's output is read as it is. */
             fprintf(stderr, "clean: %s rewritten by clean-up\n", p + 2);
             differ++;

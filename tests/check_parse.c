@@ -1051,10 +1051,10 @@ START_TEST(lines_are_original_input_lines)
     char *bytes = strdup("x");
     struct document *doc = document_new("mapped", bytes, 1);
     static const uint32_t map[] = {0, 3, 4, 6};
-    doc->text = clean;
-    doc->text_len = strlen(clean);
-    doc->line_map = map;
-    doc->n_text_lines = 3;
+    doc->src.text = clean;
+    doc->src.text_len = strlen(clean);
+    doc->src.line_map = map;
+    doc->src.n_text_lines = 3;
     struct diag err = {0};
     ck_assert_int_eq(parse_document(doc, &err), SP_OK);
     ck_assert(document_finish(doc));
@@ -1098,10 +1098,10 @@ START_TEST(a_100000_deep_tree_from_line_depths_parses)
     }
     char *bytes = strdup("x");
     struct document *doc = document_new("deep", bytes, 1);
-    doc->text = text;
-    doc->text_len = n;
-    doc->n_text_lines = depth + 1;
-    doc->line_depth = units;
+    doc->src.text = text;
+    doc->src.text_len = n;
+    doc->src.n_text_lines = depth + 1;
+    doc->src.line_depth = units;
     struct diag err = {0};
     ck_assert_int_eq(parse_document(doc, &err), SP_OK);
     ck_assert(document_finish(doc));
@@ -1155,8 +1155,9 @@ START_TEST(random_token_soup_never_breaks_the_model)
             continue;
         for (size_t i = 0; i < doc->n_all_nodes; i++) {
             const struct plan_node *x = doc->all_nodes[i];
-            ck_assert(x->text.len == 0 || (x->text.ptr >= doc->text &&
-                                           x->text.ptr + x->text.len <= doc->text + doc->text_len));
+            const struct source *src = &doc->src;
+            ck_assert(x->text.len == 0 || (x->text.ptr >= src->text &&
+                                           x->text.ptr + x->text.len <= src->text + src->text_len));
             ck_assert(!x->parent || x->depth == x->parent->depth + 1);
             ck_assert(x->line >= 1 && x->line <= n + 1);
         }
@@ -1252,11 +1253,47 @@ START_TEST(a_10000_deep_plan_parses_in_linear_time)
 }
 END_TEST
 
+/* One table names the section lines for the parser and the clean-up: a sentence that merely
+ * starts like one is text to both. */
+START_TEST(section_lines_are_named_from_one_table)
+{
+    static const struct {
+        const char *line;
+        enum head_kind kind;
+    } cases[] = {
+        {"Found 3 WholeStageCodegen subtrees.", HEAD_FOUND_CODEGEN},
+        {"Found 3 files in the table", HEAD_NONE},
+        {"== Physical Plan ==  ", HEAD_PHYSICAL},
+        {"  == Parsed Logical Plan ==", HEAD_PARSED},
+        {"== Subtree 1 / 2 (maxMethodCodeSize:282) ==", HEAD_SUBTREE},
+        {"== Final Plan ==", HEAD_AQE_LABEL},
+        {"== Whole Stage Codegen ==", HEAD_OTHER_HEADER},
+        {"===== Subqueries =====", HEAD_SUBQUERIES},
+        {"Generated code:", HEAD_GENERATED_CODE},
+        {"Generated code: none", HEAD_NONE},
+        {"Subquery:1 Hosting operator id = 4", HEAD_SUBQUERY_ENTRY},
+        {"Subquery: none", HEAD_NONE},
+        {"-- !query analysis", HEAD_QUERY_ANALYSIS},
+        {"Filter (a > 1)", HEAD_NONE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(headline_kind(cases[i].line, strlen(cases[i].line)) == cases[i].kind,
+                      "\"%s\": kind %d, expected %d", cases[i].line,
+                      (int)headline_kind(cases[i].line, strlen(cases[i].line)),
+                      (int)cases[i].kind);
+    /* The parser acts on the sections, and reads AQE labels at column 0 as text. */
+    ck_assert_int_eq(lex_header("== Final Plan ==", 16), HEAD_NONE);
+    const char *found = "Found 2 WholeStageCodegen subtrees.";
+    ck_assert_int_eq(lex_header(found, strlen(found)), HEAD_FOUND_CODEGEN);
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
     Suite *s = suite_create("parse");
     TCase *tc = tcase_create("modes");
     tcase_add_test(tc, simple_mode_builds_the_tree_with_stages);
+    tcase_add_test(tc, section_lines_are_named_from_one_table);
     tcase_add_test(tc, extended_mode_gives_four_sections_and_the_schema_line);
     tcase_add_test(tc, analyzed_plan_without_schema_keeps_its_root);
     tcase_add_test(tc, aqe_final_plan_label_holds_its_subplan);

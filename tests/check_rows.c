@@ -947,7 +947,7 @@ START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
     struct plan_section *s = first_section(doc);
     ck_assert_uint_eq(s->n_nodes, n + 1);
     if (n == 30000)
-        ck_assert_uint_gt(doc->text_len, 1u << 22); /* offsets use the sort's third digit */
+        ck_assert_uint_gt(doc->src.text_len, 1u << 22); /* offsets use the sort's third digit */
 
     struct rows r;
     ck_assert(rows_init(&r, s, NULL));
@@ -965,9 +965,9 @@ START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
     size_t k = 0;
     for (uint32_t i = 0; i < s->n_nodes; i++) {
         const struct plan_node *m = s->preorder[i];
-        want[k++] = (struct rows_span){(uint32_t)(m->text.ptr - doc->text), 0, i};
+        want[k++] = (struct rows_span){(uint32_t)(m->text.ptr - doc->src.text), 0, i};
         if (m->details_text.len)
-            want[k++] = (struct rows_span){(uint32_t)(m->details_text.ptr - doc->text), 0, i};
+            want[k++] = (struct rows_span){(uint32_t)(m->details_text.ptr - doc->src.text), 0, i};
     }
     qsort(want, k, sizeof *want, compare_start);
     ck_assert_uint_eq(r.n_spans, k);

@@ -4,7 +4,7 @@
  * the lookup the explorer uses, the `?` help overlay, the KEYS part of --help
  * (keys_print_help), the man page's KEYS section (keys_print_man, spliced between the
  * `.\" KEYS-BEGIN` and `.\" KEYS-END` lines of man/sparkplan.1 by `make man`) and the
- * README's key tables (keys_print_markdown, between <!-- KEYS-BEGIN --> and
+ * key tables of docs/keys.md (keys_print_markdown, between <!-- KEYS-BEGIN --> and
  * <!-- KEYS-END -->, by the same `make man`).
  * Key names are the explorer's canonical names (what src/ui/input.c produces): a
  * character ("j", "?", "G"), "Space", a key name ("Down", "PageDown", "Enter", "Escape",
@@ -159,7 +159,7 @@ size_t keys_display_list(const struct key_binding *b, char *buf, size_t cap);
 void keys_print_help(FILE *f);
 /* The man page KEYS section body (roff). */
 void keys_print_man(FILE *f);
-/* The README's key tables (Markdown). */
+/* The key tables of docs/keys.md (Markdown). */
 void keys_print_markdown(FILE *f);
 /* Copy text to f, replacing the lines between the line starting with begin and the line
  * starting with end by print's output.  Returns false when a marker is missing. */

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sparkplan/headline.h"
 #include "sparkplan/plan.h"
 #include "sparkplan/slice.h"
 
@@ -38,27 +39,10 @@ void lex_tree_prefix(const char *s, size_t n, struct lex_prefix *out);
  * Returns the stage (-1 when no marker) and sets *skip to the marker's length. */
 int32_t lex_codegen_marker(const char *s, size_t n, size_t *skip);
 
-enum lex_header {
-    LEX_NONE,
-    LEX_PARSED,          /* == Parsed Logical Plan == */
-    LEX_ANALYZED,        /* == Analyzed Logical Plan == */
-    LEX_OPTIMIZED,       /* == Optimized Logical Plan == */
-    LEX_PHYSICAL,        /* == Physical Plan == */
-    LEX_SUBTREE,         /* == Subtree 1 / 3 (maxMethodCodeSize:...) == */
-    LEX_OTHER_HEADER,    /* == Extended Information (...) ==, == Whole Stage Codegen ==, ... */
-    LEX_SUBQUERIES,      /* ===== Subqueries ===== */
-    LEX_OPTIMIZED_OUT,   /* ===== Adaptively Optimized Out Exchanges ===== */
-    LEX_FOUND_CODEGEN,   /* Found 3 WholeStageCodegen subtrees. */
-    LEX_GENERATED_CODE,  /* Generated code: */
-    LEX_SUBQUERY_ENTRY,  /* Subquery:1 Hosting operator id = ... */
-    LEX_SUBPLAN_ENTRY,   /* Subplan:1 */
-    LEX_QUERY_MARK,      /* -- !query (SQL test golden files): the query text follows */
-    LEX_QUERY_OUTPUT,    /* -- !query output / -- !query analysis / -- !query optimized */
-    LEX_QUERY_ANALYSIS,  /* -- !query analysis: the tree that follows is an analyzed plan */
-};
-
 /* s is the line without its tree prefix (headers never carry one). */
-enum lex_header lex_header(const char *s, size_t n);
+/* The section a header line starts (headline.h names them all); HEAD_NONE for the lines the
+ * parser reads as text (AQE labels at column 0, other "=====" banners, code line numbers). */
+enum head_kind lex_header(const char *s, size_t n);
 
 /* "== Final Plan ==" style AQE sub-plan label (after a "+- " unit).  *inner = "Final Plan". */
 bool lex_aqe_label(const char *s, size_t n, struct slice *inner);

@@ -1,12 +1,13 @@
 /* plan: the plan model — documents → plans → sections → nodes.
  *
- * Owns: a struct document owns its input bytes, the cleaned text the parser read, and one
- * arena.  Plans, sections, nodes and warnings all live in that arena; their text fields are
- * slices into doc->text.  Details fields are not stored: plan_details_next splits them from
- * a node's details_text when asked.  document_free() releases everything at once; nothing
+ * Owns: a struct document owns its source (source.h: the input bytes and the text the parser
+ * read) and one arena.  Plans, sections, nodes and warnings all live in that arena; their
+ * text fields are slices into doc->src.text.  Details fields are not stored:
+ * plan_details_next splits them from a node's details_text when asked.  document_free() releases everything at once; nothing
  * else is ever freed separately.
  * Never: recursion on tree depth (walk with plan_node_next_preorder), curses, printing.
- * Filled by: parse.c (see parse.h).  Read by: emit, analyze, rows, ui.
+ * Filled through the plan builder (build.h) by the readers: parse.c.  Read by: emit, analyze,
+ * rows, ui.
  */
 #ifndef SPARKPLAN_PLAN_H
 #define SPARKPLAN_PLAN_H
@@ -18,6 +19,7 @@
 
 #include "sparkplan/arena.h"
 #include "sparkplan/slice.h"
+#include "sparkplan/source.h"
 
 enum section_kind {
     SECTION_PARSED,
@@ -152,34 +154,11 @@ struct plan_warning {
     struct plan_warning *next;
 };
 
-/* line_depth value of a line that carries its own prefix. */
-#define CLEAN_OWN_PREFIX UINT32_MAX
-
 struct document {
     const char *name;          /* origin shown to people: file name, "stdin", "paste 2" */
-    char *bytes;               /* original input, owned (malloc or mapping); NULL once clean-up
-                                  has written a text of its own (the loader then releases it,
-                                  or clean-up wrote the text over it: text_buf),
-                                  since nothing points into it then */
-    size_t len;
-    bool bytes_mapped;         /* additive (issue 6): bytes (or text_buf, written over it) is a
-                                  mapfile.h mapping of len bytes, released with
-                                  mapfile_close(), not free() */
-    const char *text;          /* what the parser read: == bytes, or cleaned text in the arena
-                                  or in text_buf */
-    char *text_buf;            /* additive: the cleaned text when clean-up wrote it over the
-                                  input's buffer (owned; a mapping when bytes_mapped), else
-                                  NULL */
-    size_t text_len;
-    const uint32_t *line_map;  /* text line (1-based index) -> original line; NULL = identity */
-    uint32_t n_text_lines;
-    /* Additive (clean-up, issue 4).  NULL unless clean-up rebuilt a tree whose indentation was
-     * lost and the rebuilt prefixes would not fit in memory (a 100,000-deep chain is 15 GB of
-     * spaces).  Then for text line i (1-based, array of n_text_lines + 1): the number of
-     * 3-column prefix units the line stands for, its marker included (a root 0, its children
-     * 1, ...); the line itself starts with just its marker ("+- ", ":- ") or, for an AQE
-     * section root, with nothing.  CLEAN_OWN_PREFIX: the line carries its own prefix. */
-    const uint32_t *line_depth;
+    /* The input and the text the parser read (source.h owns both): nodes' slices point into
+       src.text; src.line_map and src.line_depth map its lines back to the input. */
+    struct source src;
     struct arena arena;
     struct plan *first_plan, *last_plan;
     uint32_t n_plans;
@@ -194,7 +173,7 @@ struct document {
     const atomic_int *parse_cancel;
 };
 
-/* Construction: takes ownership of bytes (malloc'd).  Does not parse. */
+/* Construction: takes ownership of bytes (malloc'd, source_init).  Does not parse. */
 struct document *document_new(const char *name, char *bytes, size_t len);
 void document_free(struct document *doc);
 

@@ -1,13 +1,18 @@
-/* source: where the lines of an input came from, when the input is a notebook — the cells of
- * a Jupyter notebook (nbformat 3 and 4, Databricks' .ipynb exports too), of a Zeppelin note
- * ("paragraphs"), of a Databricks JSON export ("commands") or of a Databricks notebook
- * source file ("# Databricks notebook source", cells split by "# COMMAND ----------").
+/* source: one input of a document: its bytes, how they are held, and the text the parser
+ * reads.
  *
- * Reads the input bytes once, before clean-up, in one linear pass with an explicit stack (no
- * recursion, nothing kept of the bytes): the map holds line ranges and small strings copied
- * into the given arena, so it outlives the input.  A JSON input is scanned only when its
- * first 64 KB name one of the keys above; everything else gets an empty map at no cost.
- * Never: allocates outside the arena, prints, or changes the bytes.
+ * Owns: the input bytes (malloc'd with a NUL guard byte after len, or a mapfile.h mapping),
+ * the cleaned text when clean-up wrote one (in the source's arena, or over the input's own
+ * buffer), and the line map and line depths that go with it.  source_free() releases all
+ * of it; nothing else frees any part.  The model's slices point into `text`, so a source
+ * lives as long as its document (struct document embeds one).
+ * Life: source_init() (text = the bytes) -> clean-up may source_set_text() once ->
+ * source_drop_input() when the text is a copy -> the parser reads text -> source_free().
+ * Never: parses, allocates outside its arena, frees the bytes while text points into them.
+ *
+ * How to add an input (an event log, a notebook, a decompressed file): read it whole into a
+ * malloc'd buffer (len + 1 bytes, a NUL at len) or map it, hand it to source_init(), and
+ * feed what it says to the plan builder (build.h); docs/layout.md has the steps.
  */
 #ifndef SPARKPLAN_SOURCE_H
 #define SPARKPLAN_SOURCE_H
@@ -18,45 +23,51 @@
 
 #include "sparkplan/arena.h"
 
-enum source_format {
-    SOURCE_TEXT,         /* not a notebook: the map is empty */
-    SOURCE_JUPYTER,
-    SOURCE_ZEPPELIN,
-    SOURCE_DATABRICKS,   /* a Databricks JSON export */
-    SOURCE_DATABRICKS_PY /* a Databricks notebook source file (.py, .sql, .scala) */
+/* line_depth value of a line that carries its own prefix. */
+#define CLEAN_OWN_PREFIX UINT32_MAX
+
+struct source {
+    char *bytes;               /* the input as read; NULL once released (source_drop_input) or
+                                  written over by the cleaned text (then `over`) */
+    size_t len;                /* the input's size, known after it is gone */
+    bool mapped;               /* bytes (or `over`, written on them) is a mapping of len bytes */
+    char *over;                /* the cleaned text when written over the input's buffer */
+    struct arena arena;        /* the cleaned text, line map and depths otherwise */
+    const char *text;          /* what the parser reads: bytes, `over`, or in the arena */
+    size_t text_len;
+    const uint32_t *line_map;  /* text line (1-based index) -> input line; NULL = identity */
+    uint32_t n_text_lines;
+    /* NULL unless clean-up rebuilt a tree whose indentation was lost and the rebuilt prefixes
+     * would not fit in memory (a 100,000-deep chain is 15 GB of spaces).  Then for text line
+     * i (1-based, array of n_text_lines + 1): the number of 3-column prefix units the line
+     * stands for, its marker included (a root 0, its children 1, ...); the line itself starts
+     * with just its marker ("+- ", ":- ") or, for an AQE section root, with nothing.
+     * CLEAN_OWN_PREFIX: the line carries its own prefix. */
+    const uint32_t *line_depth;
 };
 
-struct source_cell {
-    uint32_t number;           /* 1-based, in the order of the file */
-    int32_t execution_count;   /* -1 when none (never run, markdown, no such field) */
-    const char *type;          /* "code", "markdown", "raw" (static strings) */
-    const char *first_code;    /* first line of its text that is not blank nor a magic
-                                  ("%md", "%%sql"), arena copy; NULL when none */
-    uint32_t first_line, last_line; /* original lines the cell spans */
-    uint32_t src_first, src_last;   /* its text (source / input / text / command) */
-    uint32_t out_first, out_last;   /* its outputs or results, 0 when none */
-    uint32_t out_text;              /* first line of its first output text, 0 when none */
-};
+/* Takes bytes (malloc'd, or a mapping when mapped; may be NULL with len 0); text = bytes. */
+void source_init(struct source *s, char *bytes, size_t len, bool mapped);
 
-struct source_map {
-    enum source_format format;
-    struct source_cell *cells; /* arena */
-    size_t n_cells;
-};
+/* Reads text it does not own (another source's bytes, for a trial parse beside the quick
+ * scan): s holds nothing, and must be given the owner's source (source_move) or freed
+ * before the owner is. */
+void source_borrow(struct source *s, const char *text, size_t len);
 
-/* Fills *out (an empty map for plain text).  Returns false only when the arena is out of
- * memory (the map is then empty). */
-bool source_map_build(const char *bytes, size_t len, struct arena *a, struct source_map *out);
+/* Back to reading the input as it is (no map, no depths); false when it is gone. */
+bool source_read_input(struct source *s);
 
-/* The cell holding original line `line`, or NULL.  Binary search. */
-const struct source_cell *source_map_cell(const struct source_map *m, uint32_t line);
+/* Clean-up's text, allocated in s->arena or written over s->bytes (then the buffer changes
+ * owner: bytes becomes NULL, over holds it).  map and depth are in s->arena or NULL. */
+void source_set_text(struct source *s, char *text, size_t text_len, const uint32_t *map,
+                     uint32_t n_lines, const uint32_t *depth);
 
-/* Is `line` inside the cell's outputs (printed by running it) rather than its own text? */
-bool source_cell_is_output(const struct source_cell *c, uint32_t line);
+/* The text is a copy of its own: release the input bytes (nothing points into them). */
+void source_drop_input(struct source *s);
 
-/* The line's place inside its cell, 1-based: within the outputs or the text it lies in. */
-uint32_t source_cell_line(const struct source_cell *c, uint32_t line);
+/* Moves everything from `from` to `to` (which holds nothing); `from` is left empty. */
+void source_move(struct source *to, struct source *from);
 
-const char *source_format_name(enum source_format f); /* "jupyter", "zeppelin", ... */
+void source_free(struct source *s);
 
 #endif

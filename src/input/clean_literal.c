@@ -96,14 +96,13 @@ static bool find_literals(const char *p, uint32_t len, struct lits *out)
 /* "Plan ==" as it is, or as Gson writes it (a Zeppelin note escapes '=' as \u003d). */
 static bool raw_has_header(const char *p, uint32_t len)
 {
-    static const char gson[] = "Plan \\u003d\\u003d";
-    for (uint32_t i = 0; i + 6 < len; i++)
-        if (p[i] == 'P' && (memcmp(p + i, "Plan ==", 7) == 0 ||
-                            (i + sizeof gson - 1 <= len &&
-                             memcmp(p + i, gson, sizeof gson - 1) == 0)))
+    static const char plan[] = "Plan ==", gson[] = "Plan \\u003d\\u003d";
+    static const char found[] = "WholeStageCodegen subtrees";
+    for (uint32_t i = 0; i + sizeof plan - 1 <= len; i++)
+        if (p[i] == 'P' && (CL_AT(p, len, i, plan) || CL_AT(p, len, i, gson)))
             return true;
-    for (uint32_t i = 0; i + 25 < len; i++)
-        if (p[i] == 'W' && memcmp(p + i, "WholeStageCodegen subtrees", 26) == 0)
+    for (uint32_t i = 0; i + sizeof found - 1 <= len; i++)
+        if (p[i] == 'W' && CL_AT(p, len, i, found))
             return true;
     return false;
 }

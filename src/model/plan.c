@@ -1,8 +1,6 @@
 /* plan.c: the plan model, its construction helpers and lookups (see plan.h). */
 #include "sparkplan/plan.h"
 
-#include "sparkplan/mapfile.h"
-
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,10 +41,7 @@ struct document *document_new(const char *name, char *bytes, size_t len)
         return NULL;
     }
     arena_init(&doc->arena);
-    doc->bytes = bytes;
-    doc->len = len;
-    doc->text = bytes;
-    doc->text_len = len;
+    source_init(&doc->src, bytes, len, false);
     doc->name = arena_strdup(&doc->arena, name ? name : "stdin");
     if (!doc->name) {
         document_free(doc);
@@ -60,13 +55,7 @@ void document_free(struct document *doc)
     if (!doc)
         return;
     arena_free(&doc->arena);
-    if (doc->bytes_mapped) {
-        /* The input's mapping, or the text clean-up wrote over it. */
-        mapfile_close(doc->bytes ? doc->bytes : doc->text_buf, doc->len);
-    } else {
-        free(doc->bytes);
-        free(doc->text_buf);
-    }
+    source_free(&doc->src);
     free(doc);
 }
 
@@ -178,9 +167,9 @@ void document_warn(struct document *doc, uint32_t line, const char *fmt, ...)
 
 uint32_t document_original_line(const struct document *doc, uint32_t text_line)
 {
-    if (!doc->line_map || text_line == 0 || text_line > doc->n_text_lines)
+    if (!doc->src.line_map || text_line == 0 || text_line > doc->src.n_text_lines)
         return text_line;
-    return doc->line_map[text_line];
+    return doc->src.line_map[text_line];
 }
 
 /* Pre-order successor inside the node's section, without recursion. */
@@ -201,7 +190,7 @@ struct plan_node *plan_node_next_skip_children(const struct plan_node *n)
     return NULL;
 }
 
-/* Input order: the original line, then the place in doc->text (clean-up may split one input
+/* Input order: the original line, then the place in doc->src.text (clean-up may split one
  * line into several text lines, and a text line holds at most one node). */
 static int compare_nodes(const struct plan_node *x, const struct plan_node *y)
 {
@@ -425,8 +414,9 @@ static enum block_line classify_block_line(const struct document *doc, uint32_t 
 {
     struct lex_prefix pf;
     lex_tree_prefix(ls, (size_t)(le - ls), &pf);
-    if (doc->line_depth && lno <= doc->n_text_lines && doc->line_depth[lno] != CLEAN_OWN_PREFIX)
-        pf.units = doc->line_depth[lno];
+    const struct source *src = &doc->src;
+    if (src->line_depth && lno <= src->n_text_lines && src->line_depth[lno] != CLEAN_OWN_PREFIX)
+        pf.units = src->line_depth[lno];
     const char *r = ls + pf.len;
     *rest = r;
     while (r < le && (*r == ' ' || *r == '\t' || *r == '\r')) /* bound: the line */

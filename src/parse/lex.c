@@ -38,6 +38,7 @@ static bool has_prefix_v(const char *s, size_t n, const char *p)
 #define has_prefix(s, n, lit) ((n) >= sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
 #define has_suffix(s, n, lit)                                                                      \
     ((n) >= sizeof(lit) - 1 && memcmp((s) + (n) - (sizeof(lit) - 1), (lit), sizeof(lit) - 1) == 0)
+#define is_lit(s, n, lit) ((n) == sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
 #define find_last(s, n, lit) find_last_n((s), (n), (lit), sizeof(lit) - 1)
 
 /* Parse digits at s[*i..n) into an int32 (saturating); false when none. */
@@ -215,71 +216,14 @@ int32_t lex_codegen_marker(const char *s, size_t n, size_t *skip)
     return -1;
 }
 
-enum lex_header lex_header(const char *s, size_t n)
+enum head_kind lex_header(const char *s, size_t n)
 {
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-        n--;
-    while (n && (s[0] == ' ' || s[0] == '\t'))
-        s++, n--;
-    if (n < 3)
-        return LEX_NONE;
-    switch (s[0]) {
-    case '=':
-        if (has_prefix(s, n, "=====")) {
-            if (has_prefix(s, n, "===== Subqueries ====="))
-                return LEX_SUBQUERIES;
-            if (has_prefix(s, n, "===== Adaptively Optimized Out Exchanges ====="))
-                return LEX_OPTIMIZED_OUT;
-            return LEX_NONE;
-        }
-        if (n >= 6 && has_prefix(s, n, "== ") && has_suffix(s, n, " ==")) {
-            const char *in = s + 3;
-            size_t k = n - 6;
-            if (k == 19 && memcmp(in, "Parsed Logical Plan", 19) == 0)
-                return LEX_PARSED;
-            if (k == 21 && memcmp(in, "Analyzed Logical Plan", 21) == 0)
-                return LEX_ANALYZED;
-            if (k == 22 && memcmp(in, "Optimized Logical Plan", 22) == 0)
-                return LEX_OPTIMIZED;
-            if (k == 13 && memcmp(in, "Physical Plan", 13) == 0)
-                return LEX_PHYSICAL;
-            if (has_prefix(in, k, "Subtree "))
-                return LEX_SUBTREE;
-            /* AQE labels at column 0 are not section headers. */
-            if (has_suffix(in, k, " Plan") && k < 20)
-                return LEX_NONE;
-            return LEX_OTHER_HEADER;
-        }
-        return LEX_NONE;
-    case 'F':
-        if (has_prefix(s, n, "Found ") && has_suffix(s, n, " WholeStageCodegen subtrees."))
-            return LEX_FOUND_CODEGEN;
-        return LEX_NONE;
-    case 'G':
-        if (n == 15 && memcmp(s, "Generated code:", 15) == 0)
-            return LEX_GENERATED_CODE;
-        return LEX_NONE;
-    case 'S':
-        if (has_prefix(s, n, "Subquery:") && n > 9 && is_digit(s[9]))
-            return LEX_SUBQUERY_ENTRY;
-        if (has_prefix(s, n, "Subplan:") && n > 8 && is_digit(s[8]))
-            return LEX_SUBPLAN_ENTRY;
-        return LEX_NONE;
-    case '-':
-        if (has_prefix(s, n, "-- !query")) {
-            if (n == 9)
-                return LEX_QUERY_MARK;
-            if (has_prefix(s, n, "-- !query analysis"))
-                return LEX_QUERY_ANALYSIS;
-            if (has_prefix(s, n, "-- !query output") || has_prefix(s, n, "-- !query optimized"))
-                return LEX_QUERY_OUTPUT;
-            /* "-- !query schema": the schema text follows, not a plan. */
-            return LEX_QUERY_MARK;
-        }
-        return LEX_NONE;
-    default:
-        return LEX_NONE;
-    }
+    enum head_kind k = headline_kind(s, n);
+    /* Lines the parser reads as text: an AQE label at column 0, other "=====" banners, code
+       line numbers (the code mode tells those itself). */
+    if (k == HEAD_AQE_LABEL || k == HEAD_BANNER || k == HEAD_CODE_LINE)
+        return HEAD_NONE;
+    return k;
 }
 
 bool lex_aqe_label(const char *s, size_t n, struct slice *inner)
@@ -354,7 +298,7 @@ bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, siz
     const char *in = s + open;
     size_t k = n - 1 - open;
     int32_t v = -1;
-    if (k == 7 && memcmp(in, "unknown", 7) == 0) {
+    if (is_lit(in, k, "unknown")) {
         v = -1;
     } else {
         size_t i = 0;
@@ -421,7 +365,7 @@ struct slice lex_node_name(const char *s, size_t n, size_t formatted_end)
     if (w < n && s[w] == '(' && has_prefix(s + w, n - w, "(skew=true)"))
         return slice_make(s, w + 11);
     if (w + 1 < n && s[w] == ' ') {
-        if (w == 7 && memcmp(s, "Execute", 7) == 0) {
+        if (is_lit(s, w, "Execute")) {
             size_t w2 = word_len(s + w + 1, n - w - 1);
             return slice_make(s, w + 1 + w2);
         }

@@ -1,4 +1,4 @@
-/* parse.c: lines of doc->text -> plans, sections and nodes (see parse.h).
+/* parse.c: lines of doc->src.text -> plans, sections and nodes (see parse.h).
  *
  * One pass over the lines, each classified by lex.c.  A tree is built with an explicit stack
  * indexed by depth (no recursion); AQE sub-plans and pastes that start indented are handled
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/build.h"
 #include "sparkplan/catalog.h"
 #include "sparkplan/lex.h"
 
@@ -61,14 +62,14 @@ struct parser {
     const char *ls;            /* line start */
     const char *le;            /* line end (no '\n', no '\r') */
     bool maybe_dot;            /* the line may hold a '.' (false: it has none) */
-    uint32_t lno;              /* 1-based line in doc->text */
+    uint32_t lno;              /* 1-based line in doc->src.text */
     bool blank_before;         /* the previous line was blank */
     const char *prev_ls, *prev_le; /* the last line before this one that was not blank */
     struct slice query;        /* .sql.out: the SQL of the last "-- !query" block */
     bool in_query;             /* reading that SQL */
 
     struct plan *plan;         /* open plan, or NULL */
-    struct plan *prev_plan;    /* the plan before it (to unlink an empty one) */
+    struct plan_builder b;     /* links plans, sections and nodes into the model */
     int plan_max_order;        /* highest section order seen in the plan (-1 none) */
     bool plan_headerless;      /* the plan started with a bare tree */
     bool drop_plan;            /* the bare "tree" turned out to be prose */
@@ -313,7 +314,7 @@ static void index_node(struct parser *p, struct plan_node *n)
     if (!p->ids.direct_limit)
         /* Dense ids number the operators, and an operator takes 8 bytes of input or more
            ("+- X (9)\n"): ids beyond that are sparse by construction. */
-        p->ids.direct_limit = p->doc->text_len / 8 + 1024;
+        p->ids.direct_limit = p->doc->src.text_len / 8 + 1024;
     struct plan_node **place = ids_place(&p->ids, n->id);
     if (!place) {
         fail(p, SP_ERR_NOMEM);
@@ -373,8 +374,7 @@ static void note_source(struct parser *p)
 static bool open_plan(struct parser *p, uint32_t text_line)
 {
     close_plan(p);
-    p->prev_plan = p->doc->last_plan;
-    p->plan = document_add_plan(p->doc, orig_line(p, text_line));
+    p->plan = build_plan(&p->b, orig_line(p, text_line));
     if (!p->plan) {
         fail(p, SP_ERR_NOMEM);
         return false;
@@ -601,9 +601,10 @@ static void close_section(struct parser *p)
                cut from a tree (a test's expected substring ":- *Scan ...") is a fragment. */
             if (p->sec_partial || !reads_like_a_node(p, s->first_root))
                 p->drop_plan = true;
-        } else if (!p->sec_branches && !p->hint_analyzed && (!known || known * 2 < n)) {
-            /* Lines nested by indentation alone, with no "+- " anywhere and mostly no
-               operator names: a changelog entry, a licence paragraph, a list. */
+        } else if (!p->sec_branches && !p->hint_analyzed && (known < 2 || known * 2 < n)) {
+            /* Lines nested by indentation alone, with no "+- " anywhere and fewer than two
+               operator names, or mostly none: a changelog entry, a licence paragraph, a
+               list, a comment that names one operator. */
             p->drop_plan = true;
         }
         if (p->sec_partial && !p->drop_plan)
@@ -613,6 +614,7 @@ static void close_section(struct parser *p)
     }
     p->plan_nodes += n;
     p->sec = NULL;
+    build_end_section(&p->b);
     p->tree_open = false;
     p->sec_headerless = false;
     p->sec_partial = false;
@@ -626,7 +628,7 @@ static bool open_section(struct parser *p, enum section_kind kind, struct slice 
     close_section(p);
     if (!p->plan && !open_plan(p, text_line))
         return false;
-    p->sec = plan_add_section(p->plan, kind, title, orig_line(p, text_line));
+    p->sec = build_section(&p->b, kind, title, orig_line(p, text_line));
     if (!p->sec) {
         fail(p, SP_ERR_NOMEM);
         return false;
@@ -656,10 +658,8 @@ static void finish_block(struct parser *p)
     if (p->block_aqe && p->plan)
         set_final_from_text(p->plan, text);
     struct plan_node *n = p->block_node;
-    if (n) {
-        n->details_text = text;
-        n->n_details = (uint16_t)p->n_fields;
-    }
+    if (n)
+        build_details_end(n, text, p->n_fields);
     p->n_fields = 0;
     p->in_block = false;
     p->block_node = NULL;
@@ -680,9 +680,8 @@ static void start_block(struct parser *p, int32_t id, struct slice name, int32_t
     if (!n || n->details_line)
         return;
     p->block_node = n;
-    n->details_line = orig_line(p, p->lno);
-    n->details_text_line = p->lno;
-    n->details_text = slice_make(p->ls, (size_t)(p->le - p->ls));
+    build_details_start(n, slice_make(p->ls, (size_t)(p->le - p->ls)), orig_line(p, p->lno),
+                        p->lno);
     /* "* " in the outline says "in a codegen stage"; the details say which. */
     if (n->stage == 0 && codegen_id >= 0)
         n->stage = codegen_id;
@@ -712,10 +711,9 @@ static void share_details(struct parser *p)
             const struct plan_node *first = ids_get(&p->ids, n->id);
             if (!first || first == n || !first->details_line)
                 continue;
-            n->n_details = first->n_details;
-            n->details_text = first->details_text;
-            n->details_line = first->details_line;
-            n->details_text_line = first->details_text_line;
+            build_details_start(n, first->details_text, first->details_line,
+                                first->details_text_line);
+            build_details_end(n, first->details_text, first->n_details);
             if (n->stage == 0) {
                 int32_t id, cg;
                 struct slice nm;
@@ -735,16 +733,8 @@ static void close_plan(struct parser *p)
     finish_block(p);
     if (p->plan) {
         share_details(p);
-        if (p->plan_nodes == 0 || p->drop_plan) {
-            /* Nothing but headers or prose: not a plan.  Its memory stays in the arena. */
-            struct document *doc = p->doc;
-            doc->last_plan = p->prev_plan;
-            if (p->prev_plan)
-                p->prev_plan->next = NULL;
-            else
-                doc->first_plan = NULL;
-            doc->n_plans--;
-        }
+        /* Nothing but headers or prose: not a plan.  Its memory stays in the arena. */
+        build_end_plan(&p->b, p->plan_nodes > 0 && !p->drop_plan);
     }
     p->plan = NULL;
     ids_reset(&p->ids);
@@ -822,7 +812,6 @@ static void continue_node(struct parser *p, struct plan_node *n)
 static struct plan_node *add_node_line(struct parser *p, const char *ls, const char *le,
                                        uint32_t lno, long depth)
 {
-    struct plan_section *s = p->sec;
     struct plan_node *parent = NULL;
     bool inner = false;
     if (depth < 0)
@@ -841,20 +830,17 @@ static struct plan_node *add_node_line(struct parser *p, const char *ls, const c
     }
     if (!stack_reserve(p, (size_t)depth + 1))
         return NULL;
-    struct plan_node *n = plan_node_new(s);
+    long at = inner ? depth - 2 : depth - 1;
+    struct plan_node *n = build_node(&p->b, parent, parent ? p->last_child[at] : NULL);
     if (!n) {
         fail(p, SP_ERR_NOMEM);
         return NULL;
     }
     fill_node(p, n, ls, le, lno);
     if (parent) {
-        long at = inner ? depth - 2 : depth - 1;
-        plan_node_append_child_after(parent, p->last_child[at], n);
         p->last_child[at] = n;
         if (inner)
             n->flags |= NODE_INNER;
-    } else {
-        plan_section_append_root(s, n);
     }
     if (inner && p->top < depth - 1)
         p->stack[depth - 1] = NULL;
@@ -1142,7 +1128,7 @@ static struct slice trimmed_line(const struct parser *p)
     return slice_make(s, (size_t)(e - s));
 }
 
-static void header(struct parser *p, enum lex_header h)
+static void header(struct parser *p, enum head_kind h)
 {
     if (p->mode == MODE_CODE)
         finish_code(p);
@@ -1151,13 +1137,13 @@ static void header(struct parser *p, enum lex_header h)
     struct slice title = trimmed_line(p);
     enum section_kind kind = SECTION_PHYSICAL;
     switch (h) {
-    case LEX_PARSED:
-    case LEX_ANALYZED:
-    case LEX_OPTIMIZED:
-    case LEX_PHYSICAL:
-        kind = h == LEX_PARSED      ? SECTION_PARSED
-               : h == LEX_ANALYZED  ? SECTION_ANALYZED
-               : h == LEX_OPTIMIZED ? SECTION_OPTIMIZED
+    case HEAD_PARSED:
+    case HEAD_ANALYZED:
+    case HEAD_OPTIMIZED:
+    case HEAD_PHYSICAL:
+        kind = h == HEAD_PARSED      ? SECTION_PARSED
+               : h == HEAD_ANALYZED  ? SECTION_ANALYZED
+               : h == HEAD_OPTIMIZED ? SECTION_OPTIMIZED
                                     : SECTION_PHYSICAL;
         /* A section no later than one already seen starts the next explain output. */
         if (!p->plan || p->plan_headerless || section_order(kind) <= p->plan_max_order) {
@@ -1168,40 +1154,40 @@ static void header(struct parser *p, enum lex_header h)
         if (!open_section(p, kind, title, p->lno))
             return;
         p->plan_max_order = section_order(kind);
-        p->expect_schema = h == LEX_ANALYZED;
+        p->expect_schema = h == HEAD_ANALYZED;
         return;
-    case LEX_SUBTREE:
+    case HEAD_SUBTREE:
         if ((!p->plan || p->plan_headerless) && !open_plan(p, p->lno))
             return;
         if (open_section(p, SECTION_CODEGEN, title, p->lno))
             p->plan_max_order = section_order(SECTION_CODEGEN);
         return;
-    case LEX_FOUND_CODEGEN:
+    case HEAD_FOUND_CODEGEN:
         open_plan(p, p->lno);
         p->plan_max_order = section_order(SECTION_CODEGEN);
         return;
-    case LEX_GENERATED_CODE:
+    case HEAD_GENERATED_CODE:
         if (p->sec && p->sec->kind == SECTION_CODEGEN)
             p->code_sec = p->sec;
         p->tree_open = false;
         p->mode = MODE_CODE;
         p->code_start = p->code_end = NULL;
         return;
-    case LEX_SUBQUERIES:
-    case LEX_OPTIMIZED_OUT:
+    case HEAD_SUBQUERIES:
+    case HEAD_OPTIMIZED_OUT:
         close_section(p);
         return;
-    case LEX_SUBQUERY_ENTRY:
-    case LEX_SUBPLAN_ENTRY:
+    case HEAD_SUBQUERY_ENTRY:
+    case HEAD_SUBPLAN_ENTRY:
         if ((!p->plan || p->plan_headerless) && !open_plan(p, p->lno))
             return;
         open_section(p, SECTION_SUBQUERY, title, p->lno);
         return;
-    case LEX_OTHER_HEADER:
+    case HEAD_OTHER_HEADER:
         close_section(p);
         p->mode = MODE_SKIP;
         return;
-    case LEX_QUERY_MARK:
+    case HEAD_QUERY_MARK:
         close_plan(p);
         p->hint_analyzed = false;
         p->mode = MODE_SKIP;
@@ -1210,14 +1196,17 @@ static void header(struct parser *p, enum lex_header h)
         if (p->in_query)
             p->query = slice_make(NULL, 0);
         return;
-    case LEX_QUERY_OUTPUT:
-    case LEX_QUERY_ANALYSIS:
+    case HEAD_QUERY_OUTPUT:
+    case HEAD_QUERY_ANALYSIS:
         p->in_query = false;
         close_plan(p);
-        p->hint_analyzed = h == LEX_QUERY_ANALYSIS;
+        p->hint_analyzed = h == HEAD_QUERY_ANALYSIS;
         p->mode = MODE_NONE;
         return;
-    case LEX_NONE:
+    case HEAD_NONE:
+    case HEAD_AQE_LABEL: /* lex_header() gives none of these three */
+    case HEAD_BANNER:
+    case HEAD_CODE_LINE:
         return;
     }
 }
@@ -1248,7 +1237,7 @@ static void details_only_block(struct parser *p, int32_t id, struct slice name, 
             return;
     }
     finish_block(p);
-    struct plan_node *n = plan_node_new(p->sec);
+    struct plan_node *n = build_node(&p->b, NULL, NULL);
     if (!n) {
         fail(p, SP_ERR_NOMEM);
         return;
@@ -1258,7 +1247,6 @@ static void details_only_block(struct parser *p, int32_t id, struct slice name, 
     n->line = orig_line(p, p->lno);
     n->id = id;
     n->stage = cg;
-    plan_section_append_root(p->sec, n);
     if (id >= 0)
         index_node(p, n);
     p->sec_nodes++;
@@ -1284,8 +1272,9 @@ static void blank_line(struct parser *p)
    line (and every input when line_depth is NULL) is read as printed. */
 static void apply_line_depth(const struct document *doc, uint32_t lno, struct lex_prefix *pf)
 {
-    if (doc->line_depth && lno <= doc->n_text_lines && doc->line_depth[lno] != CLEAN_OWN_PREFIX)
-        pf->units = doc->line_depth[lno];
+    const struct source *src = &doc->src;
+    if (src->line_depth && lno <= src->n_text_lines && src->line_depth[lno] != CLEAN_OWN_PREFIX)
+        pf->units = src->line_depth[lno];
 }
 
 /* Most lines of a formatted plan are details fields that start with a capital letter
@@ -1298,7 +1287,7 @@ static void apply_line_depth(const struct document *doc, uint32_t lno, struct le
 static bool block_field_line(struct parser *p)
 {
     if (p->mode != MODE_DETAILS || !p->in_block || p->blank_before || p->tree_open ||
-        !p->plan || p->doc->line_depth || p->ls == p->le)
+        !p->plan || p->doc->src.line_depth || p->ls == p->le)
         return false;
     char c = p->ls[0];
     if (c < 'A' || c > 'Z' || c == 'F' || c == 'G' || c == 'S')
@@ -1329,8 +1318,8 @@ static void one_line(struct parser *p, struct lex_prefix pf)
     }
     size_t rl = (size_t)(p->le - rest);
     if (pf.spaces_only) {
-        enum lex_header h = lex_header(rest, rl);
-        if (h != LEX_NONE && (p->mode != MODE_CODE || h != LEX_SUBQUERY_ENTRY)) {
+        enum head_kind h = lex_header(rest, rl);
+        if (h != HEAD_NONE && (p->mode != MODE_CODE || h != HEAD_SUBQUERY_ENTRY)) {
             header(p, h);
             p->blank_before = false;
             return;
@@ -1454,10 +1443,11 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     struct parser p;
     memset(&p, 0, sizeof p);
     p.doc = doc;
+    build_init(&p.b, doc);
     p.status = SP_OK;
     p.plan_max_order = -1;
     p.top = -1;
-    const char *s = doc->text, *end = doc->text + doc->text_len;
+    const char *s = doc->src.text, *end = doc->src.text + doc->src.text_len;
     bool cancelled = false;
     while (s < end && p.status == SP_OK) {
         if ((p.lno & 4095) == 0 && doc->parse_cancel &&
@@ -1492,6 +1482,7 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
         document_warn(doc, 0,
                       "%u more lines hide fields: raise spark.sql.debug.maxToStringFields",
                       p.field_warnings_dropped);
+    build_free(&p.b);
     free(p.stack);
     free(p.last_child);
     free(p.mark_col);

@@ -673,8 +673,8 @@ static bool add_span(struct rows *r, size_t *cap, struct slice s, uint32_t pre,
 {
     if (s.len == 0)
         return true;
-    if (!doc || s.ptr < doc->text || s.ptr + s.len > doc->text + doc->text_len ||
-        doc->text_len > UINT32_MAX)
+    if (!doc || s.ptr < doc->src.text || s.ptr + s.len > doc->src.text + doc->src.text_len ||
+        doc->src.text_len > UINT32_MAX)
         return false;
     if (r->n_spans == *cap) {
         size_t nc = *cap ? *cap * 2 : 256;
@@ -684,7 +684,7 @@ static bool add_span(struct rows *r, size_t *cap, struct slice s, uint32_t pre,
         r->spans = ns;
         *cap = nc;
     }
-    uint32_t start = (uint32_t)(s.ptr - doc->text);
+    uint32_t start = (uint32_t)(s.ptr - doc->src.text);
     r->spans[r->n_spans++] = (struct rows_span){start, start + (uint32_t)s.len, pre};
     return true;
 }
@@ -1024,7 +1024,7 @@ static bool sample_bytes(struct rows *r, uint32_t first, uint32_t limit)
     r->byte_freq = calloc(256, sizeof *r->byte_freq);
     if (!r->byte_freq)
         return false;
-    const unsigned char *text = (const unsigned char *)r->section->plan->doc->text;
+    const unsigned char *text = (const unsigned char *)r->section->plan->doc->src.text;
     uint32_t len = limit > first ? limit - first : 0;
     uint32_t step = len / SAMPLE_CHUNKS;
     for (uint32_t c = 0; c < SAMPLE_CHUNKS && len; c++) {
@@ -1190,7 +1190,7 @@ static uint32_t next_candidate(const struct rows_scan *sc, const unsigned char *
 static bool scan_window(const struct rows *r, struct rows_scan *sc, const unsigned char *p,
                         size_t budget)
 {
-    const unsigned char *text = (const unsigned char *)r->section->plan->doc->text;
+    const unsigned char *text = (const unsigned char *)r->section->plan->doc->src.text;
     uint32_t end = sc->stop;
     if (budget < end - sc->pos && sc->pos < end)
         end = sc->pos + (uint32_t)budget;

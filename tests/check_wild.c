@@ -564,6 +564,34 @@ START_TEST(lines_after_a_plan_are_not_node_text)
 }
 END_TEST
 
+/* A wrapped plan (a terminal's 60 columns) closed by a fence, or followed by a sentence: the
+   clean-up joins the plan's own pieces, never the fence or the sentence. */
+START_TEST(wrapped_plans_end_where_the_text_does)
+{
+    static const char *const after[] = {
+        "```\n", "The scan reads the local rows.\n",
+    };
+    for (size_t i = 0; i < sizeof after / sizeof after[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "== Physical Plan ==\n"
+                 "*(1) Project [a#1, b#2, c#3, d#4, e#5, f#6, g#7, h#8, i#9, j\n"
+                 "#10, k#11, l#12, m#13, n#14, o#15]\n"
+                 "+- *(1) LocalTableScan [a#1, b#2, c#3, d#4, e#5, f#6, g#7, h\n"
+                 "%s",
+                 after[i]);
+        struct document *doc = tu_parse(text);
+        char got[1024];
+        all_texts(doc, got, sizeof got);
+        ck_assert_msg(strcmp(got, "Project [a#1, b#2, c#3, d#4, e#5, f#6, g#7, h#8, i#9, "
+                                  "j#10, k#11, l#12, m#13, n#14, o#15]|"
+                                  "LocalTableScan [a#1, b#2, c#3, d#4, e#5, f#6, g#7, h|") == 0,
+                      "after %s the nodes read %s", after[i], got);
+        document_free(doc);
+    }
+}
+END_TEST
+
 /* Two bare trees with a separator between them: two plans, the second whole. */
 START_TEST(two_bare_trees_in_a_row_are_two_plans)
 {
@@ -743,6 +771,7 @@ Suite *wild_suite(void)
     tcase_add_test(tc, golden_queries_and_log_records);
     tcase_add_test(tc, lines_after_a_plan_are_not_node_text);
     tcase_add_test(tc, two_bare_trees_in_a_row_are_two_plans);
+    tcase_add_test(tc, wrapped_plans_end_where_the_text_does);
     tcase_add_test(tc, tree_markers_off_the_grid_are_still_tree_lines);
     tcase_add_test(tc, prose_before_a_plan_never_joins_its_root);
     tcase_add_test(tc, indented_and_hand_indented_trees);

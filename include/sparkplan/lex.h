@@ -97,6 +97,14 @@ bool lex_ends_tree(const char *s, size_t n);
  * own continuation lines (SQL text of a command, VALUES rows, a call site's stack frames)
  * are none of these.  Leading and trailing blanks are ignored. */
 bool lex_foreign_line(const char *s, size_t n);
+/* The part of it that even a line cut at a terminal's width cannot be: a closing fence, the
+ * end of a comment or docstring, an HTML tag that opens or closes a code block. */
+bool lex_closes_block(const char *s, size_t n);
+/* The sentence part of it: a capitalised word (not a field's key), then two plain
+ * lowercase words in a row ("The scan reads the rows.", "Figure 2: the plan"). */
+bool lex_sentence_line(const char *s, size_t n);
+/* A line whose first text after blanks and ':' is "+- " or ":- ", on Spark's grid or not. */
+bool lex_tree_marker_line(const char *s, size_t n);
 
 /* A log record: "24/01/02 10:11:12 INFO SparkContext: ...", "2024-01-02 10:11:12,345 [main]
  * INFO  o.a.s.s.e.a.InsertAdaptiveSparkPlan - ...".  *when is the time before the level word

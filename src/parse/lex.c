@@ -814,6 +814,46 @@ static bool code_call(const char *s, size_t n)
     return true;
 }
 
+bool lex_closes_block(const char *s, size_t n)
+{
+    while (n && (s[0] == ' ' || s[0] == '\t'))
+        s++, n--;
+    return has_prefix(s, n, "```") || has_prefix(s, n, "~~~") || has_prefix(s, n, "*/") ||
+           has_prefix(s, n, "**/") || has_prefix(s, n, "\"\"\"") || has_prefix(s, n, "\'\'\'") ||
+           has_prefix(s, n, "</") || has_prefix(s, n, "<pre") || has_prefix(s, n, "<code");
+}
+
+bool lex_tree_marker_line(const char *s, size_t n)
+{
+    size_t i = 0;
+    /* Bound: the line's prefix, once. */
+    while (i < n && (s[i] == ' ' || s[i] == ':') && !(i + 1 < n && s[i] == ':' && s[i + 1] == '-'))
+        i++;
+    return i + 2 < n && (s[i] == '+' || s[i] == ':') && s[i + 1] == '-' && s[i + 2] == ' ';
+}
+
+bool lex_sentence_line(const char *s, size_t n)
+{
+    while (n && (s[0] == ' ' || s[0] == '\t'))
+        s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    /* Prose and captions: a capitalised word ("The", "Figure"), not a field's key, then two
+       plain lowercase words in a row.  The end of the line says nothing here: a hard-wrapped
+       node string goes on with "Format: Parquet, Location:". */
+    if (n >= 2 && is_upper(s[0]) && is_lower(s[1])) {
+        size_t w = 0;
+        while (w < n && s[w] != ' ')
+            w++;
+        if (w < 2 || s[w - 1] == ':' || s[w - 1] == ',')
+            return false;
+        while (n > w && (s[n - 1] == '.' || s[n - 1] == ':' || s[n - 1] == '?' || s[n - 1] == '!'))
+            n--;
+        return lex_reads_as_prose(s, n, w);
+    }
+    return false;
+}
+
 bool lex_foreign_line(const char *s, size_t n)
 {
     while (n && (s[0] == ' ' || s[0] == '\t'))
@@ -823,10 +863,7 @@ bool lex_foreign_line(const char *s, size_t n)
     if (n == 0)
         return false;
     /* Fences, comment and docstring ends, HTML closing tags, code blocks' braces. */
-    if (has_prefix(s, n, "```") || has_prefix(s, n, "~~~") || has_prefix(s, n, "*/") ||
-        has_prefix(s, n, "**/") || has_prefix(s, n, "\"\"\"") || has_prefix(s, n, "\'\'\'") ||
-        has_prefix(s, n, "</") || has_prefix(s, n, "<pre") || has_prefix(s, n, "<code") ||
-        s[0] == '}' || has_prefix(s, n, "==>") || has_prefix(s, n, "-->") ||
+    if (lex_closes_block(s, n) || s[0] == '}' || has_prefix(s, n, "==>") || has_prefix(s, n, "-->") ||
         has_prefix(s, n, "# COMMAND ---") || has_prefix(s, n, "-- COMMAND ---") ||
         has_prefix(s, n, "// COMMAND ---") ||
         has_prefix(s, n, "=>") || has_prefix(s, n, "->"))
@@ -844,20 +881,7 @@ bool lex_foreign_line(const char *s, size_t n)
     for (size_t k = 0; k < sizeof decls / sizeof decls[0]; k++)
         if (has_prefix_v(s, n, decls[k]) && n > strlen(decls[k]) && is_lower(s[1]))
             return true;
-    /* Prose and captions: a capitalised word ("The", "Figure"), not a field's key, then two
-       plain lowercase words in a row.  The end of the line says nothing here: a hard-wrapped
-       node string goes on with "Format: Parquet, Location:". */
-    if (n >= 2 && is_upper(s[0]) && is_lower(s[1])) {
-        size_t w = 0;
-        while (w < n && s[w] != ' ')
-            w++;
-        if (w < 2 || s[w - 1] == ':' || s[w - 1] == ',')
-            return false;
-        while (n > w && (s[n - 1] == '.' || s[n - 1] == ':' || s[n - 1] == '?' || s[n - 1] == '!'))
-            n--;
-        return lex_reads_as_prose(s, n, w);
-    }
-    return false;
+    return lex_sentence_line(s, n);
 }
 
 bool lex_is_elision(const char *s, size_t n)

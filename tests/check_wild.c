@@ -592,22 +592,36 @@ START_TEST(wrapped_plans_end_where_the_text_does)
 }
 END_TEST
 
-/* Two bare trees with a separator between them: two plans, the second whole. */
+/* Two bare trees with a separator, a log line or a caption between them (no blank line):
+   two plans, the second whole, none of it grafted onto the first. */
 START_TEST(two_bare_trees_in_a_row_are_two_plans)
 {
-    struct document *doc = tu_parse("Project [a#1]\n"
-                                    "+- Filter (a#1 > 1)\n"
-                                    "   +- LocalTableScan [a#1]\n"
-                                    "==>\n"
-                                    "Project [a#1]\n"
-                                    "+- LocalTableScan [a#1]\n");
-    ck_assert_uint_eq(doc->n_plans, 2);
-    ck_assert_uint_eq(doc->first_plan->first_section->first_root->n_children, 1);
-    struct plan_node *second = doc->first_plan->next->first_section->first_root;
-    ck_assert(tu_slice_is(second->text, "Project [a#1]"));
-    ck_assert_uint_eq(second->n_children, 1);
-    ck_assert(tu_slice_is(second->first_child->name, "LocalTableScan"));
-    document_free(doc);
+    static const char *const between[] = {
+        "==>\n", "--> new\n", "After the rule:\n",
+        "24/01/02 10:11:12 INFO InsertAdaptiveSparkPlan: Adaptive execution enabled for plan:\n",
+    };
+    for (size_t i = 0; i < sizeof between / sizeof between[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "Aggregate [k#1], [k#1, count(1) AS c#2L]\n"
+                 "+- Filter (k#1 > 1)\n"
+                 "   +- Relation default.t[k#1] parquet\n"
+                 "%s"
+                 "Project [k#1]\n"
+                 "+- Relation default.t[k#1] parquet\n",
+                 between[i]);
+        struct document *doc = tu_parse(text);
+        ck_assert_msg(doc->n_plans == 2, "%u plans with %s", doc->n_plans, between[i]);
+        struct plan_node *first = doc->first_plan->first_section->first_root;
+        ck_assert_uint_eq(first->n_children, 1);
+        ck_assert_uint_eq(first->first_child->n_children, 1);
+        struct plan_node *second = doc->first_plan->next->first_section->first_root;
+        ck_assert(tu_slice_is(second->text, "Project [k#1]"));
+        ck_assert_uint_eq(second->n_children, 1);
+        ck_assert(!(second->first_child->flags & NODE_INNER));
+        ck_assert(tu_slice_is(second->first_child->text, "Relation default.t[k#1] parquet"));
+        document_free(doc);
+    }
 }
 END_TEST
 

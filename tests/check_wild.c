@@ -767,6 +767,61 @@ START_TEST(plans_behind_prefixes_and_markup)
 }
 END_TEST
 
+/* "text@depth|" of every node, in input order. */
+static void signature(const struct document *doc, char *out, size_t cap)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < doc->n_all_nodes; i++) {
+        const struct plan_node *n = doc->all_nodes[i];
+        int k = snprintf(out + used, cap - used, "%.*s@%u|", (int)n->text.len, n->text.ptr,
+                         n->depth);
+        ck_assert(k > 0 && (size_t)k < cap - used);
+        used += (size_t)k;
+    }
+}
+
+/* How a plan reads is decided by its own block of lines: an unrelated line added before or
+   after it (a long comment, an indented paragraph, indented code) changes nothing. */
+START_TEST(each_block_is_decided_by_itself)
+{
+    static const char *const plans[] = {
+        "object Plans {\n  /** The plan we expect:\n    *\n    * {{{\n    * == Physical Plan ==\n"
+        "    * *(1) Project [id#0L]\n    * +- *(1) Filter (id#0L > 1)\n"
+        "    *    +- *(1) Range (0, 3, step=1, splits=2)\n    * }}}\n    */\n"
+        "  def expected(): Unit = {\n    println(\"x\")\n  }\n}\n",
+        "def f():\n    \"\"\"Shows the plan.\n\n        Project [a#1]\n        +- Filter (a#1 > 1)\n"
+        "           +- LocalTableScan [a#1]\n    \"\"\"\n    return 1\n",
+        "Some intro text.\n\n    == Physical Plan ==\n    *(1) Project [id#0L]\n"
+        "    +- *(1) Range (0, 3, step=1, splits=2)\n\nOther text.\n",
+    };
+    static const char *const before[] = {
+        "", "// a comment long enough to be the widest line of the file by a good margin, "
+            "longer than any plan line here\n",
+        "  a two-space indented paragraph\n\n",
+    };
+    static const char *const after[] = {"", "\n            deeply_indented = 2\n",
+                                        "\n  two spaces\n"};
+    for (size_t p = 0; p < sizeof plans / sizeof plans[0]; p++) {
+        char want[1024];
+        struct document *doc = tu_parse(plans[p]);
+        signature(doc, want, sizeof want);
+        ck_assert_uint_ge(doc->n_all_nodes, 2);
+        document_free(doc);
+        for (size_t b = 0; b < sizeof before / sizeof before[0]; b++)
+            for (size_t a = 0; a < sizeof after / sizeof after[0]; a++) {
+                char text[2048], got[1024];
+                snprintf(text, sizeof text, "%s%s%s", before[b], plans[p], after[a]);
+                doc = tu_parse(text);
+                signature(doc, got, sizeof got);
+                ck_assert_msg(strcmp(want, got) == 0, "plan %zu reads %s, with lines around it %s",
+                              p, want, got);
+                document_free(doc);
+            }
+    }
+}
+END_TEST
+
 Suite *wild_suite(void)
 {
     Suite *s = suite_create("wild");
@@ -790,6 +845,7 @@ Suite *wild_suite(void)
     tcase_add_test(tc, prose_before_a_plan_never_joins_its_root);
     tcase_add_test(tc, indented_and_hand_indented_trees);
     tcase_add_test(tc, plans_behind_prefixes_and_markup);
+    tcase_add_test(tc, each_block_is_decided_by_itself);
     suite_add_tcase(s, tc);
     return s;
 }

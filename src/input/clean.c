@@ -575,8 +575,20 @@ static void step_indent(struct cleaner *c)
         for (; j < n; j++) {
             struct cl_line *x = &c->lines.v[j];
             uint32_t ind = cl_indent(x->p, x->len);
-            if (indented_blank(x, ind))
+            if (indented_blank(x, ind)) {
+                /* A blank line ends the block when what follows sits elsewhere: each block
+                   of lines is decided by itself (a line added elsewhere in the file never
+                   changes how a plan reads).  Blocks of one indented plan (a formatted
+                   plan's details) share their indentation and stay one run. */
+                size_t k = j + 1;
+                while (k < n && indented_blank(&c->lines.v[k], cl_indent(c->lines.v[k].p,
+                                                                         c->lines.v[k].len)))
+                    k++;
+                if (k < n && common != UINT32_MAX &&
+                    cl_indent(c->lines.v[k].p, c->lines.v[k].len) != common)
+                    break;
                 continue;
+            }
             if (ind == 0)
                 break;
             if (ind < common)

@@ -984,7 +984,10 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf_in, const ch
         return true;
     }
     if (p->top < 0 && !p->sec->first_root) {
-        /* The first line of the tree. */
+        /* The first line of the tree.  A root never carries leading blanks: indented off the
+           grid ("  *(1) Project"), it starts at its first character. */
+        while (!pf->branch && rest < p->le && *rest == ' ')
+            rest++;
         if (p->blank_before && p->sec->kind == SECTION_SUBQUERY) {
             /* A reused subquery's entry has no body: a blank line follows it, and what comes
                after is not its tree (prose after a pasted plan, issue 4). */

@@ -476,6 +476,22 @@ START_TEST(older_and_other_notebooks)
     ck_assert_str_eq(s->code, "val q = spark.range(3)");
     ck_assert(s->from_output);
     document_free(doc);
+    /* a Databricks JSON export: commands, a markdown one first */
+    doc = load_text("nb.json",
+                    "{\n  \"version\": \"NotebookV1\",\n  \"commands\": [\n    {\n"
+                    "      \"command\": \"%md\\n# Plans\",\n      \"results\": null\n    },\n"
+                    "    {\n      \"command\": \"df = spark.range(3)\\ndf.explain()\",\n"
+                    "      \"results\": {\n        \"type\": \"listResults\",\n"
+                    "        \"data\": [\n          {\n            \"type\": \"text\",\n"
+                    "            \"data\": \"== Physical Plan ==\\n*(1) Range (0, 3, step=1, "
+                    "splits=2)\\n\"\n          }\n        ]\n      }\n    }\n  ]\n}\n");
+    s = &doc->first_plan->source;
+    ck_assert_str_eq(s->format, "databricks");
+    ck_assert_uint_eq(s->cell, 2);
+    ck_assert_uint_eq(s->cell_line, 1);
+    ck_assert_str_eq(s->code, "df = spark.range(3)");
+    ck_assert(s->from_output);
+    document_free(doc);
     /* a Databricks notebook source file: cells between COMMAND lines */
     doc = load_text("nb.py", "# Databricks notebook source\n"
                              "df = spark.range(3)\n"

@@ -248,7 +248,9 @@ static void open_container(struct scan *sc, bool object)
         sc->cell->out_first = sc->line;
         sc->outputs_depth = sc->depth + 1;
     } else if (sc->outputs_depth && sc->cell && !sc->cell->out_text && !object &&
-               (key_is(sc, "text") || key_is(sc, "text/plain") || key_is(sc, "data"))) {
+               (key_is(sc, "text") || key_is(sc, "text/plain"))) {
+        /* Jupyter's lines of output text; Zeppelin's and Databricks' "data" is one string
+           (its plan is then on line 1 of the output, as far as the JSON tells). */
         sc->cell->out_text = sc->line + 1;
     }
     if (sc->depth < MAX_FRAMES)

@@ -957,6 +957,133 @@ static long misaligned_branch(const struct parser *p, struct lex_prefix *pf, con
     return (long)((col + 1) / 3 + 1) + region_offset(p);
 }
 
+/* What a tree-line helper decided: the line is the tree's (or not), or it is not its case. */
+enum verdict { V_NOT_MINE = -1, V_NOT_TREE = 0, V_TREE = 1 };
+
+/* The first line of a section's tree. */
+static bool first_tree_line(struct parser *p, const struct lex_prefix *pf, const char *rest)
+{
+    /* A root never carries leading blanks: indented off the grid ("  *(1) Project"), it
+       starts at its first character. */
+    while (!pf->branch && rest < p->le && *rest == ' ')
+        rest++;
+    if (p->blank_before && p->sec->kind == SECTION_SUBQUERY) {
+        /* A reused subquery's entry has no body: a blank line follows it, and what comes
+           after is not its tree (prose after a pasted plan). */
+        p->tree_open = false;
+        return false;
+    }
+    if (p->blank_before && pf->units == 0) {
+        int32_t id, cg;
+        struct slice nm;
+        if (lex_details_header(rest, (size_t)(p->le - rest), &id, &nm, &cg))
+            return false;
+    }
+    if (pf->units == 0 && p->expect_schema) {
+        p->expect_schema = false;
+        p->has_pending = true;
+        p->pending_ls = rest;
+        p->pending_le = p->le;
+        p->pending_lno = p->lno;
+        return true;
+    }
+    p->expect_schema = false;
+    if (pf->units > 0) {
+        /* An indented tree, or a paste that starts below its root: its first line is depth 0
+           for the lines that follow. */
+        uint32_t base = pf->branch ? pf->units - 1 : pf->units;
+        if (!region_push(p, base, -(long)pf->units))
+            return true;
+    }
+    if (add_node_line(p, rest, p->le, p->lno, 0))
+        p->last_units = pf->units;
+    return true;
+}
+
+/* A line with a tree marker (on the grid, off it at depth off_grid >= 0), or an AQE
+   sub-plan's root under its label. */
+static enum verdict marker_line(struct parser *p, const struct lex_prefix *pf, const char *rest,
+                                long off_grid)
+{
+    if (off_grid >= 0) {
+        if (off_grid > 0 && add_node_line(p, rest, p->le, p->lno, off_grid)) {
+            p->last_units = pf->units;
+            p->sec_branches++;
+            return V_TREE;
+        }
+    } else if (pf->branch) {
+        if (p->sec_partial && p->n_regions && pf->units <= p->regions[0].base) {
+            /* Left of where the partial tree started: the root of that line is not in the
+               text either, so the line starts another root. */
+            p->n_regions = 0;
+            if (!region_push(p, pf->units - 1, -(long)pf->units))
+                return V_TREE;
+            if (add_node_line(p, rest, p->le, p->lno, 0))
+                p->last_units = pf->units;
+            return V_TREE;
+        }
+        /* Bound: each region is pushed once per sub-plan and popped at most once. */
+        while (p->n_regions && pf->units <= p->regions[p->n_regions - 1].base)
+            p->n_regions--;
+        long depth = (long)pf->units + region_offset(p);
+        if (rebase_after_elision(p, pf, depth))
+            depth = (long)pf->units + region_offset(p);
+        if (depth > 0 && add_node_line(p, rest, p->le, p->lno, depth)) {
+            p->last_units = pf->units;
+            p->sec_branches++;
+            return V_TREE;
+        }
+    } else if (pf->units > 0 && pf->spaces_only && p->last && (p->last->flags & NODE_LABEL) &&
+               pf->units == p->last_units) {
+        /* The root of an AQE sub-plan: indented by spaces, no marker, under its label. */
+        long depth = p->top + 1;
+        if (!region_push(p, pf->units, depth - (long)pf->units))
+            return V_TREE;
+        if (add_node_line(p, rest, p->le, p->lno, depth))
+            p->last_units = pf->units;
+        return V_TREE;
+    }
+    return V_NOT_MINE;
+}
+
+/* A bare tree's own cases: prose that was taken for its root, a tree nested by
+   indentation alone, a second tree right under it. */
+static enum verdict bare_tree_line(struct parser *p, const struct lex_prefix *pf,
+                                   const char *rest)
+{
+    if (pf->spaces_only && !pf->branch && p->last == p->sec->first_root &&
+        !p->last->first_child) {
+        /* "My plan:" or "Here it is" then "Project [a#1]", at column 0 or indented: the first
+           line was prose, the tree starts here, without its indentation. */
+        const char *t = rest;
+        while (t < p->le && *t == ' ')
+            t++;
+        if (line_names_operator(t, p->le) && !names_an_operator(p->last) && !p->hint_analyzed) {
+            size_t spaces = (size_t)(t - p->ls);
+            struct lex_prefix at = {(uint32_t)((spaces + 2) / 3), 0, false, true};
+            start_headerless(p, &at, t);
+            return V_TREE;
+        }
+    }
+    if (!pf->branch && p->last && !p->blank_before && indent_line(p))
+        return V_TREE;
+    if (pf->units == 0 && p->last == p->sec->first_root && !p->last->first_child &&
+        !memchr(p->last->text.ptr, '\n', p->last->text.len) &&
+        lex_looks_like_operator(rest, (size_t)(p->le - rest)) && !reads_like_a_node(p, p->last)) {
+        /* The same with an operator the catalogue does not know. */
+        start_headerless(p, pf, rest);
+        return V_TREE;
+    }
+    if (pf->units == 0 && p->last && line_names_operator(rest, p->le)) {
+        /* A second bare tree right under the first ("Project [a#1]" at column 0 again,
+           after a separator or a caption): its root starts a plan of its own.  (Under a
+           header, Spark 2 prints a cached plan inside a node's text from column 0.) */
+        p->tree_open = false;
+        return V_NOT_TREE;
+    }
+    return V_NOT_MINE;
+}
+
 /* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
 static bool tree_line(struct parser *p, const struct lex_prefix *pf_in, const char *rest)
 {
@@ -983,113 +1110,15 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf_in, const ch
             elision_line(p, pf);
         return true;
     }
-    if (p->top < 0 && !p->sec->first_root) {
-        /* The first line of the tree.  A root never carries leading blanks: indented off the
-           grid ("  *(1) Project"), it starts at its first character. */
-        while (!pf->branch && rest < p->le && *rest == ' ')
-            rest++;
-        if (p->blank_before && p->sec->kind == SECTION_SUBQUERY) {
-            /* A reused subquery's entry has no body: a blank line follows it, and what comes
-               after is not its tree (prose after a pasted plan, issue 4). */
-            p->tree_open = false;
-            return false;
-        }
-        if (p->blank_before && pf->units == 0) {
-            int32_t id, cg;
-            struct slice nm;
-            if (lex_details_header(rest, (size_t)(p->le - rest), &id, &nm, &cg))
-                return false;
-        }
-        if (pf->units == 0 && p->expect_schema) {
-            p->expect_schema = false;
-            p->has_pending = true;
-            p->pending_ls = rest;
-            p->pending_le = p->le;
-            p->pending_lno = p->lno;
-            return true;
-        }
-        p->expect_schema = false;
-        if (pf->units > 0) {
-            /* An indented tree, or a paste that starts below its root: its first line is
-               depth 0 for the lines that follow. */
-            uint32_t base = pf->branch ? pf->units - 1 : pf->units;
-            if (!region_push(p, base, -(long)pf->units))
-                return true;
-        }
-        if (add_node_line(p, rest, p->le, p->lno, 0))
-            p->last_units = pf->units;
-        return true;
-    }
-    if (off_grid >= 0) {
-        if (off_grid > 0 && add_node_line(p, rest, p->le, p->lno, off_grid)) {
-            p->last_units = pf->units;
-            p->sec_branches++;
-            return true;
-        }
-    } else if (pf->branch) {
-        if (p->sec_partial && p->n_regions && pf->units <= p->regions[0].base) {
-            /* Left of where the partial tree started: the root of that line is not in the
-               text either, so the line starts another root. */
-            p->n_regions = 0;
-            if (!region_push(p, pf->units - 1, -(long)pf->units))
-                return true;
-            if (add_node_line(p, rest, p->le, p->lno, 0))
-                p->last_units = pf->units;
-            return true;
-        }
-        /* Bound: each region is pushed once per sub-plan and popped at most once. */
-        while (p->n_regions && pf->units <= p->regions[p->n_regions - 1].base)
-            p->n_regions--;
-        long depth = (long)pf->units + region_offset(p);
-        if (rebase_after_elision(p, pf, depth))
-            depth = (long)pf->units + region_offset(p);
-        if (depth > 0 && add_node_line(p, rest, p->le, p->lno, depth)) {
-            p->last_units = pf->units;
-            p->sec_branches++;
-            return true;
-        }
-    } else if (pf->units > 0 && pf->spaces_only && p->last && (p->last->flags & NODE_LABEL) &&
-               pf->units == p->last_units) {
-        /* The root of an AQE sub-plan: indented by spaces, no marker, under its label. */
-        long depth = p->top + 1;
-        if (!region_push(p, pf->units, depth - (long)pf->units))
-            return true;
-        if (add_node_line(p, rest, p->le, p->lno, depth))
-            p->last_units = pf->units;
-        return true;
-    }
-    if (p->sec_headerless && pf->spaces_only && !pf->branch && p->last == p->sec->first_root &&
-        !p->last->first_child) {
-        /* "My plan:" or "Here it is" then "Project [a#1]", at column 0 or indented: the first
-           line was prose, the tree starts here, without its indentation. */
-        const char *t = rest;
-        while (t < p->le && *t == ' ')
-            t++;
-        if (line_names_operator(t, p->le) && !names_an_operator(p->last) && !p->hint_analyzed) {
-            size_t spaces = (size_t)(t - p->ls);
-            struct lex_prefix at = {(uint32_t)((spaces + 2) / 3), 0, false, true};
-            start_headerless(p, &at, t);
-            return true;
-        }
-    }
-    if (p->sec_headerless && !pf->branch && p->last && !p->blank_before && indent_line(p))
-        return true;
-    if (p->sec_headerless && pf->units == 0 && p->last == p->sec->first_root &&
-        !p->last->first_child && !memchr(p->last->text.ptr, '\n', p->last->text.len) &&
-        lex_looks_like_operator(rest, (size_t)(p->le - rest)) && !reads_like_a_node(p, p->last)) {
-        /* The same with an operator the catalogue does not know. */
-        start_headerless(p, pf, rest);
-        return true;
-    }
-    if (p->sec_headerless && pf->units == 0 && p->last && line_names_operator(rest, p->le)) {
-        /* A second bare tree right under the first ("Project [a#1]" at column 0 again,
-           after a separator or a caption): its root starts a plan of its own.  (Under a
-           header, Spark 2 prints a cached plan inside a node's text from column 0.) */
-        p->tree_open = false;
-        return false;
-    }
-    /* Not a node line: more text of the last node, unless a blank line, a log record or a
-       prompt ended the tree. */
+    if (p->top < 0 && !p->sec->first_root)
+        return first_tree_line(p, pf, rest);
+    enum verdict v = marker_line(p, pf, rest, off_grid);
+    if (v == V_NOT_MINE && p->sec_headerless)
+        v = bare_tree_line(p, pf, rest);
+    if (v != V_NOT_MINE)
+        return v == V_TREE;
+    /* Not a node line: more text of the last node, unless a blank line, a log record, a
+       prompt or a line Spark could not have printed there ended the tree. */
     bool ended = (pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest))) ||
                  (pf->spaces_only && lex_foreign_line(rest, (size_t)(p->le - rest)));
     if (p->last && !p->blank_before && !ended) {
@@ -1302,6 +1331,31 @@ static bool block_field_line(struct parser *p)
     return true;
 }
 
+/* A line outside any tree that may start one without a header: at column 0 or indented on
+   the grid, indented off it, or a copy that starts below its root.  rest: after the prefix;
+   r: its first non-blank byte. */
+static void bare_tree_start(struct parser *p, const struct lex_prefix *pf, const char *rest,
+                            const char *r)
+{
+    size_t rl = (size_t)(p->le - rest);
+    if ((pf->units == 0 || (pf->spaces_only && !pf->branch)) && lex_looks_like_operator(rest, rl)) {
+        start_headerless(p, pf, rest);
+    } else if (pf->spaces_only && !pf->branch && r > rest &&
+               lex_looks_like_operator(r, (size_t)(p->le - r))) {
+        /* A tree indented off the 3-column grid (8 spaces in a docstring, 2 in a list item):
+           it starts at its first character, its depth counted in whole units. */
+        size_t spaces = (size_t)(r - p->ls);
+        struct lex_prefix at = {(uint32_t)((spaces + 2) / 3), 0, false, true};
+        start_headerless(p, &at, r);
+    } else if (pf->branch && !p->tree_open && p->mode == MODE_NONE &&
+               lex_looks_like_operator(rest, rl)) {
+        /* "      +- Filter ...": a copy that starts below the plan's root. */
+        start_headerless(p, pf, rest);
+        if (p->sec)
+            p->sec_partial = true;
+    }
+}
+
 /* pf: the line's tree prefix, read by the caller. */
 static void one_line(struct parser *p, struct lex_prefix pf)
 {
@@ -1389,29 +1443,9 @@ static void one_line(struct parser *p, struct lex_prefix pf)
             p->mode = MODE_NONE;
         }
     }
-    if ((pf.units == 0 || (pf.spaces_only && !pf.branch)) && lex_looks_like_operator(rest, rl)) {
-        start_headerless(p, &pf, rest);
-        p->blank_before = false;
-        return;
-    }
-    if (pf.spaces_only && !pf.branch && r > rest && lex_looks_like_operator(r, (size_t)(p->le - r))) {
-        /* A tree indented off the 3-column grid (8 spaces in a docstring, 2 in a list item):
-           it starts at its first character, its depth counted in whole units. */
-        size_t spaces = (size_t)(r - p->ls);
-        struct lex_prefix at = {(uint32_t)((spaces + 2) / 3), 0, false, true};
-        start_headerless(p, &at, r);
-        p->blank_before = false;
-        return;
-    }
-    if (pf.branch && !p->tree_open && p->mode == MODE_NONE && lex_looks_like_operator(rest, rl)) {
-        /* "      +- Filter ...": a copy that starts below the plan's root. */
-        start_headerless(p, &pf, rest);
-        if (p->sec)
-            p->sec_partial = true;
-        p->blank_before = false;
-        return;
-    }
-    /* Prose, code or anything else around plans: skipped. */
+    /* A tree without a header may start here; else prose, code or anything else around
+       plans: skipped. */
+    bare_tree_start(p, &pf, rest, r);
     p->blank_before = false;
 }
 

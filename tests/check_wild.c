@@ -344,6 +344,14 @@ START_TEST(details_blocks_alone_are_a_flat_list)
     ck_assert(tu_slice_is(tu_detail(filter, 1).value, "isnotnull(a#1)"));
     ck_assert(warned(doc, "without their tree"));
     document_free(doc);
+    /* A section line between blocks (found by fuzzing): still a load, never a failure. */
+    const char *cut = "(1) Scan parquet default.t\nOutput [1]: [a#1]\n\n===== Subqueries =====\n\n"
+                      "(2) ColumnarToRow [codegen id : 1]\nInput [1]: [a#1]\n";
+    struct document *d2 = NULL;
+    enum sp_status st = tu_try_parse(cut, strlen(cut), &d2);
+    ck_assert(st == SP_OK || st == SP_ERR_NO_PLAN);
+    if (d2)
+        document_free(d2);
     /* A numbered list is not a plan. */
     const char *list = "(1) Install the package\n\n(2) Run the tests\n\n(3) Read the guide\n";
     ck_assert(!finds_a_plan(list, strlen(list)));

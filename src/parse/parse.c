@@ -1260,14 +1260,15 @@ static void start_headerless(struct parser *p, const struct lex_prefix *pf, cons
    Each block becomes a root of one flat section, described by its block. */
 static void details_only_block(struct parser *p, int32_t id, struct slice name, int32_t cg)
 {
-    if (!p->details_only) {
+    if (!p->details_only || !p->plan) {
         if (!open_plan(p, p->lno))
             return;
         p->plan_headerless = true;
         p->details_only = true;
-        if (!open_section(p, SECTION_PHYSICAL, slice_make(NULL, 0), p->lno))
-            return;
     }
+    /* A line such as "===== Subqueries =====" may have closed the section: a new one. */
+    if (!p->sec && !open_section(p, SECTION_PHYSICAL, slice_make(NULL, 0), p->lno))
+        return;
     finish_block(p);
     struct plan_node *n = build_node(&p->b, NULL, NULL);
     if (!n) {

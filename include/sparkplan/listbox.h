@@ -20,6 +20,7 @@ struct listbox {
     size_t n;         /* entries */
     size_t rows;      /* entries on screen (at least 1) */
     size_t sel, top;  /* the selection and the first entry on screen */
+    bool page_whole;  /* a page is the whole box (else rows - 1: a line of context) */
 };
 
 /* Moves the selection by delta, clamped to the list, and scrolls to keep it on screen. */
@@ -28,11 +29,11 @@ void listbox_move(struct listbox *lb, long delta);
 void listbox_scroll(struct listbox *lb, long delta);
 /* Puts the selection back on screen (after rows changed). */
 void listbox_show_sel(struct listbox *lb);
-/* A page: rows - 1 (one line of context kept), at least 1. */
+/* A page: rows - 1 (one line of context kept), at least 1 (page_whole aside). */
 long listbox_page(const struct listbox *lb);
 /* The movement of an action: the entries it moves by (LONG_MAX / -LONG_MAX: last,
- * first), or 0 when a is no movement.  Movement actions: down, up, page down, page up,
- * first, last, wheel down, wheel up. */
+ * first), or 0 when a is no movement: KA_DOWN, KA_UP, KA_PAGE_DOWN, KA_PAGE_UP, KA_FIRST,
+ * KA_LAST, KA_WHEEL_DOWN, KA_WHEEL_UP (whichever context they were bound in). */
 long listbox_delta(const struct listbox *lb, enum key_action a);
 
 #endif

@@ -42,26 +42,23 @@ long listbox_page(const struct listbox *lb)
 
 long listbox_delta(const struct listbox *lb, enum key_action a)
 {
+    long page = lb->page_whole ? (long)(lb->rows ? lb->rows : 1) : listbox_page(lb);
     switch (a) {
-    case KA_D_DOWN: case KA_H_DOWN: case KA_L_DOWN: case KA_I_DOWN:
+    case KA_DOWN:
         return 1;
-    case KA_D_UP: case KA_H_UP: case KA_L_UP: case KA_I_UP:
+    case KA_UP:
         return -1;
-    case KA_D_PAGE_DOWN: case KA_H_PAGE_DOWN:
-        return listbox_page(lb);
-    case KA_D_PAGE_UP: case KA_H_PAGE_UP:
-        return -listbox_page(lb);
-    case KA_I_PAGE_DOWN: /* the findings and id lists page by a whole box */
-        return (long)(lb->rows ? lb->rows : 1);
-    case KA_I_PAGE_UP:
-        return -(long)(lb->rows ? lb->rows : 1);
-    case KA_D_FIRST:
+    case KA_PAGE_DOWN:
+        return page;
+    case KA_PAGE_UP:
+        return -page;
+    case KA_FIRST:
         return -LONG_MAX;
-    case KA_D_LAST:
+    case KA_LAST:
         return LONG_MAX;
-    case KA_D_WHEEL_DOWN:
+    case KA_WHEEL_DOWN:
         return 3;
-    case KA_D_WHEEL_UP:
+    case KA_WHEEL_UP:
         return -3;
     default:
         return 0;

@@ -523,7 +523,7 @@ static int details_key(struct tui *t, void *state, enum key_action a,
     struct details *ds = state;
     details_prepare(t, ds);
     switch (a) {
-    case KA_D_CLICK: {
+    case KA_CLICK: {
         long row = ev->line - t->L.det_y;
         if (row >= 0 && ds->lb.top + (size_t)row < ds->n_lines) {
             ds->lb.sel = ds->lb.top + (size_t)row;

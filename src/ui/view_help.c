@@ -34,7 +34,7 @@ struct help_line {
 
 struct help_state {
     struct help_line lines[HELP_MAX_LINES];
-    char key_lists[KA_COUNT][128];
+    char key_lists[KEYS_N_BINDINGS][128]; /* by binding (keys_table index) */
     struct listbox lb;            /* lb.top: the first line shown */
 };
 
@@ -75,7 +75,7 @@ static void help_build(struct help_state *h, int width)
             const struct key_binding *k = &keys_table[i];
             if (k->context != help_order[c])
                 continue;
-            char *list = h->key_lists[k->action];
+            char *list = h->key_lists[i];
             keys_display_list(k, list, sizeof h->key_lists[0]);
             int list_w = 2 + draw_width(slice_cstr(list), true);
             if (wide && list_w < KEY_COLS) {

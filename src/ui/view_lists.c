@@ -42,6 +42,7 @@ static void list_prepare(struct tui *t, void *state)
     struct box in = overlay_inside(list_box(t, l));
     l->lb.n = list_len(t, l);
     l->lb.rows = in.h > 0 ? (size_t)in.h : 1;
+    l->lb.page_whole = true;
 }
 
 static void draw_finding(struct draw_line *dl, const struct finding *f, enum variant v)

@@ -84,10 +84,10 @@ static int walk_key(struct tui *t, void *state, enum key_action a,
         }
         w->step--;
         break;
-    case KA_W_FIRST:
+    case KA_FIRST:
         w->step = 0;
         break;
-    case KA_W_LAST:
+    case KA_LAST:
         w->step = w->walk.n - 1;
         break;
     case KA_W_END:

@@ -150,6 +150,9 @@ check: deps
 check-unit: sparkplan $(B)/check-runner
 	@echo "== unit, golden, corpus and terminal tests =="
 	$(TEST_ENV) ./$(B)/check-runner
+	@echo "== no call cycle between the explorer's modules (tools/check-cycles.py) =="
+	@if command -v python3 >/dev/null; then python3 tools/check-cycles.py --only ui/; \
+	else echo "SKIP: no python3"; fi
 
 # The tests and the program they start are both sanitized.  Every report (an error, a leak
 # at exit) is written to a file under $(SAN_REPORTS) as well as failing what it happened in

@@ -11,9 +11,9 @@
  * (decor_findings.c).  A runtime-metrics column would fill `right`; diff marks `mark` and
  * `tint`: each one more module and one line.
  *
- * Owns: nothing of the documents; the per-tab answer of "does it need the gutter" and the
- * decorators' side tables are kept in the tui's decor_cache (freed by decor_free) and
- * rebuilt when the tab or what they read changes.
+ * Owns: nothing of the documents; the decorators' caches and side tables are kept in the
+ * tui's decor_cache (freed by decor_free) and rebuilt when the tab or what they read
+ * changes (decor_forget).
  * Never: starts work (an analysis) from a query, draws, or changes the node.
  */
 #ifndef SPARKPLAN_DECOR_H
@@ -39,8 +39,8 @@ struct row_decor {
 struct decorator {
     const char *name;
     /* Does any row of tab carry a mark (the gutter needs its mark column)?  Called by the
-     * layout before every frame of a new tab or after decor_forget: the place to build
-     * the decorator's side table for the tab.  Reads only what is known: never starts an
+     * layout before every frame: the place to build (or check) the decorator's side table
+     * for the tab; cache a costly answer until decor_forget.  Reads only what is known: never starts an
      * analysis. */
     bool (*tab_has_marks)(struct tui *t, const struct tab *tab);
     /* Fills the fields of d it has for the node at pre-order number `preorder` of tab's
@@ -56,8 +56,8 @@ extern const unsigned n_decorators;
  * keeping it. */
 void decor_row(const struct tui *t, const struct tab *tab, uint32_t preorder,
                struct row_decor *out);
-/* Does any decorator mark a row of tab?  Cached per tab until decor_forget.  The layout
- * calls it for the shown tab before each frame, whether or not the gutter is shown. */
+/* Does any decorator mark a row of tab?  The layout calls it for the shown tab before each
+ * frame, whether or not the gutter is shown (decorators cache what is costly). */
 bool decor_tab_has_marks(struct tui *t, const struct tab *tab);
 /* Something a decorator reads changed (findings in, a trace set): ask again. */
 void decor_forget(struct tui *t);

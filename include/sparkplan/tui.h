@@ -68,6 +68,7 @@ struct layout {
 };
 
 #define TUI_HISTORY 128
+#define TUI_MAX_REFS 64           /* expression ids the * list shows of a node */
 #define VIEW_STACK_MAX 8
 
 /* An open view: its ops (view_registry[id]) and its private state. */
@@ -76,8 +77,8 @@ struct view_slot {
     void *state;
 };
 
-/* The "does this tab need a mark column" answer and the findings' severity table, kept
- * by decor.c and decor_findings.c between frames. */
+/* The decorators' caches (decor.h): decor_findings' "does this tab have findings" answer
+ * and its severity table. */
 struct decor_cache {
     const struct tab *marks_tab;
     bool marks_has;

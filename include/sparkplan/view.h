@@ -71,13 +71,15 @@ struct view_ops {
     enum view_layer layer;
     enum key_context keys;     /* the context its bindings are looked up in (keys.h) */
     /* Its state, set up from t (the selection, the document...); NULL when it cannot
-     * open (out of memory).  NULL open: a view without state. */
+     * open (nothing to show, out of memory), after tui_message says why.  The loop then
+     * leaves the stack as it was.  NULL open: a view without state. */
     void *(*open)(struct tui *t);
     void (*close)(struct tui *t, void *state);
     /* Before drawing, after the loop's layout: settle what drawing reads (the tree's
      * window of hidden levels, the details' lines).  May be NULL. */
     void (*prepare)(struct tui *t, void *state);
-    /* Draws the view; changes nothing.  NULL: the view has no picture (the walk). */
+    /* Draws the view; changes nothing.  NULL: the view has no picture (the walk: the
+     * panes below show its step). */
     void (*draw)(const struct tui *t, const void *state);
     /* a is the event looked up in `keys` (KA_NONE when unbound); returns reactions. */
     int (*key)(struct tui *t, void *state, enum key_action a, const struct input_event *ev);

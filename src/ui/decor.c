@@ -25,13 +25,9 @@ void decor_row(const struct tui *t, const struct tab *tab, uint32_t preorder,
 
 bool decor_tab_has_marks(struct tui *t, const struct tab *tab)
 {
-    if (t->decor.marks_tab == tab)
-        return t->decor.marks_has;
     bool has = false;
-    for (unsigned i = 0; i < n_decorators && !has; i++)
-        has = decorators[i]->tab_has_marks(t, tab);
-    t->decor.marks_tab = tab;
-    t->decor.marks_has = has;
+    for (unsigned i = 0; i < n_decorators; i++) /* each: its side tables get ready */
+        has |= decorators[i]->tab_has_marks(t, tab);
     return has;
 }
 

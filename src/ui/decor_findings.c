@@ -33,18 +33,23 @@ static const signed char *severity_table(struct tui *t, const struct tab *tab,
     return sev;
 }
 
+/* Cached per tab (until decor_forget): the answer looks at every finding. */
 static bool findings_has_marks(struct tui *t, const struct tab *tab)
 {
     const struct analysis *a = jobs_known(&t->jobs, tab->section->plan->doc);
     if (!a)
         return false;
     severity_table(t, tab, a); /* what findings_decorate reads */
-    for (size_t i = 0; i < a->n_findings; i++) {
+    struct decor_cache *c = &t->decor;
+    if (c->marks_tab == tab)
+        return c->marks_has;
+    c->marks_tab = tab;
+    c->marks_has = false;
+    for (size_t i = 0; i < a->n_findings && !c->marks_has; i++) {
         const struct plan_node *n = a->findings[i].node;
-        if (n && rows_contains(&tab->rows, n))
-            return true;
+        c->marks_has = n && rows_contains(&tab->rows, n);
     }
-    return false;
+    return c->marks_has;
 }
 
 static void findings_decorate(const struct tui *t, const struct tab *tab, uint32_t preorder,

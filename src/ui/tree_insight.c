@@ -80,14 +80,14 @@ static int open_ids(struct tui *t)
     const struct plan_node *sel = tui_tab(t)->rows.sel;
     if (!sel)
         return RE_NONE;
-    struct exprid_ref refs[64];
-    size_t n = exprid_node_refs(sel, refs, 64);
+    struct exprid_ref refs[TUI_MAX_REFS];
+    size_t n = exprid_node_refs(sel, refs, TUI_MAX_REFS);
     if (n == 0) {
         tui_message(t, true, "this node mentions no expression ids");
         return RE_DRAW;
     }
     size_t traceable = 0;
-    for (size_t i = 0; i < n && i < 64; i++)
+    for (size_t i = 0; i < n && i < TUI_MAX_REFS; i++)
         traceable += !refs[i].normalized;
     if (traceable == 0) {
         tui_message(t, true, "this plan's ids are normalized (#x): they cannot be traced");

@@ -313,8 +313,11 @@ static void draw_all(struct tui *t)
             ops->prepare(t, t->stack[i].state);
     }
     draw_header(t);
-    for (size_t i = 0; i < t->depth && view_registry[t->stack[i].id]->layer != LAYER_OVERLAY; i++)
-        view_registry[t->stack[i].id]->draw(t, t->stack[i].state);
+    for (size_t i = 0; i < t->depth; i++) {
+        const struct view_ops *ops = view_registry[t->stack[i].id];
+        if (ops->layer != LAYER_OVERLAY && ops->draw)
+            ops->draw(t, t->stack[i].state);
+    }
     draw_status(t);
     for (size_t i = 0; i < t->depth; i++) {
         const struct view_ops *ops = view_registry[t->stack[i].id];

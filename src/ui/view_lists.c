@@ -14,12 +14,10 @@
 #include "sparkplan/listbox.h"
 #include "sparkplan/tui.h"
 
-#define MAX_REFS 64
-
 struct list_state {
     bool ids;                     /* the id list; else the findings */
     struct listbox lb;
-    struct exprid_ref refs[MAX_REFS];
+    struct exprid_ref refs[TUI_MAX_REFS];
 };
 
 static size_t list_len(const struct tui *t, const struct list_state *l)
@@ -211,8 +209,8 @@ static void *ids_open(struct tui *t)
         return NULL;
     l->ids = true;
     const struct plan_node *sel = tui_tab(t)->rows.sel;
-    size_t n = sel ? exprid_node_refs(sel, l->refs, MAX_REFS) : 0;
-    l->lb.n = n < MAX_REFS ? n : MAX_REFS;
+    size_t n = sel ? exprid_node_refs(sel, l->refs, TUI_MAX_REFS) : 0;
+    l->lb.n = n < TUI_MAX_REFS ? n : TUI_MAX_REFS;
     list_prepare(t, l);
     return l;
 }

@@ -3,7 +3,7 @@
  * layout.  The views (view.h) and the loop (ui.c) share it; each view's own state is
  * private to its module.
  *
- * Who writes what: the loop (ui.c) owns the view stack, the focus and the prompts and is
+ * Who writes what: the loop (ui.c) owns the view stack and the focus and is
  * the only place that draws (one doupdate per turn); the workspace functions below
  * (workspace.c, layout.c) change tabs, selections and the message and may be called by any
  * view; display options are toggled by the view whose key they are.
@@ -55,7 +55,6 @@ struct jump {
 };
 
 enum focus { FOCUS_TREE, FOCUS_DETAILS };
-enum prompt_kind { PROMPT_NONE, PROMPT_SEARCH, PROMPT_GOTO, PROMPT_PASTE };
 
 struct layout {
     bool too_small;
@@ -96,11 +95,6 @@ struct tui {
     struct view_slot stack[VIEW_STACK_MAX];
     size_t depth;
     enum focus focus;
-    enum prompt_kind prompt;
-    char prompt_buf[256];
-    size_t prompt_len;
-    char *paste_buf;              /* p mode: text collected until Ctrl-d */
-    size_t paste_len, paste_cap;
     struct tab *search_tab;       /* a search still reading its tab's text, or NULL */
 
     struct jump hist[TUI_HISTORY];
@@ -142,6 +136,15 @@ void tui_push_history(struct tui *t);
 bool tui_jump_to(struct tui *t, struct plan_node *n, bool record);
 bool tui_goto_id(struct tui *t, int32_t id);
 void tui_go_back(struct tui *t);
+/* Adds a document (and its tabs) to the explorer; false when it has nothing to show. */
+bool tui_add_document(struct tui *t, struct document *doc, bool owned);
+/* Loads pasted bytes (taken) as a new document and shows it; false (and a message) when
+ * it is not a plan. */
+bool tui_open_paste(struct tui *t, char *bytes, size_t len);
+/* Starts a search of the current tab for text (t->search_tab); tui_search_slice runs it
+ * for a time slice between keys, and says what it found when done; reactions. */
+bool tui_search_start(struct tui *t, const char *text);
+int tui_search_slice(struct tui *t);
 /* The tabs of a document (one per section, plus AQE Final/Initial subtrees). */
 bool tui_build_tabs(struct doc_view *dv);
 /* A tab shown but not yet indexed (the current one first), or NULL; tui_index_slice

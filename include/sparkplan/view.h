@@ -1,7 +1,7 @@
 /* view: the one interface every view of the explorer implements (the tree, the details,
- * the help, the document list, the findings and id lists, the guided walk), the registry
- * that lists them, and the reactions their key handlers return.  See
- * docs/explorer-internals.md for how to add a view.
+ * the help, the document list, the findings and id lists, the guided walk, the prompts of
+ * the status line), the registry that lists them, and the reactions their key handlers
+ * return.  See docs/explorer-internals.md for how to add a view.
  *
  * A view is one module (src/ui/view_NAME.c) exporting one `const struct view_ops`, listed
  * once in view_registry (src/ui/views.c).  Its state is its own: open allocates it, close
@@ -17,6 +17,7 @@
 #define SPARKPLAN_VIEW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "sparkplan/input.h"
 #include "sparkplan/keys.h"
@@ -32,6 +33,9 @@ enum view_id {
     VIEW_FINDINGS,   /* overlay: !, the document's findings */
     VIEW_IDS,        /* overlay: *, the selected node's expression ids */
     VIEW_WALK,       /* overlay without a box: w, the guided walk (keys only) */
+    VIEW_SEARCH,     /* overlay on the status line: / */
+    VIEW_GOTO,       /* overlay on the status line: : */
+    VIEW_PASTE,      /* overlay on the status line: p, a plan pasted until Ctrl-d */
     VIEW_COUNT
 };
 
@@ -86,6 +90,9 @@ struct view_ops {
     /* Base and split panes: where the view is on screen (mouse events go there).  NULL:
      * no mouse. */
     struct view_area (*area)(const struct tui *t);
+    /* A bracketed paste while the view is on top: its bytes (the loop frees them).  NULL:
+     * a paste closes the overlays and opens as a new document. */
+    int (*paste)(struct tui *t, void *state, const char *bytes, size_t len);
 };
 
 /* view_id -> ops (src/ui/views.c). */

@@ -1,7 +1,7 @@
 /* ui.c: the explorer's loop (see tui.h and view.h): input → the view on top of the stack
  * (or the focused pane) → its reaction → one draw of the stack and one doupdate per turn.
- * Owns the stack, the focus, the header, the status line, the prompts and pastes; the
- * documents, tabs and jumps are the workspace's (workspace.c), the panes the views'. */
+ * Owns the stack, the focus, the header and the status line; the documents, tabs, jumps
+ * and searches are the workspace's (workspace.c), the panes and prompts the views'. */
 #include "sparkplan/ui.h"
 
 #include <curses.h>
@@ -12,37 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sparkplan/draw.h"
-#include "sparkplan/load.h"
 #include "sparkplan/opclass.h"
 #include "sparkplan/term.h"
 #include "sparkplan/tui.h"
 
 /* ---- documents ---------------------------------------------------------------------- */
-
-static bool add_document(struct tui *t, struct document *doc, bool owned)
-{
-    if (t->n_docs == t->cap_docs) {
-        size_t cap = t->cap_docs ? t->cap_docs * 2 : 4;
-        struct doc_view *nd = realloc(t->docs, cap * sizeof *nd);
-        if (!nd)
-            return false;
-        t->docs = nd;
-        t->cap_docs = cap;
-    }
-    struct doc_view *dv = &t->docs[t->n_docs];
-    memset(dv, 0, sizeof *dv);
-    dv->doc = doc;
-    dv->owned = owned;
-    if (!tui_build_tabs(dv)) {
-        free(dv->tabs);
-        return false;
-    }
-    t->n_docs++;
-    return true;
-}
 
 /* ---- the view stack ------------------------------------------------------------------ */
 
@@ -113,54 +89,6 @@ static int react(struct tui *t, struct view_slot *from, int re)
     return re & (RE_DRAW | RE_LAYOUT | RE_FULL | RE_QUIT | RE_SUSPEND);
 }
 
-/* A paste (bracketed, or p ... Ctrl-d) becomes a new document and is shown. */
-static int load_paste(struct tui *t, char *bytes, size_t len)
-{
-    char name[32];
-    snprintf(name, sizeof name, "paste %u", t->pastes + 1);
-    struct document *doc = NULL;
-    struct diag err = {0};
-    if (load_bytes(name, bytes, len, &doc, &err) != SP_OK) {
-        tui_message(t, true, "%s: %s", name, err.message);
-        return RE_DRAW;
-    }
-    if (!add_document(t, doc, true)) {
-        document_free(doc);
-        tui_message(t, true, "%s: no plan sections to show", name);
-        return RE_DRAW;
-    }
-    t->pastes++;
-    tui_push_history(t);
-    t->cur_doc = t->n_docs - 1;
-    t->focus = FOCUS_TREE;
-    while (top_overlay(t)) /* a paste replaces whatever was open */
-        pop_view(t);
-    if (doc->first_warning)
-        tui_message(t, false, "%s: %zu nodes; %s", name, doc->n_all_nodes,
-                    doc->first_warning->message);
-    else
-        tui_message(t, false, "%s: %zu nodes (D lists the documents)", name, doc->n_all_nodes);
-    return RE_DRAW | RE_LAYOUT | RE_FULL;
-}
-
-static void paste_append(struct tui *t, const char *s, size_t n)
-{
-    if (t->paste_len + n > INPUT_PASTE_MAX)
-        return;
-    if (t->paste_len + n + 1 > t->paste_cap) {
-        size_t cap = t->paste_cap ? t->paste_cap : 4096;
-        while (cap < t->paste_len + n + 1)
-            cap *= 2;
-        char *b = realloc(t->paste_buf, cap);
-        if (!b)
-            return;
-        t->paste_buf = b;
-        t->paste_cap = cap;
-    }
-    memcpy(t->paste_buf + t->paste_len, s, n);
-    t->paste_len += n;
-}
-
 /* ---- header and status -------------------------------------------------------------- */
 
 static void draw_header(const struct tui *t)
@@ -218,25 +146,6 @@ static void draw_status(const struct tui *t)
     attr_t strong = theme_attr(ROLE_STATUS_STRONG, VAR_PLAIN);
     struct draw_line dl;
     draw_line_start(&dl, t->L.status_y, 0, COLS, 0);
-    if (t->prompt == PROMPT_SEARCH || t->prompt == PROMPT_GOTO) {
-        draw_puts(&dl, t->prompt == PROMPT_SEARCH ? "/" : ":", strong);
-        draw_put(&dl, slice_make(t->prompt_buf, t->prompt_len), strong, true);
-        draw_puts(&dl, "_", theme_attr(ROLE_STATUS, VAR_PLAIN) | A_BLINK);
-        draw_puts(&dl, t->prompt == PROMPT_GOTO ? "   (node number, Enter; Esc cancels)"
-                                                : "   (Enter searches; Esc cancels)",
-                  st);
-        draw_fill(&dl, st);
-        return;
-    }
-    if (t->prompt == PROMPT_PASTE) {
-        char buf[160];
-        snprintf(buf, sizeof buf,
-                 " PASTE: paste a plan now, then Ctrl-d to open it (Ctrl-c cancels)  %zu bytes",
-                 t->paste_len);
-        draw_puts(&dl, buf, strong);
-        draw_fill(&dl, st);
-        return;
-    }
     /* Right side first, so the left side knows how much room it has. */
     char right[128] = "";
     size_t len = 0;
@@ -328,139 +237,6 @@ static void draw_all(struct tui *t)
 
 /* ---- search in slices ------------------------------------------------------------- */
 
-/* Text bytes a search reads between two looks at the clock, and how long it may run
- * before the explorer draws and reads keys again: a plan of a million nodes is 233 MB of
- * text, more than one frame can read. */
-#define SEARCH_CHUNK (4u << 20)
-#define SEARCH_SLICE_MS 8
-
-static double clock_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Runs the search of t->search_tab for a slice; when it is done, goes to the first match
- * from the selection (once: the search's Enter) and says how many there are. */
-static int search_slice(struct tui *t)
-{
-    struct tab *tab = t->search_tab;
-    if (tab && !rows_searching(&tab->rows))
-        t->search_tab = tab = NULL; /* cleared, or replaced by a trace (*) */
-    if (!tab)
-        return RE_NONE;
-    struct rows *r = &tab->rows;
-    double deadline = clock_ms() + SEARCH_SLICE_MS;
-    int done;
-    do /* bounded by the slice's time */
-        done = rows_search_more(r, SEARCH_CHUNK);
-    while (done == 0 && clock_ms() < deadline);
-    if (done == 0) {
-        tui_message(t, false, "searching %u%%: %zu so far (n, N)", rows_search_progress(r),
-                    r->n_matches);
-        return RE_DRAW;
-    }
-    t->search_tab = NULL;
-    if (done < 0 || !r->pattern) {
-        tui_message(t, true, done < 0 ? "out of memory" : "search ended");
-    } else if (r->n_matches == 0) {
-        tui_message(t, true, "not found in this section: %s", r->pattern);
-    } else {
-        tui_push_history(t);
-        bool wrapped = false;
-        if (tui_tab(t) == tab && rows_match_index(r) == 0)
-            rows_search_step(r, 1, &wrapped);
-        tui_message(t, false, "%zu match%s (n, N)", r->n_matches, r->n_matches == 1 ? "" : "es");
-    }
-    return RE_DRAW;
-}
-
-static int prompt_key(struct tui *t, const struct input_event *ev)
-{
-    enum key_action a = keys_lookup(KCTX_PROMPT, ev->name);
-    if (a == KA_P_CANCEL) {
-        t->prompt = PROMPT_NONE;
-        return RE_DRAW;
-    }
-    if (a == KA_P_ERASE) {
-        if (t->prompt_len == 0) {
-            t->prompt = PROMPT_NONE;
-            return RE_DRAW;
-        }
-        /* Erase one UTF-8 character. */
-        do
-            t->prompt_len--;
-        while (t->prompt_len > 0 && ((unsigned char)t->prompt_buf[t->prompt_len] & 0xC0) == 0x80);
-        return RE_DRAW;
-    }
-    if (a == KA_P_ACCEPT) {
-        enum prompt_kind kind = t->prompt;
-        t->prompt = PROMPT_NONE;
-        t->prompt_buf[t->prompt_len] = '\0';
-        struct tab *tab = tui_tab(t);
-        if (kind == PROMPT_GOTO) {
-            const char *p = t->prompt_buf;
-            while (*p == ' ' || *p == '(')
-                p++;
-            char *end;
-            long id = strtol(p, &end, 10);
-            if (end == p || id < 0 || id > 0x7FFFFFFF) {
-                tui_message(t, true, "type a node number, like 12");
-                return RE_DRAW;
-            }
-            tui_goto_id(t, (int32_t)id);
-            return RE_DRAW;
-        }
-        if (t->prompt_len == 0) {
-            rows_search(&tab->rows, NULL);
-            return RE_DRAW;
-        }
-        if (t->search_tab && t->search_tab != tab) /* a search left unfinished elsewhere */
-            rows_search(&t->search_tab->rows, NULL);
-        if (!rows_search_start(&tab->rows, t->prompt_buf)) {
-            tui_message(t, true, "out of memory");
-            return RE_DRAW;
-        }
-        t->search_tab = tab;
-        return search_slice(t);
-    }
-    if (ev->text[0] && (unsigned char)ev->text[0] >= 0x20 && ev->text[0] != 0x7F) {
-        size_t n = strlen(ev->text);
-        if (t->prompt == PROMPT_GOTO && !(ev->text[0] >= '0' && ev->text[0] <= '9'))
-            return RE_NONE;
-        if (t->prompt_len + n < sizeof t->prompt_buf) {
-            memcpy(t->prompt_buf + t->prompt_len, ev->text, n);
-            t->prompt_len += n;
-        }
-        return RE_DRAW;
-    }
-    return RE_NONE;
-}
-
-static int paste_mode_key(struct tui *t, const struct input_event *ev)
-{
-    enum key_action a = keys_lookup(KCTX_PASTE, ev->name);
-    if (a == KA_PASTE_CANCEL) {
-        t->prompt = PROMPT_NONE;
-        t->paste_len = 0;
-        tui_message(t, false, "paste cancelled");
-        return RE_DRAW;
-    }
-    if (a == KA_PASTE_END) {
-        t->prompt = PROMPT_NONE;
-        char *bytes = malloc(t->paste_len + 1);
-        if (!bytes)
-            return RE_DRAW;
-        memcpy(bytes, t->paste_buf ? t->paste_buf : "", t->paste_len);
-        size_t len = t->paste_len;
-        t->paste_len = 0;
-        return load_paste(t, bytes, len);
-    }
-    paste_append(t, ev->text, strlen(ev->text));
-    return RE_DRAW;
-}
-
 /* ---- keys ------------------------------------------------------------------------------ */
 
 static int switch_tab(struct tui *t, int dir)
@@ -469,14 +245,6 @@ static int switch_tab(struct tui *t, int dir)
     dv->cur = (dv->cur + dv->n_tabs + (size_t)(dir > 0 ? 1 : dv->n_tabs - 1)) % dv->n_tabs;
     tui_tab(t);
     return RE_DRAW | RE_LAYOUT;
-}
-
-static int start_prompt(struct tui *t, enum prompt_kind kind)
-{
-    t->prompt = kind;
-    t->prompt_len = 0;
-    t->paste_len = 0;
-    return RE_DRAW;
 }
 
 /* The loop's own keys: what the focused pane left. */
@@ -495,11 +263,11 @@ static int global_key(struct tui *t, enum key_action a)
     case KA_HELP:
         return RE_PUSH(VIEW_HELP) | RE_DRAW;
     case KA_PASTE:
-        return start_prompt(t, PROMPT_PASTE);
+        return RE_PUSH(VIEW_PASTE) | RE_DRAW;
     case KA_GOTO:
-        return start_prompt(t, PROMPT_GOTO);
+        return RE_PUSH(VIEW_GOTO) | RE_DRAW;
     case KA_SEARCH:
-        return start_prompt(t, PROMPT_SEARCH);
+        return RE_PUSH(VIEW_SEARCH) | RE_DRAW;
     case KA_THEME:
         tui_message(t, false, "theme: %s", theme_next());
         return RE_DRAW | RE_FULL;
@@ -517,22 +285,23 @@ static int global_key(struct tui *t, enum key_action a)
     }
 }
 
-/* A paste event: into the paste or a prompt (its first line), else a new document. */
+/* A paste event: to the view on top when it takes pastes (a prompt), else it closes the
+ * overlays and opens as a new document. */
 static int paste_event(struct tui *t, const struct input_event *ev)
 {
-    if (t->prompt == PROMPT_PASTE) {
-        paste_append(t, ev->paste ? ev->paste : "", ev->paste_len);
-    } else if (t->prompt == PROMPT_SEARCH || t->prompt == PROMPT_GOTO) {
-        for (size_t i = 0; ev->paste && i < ev->paste_len && ev->paste[i] != '\n' &&
-                           t->prompt_len + 1 < sizeof t->prompt_buf;
-             i++)
-            if ((unsigned char)ev->paste[i] >= 0x20)
-                t->prompt_buf[t->prompt_len++] = ev->paste[i];
-    } else if (ev->paste) {
-        return load_paste(t, ev->paste, ev->paste_len); /* takes the bytes */
+    struct view_slot *v = top_overlay(t);
+    if (v && ops_of(v)->paste) {
+        int re = ops_of(v)->paste(t, v->state, ev->paste, ev->paste_len);
+        free(ev->paste);
+        return react(t, v, re & ~RE_PASS);
     }
-    free(ev->paste);
-    return RE_DRAW;
+    if (!ev->paste)
+        return RE_DRAW;
+    while (top_overlay(t)) /* a paste replaces whatever was open */
+        pop_view(t);
+    if (!tui_open_paste(t, ev->paste, ev->paste_len)) /* takes the bytes */
+        return RE_DRAW;
+    return react(t, NULL, RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT | RE_FULL);
 }
 
 static bool in_area(int y, int x, struct view_area a)
@@ -587,10 +356,6 @@ static int handle_event(struct tui *t, const struct input_event *ev)
     jobs_forget_key(&t->jobs); /* a ! f F waiting for the findings gives way to any later key */
     if (ev->kind == IN_PASTE)
         return paste_event(t, ev);
-    if (t->prompt == PROMPT_PASTE)
-        return paste_mode_key(t, ev);
-    if (t->prompt != PROMPT_NONE)
-        return prompt_key(t, ev);
     return key_event(t, ev);
 }
 
@@ -612,7 +377,7 @@ static int take_news(struct tui *t, const struct jobs_news *news, bool collected
     if (pending == KA_NONE)
         return re;
     t->msg[0] = '\0'; /* "still analysing": no longer */
-    if (here && !top_overlay(t) && t->prompt == PROMPT_NONE)
+    if (here && !top_overlay(t))
         re |= react(t, &t->stack[0], tree_insight_key(t, pending) & ~RE_PASS);
     return re;
 }
@@ -652,7 +417,6 @@ static void free_state(struct tui *t)
             document_free(t->docs[i].doc);
     }
     free(t->docs);
-    free(t->paste_buf);
     decor_free(t);
 }
 
@@ -662,7 +426,7 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
                  const struct ui_options *opts, char *err, size_t errcap)
 {
     for (size_t i = 0; i < n_docs; i++)
-        if (!add_document(t, docs[i], false)) {
+        if (!tui_add_document(t, docs[i], false)) {
             fprintf(stderr, "sparkplan: %s: nothing to show\n", docs[i]->name);
             return 2;
         }
@@ -741,7 +505,7 @@ static int turn(struct tui *t, int *timeout, bool *quit)
         return 0;
     struct input_event ev;
     if (n == 0 && searching)
-        flags |= search_slice(t);
+        flags |= tui_search_slice(t);
     else if (n == 0 && indexing)
         flags |= tui_index_slice(t);
     else if (n == 0 && input_force(&ev))

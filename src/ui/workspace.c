@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sparkplan/load.h"
 #include "sparkplan/opclass.h"
 #include "sparkplan/tui.h"
 
@@ -361,6 +362,113 @@ int tui_index_slice(struct tui *t)
         if (tab_index_step(t, tab, INDEX_CHUNK))
             re = RE_DRAW | RE_LAYOUT;
     return re;
+}
+
+/* ---- documents and search -------------------------------------------------------------- */
+
+bool tui_add_document(struct tui *t, struct document *doc, bool owned)
+{
+    if (t->n_docs == t->cap_docs) {
+        size_t cap = t->cap_docs ? t->cap_docs * 2 : 4;
+        struct doc_view *nd = realloc(t->docs, cap * sizeof *nd);
+        if (!nd)
+            return false;
+        t->docs = nd;
+        t->cap_docs = cap;
+    }
+    struct doc_view *dv = &t->docs[t->n_docs];
+    memset(dv, 0, sizeof *dv);
+    dv->doc = doc;
+    dv->owned = owned;
+    if (!tui_build_tabs(dv)) {
+        free(dv->tabs);
+        return false;
+    }
+    t->n_docs++;
+    return true;
+}
+
+
+/* A paste (bracketed, or p ... Ctrl-d) becomes a new document and is shown (true), or
+ * the message says why not. */
+bool tui_open_paste(struct tui *t, char *bytes, size_t len)
+{
+    char name[32];
+    snprintf(name, sizeof name, "paste %u", t->pastes + 1);
+    struct document *doc = NULL;
+    struct diag err = {0};
+    if (load_bytes(name, bytes, len, &doc, &err) != SP_OK) {
+        tui_message(t, true, "%s: %s", name, err.message);
+        return false;
+    }
+    if (!tui_add_document(t, doc, true)) {
+        document_free(doc);
+        tui_message(t, true, "%s: no plan sections to show", name);
+        return false;
+    }
+    t->pastes++;
+    tui_push_history(t);
+    t->cur_doc = t->n_docs - 1;
+    if (doc->first_warning)
+        tui_message(t, false, "%s: %zu nodes; %s", name, doc->n_all_nodes,
+                    doc->first_warning->message);
+    else
+        tui_message(t, false, "%s: %zu nodes (D lists the documents)", name, doc->n_all_nodes);
+    return true;
+}
+
+/* Text bytes a search reads between two looks at the clock, and how long it may run
+ * before the explorer draws and reads keys again: a plan of a million nodes is 233 MB of
+ * text, more than one frame can read. */
+#define SEARCH_CHUNK (4u << 20)
+
+/* Runs the search of t->search_tab for a slice; when it is done, goes to the first match
+ * from the selection (once: the search's Enter) and says how many there are. */
+int tui_search_slice(struct tui *t)
+{
+    struct tab *tab = t->search_tab;
+    if (tab && !rows_searching(&tab->rows))
+        t->search_tab = tab = NULL; /* cleared, or replaced by a trace (*) */
+    if (!tab)
+        return RE_NONE;
+    struct rows *r = &tab->rows;
+    double deadline = now_ms() + INDEX_SLICE_MS;
+    int done;
+    do /* bounded by the slice's time */
+        done = rows_search_more(r, SEARCH_CHUNK);
+    while (done == 0 && now_ms() < deadline);
+    if (done == 0) {
+        tui_message(t, false, "searching %u%%: %zu so far (n, N)", rows_search_progress(r),
+                    r->n_matches);
+        return RE_DRAW;
+    }
+    t->search_tab = NULL;
+    if (done < 0 || !r->pattern) {
+        tui_message(t, true, done < 0 ? "out of memory" : "search ended");
+    } else if (r->n_matches == 0) {
+        tui_message(t, true, "not found in this section: %s", r->pattern);
+    } else {
+        tui_push_history(t);
+        bool wrapped = false;
+        if (tui_tab(t) == tab && rows_match_index(r) == 0)
+            rows_search_step(r, 1, &wrapped);
+        tui_message(t, false, "%zu match%s (n, N)", r->n_matches, r->n_matches == 1 ? "" : "es");
+    }
+    return RE_DRAW;
+}
+
+
+bool tui_search_start(struct tui *t, const char *text)
+{
+    struct tab *tab = tui_tab(t);
+    if (t->search_tab && t->search_tab != tab) /* a search left unfinished elsewhere */
+        rows_search(&t->search_tab->rows, NULL);
+    if (!rows_search_start(&tab->rows, text)) {
+        tui_message(t, true, "out of memory");
+        return false;
+    }
+    t->search_tab = tab;
+    return true;
 }
 
 /* ---- findings ------------------------------------------------------------------------- */

@@ -3,8 +3,8 @@
  * layout.  The views (view.h) and the loop (ui.c) share it; each view's own state is
  * private to its module.
  *
- * Who writes what: the loop (ui.c) owns the view stack and the focus and is
- * the only place that draws (one doupdate per turn); the workspace functions below
+ * Who writes what: the loop (ui.c) owns the view stack and the focus, and draws the stack
+ * once a turn (one doupdate); the workspace functions below
  * (workspace.c, layout.c) change tabs, selections and the message and may be called by any
  * view; display options are toggled by the view whose key they are.
  * Owns: the tabs and their row models, pasted documents (owned = true), the jump history.

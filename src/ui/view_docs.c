@@ -23,7 +23,8 @@ static void docs_prepare(struct tui *t, void *state)
     struct box in = overlay_inside(docs_box(t));
     d->lb.n = t->n_docs;
     d->lb.rows = in.h > 0 ? (size_t)in.h : 1;
-    listbox_show_sel(&d->lb);
+    /* Once the list scrolls, the selection is on its last row (as it always was). */
+    d->lb.top = d->lb.sel >= d->lb.rows ? d->lb.sel - d->lb.rows + 1 : 0;
 }
 
 static void draw_entry(const struct tui *t, size_t i, bool selected, struct box in, int y)

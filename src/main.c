@@ -125,6 +125,22 @@ static int print_samples(void)
 }
 
 /* Fills o from argv.  Returns -1 to go on, or the exit status to end with now. */
+/* A missing argument (c == ':') or an unknown option: says so, returns EXIT_USAGE. */
+static int option_error(int c, char **argv)
+{
+    if (c == ':') {
+        usage_error("option '%s' needs an argument", argv[optind - 1]);
+    } else if (optopt) {
+        char opt[3] = {'-', (char)optopt, '\0'};
+        usage_error("unknown option '%s'", opt);
+    } else {
+        usage_error("unknown option '%s'", argv[optind - 1]);
+    }
+    return EXIT_USAGE;
+}
+
+static int take_inputs(int argc, char **argv, struct cli_options *o);
+
 static int parse_options(int argc, char **argv, struct cli_options *o)
 {
     enum { OPT_ASCII = 256, OPT_THEME, OPT_NO_COLOR, OPT_LINT, OPT_SUMMARY, OPT_RULES,
@@ -197,19 +213,16 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
         case 'V':
             printf("sparkplan %s\n", SPARKPLAN_VERSION);
             return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
-        case ':':
-            usage_error("option '%s' needs an argument", argv[optind - 1]);
-            return EXIT_USAGE;
         default:
-            if (optopt) {
-                char opt[3] = {'-', (char)optopt, '\0'};
-                usage_error("unknown option '%s'", opt);
-            } else {
-                usage_error("unknown option '%s'", argv[optind - 1]);
-            }
-            return EXIT_USAGE;
+            return option_error(c, argv);
         }
     }
+    return take_inputs(argc, argv, o);
+}
+
+/* The plans named after the options (or the sample, or stdin); -1 to go on. */
+static int take_inputs(int argc, char **argv, struct cli_options *o)
+{
     o->n_inputs = argc > optind ? (size_t)(argc - optind) : 1;
     o->inputs = calloc(o->n_inputs, sizeof *o->inputs);
     if (!o->inputs) {

@@ -211,9 +211,9 @@ START_TEST(cleaned_text_takes_the_inputs_place)
     ck_assert_ptr_null(loaded->src.over);
     ck_assert_ptr_null(loaded->src.bytes); /* freed by the loader: nothing points into it */
     ck_assert_uint_gt(loaded->src.text_len, strlen(tabbed));
-    ck_assert(tu_slice_is(tu_root(loaded)->name, "Project"));
+    tu_assert_slice_is(tu_root(loaded)->name, "Project");
     struct plan_node *filter = document_node_at_line(loaded, 3);
-    ck_assert(tu_slice_is(filter->name, "Filter"));
+    tu_assert_slice_is(filter->name, "Filter");
     ck_assert_ptr_nonnull(strstr(filter->text.ptr, "        +- *(1) Range")); /* 8 columns */
     document_free(loaded);
 }
@@ -382,8 +382,8 @@ START_TEST(utf16_input_is_read)
     struct diag err = {0};
     ck_assert_int_eq(load_bytes("t", buf, 2 + 2 * n, &doc, &err), SP_OK);
     struct plan_node *r = tu_root(doc);
-    ck_assert(tu_slice_is(r->name, "Project"));
-    ck_assert(tu_slice_is(tu_child(r, 0)->name, "Range"));
+    tu_assert_slice_is(r->name, "Project");
+    tu_assert_slice_is(tu_child(r, 0)->name, "Range");
     document_free(doc);
 }
 END_TEST
@@ -409,7 +409,7 @@ START_TEST(hard_wrapped_lines_are_joined)
         "      Location: CatalogFileIndex[file:/spark/spark-warehouse/t], PartitionFilters: [],\n"
         "      PushedFilters: [], ReadSchema: struct<name:string>\n");
     struct plan_node *scan = tu_child(tu_child(tu_root(doc), 0), 0);
-    ck_assert(tu_slice_is(scan->name, "FileScan parquet default.t"));
+    tu_assert_slice_is(scan->name, "FileScan parquet default.t");
     ck_assert_ptr_null(memchr(scan->text.ptr, '\n', scan->text.len));
     ck_assert(has_warning(doc, "joined"));
     document_free(doc);
@@ -453,7 +453,7 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
     const struct plan_section *an = doc->first_plan->first_section->next;
     ck_assert_int_eq(an->kind, SECTION_ANALYZED);
     const struct plan_node *root = an->first_root;
-    ck_assert(tu_slice_is(root->name, "Project"));
+    tu_assert_slice_is(root->name, "Project");
     ck_assert_ptr_null(memchr(root->text.ptr, '\n', root->text.len)); /* one line again */
     ck_assert_uint_eq(root->n_children, 1);
     const struct plan_node *parsed = doc->first_plan->first_section->first_root;
@@ -472,7 +472,7 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
                    "/* 003 */ }\n");
     const struct plan_section *cg = doc->first_plan->first_section;
     ck_assert_int_eq(cg->kind, SECTION_CODEGEN);
-    ck_assert(tu_slice_is(cg->first_root->name, "Project"));
+    tu_assert_slice_is(cg->first_root->name, "Project");
     document_free(doc);
     /* A table name too long to break moved down whole, the only broken line of the plan:
        by an email client (column 0) or by hand (indented past the marker). */
@@ -489,7 +489,7 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
     for (size_t k = 0; k < 2; k++) {
         doc = tu_parse(moved[k]);
         const struct plan_node *scan = tu_child(tu_root(doc), 0);
-        ck_assert(tu_slice_is(scan->name, "FileScan parquet spark_catalog.default.partitioned_employees"));
+        tu_assert_slice_is(scan->name, "FileScan parquet spark_catalog.default.partitioned_employees");
         ck_assert_ptr_null(memchr(scan->text.ptr, '\n', scan->text.len));
         document_free(doc);
     }

@@ -72,6 +72,20 @@ START_TEST(families_without_a_plan)
 }
 END_TEST
 
+/* One-line plans that are plans: leaves and commands with their arguments, accelerator
+   variants guessed from their Spark operator. */
+START_TEST(lone_leaves_and_commands_stay_plans)
+{
+    static const char *const lines[] = {
+        "Range (0, 10, step=1, splits=Some(8))\n", "InMemoryTableScan [a#1]\n",
+        "ShowTablesCommand default, false\n", "OneRowRelation\n", "GpuRange (0, 10)\n",
+        "CometScan parquet default.t[a#1]\n",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        ck_assert_msg(finds_a_plan(lines[i], strlen(lines[i])), "not a plan: %s", lines[i]);
+}
+END_TEST
+
 struct tally {
     unsigned files, found;
     char found_names[1024];
@@ -852,6 +866,7 @@ Suite *wild_suite(void)
     TCase *tc = tcase_create("wild");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, families_without_a_plan);
+    tcase_add_test(tc, lone_leaves_and_commands_stay_plans);
     tcase_add_test(tc, ordinary_files_are_not_plans);
     tcase_add_test(tc, elisions_are_not_nodes);
     tcase_add_test(tc, lines_after_an_elision_hang_under_the_nearest_node);

@@ -488,7 +488,7 @@ static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
         after = end;
     bool bare = after >= end || (after + 1 < end && after[0] == ' ' && after[1] >= 'a' &&
                                  after[1] <= 'z');
-    const struct catalog_entry *e = catalog_lookup_slice(nm);
+    const struct catalog_entry *e = catalog_match(nm).entry; /* accelerators guessed too */
     if (e && (e->role == CAT_COMMAND || e->role == CAT_WRITE || (nm.len >= 8 && memcmp(nm.ptr + nm.len - 8, "Relation", 8) == 0)))
         return true;
     if (e && !bare && (e->role == CAT_SCAN || e->role == CAT_RELATION || e->role == CAT_REUSED))

@@ -13,7 +13,8 @@
 void tui_layout(struct tui *t)
 {
     struct layout *L = &t->L;
-    struct tab *tab = &t->ws.docs[t->ws.cur_doc].tabs[t->ws.docs[t->ws.cur_doc].cur]; /* ready: tui_tab */
+    struct doc_view *dv = &t->ws.docs[t->ws.cur_doc];
+    struct tab *tab = &dv->tabs[dv->cur]; /* ready: ws_tab */
     memset(L, 0, sizeof *L);
     L->too_small = COLS < 20 || LINES < 5;
     if (L->too_small)

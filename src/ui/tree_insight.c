@@ -102,7 +102,8 @@ int tree_insight_key(struct tui *t, enum key_action a)
     case KA_EXPLAIN:
         t->explain = !t->explain;
         t->details_gen++;
-        ws_message(&t->ws, false, "operator explanations %s", t->explain ? "on (in the details)" : "off");
+        ws_message(&t->ws, false, "operator explanations %s",
+                   t->explain ? "on (in the details)" : "off");
         return RE_DRAW;
     case KA_FINDINGS:
         return open_findings(t);

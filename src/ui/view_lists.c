@@ -155,7 +155,8 @@ static void open_entry(struct tui *t, struct list_state *l)
             ws_go_to_finding(&t->ws, an, l->lb.sel);
     } else if (l->lb.sel < l->lb.n) {
         if (l->refs[l->lb.sel].normalized)
-            ws_message(&t->ws, true, "normalized ids (#x) cannot be traced: every id reads the same");
+            ws_message(&t->ws, true,
+                       "normalized ids (#x) cannot be traced: every id reads the same");
         else
             trace_id(t, &l->refs[l->lb.sel]);
     }

@@ -442,8 +442,9 @@ static int display_key(struct tui *t, struct tree_state *st, enum key_action a)
         return RE_DRAW;
     case KA_FLIP:
         st->flipped = !st->flipped;
-        ws_message(&t->ws, false, "%s", st->flipped ? "flipped: scans on top, data flows down (r again restores)"
-                                                : "tree as Spark prints it");
+        ws_message(&t->ws, false, "%s",
+                   st->flipped ? "flipped: scans on top, data flows down (r again restores)"
+                               : "tree as Spark prints it");
         return RE_DRAW | RE_LAYOUT;
     default:
         return RE_PASS;

@@ -61,8 +61,8 @@ static void show_step(struct tui *t, const struct walk_state *w)
         snprintf(what, sizeof what, ": execution starts here (Space next, b back, q ends)");
     char how[120];
     step_entry(st, w->step, how, sizeof how);
-    ws_message(&t->ws, false, "walk %zu/%zu, stage %u/%u%s: %.*s%s", w->step + 1, w->walk.n, st->stage,
-                w->walk.n_stages, how, (int)(op.len > 60 ? 60 : op.len), op.ptr, what);
+    ws_message(&t->ws, false, "walk %zu/%zu, stage %u/%u%s: %.*s%s", w->step + 1, w->walk.n,
+               st->stage, w->walk.n_stages, how, (int)(op.len > 60 ? 60 : op.len), op.ptr, what);
 }
 
 static int walk_key(struct tui *t, void *state, enum key_action a,
@@ -72,7 +72,8 @@ static int walk_key(struct tui *t, void *state, enum key_action a,
     switch (a) {
     case KA_W_NEXT:
         if (w->step + 1 >= w->walk.n) {
-            ws_message(&t->ws, false, "the plan's result comes out of this last step (q ends the walk)");
+            ws_message(&t->ws, false,
+                       "the plan's result comes out of this last step (q ends the walk)");
             return RE_DRAW;
         }
         w->step++;

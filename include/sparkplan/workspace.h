@@ -109,7 +109,9 @@ bool ws_add_document(struct workspace *ws, struct document *doc, bool owned);
 bool ws_open_paste(struct workspace *ws, char *bytes, size_t len);
 /* Adds one subject to a document's tabs (a plan version, a diff pair, ...): label is
  * cleaned to printable ASCII; returns the new tab (to fill app/exec/version/other), or NULL
- * without memory.  Tab pointers move when tabs are added: keep indexes, not pointers. */
+ * without memory.  Tab pointers move when tabs are added: keep indexes, not pointers; add
+ * subjects while no search runs in the document (ws->search_tab points at a tab), and the
+ * explorer forgets its decorators' caches (decor_forget) after. */
 struct tab *ws_add_subject(struct doc_view *dv, enum subject_kind kind,
                            struct plan_section *s, struct plan_node *scope, const char *label);
 /* Adds the tabs of a document from its plans (ws_add_document does); the physical plan

@@ -1,5 +1,6 @@
 /* lex: classify one line of plan text (tree prefix, codegen marker, headers, formatted ids,
- * details fields, statistics, operator names).
+ * details fields, statistics, operator names).  It sits in src/input, below everything that
+ * asks it: the clean-up, the parser and the model; it calls only headline.c and libc.
  *
  * Owns nothing and allocates nothing: every function reads a (pointer, length) line and
  * returns values or slices into it.  No state between calls, no recursion.  Each function

@@ -900,7 +900,6 @@ bool clean_quick_scan(const char *s, size_t n)
 static enum sp_status run_pipeline(struct document *doc, struct diag *err)
 {
     struct cleaner c = {0};
-    c.doc = doc;
     c.src = &doc->src;
     c.input_len = doc->src.len;
     arena_init(&c.scratch);

@@ -567,7 +567,7 @@ static bool tree_emit(struct tree_step *ts)
 static void tree_commit(struct tree_step *ts)
 {
     struct cleaner *c = ts->c;
-    document_warn(c->doc, ts->first_line, "tree structure inferred from markers");
+    source_note(c->src, ts->first_line, "tree structure inferred from markers");
     c->changed |= CL_TREE;
     cl_replace(c, &ts->out); /* takes the array: ts->out is left empty */
     if (ts->ot.text) {

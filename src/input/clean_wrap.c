@@ -739,8 +739,8 @@ static bool wrap_join_all(struct wrap *wr)
     }
     if (!joined)
         return true;
-    document_warn(c->doc, first_line, "%u wrapped line%s joined to the line before", joined,
-                  joined == 1 ? "" : "s");
+    source_note(c->src, first_line, "%u wrapped line%s joined to the line before", joined,
+                joined == 1 ? "" : "s");
     c->changed |= CL_WRAP;
     c->lines.n = w;
     refresh_facts(wr);

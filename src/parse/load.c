@@ -36,6 +36,15 @@ static ssize_t read_some(int fd, char *buf, size_t n)
 static enum sp_status load_document(struct document *doc, struct document **out,
                                     struct diag *err);
 
+/* The clean-up's warnings, kept on the source (source.h), go to the document's list before
+ * the parser's own. */
+static void file_notes(struct document *doc)
+{
+    for (unsigned i = 0; i < doc->src.n_notes; i++)
+        document_warn(doc, doc->src.notes[i].line, "%s", doc->src.notes[i].message);
+    doc->src.n_notes = 0;
+}
+
 static enum sp_status load_fd(int fd, size_t size, const char *name, struct document **out,
                               struct diag *err)
 {
@@ -309,6 +318,7 @@ static enum sp_status load_document(struct document *doc, struct document **out,
         return SP_ERR_NOMEM;
     }
     s = scanned && dirty ? clean_document_full(doc, err) : clean_document(doc, err);
+    file_notes(doc);
     /* Clean-up wrote a text of its own and nothing points into the input any more: a second
        copy of it would only raise the peak (corpus concatenation: 3.75x). */
     if (s == SP_OK)

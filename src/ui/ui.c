@@ -93,15 +93,15 @@ static int react(struct tui *t, struct view_slot *from, int re)
 
 static void draw_header(const struct tui *t)
 {
-    const struct doc_view *dv = &t->docs[t->cur_doc];
+    const struct doc_view *dv = &t->ws.docs[t->ws.cur_doc];
     struct draw_line dl;
     attr_t hdr = theme_attr(ROLE_HEADER, VAR_PLAIN);
     draw_line_start(&dl, 0, 0, COLS, 0);
     draw_puts(&dl, " ", hdr);
     draw_puts(&dl, dv->doc->name, theme_attr(ROLE_STATUS_STRONG, VAR_PLAIN));
-    if (t->n_docs > 1) {
+    if (t->ws.n_docs > 1) {
         char n[32];
-        snprintf(n, sizeof n, " [%zu/%zu]", t->cur_doc + 1, t->n_docs);
+        snprintf(n, sizeof n, " [%zu/%zu]", t->ws.cur_doc + 1, t->ws.n_docs);
         draw_puts(&dl, n, hdr);
     }
     draw_puts(&dl, "  ", hdr);
@@ -116,7 +116,7 @@ static void draw_header(const struct tui *t)
         first++;
     }
     if (first > 0)
-        draw_puts(&dl, t->utf8 && !t->ascii ? "\xE2\x80\xB9 " : "< ", hdr);
+        draw_puts(&dl, t->ws.utf8 && !t->ascii ? "\xE2\x80\xB9 " : "< ", hdr);
     for (size_t i = first; i < dv->n_tabs; i++) {
         bool active = i == dv->cur;
         attr_t a = theme_attr(active ? ROLE_TAB_ACTIVE : ROLE_TAB, VAR_PLAIN);
@@ -139,7 +139,7 @@ static void draw_header(const struct tui *t)
 
 static void draw_status(const struct tui *t)
 {
-    const struct doc_view *dv = &t->docs[t->cur_doc];
+    const struct doc_view *dv = &t->ws.docs[t->ws.cur_doc];
     const struct tab *tab = &dv->tabs[dv->cur];
     const struct rows *r = &tab->rows;
     attr_t st = theme_attr(ROLE_STATUS, VAR_PLAIN);
@@ -157,8 +157,8 @@ static void draw_status(const struct tui *t)
         else
             len += (size_t)snprintf(right + len, sizeof right - len, "[-/%zu] ", r->n_matches);
     }
-    const char *busy = !jobs_analysing(&t->jobs, dv->doc)  ? NULL
-                       : t->utf8                              ? "analysing\xE2\x80\xA6"
+    const char *busy = !jobs_analysing(&t->ws.jobs, dv->doc)  ? NULL
+                       : t->ws.utf8                              ? "analysing\xE2\x80\xA6"
                                                               : "analysing...";
     if (busy)
         len += (size_t)snprintf(right + len, sizeof right - len, "%s  ", busy);
@@ -184,9 +184,9 @@ static void draw_status(const struct tui *t)
             e += (size_t)snprintf(extra + e, sizeof extra - e, "  stage *(%d)", n->stage);
         draw_puts(&dl, extra, st);
     }
-    if (t->msg[0]) {
+    if (t->ws.msg[0]) {
         draw_puts(&dl, "  ", st);
-        draw_puts(&dl, t->msg, t->msg_error ? theme_attr(ROLE_ERROR, VAR_PLAIN) : strong);
+        draw_puts(&dl, t->ws.msg, t->ws.msg_error ? theme_attr(ROLE_ERROR, VAR_PLAIN) : strong);
     }
     draw_fill(&dl, st);
     draw_cut_marker(&dl, st);
@@ -241,9 +241,9 @@ static void draw_all(struct tui *t)
 
 static int switch_tab(struct tui *t, int dir)
 {
-    struct doc_view *dv = tui_doc(t);
+    struct doc_view *dv = ws_doc(&t->ws);
     dv->cur = (dv->cur + dv->n_tabs + (size_t)(dir > 0 ? 1 : dv->n_tabs - 1)) % dv->n_tabs;
-    tui_tab(t);
+    ws_tab(&t->ws);
     return RE_DRAW | RE_LAYOUT;
 }
 
@@ -256,7 +256,7 @@ static int global_key(struct tui *t, enum key_action a)
     case KA_PREV_SECTION:
         return switch_tab(t, -1);
     case KA_BACK:
-        tui_go_back(t);
+        ws_go_back(&t->ws);
         return RE_DRAW | RE_LAYOUT;
     case KA_DOCS:
         return RE_PUSH(VIEW_DOCS) | RE_DRAW;
@@ -269,7 +269,7 @@ static int global_key(struct tui *t, enum key_action a)
     case KA_SEARCH:
         return RE_PUSH(VIEW_SEARCH) | RE_DRAW;
     case KA_THEME:
-        tui_message(t, false, "theme: %s", theme_next());
+        ws_message(&t->ws, false, "theme: %s", theme_next());
         return RE_DRAW | RE_FULL;
     case KA_REDRAW:
         return RE_DRAW | RE_FULL | RE_LAYOUT;
@@ -299,7 +299,7 @@ static int paste_event(struct tui *t, const struct input_event *ev)
         return RE_DRAW;
     while (top_overlay(t)) /* a paste replaces whatever was open */
         pop_view(t);
-    if (!tui_open_paste(t, ev->paste, ev->paste_len)) /* takes the bytes */
+    if (!ws_open_paste(&t->ws, ev->paste, ev->paste_len)) /* takes the bytes */
         return RE_DRAW;
     return react(t, NULL, RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT | RE_FULL);
 }
@@ -352,8 +352,8 @@ static int key_event(struct tui *t, const struct input_event *ev)
 
 static int handle_event(struct tui *t, const struct input_event *ev)
 {
-    t->msg[0] = '\0';
-    jobs_forget_key(&t->jobs); /* a ! f F waiting for the findings gives way to any later key */
+    t->ws.msg[0] = '\0';
+    jobs_forget_key(&t->ws.jobs); /* a ! f F waiting for the findings gives way to any later key */
     if (ev->kind == IN_PASTE)
         return paste_event(t, ev);
     return key_event(t, ev);
@@ -367,16 +367,20 @@ static int take_news(struct tui *t, const struct jobs_news *news, bool collected
 {
     if (news->n_done == 0 && !news->error[0])
         return RE_NONE;
-    tui_take_news(t, news);
+    ws_take_news(&t->ws, news);
+    if (news->n_done) { /* the gutter's marks and the details follow the findings */
+        decor_forget(t);
+        t->details_gen++;
+    }
     if (!collected)
         return RE_DRAW | RE_LAYOUT;
-    enum key_action pending = t->jobs.pending;
-    bool here = t->jobs.pending_doc == tui_doc(t)->doc;
-    jobs_forget_key(&t->jobs);
+    enum key_action pending = t->ws.jobs.pending;
+    bool here = t->ws.jobs.pending_doc == ws_doc(&t->ws)->doc;
+    jobs_forget_key(&t->ws.jobs);
     int re = RE_DRAW | RE_LAYOUT;
     if (pending == KA_NONE)
         return re;
-    t->msg[0] = '\0'; /* "still analysing": no longer */
+    t->ws.msg[0] = '\0'; /* "still analysing": no longer */
     if (here && !top_overlay(t))
         re |= react(t, &t->stack[0], tree_insight_key(t, pending) & ~RE_PASS);
     return re;
@@ -385,7 +389,7 @@ static int take_news(struct tui *t, const struct jobs_news *news, bool collected
 static int collect_jobs(struct tui *t)
 {
     struct jobs_news news = {0};
-    jobs_collect(&t->jobs, tui_doc(t)->doc, &news);
+    jobs_collect(&t->ws.jobs, ws_doc(&t->ws)->doc, &news);
     if (news.n_done == 0 && !news.error[0])
         return RE_NONE;
     return take_news(t, &news, true);
@@ -395,7 +399,7 @@ static int collect_jobs(struct tui *t)
 static int ask_analysis(struct tui *t)
 {
     struct jobs_news news = {0};
-    jobs_ask(&t->jobs, tui_doc(t)->doc, tui_doc(t)->doc, &news);
+    jobs_ask(&t->ws.jobs, ws_doc(&t->ws)->doc, ws_doc(&t->ws)->doc, &news);
     return take_news(t, &news, false);
 }
 
@@ -403,21 +407,19 @@ static int ask_analysis(struct tui *t)
 
 static void free_state(struct tui *t)
 {
-    jobs_free(&t->jobs); /* first: it stops the analysis thread, which reads the documents */
+    jobs_free(&t->ws.jobs); /* first: it stops the analysis thread, which reads the documents */
     while (t->depth > 0)
         pop_view(t);
-    for (size_t i = 0; i < t->n_docs; i++) {
-        for (size_t j = 0; j < t->docs[i].n_tabs; j++)
-            if (t->docs[i].tabs[j].ready) {
-                rows_free(&t->docs[i].tabs[j].rows);
-                op_summary_stop(&t->docs[i].tabs[j].sum);
-            }
-        free(t->docs[i].tabs);
-        if (t->docs[i].owned)
-            document_free(t->docs[i].doc);
-    }
-    free(t->docs);
+    ws_free(&t->ws);
     decor_free(t);
+}
+
+/* The workspace's hook: a jump is about to select a node in tab (now current), so the
+ * rows fit the screen before it is centred. */
+static void fit_shown(void *ctx, struct tab *tab)
+{
+    (void)tab;
+    tui_layout(ctx);
 }
 
 /* The documents, the terminal, the options and the two panes; false (err set, or a
@@ -425,12 +427,14 @@ static void free_state(struct tui *t)
 static int start(struct tui *t, struct document **docs, size_t n_docs,
                  const struct ui_options *opts, char *err, size_t errcap)
 {
+    t->ws.show = fit_shown;
+    t->ws.show_ctx = t;
     for (size_t i = 0; i < n_docs; i++)
-        if (!tui_add_document(t, docs[i], false)) {
+        if (!ws_add_document(&t->ws, docs[i], false)) {
             fprintf(stderr, "sparkplan: %s: nothing to show\n", docs[i]->name);
             return 2;
         }
-    if (t->n_docs == 0) {
+    if (t->ws.n_docs == 0) {
         fprintf(stderr, "sparkplan: no plan to show\n");
         return 2;
     }
@@ -444,14 +448,14 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
         fprintf(stderr, "sparkplan: %s\n", err);
         return 1;
     }
-    t->utf8 = term_utf8();
-    t->ascii = (opts && opts->ascii) || !t->utf8;
+    t->ws.utf8 = term_utf8();
+    t->ascii = (opts && opts->ascii) || !t->ws.utf8;
     t->stage_hl = true;
-    draw_set_utf8(t->utf8);
+    draw_set_utf8(t->ws.utf8);
     const char *nc = getenv("NO_COLOR");
     bool colours = !(opts && opts->no_color) && !(nc && *nc);
     if (!theme_init(opts ? opts->theme : NULL, colours))
-        tui_message(t, true, "unknown theme '%s': using dark", opts->theme);
+        ws_message(&t->ws, true, "unknown theme '%s': using dark", opts->theme);
     term_modes(true);
     return 0;
 }
@@ -460,7 +464,7 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
 static void frame(struct tui *t, int flags)
 {
     if (flags & RE_LAYOUT) {
-        tui_tab(t);
+        ws_tab(&t->ws);
         flags |= ask_analysis(t);
         tui_layout(t);
     }
@@ -495,11 +499,11 @@ static int turn(struct tui *t, int *timeout, bool *quit)
     int flags = 0;
     /* The third: the analysis thread says it is done (-1, ignored, when none runs). */
     struct pollfd pfd[3] = {{term_fd(), POLLIN, 0}, {term_signal_fd(), POLLIN, 0},
-                            {jobs_wake_fd(&t->jobs), POLLIN, 0}};
+                            {jobs_wake_fd(&t->ws.jobs), POLLIN, 0}};
     /* A search still reading the text goes on between keys, unless a key is half read
      * (libtermkey waits to tell Escape from a sequence). */
-    bool searching = t->search_tab && *timeout < 0;
-    bool indexing = !searching && *timeout < 0 && tui_background_tab(t);
+    bool searching = t->ws.search_tab && *timeout < 0;
+    bool indexing = !searching && *timeout < 0 && ws_background_tab(&t->ws);
     int n = poll(pfd, 3, searching || indexing ? 0 : *timeout);
     if (n < 0 && errno == EINTR)
         return 0;
@@ -545,10 +549,10 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
     int flags = RE_DRAW | RE_LAYOUT;
     int timeout = -1;
     bool quit = false;
-    jobs_hold(&t.jobs); /* the first frame comes before the analysis */
+    jobs_hold(&t.ws.jobs); /* the first frame comes before the analysis */
     frame(&t, flags);
     struct jobs_news news = {0};
-    jobs_release(&t.jobs, tui_doc(&t)->doc, &news);
+    jobs_release(&t.ws.jobs, ws_doc(&t.ws)->doc, &news);
     flags = take_news(&t, &news, false); /* no thread: the findings were made in place */
     while (!quit) {
         if (flags & RE_SUSPEND) {

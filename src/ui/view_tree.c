@@ -171,7 +171,7 @@ static void draw_elision(const struct tui *t, const struct screen_row *sr, int y
 static void draw_row(const struct tui *t, const struct tree_state *st,
                      const struct screen_row *row, int y)
 {
-    const struct tab *tab = tui_tab_c(t);
+    const struct tab *tab = ws_tab_c(&t->ws);
     const struct plan_node *n = row->node;
     /* The text takes the row's lines but the elision's. */
     struct screen_row text_row = *row;
@@ -290,7 +290,7 @@ static bool grow(struct tree_state *st)
 static void tree_prepare(struct tui *t, void *state)
 {
     struct tree_state *st = state;
-    struct tab *tab = tui_tab(t);
+    struct tab *tab = ws_tab(&t->ws);
     struct rows *r = &tab->rows;
     st->n = 0;
     if (t->L.tree_h <= 0)
@@ -408,9 +408,9 @@ static bool move_key(struct rows *r, enum key_action a)
 static int jump_message(struct tui *t, bool found, bool wrapped, const char *what)
 {
     if (!found)
-        tui_message(t, true, "no %s in this section", what);
+        ws_message(&t->ws, true, "no %s in this section", what);
     else if (wrapped)
-        tui_message(t, false, "search wrapped around");
+        ws_message(&t->ws, false, "search wrapped around");
     return RE_DRAW;
 }
 
@@ -431,11 +431,11 @@ static int jump_key(struct tui *t, struct rows *r, enum key_action a)
     case KA_SEARCH_NEXT:
     case KA_SEARCH_PREV:
         if (!r->pattern)
-            tui_message(t, true, "no search yet: press / first");
+            ws_message(&t->ws, true, "no search yet: press / first");
         else if (!rows_search_step(r, a == KA_SEARCH_NEXT ? 1 : -1, &wrapped))
-            tui_message(t, true, "pattern not found in this section");
+            ws_message(&t->ws, true, "pattern not found in this section");
         else if (wrapped)
-            tui_message(t, false, "search wrapped around");
+            ws_message(&t->ws, false, "search wrapped around");
         return RE_DRAW;
     default:
         return RE_PASS;
@@ -459,16 +459,17 @@ static int display_key(struct tui *t, struct tree_state *st, enum key_action a)
     case KA_WRAP:
         t->wrap = !t->wrap;
         st->hscroll = 0;
-        tui_message(t, false, "wrap %s", t->wrap ? "on" : "off");
+        ws_message(&t->ws, false, "wrap %s", t->wrap ? "on" : "off");
         return RE_DRAW | RE_LAYOUT;
     case KA_STAGES:
         t->stage_hl = !t->stage_hl;
-        tui_message(t, false, "codegen stage highlight %s", t->stage_hl ? "on" : "off");
+        ws_message(&t->ws, false, "codegen stage highlight %s", t->stage_hl ? "on" : "off");
         return RE_DRAW;
     case KA_FLIP:
         st->flipped = !st->flipped;
-        tui_message(t, false, "%s", st->flipped ? "flipped: scans on top, data flows down (r again restores)"
-                                                : "tree as Spark prints it");
+        ws_message(&t->ws, false, "%s",
+                   st->flipped ? "flipped: scans on top, data flows down (r again restores)"
+                               : "tree as Spark prints it");
         return RE_DRAW | RE_LAYOUT;
     default:
         return RE_PASS;
@@ -479,12 +480,12 @@ static int tree_key(struct tui *t, void *state, enum key_action a, const struct 
 {
     struct tree_state *st = state;
     a = flip_action(st, a);
-    struct rows *r = &tui_tab(t)->rows;
+    struct rows *r = &ws_tab(&t->ws)->rows;
     if (move_key(r, a))
         return RE_DRAW;
     if (a == KA_LEVELS) {
         rows_show_levels(r, (unsigned)(ev->name[0] - '0'));
-        tui_message(t, false, "showing %c level%s", ev->name[0], ev->name[0] == '1' ? "" : "s");
+        ws_message(&t->ws, false, "showing %c level%s", ev->name[0], ev->name[0] == '1' ? "" : "s");
         return RE_DRAW;
     }
     if (a == KA_CLICK) {

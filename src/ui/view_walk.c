@@ -46,7 +46,7 @@ static void step_entry(const struct walk_step *st, size_t step, char *buf, size_
 static void show_step(struct tui *t, const struct walk_state *w)
 {
     const struct walk_step *st = &w->walk.steps[w->step];
-    tui_jump_to(t, (struct plan_node *)st->node, false);
+    ws_jump_to(&t->ws, (struct plan_node *)st->node, false);
     t->details_gen++; /* the details follow the step */
     struct slice op = catalog_operator_name(st->node->name.len ? st->node->name : st->node->text);
     const struct catalog_entry *e = catalog_lookup_slice(op);
@@ -61,8 +61,8 @@ static void show_step(struct tui *t, const struct walk_state *w)
         snprintf(what, sizeof what, ": execution starts here (Space next, b back, q ends)");
     char how[120];
     step_entry(st, w->step, how, sizeof how);
-    tui_message(t, false, "walk %zu/%zu, stage %u/%u%s: %.*s%s", w->step + 1, w->walk.n, st->stage,
-                w->walk.n_stages, how, (int)(op.len > 60 ? 60 : op.len), op.ptr, what);
+    ws_message(&t->ws, false, "walk %zu/%zu, stage %u/%u%s: %.*s%s", w->step + 1, w->walk.n,
+               st->stage, w->walk.n_stages, how, (int)(op.len > 60 ? 60 : op.len), op.ptr, what);
 }
 
 static int walk_key(struct tui *t, void *state, enum key_action a,
@@ -72,14 +72,15 @@ static int walk_key(struct tui *t, void *state, enum key_action a,
     switch (a) {
     case KA_W_NEXT:
         if (w->step + 1 >= w->walk.n) {
-            tui_message(t, false, "the plan's result comes out of this last step (q ends the walk)");
+            ws_message(&t->ws, false,
+                       "the plan's result comes out of this last step (q ends the walk)");
             return RE_DRAW;
         }
         w->step++;
         break;
     case KA_W_PREV:
         if (w->step == 0) {
-            tui_message(t, false, "this is the first step");
+            ws_message(&t->ws, false, "this is the first step");
             return RE_DRAW;
         }
         w->step--;
@@ -93,7 +94,7 @@ static int walk_key(struct tui *t, void *state, enum key_action a,
     case KA_W_END:
         t->explain = w->explain_before;
         t->details_gen++;
-        tui_message(t, false, "walk ended");
+        ws_message(&t->ws, false, "walk ended");
         return RE_POP | RE_DRAW | RE_LAYOUT;
     default:
         if (keys_lookup(KCTX_GLOBAL, ev->name) == KA_QUIT)
@@ -110,19 +111,19 @@ static void *walk_open(struct tui *t)
 {
     struct walk_state *w = calloc(1, sizeof *w);
     if (!w) {
-        tui_message(t, true, "out of memory");
+        ws_message(&t->ws, true, "out of memory");
         return NULL;
     }
-    struct tab *tab = tui_tab(t);
+    struct tab *tab = ws_tab(&t->ws);
     struct diag err = {0};
     if (walk_section(tab->section, tab->scope, &w->walk, &err) != SP_OK) {
-        tui_message(t, true, "%s", err.message);
+        ws_message(&t->ws, true, "%s", err.message);
         walk_free(&w->walk);
         free(w);
         return NULL;
     }
     if (w->walk.n == 0) {
-        tui_message(t, true, "nothing to walk through in this section");
+        ws_message(&t->ws, true, "nothing to walk through in this section");
         walk_free(&w->walk);
         free(w);
         return NULL;

@@ -1,4 +1,4 @@
-/* lex.c: one-line classifiers for the parser (see lex.h). */
+/* lex.c: one-line classifiers for the clean-up, the parser and the model (see lex.h). */
 #include "sparkplan/lex.h"
 
 #include <stdint.h>

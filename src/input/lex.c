@@ -772,20 +772,6 @@ bool lex_log_record(const char *s, size_t n, struct slice *when, struct slice *l
     return false;
 }
 
-/* Does s[0..n) hold w?  Linear: memchr for w's first byte. */
-static bool has(const char *s, size_t n, const char *w)
-{
-    size_t k = strlen(w);
-    /* Bound: each start found by memchr is tried once. */
-    for (const char *p = s; n >= k && (p = memchr(p, w[0], (size_t)(s + n - p))) != NULL; p++) {
-        if ((size_t)(s + n - p) < k)
-            return false;
-        if (memcmp(p, w, k) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* ident(.ident)*(...) closing the line: "df.show()", "spark.stop()", "print(plan)".  A
    stack frame ("org.x.Dataset.cache(Dataset.scala:2912)", "(Native Method)") is the text of
    a node Spark printed with its call site, not code. */
@@ -854,6 +840,21 @@ bool lex_sentence_line(const char *s, size_t n)
     return false;
 }
 
+/* "aria-label=" or "data-toggle" anywhere in the line.  Both have their '-' at 4, a byte most
+   plan lines hold few of, where an 'a' or a 'd' comes every few bytes. */
+static bool copy_button_attr(const char *s, size_t n)
+{
+    /* Bound: each '-' found by memchr is tried once. */
+    for (const char *p = s + (n > 4 ? 4 : n); (p = memchr(p, '-', (size_t)(s + n - p))) != NULL;
+         p++) {
+        size_t left = (size_t)(s + n - (p - 4));
+        if (left >= 11 && (memcmp(p - 4, "aria-label=", 11) == 0 ||
+                           memcmp(p - 4, "data-toggle", 11) == 0))
+            return true;
+    }
+    return false;
+}
+
 bool lex_foreign_line(const char *s, size_t n)
 {
     while (n && (s[0] == ' ' || s[0] == '\t'))
@@ -862,6 +863,12 @@ bool lex_foreign_line(const char *s, size_t n)
         n--;
     if (n == 0)
         return false;
+    /* Every test below but the copy button's and the semicolon's needs its own first byte:
+       a plan line (a details field, an operator's text) is done after a few compares. */
+    char c0 = s[0];
+    bool lower = is_lower(c0);
+    if (!lower && !is_upper(c0) && !strchr("`~*\"'<}=-#/%", c0))
+        return s[n - 1] == ';' || copy_button_attr(s, n);
     /* Fences, comment and docstring ends, HTML closing tags, code blocks' braces. */
     if (lex_closes_block(s, n) || s[0] == '}' || has_prefix(s, n, "==>") || has_prefix(s, n, "-->") ||
         has_prefix(s, n, "# COMMAND ---") || has_prefix(s, n, "-- COMMAND ---") ||
@@ -871,17 +878,18 @@ bool lex_foreign_line(const char *s, size_t n)
     /* Any other HTML tag, and a copy button's attributes left behind by a web page. */
     if ((s[0] == '<' && n > 1 && (is_lower(s[1]) || is_upper(s[1])) &&
          !has_prefix(s, n, "<empty>")) ||
-        has(s, n, "aria-label=") || has(s, n, "data-toggle"))
+        copy_button_attr(s, n))
         return true;
     /* Code: a call, an assignment or a declaration, a statement's semicolon. */
-    if (code_call(s, n) || s[n - 1] == ';')
+    if ((lower && code_call(s, n)) || s[n - 1] == ';')
         return true;
     static const char *const decls[] = {"val ", "var ", "def ", "import ", "from ", "return ",
                                         "%sql", "%python", "%scala", "%md"};
-    for (size_t k = 0; k < sizeof decls / sizeof decls[0]; k++)
+    /* Bound: ten prefixes, tried on lines that start like one of them. */
+    for (size_t k = 0; (lower || c0 == '%') && k < sizeof decls / sizeof decls[0]; k++)
         if (has_prefix_v(s, n, decls[k]) && n > strlen(decls[k]) && is_lower(s[1]))
             return true;
-    return lex_sentence_line(s, n);
+    return is_upper(c0) && lex_sentence_line(s, n);
 }
 
 bool lex_is_elision(const char *s, size_t n)
@@ -919,6 +927,33 @@ static size_t lower_word(const char *s, size_t n, size_t i)
     return k - i;
 }
 
+/* One byte of lex_reads_as_prose's walk at i (> 0 unless the walk starts at 0): true when two
+   plain lowercase words start there.  A byte that is no quote, no bracket and no lowercase
+   letter after a space changes nothing. */
+static inline bool prose_step(const char *s, size_t n, size_t i, int *depth, bool *quoted)
+{
+    char c = s[i];
+    if (c == '`' || c == '"') {
+        *quoted = !*quoted;
+        return false;
+    }
+    if (*quoted)
+        return false;
+    if (c == '(' || c == '[' || c == '{') {
+        (*depth)++;
+        return false;
+    }
+    if ((c == ')' || c == ']' || c == '}') && *depth > 0) {
+        (*depth)--;
+        return false;
+    }
+    if (*depth || !is_lower(c) || (i > 0 && s[i - 1] != ' '))
+        return false;
+    size_t w1 = lower_word(s, n, i);
+    /* lower_word only looks ahead of i: the walk goes on after it. */
+    return w1 && i + w1 + 1 < n && s[i + w1] == ' ' && lower_word(s, n, i + w1 + 1);
+}
+
 bool lex_reads_as_prose(const char *s, size_t n, size_t from)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
@@ -937,28 +972,38 @@ bool lex_reads_as_prose(const char *s, size_t n, size_t from)
        inside expressions ("cast(x as int)") sit in parentheses. */
     int depth = 0;
     bool quoted = false;
-    /* Bound: each byte once; lower_word only looks ahead of i, and i moves past it. */
-    for (size_t i = from < n ? from : n; i < n; i++) {
-        char c = s[i];
-        if (c == '`' || c == '"') {
-            quoted = !quoted;
-            continue;
-        }
-        if (quoted)
-            continue;
-        if (c == '(' || c == '[' || c == '{') {
-            depth++;
-            continue;
-        }
-        if ((c == ')' || c == ']' || c == '}') && depth > 0) {
-            depth--;
-            continue;
-        }
-        if (depth || !is_lower(c) || (i > 0 && s[i - 1] != ' '))
-            continue;
-        size_t w1 = lower_word(s, n, i);
-        if (w1 && i + w1 + 1 < n && s[i + w1] == ' ' && lower_word(s, n, i + w1 + 1))
-            return true;
+    size_t i = from < n ? from : n;
+    if (i == 0 && n && prose_step(s, n, i++, &depth, &quoted))
+        return true;
+#ifdef __SSE2__
+    /* Only a quote, a bracket, or a lowercase letter after a space does anything in
+       prose_step: 16 bytes without one are skipped at once (details lines are long). */
+    const __m128i sp = _mm_set1_epi8(' '), a1 = _mm_set1_epi8('a' - 1), z1 = _mm_set1_epi8('z' + 1);
+    /* Bound: 16 bytes a round; each marked byte is stepped once, in order. */
+    while (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i before = _mm_loadu_si128((const __m128i *)(const void *)(s + i - 1));
+        __m128i word = _mm_and_si128(_mm_and_si128(_mm_cmpgt_epi8(v, a1), _mm_cmplt_epi8(v, z1)),
+                                     _mm_cmpeq_epi8(before, sp));
+        __m128i mark = _mm_or_si128(
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('`')),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
+                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('(')),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8(')')))),
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8(']'))),
+                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('{')),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('}')))));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(mark, word));
+        for (; m; m &= m - 1)
+            if (prose_step(s, n, i + (size_t)__builtin_ctz(m), &depth, &quoted))
+                return true;
+        i += 16;
     }
+#endif
+    /* Bound: each byte once. */
+    for (; i < n; i++)
+        if (prose_step(s, n, i, &depth, &quoted))
+            return true;
     return false;
 }

@@ -1,4 +1,4 @@
-/* bench.h: what the parts of spbench (driver.c, keys.c, screen.c) share.
+/* bench.h: what the parts of spbench (driver.c, keys.c, screen.c, index.c) share.
  * Nothing here allocates; every command frees what it made.
  */
 #ifndef SPARKPLAN_BENCH_BENCH_H
@@ -12,5 +12,8 @@ double bench_median(double *v, size_t n); /* sorts v */
 /* spbench screen: CMD on a ROWS x COLS pseudo-terminal, time to its first full screen
  * (screen.c). */
 int bench_screen(int rows, int cols, double timeout_s, char **argv);
+
+/* spbench index: a measuring prototype of the compact plan index (index.c). */
+int bench_index(const char *path, int runs);
 
 #endif

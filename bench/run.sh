@@ -207,6 +207,12 @@ for name in $ONLY; do
     # The same floor the fast way: every line end found 64 bytes a step (finding 10).
     line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" scan "$f")
     record "$name" scan "$(field time "$line")"
+    # The compact index of finding 10 built in one pass (bench/index.c: a prototype that reads
+    # Spark's own output only; its node count is set beside the loader's in table 1c).
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" index "$f")
+    record "$name" proto "$(field time "$line")"
+    record "$name" proto_rss_kb "$(field rss_kb "$line")"
+    record "$name" proto_nodes "$(field nodes "$("$SPB" index "$f" 2>/dev/null)")"
     line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$f" 2>"$DIR/out.stderr")
     record "$name" parse "$(field time "$line")"
     record "$name" parse_cpu "$(field cpu "$line")"

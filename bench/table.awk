@@ -70,8 +70,11 @@ END {
             printf "    parse <= 3 (formatted, simple; chain, longline), <= 6 (corpus paste, event-log line);\n"
             printf "    summary <= 5, print <= 6, RSS <= 1.5x input on the million-node plans;\n"
             printf "    screen = first full screen (pty) <= 4 on the formatted plan\n"
-            printf "%-10s %6s %7s %8s %-13s %-13s %-13s %-13s %-13s\n", "input", "wc ms",
-                "scan x", "index ms", "parse x", "summary x", "print x", "screen x", "RSS/input"
+            printf "    proto = the one-pass index prototype (spbench index, bench/index.c): time and\n"
+            printf "            RSS against wc -l and the input, and its node count beside the loader's\n"
+            printf "%-10s %6s %7s %8s %-13s %-13s %-13s %-13s %-13s %s\n", "input", "wc ms",
+                "scan x", "index ms", "parse x", "summary x", "print x", "screen x", "RSS/input",
+                "proto x / RSS / nodes (loader)"
         }
         w = v[i, "wc"]
         big = (i == "formatted" || i == "simple")
@@ -95,10 +98,15 @@ END {
             r = ratio(v[i, "rss_kb"] * 1024 / 1e6, v[i, "bytes"] / 1e6)
             cell_m = big ? sprintf("%.2f %s", r, mark(r, 1.5)) : sprintf("%.2f", r)
         }
-        printf "%-10s %6s %7s %8s %-13s %-13s %-13s %-13s %-13s\n", i, ms(w),
+        cell_x = "-"
+        if (has(i, "proto"))
+            cell_x = sprintf("%.1f / %.2f / %d (%d)", ratio(v[i, "proto"], w),
+                ratio(v[i, "proto_rss_kb"] * 1024 / 1e6, v[i, "bytes"] / 1e6), v[i, "proto_nodes"],
+                v[i, "in_nodes"])
+        printf "%-10s %6s %7s %8s %-13s %-13s %-13s %-13s %-13s %s\n", i, ms(w),
             has(i, "scan") ? sprintf("%.2f", ratio(v[i, "scan"], w)) : "-",
             has(i, "fresh_index") ? sprintf("%.1f", v[i, "fresh_index"] * 1000) : "-", cell_p, cell_s, cell_o, cell_t,
-            cell_m
+            cell_m, cell_x
     }
 
     shown = 0

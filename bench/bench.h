@@ -4,6 +4,7 @@
 #ifndef SPARKPLAN_BENCH_BENCH_H
 #define SPARKPLAN_BENCH_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 double bench_now(void);                   /* CLOCK_MONOTONIC, seconds */
@@ -13,7 +14,8 @@ double bench_median(double *v, size_t n); /* sorts v */
  * (screen.c). */
 int bench_screen(int rows, int cols, double timeout_s, char **argv);
 
-/* spbench index: a measuring prototype of the compact plan index (index.c). */
-int bench_index(const char *path, int runs);
+/* spbench index: a measuring prototype of the compact plan index (index.c); check: compare
+ * it with the loader's model of the same file. */
+int bench_index(const char *path, int runs, bool check);
 
 #endif

@@ -8,8 +8,10 @@
  *                                (one memchr call per line, as the loader finds them)
  *   spbench scan FILE            the same mapping, every line end found 64 bytes a step
  *                                with a vector bitmask: the floor measured the fast way
- *   spbench index FILE [RUNS]    the compact plan index built in one pass (index.c): a
- *                                prototype of the design of BENCHMARKS.md finding 10
+ *   spbench index FILE [RUNS [check]]
+ *                                the compact plan index built in one pass (index.c): a
+ *                                prototype of the design of BENCHMARKS.md finding 10;
+ *                                check: compared operator by operator with the loader's model
  *   spbench load FILE [RUNS]     in-process: RUNS loads split by phase (read, clean, parse,
  *                                finish, free), the median of each
  *   spbench run RUNS OUT -- CMD  fork/exec CMD RUNS times with stdout to OUT; prints the
@@ -87,7 +89,7 @@ double bench_now(void) { return now(); }
 
 static int usage(void)
 {
-    fputs("usage: spbench parse FILE | read FILE | scan FILE | index FILE [RUNS] | load FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N] | fresh MB [RUNS] | screen ROWS COLS TIMEOUT_S -- CMD ARGS...\n",
+    fputs("usage: spbench parse FILE | read FILE | scan FILE | index FILE [RUNS [check]] | load FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N] | fresh MB [RUNS] | screen ROWS COLS TIMEOUT_S -- CMD ARGS...\n",
           stderr);
     return 2;
 }
@@ -417,7 +419,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "scan") == 0)
         return cmd_scan(argv[2]);
     if (strcmp(argv[1], "index") == 0)
-        return bench_index(argv[2], argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 1);
+        return bench_index(argv[2], argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 1,
+                           argc > 4 && strcmp(argv[4], "check") == 0);
     if (strcmp(argv[1], "load") == 0)
         return cmd_load(argv[2], argc > 3 ? atoi(argv[3]) > 0 ? atoi(argv[3]) : 1 : 1);
     if (strcmp(argv[1], "run") == 0 && argc > 5 && strcmp(argv[4], "--") == 0)

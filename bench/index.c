@@ -27,7 +27,9 @@
 
 #include "bench.h"
 #include "sparkplan/blank.h"
+#include "sparkplan/load.h"
 #include "sparkplan/mapfile.h"
+#include "sparkplan/plan.h"
 
 struct pi_node {
     uint32_t off;      /* the line's first byte */
@@ -43,7 +45,8 @@ struct pi {
     uint32_t *parent, *end; /* end: the first operator after the subtree */
     uint32_t *details;      /* formatted: id -> offset of its "(id) Name" line, 0: none */
     uint32_t n, cap, n_ids, details_found;
-    uint32_t stack[4096];   /* the open operators by depth (deeper plans: clipped) */
+    uint32_t *stack;        /* the open operators by depth */
+    uint32_t stack_cap;
     int in_tree, after_tree;
 };
 
@@ -85,8 +88,18 @@ static void add_node(struct pi *x, const char *base, const char *s, const char *
 {
     if (x->n == x->cap && !grow(x))
         return;
-    if (depth >= 4096)
-        depth = 4095;
+    if (depth > 0xFFFF)
+        depth = 0xFFFF; /* deeper plans (they exist) need a wider field: not measured here */
+    if (depth >= x->stack_cap) {
+        uint32_t cap = x->stack_cap ? x->stack_cap * 2 : 256;
+        while (cap <= depth)
+            cap *= 2;
+        uint32_t *st = realloc(x->stack, (size_t)cap * sizeof *st);
+        if (!st)
+            return;
+        x->stack = st;
+        x->stack_cap = cap;
+    }
     uint32_t k = x->n++;
     const char *nm = s + name;
     uint32_t id = trailing_id(nm, e);
@@ -203,7 +216,44 @@ static void pi_build(struct pi *x, const char *p, size_t len)
     pi_ends(x);
 }
 
-int bench_index(const char *path, int runs)
+/* The index against the loader's model of the same file, operator by operator (input order,
+ * one plan): depth, parent, subtree end, name, id or stage, details block.  Returns the number
+ * of operators that differ, printing the first few. */
+static size_t pi_check(const struct pi *x, const char *path)
+{
+    struct document *doc = NULL;
+    struct diag err = {0};
+    if (load_path(path, &doc, &err) != SP_OK || doc->src.text != doc->src.bytes) {
+        fprintf(stderr, "spbench index: %s: not read in place by the loader\n", path);
+        if (doc)
+            document_free(doc);
+        return 1;
+    }
+    size_t bad = doc->n_all_nodes != x->n;
+    const char *t = doc->src.text;
+    for (uint32_t i = 0; i < x->n && i < doc->n_all_nodes; i++) { /* bound: every operator */
+        const struct plan_node *n = doc->all_nodes[i];
+        const struct pi_node *e = &x->v[i];
+        uint32_t parent = n->parent ? n->parent->preorder : UINT32_MAX;
+        int32_t want_id = n->id >= 0 ? n->id : n->stage >= 0 ? n->stage : 0;
+        const char *why = n->depth != e->depth                   ? "depth"
+                          : parent != x->parent[i]               ? "parent"
+                          : i + 1 + n->subtree_size != x->end[i] ? "subtree end"
+                          : n->name.ptr - t != (long)(e->off + e->name_off) ? "name"
+                          : (uint32_t)want_id != e->id ? "id"
+                          : n->details_text.len &&
+                                  (n->id < 0 || (uint32_t)n->id >= x->n_ids ||
+                                   n->details_text.ptr - t != (long)x->details[n->id])
+                              ? "details"
+                              : NULL;
+        if (why && bad++ < 5)
+            fprintf(stderr, "spbench index: operator %u (line %u): %s differs\n", i, n->line, why);
+    }
+    document_free(doc);
+    return bad;
+}
+
+int bench_index(const char *path, int runs, bool check)
 {
     int fd = open(path, O_RDONLY);
     struct stat st;
@@ -219,16 +269,24 @@ int bench_index(const char *path, int runs)
         double t0 = bench_now();
         char *p = mapfile_open(fd, len);
         memset(&x, 0, sizeof x);
-        if (!p || !t)
+        if (!p || !t) {
+            fprintf(stderr, "spbench index: %s: not mapped (below %u bytes?)\n", path,
+                    MAPFILE_MIN_SIZE);
             return 1;
+        }
         pi_build(&x, p, len);
         t[r] = bench_now() - t0;
+        if (check && r + 1 == runs) {
+            size_t bad = pi_check(&x, path);
+            printf("check: %zu of %u operators differ from the loader's model\n", bad, x.n);
+        }
         mapfile_close(p, len);
         if (r + 1 < runs) {
             free(x.v);
             free(x.parent);
             free(x.end);
             free(x.details);
+            free(x.stack);
         }
     }
     close(fd);
@@ -239,6 +297,7 @@ int bench_index(const char *path, int runs)
     free(x.parent);
     free(x.end);
     free(x.details);
+    free(x.stack);
     free(t);
     return 0;
 }

@@ -31,6 +31,7 @@ enum key_context {
     KCTX_DOCS,     /* document list overlay */
     KCTX_LIST,     /* findings (!) and expression-id (*) lists */
     KCTX_WALK,     /* the guided walk (w) */
+    KCTX_DIFF,     /* the plan diff (= or I) */
     KCTX_COUNT
 };
 
@@ -97,6 +98,9 @@ enum key_context {
     X(KA_DOCS, KCTX_GLOBAL, "D", "list the open documents")                                \
     X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
     X(KA_PASTED, KCTX_GLOBAL, "Paste", "a bracketed paste opens as a new document")        \
+    X(KA_DIFF, KCTX_GLOBAL, "=", "compare this tab with the next document's (one "         \
+                                 "document: with the next tab): the plan diff")             \
+    X(KA_DIFF_AQE, KCTX_GLOBAL, "I", "compare the adaptive plan's Initial and Final plans")  \
     X(KA_THEME, KCTX_GLOBAL, "T", "next colour theme: dark, light, projector, mono")       \
     X(KA_HELP, KCTX_GLOBAL, "?", "this help")                                              \
     X(KA_REDRAW, KCTX_GLOBAL, "C-l", "redraw the screen")                                  \
@@ -126,7 +130,22 @@ enum key_context {
     X(KA_W_PREV, KCTX_WALK, "b Backspace k Up", "previous step")                           \
     X(KA_FIRST, KCTX_WALK, "g Home", "first step")                                       \
     X(KA_LAST, KCTX_WALK, "G End", "last step")                                          \
-    X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")
+    X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")                                     \
+    X(KA_DOWN, KCTX_DIFF, "j Down", "move down one row")                                   \
+    X(KA_UP, KCTX_DIFF, "k Up", "move up one row")                                         \
+    X(KA_PAGE_DOWN, KCTX_DIFF, "PageDown C-d", "move down one page")                       \
+    X(KA_PAGE_UP, KCTX_DIFF, "PageUp C-u", "move up one page")                             \
+    X(KA_FIRST, KCTX_DIFF, "g Home", "go to the first row")                                \
+    X(KA_LAST, KCTX_DIFF, "G End", "go to the last row")                                   \
+    X(KA_NEXT_DIFF, KCTX_DIFF, "n ]", "next difference")                                   \
+    X(KA_PREV_DIFF, KCTX_DIFF, "N [", "previous difference")                               \
+    X(KA_TOGGLE, KCTX_DIFF, "Space", "fold or unfold an unchanged subtree ([=N]); "        \
+                                     "walking: the next difference")                        \
+    X(KA_DETAILS, KCTX_DIFF, "Enter", "show or hide both sides' fields, differing words "  \
+                                      "highlighted")                                        \
+    X(KA_WALK, KCTX_DIFF, "w", "walk the differences one at a time (Space next, b back)")  \
+    X(KA_W_PREV, KCTX_DIFF, "b", "walking: the previous difference")                       \
+    X(KA_F_CLOSE, KCTX_DIFF, "q Escape", "close the diff (ends a walk first)")
 
 /* The insight features' keys in the tree (explain operator, findings, next and previous
  * finding, trace a column, flip bottom-up, guided walk). */
@@ -145,7 +164,8 @@ enum key_context {
     A(KA_PREV_SECTION) A(KA_BACK) A(KA_DOCS) A(KA_PASTE) A(KA_PASTED) A(KA_THEME)       \
     A(KA_HELP) A(KA_REDRAW) A(KA_SUSPEND) A(KA_QUIT) A(KA_P_ACCEPT) A(KA_P_CANCEL)      \
     A(KA_P_ERASE) A(KA_PASTE_END) A(KA_PASTE_CANCEL) A(KA_H_CLOSE) A(KA_L_OPEN)         \
-    A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)
+    A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)     \
+    A(KA_DIFF) A(KA_DIFF_AQE) A(KA_NEXT_DIFF) A(KA_PREV_DIFF) A(KA_F_CLOSE)
 
 enum key_action {
     KA_NONE = 0,

@@ -73,6 +73,8 @@ struct tui {
     /* Display options, shared by the views. */
     bool ascii, wrap, stage_hl;   /* (utf8 is ws.utf8) */
     bool explain;                 /* i: the operator's catalogue entry in the details */
+    bool diff_aqe;                /* the diff view opens on Initial against Final (I), not
+                                     on this tab against the next document's (=) */
     unsigned details_gen;         /* bumped when the details must be rebuilt (and their
                                      cursor put back on the first reference) */
     struct layout L;

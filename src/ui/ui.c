@@ -268,6 +268,10 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_PUSH(VIEW_GOTO) | RE_DRAW;
     case KA_SEARCH:
         return RE_PUSH(VIEW_SEARCH) | RE_DRAW;
+    case KA_DIFF:
+    case KA_DIFF_AQE:
+        t->diff_aqe = a == KA_DIFF_AQE;
+        return RE_PUSH(VIEW_DIFF) | RE_DRAW | RE_FULL;
     case KA_THEME:
         ws_message(&t->ws, false, "theme: %s", theme_next());
         return RE_DRAW | RE_FULL;

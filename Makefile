@@ -16,6 +16,9 @@ UI_CFLAGS   = $(filter-out -D_XOPEN_SOURCE=% -D_DEFAULT_SOURCE,$(shell $(PKG) --
 UI_LIBS     = $(shell $(PKG) --libs ncursesw termkey 2>/dev/null)
 CHECK_CFLAGS = $(shell $(PKG) --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell $(PKG) --libs check 2>/dev/null)
+# The core reads compressed event logs (src/input/evsource.c) and parses their JSON
+# (src/parse/evload.c): whatever links the core library links these.
+CORE_LIBS    = $(shell $(PKG) --libs libzstd liblz4 zlib snappy libcjson liblzf 2>/dev/null)
 
 # The core, one folder per pipeline stage (see docs/layout.md); src/ui is the only curses code.
 CORE_DIRS = base input parse model analysis output rows
@@ -60,7 +63,7 @@ $(B)/main.o: src/main.c $(wildcard include/sparkplan/*.h) | $(B)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(UI_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 sparkplan: $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a $(UI_LIBS) -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a $(UI_LIBS) $(CORE_LIBS) -lm
 
 $(B) $(B)/core $(B)/ui $(B)/tests $(SAN) $(SAN)/core $(SAN)/ui $(SAN)/tests:
 	@mkdir -p $@
@@ -113,7 +116,7 @@ $(B)/runner.o: tests/runner.c $(B)/suites.inc | $(B)
 	$(CC) $(WARN) $(CPPFLAGS) $(CHECK_CFLAGS) $(CFLAGS) -I$(B) -Itests -c -o $@ $<
 
 $(B)/check-runner: $(B)/runner.o $(TEST_OBJ) $(B)/libsparkplan-core.a
-	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(CORE_LIBS) -lm
 
 $(SAN)/core/%.o: src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
@@ -132,11 +135,11 @@ $(SAN)/main.o: src/main.c $(wildcard include/sparkplan/*.h) | $(SAN)
 
 $(SAN)/sparkplan: $(SAN)/main.o $(SAN_UI_OBJ) $(SAN_CORE_OBJ)
 	$(CC) $(SANFLAGS) $(LDFLAGS) -pthread -o $@ $(SAN)/main.o $(SAN_UI_OBJ) $(SAN_CORE_OBJ) \
-	  $(UI_LIBS) -lm
+	  $(UI_LIBS) $(CORE_LIBS) -lm
 
 $(SAN)/check-runner: tests/runner.c $(B)/suites.inc $(SAN_TEST_OBJ) $(SAN_CORE_OBJ)
 	$(CC) $(WARN) $(CPPFLAGS) $(CHECK_CFLAGS) $(SANFLAGS) -I$(B) -Itests -o $@ \
-	  tests/runner.c $(SAN_TEST_OBJ) $(SAN_CORE_OBJ) $(CHECK_LIBS) -lm
+	  tests/runner.c $(SAN_TEST_OBJ) $(SAN_CORE_OBJ) $(CHECK_LIBS) $(CORE_LIBS) -lm
 
 # Check's per-test timeout is 4 s by default; corpus passes under ASan need more.
 TEST_ENV = CK_DEFAULT_TIMEOUT=600 SPARKPLAN_BIN=$(CURDIR)/sparkplan
@@ -170,7 +173,7 @@ check-asan: $(SAN)/sparkplan $(SAN)/check-runner
 
 # ---- the key lists of the man page and README come from the key table (src/rows/keys.c) -
 $(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/sparkplan/*.h)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/keys-man.c $(B)/libsparkplan-core.a
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/keys-man.c $(B)/libsparkplan-core.a $(CORE_LIBS)
 
 man: $(B)/keys-man
 	./$(B)/keys-man man/sparkplan.1 README.md
@@ -195,7 +198,7 @@ $(FZ)/fuzz_parse: tests/fuzz/fuzz_parse.c $(CORE_SRC) $(B)/sample_data.c \
                   $(CORE_HDR)
 	@mkdir -p $(FZ)
 	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(DEFS) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_parse.c \
-	  $(CORE_SRC) $(B)/sample_data.c -lm
+	  $(CORE_SRC) $(B)/sample_data.c $(CORE_LIBS) -lm
 
 # Seeds: every sample, the hand-made pasted forms, and corpus files up to FUZZ_MAX_LEN.
 $(FZ)/seeds/.done: $(SAMPLES) $(wildcard tests/fuzz/seeds/*)
@@ -264,12 +267,12 @@ $(BB)/libsparkplan-core.a: $(BB_CORE_OBJ)
 	ar rcs $@ $^
 
 $(BB)/sparkplan: $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a
-	$(CC) $(BENCH_FLAGS) $(LDFLAGS) -pthread -o $@ $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a $(UI_LIBS) -lm
+	$(CC) $(BENCH_FLAGS) $(LDFLAGS) -pthread -o $@ $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a $(UI_LIBS) $(CORE_LIBS) -lm
 
 $(BB)/spbench: bench/driver.c bench/keys.c bench/screen.c bench/keys.h bench/bench.h \
               $(BB)/libsparkplan-core.a
 	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -Ibench -o $@ bench/driver.c bench/keys.c bench/screen.c \
-	  $(BB)/libsparkplan-core.a -pthread -lm
+	  $(BB)/libsparkplan-core.a $(CORE_LIBS) -pthread -lm
 
 $(BB)/gen: bench/gen.c | $(BB)
 	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -o $@ bench/gen.c

@@ -10,10 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sparkplan/analyze.h"
 #include "sparkplan/emit.h"
+#include "sparkplan/evemit.h"
+#include "sparkplan/evload.h"
 #include "sparkplan/insight.h"
 #include "sparkplan/keys.h"
 #include "sparkplan/load.h"
@@ -276,6 +279,66 @@ static void report_warnings(const struct document *doc)
         report(doc->name, w->line, "warning: ", w->message);
 }
 
+/* An event log (a file whose first line is an event, or a log or History Server
+ * directory): read by evload, not by the plan loader. */
+static bool is_eventlog(const char *path)
+{
+    struct stat st;
+    if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0)
+        return false;
+    return S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && ev_file_is_eventlog(path));
+}
+
+static void report_ev_warnings(const struct ev_app *app)
+{
+    for (size_t i = 0; i < app->n_warnings; i++)
+        report(app->warnings[i].file, (uint32_t)app->warnings[i].line, "warning: ",
+               app->warnings[i].message);
+}
+
+/* Every application of an event-log path in the mode asked for.  Returns the exit status
+ * of the inputs (0, or 2 when one could not be read); *warned for --lint. */
+static int run_eventlog(const struct cli_options *o, const char *path, bool *warned)
+{
+    struct ev_source src;
+    struct diag err = {0};
+    enum sp_status s = ev_source_resolve(path, &src, &err);
+    if (s != SP_OK) {
+        report(path, 0, "", err.message);
+        return sp_status_exit_code(s);
+    }
+    int status = 0;
+    for (size_t i = 0; i < src.n_apps; i++) {
+        struct ev_app *app = NULL;
+        s = evload_app(&src.apps[i], &app, &err);
+        if (s != SP_OK) {
+            report(src.apps[i].name, err.line, "", err.message);
+            status = sp_status_exit_code(s);
+            continue;
+        }
+        bool w = false;
+        if (o->mode == MODE_JSON)
+            s = evemit_json(stdout, app, &err);
+        else if (o->mode == MODE_LINT)
+            s = evemit_lint(stdout, app, &w, &err);
+        else if (o->mode == MODE_SUMMARY)
+            s = evemit_summary(stdout, app, &err);
+        else
+            s = evemit_print(stdout, app, &err);
+        *warned = *warned || w;
+        if (o->mode != MODE_JSON && o->mode != MODE_SUMMARY)
+            report_ev_warnings(app);
+        ev_app_free(app);
+        if (s != SP_OK) {
+            report(src.apps[i].name, 0, "", err.message);
+            status = EXIT_INPUT;
+            break;
+        }
+    }
+    ev_source_free(&src);
+    return status;
+}
+
 /* --print / --json / stdout not a terminal: each input loaded, written and freed in turn,
  * so memory holds one document at a time.  A bad input is reported and skipped. */
 static int run_emit(const struct cli_options *o)
@@ -286,6 +349,12 @@ static int run_emit(const struct cli_options *o)
         const char *path = o->inputs[i];
         struct document *doc = NULL;
         struct diag err = {0};
+        if (is_eventlog(path)) {
+            bool warned = false;
+            int st = run_eventlog(o, path, &warned);
+            status = st ? st : status;
+            continue;
+        }
         enum sp_status s = load_input(path, &doc, &err);
         if (s != SP_OK) {
             report(input_name(path), err.line, "", err.message);
@@ -326,6 +395,11 @@ static int run_insight(const struct cli_options *o)
         struct document *doc = NULL;
         struct analysis *a = NULL;
         struct diag err = {0};
+        if (is_eventlog(path)) {
+            int st = run_eventlog(o, path, &warned);
+            input_status = st ? st : input_status;
+            continue;
+        }
         enum sp_status s = load_input(path, &doc, &err);
         if (s != SP_OK) {
             report(input_name(path), err.line, "", err.message);

@@ -18,9 +18,14 @@ const struct ev_plan *ev_exec_final(const struct ev_exec *e)
 
 const struct ev_node_side *ev_plan_side(const struct ev_plan *p, const struct plan_node *n)
 {
-    if (!p || !p->side || !n || n->section != p->section || n->preorder >= p->section->n_nodes)
+    if (!p || !p->side || !n)
         return NULL;
-    return &p->side[n->preorder];
+    if (n->section == p->section)
+        return n->preorder < p->section->n_nodes ? &p->side[n->preorder] : NULL;
+    for (uint32_t i = 0; i < p->n_sub; i++)
+        if (n->section == p->sub_sections[i])
+            return &p->side[p->sub_offsets[i] + n->preorder];
+    return NULL;
 }
 
 static bool starts(const char *s, const char *prefix)
@@ -244,7 +249,9 @@ static void match_lists(struct ev_plan *p, struct pair in, struct pair *stack, s
             m = m->next_sibling;
         if (!m)
             continue;
-        struct ev_node_side *s = &p->side[m->preorder];
+        struct ev_node_side *s = (struct ev_node_side *)ev_plan_side(p, m);
+        if (!s)
+            continue;
         s->info = i, s->codegen = cg;
         p->n_aligned++;
         t = m->next_sibling;
@@ -252,6 +259,70 @@ static void match_lists(struct ev_plan *p, struct pair in, struct pair *stack, s
         if (!starts(i->node_name, "ReusedExchange") && i->first_child && text_children(m))
             stack[(*top)++] = (struct pair){text_children(m), i->first_child};
     }
+}
+
+/* Formatted text prints each subquery as a section of its own, titled "Subquery:N Hosting
+ * operator id = K Hosting Expression = <the Subquery node's simpleString>"; reused ones have
+ * no tree.  The info node for a section is the Subquery whose simpleString its title shows. */
+static const struct ev_info *subquery_info(const struct ev_info *root, struct slice title)
+{
+    long at = slice_find(title, "Hosting Expression = ");
+    if (at < 0)
+        return NULL;
+    struct slice expr = slice_make(title.ptr + at + 21, title.len - (size_t)at - 21);
+    if (slice_starts_with(expr, "ReusedSubquery"))
+        return NULL;
+    /* pre-order walk of the info tree, without recursion, past ReusedSubquery subtrees */
+    for (const struct ev_info *i = root; i;) {
+        if (starts(i->node_name, "Subquery") && i->simple && *i->simple &&
+            strlen(i->simple) <= expr.len && memcmp(expr.ptr, i->simple, strlen(i->simple)) == 0)
+            return i;
+        if (i->first_child && !starts(i->node_name, "ReusedSubquery")) {
+            i = i->first_child;
+            continue;
+        }
+        while (i && !i->next_sibling)
+            i = i->parent;
+        i = i ? i->next_sibling : NULL;
+    }
+    return NULL;
+}
+
+static bool align_subqueries(struct ev_plan *p, struct arena *a, struct pair *stack)
+{
+    uint32_t n = 0, total = p->section->n_nodes;
+    for (const struct plan_section *s = p->section->next; s; s = s->next)
+        n += s->kind == SECTION_SUBQUERY && s->n_nodes > 0;
+    if (n == 0)
+        return true;
+    p->sub_sections = arena_alloc(a, n * sizeof *p->sub_sections);
+    p->sub_offsets = arena_alloc(a, n * sizeof *p->sub_offsets);
+    if (!p->sub_sections || !p->sub_offsets)
+        return false;
+    for (const struct plan_section *s = p->section->next; s; s = s->next) {
+        if (s->kind != SECTION_SUBQUERY || s->n_nodes == 0)
+            continue;
+        p->sub_sections[p->n_sub] = s;
+        p->sub_offsets[p->n_sub++] = total;
+        total += s->n_nodes;
+    }
+    struct ev_node_side *side = arena_alloc(a, total * sizeof *side);
+    if (!side)
+        return false;
+    memcpy(side, p->side, p->section->n_nodes * sizeof *side);
+    p->side = side;
+    for (uint32_t k = 0; k < p->n_sub; k++) {
+        const struct ev_info *sq = subquery_info(p->info, p->sub_sections[k]->title);
+        if (!sq || !sq->first_child)
+            continue;
+        size_t top = 0;
+        stack[top++] = (struct pair){p->sub_sections[k]->first_root, sq->first_child};
+        while (top > 0) {
+            struct pair cur = stack[--top];
+            match_lists(p, cur, stack, &top);
+        }
+    }
+    return true;
 }
 
 bool ev_plan_align(struct ev_plan *p, struct arena *a)
@@ -268,9 +339,11 @@ bool ev_plan_align(struct ev_plan *p, struct arena *a)
             }
     if (!p->section || p->section->n_nodes == 0)
         return p->section = NULL, true;
-    uint32_t n = p->section->n_nodes;
+    uint32_t n = p->section->n_nodes, most = n;
+    for (const struct plan_section *s = p->section->next; s; s = s->next)
+        most = s->n_nodes > most ? s->n_nodes : most;
     p->side = arena_alloc(a, n * sizeof *p->side);
-    struct pair *stack = malloc((size_t)n * sizeof *stack + sizeof *stack);
+    struct pair *stack = malloc((size_t)most * sizeof *stack + sizeof *stack);
     if (!p->side || !stack) {
         free(stack);
         return false;
@@ -283,8 +356,9 @@ bool ev_plan_align(struct ev_plan *p, struct arena *a)
         struct pair cur = stack[--top];
         match_lists(p, cur, stack, &top);
     }
+    bool ok = align_subqueries(p, a, stack);
     free(stack);
-    return true;
+    return ok;
 }
 
 void ev_app_free(struct ev_app *app)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sparkplan/load.h"
+#include "evtask.h"
 
 /* Execution ids below this are looked up in an array; larger ones by a linear search. */
 #define DIRECT_IDS (1u << 20)
@@ -18,6 +19,7 @@ struct loader {
     struct sqll *sqll;
     struct ev_lines *lines;
     const char *const *files;
+    struct evtask task;        /* TaskEnd fields, reused line after line */
     int32_t *by_id;            /* exec id -> index + 1 (0: none) */
     size_t by_id_cap;
     bool nomem;
@@ -581,6 +583,15 @@ static void handle_line(struct loader *L, struct slice line, bool last)
     }
     if (k == K_SKIP && !last)
         return;
+    if (k == K_TASK_END && evtask_scan(line.ptr, line.len, &L->task)) {
+        const struct evtask *t = &L->task;
+        bool ok_task = t->finish_time != 0 && !t->failed && !t->killed;
+        if (t->index >= 0 && t->index <= UINT32_MAX &&
+            !sqll_task_end(L->sqll, (int32_t)t->stage, (int32_t)t->attempt, t->task_id,
+                           (uint32_t)t->index, ok_task, t->acc_ids, t->updates, t->n))
+            L->nomem = true;
+        return;
+    }
     cJSON *ev = cJSON_ParseWithLength(line.ptr, line.len);
     if (!ev) {
         if (last)
@@ -659,6 +670,7 @@ static enum sp_status run(struct loader *L, struct ev_app **out, struct diag *er
     }
     ev_lines_close(L->lines);
     sqll_free(L->sqll);
+    evtask_free(&L->task);
     free(L->by_id);
     if (s != SP_OK) {
         ev_app_free(L->app);

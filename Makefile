@@ -277,11 +277,14 @@ $(BB)/spbench: bench/driver.c bench/keys.c bench/screen.c bench/keys.h bench/ben
 $(BB)/gen: bench/gen.c | $(BB)
 	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -o $@ bench/gen.c
 
+$(BB)/gen_eventlog: bench/gen_eventlog.c | $(BB)
+	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -o $@ bench/gen_eventlog.c
+
 $(BB) $(BB)/core $(BB)/ui:
 	@mkdir -p $@
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BB)/sparkplan $(BB)/spbench $(BB)/gen
+	@$(MAKE) --no-print-directory $(BB)/sparkplan $(BB)/spbench $(BB)/gen $(BB)/gen_eventlog
 	@BENCH_DIR=$(BENCH_DIR) BENCH_RUNS=$(BENCH_RUNS) BB=$(BB) sh bench/run.sh
 
 # ---- install ------------------------------------------------------------------------

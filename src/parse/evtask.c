@@ -1,6 +1,7 @@
 /* evtask.c: the TaskEnd fields the metrics need, read token by token (evtask.h). */
 #include "evtask.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,15 +34,20 @@ static bool string_raw(struct scan *s, const char **start, size_t *len, bool *es
         return s->bad = true, false;
     const char *a = ++s->p;
     *escaped = false;
-    while (s->p < s->end && *s->p != '"') {
+    for (;;) { /* the next quote not escaped: preceded by an even run of backslashes */
         const char *q = memchr(s->p, '"', (size_t)(s->end - s->p));
-        const char *b = memchr(s->p, '\\', q ? (size_t)(q - s->p) : (size_t)(s->end - s->p));
-        if (!b) {
-            s->p = q ? q : s->end;
+        if (!q) {
+            s->p = s->end;
             break;
         }
-        *escaped = true;
-        s->p = b + 2;
+        size_t bs = 0;
+        while (q - bs > a && q[-1 - (ptrdiff_t)bs] == '\\')
+            bs++;
+        *escaped = *escaped || bs > 0; /* enough: callers only read digits */
+        s->p = q;
+        if (bs % 2 == 0)
+            break;
+        s->p = q + 1;
     }
     if (s->p >= s->end)
         return s->bad = true, false;
@@ -118,7 +124,8 @@ static int64_t number(struct scan *s, bool *ok)
         return v;
     }
     const char *a = s->p;
-    while (s->p < s->end && strchr("-+.eE0123456789", *s->p))
+    while (s->p < s->end && ((*s->p >= '0' && *s->p <= '9') || *s->p == '-' || *s->p == '+' ||
+                             *s->p == '.' || *s->p == 'e' || *s->p == 'E'))
         s->p++;
     int64_t v = 0;
     *ok = whole_number(a, (size_t)(s->p - a), &v);

@@ -51,6 +51,13 @@ static const char usage_text[] =
     "the built-in sample plan.  FILE '-' is standard input.  When standard output is not\n"
     "a terminal, or with --print or --json, write the plans instead of exploring them.\n"
     "\n"
+    "FILE may be a Spark event log: a log file (plain, zstd, lz4, snappy, lzf or gzip,\n"
+    "told from its bytes), a rolling eventlog_v2_* directory, a Databricks or Spark 1.x log\n"
+    "directory, or a History Server directory of many applications.  Its SQL queries are\n"
+    "listed with what ran on every operator (rows, time, sizes, spill), as the Spark UI\n"
+    "shows them; --json adds \"application\" and \"executions\", --summary lists the\n"
+    "queries by duration, --lint adds the runtime rules SP080-SP087 (docs/eventlogs.md).\n"
+    "\n"
     "Output:\n"
     "  -p, --print         indented outline: every section, one node a line\n"
     "                      with *(codegen stage) and (operator id); warnings on stderr\n"
@@ -286,7 +293,17 @@ static bool is_eventlog(const char *path)
     struct stat st;
     if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0)
         return false;
-    return S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && ev_file_is_eventlog(path));
+    if (S_ISREG(st.st_mode))
+        return ev_file_is_eventlog(path);
+    if (!S_ISDIR(st.st_mode))
+        return false;
+    /* a directory without a log is reported as a directory, like any other */
+    struct ev_source src;
+    struct diag err = {0};
+    bool found = ev_source_resolve(path, &src, &err) == SP_OK;
+    if (found)
+        ev_source_free(&src);
+    return found;
 }
 
 static void report_ev_warnings(const struct ev_app *app)
@@ -317,6 +334,11 @@ static int run_eventlog(const struct cli_options *o, const char *path, bool *war
             continue;
         }
         bool w = false;
+        if (src.history_dir && o->mode != MODE_JSON && o->mode != MODE_LINT) {
+            fputs(i ? "\n==> " : "==> ", stdout);
+            sanitize_fwrite(stdout, slice_cstr(src.apps[i].name));
+            fputs(" <==\n", stdout);
+        }
         if (o->mode == MODE_JSON)
             s = evemit_json(stdout, app, &err);
         else if (o->mode == MODE_LINT)

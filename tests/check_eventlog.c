@@ -10,6 +10,7 @@
 
 #include "sparkplan/evemit.h"
 #include "sparkplan/evload.h"
+#include "sparkplan/evrows.h"
 #include "sparkplan/evsource.h"
 #include "sparkplan/sqlmetric.h"
 #include "jsonlint.h"
@@ -625,6 +626,78 @@ START_TEST(cli_summary_and_lint_show_the_runtime_findings)
 }
 END_TEST
 
+/* ---- the explorer's curses-free half ----------------------------------------------------------- */
+
+START_TEST(the_query_list_sorts_by_duration_and_id)
+{
+    /* three queries: 0 takes 1.25 s, 1 runs (no end), 2 takes 5 ms */
+    static const char log[] =
+        "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+        "\"executionId\":0,\"description\":\"first\",\"details\":\"\",\"time\":1000}\n"
+        "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd\","
+        "\"executionId\":0,\"time\":2250}\n"
+        "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+        "\"executionId\":1,\"description\":\"second\\nline two\",\"time\":3000}\n"
+        "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+        "\"executionId\":2,\"description\":\"third\",\"time\":4000}\n"
+        "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd\","
+        "\"executionId\":2,\"time\":4005,\"errorMessage\":\"boom\"}\n";
+    struct ev_app *app = load_mem(log, strlen(log));
+    struct evrows r;
+    ck_assert(evrows_init(&r, app));
+    char line[256];
+    evrows_line(&r, 0, line, sizeof line, 200);
+    ck_assert_str_eq(line, "    0      1.3 s  succeeded     0  -                           first");
+    evrows_line(&r, 1, line, sizeof line, 200);
+    ck_assert_str_eq(line, "    1          -  running       0  -                           second");
+    evrows_line(&r, 2, line, sizeof line, 200);
+    ck_assert_str_eq(line, "    2       5 ms  failed        0  -                           third");
+    r.sel = 2;
+    evrows_sort(&r, EVROWS_BY_DURATION, true); /* longest first: the running one */
+    ck_assert_int_eq(evrows_exec(&r, 0)->id, 1);
+    ck_assert_int_eq(evrows_exec(&r, 1)->id, 0);
+    ck_assert_int_eq(evrows_exec(&r, 2)->id, 2);
+    ck_assert_uint_eq(r.sel, 2); /* query 2 stays selected */
+    evrows_move(&r, -5, 1);
+    ck_assert_uint_eq(r.sel, 0);
+    evrows_sort(&r, EVROWS_BY_ID, false);
+    ck_assert_int_eq(evrows_exec(&r, 0)->id, 0);
+    ck_assert_uint_eq(r.sel, 1);
+    evrows_header(line, sizeof line, 20);
+    ck_assert_str_eq(line, "query   duration  st");
+    evrows_free(&r);
+    ev_app_free(app);
+}
+END_TEST
+
+START_TEST(heat_and_labels)
+{
+    size_t len;
+    char *log = fixture_log(false, &len);
+    struct ev_app *app = load_mem(log, len);
+    const struct ev_exec *e = &app->execs[0];
+    const struct ev_plan *p = ev_exec_final(e);
+    int64_t most = ev_plan_max_time_ms(e, p);
+    ck_assert_int_eq(most, 100); /* Sort's sort time */
+    ck_assert_int_eq(ev_node_heat(e, p, node_named(p, "Sort"), most), 3);
+    ck_assert_int_eq(ev_node_heat(e, p, node_named(p, "Filter"), most), 0);
+    struct ev_shown_metric m[16];
+    size_t k = ev_node_metrics(e, p, node_named(p, "Filter"), m, 16);
+    char buf[256];
+    ck_assert_uint_eq(k, 1);
+    ck_assert_str_eq(ev_metric_label(&m[0], buf, sizeof buf), "number of output rows: 400,000");
+    k = ev_node_metrics(e, p, node_named(p, "Sort"), m, 16);
+    ck_assert_str_eq(ev_metric_label(&m[3], buf, sizeof buf),
+                     "codegen stage duration total (min, med, max (stageId: taskId))\n"
+                     "4.6 s (100 ms, 300 ms, 4.0 s (stage 0.0: task 103))");
+    char brief[128];
+    ck_assert_str_eq(ev_node_brief(e, p, node_named(p, "Sort"), brief, sizeof brief),
+                     "100 ms  spill 1024.0 KiB");
+    ev_app_free(app);
+    free(log);
+}
+END_TEST
+
 Suite *eventlog_suite(void)
 {
     Suite *s = suite_create("eventlog");
@@ -647,6 +720,10 @@ Suite *eventlog_suite(void)
     tcase_add_test(t, a_corrupt_lz4_block_is_an_error_not_a_crash);
     tcase_add_test(t, xxh32_matches_the_published_values);
     tcase_add_test(t, log_directories_are_read_in_spark_order);
+    suite_add_tcase(s, t);
+    t = tcase_create("rows");
+    tcase_add_test(t, the_query_list_sorts_by_duration_and_id);
+    tcase_add_test(t, heat_and_labels);
     suite_add_tcase(s, t);
     t = tcase_create("cli");
     tcase_add_test(t, cli_json_has_the_application_executions_and_metrics);

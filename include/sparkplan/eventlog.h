@@ -140,6 +140,17 @@ const struct sqlm_value *ev_node_metric(const struct ev_exec *e, const struct ev
 const char *ev_node_brief(const struct ev_exec *e, const struct ev_plan *p,
                           const struct plan_node *n, char *buf, size_t cap);
 
+/* Heat of a node in plan p: 0 (no time or under a tenth of the hottest node's), 1, 2, 3
+ * (over two thirds of the hottest).  hottest_ms: the plan's largest own time
+ * (ev_plan_max_time_ms). */
+int ev_node_heat(const struct ev_exec *e, const struct ev_plan *p, const struct plan_node *n,
+                 int64_t hottest_ms);
+int64_t ev_plan_max_time_ms(const struct ev_exec *e, const struct ev_plan *p);
+
+/* The Spark UI's label of a metric: "name value" when the value holds ':', else
+ * "name: value" (SparkPlanGraph).  Returns buf. */
+const char *ev_metric_label(const struct ev_shown_metric *m, char *buf, size_t cap);
+
 /* Aligns p->info onto p->doc's physical section (fills section, side, n_aligned).  False
  * on allocation failure only; nodes that do not match stay unaligned. */
 bool ev_plan_align(struct ev_plan *p, struct arena *a);

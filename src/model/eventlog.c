@@ -145,6 +145,33 @@ const char *ev_node_brief(const struct ev_exec *e, const struct ev_plan *p,
     return buf;
 }
 
+int64_t ev_plan_max_time_ms(const struct ev_exec *e, const struct ev_plan *p)
+{
+    int64_t most = 0;
+    for (uint32_t i = 0; p && p->section && i < p->section->n_nodes; i++) {
+        int64_t ms = ev_node_time_ms(e, p, p->section->preorder[i]);
+        most = ms > most ? ms : most;
+    }
+    return most;
+}
+
+int ev_node_heat(const struct ev_exec *e, const struct ev_plan *p, const struct plan_node *n,
+                 int64_t hottest_ms)
+{
+    int64_t ms = ev_node_time_ms(e, p, n);
+    if (hottest_ms <= 0 || ms * 10 < hottest_ms)
+        return 0;
+    return ms * 3 > hottest_ms * 2 ? 3 : ms * 3 > hottest_ms ? 2 : 1;
+}
+
+const char *ev_metric_label(const struct ev_shown_metric *m, char *buf, size_t cap)
+{
+    const char *v = m->value->text;
+    snprintf(buf, cap, "%s%s%s%s", m->codegen ? "codegen stage " : "", m->def->name,
+             strchr(v, ':') ? " " : ": ", v);
+    return buf;
+}
+
 /* The hottest operator: the most time by its own time metrics; when no operator has one,
  * the top of the codegen stage that took longest. */
 void ev_exec_find_hottest(struct ev_exec *e)

@@ -85,6 +85,8 @@ static char *ob_room(struct obuf *b, size_t n)
 
 static void ob_put(struct obuf *b, const void *p, size_t n)
 {
+    if (n == 0)
+        return;
     char *d = ob_room(b, n);
     if (d) {
         memcpy(d, p, n);

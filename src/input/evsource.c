@@ -162,7 +162,7 @@ static enum sp_status decode_plain(struct ev_lines *r, struct diag *err)
         return read_error(r, err);
     if (n > OUT_CHUNK)
         n = OUT_CHUNK;
-    if (!out_reserve(r, n))
+    if (!out_reserve(r, n + 1))
         return read_error(r, err);
     memcpy(r->out, p, n);
     raw_skip(&r->raw, n);

@@ -715,8 +715,10 @@ struct sqlm_value *sqll_exec_finish(struct sqll *l, int64_t exec, struct arena *
         *nomem = true;
         return NULL;
     }
-    memcpy(st, e->stages, e->n_stages * sizeof *st);
-    qsort(st, e->n_stages, sizeof *st, cmp_i32);
+    if (e->n_stages) {
+        memcpy(st, e->stages, e->n_stages * sizeof *st);
+        qsort(st, e->n_stages, sizeof *st, cmp_i32);
+    }
     for (size_t i = 0; i < e->types.cap && !*nomem; i++) {
         if (!e->types.used[i])
             continue;

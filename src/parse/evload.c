@@ -664,7 +664,8 @@ static enum sp_status run(struct loader *L, struct ev_app **out, struct diag *er
         }
         L->app->n_bytes = ev_lines_bytes(L->lines);
         L->app->codec = ev_codec_name(ev_lines_codec(L->lines));
-        qsort(L->app->execs, L->app->n_execs, sizeof *L->app->execs, cmp_exec);
+        if (L->app->n_execs > 1)
+            qsort(L->app->execs, L->app->n_execs, sizeof *L->app->execs, cmp_exec);
         if (L->nomem)
             s = SP_ERR_NOMEM, diag_set(err, 0, "out of memory");
     }

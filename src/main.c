@@ -245,9 +245,70 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
 /* The built-in sample a NULL input opens (--sample NAME, else the default). */
 static const char *sample_to_open = SAMPLE_DEFAULT_NAME;
 
+/* Standard input, read whole once its first bytes had to be seen (is it an event log?):
+ * the buffer is then handed to whichever loader takes it. */
+static char *stdin_bytes;
+static size_t stdin_len;
+static bool stdin_taken;
+
+static bool read_stdin_once(void)
+{
+    if (stdin_taken)
+        return stdin_bytes != NULL;
+    stdin_taken = true;
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t n = fread(buf + stdin_len, 1, cap - stdin_len, stdin);
+        stdin_len += n;
+        if (n == 0)
+            break;
+        if (stdin_len == cap) {
+            char *nb = realloc(buf, cap * 2 + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    if (buf && ferror(stdin)) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf)
+        buf[stdin_len] = '\0';
+    stdin_bytes = buf;
+    return buf != NULL;
+}
+
+static bool stdin_is_eventlog(void)
+{
+    if (!read_stdin_once())
+        return false;
+    const char *p = stdin_bytes;
+    size_t n = stdin_len;
+    if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+        p += 3, n -= 3;
+    if (ev_codec_detect((const unsigned char *)p, n) != EV_PLAIN)
+        return true; /* compressed: only event logs are read compressed */
+    return n >= 9 && memcmp(p, "{\"Event\":", 9) == 0;
+}
+
 /* NULL path: the built-in sample plan. */
 static enum sp_status load_input(const char *path, struct document **doc, struct diag *err)
 {
+    if (path && strcmp(path, "-") == 0 && stdin_taken) {
+        char *bytes = stdin_bytes;
+        stdin_bytes = NULL;
+        if (!bytes) {
+            diag_set(err, 0, "%s", strerror(errno ? errno : EIO));
+            return SP_ERR_IO;
+        }
+        return load_bytes("stdin", bytes, stdin_len, doc, err);
+    }
     if (path)
         return load_path(path, doc, err);
     const struct sample_file *s = sample_find(sample_to_open);
@@ -291,7 +352,9 @@ static void report_warnings(const struct document *doc)
 static bool is_eventlog(const char *path)
 {
     struct stat st;
-    if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0)
+    if (path && strcmp(path, "-") == 0)
+        return stdin_is_eventlog();
+    if (!path || stat(path, &st) != 0)
         return false;
     if (S_ISREG(st.st_mode))
         return ev_file_is_eventlog(path);
@@ -319,7 +382,15 @@ static int run_eventlog(const struct cli_options *o, const char *path, bool *war
 {
     struct ev_source src;
     struct diag err = {0};
-    enum sp_status s = ev_source_resolve(path, &src, &err);
+    enum sp_status s;
+    if (strcmp(path, "-") == 0) { /* a log on standard input: one application, in memory */
+        static char *names[1] = {"stdin"};
+        static struct ev_app_files one = {.name = "stdin", .files = names, .n_files = 1};
+        src = (struct ev_source){.apps = &one, .n_apps = 1};
+        s = SP_OK;
+    } else {
+        s = ev_source_resolve(path, &src, &err);
+    }
     if (s != SP_OK) {
         report(path, 0, "", err.message);
         return sp_status_exit_code(s);
@@ -327,7 +398,10 @@ static int run_eventlog(const struct cli_options *o, const char *path, bool *war
     int status = 0;
     for (size_t i = 0; i < src.n_apps; i++) {
         struct ev_app *app = NULL;
-        s = evload_app(&src.apps[i], &app, &err);
+        if (strcmp(path, "-") == 0)
+            s = evload_bytes("stdin", stdin_bytes, stdin_len, &app, &err);
+        else
+            s = evload_app(&src.apps[i], &app, &err);
         if (s != SP_OK) {
             report(src.apps[i].name, err.line, "", err.message);
             status = sp_status_exit_code(s);
@@ -357,7 +431,12 @@ static int run_eventlog(const struct cli_options *o, const char *path, bool *war
             break;
         }
     }
-    ev_source_free(&src);
+    if (strcmp(path, "-") == 0) {
+        free(stdin_bytes);
+        stdin_bytes = NULL;
+    } else {
+        ev_source_free(&src);
+    }
     return status;
 }
 

@@ -37,4 +37,8 @@ void evrows_move(struct evrows *r, long delta, size_t height);
 void evrows_header(char *buf, size_t cap, size_t width);
 void evrows_line(const struct evrows *r, size_t row, char *buf, size_t cap, size_t width);
 
+/* The tab label of execution e's plan version i: "Plan" when it has one, else "Initial",
+ * "Update 1", ..., "Final". */
+void evrows_plan_label(const struct ev_exec *e, size_t i, char *buf, size_t cap);
+
 #endif

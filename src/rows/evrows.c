@@ -127,3 +127,15 @@ void evrows_line(const struct evrows *r, size_t row, char *buf, size_t cap, size
              ev_status_name(e->status), e->n_jobs, hot, desc);
     cut(buf, width);
 }
+
+void evrows_plan_label(const struct ev_exec *e, size_t i, char *buf, size_t cap)
+{
+    if (e->n_plans <= 1)
+        snprintf(buf, cap, "Plan");
+    else if (i == 0)
+        snprintf(buf, cap, "Initial");
+    else if (i + 1 == e->n_plans)
+        snprintf(buf, cap, "Final");
+    else
+        snprintf(buf, cap, "Update %zu", i);
+}

@@ -344,6 +344,13 @@ enum sp_status evemit_print(FILE *out, const struct ev_app *app, struct diag *er
         }
         for (uint32_t k = 0; k < p->section->n_nodes; k++)
             outline_node(out, e, p, p->section->preorder[k]);
+        for (uint32_t s = 0; s < p->n_sub; s++) { /* formatted text's subquery sections */
+            fputc('\n', out);
+            sanitize_fwrite(out, p->sub_sections[s]->title);
+            fputc('\n', out);
+            for (uint32_t k = 0; k < p->sub_sections[s]->n_nodes; k++)
+                outline_node(out, e, p, p->sub_sections[s]->preorder[k]);
+        }
     }
     return write_status(out, err);
 }

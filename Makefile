@@ -42,7 +42,7 @@ SAN_TEST_OBJ = $(TEST_SRC:tests/%.c=$(SAN)/tests/%.o)
 
 DEFS = -DSPARKPLAN_VERSION='"$(VERSION)"' -DSPARKPLAN_DATADIR='"$(DATADIR)"'
 
-.PHONY: all deps run check check-unit check-asan check-fuzz install uninstall clean bench fuzz man golden
+.PHONY: all deps run check check-unit check-asan check-fuzz install uninstall clean bench fuzz fuzz-eventlog man golden
 all: sparkplan
 
 # ---- the program --------------------------------------------------------------------
@@ -210,6 +210,21 @@ $(FZ)/seeds/.done: $(SAMPLES) $(wildcard tests/fuzz/seeds/*)
 	  while read -r f; do cp "$$f" "$(FZ)/seeds/corpus_$$(echo "$${f#$(CORPUS_DIR)/}" | tr / _)"; done; \
 	fi
 	@touch $@
+
+# make fuzz-eventlog: the same for the event-log reader and model (tests/fuzz/fuzz_eventlog.c),
+# seeded with the event-log corpus's small files when present.
+EVLOG_DIR ?= ../shared/corpus-eventlogs
+$(FZ)/fuzz_eventlog: tests/fuzz/fuzz_eventlog.c $(CORE_SRC) $(B)/sample_data.c $(CORE_HDR)
+	@mkdir -p $(FZ)
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(DEFS) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_eventlog.c \
+	  $(CORE_SRC) $(B)/sample_data.c $(CORE_LIBS) -lm
+
+fuzz-eventlog: $(FZ)/fuzz_eventlog
+	@mkdir -p $(FZ)/evcorpus $(FZ)/evseeds $(FZ)/crashes
+	@if [ -d "$(EVLOG_DIR)" ]; then find "$(EVLOG_DIR)" -type f -size -300k ! -name '*.md' \
+	  -exec cp {} $(FZ)/evseeds/ \; ; fi
+	./$(FZ)/fuzz_eventlog -max_len=300000 -timeout=20 -artifact_prefix=$(FZ)/crashes/ \
+	  -max_total_time=$(FUZZ_SECONDS) $(FZ)/evcorpus $(FZ)/evseeds
 
 fuzz: $(FZ)/fuzz_parse $(FZ)/seeds/.done
 	@mkdir -p $(FZ)/corpus $(FZ)/crashes

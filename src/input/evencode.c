@@ -1,5 +1,6 @@
 /* evencode.c: writes text the way Spark's codecs frame it (evsource.h), for the tests'
- * fixtures and the benchmark's generator.  The libraries compress; the framings are ours. */
+ * fixtures and the benchmark's generator.  The libraries compress; the framings are ours.
+ * Calls evsource.c (codec names, XXH32), never the other way. */
 #include "sparkplan/evsource.h"
 
 #include <liblzf/lzf.h>
@@ -9,52 +10,6 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
-
-/* ---- XXH32 (the published algorithm; lz4-java's block checksum) ------------------------ */
-
-#define P1 2654435761u
-#define P2 2246822519u
-#define P3 3266489917u
-#define P4 668265263u
-#define P5 374761393u
-
-static uint32_t rotl(uint32_t x, int r) { return x << r | x >> (32 - r); }
-
-static uint32_t rd32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint32_t round32(uint32_t acc, uint32_t in) { return rotl(acc + in * P2, 13) * P1; }
-
-uint32_t ev_xxh32(const void *data, size_t n, uint32_t seed)
-{
-    const unsigned char *p = data, *end = p + n;
-    uint32_t h;
-    if (n >= 16) {
-        uint32_t v1 = seed + P1 + P2, v2 = seed + P2, v3 = seed, v4 = seed - P1;
-        for (; p + 16 <= end; p += 16) {
-            v1 = round32(v1, rd32(p));
-            v2 = round32(v2, rd32(p + 4));
-            v3 = round32(v3, rd32(p + 8));
-            v4 = round32(v4, rd32(p + 12));
-        }
-        h = rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18);
-    } else {
-        h = seed + P5;
-    }
-    h += (uint32_t)n;
-    for (; p + 4 <= end; p += 4)
-        h = rotl(h + rd32(p) * P3, 17) * P4;
-    for (; p < end; p++)
-        h = rotl(h + *p * P5, 11) * P1;
-    h ^= h >> 15;
-    h *= P2;
-    h ^= h >> 13;
-    h *= P3;
-    h ^= h >> 16;
-    return h;
-}
 
 /* ---- a growing output buffer ---------------------------------------------------------------- */
 

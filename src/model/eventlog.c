@@ -288,6 +288,25 @@ static void match_lists(struct ev_plan *p, struct pair in, struct pair *stack, s
     }
 }
 
+/* A dynamic-pruning subquery's section shows "x#1 IN dynamicpruning#918"; its
+ * SubqueryBroadcast node's simpleString starts "SubqueryBroadcast dynamicpruning#918, ...". */
+static bool dpp_shown(const struct ev_info *i, struct slice expr)
+{
+    const char *w = i->simple ? strchr(i->simple, ' ') : NULL;
+    if (!w)
+        return false;
+    w++;
+    size_t n = strcspn(w, ", ");
+    if (n == 0 || n > 64)
+        return false;
+    char word[72];
+    memcpy(word, w, n);
+    word[n] = '\0';
+    long at = slice_find(expr, word);
+    /* the whole id: "dynamicpruning#91" must not match "dynamicpruning#918" */
+    return at >= 0 && ((size_t)at + n == expr.len || !ident_char(expr.ptr[at + (long)n]));
+}
+
 /* Formatted text prints each subquery as a section of its own, titled "Subquery:N Hosting
  * operator id = K Hosting Expression = <the Subquery node's simpleString>"; reused ones have
  * no tree.  The info node for a section is the Subquery whose simpleString its title shows. */
@@ -301,6 +320,8 @@ static const struct ev_info *subquery_info(const struct ev_info *root, struct sl
         return NULL;
     /* pre-order walk of the info tree, without recursion, past ReusedSubquery subtrees */
     for (const struct ev_info *i = root; i;) {
+        if (starts(i->node_name, "SubqueryBroadcast") && dpp_shown(i, expr))
+            return i;
         if (starts(i->node_name, "Subquery") && i->simple && *i->simple &&
             strlen(i->simple) <= expr.len && memcmp(expr.ptr, i->simple, strlen(i->simple)) == 0)
             return i;

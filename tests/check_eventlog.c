@@ -11,6 +11,7 @@
 #include "sparkplan/evemit.h"
 #include "sparkplan/evload.h"
 #include "sparkplan/evrows.h"
+#include "sparkplan/evview.h"
 #include "sparkplan/evsource.h"
 #include "sparkplan/sqlmetric.h"
 #include "jsonlint.h"
@@ -734,6 +735,55 @@ START_TEST(heat_and_labels)
 }
 END_TEST
 
+struct lines {
+    char text[16][512];
+    size_t key[16];
+    size_t n;
+};
+
+static void add_line(void *ctx, size_t key_len, const char *line)
+{
+    struct lines *l = ctx;
+    if (l->n < 16) {
+        snprintf(l->text[l->n], sizeof l->text[0], "%s", line);
+        l->key[l->n++] = key_len;
+    }
+}
+
+START_TEST(the_explorers_side_of_a_node)
+{
+    size_t len;
+    char *log = fixture_log(false, &len);
+    struct ev_app *app = load_mem(log, len);
+    struct evview v;
+    ck_assert(evview_init(&v, app));
+    const struct ev_plan *p = ev_exec_final(&app->execs[0]);
+    ck_assert(evview_find(&v, p->doc) != NULL);
+    char right[64];
+    int heat, sev;
+    evview_row(&v, node_named(p, "Filter"), right, sizeof right, 40, &heat, &sev);
+    ck_assert_str_eq(right, "400.0K rows");
+    ck_assert_int_eq(heat, 0);
+    ck_assert_int_eq(sev, SEVERITY_INFO); /* SP083 */
+    evview_row(&v, node_named(p, "Sort"), right, sizeof right, 40, &heat, &sev);
+    ck_assert_str_eq(right, "100 ms  spill 1024.0 KiB");
+    ck_assert_int_eq(heat, 3);
+    ck_assert_int_eq(sev, SEVERITY_WARNING); /* SP081 */
+    evview_row(&v, node_named(p, "Sort"), right, sizeof right, 10, &heat, &sev);
+    ck_assert_str_eq(right, "100 ms"); /* what fits */
+    struct lines l = {0};
+    size_t n = evview_details(&v, node_named(p, "Sort"), add_line, &l);
+    ck_assert_uint_eq(n, 9); /* four metrics of two lines, one finding */
+    ck_assert_str_eq(l.text[0], "sort time total (min, med, max (stageId: taskId))");
+    ck_assert_str_eq(l.text[1], "100 ms (10 ms, 30 ms, 40 ms (stage 0.0: task 103))");
+    ck_assert_uint_eq(l.key[0], strlen("sort time"));
+    ck_assert(strncmp(l.text[8], "SP081 warning: Sort spilled 1024.0 KiB to disk. ", 48) == 0);
+    evview_free(&v);
+    ev_app_free(app);
+    free(log);
+}
+END_TEST
+
 Suite *eventlog_suite(void)
 {
     Suite *s = suite_create("eventlog");
@@ -761,6 +811,7 @@ Suite *eventlog_suite(void)
     t = tcase_create("rows");
     tcase_add_test(t, the_query_list_sorts_by_duration_and_id);
     tcase_add_test(t, heat_and_labels);
+    tcase_add_test(t, the_explorers_side_of_a_node);
     suite_add_tcase(s, t);
     t = tcase_create("cli");
     tcase_add_test(t, cli_json_has_the_application_executions_and_metrics);

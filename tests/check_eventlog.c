@@ -346,6 +346,46 @@ START_TEST(a_cut_log_reads_to_its_last_complete_event)
 }
 END_TEST
 
+/* A ReusedExchange shows the metrics of the exchange it reuses (its info subtree carries
+ * the original's accumulator ids); the text shows it as a leaf. */
+START_TEST(a_reused_exchange_shows_the_reused_exchanges_metrics)
+{
+    static const char log[] =
+        "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+        "\"executionId\":0,\"description\":\"union\",\"time\":1,"
+        "\"physicalPlanDescription\":\"== Physical Plan ==\\nUnion\\n"
+        ":- Exchange hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, [id=#10]\\n"
+        ":  +- Scan ExistingRDD[a#1]\\n"
+        "+- ReusedExchange [a#2], Exchange hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, "
+        "[id=#10]\\n\",\"sparkPlanInfo\":{\"nodeName\":\"Union\",\"simpleString\":\"Union\","
+        "\"metrics\":[],\"children\":[{\"nodeName\":\"Exchange\",\"simpleString\":\"Exchange\","
+        "\"metrics\":[{\"name\":\"records read\",\"accumulatorId\":7,\"metricType\":\"sum\"}],"
+        "\"children\":[{\"nodeName\":\"Scan ExistingRDD\",\"simpleString\":\"Scan\","
+        "\"metrics\":[],\"children\":[]}]},{\"nodeName\":\"ReusedExchange\",\"simpleString\":"
+        "\"ReusedExchange\",\"metrics\":[],\"children\":[{\"nodeName\":\"Exchange\","
+        "\"simpleString\":\"Exchange\",\"metrics\":[{\"name\":\"records read\","
+        "\"accumulatorId\":7,\"metricType\":\"sum\"}],\"children\":[]}]}]}}\n"
+        "{\"Event\":\"SparkListenerJobStart\",\"Job ID\":0,\"Stage Infos\":[{\"Stage ID\":1,"
+        "\"Number of Tasks\":2}],\"Properties\":{\"spark.sql.execution.id\":\"0\"}}\n"
+        "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":1,\"Stage Attempt ID\":0,"
+        "\"Task Info\":{\"Task ID\":5,\"Index\":0,\"Finish Time\":2,\"Failed\":false,"
+        "\"Accumulables\":[{\"ID\":7,\"Update\":\"10\"}]}}\n"
+        "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":1,\"Stage Attempt ID\":0,"
+        "\"Task Info\":{\"Task ID\":6,\"Index\":1,\"Finish Time\":2,\"Failed\":false,"
+        "\"Accumulables\":[{\"ID\":7,\"Update\":\"12\"}]}}\n";
+    struct ev_app *app = load_mem(log, strlen(log));
+    const struct ev_exec *e = &app->execs[0];
+    const struct ev_plan *p = ev_exec_final(e);
+    ck_assert_uint_eq(p->n_aligned, 4);
+    ck_assert_str_eq(ev_node_metric(e, p, node_named(p, "Exchange"), "records read")->text,
+                     "22");
+    ck_assert_str_eq(
+        ev_node_metric(e, p, node_named(p, "ReusedExchange"), "records read")->text, "22");
+    ck_assert(ev_node_metric(e, p, node_named(p, "Scan ExistingRDD"), "records read") == NULL);
+    ev_app_free(app);
+}
+END_TEST
+
 /* ---- codecs: the project's encoder, read back the same as the plain source -------------------- */
 
 static char *read_back(const char *bytes, size_t len, bool *truncated)
@@ -798,6 +838,7 @@ Suite *eventlog_suite(void)
     tcase_add_test(t, listener_resets_on_a_new_attempt_and_appends_driver_values);
     tcase_add_test(t, a_log_gives_its_query_with_each_nodes_metrics);
     tcase_add_test(t, a_cut_log_reads_to_its_last_complete_event);
+    tcase_add_test(t, a_reused_exchange_shows_the_reused_exchanges_metrics);
     suite_add_tcase(s, t);
     t = tcase_create("codecs");
     tcase_add_test(t, every_codec_reads_the_same_as_its_plain_source);

@@ -396,6 +396,10 @@ static int run_eventlog(const struct cli_options *o, const char *path, bool *war
         return sp_status_exit_code(s);
     }
     int status = 0;
+    bool list = src.history_dir && (o->mode == MODE_PRINT || o->mode == MODE_SUMMARY ||
+                                     o->mode == MODE_AUTO);
+    struct evemit_app_row *rows = list ? calloc(src.n_apps, sizeof *rows) : NULL;
+    size_t n_rows = 0;
     for (size_t i = 0; i < src.n_apps; i++) {
         struct ev_app *app = NULL;
         if (strcmp(path, "-") == 0)
@@ -422,6 +426,8 @@ static int run_eventlog(const struct cli_options *o, const char *path, bool *war
         else
             s = evemit_print(stdout, app, &err);
         *warned = *warned || w;
+        if (rows)
+            evemit_app_row(app, &rows[n_rows++]);
         if (o->mode != MODE_JSON && o->mode != MODE_SUMMARY)
             report_ev_warnings(app);
         ev_app_free(app);
@@ -431,6 +437,12 @@ static int run_eventlog(const struct cli_options *o, const char *path, bool *war
             break;
         }
     }
+    if (rows && n_rows > 0 && status == 0) { /* the applications at a glance, last */
+        fputc('\n', stdout);
+        if (evemit_app_list(stdout, path, rows, n_rows, &err) != SP_OK)
+            status = EXIT_INPUT;
+    }
+    free(rows);
     if (strcmp(path, "-") == 0) {
         free(stdin_bytes);
         stdin_bytes = NULL;

@@ -695,6 +695,20 @@ START_TEST(cli_summary_and_lint_show_the_runtime_findings)
     ck_assert_msg(strstr(out, "SP083 info: Filter kept 400,000 of 400,000 rows"), "%s", out);
     ck_assert_msg(strstr(out, ":8: warning: malformed event"), "%s", out);
     free(out);
+    /* a History Server directory: each application, then the list of them */
+    char dir[64], cmd[1024];
+    snprintf(dir, sizeof dir, "/tmp/sparkplan-evhist-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir %s && cp %s %s/app-1.snappy", dir, dir, path,
+             dir);
+    ck_assert_int_eq(system(cmd), 0);
+    out = tu_runf(&st, "%s --summary %s 2>&1", tu_binary(), dir);
+    ck_assert_msg(strstr(out, "==> "), "%s", out);
+    ck_assert_msg(strstr(out, "1 application in "), "%s", out);
+    ck_assert_msg(strstr(out, "\napp-1                                     3.0 s  complete"
+                              "           1  3.5.1                 fixture\n"), "%s", out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(out);
     out = tu_runf(&st, "%s --print %s 2>/dev/null", tu_binary(), path);
     ck_assert_msg(strstr(out, "*(1) Filter (isnotnull(a#1) AND (a#1 > 5))   [400,000 rows]"),
                   "%s", out);

@@ -30,6 +30,18 @@ enum sp_status evemit_summary(FILE *out, const struct ev_app *app, struct diag *
  * analyze_document over each execution's final plan. */
 enum sp_status evemit_lint(FILE *out, const struct ev_app *app, bool *warned, struct diag *err);
 
+/* A History Server directory's application list, one row an application (kept small: the
+ * applications themselves are freed one after the other). */
+struct evemit_app_row {
+    char id[96], name[96], version[64];
+    size_t n_execs, n_failed, n_running;
+    int64_t start, end;
+    bool in_progress, truncated;
+};
+void evemit_app_row(const struct ev_app *app, struct evemit_app_row *row);
+enum sp_status evemit_app_list(FILE *out, const char *dir, const struct evemit_app_row *rows,
+                               size_t n, struct diag *err);
+
 /* "1.2 s" style duration of an execution, "-" while it runs. */
 void evemit_duration(const struct ev_exec *e, char *buf, size_t cap);
 

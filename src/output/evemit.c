@@ -449,3 +449,58 @@ enum sp_status evemit_lint(FILE *out, const struct ev_app *app, bool *warned, st
     rt_findings_free(rt);
     return s == SP_OK ? write_status(out, err) : s;
 }
+
+/* ---- a History Server directory's applications --------------------------------------------- */
+
+void evemit_app_row(const struct ev_app *app, struct evemit_app_row *row)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->id, sizeof row->id, "%s", app->app_id ? app->app_id : app->name_shown);
+    snprintf(row->name, sizeof row->name, "%s", app->app_name ? app->app_name : "");
+    snprintf(row->version, sizeof row->version, "%s%s", app->databricks ? "DBR " : "",
+             app->spark_version ? app->spark_version : "?");
+    row->n_execs = app->n_execs;
+    for (size_t i = 0; i < app->n_execs; i++) {
+        row->n_failed += app->execs[i].status == EV_FAILED;
+        row->n_running += app->execs[i].status == EV_RUNNING;
+    }
+    row->start = app->start;
+    row->end = app->end;
+    row->in_progress = app->in_progress;
+    row->truncated = app->truncated;
+}
+
+enum sp_status evemit_app_list(FILE *out, const char *dir, const struct evemit_app_row *rows,
+                               size_t n, struct diag *err)
+{
+    fprintf(out, "%zu application%s in ", n, n == 1 ? "" : "s");
+    text(out, dir);
+    fputs(":\n", out);
+    fprintf(out, "%-36s  %9s  %-11s  %7s  %-20s  %s\n", "application", "duration", "state",
+            "queries", "version", "name");
+    for (size_t i = 0; i < n; i++) {
+        const struct evemit_app_row *r = &rows[i];
+        char dur[32], q[48];
+        if (r->start >= 0 && r->end >= r->start)
+            sqlm_ms_string(r->end - r->start, dur, sizeof dur);
+        else
+            snprintf(dur, sizeof dur, "-");
+        snprintf(q, sizeof q, "%zu", r->n_execs);
+        fputs("", out);
+        char idc[40];
+        snprintf(idc, sizeof idc, "%.36s", r->id);
+        text(out, idc);
+        fprintf(out, "%*s  %9s  %-11s  %7s  ", (int)(36 - strlen(idc)), "", dur,
+                r->truncated ? "cut short" : r->in_progress ? "in progress"
+                : r->end < 0 ? "no end" : "complete", q);
+        char ver[24];
+        snprintf(ver, sizeof ver, "%.20s", r->version);
+        text(out, ver);
+        fprintf(out, "%*s  ", (int)(20 - strlen(ver)), "");
+        text(out, r->name);
+        if (r->n_failed || r->n_running)
+            fprintf(out, "  (%zu failed, %zu running)", r->n_failed, r->n_running);
+        fputc('\n', out);
+    }
+    return write_status(out, err);
+}

@@ -5,12 +5,15 @@
 #include <fcntl.h>
 #include <liblzf/lzf.h>
 #include <lz4.h>
+#include <pthread.h>
 #include <snappy-c.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
+
+#include "sparkplan/thread.h"
 
 #define RAW_CHUNK (1u << 20)   /* compressed bytes read at a time */
 #define OUT_CHUNK (1u << 20)   /* decompressed bytes handed to the line splitter at a time */
@@ -167,13 +170,32 @@ struct ev_lines {
     size_t zstd_pending;       /* 0 at a frame boundary */
     z_stream gz;
     bool gz_init, gz_in_member;
-    char *out;                 /* decompressed chunk */
+    char *out;                 /* the decoder's chunk */
     size_t out_cap, out_len, out_pos;
+    char *cur;                 /* the chunk lines are cut from (the reader's) */
+    size_t cur_cap, cur_len, cur_pos;
+    bool file_end;             /* the reader has had every chunk of the file */
     char *line;                /* a line that straddles chunks */
     size_t line_cap, line_len;
     uint64_t lineno, bytes;
     bool truncated, stream_end;
+    /* A compressed file is decoded on a thread of its own while the reader cuts lines:
+     * decoded chunks pass through a queue of QUEUE buffers (swapped, never copied).  The
+     * decoder owns raw, the codecs' state, out, truncated and stream_end while it runs. */
+    bool threaded;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct chunk {
+        char *buf;
+        size_t cap, len;
+    } q[4];
+    size_t q_head, q_n;
+    bool dec_done, dec_stop;
+    enum sp_status dec_status;
+    struct diag dec_err;
 };
+#define QUEUE 4
 
 static bool out_reserve(struct ev_lines *r, size_t n)
 {
@@ -189,8 +211,7 @@ static bool out_reserve(struct ev_lines *r, size_t n)
 
 static enum sp_status corrupt(struct ev_lines *r, struct diag *err, const char *what)
 {
-    diag_set(err, 0, "%s: corrupt %s data (%s)", r->files ? r->files[r->file] : "log",
-             ev_codec_name(r->codec), what);
+    diag_set(err, 0, "corrupt %s data (%s)", ev_codec_name(r->codec), what);
     return SP_ERR_IO;
 }
 
@@ -454,8 +475,11 @@ static enum sp_status decode_next(struct ev_lines *r, struct diag *err)
 
 /* ---- files ------------------------------------------------------------------------------ */
 
+static void stop_decoder(struct ev_lines *r);
+
 static void close_file(struct ev_lines *r)
 {
+    stop_decoder(r);
     if (r->raw.fd >= 0)
         close(r->raw.fd);
     r->raw.fd = -1;
@@ -464,8 +488,11 @@ static void close_file(struct ev_lines *r)
     r->open = false;
 }
 
-/* Opens files[file] (or the memory) and detects its codec from its first bytes. */
-static enum sp_status open_file(struct ev_lines *r, struct diag *err)
+static void start_decoder(struct ev_lines *r);
+
+/* Opens files[file] (or the memory) and detects its codec from its first bytes; a
+ * compressed file is decoded on a thread when one can be had. */
+static enum sp_status open_file(struct ev_lines *r, bool allow_thread, struct diag *err)
 {
     if (r->files) {
         r->raw.fd = open(r->files[r->file], O_RDONLY);
@@ -474,6 +501,8 @@ static enum sp_status open_file(struct ev_lines *r, struct diag *err)
     }
     r->open = true;
     r->stream_end = false;
+    r->file_end = false;
+    r->cur_len = r->cur_pos = 0;
     r->lineno = 0;
     const unsigned char *p;
     size_t n;
@@ -492,10 +521,124 @@ static enum sp_status open_file(struct ev_lines *r, struct diag *err)
         r->gz_init = true;
     }
     r->gz_in_member = false;
+    if (allow_thread && r->files && r->codec != EV_PLAIN)
+        start_decoder(r);
     return SP_OK;
 nomem:
     diag_set(err, 0, "out of memory");
     return SP_ERR_NOMEM;
+}
+
+/* ---- the decoder thread ------------------------------------------------------------------ */
+
+static void swap_buf(char **a, size_t *acap, char **b, size_t *bcap)
+{
+    char *t = *a;
+    size_t c = *acap;
+    *a = *b, *acap = *bcap;
+    *b = t, *bcap = c;
+}
+
+static void *decoder_main(void *arg)
+{
+    struct ev_lines *r = arg;
+    for (;;) {
+        struct diag err = {0};
+        enum sp_status s = decode_next(r, &err);
+        pthread_mutex_lock(&r->mu);
+        if (s != SP_OK || r->stream_end || r->dec_stop) {
+            r->dec_status = s;
+            r->dec_err = err;
+            r->dec_done = true;
+            pthread_cond_broadcast(&r->cv);
+            pthread_mutex_unlock(&r->mu);
+            return NULL;
+        }
+        while (r->q_n == QUEUE && !r->dec_stop)
+            pthread_cond_wait(&r->cv, &r->mu);
+        if (!r->dec_stop) {
+            struct chunk *c = &r->q[(r->q_head + r->q_n) % QUEUE];
+            swap_buf(&c->buf, &c->cap, &r->out, &r->out_cap);
+            c->len = r->out_len;
+            r->q_n++;
+            pthread_cond_broadcast(&r->cv);
+        }
+        pthread_mutex_unlock(&r->mu);
+    }
+}
+
+static void start_decoder(struct ev_lines *r)
+{
+    if (pthread_mutex_init(&r->mu, NULL) != 0)
+        return;
+    if (pthread_cond_init(&r->cv, NULL) != 0) {
+        pthread_mutex_destroy(&r->mu);
+        return;
+    }
+    r->q_head = r->q_n = 0;
+    r->dec_done = r->dec_stop = false;
+    r->dec_status = SP_OK;
+    r->threaded = thread_start_quiet(&r->th, decoder_main, r);
+    if (!r->threaded) { /* no thread: the reader decodes itself */
+        pthread_cond_destroy(&r->cv);
+        pthread_mutex_destroy(&r->mu);
+    }
+}
+
+static void stop_decoder(struct ev_lines *r)
+{
+    if (!r->threaded)
+        return;
+    pthread_mutex_lock(&r->mu);
+    r->dec_stop = true;
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+    pthread_join(r->th, NULL);
+    pthread_cond_destroy(&r->cv);
+    pthread_mutex_destroy(&r->mu);
+    r->threaded = false;
+    r->q_n = 0;
+}
+
+/* The next decoded chunk into cur; file_end when the file has no more. */
+static enum sp_status next_chunk(struct ev_lines *r, struct diag *err)
+{
+    r->cur_pos = r->cur_len = 0;
+    if (!r->threaded) {
+        enum sp_status s = decode_next(r, err);
+        if (s != SP_OK)
+            return s;
+        swap_buf(&r->cur, &r->cur_cap, &r->out, &r->out_cap);
+        r->cur_len = r->out_len;
+        r->out_len = 0;
+        r->file_end = r->stream_end;
+        r->bytes += r->cur_len;
+        return SP_OK;
+    }
+    pthread_mutex_lock(&r->mu);
+    while (r->q_n == 0 && !r->dec_done)
+        pthread_cond_wait(&r->cv, &r->mu);
+    if (r->q_n > 0) {
+        struct chunk *c = &r->q[r->q_head];
+        swap_buf(&c->buf, &c->cap, &r->cur, &r->cur_cap);
+        r->cur_len = c->len;
+        r->q_head = (r->q_head + 1) % QUEUE;
+        r->q_n--;
+        pthread_cond_broadcast(&r->cv);
+        pthread_mutex_unlock(&r->mu);
+        r->bytes += r->cur_len;
+        return SP_OK;
+    }
+    enum sp_status s = r->dec_status;
+    struct diag derr = r->dec_err;
+    pthread_mutex_unlock(&r->mu);
+    stop_decoder(r); /* done: joined */
+    if (s != SP_OK) {
+        *err = derr;
+        return s;
+    }
+    r->file_end = true;
+    return SP_OK;
 }
 
 static enum sp_status lines_new(struct ev_lines **out, struct diag *err)
@@ -568,17 +711,17 @@ enum sp_status ev_lines_next(struct ev_lines *r, struct slice *line, bool *last,
                 *eof = true;
                 return SP_OK;
             }
-            enum sp_status s = open_file(r, err);
+            enum sp_status s = open_file(r, true, err);
             if (s != SP_OK)
                 return s;
         }
-        if (r->out_pos < r->out_len) {
-            const char *p = r->out + r->out_pos;
-            size_t n = r->out_len - r->out_pos;
+        if (r->cur_pos < r->cur_len) {
+            const char *p = r->cur + r->cur_pos;
+            size_t n = r->cur_len - r->cur_pos;
             const char *nl = memchr(p, '\n', n);
             if (nl) {
                 size_t k = (size_t)(nl - p);
-                r->out_pos += k + 1;
+                r->cur_pos += k + 1;
                 r->lineno++;
                 if (r->line_len == 0) {
                     *line = chomp(p, k);
@@ -591,9 +734,9 @@ enum sp_status ev_lines_next(struct ev_lines *r, struct slice *line, bool *last,
             }
             if (!line_append(r, p, n))
                 goto nomem;
-            r->out_pos = r->out_len;
+            r->cur_pos = r->cur_len;
         }
-        if (r->stream_end) { /* this file is done: its last line may lack a '\n' */
+        if (r->file_end) { /* this file is done: its last line may lack a '\n' */
             close_file(r);
             r->file++;
             if (r->line_len > 0) {
@@ -604,10 +747,9 @@ enum sp_status ev_lines_next(struct ev_lines *r, struct slice *line, bool *last,
             }
             continue;
         }
-        enum sp_status s = decode_next(r, err);
+        enum sp_status s = next_chunk(r, err);
         if (s != SP_OK)
             return s;
-        r->bytes += r->out_len;
     }
 nomem:
     diag_set(err, 0, "out of memory (a line of %zu bytes)", r->line_len);
@@ -635,6 +777,9 @@ void ev_lines_close(struct ev_lines *r)
     if (r->gz_init)
         inflateEnd(&r->gz);
     free(r->out);
+    free(r->cur);
+    for (size_t i = 0; i < QUEUE; i++)
+        free(r->q[i].buf);
     free(r->line);
     free(r);
 }
@@ -649,7 +794,7 @@ bool ev_file_is_eventlog(const char *path)
     if (ev_lines_open(files, 1, &r, &err) != SP_OK)
         return false;
     /* One decoded chunk is enough to see the first line's start. */
-    if (open_file(r, &err) == SP_OK && decode_next(r, &err) == SP_OK) {
+    if (open_file(r, false, &err) == SP_OK && decode_next(r, &err) == SP_OK) {
         const char *p = r->out;
         size_t n = r->out_len;
         if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)

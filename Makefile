@@ -42,7 +42,7 @@ SAN_TEST_OBJ = $(TEST_SRC:tests/%.c=$(SAN)/tests/%.o)
 
 DEFS = -DSPARKPLAN_VERSION='"$(VERSION)"' -DSPARKPLAN_DATADIR='"$(DATADIR)"'
 
-.PHONY: all deps run check check-unit check-asan check-fuzz install uninstall clean bench fuzz fuzz-eventlog man golden
+.PHONY: all deps run check check-calls check-unit check-asan check-fuzz install uninstall clean bench fuzz fuzz-eventlog man golden
 all: sparkplan
 
 # ---- the program --------------------------------------------------------------------
@@ -146,9 +146,17 @@ TEST_ENV = CK_DEFAULT_TIMEOUT=600 SPARKPLAN_BIN=$(CURDIR)/sparkplan
 
 check: deps
 	@$(MAKE) --no-print-directory sparkplan $(B)/check-runner $(SAN)/check-runner $(SAN)/sparkplan
+	@$(MAKE) --no-print-directory check-calls
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-fuzz
 	@$(MAKE) --no-print-directory check-asan
+
+# Calls go one way (docs/layout.md): no two modules, core or explorer, call each other in a
+# circle.  Read from the object files' symbols (nm), the loop found by tsort (tools/calls.sh).
+CALLS_OBJ = $(CORE_OBJ) $(UI_OBJ) $(B)/main.o
+check-calls: $(CALLS_OBJ)
+	@echo "== calls between modules go one way =="
+	@sh tools/calls.sh $(CALLS_OBJ)
 
 check-unit: sparkplan $(B)/check-runner
 	@echo "== unit, golden, corpus and terminal tests =="
@@ -171,12 +179,12 @@ check-asan: $(SAN)/sparkplan $(SAN)/check-runner
 	  [ -e "$$f" ] || continue; echo "== sanitizer report $$f"; cat "$$f"; status=1; \
 	done; exit $$status
 
-# ---- the key lists of the man page and README come from the key table (src/rows/keys.c) -
+# ---- the key lists of the man page and docs/keys.md come from the key table (src/rows/keys.c)
 $(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/sparkplan/*.h)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/keys-man.c $(B)/libsparkplan-core.a $(CORE_LIBS)
 
 man: $(B)/keys-man
-	./$(B)/keys-man man/sparkplan.1 README.md
+	./$(B)/keys-man man/sparkplan.1 docs/keys.md
 
 # ---- fuzzing (issue 4) ----------------------------------------------------------------
 # make fuzz: libFuzzer on clean-up + parser (tests/fuzz/fuzz_parse.c), seeded from samples/,
@@ -284,9 +292,9 @@ $(BB)/libsparkplan-core.a: $(BB_CORE_OBJ)
 $(BB)/sparkplan: $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a
 	$(CC) $(BENCH_FLAGS) $(LDFLAGS) -pthread -o $@ $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a $(UI_LIBS) $(CORE_LIBS) -lm
 
-$(BB)/spbench: bench/driver.c bench/keys.c bench/screen.c bench/keys.h bench/bench.h \
+$(BB)/spbench: bench/driver.c bench/keys.c bench/screen.c bench/index.c bench/keys.h bench/bench.h \
               $(BB)/libsparkplan-core.a
-	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -Ibench -o $@ bench/driver.c bench/keys.c bench/screen.c \
+	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -Ibench -o $@ bench/driver.c bench/keys.c bench/screen.c bench/index.c \
 	  $(BB)/libsparkplan-core.a $(CORE_LIBS) -pthread -lm
 
 $(BB)/gen: bench/gen.c | $(BB)

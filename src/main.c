@@ -61,7 +61,8 @@ static const char usage_text[] =
     "Output:\n"
     "  -p, --print         indented outline: every section, one node a line\n"
     "                      with *(codegen stage) and (operator id); warnings on stderr\n"
-    "  -j, --json          the plan model as JSON, one object (one line) per FILE\n"
+    "  -j, --json          the plan model as JSON, one object (one line) per FILE;\n"
+    "                      a plan's \"source\": its notebook cell, query or log record\n"
     "\n"
     "Insight:\n"
     "      --lint          findings, one a line: FILE:LINE: SPnnn severity: message;\n"
@@ -134,6 +135,22 @@ static int print_samples(void)
 }
 
 /* Fills o from argv.  Returns -1 to go on, or the exit status to end with now. */
+/* A missing argument (c == ':') or an unknown option: says so, returns EXIT_USAGE. */
+static int option_error(int c, char **argv)
+{
+    if (c == ':') {
+        usage_error("option '%s' needs an argument", argv[optind - 1]);
+    } else if (optopt) {
+        char opt[3] = {'-', (char)optopt, '\0'};
+        usage_error("unknown option '%s'", opt);
+    } else {
+        usage_error("unknown option '%s'", argv[optind - 1]);
+    }
+    return EXIT_USAGE;
+}
+
+static int take_inputs(int argc, char **argv, struct cli_options *o);
+
 static int parse_options(int argc, char **argv, struct cli_options *o)
 {
     enum { OPT_ASCII = 256, OPT_THEME, OPT_NO_COLOR, OPT_LINT, OPT_SUMMARY, OPT_RULES,
@@ -206,19 +223,16 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
         case 'V':
             printf("sparkplan %s\n", SPARKPLAN_VERSION);
             return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
-        case ':':
-            usage_error("option '%s' needs an argument", argv[optind - 1]);
-            return EXIT_USAGE;
         default:
-            if (optopt) {
-                char opt[3] = {'-', (char)optopt, '\0'};
-                usage_error("unknown option '%s'", opt);
-            } else {
-                usage_error("unknown option '%s'", argv[optind - 1]);
-            }
-            return EXIT_USAGE;
+            return option_error(c, argv);
         }
     }
+    return take_inputs(argc, argv, o);
+}
+
+/* The plans named after the options (or the sample, or stdin); -1 to go on. */
+static int take_inputs(int argc, char **argv, struct cli_options *o)
+{
     o->n_inputs = argc > optind ? (size_t)(argc - optind) : 1;
     o->inputs = calloc(o->n_inputs, sizeof *o->inputs);
     if (!o->inputs) {
@@ -343,8 +357,20 @@ static void report(const char *name, uint32_t line, const char *what, const char
 
 static void report_warnings(const struct document *doc)
 {
-    for (const struct plan_warning *w = doc->first_warning; w; w = w->next)
-        report(doc->name, w->line, "warning: ", w->message);
+    for (const struct plan_warning *w = doc->first_warning; w; w = w->next) {
+        if (!w->where) {
+            report(doc->name, w->line, "warning: ", w->message);
+            continue;
+        }
+        /* A notebook: "FILE:cell 12:3: warning: ..." */
+        fputs("sparkplan: ", stderr);
+        sanitize_fwrite(stderr, slice_cstr(doc->name));
+        fputc(':', stderr);
+        sanitize_fwrite(stderr, slice_cstr(w->where));
+        fputs(": warning: ", stderr);
+        sanitize_fwrite(stderr, slice_cstr(w->message));
+        fputc('\n', stderr);
+    }
 }
 
 /* An event log (a file whose first line is an event, or a log or History Server

@@ -1247,7 +1247,7 @@ static long find_in_text(struct ctx *c, struct slice t, const char *needle, size
  * text lacks is in no node.) */
 static bool nodes_in_text(struct ctx *c, const struct document *doc)
 {
-    const char *lo = doc->text, *hi = doc->text + doc->text_len;
+    const char *lo = doc->src.text, *hi = doc->src.text + doc->src.text_len;
     for (size_t i = 0; i < doc->n_all_nodes; i++) { /* bounded by the node count */
         if (stop_at(c, (uint32_t)i))
             return false;
@@ -1266,16 +1266,16 @@ static bool nodes_in_text(struct ctx *c, const struct document *doc)
  * 1M-node formatted plan). */
 static void scan_text_once(struct ctx *c, const struct document *doc)
 {
-    if (!doc->text || !nodes_in_text(c, doc))
+    if (!doc->src.text || !nodes_in_text(c, doc))
         return;
-    struct slice t = slice_make(doc->text, doc->text_len);
+    struct slice t = slice_make(doc->src.text, doc->src.text_len);
     c->no_statistics = find_in_text(c, t, "Statistics(", 0) < 0 && !stopped(c);
     c->no_more_fields = find_in_text(c, t, " more field", 0) < 0 && !stopped(c);
 }
 
 static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 {
-    struct slice t = slice_make(doc->text, doc->text_len);
+    struct slice t = slice_make(doc->src.text, doc->src.text_len);
     static const char *const markers[] = {" more characters", "Truncated plan of "};
     for (size_t m = 0; m < 2; m++) {
         uint32_t line = 1;

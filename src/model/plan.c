@@ -1,8 +1,6 @@
 /* plan.c: the plan model, its construction helpers and lookups (see plan.h). */
 #include "sparkplan/plan.h"
 
-#include "sparkplan/mapfile.h"
-
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,10 +41,7 @@ struct document *document_new(const char *name, char *bytes, size_t len)
         return NULL;
     }
     arena_init(&doc->arena);
-    doc->bytes = bytes;
-    doc->len = len;
-    doc->text = bytes;
-    doc->text_len = len;
+    source_init(&doc->src, bytes, len, false);
     doc->name = arena_strdup(&doc->arena, name ? name : "stdin");
     if (!doc->name) {
         document_free(doc);
@@ -60,13 +55,7 @@ void document_free(struct document *doc)
     if (!doc)
         return;
     arena_free(&doc->arena);
-    if (doc->bytes_mapped) {
-        /* The input's mapping, or the text clean-up wrote over it. */
-        mapfile_close(doc->bytes ? doc->bytes : doc->text_buf, doc->len);
-    } else {
-        free(doc->bytes);
-        free(doc->text_buf);
-    }
+    source_free(&doc->src);
     free(doc);
 }
 
@@ -77,6 +66,7 @@ struct plan *document_add_plan(struct document *doc, uint32_t line)
         return NULL;
     p->line = line;
     p->is_final = -1;
+    p->source.execution_count = -1;
     p->doc = doc;
     if (doc->last_plan)
         doc->last_plan->next = p;
@@ -177,9 +167,9 @@ void document_warn(struct document *doc, uint32_t line, const char *fmt, ...)
 
 uint32_t document_original_line(const struct document *doc, uint32_t text_line)
 {
-    if (!doc->line_map || text_line == 0 || text_line > doc->n_text_lines)
+    if (!doc->src.line_map || text_line == 0 || text_line > doc->src.n_text_lines)
         return text_line;
-    return doc->line_map[text_line];
+    return doc->src.line_map[text_line];
 }
 
 /* Pre-order successor inside the node's section, without recursion. */
@@ -200,7 +190,7 @@ struct plan_node *plan_node_next_skip_children(const struct plan_node *n)
     return NULL;
 }
 
-/* Input order: the original line, then the place in doc->text (clean-up may split one input
+/* Input order: the original line, then the place in doc->src.text (clean-up may split one
  * line into several text lines, and a text line holds at most one node). */
 static int compare_nodes(const struct plan_node *x, const struct plan_node *y)
 {
@@ -424,8 +414,9 @@ static enum block_line classify_block_line(const struct document *doc, uint32_t 
 {
     struct lex_prefix pf;
     lex_tree_prefix(ls, (size_t)(le - ls), &pf);
-    if (doc->line_depth && lno <= doc->n_text_lines && doc->line_depth[lno] != CLEAN_OWN_PREFIX)
-        pf.units = doc->line_depth[lno];
+    const struct source *src = &doc->src;
+    if (src->line_depth && lno <= src->n_text_lines && src->line_depth[lno] != CLEAN_OWN_PREFIX)
+        pf.units = src->line_depth[lno];
     const char *r = ls + pf.len;
     *rest = r;
     while (r < le && (*r == ' ' || *r == '\t' || *r == '\r')) /* bound: the line */
@@ -524,4 +515,37 @@ bool plan_node_stats(const struct plan_node *n, struct plan_stats *out)
     size_t at;
     lex_statistics(s, len, out, &at);
     return out->has_size || out->has_rows;
+}
+
+/* The first line of a slice, at most max bytes. */
+static int first_line_of(struct slice s, int max)
+{
+    const char *nl = s.len ? memchr(s.ptr, '\n', s.len) : NULL;
+    size_t n = nl ? (size_t)(nl - s.ptr) : s.len;
+    return (int)(n < (size_t)max ? n : (size_t)max);
+}
+
+void plan_source_describe(const struct plan_source *s, char *buf, size_t cap)
+{
+    if (!cap)
+        return;
+    buf[0] = '\0';
+    if (s->cell) {
+        char count[24] = "";
+        if (s->execution_count >= 0)
+            snprintf(count, sizeof count, "[%d] ", (int)s->execution_count);
+        if (s->from_output)
+            snprintf(buf, cap, "cell %u, output of %s%s", (unsigned)s->cell, count,
+                     s->code ? s->code : "its code");
+        else
+            snprintf(buf, cap, "cell %u, pasted into a %s cell", (unsigned)s->cell,
+                     s->cell_type ? s->cell_type : "code");
+    } else if (s->query.len) {
+        snprintf(buf, cap, "query: %.*s%s", first_line_of(s->query, 200), s->query.ptr,
+                 memchr(s->query.ptr, '\n', s->query.len) ? " ..." : "");
+    } else if (s->log_time.len || s->logger.len) {
+        snprintf(buf, cap, "log %.*s%s%.*s", first_line_of(s->log_time, 60), s->log_time.ptr,
+                 s->log_time.len && s->logger.len ? " " : "", first_line_of(s->logger, 120),
+                 s->logger.ptr);
+    }
 }

@@ -15,6 +15,8 @@
 #include "sparkplan/clean.h"
 #include "sparkplan/mapfile.h"
 #include "sparkplan/parse.h"
+#include "sparkplan/cells.h"
+#include "sparkplan/source.h"
 #include "sparkplan/thread.h"
 
 /* read() that retries on EINTR. */
@@ -34,6 +36,15 @@ static ssize_t read_some(int fd, char *buf, size_t n)
 static enum sp_status load_document(struct document *doc, struct document **out,
                                     struct diag *err);
 
+/* The clean-up's warnings, kept on the source (source.h), go to the document's list before
+ * the parser's own. */
+static void file_notes(struct document *doc)
+{
+    for (unsigned i = 0; i < doc->src.n_notes; i++)
+        document_warn(doc, doc->src.notes[i].line, "%s", doc->src.notes[i].message);
+    doc->src.n_notes = 0;
+}
+
 static enum sp_status load_fd(int fd, size_t size, const char *name, struct document **out,
                               struct diag *err)
 {
@@ -45,11 +56,7 @@ static enum sp_status load_fd(int fd, size_t size, const char *name, struct docu
             mapfile_close(mapped, size);
             goto nomem;
         }
-        doc->bytes = mapped;
-        doc->len = size;
-        doc->text = mapped;
-        doc->text_len = size;
-        doc->bytes_mapped = true;
+        source_init(&doc->src, mapped, size, true);
         return load_document(doc, out, err);
     }
     size_t cap = size, len = 0;
@@ -227,15 +234,14 @@ static void *scan_main(void *arg)
 static struct document *parse_beside_scan(struct document *doc, bool *scanned, bool *dirty,
                                           enum sp_status *st, struct diag *err)
 {
-    struct scan_job job = {doc->bytes, doc->len, 0};
+    struct scan_job job = {doc->src.bytes, doc->src.len, 0};
     pthread_t th;
     *scanned = *dirty = false;
     if (!thread_start_quiet(&th, scan_main, &job))
         return NULL;
     struct document *trial = document_new(doc->name, NULL, 0);
     if (trial) {
-        trial->text = doc->bytes;
-        trial->text_len = doc->len;
+        source_borrow(&trial->src, doc->src.bytes, doc->src.len);
         trial->parse_cancel = &job.dirty;
         *st = parse_document(trial, err);
         trial->parse_cancel = NULL;
@@ -247,13 +253,37 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
         document_free(trial);
         return NULL;
     }
-    trial->bytes = doc->bytes;
-    trial->len = doc->len;
-    trial->bytes_mapped = doc->bytes_mapped;
-    doc->bytes = NULL;
-    doc->bytes_mapped = false;
+    /* The trial read doc's bytes without holding them: now it takes the whole source. */
+    source_free(&trial->src);
+    source_move(&trial->src, &doc->src);
     document_free(doc);
     return trial;
+}
+
+/* A notebook's plans learn their cells, and its warnings say "cell 12:3" rather than a line
+   of the JSON.  The map was read from the input before clean-up. */
+static void apply_cells(struct document *doc, const struct cell_map *m)
+{
+    if (!m->n_cells)
+        return;
+    for (struct plan *pl = doc->first_plan; pl; pl = pl->next) {
+        const struct cell *c = cells_find(m, pl->line);
+        pl->source.format = cells_format_name(m->format);
+        if (!c)
+            continue;
+        pl->source.cell = c->number;
+        pl->source.cell_line = cells_line_in(c, pl->line);
+        pl->source.execution_count = c->execution_count;
+        pl->source.cell_type = c->type;
+        pl->source.code = c->first_code;
+        pl->source.from_output = cells_is_output(c, pl->line);
+    }
+    for (struct plan_warning *w = doc->first_warning; w; w = w->next) {
+        const struct cell *c = w->line ? cells_find(m, w->line) : NULL;
+        if (c)
+            w->where = arena_printf(&doc->arena, "cell %u:%u", c->number,
+                                    cells_line_in(c, w->line));
+    }
 }
 
 /* Clean-up, parse and finish a new document; frees it on error. */
@@ -261,7 +291,7 @@ static enum sp_status load_document(struct document *doc, struct document **out,
                                     struct diag *err)
 {
     *out = NULL;
-    const char *hint = compressed_hint(doc->bytes, doc->len);
+    const char *hint = compressed_hint(doc->src.bytes, doc->src.len);
     if (hint) {
         diag_set(err, 0, "%s", hint);
         document_free(doc);
@@ -269,27 +299,37 @@ static enum sp_status load_document(struct document *doc, struct document **out,
     }
     enum sp_status s;
     bool scanned = false, dirty = false;
-    if (doc->len >= PARALLEL_SCAN_MIN && doc->len <= UINT32_MAX / 2) {
+    struct cell_map map;
+    if (doc->src.len >= PARALLEL_SCAN_MIN && doc->src.len <= UINT32_MAX / 2) {
         struct document *parsed = parse_beside_scan(doc, &scanned, &dirty, &s, err);
         if (parsed) {
+            /* No clean-up ran: the bytes are still there for the cells, in the arena of the
+               document that is kept. */
             doc = parsed;
+            if (!cells_build(doc->src.bytes, doc->src.len, &doc->arena, &map))
+                s = SP_ERR_NOMEM;
             goto finish;
         }
     }
-    s = scanned && dirty ? clean_document_full(doc, err) : clean_document(doc, err);
-    if (s == SP_OK && doc->bytes && doc->text != doc->bytes) {
-        /* Clean-up wrote a text of its own and nothing points into the input any more: a
-           second copy of it would only raise the peak (corpus concatenation: 3.75x). */
-        if (doc->bytes_mapped)
-            mapfile_close(doc->bytes, doc->len);
-        else
-            free(doc->bytes);
-        doc->bytes = NULL;
-        doc->bytes_mapped = false;
+    /* The cells are read before clean-up, which may let the input go. */
+    if (!cells_build(doc->src.bytes, doc->src.len, &doc->arena, &map)) {
+        diag_set(err, 0, "out of memory");
+        document_free(doc);
+        return SP_ERR_NOMEM;
     }
+    s = scanned && dirty ? clean_document_full(doc, err) : clean_document(doc, err);
+    file_notes(doc);
+    /* Clean-up wrote a text of its own and nothing points into the input any more: a second
+       copy of it would only raise the peak (corpus concatenation: 3.75x). */
+    if (s == SP_OK)
+        source_drop_input(&doc->src);
     if (s == SP_OK)
         s = parse_document(doc, err);
 finish:
+    if (s == SP_OK)
+        apply_cells(doc, &map);
+    if (s == SP_ERR_NOMEM)
+        diag_set(err, 0, "out of memory");
     if (s == SP_OK && !document_finish(doc)) {
         diag_set(err, 0, "out of memory");
         s = SP_ERR_NOMEM;

@@ -17,6 +17,7 @@
 #include "sparkplan/emit.h"
 #include "sparkplan/evemit.h"
 #include "sparkplan/evload.h"
+#include "sparkplan/evview.h"
 #include "sparkplan/insight.h"
 #include "sparkplan/keys.h"
 #include "sparkplan/load.h"
@@ -565,6 +566,58 @@ static int run_insight(const struct cli_options *o)
     return lint && warned ? 1 : 0;
 }
 
+/* The explorer on an event log: its queries' final plans, the other versions as their tabs,
+ * the query list first (ui.h).  A History Server directory: its first application. */
+static int explore_eventlog(struct cli_options *o, const char *path)
+{
+    struct ev_source src;
+    struct diag err = {0};
+    struct ev_app *app = NULL;
+    enum sp_status s;
+    if (strcmp(path, "-") == 0) {
+        s = evload_bytes("stdin", stdin_bytes, stdin_len, &app, &err);
+        o->ui.tty_from_dev = true;
+    } else if ((s = ev_source_resolve(path, &src, &err)) == SP_OK) {
+        if (src.n_apps > 1)
+            fprintf(stderr, "sparkplan: %s: %zu applications, exploring the first "
+                            "(--summary lists them all)\n", path, src.n_apps);
+        s = evload_app(&src.apps[0], &app, &err);
+        ev_source_free(&src);
+    }
+    if (s != SP_OK) {
+        report(path, err.line, "", err.message);
+        return sp_status_exit_code(s);
+    }
+    report_ev_warnings(app);
+    struct evview ev;
+    struct document **docs = calloc(app->n_execs + 1, sizeof *docs);
+    size_t n = 0;
+    int status = EXIT_INPUT;
+    if (docs && evview_init(&ev, app)) {
+        for (size_t i = 0; i < app->n_execs; i++) {
+            const struct ev_plan *p = ev_exec_final(&app->execs[i]);
+            if (p && p->doc && p->section)
+                docs[n++] = p->doc;
+        }
+        if (n == 0) {
+            report(path, 0, "", "no SQL query with a plan in this log (--summary says what "
+                                "it holds)");
+        } else {
+            if (!isatty(STDIN_FILENO))
+                o->ui.tty_from_dev = true;
+            o->ui.ev = &ev;
+            status = ui_run(docs, n, &o->ui);
+            o->ui.ev = NULL;
+        }
+        evview_free(&ev);
+    } else {
+        fputs("sparkplan: out of memory\n", stderr);
+    }
+    free(docs);
+    ev_app_free(app);
+    return status;
+}
+
 /* The interactive explorer over every input.  Any input that fails to load ends the run
  * before the screen is taken, so the message stays readable. */
 static int run_explorer(struct cli_options *o)
@@ -576,6 +629,11 @@ static int run_explorer(struct cli_options *o)
     }
     int status = 0;
     size_t n_docs = 0;
+    for (size_t i = 0; i < o->n_inputs; i++) /* an event log is explored on its own */
+        if (is_eventlog(o->inputs[i])) {
+            free(docs);
+            return explore_eventlog(o, o->inputs[i]);
+        }
     for (size_t i = 0; i < o->n_inputs; i++) {
         const char *path = o->inputs[i];
         struct diag err = {0};

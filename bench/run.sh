@@ -401,8 +401,38 @@ if [ $HAVE_UI = 1 ]; then
     tmux -L "$TMUX_SOCK" kill-session -t rss 2>/dev/null
 fi
 
+# ---- an event log: the query list against decompressing it -------------------------
+# BENCH_EVENTLOG_MB (1000) of generated log (bench/gen_eventlog.c: many queries, 400 tasks a
+# stage), zstd-compressed; BENCH_EVENTLOG=0 skips it.  Figures: the median of RUNS runs of
+# `sparkplan --summary LOG` (the query list, every metric computed) over the median of
+# `zstd -dc LOG | wc -l`, and the peak RSS over the decompressed size.
+EVLINES=""
+if [ "${BENCH_EVENTLOG:-1}" = 1 ] && command -v zstd >/dev/null 2>&1 && [ -x "$ROOT/$BB/gen_eventlog" ]; then
+    ev=$DIR/evapp.zst
+    evmb=${BENCH_EVENTLOG_MB:-1000}
+    if [ ! -s "$ev" ] || [ "$ev" -ot "$ROOT/$BB/gen_eventlog" ]; then
+        "$ROOT/$BB/gen_eventlog" "$evmb" 400 "$DIR/evapp" && zstd -q -f -T0 --rm "$DIR/evapp" -o "$ev"
+    fi
+    evsize=$(zstd -dc "$ev" | wc -c)
+    warm "$ev"
+    say "measuring the event log ($evsize bytes decompressed, $(wc -c <"$ev") compressed)"
+    : >"$DIR/out.ev-base"; : >"$DIR/out.ev-sp"; : >"$DIR/out.ev-rss"
+    r=0
+    while [ $r -lt "$RUNS" ]; do
+        t0=$(now); zstd -dc "$ev" | wc -l >/dev/null; calc "$(now) - $t0" >>"$DIR/out.ev-base"
+        t0=$(now); /usr/bin/time -f %M -o "$DIR/out.ev-rss1" "$SP" --summary "$ev" >/dev/null
+        calc "$(now) - $t0" >>"$DIR/out.ev-sp"; cat "$DIR/out.ev-rss1" >>"$DIR/out.ev-rss"
+        r=$((r + 1))
+    done
+    base=$(median <"$DIR/out.ev-base"); spt=$(median <"$DIR/out.ev-sp"); rss=$(median <"$DIR/out.ev-rss")
+    record evapp bytes "$evsize"
+    EVLINES="event log, $evsize bytes: zstd -dc | wc -l $base s, sparkplan --summary $spt s (ratio $(calc "$spt / $base"), target <= 4); peak RSS $rss KiB ($(calc "$rss * 1024 / $evsize") of the decompressed size, target < 0.25)"
+    [ "$KEEP" = 1 ] || rm -f "$ev"
+fi
+
 # ---- the tables ----------------------------------------------------------------------
 {
     echo "sparkplan benchmark — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, ${CPU:-?}, ${MEM:-?}, median of $RUNS"
     awk -F '\t' -v runs="$RUNS" -f "$ROOT/bench/table.awk" "$RES"
+    [ -z "$EVLINES" ] || echo "$EVLINES"
 } | tee "$OUT/last.txt"

@@ -10,12 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sparkplan/analyze.h"
 #include "sparkplan/diff.h"
 #include "sparkplan/diffout.h"
 #include "sparkplan/emit.h"
+#include "sparkplan/evemit.h"
+#include "sparkplan/evload.h"
+#include "sparkplan/evview.h"
 #include "sparkplan/insight.h"
 #include "sparkplan/keys.h"
 #include "sparkplan/load.h"
@@ -53,6 +57,13 @@ static const char usage_text[] =
     "With no FILE, read standard input when it is a pipe or a file; on a terminal, open\n"
     "the built-in sample plan.  FILE '-' is standard input.  When standard output is not\n"
     "a terminal, or with --print or --json, write the plans instead of exploring them.\n"
+    "\n"
+    "FILE may be a Spark event log: a log file (plain, zstd, lz4, snappy, lzf or gzip,\n"
+    "told from its bytes), a rolling eventlog_v2_* directory, a Databricks or Spark 1.x log\n"
+    "directory, or a History Server directory of many applications.  Its SQL queries are\n"
+    "listed with what ran on every operator (rows, time, sizes, spill), as the Spark UI\n"
+    "shows them; --json adds \"application\" and \"executions\", --summary lists the\n"
+    "queries by duration, --lint adds the runtime rules SP080-SP087 (docs/eventlogs.md).\n"
     "\n"
     "Output:\n"
     "  -p, --print         indented outline: every section, one node a line\n"
@@ -302,9 +313,70 @@ static int take_inputs(int argc, char **argv, struct cli_options *o)
 /* The built-in sample a NULL input opens (--sample NAME, else the default). */
 static const char *sample_to_open = SAMPLE_DEFAULT_NAME;
 
+/* Standard input, read whole once its first bytes had to be seen (is it an event log?):
+ * the buffer is then handed to whichever loader takes it. */
+static char *stdin_bytes;
+static size_t stdin_len;
+static bool stdin_taken;
+
+static bool read_stdin_once(void)
+{
+    if (stdin_taken)
+        return stdin_bytes != NULL;
+    stdin_taken = true;
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t n = fread(buf + stdin_len, 1, cap - stdin_len, stdin);
+        stdin_len += n;
+        if (n == 0)
+            break;
+        if (stdin_len == cap) {
+            char *nb = realloc(buf, cap * 2 + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    if (buf && ferror(stdin)) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf)
+        buf[stdin_len] = '\0';
+    stdin_bytes = buf;
+    return buf != NULL;
+}
+
+static bool stdin_is_eventlog(void)
+{
+    if (!read_stdin_once())
+        return false;
+    const char *p = stdin_bytes;
+    size_t n = stdin_len;
+    if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+        p += 3, n -= 3;
+    if (ev_codec_detect((const unsigned char *)p, n) != EV_PLAIN)
+        return true; /* compressed: only event logs are read compressed */
+    return n >= 9 && memcmp(p, "{\"Event\":", 9) == 0;
+}
+
 /* NULL path: the built-in sample plan. */
 static enum sp_status load_input(const char *path, struct document **doc, struct diag *err)
 {
+    if (path && strcmp(path, "-") == 0 && stdin_taken) {
+        char *bytes = stdin_bytes;
+        stdin_bytes = NULL;
+        if (!bytes) {
+            diag_set(err, 0, "%s", strerror(errno ? errno : EIO));
+            return SP_ERR_IO;
+        }
+        return load_bytes("stdin", bytes, stdin_len, doc, err);
+    }
     if (path)
         return load_path(path, doc, err);
     const struct sample_file *s = sample_find(sample_to_open);
@@ -355,6 +427,111 @@ static void report_warnings(const struct document *doc)
     }
 }
 
+/* An event log (a file whose first line is an event, or a log or History Server
+ * directory): read by evload, not by the plan loader. */
+static bool is_eventlog(const char *path)
+{
+    struct stat st;
+    if (path && strcmp(path, "-") == 0)
+        return stdin_is_eventlog();
+    if (!path || stat(path, &st) != 0)
+        return false;
+    if (S_ISREG(st.st_mode))
+        return ev_file_is_eventlog(path);
+    if (!S_ISDIR(st.st_mode))
+        return false;
+    /* a directory without a log is reported as a directory, like any other */
+    struct ev_source src;
+    struct diag err = {0};
+    bool found = ev_source_resolve(path, &src, &err) == SP_OK;
+    if (found)
+        ev_source_free(&src);
+    return found;
+}
+
+static void report_ev_warnings(const struct ev_app *app)
+{
+    for (size_t i = 0; i < app->n_warnings; i++)
+        report(app->warnings[i].file, (uint32_t)app->warnings[i].line, "warning: ",
+               app->warnings[i].message);
+}
+
+/* Every application of an event-log path in the mode asked for.  Returns the exit status
+ * of the inputs (0, or 2 when one could not be read); *warned for --lint. */
+static int run_eventlog(const struct cli_options *o, const char *path, bool *warned)
+{
+    struct ev_source src;
+    struct diag err = {0};
+    enum sp_status s;
+    if (strcmp(path, "-") == 0) { /* a log on standard input: one application, in memory */
+        static char *names[1] = {"stdin"};
+        static struct ev_app_files one = {.name = "stdin", .files = names, .n_files = 1};
+        src = (struct ev_source){.apps = &one, .n_apps = 1};
+        s = SP_OK;
+    } else {
+        s = ev_source_resolve(path, &src, &err);
+    }
+    if (s != SP_OK) {
+        report(path, 0, "", err.message);
+        return sp_status_exit_code(s);
+    }
+    int status = 0;
+    bool list = src.history_dir && (o->mode == MODE_PRINT || o->mode == MODE_SUMMARY ||
+                                     o->mode == MODE_AUTO);
+    struct evemit_app_row *rows = list ? calloc(src.n_apps, sizeof *rows) : NULL;
+    size_t n_rows = 0;
+    for (size_t i = 0; i < src.n_apps; i++) {
+        struct ev_app *app = NULL;
+        if (strcmp(path, "-") == 0)
+            s = evload_bytes("stdin", stdin_bytes, stdin_len, &app, &err);
+        else
+            s = evload_app(&src.apps[i], &app, &err);
+        if (s != SP_OK) {
+            report(src.apps[i].name, err.line, "", err.message);
+            status = sp_status_exit_code(s);
+            continue;
+        }
+        bool w = false;
+        if (src.history_dir && o->mode != MODE_JSON && o->mode != MODE_LINT) {
+            fputs(i ? "\n==> " : "==> ", stdout);
+            sanitize_fwrite(stdout, slice_cstr(src.apps[i].name));
+            fputs(" <==\n", stdout);
+        }
+        if (o->mode == MODE_JSON)
+            s = evemit_json(stdout, app, &err);
+        else if (o->mode == MODE_LINT)
+            s = evemit_lint(stdout, app, &w, &err);
+        else if (o->mode == MODE_SUMMARY)
+            s = evemit_summary(stdout, app, &err);
+        else
+            s = evemit_print(stdout, app, &err);
+        *warned = *warned || w;
+        if (rows)
+            evemit_app_row(app, &rows[n_rows++]);
+        if (o->mode != MODE_JSON && o->mode != MODE_SUMMARY)
+            report_ev_warnings(app);
+        ev_app_free(app);
+        if (s != SP_OK) {
+            report(src.apps[i].name, 0, "", err.message);
+            status = EXIT_INPUT;
+            break;
+        }
+    }
+    if (rows && n_rows > 0 && status == 0) { /* the applications at a glance, last */
+        fputc('\n', stdout);
+        if (evemit_app_list(stdout, path, rows, n_rows, &err) != SP_OK)
+            status = EXIT_INPUT;
+    }
+    free(rows);
+    if (strcmp(path, "-") == 0) {
+        free(stdin_bytes);
+        stdin_bytes = NULL;
+    } else {
+        ev_source_free(&src);
+    }
+    return status;
+}
+
 /* --print / --json / stdout not a terminal: each input loaded, written and freed in turn,
  * so memory holds one document at a time.  A bad input is reported and skipped. */
 static int run_emit(const struct cli_options *o)
@@ -365,6 +542,12 @@ static int run_emit(const struct cli_options *o)
         const char *path = o->inputs[i];
         struct document *doc = NULL;
         struct diag err = {0};
+        if (is_eventlog(path)) {
+            bool warned = false;
+            int st = run_eventlog(o, path, &warned);
+            status = st ? st : status;
+            continue;
+        }
         enum sp_status s = load_input(path, &doc, &err);
         if (s != SP_OK) {
             report(input_name(path), err.line, "", err.message);
@@ -405,6 +588,11 @@ static int run_insight(const struct cli_options *o)
         struct document *doc = NULL;
         struct analysis *a = NULL;
         struct diag err = {0};
+        if (is_eventlog(path)) {
+            int st = run_eventlog(o, path, &warned);
+            input_status = st ? st : input_status;
+            continue;
+        }
         enum sp_status s = load_input(path, &doc, &err);
         if (s != SP_OK) {
             report(input_name(path), err.line, "", err.message);
@@ -537,6 +725,58 @@ static int run_diff(const struct cli_options *o)
     return status;
 }
 
+/* The explorer on an event log: its queries' final plans, the other versions as their tabs,
+ * the query list first (ui.h).  A History Server directory: its first application. */
+static int explore_eventlog(struct cli_options *o, const char *path)
+{
+    struct ev_source src;
+    struct diag err = {0};
+    struct ev_app *app = NULL;
+    enum sp_status s;
+    if (strcmp(path, "-") == 0) {
+        s = evload_bytes("stdin", stdin_bytes, stdin_len, &app, &err);
+        o->ui.tty_from_dev = true;
+    } else if ((s = ev_source_resolve(path, &src, &err)) == SP_OK) {
+        if (src.n_apps > 1)
+            fprintf(stderr, "sparkplan: %s: %zu applications, exploring the first "
+                            "(--summary lists them all)\n", path, src.n_apps);
+        s = evload_app(&src.apps[0], &app, &err);
+        ev_source_free(&src);
+    }
+    if (s != SP_OK) {
+        report(path, err.line, "", err.message);
+        return sp_status_exit_code(s);
+    }
+    report_ev_warnings(app);
+    struct evview ev;
+    struct document **docs = calloc(app->n_execs + 1, sizeof *docs);
+    size_t n = 0;
+    int status = EXIT_INPUT;
+    if (docs && evview_init(&ev, app)) {
+        for (size_t i = 0; i < app->n_execs; i++) {
+            const struct ev_plan *p = ev_exec_final(&app->execs[i]);
+            if (p && p->doc && p->section)
+                docs[n++] = p->doc;
+        }
+        if (n == 0) {
+            report(path, 0, "", "no SQL query with a plan in this log (--summary says what "
+                                "it holds)");
+        } else {
+            if (!isatty(STDIN_FILENO))
+                o->ui.tty_from_dev = true;
+            o->ui.ev = &ev;
+            status = ui_run(docs, n, &o->ui);
+            o->ui.ev = NULL;
+        }
+        evview_free(&ev);
+    } else {
+        fputs("sparkplan: out of memory\n", stderr);
+    }
+    free(docs);
+    ev_app_free(app);
+    return status;
+}
+
 /* The interactive explorer over every input.  Any input that fails to load ends the run
  * before the screen is taken, so the message stays readable. */
 static int run_explorer(struct cli_options *o)
@@ -548,6 +788,11 @@ static int run_explorer(struct cli_options *o)
     }
     int status = 0;
     size_t n_docs = 0;
+    for (size_t i = 0; i < o->n_inputs; i++) /* an event log is explored on its own */
+        if (is_eventlog(o->inputs[i])) {
+            free(docs);
+            return explore_eventlog(o, o->inputs[i]);
+        }
     for (size_t i = 0; i < o->n_inputs; i++) {
         const char *path = o->inputs[i];
         struct diag err = {0};

@@ -32,7 +32,7 @@ struct row_decor {
     enum role mark_role;
     bool tinted;               /* the row's text drawn in `tint` instead of its own role */
     enum role tint;
-    char right[24];            /* drawn at the row's right end when not empty */
+    char right[48];            /* drawn at the row's right end when not empty */
     enum role right_role;
 };
 

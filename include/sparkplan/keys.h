@@ -32,6 +32,7 @@ enum key_context {
     KCTX_LIST,     /* findings (!) and expression-id (*) lists */
     KCTX_WALK,     /* the guided walk (w) */
     KCTX_DIFF,     /* the plan diff (= or I) */
+    KCTX_QUERIES,  /* an event log's query list overlay */
     KCTX_COUNT
 };
 
@@ -77,6 +78,7 @@ enum key_context {
     X(KA_TRACE, KCTX_TREE, "*", "trace an expression id of the selected node (then n, N)") \
     X(KA_FLIP, KCTX_TREE, "r", "flip the tree: scans on top, data flowing down (toggle)")  \
     X(KA_WALK, KCTX_TREE, "w", "guided walk in execution order, a stage at a time")        \
+    X(KA_METRICS, KCTX_TREE, "m", "an event log's metrics column on the rows (toggle)")   \
     X(KA_CLICK, KCTX_TREE, "Click", "select a row; on a fold marker, fold or unfold it")   \
     X(KA_WHEEL_DOWN, KCTX_TREE, "WheelDown", "scroll down")                                \
     X(KA_WHEEL_UP, KCTX_TREE, "WheelUp", "scroll up")                                      \
@@ -96,6 +98,7 @@ enum key_context {
     X(KA_PREV_SECTION, KCTX_GLOBAL, "S-Tab", "previous section")                           \
     X(KA_BACK, KCTX_GLOBAL, "Backspace C-o", "go back along the jump history")             \
     X(KA_DOCS, KCTX_GLOBAL, "D", "list the open documents")                                \
+    X(KA_QUERIES, KCTX_GLOBAL, "Q", "an event log's SQL queries (the list it opens on)")    \
     X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
     X(KA_PASTED, KCTX_GLOBAL, "Paste", "a bracketed paste opens as a new document")        \
     X(KA_DIFF, KCTX_GLOBAL, "=", "compare this tab with the next document's (one "         \
@@ -120,6 +123,15 @@ enum key_context {
     X(KA_UP, KCTX_DOCS, "k Up", "previous document")                                     \
     X(KA_L_OPEN, KCTX_DOCS, "Enter", "show the chosen document")                           \
     X(KA_L_CLOSE, KCTX_DOCS, "q Escape D", "close the list")                               \
+    X(KA_DOWN, KCTX_QUERIES, "j Down", "next query")                                     \
+    X(KA_UP, KCTX_QUERIES, "k Up", "previous query")                                     \
+    X(KA_PAGE_DOWN, KCTX_QUERIES, "PageDown Space", "next page")                         \
+    X(KA_PAGE_UP, KCTX_QUERIES, "PageUp", "previous page")                               \
+    X(KA_FIRST, KCTX_QUERIES, "g Home", "first query")                                   \
+    X(KA_LAST, KCTX_QUERIES, "G End", "last query")                                      \
+    X(KA_L_OPEN, KCTX_QUERIES, "Enter", "open the query: its plans, with their metrics")   \
+    X(KA_Q_SORT, KCTX_QUERIES, "s", "sort by duration (longest first) or by id")           \
+    X(KA_L_CLOSE, KCTX_QUERIES, "q Escape Q", "close the list")                            \
     X(KA_DOWN, KCTX_LIST, "j Down", "next entry")                                        \
     X(KA_UP, KCTX_LIST, "k Up", "previous entry")                                        \
     X(KA_PAGE_DOWN, KCTX_LIST, "PageDown Space", "next page")                            \
@@ -164,8 +176,9 @@ enum key_context {
     A(KA_PREV_SECTION) A(KA_BACK) A(KA_DOCS) A(KA_PASTE) A(KA_PASTED) A(KA_THEME)       \
     A(KA_HELP) A(KA_REDRAW) A(KA_SUSPEND) A(KA_QUIT) A(KA_P_ACCEPT) A(KA_P_CANCEL)      \
     A(KA_P_ERASE) A(KA_PASTE_END) A(KA_PASTE_CANCEL) A(KA_H_CLOSE) A(KA_L_OPEN)         \
-    A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)     \
-    A(KA_DIFF) A(KA_DIFF_AQE) A(KA_NEXT_DIFF) A(KA_PREV_DIFF) A(KA_F_CLOSE)
+    A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)      \
+    A(KA_DIFF) A(KA_DIFF_AQE) A(KA_NEXT_DIFF) A(KA_PREV_DIFF) A(KA_F_CLOSE)            \
+    A(KA_QUERIES) A(KA_METRICS) A(KA_Q_SORT)
 
 enum key_action {
     KA_NONE = 0,

@@ -81,6 +81,11 @@ struct tui {
 
     struct trace_mark trace;      /* the traced expression id (decor_trace) */
     struct decor_cache decor;
+
+    /* An event log (evview.h), or NULL: its queries (VIEW_QUERIES), the metrics column
+     * (decor_metrics, toggled by m) and the details' metric lines. */
+    const struct evview *ev;
+    bool metrics_col;
 };
 
 /* The workspace's background slices as reactions (view.h): a search's progress or end

@@ -30,6 +30,7 @@ enum view_id {
     VIEW_DETAILS,    /* split: the selected node's details */
     VIEW_HELP,       /* overlay: ? */
     VIEW_DOCS,       /* overlay: D, the open documents */
+    VIEW_QUERIES,    /* overlay: Q, an event log's SQL queries */
     VIEW_FINDINGS,   /* overlay: !, the document's findings */
     VIEW_IDS,        /* overlay: *, the selected node's expression ids */
     VIEW_WALK,       /* overlay without a box: w, the guided walk (keys only) */

@@ -121,6 +121,51 @@ const struct rule analyze_rules[RULE_COUNT] = {
         "InMemoryTableScan reads a cached relation instead of recomputing it.",
         "The plan under InMemoryRelation ran once to fill the cache; make sure it is not stale "
         "and is unpersisted when no longer needed."},
+    [RULE_RT_SKEW] = {"SP080", SEVERITY_WARNING, "skewed tasks",
+        "One task of this operator took several times the median task and long enough to "
+        "matter: the stage waited for it.",
+        "Look at the stage and task the max names (Spark UI, stage page): a hot join or "
+        "grouping key, or one big file. Salt the key, enable AQE skew join "
+        "(spark.sql.adaptive.skewJoin.enabled), or split the input more evenly."},
+    [RULE_RT_SPILL] = {"SP081", SEVERITY_WARNING, "spill",
+        "This operator ran out of execution memory and wrote its data to disk and read it "
+        "back.",
+        "Give tasks more memory (spark.executor.memory, fewer cores per executor) or less "
+        "data each (more shuffle partitions, spark.sql.shuffle.partitions / AQE's advisory "
+        "size); check for skew first."},
+    [RULE_RT_JOIN_EXPLOSION] = {"SP082", SEVERITY_WARNING, "join explosion",
+        "The join produced far more rows than its inputs had: keys repeat on both sides and "
+        "every match pairs up.",
+        "Check the join keys: a missing key column, duplicates on the side that should be "
+        "unique, or nulls/defaults matching each other. Deduplicate or aggregate before "
+        "joining."},
+    [RULE_RT_FILTER_KEPT_ALL] = {"SP083", SEVERITY_INFO, "filter kept nearly every row",
+        "This filter let through nearly every row it read: it costs a pass and reduces "
+        "nothing.",
+        "Fine if expected. Otherwise check the condition (a predicate that is always true, "
+        "e.g. isnotnull on a non-null column) or whether the selective filter is applied "
+        "elsewhere."},
+    [RULE_RT_EMPTY_PARTITIONS] = {"SP084", SEVERITY_INFO, "mostly empty shuffle partitions",
+        "Most reduce tasks of this shuffle read nothing: the partition count is far above "
+        "what the data needs, and each empty task still costs scheduling.",
+        "Lower spark.sql.shuffle.partitions or let AQE coalesce partitions "
+        "(spark.sql.adaptive.coalescePartitions.enabled)."},
+    [RULE_RT_COALESCED] = {"SP085", SEVERITY_INFO, "partitions coalesced by AQE",
+        "AQE merged small shuffle partitions into fewer reduce tasks.",
+        "Nothing to do; if it always coalesces from the same count, a lower "
+        "spark.sql.shuffle.partitions saves the map side's work too."},
+    [RULE_RT_BROADCAST_SIZE] = {"SP086", SEVERITY_WARNING, "large broadcast at run time",
+        "The broadcast data was large: it was collected on the driver and copied to every "
+        "executor.",
+        "Check the hint or threshold that chose the broadcast (spark.sql.autoBroadcastJoinThreshold, "
+        "AQE's spark.sql.adaptive.autoBroadcastJoinThreshold); prefer a shuffled join above a "
+        "few hundred MB."},
+    [RULE_RT_SCAN_PRUNING] = {"SP087", SEVERITY_INFO, "scan read more than pruning left",
+        "The scan read many files or partitions, or pruning left most of them: the filter on "
+        "the partition column did not reduce what was read.",
+        "Filter on the partition column with plain comparisons (no functions or casts on it); "
+        "check dynamic partition pruning and the table's layout (too many small files: "
+        "compact them)."},
 };
 
 const char *severity_name(enum severity s)

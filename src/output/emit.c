@@ -18,6 +18,8 @@ struct out {
     FILE *f;
     size_t len;
     int error;  /* errno of the first failed write, 0 while all is well */
+    emit_node_extra extra;  /* emit_json_plans: more keys for each node, or NULL */
+    void *extra_ctx;
     char buf[OUT_CAP];
 };
 
@@ -95,6 +97,8 @@ static struct out *out_new(FILE *f)
         o->f = f;
         o->len = 0;
         o->error = 0;
+        o->extra = NULL;
+        o->extra_ctx = NULL;
     }
     return o;
 }
@@ -418,6 +422,8 @@ static void json_node_open(struct out *o, const struct plan_node *n)
         }
         out_char(o, '}');
     }
+    if (o->extra)
+        o->extra((struct emit_json *)o, n, o->extra_ctx);
     out_cstr(o, ",\"children\":[");
 }
 
@@ -559,6 +565,35 @@ enum sp_status emit_json(FILE *f, const struct document *doc, struct diag *err)
         out_char(o, '}');
     }
     out_cstr(o, "]}\n");
+    enum sp_status st = out_finish(o, err);
+    free(o);
+    return st;
+}
+
+/* ---- plans with more keys per node (event logs' metrics) ---------------------------------- */
+
+void emit_json_raw(struct emit_json *w, const char *s) { out_cstr((struct out *)w, s); }
+
+void emit_json_string(struct emit_json *w, struct slice s) { json_string((struct out *)w, s); }
+
+void emit_json_int(struct emit_json *w, int64_t v) { json_int_or_null((struct out *)w, v); }
+
+enum sp_status emit_json_plans(FILE *f, const struct document *doc, emit_node_extra extra,
+                               void *ctx, bool *first, struct diag *err)
+{
+    struct out *o = out_new(f);
+    if (!o) {
+        diag_set(err, 0, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    o->extra = extra;
+    o->extra_ctx = ctx;
+    for (const struct plan *p = doc ? doc->first_plan : NULL; p; p = p->next) {
+        if (!*first)
+            out_char(o, ',');
+        *first = false;
+        json_plan(o, p);
+    }
     enum sp_status st = out_finish(o, err);
     free(o);
     return st;

@@ -7,11 +7,12 @@
 
 #include "sparkplan/tui.h"
 
-extern const struct decorator decor_trace, decor_findings;
+extern const struct decorator decor_trace, decor_findings, decor_metrics;
 
 const struct decorator *const decorators[] = {
     &decor_trace,      /* the traced id's producer: ◆ (wins over a finding) */
     &decor_findings,   /* findings: ! warning, i information */
+    &decor_metrics,    /* an event log: metrics column, heat tint, runtime findings */
 };
 const unsigned n_decorators = sizeof decorators / sizeof decorators[0];
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sparkplan/draw.h"
+#include "sparkplan/evview.h"
 #include "sparkplan/opclass.h"
 #include "sparkplan/term.h"
 #include "sparkplan/tui.h"
@@ -260,6 +261,8 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_DRAW | RE_LAYOUT;
     case KA_DOCS:
         return RE_PUSH(VIEW_DOCS) | RE_DRAW;
+    case KA_QUERIES:
+        return RE_PUSH(VIEW_QUERIES) | RE_DRAW;
     case KA_HELP:
         return RE_PUSH(VIEW_HELP) | RE_DRAW;
     case KA_PASTE:
@@ -426,6 +429,35 @@ static void fit_shown(void *ctx, struct tab *tab)
     tui_layout(ctx);
 }
 
+/* An event log: each query's document is its final plan; its earlier plan versions (the
+ * start plan, each AQE update) become tabs of it, "Start", "Update 1", ... */
+static bool add_plan_versions(struct tui *t)
+{
+    for (size_t d = 0; d < t->ws.n_docs; d++) {
+        const struct evview_doc *vd = evview_find(t->ev, t->ws.docs[d].doc);
+        if (!vd)
+            continue;
+        const struct ev_exec *e = vd->exec;
+        for (size_t k = 0; k + 1 < e->n_plans; k++) {
+            const struct ev_plan *p = &e->plans[k];
+            if (!p->doc || !p->section)
+                continue;
+            char label[48];
+            if (k == 0)
+                snprintf(label, sizeof label, "Start");
+            else
+                snprintf(label, sizeof label, "Update %zu", k);
+            struct tab *tab = ws_add_subject(&t->ws.docs[d], SUBJECT_PLAN_VERSION,
+                                             (struct plan_section *)p->section, NULL, label);
+            if (!tab)
+                return false;
+            tab->exec = (uint32_t)(e - t->ev->app->execs);
+            tab->version = (uint32_t)k;
+        }
+    }
+    return true;
+}
+
 /* The documents, the terminal, the options and the two panes; false (err set, or a
  * message printed) when there is nothing to show or no terminal. */
 static int start(struct tui *t, struct document **docs, size_t n_docs,
@@ -442,7 +474,14 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
         fprintf(stderr, "sparkplan: no plan to show\n");
         return 2;
     }
-    if (!push_view(t, VIEW_TREE) || !push_view(t, VIEW_DETAILS)) {
+    t->ev = opts ? opts->ev : NULL;
+    t->metrics_col = true;
+    if (t->ev && !add_plan_versions(t)) {
+        fprintf(stderr, "sparkplan: out of memory\n");
+        return 1;
+    }
+    if (!push_view(t, VIEW_TREE) || !push_view(t, VIEW_DETAILS) ||
+        (t->ev && !push_view(t, VIEW_QUERIES))) {
         fprintf(stderr, "sparkplan: out of memory\n");
         return 1;
     }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sparkplan/draw.h"
+#include "sparkplan/evview.h"
 #include "sparkplan/insight.h"
 #include "sparkplan/listbox.h"
 #include "sparkplan/opclass.h"
@@ -320,6 +321,25 @@ static void add_insight(struct details *ds, const struct tui *t, const struct pl
     insight_text_free(&entry);
 }
 
+/* An event log's metrics of the node, as the Spark UI labels them, then its runtime
+ * findings (evview.h), under a title of their own. */
+struct metric_lines {
+    struct details *ds;
+    bool titled;
+};
+
+static void add_metric_line(void *ctx, size_t key_len, const char *text)
+{
+    struct metric_lines *m = ctx;
+    if (!m->titled) {
+        add_line(m->ds, ROLE_NORMAL, 0, "");
+        add_line(m->ds, ROLE_TITLE, 0, "Metrics (as the Spark UI shows them)");
+        m->titled = true;
+    }
+    bool finding = key_len == 5 && strncmp(text, "SP0", 3) == 0;
+    add_line(m->ds, finding ? ROLE_ERROR : ROLE_NORMAL, key_len, text);
+}
+
 /* The node once, as its heading: the details block's header line when there is one
  * ("(90) Sort [codegen id : 25]": id, name, stage, reference), else its own text.  Then
  * its findings (and the explanation with i), Spark's fields, and where it comes from;
@@ -351,6 +371,10 @@ static void build(struct details *ds, const struct tui *t, const struct plan_nod
         (n->section->kind == SECTION_SUBQUERY || n->section->kind == SECTION_CODEGEN))
         add_labelled(ds, "Section", n->section->title);
     add_insight(ds, t, n); /* findings, and with i the operator's explanation */
+    if (t->ev) {
+        struct metric_lines m = {ds, false};
+        evview_details(t->ev, n, add_metric_line, &m);
+    }
     while (fields.len && (fields.ptr[fields.len - 1] == '\n' || fields.ptr[fields.len - 1] == ' '))
         fields.len--;
     if (fields.len) {

@@ -461,6 +461,14 @@ static int display_key(struct tui *t, struct tree_state *st, enum key_action a)
         st->hscroll = 0;
         ws_message(&t->ws, false, "wrap %s", t->wrap ? "on" : "off");
         return RE_DRAW | RE_LAYOUT;
+    case KA_METRICS:
+        if (!t->ev) {
+            ws_message(&t->ws, false, "m shows an event log's metrics: this is a plan file");
+            return RE_DRAW;
+        }
+        t->metrics_col = !t->metrics_col;
+        ws_message(&t->ws, false, "metrics column %s", t->metrics_col ? "on" : "off");
+        return RE_DRAW;
     case KA_STAGES:
         t->stage_hl = !t->stage_hl;
         ws_message(&t->ws, false, "codegen stage highlight %s", t->stage_hl ? "on" : "off");

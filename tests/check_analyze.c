@@ -1057,10 +1057,41 @@ START_TEST(exchange_partitionings_are_read_in_any_case_with_a_glued_prefix)
 }
 END_TEST
 
+START_TEST(a_needle_is_found_at_every_offset_as_a_plain_search_finds_it)
+{
+    /* The node-text search tests 16 starts a step on the needle's two ends: a match at each
+     * offset of the step, across a step's end, near the hay's end, and look-alikes. */
+    char hay[200];
+    for (size_t i = 0; i < sizeof hay; i++)
+        hay[i] = " ab"[(i * 5 + i / 7) % 3];
+    static const char *const needles[] = {"a", "b ", " more field", "ab a", "aa", " ", "zz", "b"};
+    for (size_t k = 0; k < sizeof needles / sizeof needles[0]; k++) {
+        size_t n = strlen(needles[k]);
+        for (size_t at = 0; at + n <= sizeof hay; at += 3) {
+            char h[200];
+            memcpy(h, hay, sizeof h);
+            memcpy(h + at, needles[k], n);
+            for (size_t len = at + n; len <= sizeof h; len += 37) {
+                for (size_t from = 0; from < 40 && from <= len; from += 13) {
+                    long want = -1;
+                    for (size_t i = from; i + n <= len && want < 0; i++)
+                        if (memcmp(h + i, needles[k], n) == 0)
+                            want = (long)i;
+                    long got = slice_find_in(slice_make(h, len), needles[k], from);
+                    ck_assert_msg(got == want, "\"%s\" at %zu in %zu from %zu: %ld, not %ld",
+                                  needles[k], at, len, from, got, want);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
     TCase *tc = tcase_create("rules");
+    tcase_add_test(tc, a_needle_is_found_at_every_offset_as_a_plain_search_finds_it);
     tcase_add_test(tc, every_exchange_is_counted_and_named_by_its_key);
     tcase_add_test(tc, single_partition_warns_for_a_window_without_partition_by_only);
     tcase_add_test(tc, broadcast_exchanges_are_counted_and_reuse_is_not_a_shuffle);

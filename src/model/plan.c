@@ -495,12 +495,13 @@ bool plan_details_next(struct plan_details *it, struct plan_detail *out)
     return false;
 }
 
-/* The fields of the node asked last, split once: the analysis asks one node for several
- * keys in a row (a scan for PushedFilters, PartitionFilters, ReadSchema, Output...), and
- * splitting the block again for each key was a seventh of --summary on a formatted plan.
- * One per thread (the explorer analyses on a thread of its own).  A node is known by its
- * address, its block and the documents freed so far: memory of a freed document may hold
- * the next one's nodes, so document_free moves freed_documents on and the entry goes stale. */
+/* The fields of the node asked last, split once and only as far as asked: the analysis
+ * asks one node for several keys in a row (a scan for PushedFilters, PartitionFilters,
+ * ReadSchema, Output...), and splitting the block again from its first line for each key was
+ * a seventh of --summary on a formatted plan.  One per thread (the explorer analyses on a
+ * thread of its own).  A node is known by its address, its block and the documents freed so
+ * far: memory of a freed document may hold the next one's nodes, so document_free moves
+ * freed_documents on and the entry goes stale. */
 #define DETAIL_CACHE_FIELDS 32
 static _Thread_local struct {
     const struct plan_node *node;
@@ -508,11 +509,14 @@ static _Thread_local struct {
     size_t details_len;
     unsigned freed;
     uint16_t n_details;       /* the node's count when split */
-    uint16_t n;
+    uint16_t n;               /* fields split so far */
+    bool done;                /* the block is split to its end */
+    struct plan_details it;   /* where the split goes on */
     struct plan_detail field[DETAIL_CACHE_FIELDS];
 } last_split;
 
-static bool split_cached(const struct plan_node *n)
+/* Points last_split at n; false when n's block is too long to keep. */
+static bool split_of(const struct plan_node *n)
 {
     unsigned freed = atomic_load_explicit(&freed_documents, memory_order_relaxed);
     if (last_split.node == n && last_split.details == n->details_text.ptr &&
@@ -521,29 +525,38 @@ static bool split_cached(const struct plan_node *n)
         return true;
     if (n->n_details > DETAIL_CACHE_FIELDS)
         return false;
-    last_split.node = NULL;
-    struct plan_details it;
-    plan_details_init(&it, n);
-    uint16_t k = 0;
-    while (k < DETAIL_CACHE_FIELDS && plan_details_next(&it, &last_split.field[k])) /* bound */
-        k++;
-    last_split.n = k;
+    plan_details_init(&last_split.it, n);
     last_split.node = n;
     last_split.details = n->details_text.ptr;
     last_split.details_len = n->details_text.len;
     last_split.n_details = n->n_details;
     last_split.freed = freed;
+    last_split.n = 0;
+    last_split.done = false;
     return true;
 }
 
 bool plan_node_detail(const struct plan_node *n, const char *key, struct plan_detail *out)
 {
-    if (split_cached(n)) {
-        for (uint16_t i = 0; i < last_split.n; i++) /* bound: the node's fields */
+    if (split_of(n)) {
+        for (uint16_t i = 0; i < last_split.n; i++) /* bound: the fields split so far */
             if (slice_eq_cstr(last_split.field[i].key, key)) {
                 *out = last_split.field[i];
                 return true;
             }
+        /* Bound: the iterator yields at most n->n_details <= DETAIL_CACHE_FIELDS fields. */
+        while (!last_split.done && last_split.n < DETAIL_CACHE_FIELDS) {
+            struct plan_detail *f = &last_split.field[last_split.n];
+            if (!plan_details_next(&last_split.it, f)) {
+                last_split.done = true;
+                break;
+            }
+            last_split.n++;
+            if (slice_eq_cstr(f->key, key)) {
+                *out = *f;
+                return true;
+            }
+        }
         return false;
     }
     struct plan_details it;

@@ -533,6 +533,30 @@ START_TEST(truncated_lists_and_plans_are_reported_with_the_setting)
 }
 END_TEST
 
+START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
+{
+    /* The whole-text look for "... N more characters", "... N more fields" and
+     * "Statistics(" reads 16 bytes a step: marks at the start of a step, across two steps and
+     * in the last bytes, after a few kilobytes of plan. */
+    for (unsigned pad = 0; pad < 17; pad += 5) {
+        char text[8192];
+        size_t used = (size_t)snprintf(text, sizeof text, "== Physical Plan ==\n*(1) Project [c%.*s#0]\n",
+                                       (int)pad, "xxxxxxxxxxxxxxxxx");
+        for (unsigned i = 1; i < 60; i++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c%u#%u]\n",
+                                     (int)(i - 1) * 3, "", i, i);
+        used += (size_t)snprintf(text + used, sizeof text - used,
+                                 "%*s+- *(1) LocalTableScan [c1#1, ... 4 more fields]\n", 59 * 3, "");
+        snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c... 77 more characters", 60 * 3, "");
+        struct linted l = lint(text);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_PLAN, NULL) == 1, "pad %u", pad);
+        ck_assert_uint_eq(first_of(&l, RULE_TRUNCATED_PLAN)->line, 63);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_FIELDS, NULL) == 1, "pad %u", pad);
+        done(&l);
+    }
+}
+END_TEST
+
 /* ---- one finding per node of the plan that runs ------------------------------------------- */
 
 /* A notebook cell printing explain() then explain("codegen") of the same query (the shape of
@@ -1092,6 +1116,7 @@ Suite *analyze_suite(void)
     Suite *s = suite_create("analyze");
     TCase *tc = tcase_create("rules");
     tcase_add_test(tc, a_needle_is_found_at_every_offset_as_a_plain_search_finds_it);
+    tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
     tcase_add_test(tc, every_exchange_is_counted_and_named_by_its_key);
     tcase_add_test(tc, single_partition_warns_for_a_window_without_partition_by_only);
     tcase_add_test(tc, broadcast_exchanges_are_counted_and_reuse_is_not_a_shuffle);

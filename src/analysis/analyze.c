@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "sparkplan/exprid.h"
 #include "sparkplan/nodeinfo.h"
@@ -154,6 +157,8 @@ struct ctx {
     /* a needle absent from the document text, whose nodes all point into it: the rules
      * that look for it in each node are skipped (set by scan_text_once) */
     bool no_statistics, no_more_fields;
+    /* where each of text_marks first occurs in the document text, -1 when nowhere */
+    long first_mark[4];
     /* per section scratch, indexed by node->preorder */
     unsigned char *one_row;
     size_t scratch_cap;
@@ -1198,6 +1203,84 @@ static long find_in_text(struct ctx *c, struct slice t, const char *needle, size
     return -1;
 }
 
+/* What the analysis looks for in the whole text: the first two decide whether the rules
+ * that look for them in each node run at all, the last two are the truncation rule's. */
+enum { MARK_STATISTICS, MARK_MORE_FIELD, MARK_MORE_CHARACTERS, MARK_TRUNCATED, MARK_COUNT };
+static const char *const text_marks[MARK_COUNT] = {"Statistics(", " more field",
+                                                   " more characters", "Truncated plan of "};
+#define MARK_MAX_LEN 18
+_Static_assert(MARK_COUNT == sizeof ((struct ctx *)0)->first_mark / sizeof(long), "first_mark");
+
+/* Is mark k at t.ptr[p]?  (Its ends are known to match.) */
+static bool mark_at(struct slice t, size_t p, size_t k, size_t len)
+{
+    return p + len <= t.len && memcmp(t.ptr + p, text_marks[k], len) == 0;
+}
+
+/* The first place of every mark in t, in one pass: 16 starts a step are tested on each
+ * mark's first and last byte together, and only starts that pass are compared whole (the
+ * four searches were four passes over the text, a sixth of the analysis).  Looks at the
+ * cancel flag every TEXT_CHUNK bytes; once stopped, a mark not found yet is said to be at 0
+ * (look from the start), so nothing is skipped on a guess. */
+static void find_marks(struct ctx *c, struct slice t, long first[MARK_COUNT])
+{
+    size_t len[MARK_COUNT];
+    unsigned left = 0; /* marks not found yet */
+    for (size_t k = 0; k < MARK_COUNT; k++) {
+        first[k] = -1;
+        len[k] = strlen(text_marks[k]);
+        left |= 1u << k;
+    }
+    size_t i = 0;
+#ifdef __SSE2__
+    /* Written out for the four marks so the eight byte vectors stay in registers. */
+    _Static_assert(MARK_COUNT == 4, "find_marks tests four marks a step");
+    const __m128i h0 = _mm_set1_epi8(text_marks[0][0]), t0 = _mm_set1_epi8(text_marks[0][len[0] - 1]);
+    const __m128i h1 = _mm_set1_epi8(text_marks[1][0]), t1 = _mm_set1_epi8(text_marks[1][len[1] - 1]);
+    const __m128i h2 = _mm_set1_epi8(text_marks[2][0]), t2 = _mm_set1_epi8(text_marks[2][len[2] - 1]);
+    const __m128i h3 = _mm_set1_epi8(text_marks[3][0]), t3 = _mm_set1_epi8(text_marks[3][len[3] - 1]);
+    const size_t e0 = len[0] - 1, e1 = len[1] - 1, e2 = len[2] - 1, e3 = len[3] - 1;
+    for (; left && i + 16 + MARK_MAX_LEN <= t.len; i += 16) { /* bound: 16 bytes a step */
+        if (i % TEXT_CHUNK == 0 && stopped(c))
+            break;
+        const char *q = t.ptr + i;
+        __m128i a = _mm_loadu_si128((const __m128i *)q);
+#define MARK_HITS(h, tl, e) \
+    _mm_and_si128(_mm_cmpeq_epi8(a, h), _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(q + (e))), tl))
+        __m128i hit[MARK_COUNT] = {MARK_HITS(h0, t0, e0), MARK_HITS(h1, t1, e1), MARK_HITS(h2, t2, e2),
+                                   MARK_HITS(h3, t3, e3)};
+#undef MARK_HITS
+        __m128i any = _mm_or_si128(_mm_or_si128(hit[0], hit[1]), _mm_or_si128(hit[2], hit[3]));
+        if (!_mm_movemask_epi8(any))
+            continue;
+        for (size_t k = 0; k < MARK_COUNT; k++) {
+            unsigned m = (left >> k & 1) ? (unsigned)_mm_movemask_epi8(hit[k]) : 0;
+            for (; m; m &= m - 1) { /* bound: one bit per candidate start */
+                size_t p = i + (size_t)__builtin_ctz(m);
+                if (mark_at(t, p, k, len[k])) {
+                    first[k] = (long)p;
+                    left &= ~(1u << k);
+                    break;
+                }
+            }
+        }
+    }
+#endif
+    for (; left && i < t.len; i++) { /* bound: the text; with SSE2 its last bytes only */
+        if (i % TEXT_CHUNK == 0 && stopped(c))
+            break;
+        for (size_t k = 0; k < MARK_COUNT; k++)
+            if ((left >> k & 1) && t.ptr[i] == text_marks[k][0] && mark_at(t, i, k, len[k])) {
+                first[k] = (long)i;
+                left &= ~(1u << k);
+            }
+    }
+    if (c->oom)
+        for (size_t k = 0; k < MARK_COUNT; k++)
+            if (first[k] < 0)
+                first[k] = 0;
+}
+
 /* Does every node's text and details lie inside the document text?  (Then a needle the
  * text lacks is in no node.) */
 static bool nodes_in_text(struct ctx *c, const struct document *doc)
@@ -1221,21 +1304,24 @@ static bool nodes_in_text(struct ctx *c, const struct document *doc)
  * 1M-node formatted plan). */
 static void scan_text_once(struct ctx *c, const struct document *doc)
 {
+    find_marks(c, slice_make(doc->src.text, doc->src.text ? doc->src.text_len : 0), c->first_mark);
     if (!doc->src.text || !nodes_in_text(c, doc))
         return;
-    struct slice t = slice_make(doc->src.text, doc->src.text_len);
-    c->no_statistics = find_in_text(c, t, "Statistics(", 0) < 0 && !stopped(c);
-    c->no_more_fields = find_in_text(c, t, " more field", 0) < 0 && !stopped(c);
+    c->no_statistics = c->first_mark[MARK_STATISTICS] < 0 && !stopped(c);
+    c->no_more_fields = c->first_mark[MARK_MORE_FIELD] < 0 && !stopped(c);
 }
 
 static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 {
     struct slice t = slice_make(doc->src.text, doc->src.text_len);
     static const char *const markers[] = {" more characters", "Truncated plan of "};
+    static const int mark_of[] = {MARK_MORE_CHARACTERS, MARK_TRUNCATED};
     for (size_t m = 0; m < 2; m++) {
         uint32_t line = 1;
         size_t counted = 0;
-        for (size_t from = 0;;) {  /* each round moves past one marker */
+        if (c->first_mark[mark_of[m]] < 0)
+            continue; /* not in the text (most plans): no pass of its own */
+        for (size_t from = (size_t)c->first_mark[mark_of[m]];;) {  /* each round moves past one marker */
             long at = find_in_text(c, t, markers[m], from);
             if (at < 0)
                 break;

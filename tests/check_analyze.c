@@ -557,6 +557,43 @@ START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
 }
 END_TEST
 
+START_TEST(lists_and_schemas_are_counted_to_their_closing_bracket)
+{
+    static const struct {
+        const char *list;
+        long n;
+    } lists[] = {
+        {"[a#1, b#2, c#3]", 3},
+        {"[]", 0},
+        {"[a#1, f(b#2, c#3), map<int,string>, {x, y}]", 4},
+        {"[a#1, b#2, ... 30 more fields]", 32},
+        {"[a#1, [b#2, c#3]] trailing, text", 2},
+        {"[a#1, b#2", 2},        /* cut: what is there */
+        {"[a#1, b#2,", 2},
+        {"(a#1)", -1},
+    };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        ck_assert_msg(node_list_count(slice_cstr(lists[i].list)) == lists[i].n, "%s: %ld, not %ld",
+                      lists[i].list, node_list_count(slice_cstr(lists[i].list)), lists[i].n);
+    static const struct {
+        const char *schema;
+        long n;
+    } schemas[] = {
+        {"struct<a:int,b:string,c:decimal(7,2)>", 3},
+        {"struct<>", 0},
+        {"struct<a:array<struct<x:int,y:int>>,b:map<string,int>>", 2},
+        {"struct<a:int,b:string,...>", 3},  /* closed: "..." counts as a field */
+        {"struct<a:int,b:str", -1},
+        {"struct<", -1},
+        {"struct<a:int> extra", 1},
+    };
+    for (size_t i = 0; i < sizeof schemas / sizeof schemas[0]; i++)
+        ck_assert_msg(node_schema_field_count(slice_cstr(schemas[i].schema)) == schemas[i].n,
+                      "%s: %ld, not %ld", schemas[i].schema,
+                      node_schema_field_count(slice_cstr(schemas[i].schema)), schemas[i].n);
+}
+END_TEST
+
 /* ---- one finding per node of the plan that runs ------------------------------------------- */
 
 /* A notebook cell printing explain() then explain("codegen") of the same query (the shape of
@@ -1117,6 +1154,7 @@ Suite *analyze_suite(void)
     TCase *tc = tcase_create("rules");
     tcase_add_test(tc, a_needle_is_found_at_every_offset_as_a_plain_search_finds_it);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
+    tcase_add_test(tc, lists_and_schemas_are_counted_to_their_closing_bracket);
     tcase_add_test(tc, every_exchange_is_counted_and_named_by_its_key);
     tcase_add_test(tc, single_partition_warns_for_a_window_without_partition_by_only);
     tcase_add_test(tc, broadcast_exchanges_are_counted_and_reuse_is_not_a_shuffle);

@@ -896,7 +896,13 @@ static size_t partition_columns(const struct plan_node *n, char *buf, size_t cap
             char key[130];
             bool stored = true;
             if (name.len && name.len < 120) {
-                snprintf(key, sizeof key, "<%.*s:", (int)name.len, name.ptr);
+                /* "<name:" as snprintf("<%.*s:") wrote it (up to a NUL), without its cost
+                 * on each column of each scan. */
+                size_t kl = strnlen(name.ptr, name.len);
+                key[0] = '<';
+                memcpy(key + 1, name.ptr, kl);
+                key[1 + kl] = ':';
+                key[2 + kl] = '\0';
                 stored = slice_find_in(schema, key, 0) >= 0;
                 key[0] = ',';
                 stored = stored || slice_find_in(schema, key, 0) >= 0;

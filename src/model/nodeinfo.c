@@ -311,19 +311,31 @@ static long element_weight(struct slice el)
     return 1;
 }
 
+/* Whether c opens / closes a bracketed group as group_end counts them: +1, -1 or 0. */
+static int group_step(char c)
+{
+    return (c == '[' || c == '(' || c == '<') - (c == ']' || c == ')' || c == '>');
+}
+
 long node_list_count(struct slice list)
 {
     list = slice_trim(list);
     if (list.len < 2 || list.ptr[0] != '[')
         return -1;
-    size_t end = group_end(list, 0);
-    if (end < 2)
-        return -1;
+    /* One walk finds the group's end (as group_end does) and counts its top-level elements
+     * on the way; an unclosed list ends at the slice's end, its last byte not counted. */
     long count = 0;
-    int depth = 0;
-    size_t el_start = 1;
-    for (size_t i = 1; i + 1 < end; i++) {
+    int depth = 0, group = 1;
+    size_t el_start = 1, end = list.len;
+    for (size_t i = 1; i < list.len; i++) { /* bound: the list */
         char c = list.ptr[i];
+        group += group_step(c);
+        if (group == 0) {
+            end = i + 1;
+            break;
+        }
+        if (i + 1 >= list.len)
+            break;
         if (c == '[' || c == '(' || c == '<' || c == '{')
             depth++;
         else if (c == ']' || c == ')' || c == '>' || c == '}')
@@ -333,6 +345,8 @@ long node_list_count(struct slice list)
             el_start = i + 1;
         }
     }
+    if (end < 2)
+        return -1;
     count += element_weight(slice_make(list.ptr + el_start, end - 1 - el_start));
     return count;
 }
@@ -348,15 +362,20 @@ long node_schema_field_count(struct slice schema)
     schema = slice_trim(schema);
     if (!slice_starts_with(schema, "struct<"))
         return -1;
-    size_t end = group_end(schema, 6);
-    if (end > schema.len || schema.ptr[end - 1] != '>')
-        return -1;  /* abbreviated ("...") or cut: unknown */
-    if (end == 8)
-        return 0;   /* struct<> */
+    /* One walk finds the end of struct<...> (as group_end does) and counts its top-level
+     * fields on the way. */
     long count = 1;
-    int depth = 0;
-    for (size_t i = 7; i + 1 < end; i++) {
+    int depth = 0, group = 1;
+    size_t end = schema.len;
+    for (size_t i = 7; i < schema.len; i++) { /* bound: the schema */
         char c = schema.ptr[i];
+        group += group_step(c);
+        if (group == 0) {
+            end = i + 1;
+            break;
+        }
+        if (i + 1 >= schema.len)
+            break;
         if (c == '<' || c == '(')
             depth++;
         else if (c == '>' || c == ')')
@@ -364,6 +383,10 @@ long node_schema_field_count(struct slice schema)
         else if (c == ',' && depth == 0)
             count++;
     }
+    if (end > schema.len || schema.ptr[end - 1] != '>')
+        return -1;  /* abbreviated ("...") or cut: unknown */
+    if (end == 8)
+        return 0;   /* struct<> */
     return count;
 }
 

@@ -840,21 +840,16 @@ static struct slice list_after(struct slice text, struct slice word)
     return slice_make(text.ptr + at, text.len - at);
 }
 
-/* A scan's output list in simple mode: after its table ("FileScan parquet db.t[a#1]"), or
- * after its name when it reads no table ("Scan ExistingRDD[a#1]"). */
-static struct slice scan_output_list(const struct plan_node *n)
-{
-    struct slice table = node_table_name(n);
-    return list_after(n->text, table.len ? table : catalog_operator_name(n->text));
-}
-
-static long scan_output_columns(const struct plan_node *n)
+/* A scan's output list: its Output field, or in simple mode the list after its table
+ * (node_table_name: "FileScan parquet db.t[a#1]"), or after its name when it reads no table
+ * ("Scan ExistingRDD[a#1]").  Found once per scan: its columns and its partition columns
+ * both read it. */
+static struct slice scan_output(const struct plan_node *n, struct slice table)
 {
     struct slice out = node_field(n, "Output");
     if (out.len)
-        return node_list_count(out);
-    struct slice list = scan_output_list(n);
-    return list.len ? node_list_count(list) : -1;
+        return out;
+    return list_after(n->text, table.len ? table : catalog_operator_name(n->text));
 }
 
 /* "HiveTableRelation [`db`.`t`, serde, Data Cols: [a#1, b#2], Partition Cols: [p#3]]" */
@@ -872,13 +867,9 @@ static long hive_relation_columns(const struct plan_node *n)
 
 /* Partition columns of a file scan: output columns that ReadSchema (the columns stored in the
  * files) does not list.  Writes their names, comma separated, into buf; returns how many. */
-static size_t partition_columns(const struct plan_node *n, char *buf, size_t cap)
+static size_t partition_columns(struct slice schema, struct slice out, char *buf, size_t cap)
 {
     buf[0] = '\0';
-    struct slice schema = node_field(n, "ReadSchema");
-    struct slice out = node_field(n, "Output");
-    if (!out.len)
-        out = scan_output_list(n);
     if (node_schema_field_count(schema) < 0 || out.len < 2 || out.ptr[0] != '[')
         return 0;
     size_t found = 0, used = 0, start = 1;
@@ -928,18 +919,20 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     struct slice table = node_table_name(n);
     struct slice pushed = scan_list_field(n, "PushedFilters");
     struct slice pf = scan_list_field(n, "PartitionFilters");
+    struct slice schema = node_field(n, "ReadSchema"), output = scan_output(n, table);
+    long out = output.len ? node_list_count(output) : -1;
     struct scan_info info = {
         .node = n,
         .table = table,
-        .read_columns = node_schema_field_count(node_field(n, "ReadSchema")),
+        .read_columns = node_schema_field_count(schema),
         .pushed_filters = pushed.ptr ? node_list_count(pushed) : -1,
         .partition_filters = pf.ptr ? node_list_count(pf) : -1,
         .dynamic_pruning = pf.len && slice_find_in(pf, "dynamicpruning", 0) >= 0,
     };
     if (info.read_columns < 0)
-        info.read_columns = scan_output_columns(n);
+        info.read_columns = out;
     char part_cols[256];
-    info.partitioned = partition_columns(n, part_cols, sizeof part_cols) > 0;
+    info.partitioned = partition_columns(schema, output, part_cols, sizeof part_cols) > 0;
     if (sum->n_scans % 64 == 0) {
         struct scan_info *grown = realloc(sum->scans, (sum->n_scans + 64) * sizeof *grown);
         if (!grown) {
@@ -963,7 +956,6 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     long all = table.len ? table_index_get(tables, table) : -1;
     if (all < 0 && slice_find_in(n->text, "HiveTableRelation", 0) >= 0)
         all = hive_relation_columns(n);
-    long out = scan_output_columns(n);
     /* Information only: the query asked for every column (Spark prunes unused ones), which
      * is what a SELECT * is for; nothing here says the result needs fewer. */
     if (all >= 2 && out == all)

@@ -211,7 +211,9 @@ struct plan_node *plan_node_next_skip_children(const struct plan_node *n);
 /* Lookups. */
 struct plan_node *plan_node_find_by_id(const struct plan *p, int32_t id);
 struct plan_node *document_node_at_line(const struct document *doc, uint32_t line); /* last node starting at or before line */
-/* The first details field named key (value and line filled in *out), false when none. */
+/* The first details field named key (value and line filled in *out), false when none.
+ * Keys asked in a row of one node split its block once (each thread keeps the last node's
+ * fields; document_free makes them stale). */
 bool plan_node_detail(const struct plan_node *n, const char *key, struct plan_detail *out);
 
 /* The ", Statistics(sizeInBytes=..., rowCount=...)" closing the node string's first line

@@ -2,6 +2,7 @@
 #include "sparkplan/plan.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,10 +51,14 @@ struct document *document_new(const char *name, char *bytes, size_t len)
     return doc;
 }
 
+/* Documents freed so far: plan_node_detail's per-thread split goes stale when it moves. */
+static atomic_uint freed_documents;
+
 void document_free(struct document *doc)
 {
     if (!doc)
         return;
+    atomic_fetch_add_explicit(&freed_documents, 1, memory_order_relaxed);
     arena_free(&doc->arena);
     source_free(&doc->src);
     free(doc);
@@ -490,8 +495,70 @@ bool plan_details_next(struct plan_details *it, struct plan_detail *out)
     return false;
 }
 
+/* The fields of the node asked last, split once and only as far as asked: the analysis
+ * asks one node for several keys in a row (a scan for PushedFilters, PartitionFilters,
+ * ReadSchema, Output...), and splitting the block again from its first line for each key was
+ * a seventh of --summary on a formatted plan.  One per thread (the explorer analyses on a
+ * thread of its own).  A node is known by its address, its block and the documents freed so
+ * far: memory of a freed document may hold the next one's nodes, so document_free moves
+ * freed_documents on and the entry goes stale. */
+#define DETAIL_CACHE_FIELDS 32
+static _Thread_local struct {
+    const struct plan_node *node;
+    const char *details;
+    size_t details_len;
+    unsigned freed;
+    uint16_t n_details;       /* the node's count when split */
+    uint16_t n;               /* fields split so far */
+    bool done;                /* the block is split to its end */
+    struct plan_details it;   /* where the split goes on */
+    struct plan_detail field[DETAIL_CACHE_FIELDS];
+} last_split;
+
+/* Points last_split at n; false when n's block is too long to keep. */
+static bool split_of(const struct plan_node *n)
+{
+    unsigned freed = atomic_load_explicit(&freed_documents, memory_order_relaxed);
+    if (last_split.node == n && last_split.details == n->details_text.ptr &&
+        last_split.details_len == n->details_text.len && last_split.n_details == n->n_details &&
+        last_split.freed == freed)
+        return true;
+    if (n->n_details > DETAIL_CACHE_FIELDS)
+        return false;
+    plan_details_init(&last_split.it, n);
+    last_split.node = n;
+    last_split.details = n->details_text.ptr;
+    last_split.details_len = n->details_text.len;
+    last_split.n_details = n->n_details;
+    last_split.freed = freed;
+    last_split.n = 0;
+    last_split.done = false;
+    return true;
+}
+
 bool plan_node_detail(const struct plan_node *n, const char *key, struct plan_detail *out)
 {
+    if (split_of(n)) {
+        for (uint16_t i = 0; i < last_split.n; i++) /* bound: the fields split so far */
+            if (slice_eq_cstr(last_split.field[i].key, key)) {
+                *out = last_split.field[i];
+                return true;
+            }
+        /* Bound: the iterator yields at most n->n_details <= DETAIL_CACHE_FIELDS fields. */
+        while (!last_split.done && last_split.n < DETAIL_CACHE_FIELDS) {
+            struct plan_detail *f = &last_split.field[last_split.n];
+            if (!plan_details_next(&last_split.it, f)) {
+                last_split.done = true;
+                break;
+            }
+            last_split.n++;
+            if (slice_eq_cstr(f->key, key)) {
+                *out = *f;
+                return true;
+            }
+        }
+        return false;
+    }
     struct plan_details it;
     plan_details_init(&it, n);
     while (plan_details_next(&it, out)) /* bound: the node's fields */

@@ -16,6 +16,9 @@ UI_CFLAGS   = $(filter-out -D_XOPEN_SOURCE=% -D_DEFAULT_SOURCE,$(shell $(PKG) --
 UI_LIBS     = $(shell $(PKG) --libs ncursesw termkey 2>/dev/null)
 CHECK_CFLAGS = $(shell $(PKG) --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell $(PKG) --libs check 2>/dev/null)
+# The core reads compressed event logs (src/input/evsource.c) and parses their JSON
+# (src/parse/evload.c): whatever links the core library links these.
+CORE_LIBS    = $(shell $(PKG) --libs libzstd liblz4 zlib snappy libcjson liblzf 2>/dev/null)
 
 # The core, one folder per pipeline stage (see docs/layout.md); src/ui is the only curses code.
 CORE_DIRS = base input parse model analysis output rows
@@ -39,7 +42,7 @@ SAN_TEST_OBJ = $(TEST_SRC:tests/%.c=$(SAN)/tests/%.o)
 
 DEFS = -DSPARKPLAN_VERSION='"$(VERSION)"' -DSPARKPLAN_DATADIR='"$(DATADIR)"'
 
-.PHONY: all deps run check check-unit check-asan check-fuzz install uninstall clean bench fuzz man golden
+.PHONY: all deps run check check-calls check-unit check-asan check-fuzz install uninstall clean bench fuzz fuzz-eventlog man golden
 all: sparkplan
 
 # ---- the program --------------------------------------------------------------------
@@ -60,7 +63,7 @@ $(B)/main.o: src/main.c $(wildcard include/sparkplan/*.h) | $(B)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(UI_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 sparkplan: $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a $(UI_LIBS) -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a $(UI_LIBS) $(CORE_LIBS) -lm
 
 $(B) $(B)/core $(B)/ui $(B)/tests $(SAN) $(SAN)/core $(SAN)/ui $(SAN)/tests:
 	@mkdir -p $@
@@ -113,7 +116,7 @@ $(B)/runner.o: tests/runner.c $(B)/suites.inc | $(B)
 	$(CC) $(WARN) $(CPPFLAGS) $(CHECK_CFLAGS) $(CFLAGS) -I$(B) -Itests -c -o $@ $<
 
 $(B)/check-runner: $(B)/runner.o $(TEST_OBJ) $(B)/libsparkplan-core.a
-	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(CORE_LIBS) -lm
 
 $(SAN)/core/%.o: src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
@@ -132,20 +135,28 @@ $(SAN)/main.o: src/main.c $(wildcard include/sparkplan/*.h) | $(SAN)
 
 $(SAN)/sparkplan: $(SAN)/main.o $(SAN_UI_OBJ) $(SAN_CORE_OBJ)
 	$(CC) $(SANFLAGS) $(LDFLAGS) -pthread -o $@ $(SAN)/main.o $(SAN_UI_OBJ) $(SAN_CORE_OBJ) \
-	  $(UI_LIBS) -lm
+	  $(UI_LIBS) $(CORE_LIBS) -lm
 
 $(SAN)/check-runner: tests/runner.c $(B)/suites.inc $(SAN_TEST_OBJ) $(SAN_CORE_OBJ)
 	$(CC) $(WARN) $(CPPFLAGS) $(CHECK_CFLAGS) $(SANFLAGS) -I$(B) -Itests -o $@ \
-	  tests/runner.c $(SAN_TEST_OBJ) $(SAN_CORE_OBJ) $(CHECK_LIBS) -lm
+	  tests/runner.c $(SAN_TEST_OBJ) $(SAN_CORE_OBJ) $(CHECK_LIBS) $(CORE_LIBS) -lm
 
 # Check's per-test timeout is 4 s by default; corpus passes under ASan need more.
 TEST_ENV = CK_DEFAULT_TIMEOUT=600 SPARKPLAN_BIN=$(CURDIR)/sparkplan
 
 check: deps
 	@$(MAKE) --no-print-directory sparkplan $(B)/check-runner $(SAN)/check-runner $(SAN)/sparkplan
+	@$(MAKE) --no-print-directory check-calls
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-fuzz
 	@$(MAKE) --no-print-directory check-asan
+
+# Calls go one way (docs/layout.md): no two modules, core or explorer, call each other in a
+# circle.  Read from the object files' symbols (nm), the loop found by tsort (tools/calls.sh).
+CALLS_OBJ = $(CORE_OBJ) $(UI_OBJ) $(B)/main.o
+check-calls: $(CALLS_OBJ)
+	@echo "== calls between modules go one way =="
+	@sh tools/calls.sh $(CALLS_OBJ)
 
 check-unit: sparkplan $(B)/check-runner
 	@echo "== unit, golden, corpus and terminal tests =="
@@ -168,12 +179,12 @@ check-asan: $(SAN)/sparkplan $(SAN)/check-runner
 	  [ -e "$$f" ] || continue; echo "== sanitizer report $$f"; cat "$$f"; status=1; \
 	done; exit $$status
 
-# ---- the key lists of the man page and README come from the key table (src/rows/keys.c) -
+# ---- the key lists of the man page and docs/keys.md come from the key table (src/rows/keys.c)
 $(B)/keys-man: tools/keys-man.c $(B)/libsparkplan-core.a $(wildcard include/sparkplan/*.h)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/keys-man.c $(B)/libsparkplan-core.a
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/keys-man.c $(B)/libsparkplan-core.a $(CORE_LIBS)
 
 man: $(B)/keys-man
-	./$(B)/keys-man man/sparkplan.1 README.md
+	./$(B)/keys-man man/sparkplan.1 docs/keys.md
 
 # ---- fuzzing ------------------------------------------------------------------------
 # make fuzz: libFuzzer on each of FUZZ_TARGETS in turn, FUZZ_SECONDS each (default 600):
@@ -202,7 +213,7 @@ FUZZ_ROWS_KEYS     = '\014\000\024\000\000\006\011\012\013\014\016\020E'
 $(FZ)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(B)/sample_data.c $(CORE_HDR)
 	@mkdir -p $(FZ)
 	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(DEFS) $(FUZZ_FLAGS) -o $@ $< \
-	  $(CORE_SRC) $(B)/sample_data.c -lm
+	  $(CORE_SRC) $(B)/sample_data.c $(CORE_LIBS) -lm
 
 # Seeds: every sample, the hand-made pasted forms, and corpus files up to FUZZ_MAX_LEN.
 $(FZ)/seeds/.done: $(SAMPLES) $(wildcard tests/fuzz/seeds/*)
@@ -231,6 +242,16 @@ fuzz: $(FUZZ_TARGETS:%=$(FZ)/fuzz_%) $(FZ)/seeds/.done $(FZ)/seeds-rows/.done
 	  mkdir -p $(FZ)/corpus-$(t); echo "== fuzz_$(t): $(FUZZ_SECONDS) s"; \
 	  ./$(FZ)/fuzz_$(t) $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FZ)/corpus-$(t) \
 	    $(call fuzz_seeds,$(t));)
+
+# make fuzz-eventlog: the same for the event-log reader and model (tests/fuzz/fuzz_eventlog.c,
+# built by the fuzz_% rule), seeded with the event-log corpus's small files when present.
+EVLOG_DIR ?= ../shared/corpus-eventlogs
+fuzz-eventlog: $(FZ)/fuzz_eventlog
+	@mkdir -p $(FZ)/evcorpus $(FZ)/evseeds $(FZ)/crashes
+	@if [ -d "$(EVLOG_DIR)" ]; then find "$(EVLOG_DIR)" -type f -size -300k ! -name '*.md' \
+	  -exec cp {} $(FZ)/evseeds/ \; ; fi
+	./$(FZ)/fuzz_eventlog -max_len=300000 -timeout=20 -artifact_prefix=$(FZ)/crashes/ \
+	  -max_total_time=$(FUZZ_SECONDS) $(FZ)/evcorpus $(FZ)/evseeds
 
 check-fuzz:
 	@echo "== a short fuzz run of each target: $(FUZZ_TARGETS) ($(FUZZ_CHECK_SECONDS) s each) =="
@@ -287,21 +308,24 @@ $(BB)/libsparkplan-core.a: $(BB_CORE_OBJ)
 	ar rcs $@ $^
 
 $(BB)/sparkplan: $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a
-	$(CC) $(BENCH_FLAGS) $(LDFLAGS) -pthread -o $@ $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a $(UI_LIBS) -lm
+	$(CC) $(BENCH_FLAGS) $(LDFLAGS) -pthread -o $@ $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a $(UI_LIBS) $(CORE_LIBS) -lm
 
-$(BB)/spbench: bench/driver.c bench/keys.c bench/screen.c bench/keys.h bench/bench.h \
+$(BB)/spbench: bench/driver.c bench/keys.c bench/screen.c bench/index.c bench/keys.h bench/bench.h \
               $(BB)/libsparkplan-core.a
-	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -Ibench -o $@ bench/driver.c bench/keys.c bench/screen.c \
-	  $(BB)/libsparkplan-core.a -pthread -lm
+	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -Ibench -o $@ bench/driver.c bench/keys.c bench/screen.c bench/index.c \
+	  $(BB)/libsparkplan-core.a $(CORE_LIBS) -pthread -lm
 
 $(BB)/gen: bench/gen.c | $(BB)
 	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -o $@ bench/gen.c
+
+$(BB)/gen_eventlog: bench/gen_eventlog.c | $(BB)
+	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -o $@ bench/gen_eventlog.c
 
 $(BB) $(BB)/core $(BB)/ui:
 	@mkdir -p $@
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BB)/sparkplan $(BB)/spbench $(BB)/gen
+	@$(MAKE) --no-print-directory $(BB)/sparkplan $(BB)/spbench $(BB)/gen $(BB)/gen_eventlog
 	@BENCH_DIR=$(BENCH_DIR) BENCH_RUNS=$(BENCH_RUNS) BB=$(BB) sh bench/run.sh
 
 # ---- install ------------------------------------------------------------------------

@@ -153,7 +153,7 @@ static void key_search_all(struct bench *b, long i)
 static void key_text_floor(struct bench *b, long i)
 {
     (void)i;
-    b->sink += memchr(b->doc->text, '\x01', b->doc->text_len) != NULL;
+    b->sink += memchr(b->doc->src.text, '\x01', b->doc->src.text_len) != NULL;
 }
 
 typedef void key_fn(struct bench *b, long i);

@@ -7,7 +7,7 @@
 # files, BENCH_ONLY="formatted simple ..." restricts the inputs, SPARKPLAN_CORPUS
 # (../shared/corpus), BENCH_NODES (1000000), BENCH_KEYS=0 skips the key costs (BENCH_KEY_PROCS:
 # processes per plan, 5),
-# BENCH_VALGRIND=0 skips the valgrind run, BENCH_SCREEN_RE (a regex the explorer's first
+# BENCH_VALGRIND=0 skips the valgrind run, BENCH_DIFF=0 the diff figure, BENCH_SCREEN_RE (a regex the explorer's first
 # full screen shows; default: anything on the bottom row), BENCH_POLL_S (pause between two
 # looks at the screen, 0.01; 0 polls back to back), BENCH_QUIET_WAIT (1: wait for the
 # explorer's first output without polling, see below), BENCH_SP (the explorer binary).
@@ -18,7 +18,7 @@ DIR=${BENCH_DIR:-/tmp/sparkplan-bench}
 RUNS=${BENCH_RUNS:-3}
 KEEP=${BENCH_KEEP:-0}
 NODES=${BENCH_NODES:-1000000}
-ONLY=${BENCH_ONLY:-formatted simple chain longline subqueries corpus}
+ONLY=${BENCH_ONLY:-formatted simple chain longline subqueries corpus eventlog}
 CORPUS=${SPARKPLAN_CORPUS:-../shared/corpus}
 SCREEN_RE=${BENCH_SCREEN_RE:-}
 # Pause between two looks at the explorer's screen.  Polling without a pause (a tmux client
@@ -48,7 +48,7 @@ cleanup() {
     rm -f "$DIR"/out.* "$DIR"/*.massif
     if [ "$KEEP" != 1 ]; then
         rm -f "$DIR"/formatted.txt "$DIR"/simple.txt "$DIR"/chain.txt "$DIR"/longline.txt \
-              "$DIR"/corpus.txt "$DIR"/corpus1.txt "$DIR"/subqueries.txt
+              "$DIR"/corpus.txt "$DIR"/corpus1.txt "$DIR"/subqueries.txt "$DIR"/eventlog.txt
     fi
 }
 trap cleanup EXIT
@@ -81,6 +81,9 @@ make_input() { # NAME: generate $DIR/NAME.txt unless a fresh one is there
         chain)     "$GEN" chain 10000 "$f" ;;
         longline)  "$GEN" longline 50000000 "$f" ;;
         subqueries) "$GEN" subqueries 80000 "$f" ;;   # 80,000 subquery sections, 10 MB
+        # the formatted plan's shape, 100 MB of it, as an event log carries it: the escaped
+        # string of physicalPlanDescription on one JSON line
+        eventlog)  "$GEN" eventlog $((NODES * 43 / 100)) "$f" ;;
         tiny)      "$GEN" formatted 10 "$f" ;;
         fill)      "$GEN" formatted 40 "$f" ;;   # 53 operators: fills the 38-line pane
         corpus)
@@ -202,6 +205,15 @@ for name in $ONLY; do
     record "$name" wc_cpu "$(field cpu "$line")"
     line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" read "$f")
     record "$name" read "$(field time "$line")"
+    # The same floor the fast way: every line end found 64 bytes a step (finding 10).
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" scan "$f")
+    record "$name" scan "$(field time "$line")"
+    # The compact index of finding 10 built in one pass (bench/index.c: a prototype that reads
+    # Spark's own output only; its node count is set beside the loader's in table 1c).
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" index "$f")
+    record "$name" proto "$(field time "$line")"
+    record "$name" proto_rss_kb "$(field rss_kb "$line")"
+    record "$name" proto_nodes "$(field nodes "$("$SPB" index "$f" 2>/dev/null)")"
     line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$f" 2>"$DIR/out.stderr")
     record "$name" parse "$(field time "$line")"
     record "$name" parse_cpu "$(field cpu "$line")"
@@ -213,11 +225,22 @@ for name in $ONLY; do
     done
     # The floor under the parse: fresh memory the size of the model (the arena).
     arena=$(field arena "$line")
+    nodes=$(field nodes "$line")
     record "$name" lines "$(wc -l <"$f")"
     if [ -n "$arena" ]; then
         line=$("$SPB" fresh "$(calc "$arena / 1048576")" "$RUNS")
         record "$name" fresh1 "$(field one_core "$line")"
         record "$name" fresh2 "$(field two_cores "$line")"
+    fi
+
+    # --summary: the load and the analysis behind it, its few lines of output to a file.
+    line=$("$SPB" run "$RUNS" "$DIR/out.summary" -- "$SP" --summary "$f" 2>"$DIR/out.stderr")
+    record "$name" summary "$(field time "$line")"
+    rm -f "$DIR/out.summary"
+    # The floor of a compact index of the plan (16 bytes an operator): its fresh memory.
+    if [ -n "$nodes" ] && [ "$nodes" -gt 0 ]; then
+        line=$("$SPB" fresh "$(calc "$nodes * 16 / 1048576")" "$RUNS")
+        record "$name" fresh_index "$(field one_core "$line")"
     fi
 
     for mode in print json; do
@@ -256,6 +279,27 @@ for name in $ONLY; do
     fi
     [ "$KEEP" = 1 ] || [ "$name" = formatted ] || rm -f "$f"
 done
+
+# ---- diff: two 1M-node plans compared, against loading them (docs/diff.md) ------------
+# A is the generated simple plan; B the same with every id renumbered and every 5,000th
+# line's Filter given one more conjunct.  The diff loads both, so its baseline is the
+# parse of A plus the parse of B.  BENCH_DIFF=0 skips it.
+if [ "${BENCH_DIFF:-1}" = 1 ]; then
+    da=$DIR/simple.txt
+    db=$DIR/simple-b.txt
+    [ -s "$da" ] || make_input simple || exit 1
+    sed -e 's/#\([0-9][0-9]*\)/#7\1/g' -e '0~5000s/ Filter (/ Filter (true AND /' "$da" >"$db"
+    warm "$da"; warm "$db"
+    say "measuring diff (two $(wc -c <"$da")-byte plans)"
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SP" --diff "$da" "$db")
+    record diff diff "$(field time "$line")"
+    record diff diff_cpu "$(field cpu "$line")"
+    record diff diff_rss_kb "$(field rss_kb "$line")"
+    pa=$(field time "$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$da")")
+    pb=$(field time "$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$db")")
+    record diff load "$(calc "$pa + $pb")"
+    [ "$KEEP" = 1 ] || rm -f "$da" "$db"
+fi
 
 # ---- keys on the row model ---------------------------------------------------------
 if [ "${BENCH_KEYS:-1}" = 1 ]; then
@@ -366,8 +410,38 @@ if [ $HAVE_UI = 1 ]; then
     tmux -L "$TMUX_SOCK" kill-session -t rss 2>/dev/null
 fi
 
+# ---- an event log: the query list against decompressing it -------------------------
+# BENCH_EVENTLOG_MB (1000) of generated log (bench/gen_eventlog.c: many queries, 400 tasks a
+# stage), zstd-compressed; BENCH_EVENTLOG=0 skips it.  Figures: the median of RUNS runs of
+# `sparkplan --summary LOG` (the query list, every metric computed) over the median of
+# `zstd -dc LOG | wc -l`, and the peak RSS over the decompressed size.
+EVLINES=""
+if [ "${BENCH_EVENTLOG:-1}" = 1 ] && command -v zstd >/dev/null 2>&1 && [ -x "$ROOT/$BB/gen_eventlog" ]; then
+    ev=$DIR/evapp.zst
+    evmb=${BENCH_EVENTLOG_MB:-1000}
+    if [ ! -s "$ev" ] || [ "$ev" -ot "$ROOT/$BB/gen_eventlog" ]; then
+        "$ROOT/$BB/gen_eventlog" "$evmb" 400 "$DIR/evapp" && zstd -q -f -T0 --rm "$DIR/evapp" -o "$ev"
+    fi
+    evsize=$(zstd -dc "$ev" | wc -c)
+    warm "$ev"
+    say "measuring the event log ($evsize bytes decompressed, $(wc -c <"$ev") compressed)"
+    : >"$DIR/out.ev-base"; : >"$DIR/out.ev-sp"; : >"$DIR/out.ev-rss"
+    r=0
+    while [ $r -lt "$RUNS" ]; do
+        t0=$(now); zstd -dc "$ev" | wc -l >/dev/null; calc "$(now) - $t0" >>"$DIR/out.ev-base"
+        t0=$(now); /usr/bin/time -f %M -o "$DIR/out.ev-rss1" "$SP" --summary "$ev" >/dev/null
+        calc "$(now) - $t0" >>"$DIR/out.ev-sp"; cat "$DIR/out.ev-rss1" >>"$DIR/out.ev-rss"
+        r=$((r + 1))
+    done
+    base=$(median <"$DIR/out.ev-base"); spt=$(median <"$DIR/out.ev-sp"); rss=$(median <"$DIR/out.ev-rss")
+    record evapp bytes "$evsize"
+    EVLINES="event log, $evsize bytes: zstd -dc | wc -l $base s, sparkplan --summary $spt s (ratio $(calc "$spt / $base"), target <= 4); peak RSS $rss KiB ($(calc "$rss * 1024 / $evsize") of the decompressed size, target < 0.25)"
+    [ "$KEEP" = 1 ] || rm -f "$ev"
+fi
+
 # ---- the tables ----------------------------------------------------------------------
 {
     echo "sparkplan benchmark — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, ${CPU:-?}, ${MEM:-?}, median of $RUNS"
     awk -F '\t' -v runs="$RUNS" -f "$ROOT/bench/table.awk" "$RES"
+    [ -z "$EVLINES" ] || echo "$EVLINES"
 } | tee "$OUT/last.txt"

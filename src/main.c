@@ -11,10 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sparkplan/analyze.h"
+#include "sparkplan/diff.h"
+#include "sparkplan/diffout.h"
 #include "sparkplan/emit.h"
+#include "sparkplan/evemit.h"
+#include "sparkplan/evload.h"
+#include "sparkplan/evview.h"
 #include "sparkplan/insight.h"
 #include "sparkplan/keys.h"
 #include "sparkplan/load.h"
@@ -28,6 +34,7 @@ enum cli_mode {
     MODE_JSON,   /* --json */
     MODE_LINT,   /* --lint: findings, exit 1 on a warning */
     MODE_SUMMARY,/* --summary */
+    MODE_DIFF,   /* --diff A B: exit 0 equal, 1 different, 2 error */
 };
 
 struct cli_options {
@@ -37,6 +44,9 @@ struct cli_options {
     /* Inputs in order; a NULL entry is the built-in sample (no FILE, stdin a terminal). */
     const char **inputs;
     size_t n_inputs;
+    unsigned diff_norm;  /* --strict / --ignore=LIST */
+    bool diff_json;      /* --diff with --json */
+    bool diff_full;      /* --diff-full: no folding of unchanged subtrees */
 };
 
 enum { EXIT_USAGE = 2, EXIT_INPUT = 2 };
@@ -49,10 +59,18 @@ static const char usage_text[] =
     "the built-in sample plan.  FILE '-' is standard input.  When standard output is not\n"
     "a terminal, or with --print or --json, write the plans instead of exploring them.\n"
     "\n"
+    "FILE may be a Spark event log: a log file (plain, zstd, lz4, snappy, lzf or gzip,\n"
+    "told from its bytes), a rolling eventlog_v2_* directory, a Databricks or Spark 1.x log\n"
+    "directory, or a History Server directory of many applications.  Its SQL queries are\n"
+    "listed with what ran on every operator (rows, time, sizes, spill), as the Spark UI\n"
+    "shows them; --json adds \"application\" and \"executions\", --summary lists the\n"
+    "queries by duration, --lint adds the runtime rules SP080-SP087 (docs/eventlogs.md).\n"
+    "\n"
     "Output:\n"
     "  -p, --print         indented outline: every section, one node a line\n"
     "                      with *(codegen stage) and (operator id); warnings on stderr\n"
-    "  -j, --json          the plan model as JSON, one object (one line) per FILE\n"
+    "  -j, --json          the plan model as JSON, one object (one line) per FILE;\n"
+    "                      a plan's \"source\": its notebook cell, query or log record\n"
     "\n"
     "Insight:\n"
     "      --lint          findings, one a line: FILE:LINE: SPnnn severity: message;\n"
@@ -64,6 +82,20 @@ static const char usage_text[] =
     "      --samples       the workshop sample plans with their descriptions\n"
     "      --sample NAME   open a sample plan (as if it were FILE)\n"
     "\n"
+    "Diff:\n"
+    "      --diff A B      what changed from plan A to plan B: the merged tree with marks\n"
+    "                      (+ added, - removed, ~ changed, \u21c4 replaced, \u21b7 moved) and a\n"
+    "                      summary line; exit 0 equal, 1 different, 2 error.  With --json,\n"
+    "                      one JSON object.  A or B may pick a part of a file: FILE#2 (plan\n"
+    "                      2), FILE@optimized, FILE@initial / FILE@final (an adaptive plan's\n"
+    "                      trees), FILE#2@physical.  --diff FILE alone compares an adaptive\n"
+    "                      plan's Initial and Final trees, else plans 1 and 2, else the\n"
+    "                      analyzed and optimized plans\n"
+    "      --ignore=LIST   normalisations: ids (exprids, planids, opids, codegen, subquery),\n"
+    "                      stats, location, hashes, catalog, all (default), none\n"
+    "      --strict        compare as printed (--ignore=none)\n"
+    "      --diff-full     print unchanged subtrees instead of folding them as [=N]\n"
+    "\n"
     "Explorer:\n"
     "      --ascii         ASCII tree guides even in a UTF-8 terminal\n"
     "      --theme NAME    colours: dark (default), light, projector, mono\n"
@@ -74,24 +106,27 @@ static const char usage_text[] =
     /* The explorer's key summary is appended here from its key table. */
     "\n"
     "Exit status: 0 success, 1 no terminal for the explorer (TERM unset), a --lint\n"
-    "warning or an unknown --explain-node operator, 2 bad input, usage, an input past\n"
-    "the limit or a write error; 129, 130, 143 the explorer ended by SIGHUP, SIGINT,\n"
-    "SIGTERM (128 + the signal).\n"
+    "warning, an unknown --explain-node operator or a --diff that found differences,\n"
+    "2 bad input, usage, an input past the limit or a write error; 129, 130, 143 the\n"
+    "explorer ended by SIGHUP, SIGINT, SIGTERM (128 + the signal).\n"
     "Limits: input 16 GiB or half the memory (SPARKPLAN_MAX_INPUT=64G changes it),\n"
     "4294967294 lines, 64 MiB per paste (a longer paste is cut and said).\n"
     "See sparkplan(1) and docs/reliability.md.\n";
 
 static const char *const theme_names[] = {"dark", "light", "projector", "mono"};
 
-/* "sparkplan: BEFORE'ARG'AFTER" and the usage hint; ARG (from the command line) is
- * sanitized like everything else shown. */
+/* "sparkplan: BEFORE'ARG'AFTER" (no quotes without ARG) and the usage hint; ARG (from the
+ * command line) and BEFORE (a message may quote the command line) are sanitized like
+ * everything else shown. */
 static void usage_error(const char *before, const char *arg, const char *after)
 {
     fputs("sparkplan: ", stderr);
-    fputs(before, stderr);
-    fputc('\'', stderr);
-    sanitize_fwrite(stderr, slice_cstr(arg));
-    fputc('\'', stderr);
+    sanitize_fwrite(stderr, slice_cstr(before));
+    if (arg) {
+        fputc('\'', stderr);
+        sanitize_fwrite(stderr, slice_cstr(arg));
+        fputc('\'', stderr);
+    }
     fputs(after, stderr);
     fputc('\n', stderr);
     fputs("Usage: sparkplan [OPTIONS] [FILE...]\nTry 'sparkplan --help' for more.\n", stderr);
@@ -196,10 +231,27 @@ static bool read_input_limit(void)
 }
 
 /* Fills o from argv.  Returns -1 to go on, or the exit status to end with now. */
+/* A missing argument (c == ':') or an unknown option: says so, returns EXIT_USAGE. */
+static int option_error(int c, char **argv)
+{
+    if (c == ':') {
+        usage_error("option ", argv[optind - 1], " needs an argument");
+    } else if (optopt) {
+        char opt[3] = {'-', (char)optopt, '\0'};
+        usage_error("unknown option ", opt, "");
+    } else {
+        usage_error("unknown option ", argv[optind - 1], "");
+    }
+    return EXIT_USAGE;
+}
+
+static int take_inputs(int argc, char **argv, struct cli_options *o);
+
 static int parse_options(int argc, char **argv, struct cli_options *o)
 {
     enum { OPT_ASCII = 256, OPT_THEME, OPT_NO_COLOR, OPT_LINT, OPT_SUMMARY, OPT_RULES,
-           OPT_EXPLAIN_NODE, OPT_SAMPLES, OPT_SAMPLE };
+           OPT_EXPLAIN_NODE, OPT_SAMPLES, OPT_SAMPLE, OPT_DIFF, OPT_IGNORE, OPT_STRICT,
+           OPT_DIFF_FULL };
     static const struct option long_options[] = {
         {"print", no_argument, NULL, 'p'},
         {"json", no_argument, NULL, 'j'},
@@ -212,12 +264,19 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
         {"explain-node", required_argument, NULL, OPT_EXPLAIN_NODE},
         {"samples", no_argument, NULL, OPT_SAMPLES},
         {"sample", required_argument, NULL, OPT_SAMPLE},
+        {"diff", no_argument, NULL, OPT_DIFF},
+        {"ignore", required_argument, NULL, OPT_IGNORE},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {"diff-full", no_argument, NULL, OPT_DIFF_FULL},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     o->ui.theme = "dark";
+    o->diff_norm = DIFF_NORM_DEFAULT;
+    bool diff = false, json = false;
+    struct diag nerr = {0};
     const char *no_color = getenv("NO_COLOR");
     o->ui.no_color = no_color && *no_color;
     opterr = 0; /* our own messages, with "sparkplan:" rather than argv[0] */
@@ -229,6 +288,22 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
             break;
         case 'j':
             o->mode = MODE_JSON;
+            json = true;
+            break;
+        case OPT_DIFF:
+            diff = true;
+            break;
+        case OPT_STRICT:
+            o->diff_norm = 0;
+            break;
+        case OPT_DIFF_FULL:
+            o->diff_full = true;
+            break;
+        case OPT_IGNORE:
+            if (diff_norm_parse(optarg, &o->diff_norm, &nerr) != SP_OK) {
+                usage_error(nerr.message, NULL, ""); /* it may quote the argument */
+                return EXIT_USAGE;
+            }
             break;
         case OPT_ASCII:
             o->ui.ascii = true;
@@ -268,19 +343,24 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
         case 'V':
             printf("sparkplan %s\n", SPARKPLAN_VERSION);
             return finish_stdout();
-        case ':':
-            usage_error("option ", argv[optind - 1], " needs an argument");
-            return EXIT_USAGE;
         default:
-            if (optopt) {
-                char opt[3] = {'-', (char)optopt, '\0'};
-                usage_error("unknown option ", opt, "");
-            } else {
-                usage_error("unknown option ", argv[optind - 1], "");
-            }
+            return option_error(c, argv);
+        }
+    }
+    if (diff) {
+        o->mode = MODE_DIFF;
+        o->diff_json = json;
+        if (argc - optind < 1 || argc - optind > 2) {
+            usage_error("--diff compares two plans: --diff A B (or one adaptive FILE)", NULL, "");
             return EXIT_USAGE;
         }
     }
+    return take_inputs(argc, argv, o);
+}
+
+/* The plans named after the options (or the sample, or stdin); -1 to go on. */
+static int take_inputs(int argc, char **argv, struct cli_options *o)
+{
     o->n_inputs = argc > optind ? (size_t)(argc - optind) : 1;
     o->inputs = calloc(o->n_inputs, sizeof *o->inputs);
     if (!o->inputs) {
@@ -307,9 +387,49 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
 /* The built-in sample a NULL input opens (--sample NAME, else the default). */
 static const char *sample_to_open = SAMPLE_DEFAULT_NAME;
 
+/* Standard input, read whole once its first bytes had to be seen (is it an event log?):
+ * the buffer is then handed to whichever loader takes it. */
+static char *stdin_bytes;
+static size_t stdin_len;
+static bool stdin_taken;
+static enum sp_status stdin_status;   /* why stdin_bytes is NULL: too large, a read error */
+static struct diag stdin_err;
+
+/* Within the input limit (load.h): a stream that never ends stops there. */
+static bool read_stdin_once(void)
+{
+    if (stdin_taken)
+        return stdin_bytes != NULL;
+    stdin_taken = true;
+    stdin_status = load_read_stream(stdin, &stdin_bytes, &stdin_len, &stdin_err);
+    return stdin_bytes != NULL;
+}
+
+static bool stdin_is_eventlog(void)
+{
+    if (!read_stdin_once())
+        return false;
+    const char *p = stdin_bytes;
+    size_t n = stdin_len;
+    if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+        p += 3, n -= 3;
+    if (ev_codec_detect((const unsigned char *)p, n) != EV_PLAIN)
+        return true; /* compressed: only event logs are read compressed */
+    return n >= 9 && memcmp(p, "{\"Event\":", 9) == 0;
+}
+
 /* NULL path: the built-in sample plan. */
 static enum sp_status load_input(const char *path, struct document **doc, struct diag *err)
 {
+    if (path && strcmp(path, "-") == 0 && stdin_taken) {
+        char *bytes = stdin_bytes;
+        stdin_bytes = NULL;
+        if (!bytes) {
+            *err = stdin_err;
+            return stdin_status != SP_OK ? stdin_status : SP_ERR_IO;
+        }
+        return load_bytes("stdin", bytes, stdin_len, doc, err);
+    }
     if (path)
         return load_path(path, doc, err);
     const struct sample_file *s = sample_find(sample_to_open);
@@ -344,8 +464,125 @@ static void report(const char *name, uint32_t line, const char *what, const char
 
 static void report_warnings(const struct document *doc)
 {
-    for (const struct plan_warning *w = doc->first_warning; w; w = w->next)
-        report(doc->name, w->line, "warning: ", w->message);
+    for (const struct plan_warning *w = doc->first_warning; w; w = w->next) {
+        if (!w->where) {
+            report(doc->name, w->line, "warning: ", w->message);
+            continue;
+        }
+        /* A notebook: "FILE:cell 12:3: warning: ..." */
+        fputs("sparkplan: ", stderr);
+        sanitize_fwrite(stderr, slice_cstr(doc->name));
+        fputc(':', stderr);
+        sanitize_fwrite(stderr, slice_cstr(w->where));
+        fputs(": warning: ", stderr);
+        sanitize_fwrite(stderr, slice_cstr(w->message));
+        fputc('\n', stderr);
+    }
+}
+
+/* An event log (a file whose first line is an event, or a log or History Server
+ * directory): read by evload, not by the plan loader. */
+static bool is_eventlog(const char *path)
+{
+    struct stat st;
+    if (path && strcmp(path, "-") == 0)
+        return stdin_is_eventlog();
+    if (!path || stat(path, &st) != 0)
+        return false;
+    if (S_ISREG(st.st_mode))
+        return ev_file_is_eventlog(path);
+    if (!S_ISDIR(st.st_mode))
+        return false;
+    /* a directory without a log is reported as a directory, like any other */
+    struct ev_source src;
+    struct diag err = {0};
+    bool found = ev_source_resolve(path, &src, &err) == SP_OK;
+    if (found)
+        ev_source_free(&src);
+    return found;
+}
+
+static void report_ev_warnings(const struct ev_app *app)
+{
+    for (size_t i = 0; i < app->n_warnings; i++)
+        report(app->warnings[i].file, (uint32_t)app->warnings[i].line, "warning: ",
+               app->warnings[i].message);
+}
+
+/* Every application of an event-log path in the mode asked for.  Returns the exit status
+ * of the inputs (0, or 2 when one could not be read); *warned for --lint. */
+static int run_eventlog(const struct cli_options *o, const char *path, bool *warned)
+{
+    struct ev_source src;
+    struct diag err = {0};
+    enum sp_status s;
+    if (strcmp(path, "-") == 0) { /* a log on standard input: one application, in memory */
+        static char *names[1] = {"stdin"};
+        static struct ev_app_files one = {.name = "stdin", .files = names, .n_files = 1};
+        src = (struct ev_source){.apps = &one, .n_apps = 1};
+        s = SP_OK;
+    } else {
+        s = ev_source_resolve(path, &src, &err);
+    }
+    if (s != SP_OK) {
+        report(path, 0, "", err.message);
+        return sp_status_exit_code(s);
+    }
+    int status = 0;
+    bool list = src.history_dir && (o->mode == MODE_PRINT || o->mode == MODE_SUMMARY ||
+                                     o->mode == MODE_AUTO);
+    struct evemit_app_row *rows = list ? calloc(src.n_apps, sizeof *rows) : NULL;
+    size_t n_rows = 0;
+    for (size_t i = 0; i < src.n_apps; i++) {
+        struct ev_app *app = NULL;
+        if (strcmp(path, "-") == 0)
+            s = evload_bytes("stdin", stdin_bytes, stdin_len, &app, &err);
+        else
+            s = evload_app(&src.apps[i], &app, &err);
+        if (s != SP_OK) {
+            report(src.apps[i].name, err.line, "", err.message);
+            status = sp_status_exit_code(s);
+            continue;
+        }
+        bool w = false;
+        if (src.history_dir && o->mode != MODE_JSON && o->mode != MODE_LINT) {
+            fputs(i ? "\n==> " : "==> ", stdout);
+            sanitize_fwrite(stdout, slice_cstr(src.apps[i].name));
+            fputs(" <==\n", stdout);
+        }
+        if (o->mode == MODE_JSON)
+            s = evemit_json(stdout, app, &err);
+        else if (o->mode == MODE_LINT)
+            s = evemit_lint(stdout, app, &w, &err);
+        else if (o->mode == MODE_SUMMARY)
+            s = evemit_summary(stdout, app, &err);
+        else
+            s = evemit_print(stdout, app, &err);
+        *warned = *warned || w;
+        if (rows)
+            evemit_app_row(app, &rows[n_rows++]);
+        if (o->mode != MODE_JSON && o->mode != MODE_SUMMARY)
+            report_ev_warnings(app);
+        ev_app_free(app);
+        if (s != SP_OK) {
+            report(src.apps[i].name, 0, "", err.message);
+            status = EXIT_INPUT;
+            break;
+        }
+    }
+    if (rows && n_rows > 0 && status == 0) { /* the applications at a glance, last */
+        fputc('\n', stdout);
+        if (evemit_app_list(stdout, path, rows, n_rows, &err) != SP_OK)
+            status = EXIT_INPUT;
+    }
+    free(rows);
+    if (strcmp(path, "-") == 0) {
+        free(stdin_bytes);
+        stdin_bytes = NULL;
+    } else {
+        ev_source_free(&src);
+    }
+    return status;
 }
 
 /* --print / --json / stdout not a terminal: each input loaded, written and freed in turn,
@@ -358,6 +595,12 @@ static int run_emit(const struct cli_options *o)
         const char *path = o->inputs[i];
         struct document *doc = NULL;
         struct diag err = {0};
+        if (is_eventlog(path)) {
+            bool warned = false;
+            int st = run_eventlog(o, path, &warned);
+            status = st ? st : status;
+            continue;
+        }
         enum sp_status s = load_input(path, &doc, &err);
         if (s != SP_OK) {
             report(input_name(path), err.line, "", err.message);
@@ -398,6 +641,11 @@ static int run_insight(const struct cli_options *o)
         struct document *doc = NULL;
         struct analysis *a = NULL;
         struct diag err = {0};
+        if (is_eventlog(path)) {
+            int st = run_eventlog(o, path, &warned);
+            input_status = st ? st : input_status;
+            continue;
+        }
         enum sp_status s = load_input(path, &doc, &err);
         if (s != SP_OK) {
             report(input_name(path), err.line, "", err.message);
@@ -427,6 +675,164 @@ static int run_insight(const struct cli_options *o)
     return lint && warned ? 1 : 0;
 }
 
+/* One side of --diff: "FILE", "FILE#2", "FILE@final"; *doc is loaded unless it is the same
+ * file as other (then shared).  Reports and returns the exit status on failure, else -1. */
+static int diff_load(const char *arg, const char *other_path, struct document *other,
+                     char **path, struct document **doc, const char **spec)
+{
+    size_t at = diff_spec_split(arg);
+    *path = strndup(arg, at);
+    *spec = arg + at;
+    if (!*path) {
+        fputs("sparkplan: out of memory\n", stderr);
+        return EXIT_INPUT;
+    }
+    if (other && other_path && strcmp(other_path, *path) == 0) {
+        *doc = other;
+        return -1;
+    }
+    struct diag err = {0};
+    enum sp_status s = load_input(*path, doc, &err);
+    if (s != SP_OK) {
+        report(input_name(*path), err.line, "", err.message);
+        return EXIT_INPUT;
+    }
+    return -1;
+}
+
+/* With one FILE: an adaptive plan's Initial and Final trees, else its first two plans,
+ * else its analyzed and optimized plans. */
+static void diff_default_specs(const struct document *doc, const char **sa, const char **sb)
+{
+    struct diff_side probe;
+    struct diag err = {0};
+    if (diff_select(doc, "@initial", &probe, &err) == SP_OK) {
+        diff_side_free(&probe);
+        *sa = "@initial", *sb = "@final";
+    } else if (doc->n_plans >= 2) {
+        *sa = "#1", *sb = "#2";
+    } else {
+        *sa = "@analyzed", *sb = "@optimized";
+    }
+}
+
+static int diff_output(const struct cli_options *o, const struct diff_result *r)
+{
+    struct diag err = {0};
+    const char *lang = getenv("LC_ALL");
+    if (!lang || !*lang)
+        lang = getenv("LC_CTYPE");
+    if (!lang || !*lang)
+        lang = getenv("LANG");
+    bool utf8 = !o->ui.ascii && lang && (strstr(lang, "UTF-8") || strstr(lang, "utf8") ||
+                                         strstr(lang, "UTF8") || strstr(lang, "utf-8"));
+    struct diffout_options out = {utf8, !o->diff_full};
+    enum sp_status s = o->diff_json ? diffout_json(stdout, r, &err)
+                                    : diffout_text(stdout, r, &out, &err);
+    if (s != SP_OK) {
+        fprintf(stderr, "sparkplan: %s\n", err.message);
+        return EXIT_INPUT;
+    }
+    return r->equal ? 0 : 1;
+}
+
+/* --diff A B (or --diff FILE): exit 0 equal after normalisation, 1 different, 2 error. */
+static int run_diff(const struct cli_options *o)
+{
+    char *path_a = NULL, *path_b = NULL;
+    struct document *doc_a = NULL, *doc_b = NULL;
+    const char *spec_a = "", *spec_b = "";
+    struct diff_side side_a = {0}, side_b = {0};
+    struct diff_result *r = NULL;
+    struct diag err = {0};
+    int status = diff_load(o->inputs[0], NULL, NULL, &path_a, &doc_a, &spec_a);
+    if (status < 0 && o->n_inputs == 2)
+        status = diff_load(o->inputs[1], path_a, doc_a, &path_b, &doc_b, &spec_b);
+    if (status < 0 && o->n_inputs == 1) {
+        doc_b = doc_a;
+        path_b = strdup(path_a);
+        if (!*spec_a)
+            diff_default_specs(doc_a, &spec_a, &spec_b);
+        else
+            spec_b = spec_a;
+    }
+    if (status < 0 && diff_select(doc_a, spec_a, &side_a, &err) != SP_OK) {
+        report(input_name(path_a), 0, "", err.message);
+        status = EXIT_INPUT;
+    }
+    if (status < 0 && diff_select(doc_b, spec_b, &side_b, &err) != SP_OK) {
+        report(input_name(path_b), 0, "", err.message);
+        status = EXIT_INPUT;
+    }
+    if (status < 0 && diff_sides(&side_a, &side_b, o->diff_norm, &r, &err) != SP_OK) {
+        fprintf(stderr, "sparkplan: %s\n", err.message);
+        status = EXIT_INPUT;
+    }
+    if (status < 0)
+        status = diff_output(o, r);
+    diff_free(r);
+    diff_side_free(&side_a);
+    diff_side_free(&side_b);
+    if (doc_b != doc_a)
+        document_free(doc_b);
+    document_free(doc_a);
+    free(path_a);
+    free(path_b);
+    return status;
+}
+
+/* The explorer on an event log: its queries' final plans, the other versions as their tabs,
+ * the query list first (ui.h).  A History Server directory: its first application. */
+static int explore_eventlog(struct cli_options *o, const char *path)
+{
+    struct ev_source src;
+    struct diag err = {0};
+    struct ev_app *app = NULL;
+    enum sp_status s;
+    if (strcmp(path, "-") == 0) {
+        s = evload_bytes("stdin", stdin_bytes, stdin_len, &app, &err);
+        o->ui.tty_from_dev = true;
+    } else if ((s = ev_source_resolve(path, &src, &err)) == SP_OK) {
+        if (src.n_apps > 1)
+            fprintf(stderr, "sparkplan: %s: %zu applications, exploring the first "
+                            "(--summary lists them all)\n", path, src.n_apps);
+        s = evload_app(&src.apps[0], &app, &err);
+        ev_source_free(&src);
+    }
+    if (s != SP_OK) {
+        report(path, err.line, "", err.message);
+        return sp_status_exit_code(s);
+    }
+    report_ev_warnings(app);
+    struct evview ev;
+    struct document **docs = calloc(app->n_execs + 1, sizeof *docs);
+    size_t n = 0;
+    int status = EXIT_INPUT;
+    if (docs && evview_init(&ev, app)) {
+        for (size_t i = 0; i < app->n_execs; i++) {
+            const struct ev_plan *p = ev_exec_final(&app->execs[i]);
+            if (p && p->doc && p->section)
+                docs[n++] = p->doc;
+        }
+        if (n == 0) {
+            report(path, 0, "", "no SQL query with a plan in this log (--summary says what "
+                                "it holds)");
+        } else {
+            if (!isatty(STDIN_FILENO))
+                o->ui.tty_from_dev = true;
+            o->ui.ev = &ev;
+            status = ui_run(docs, n, &o->ui);
+            o->ui.ev = NULL;
+        }
+        evview_free(&ev);
+    } else {
+        fputs("sparkplan: out of memory\n", stderr);
+    }
+    free(docs);
+    ev_app_free(app);
+    return status;
+}
+
 /* The interactive explorer over every input.  Any input that fails to load ends the run
  * before the screen is taken, so the message stays readable. */
 static int run_explorer(struct cli_options *o)
@@ -438,6 +844,11 @@ static int run_explorer(struct cli_options *o)
     }
     int status = 0;
     size_t n_docs = 0;
+    for (size_t i = 0; i < o->n_inputs; i++) /* an event log is explored on its own */
+        if (is_eventlog(o->inputs[i])) {
+            free(docs);
+            return explore_eventlog(o, o->inputs[i]);
+        }
     for (size_t i = 0; i < o->n_inputs; i++) {
         const char *path = o->inputs[i];
         struct diag err = {0};
@@ -474,7 +885,9 @@ int main(int argc, char **argv)
     }
     if (o.sample)
         sample_to_open = o.sample;
-    if (o.mode == MODE_LINT || o.mode == MODE_SUMMARY)
+    if (o.mode == MODE_DIFF)
+        status = run_diff(&o);
+    else if (o.mode == MODE_LINT || o.mode == MODE_SUMMARY)
         status = run_insight(&o);
     else if (o.mode != MODE_AUTO || !isatty(STDOUT_FILENO))
         status = run_emit(&o);

@@ -533,6 +533,67 @@ START_TEST(truncated_lists_and_plans_are_reported_with_the_setting)
 }
 END_TEST
 
+START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
+{
+    /* The whole-text look for "... N more characters", "... N more fields" and
+     * "Statistics(" reads 16 bytes a step: marks at the start of a step, across two steps and
+     * in the last bytes, after a few kilobytes of plan. */
+    for (unsigned pad = 0; pad < 17; pad += 5) {
+        char text[8192];
+        size_t used = (size_t)snprintf(text, sizeof text, "== Physical Plan ==\n*(1) Project [c%.*s#0]\n",
+                                       (int)pad, "xxxxxxxxxxxxxxxxx");
+        for (unsigned i = 1; i < 60; i++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c%u#%u]\n",
+                                     (int)(i - 1) * 3, "", i, i);
+        used += (size_t)snprintf(text + used, sizeof text - used,
+                                 "%*s+- *(1) LocalTableScan [c1#1, ... 4 more fields]\n", 59 * 3, "");
+        snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c... 77 more characters", 60 * 3, "");
+        struct linted l = lint(text);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_PLAN, NULL) == 1, "pad %u", pad);
+        ck_assert_uint_eq(first_of(&l, RULE_TRUNCATED_PLAN)->line, 63);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_FIELDS, NULL) == 1, "pad %u", pad);
+        done(&l);
+    }
+}
+END_TEST
+
+START_TEST(lists_and_schemas_are_counted_to_their_closing_bracket)
+{
+    static const struct {
+        const char *list;
+        long n;
+    } lists[] = {
+        {"[a#1, b#2, c#3]", 3},
+        {"[]", 0},
+        {"[a#1, f(b#2, c#3), map<int,string>, {x, y}]", 4},
+        {"[a#1, b#2, ... 30 more fields]", 32},
+        {"[a#1, [b#2, c#3]] trailing, text", 2},
+        {"[a#1, b#2", 2},        /* cut: what is there */
+        {"[a#1, b#2,", 2},
+        {"(a#1)", -1},
+    };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        ck_assert_msg(node_list_count(slice_cstr(lists[i].list)) == lists[i].n, "%s: %ld, not %ld",
+                      lists[i].list, node_list_count(slice_cstr(lists[i].list)), lists[i].n);
+    static const struct {
+        const char *schema;
+        long n;
+    } schemas[] = {
+        {"struct<a:int,b:string,c:decimal(7,2)>", 3},
+        {"struct<>", 0},
+        {"struct<a:array<struct<x:int,y:int>>,b:map<string,int>>", 2},
+        {"struct<a:int,b:string,...>", 3},  /* closed: "..." counts as a field */
+        {"struct<a:int,b:str", -1},
+        {"struct<", -1},
+        {"struct<a:int> extra", 1},
+    };
+    for (size_t i = 0; i < sizeof schemas / sizeof schemas[0]; i++)
+        ck_assert_msg(node_schema_field_count(slice_cstr(schemas[i].schema)) == schemas[i].n,
+                      "%s: %ld, not %ld", schemas[i].schema,
+                      node_schema_field_count(slice_cstr(schemas[i].schema)), schemas[i].n);
+}
+END_TEST
+
 /* ---- one finding per node of the plan that runs ------------------------------------------- */
 
 /* A notebook cell printing explain() then explain("codegen") of the same query (the shape of
@@ -1099,10 +1160,43 @@ START_TEST(lint_and_summary_stay_linear_in_the_number_of_subqueries)
 }
 END_TEST
 
+START_TEST(a_needle_is_found_at_every_offset_as_a_plain_search_finds_it)
+{
+    /* The node-text search tests 16 starts a step on the needle's two ends: a match at each
+     * offset of the step, across a step's end, near the hay's end, and look-alikes. */
+    char hay[200];
+    for (size_t i = 0; i < sizeof hay; i++)
+        hay[i] = " ab"[(i * 5 + i / 7) % 3];
+    static const char *const needles[] = {"a", "b ", " more field", "ab a", "aa", " ", "zz", "b"};
+    for (size_t k = 0; k < sizeof needles / sizeof needles[0]; k++) {
+        size_t n = strlen(needles[k]);
+        for (size_t at = 0; at + n <= sizeof hay; at += 3) {
+            char h[200];
+            memcpy(h, hay, sizeof h);
+            memcpy(h + at, needles[k], n);
+            for (size_t len = at + n; len <= sizeof h; len += 37) {
+                for (size_t from = 0; from < 40 && from <= len; from += 13) {
+                    long want = -1;
+                    for (size_t i = from; i + n <= len && want < 0; i++)
+                        if (memcmp(h + i, needles[k], n) == 0)
+                            want = (long)i;
+                    long got = slice_find_in(slice_make(h, len), needles[k], from);
+                    ck_assert_msg(got == want, "\"%s\" at %zu in %zu from %zu: %ld, not %ld",
+                                  needles[k], at, len, from, got, want);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
     TCase *tc = tcase_create("rules");
+    tcase_add_test(tc, a_needle_is_found_at_every_offset_as_a_plain_search_finds_it);
+    tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
+    tcase_add_test(tc, lists_and_schemas_are_counted_to_their_closing_bracket);
     tcase_add_test(tc, every_exchange_is_counted_and_named_by_its_key);
     tcase_add_test(tc, single_partition_warns_for_a_window_without_partition_by_only);
     tcase_add_test(tc, broadcast_exchanges_are_counted_and_reuse_is_not_a_shuffle);

@@ -45,10 +45,10 @@ static void assert_loads_byte_for_byte(size_t size)
     struct document *doc = NULL;
     struct diag err = {0};
     ck_assert_int_eq(load_path(path, &doc, &err), SP_OK);
-    ck_assert_uint_eq(doc->len, size);
-    ck_assert(memcmp(doc->bytes, expected, size) == 0);
-    ck_assert_int_eq(doc->bytes[size], '\0'); /* the guard byte the parser may rely on */
-    ck_assert(doc->bytes_mapped == (size >= MAPFILE_MIN_SIZE)); /* big files are mapped */
+    ck_assert_uint_eq(doc->src.len, size);
+    ck_assert(memcmp(doc->src.bytes, expected, size) == 0);
+    ck_assert_int_eq(doc->src.bytes[size], '\0'); /* the guard byte the parser may rely on */
+    ck_assert(doc->src.mapped == (size >= MAPFILE_MIN_SIZE)); /* big files are mapped */
     ck_assert_uint_ge(doc->n_all_nodes, 2);
     document_free(doc);
     free(expected);
@@ -115,19 +115,19 @@ START_TEST(a_mapped_input_is_cleaned_in_place)
     struct document *doc = NULL;
     struct diag err = {0};
     ck_assert_int_eq(load_path(path, &doc, &err), SP_OK);
-    ck_assert(doc->bytes_mapped);
-    ck_assert_ptr_null(doc->bytes);
-    ck_assert_ptr_eq(doc->text, doc->text_buf);
-    ck_assert_uint_eq(doc->text_len, size - (n_lines + 2)); /* every '\r' gone */
-    ck_assert_ptr_null(memchr(doc->text, '\r', doc->text_len));
+    ck_assert(doc->src.mapped);
+    ck_assert_ptr_null(doc->src.bytes);
+    ck_assert_ptr_eq(doc->src.text, doc->src.over);
+    ck_assert_uint_eq(doc->src.text_len, size - (n_lines + 2)); /* every '\r' gone */
+    ck_assert_ptr_null(memchr(doc->src.text, '\r', doc->src.text_len));
     ck_assert_uint_eq(doc->n_all_nodes, n_lines + 1);
     ck_assert_uint_eq(doc->all_nodes[n_lines]->line, n_lines + 2);
     /* The same plan as from the bytes read into memory. */
     struct document *read = NULL;
     ck_assert_int_eq(load_bytes("crlf", buf, size, &read, &err), SP_OK);
     ck_assert_uint_eq(read->n_all_nodes, doc->n_all_nodes);
-    ck_assert_uint_eq(read->text_len, doc->text_len);
-    ck_assert(memcmp(read->text, doc->text, doc->text_len) == 0);
+    ck_assert_uint_eq(read->src.text_len, doc->src.text_len);
+    ck_assert(memcmp(read->src.text, doc->src.text, doc->src.text_len) == 0);
     document_free(read);
     document_free(doc);
     unlink(path);
@@ -177,7 +177,7 @@ START_TEST(a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last)
         ck_assert_int_eq(load_bytes("big paste", copy, lens[k], &doc, &err), SP_OK);
         ck_assert_uint_eq(doc->n_plans, copies);
         ck_assert_uint_eq(doc->n_all_nodes, 2 * copies);
-        ck_assert_ptr_ne(doc->text, doc->bytes); /* cleaned */
+        ck_assert_ptr_ne(doc->src.text, doc->src.bytes); /* cleaned */
         const struct plan_node *last = doc->all_nodes[doc->n_all_nodes - 1];
         ck_assert(last->text.len && last->text.ptr[last->text.len - 1] == ')');
         document_free(doc);

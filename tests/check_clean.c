@@ -122,9 +122,9 @@ static char *cleaned(const char *text)
     ck_assert_ptr_nonnull(doc);
     struct diag err = {0};
     ck_assert_int_eq(clean_document(doc, &err), SP_OK);
-    char *out = malloc(doc->text_len + 1);
-    memcpy(out, doc->text, doc->text_len);
-    out[doc->text_len] = '\0';
+    char *out = malloc(doc->src.text_len + 1);
+    memcpy(out, doc->src.text, doc->src.text_len);
+    out[doc->src.text_len] = '\0';
     document_free(doc);
     return out;
 }
@@ -163,8 +163,8 @@ START_TEST(spark_output_is_read_in_place)
     struct document *doc = document_new("t", copy, strlen(copy));
     struct diag err = {0};
     ck_assert_int_eq(clean_document(doc, &err), SP_OK);
-    ck_assert_ptr_eq(doc->text, doc->bytes); /* no copy */
-    ck_assert_ptr_null(doc->line_map);
+    ck_assert_ptr_eq(doc->src.text, doc->src.bytes); /* no copy */
+    ck_assert_ptr_null(doc->src.line_map);
     ck_assert(!clean_quick_scan(PLAN, strlen(PLAN)));
     document_free(doc);
 }
@@ -189,16 +189,16 @@ START_TEST(cleaned_text_takes_the_inputs_place)
     struct document *doc = document_new("crlf", copy, n);
     struct diag err = {0};
     ck_assert_int_eq(clean_document(doc, &err), SP_OK);
-    ck_assert_ptr_null(doc->bytes);
-    ck_assert_ptr_eq(doc->text, copy);
-    ck_assert_ptr_eq(doc->text_buf, copy);
-    ck_assert_uint_eq(doc->text_len, strlen(PLAN));
-    ck_assert(memcmp(doc->text, PLAN, strlen(PLAN)) == 0);
-    ck_assert_uint_eq(doc->len, n); /* the input's size is still known */
+    ck_assert_ptr_null(doc->src.bytes);
+    ck_assert_ptr_eq(doc->src.text, copy);
+    ck_assert_ptr_eq(doc->src.over, copy);
+    ck_assert_uint_eq(doc->src.text_len, strlen(PLAN));
+    ck_assert(memcmp(doc->src.text, PLAN, strlen(PLAN)) == 0);
+    ck_assert_uint_eq(doc->src.len, n); /* the input's size is still known */
     /* Cleaning again changes nothing. */
     ck_assert_int_eq(clean_document(doc, &err), SP_OK);
     ck_assert_int_eq(clean_document_full(doc, &err), SP_OK);
-    ck_assert_ptr_eq(doc->text, copy);
+    ck_assert_ptr_eq(doc->src.text, copy);
     document_free(doc);
 
     /* A tab in the leading blanks becomes 8 spaces: the text grows and goes to the arena. */
@@ -208,12 +208,12 @@ START_TEST(cleaned_text_takes_the_inputs_place)
                                  "\t+- *(1) Range (0, 10, step=1, splits=2)\n";
     struct document *loaded = NULL;
     ck_assert_int_eq(load_bytes("tabs", strdup(tabbed), strlen(tabbed), &loaded, &err), SP_OK);
-    ck_assert_ptr_null(loaded->text_buf);
-    ck_assert_ptr_null(loaded->bytes); /* freed by the loader: nothing points into it */
-    ck_assert_uint_gt(loaded->text_len, strlen(tabbed));
-    ck_assert(tu_slice_is(tu_root(loaded)->name, "Project"));
+    ck_assert_ptr_null(loaded->src.over);
+    ck_assert_ptr_null(loaded->src.bytes); /* freed by the loader: nothing points into it */
+    ck_assert_uint_gt(loaded->src.text_len, strlen(tabbed));
+    tu_assert_slice_is(tu_root(loaded)->name, "Project");
     struct plan_node *filter = document_node_at_line(loaded, 3);
-    ck_assert(tu_slice_is(filter->name, "Filter"));
+    tu_assert_slice_is(filter->name, "Filter");
     ck_assert_ptr_nonnull(strstr(filter->text.ptr, "        +- *(1) Range")); /* 8 columns */
     document_free(loaded);
 }
@@ -382,8 +382,8 @@ START_TEST(utf16_input_is_read)
     struct diag err = {0};
     ck_assert_int_eq(load_bytes("t", buf, 2 + 2 * n, &doc, &err), SP_OK);
     struct plan_node *r = tu_root(doc);
-    ck_assert(tu_slice_is(r->name, "Project"));
-    ck_assert(tu_slice_is(tu_child(r, 0)->name, "Range"));
+    tu_assert_slice_is(r->name, "Project");
+    tu_assert_slice_is(tu_child(r, 0)->name, "Range");
     document_free(doc);
 }
 END_TEST
@@ -409,7 +409,7 @@ START_TEST(hard_wrapped_lines_are_joined)
         "      Location: CatalogFileIndex[file:/spark/spark-warehouse/t], PartitionFilters: [],\n"
         "      PushedFilters: [], ReadSchema: struct<name:string>\n");
     struct plan_node *scan = tu_child(tu_child(tu_root(doc), 0), 0);
-    ck_assert(tu_slice_is(scan->name, "FileScan parquet default.t"));
+    tu_assert_slice_is(scan->name, "FileScan parquet default.t");
     ck_assert_ptr_null(memchr(scan->text.ptr, '\n', scan->text.len));
     ck_assert(has_warning(doc, "joined"));
     document_free(doc);
@@ -453,7 +453,7 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
     const struct plan_section *an = doc->first_plan->first_section->next;
     ck_assert_int_eq(an->kind, SECTION_ANALYZED);
     const struct plan_node *root = an->first_root;
-    ck_assert(tu_slice_is(root->name, "Project"));
+    tu_assert_slice_is(root->name, "Project");
     ck_assert_ptr_null(memchr(root->text.ptr, '\n', root->text.len)); /* one line again */
     ck_assert_uint_eq(root->n_children, 1);
     const struct plan_node *parsed = doc->first_plan->first_section->first_root;
@@ -472,7 +472,7 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
                    "/* 003 */ }\n");
     const struct plan_section *cg = doc->first_plan->first_section;
     ck_assert_int_eq(cg->kind, SECTION_CODEGEN);
-    ck_assert(tu_slice_is(cg->first_root->name, "Project"));
+    tu_assert_slice_is(cg->first_root->name, "Project");
     document_free(doc);
     /* A table name too long to break moved down whole, the only broken line of the plan:
        by an email client (column 0) or by hand (indented past the marker). */
@@ -489,7 +489,7 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
     for (size_t k = 0; k < 2; k++) {
         doc = tu_parse(moved[k]);
         const struct plan_node *scan = tu_child(tu_root(doc), 0);
-        ck_assert(tu_slice_is(scan->name, "FileScan parquet spark_catalog.default.partitioned_employees"));
+        tu_assert_slice_is(scan->name, "FileScan parquet spark_catalog.default.partitioned_employees");
         ck_assert_ptr_null(memchr(scan->text.ptr, '\n', scan->text.len));
         document_free(doc);
     }
@@ -823,6 +823,50 @@ static void json_escape(const char *text, size_t n, struct sb *o)
         }
     }
 }
+
+/* An event log's plan is found and decoded many bytes at a time: escapes and quotes that
+   fall at every offset of a 16-byte step, and a line that ends inside a string after a
+   backslash, must read as they did byte by byte. */
+START_TEST(event_log_escapes_at_every_offset_are_decoded)
+{
+    for (int pad = 0; pad < 40; pad++) {
+        struct sb plan = {0};
+        sb_str(&plan, "== Physical Plan ==\n*(1) Filter (name#1 = ");
+        for (int k = 0; k < pad; k++)
+            sb_ch(&plan, (char)('a' + k % 26));
+        sb_str(&plan, "\"q\" \\ x=y\tz)\n+- *(1) LocalTableScan [name#1]\n");
+        struct sb json = {0};
+        sb_str(&json, "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+                      "\"physicalPlanDescription\":\"");
+        json_escape(plan.p, plan.n, &json);
+        sb_str(&json, "\",\"time\":1}\n");
+        char *out = cleaned(json.p);
+        ck_assert_msg(strstr(out, plan.p) != NULL, "pad %d: got [%s]", pad, out);
+        free(out);
+        /* '=' as Gson writes it (a Zeppelin note): \u003d */
+        struct sb gson = {0};
+        for (size_t i = 0; i < json.n; i++) {
+            if (json.p[i] == '=' && i > 40)
+                sb_str(&gson, "\\u003d");
+            else
+                sb_ch(&gson, json.p[i]);
+        }
+        out = cleaned(gson.p);
+        ck_assert_msg(strstr(out, plan.p) != NULL, "pad %d (gson): got [%s]", pad, out);
+        free(out);
+        /* cut after a backslash: an unterminated string is not a plan */
+        json.p[json.n - 14] = '\\';
+        json.p[json.n - 13] = '\n';
+        json.p[json.n - 12] = '\0';
+        out = cleaned(json.p);
+        ck_assert_ptr_null(strstr(out, "LocalTableScan [name#1]\n"));
+        free(out);
+        free(plan.p);
+        free(json.p);
+        free(gson.p);
+    }
+}
+END_TEST
 
 static void m_json(const char *text, struct sb *o)
 {
@@ -1343,7 +1387,8 @@ START_TEST(quick_scan_never_skips_a_needed_rewrite)
         ck_assert_int_eq(clean_document_full(doc, &err), SP_OK);
         if (!dirty) {
             scanned_clean++;
-            ck_assert_msg(doc->text == doc->bytes, "%s: the quick scan missed a rewrite", p);
+            ck_assert_msg(doc->src.text == doc->src.bytes, "%s: the quick scan missed a rewrite",
+                          p);
         }
         document_free(doc);
     }
@@ -1406,14 +1451,19 @@ START_TEST(spark_output_gives_the_same_tree_with_and_without_clean_up)
         bool paste = false;
         for (size_t k = 0; k < sizeof pastes / sizeof pastes[0]; k++)
             paste |= strcmp(p + 2, pastes[k]) == 0;
-        if (paste) {
+        /* The parser reads this one's one-space indentation as tree markers off the grid
+           (tests/check_wild.c) without clean-up too. */
+        bool parser_reads_it = strcmp(p + 2, "web/spark-docs-explain-default-table.txt") == 0;
+        if (paste && !parser_reads_it) {
             ck_assert_msg(strcmp(raw, got) != 0, "%s: clean-up no longer needed?", p + 2);
+        } else if (paste) {
+            ck_assert_msg(strcmp(raw, got) == 0, "%s: clean-up and parser disagree", p + 2);
         } else if (strcmp(raw, got) != 0) {
             char why[400];
             first_difference(raw, got, why, sizeof why);
             fprintf(stderr, "clean: %s changed by clean-up: %s\n", p + 2, why);
             differ++;
-        } else if (doc && doc->text != doc->bytes && strcmp(p + 2, hand_wrapped) != 0) {
+        } else if (doc && doc->src.text != doc->src.bytes && strcmp(p + 2, hand_wrapped) != 0) {
             /* Not even the text of a node: Spark's output is read as it is. */
             fprintf(stderr, "clean: %s rewritten by clean-up\n", p + 2);
             differ++;
@@ -1438,6 +1488,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, show_table_is_unwrapped);
     tcase_add_test(tc, row_repr_is_decoded);
     tcase_add_test(tc, json_string_and_notebook_output_are_decoded);
+    tcase_add_test(tc, event_log_escapes_at_every_offset_are_decoded);
     tcase_add_test(tc, codegen_strings_are_not_decoded);
     tcase_add_test(tc, comment_and_quote_prefixes_are_removed);
     tcase_add_test(tc, sql_test_comments_are_not_prefixes);

@@ -24,9 +24,7 @@
 
 #include "pollwait.h"
 #include "testutil.h"
-
-static char run_dir[64];      /* per-run directory: sockets, config, plan files */
-static bool tmux_ok;
+#include "tmuxterm.h"
 
 /* ---- the plans ---------------------------------------------------------------------- */
 
@@ -158,254 +156,12 @@ static const char plan_hostile[] =
     "+- *(1) Filter (a#1 = \x1b[31mEVIL\x1b[0m\x07)\n"
     "   +- FileScan parquet t[a#1] Location: x[file:/x\x1b]0;owned\x07]\n";
 
-/* ---- tmux helpers ------------------------------------------------------------------- */
-
-struct tmx {
-    char sock[128];
-    bool program;  /* the pane is the program itself (not a shell that runs it) */
-};
-
-static char *run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *run(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int status = 0;
-    char *out = tu_run(cmd, &status);
-    return out ? out : strdup("");
-}
-
-static void write_file(const char *name, const char *text)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", run_dir, name);
-    FILE *f = fopen(path, "wb");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
+/* ---- helpers ------------------------------------------------------------------------ */
 
 static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
-}
-
-/* Where a sanitized binary writes its reports: run_dir/sanitizer.PID. */
-static const char *report_prefix(void)
-{
-    static char prefix[96];
-    snprintf(prefix, sizeof prefix, "%s/sanitizer", run_dir);
-    return prefix;
-}
-
-/* Start `sparkplan ARGS` (run from the run directory) in a W x H terminal. env: extra
- * environment ("NO_COLOR=1"), may be "". */
-static void start_cmd(struct tmx *x, const char *name, int w, int h, const char *env,
-                      const char *args, bool then_shell)
-{
-    snprintf(x->sock, sizeof x->sock, "%s/%s.sock", run_dir, name);
-    x->program = !then_shell;
-    char san[512];
-    tu_san_env(san, sizeof san, report_prefix());
-    /* then_shell: the pane outlives the program and shows its exit status, so the
-     * terminal's modes after the exit can be read from a live pane. */
-    char *out = run("cd %s && tmux -S %s -f %s/tmux.conf new-session -d -x %d -y %d "
-                    "'%senv -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s %s %s %s%s' 2>&1",
-                    run_dir, x->sock, run_dir, w, h, then_shell ? "" : "exec ", san, env,
-                    tu_binary(), args, then_shell ? "; echo EXIT=$?; sleep 60" : "");
-    ck_assert_msg(out[0] == '\0', "tmux failed: %s", out);
-    free(out);
-}
-
-static void start(struct tmx *x, const char *name, int w, int h, const char *env,
-                  const char *args)
-{
-    start_cmd(x, name, w, h, env, args, false);
-}
-
-static char *capture(struct tmx *x, bool escapes)
-{
-    return run("tmux -S %s capture-pane -p %s 2>/dev/null", x->sock, escapes ? "-e" : "");
-}
-
-static char *pane_format(struct tmx *x, const char *fmt)
-{
-    char *s = run("tmux -S %s display-message -p '%s' 2>/dev/null", x->sock, fmt);
-    s[strcspn(s, "\n")] = '\0';
-    return s;
-}
-
-static void fail_on_sanitizer_report(struct tmx *x);
-static void fail_if_gone(struct tmx *x, const char *screen);
-
-struct screen_probe {
-    struct tmx *x;
-    bool escapes;
-    const struct pw_cond *conds;
-    char *last;
-    const struct pw_cond *failed;
-    double since;
-};
-
-/* A program that died (a sanitizer stopped it) draws nothing more: after a second without
- * the screen, the wait ends with its report or its last screen. */
-static bool probe_screen(void *ctx)
-{
-    struct screen_probe *p = ctx;
-    if (tu_san_reported(report_prefix()))
-        fail_on_sanitizer_report(p->x);
-    free(p->last);
-    p->last = capture(p->x, p->escapes);
-    p->failed = pw_unmet(p->last, p->conds);
-    if (p->failed && pollwait_now() - p->since > 1.0)
-        fail_if_gone(p->x, p->last);
-    return p->failed == NULL;
-}
-
-/* Polls until every condition holds on one capture; returns that screen (the caller
- * frees it), so what the test asserts next is the state it waited for.  Fails the test
- * after POLLWAIT_SECONDS with the condition that never held and the last screen. */
-static char *wait_conds(struct tmx *x, bool escapes, const struct pw_cond *conds)
-{
-    struct screen_probe p = {x, escapes, conds, NULL, NULL, pollwait_now()};
-    if (!pollwait(probe_screen, &p))
-        ck_abort_msg("screen never %s '%s'%s%s (line %d); it shows:\n%s",
-                     p.failed->absent ? "lost" : "showed", p.failed->text,
-                     p.failed->row ? " on the line of " : "", p.failed->row ? p.failed->row : "",
-                     p.failed->line_no - 1, p.last);
-    return p.last;
-}
-#define WAIT(x, esc, ...) wait_conds((x), (esc), PW_CONDS(__VA_ARGS__))
-#define EXPECT(x, esc, ...) free(WAIT((x), (esc), __VA_ARGS__))
-
-/* Poll until needle shows (or stops showing, when gone); returns that capture. */
-static char *wait_screen(struct tmx *x, const char *needle, bool escapes, bool gone)
-{
-    struct pw_cond c[2] = {{NULL, needle, gone, 0}, {NULL, NULL, false, 0}};
-    return wait_conds(x, escapes, c);
-}
-
-static void wait_for(struct tmx *x, const char *needle)
-{
-    free(wait_screen(x, needle, false, false));
-}
-
-static void keys(struct tmx *x, const char *k)
-{
-    free(run("tmux -S %s send-keys %s", x->sock, k));
-}
-
-/* Raw bytes to the program, as a terminal would send them (mouse reports). */
-static void send_bytes(struct tmx *x, const char *bytes)
-{
-    char hex[1024];
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)bytes; *p && n + 4 < sizeof hex; p++)
-        n += (size_t)snprintf(hex + n, sizeof hex - n, " %02x", *p);
-    free(run("tmux -S %s send-keys -H%s", x->sock, hex));
-}
-
-struct format_probe {
-    struct tmx *x;
-    const char *fmt, *want;
-    char *last;
-};
-
-static bool probe_format(void *ctx)
-{
-    struct format_probe *p = ctx;
-    free(p->last);
-    p->last = pane_format(p->x, p->fmt);
-    return strcmp(p->last, p->want) == 0;
-}
-
-/* Polls until tmux's format (terminal modes, pane state) reads want. */
-static void wait_format(struct tmx *x, const char *fmt, const char *want)
-{
-    struct format_probe p = {x, fmt, want, NULL};
-    if (!pollwait(probe_format, &p))
-        ck_abort_msg("%s never read '%s': '%s'", fmt, want, p.last);
-    free(p.last);
-}
-
-struct exit_probe {
-    struct tmx *x;
-    char *last;
-    int status;
-};
-
-static bool probe_exit(void *ctx)
-{
-    struct exit_probe *p = ctx;
-    free(p->last);
-    p->last = pane_format(p->x, TU_PANE_EXIT);
-    return tu_pane_exit(p->last, &p->status);
-}
-
-/* The exit status once the program is gone (remain-on-exit keeps the pane). */
-static int wait_exit(struct tmx *x)
-{
-    struct exit_probe p = {x, NULL, -1};
-    if (!pollwait(probe_exit, &p))
-        ck_abort_msg("the program did not end within %.0f s: '%s'", POLLWAIT_SECONDS, p.last);
-    free(p.last);
-    return p.status;
-}
-
-/* Fails the test when a sanitized program wrote a report (and clears it for the next),
- * once the program is over and the report whole. */
-static void fail_on_sanitizer_report(struct tmx *x)
-{
-    if (!tu_san_reported(report_prefix()))
-        return;
-    if (x->program)
-        wait_exit(x);
-    else
-        sleep_ms(500); /* the shell's program: its end is not a pane state */
-    tu_san_fail_on_report(report_prefix());
-}
-
-/* The program ended while the test waited for its screen: fail now, saying how.  (GCC's
- * UBSan writes its report to the terminal, whatever the log path: it is on the screen.) */
-static void fail_if_gone(struct tmx *x, const char *screen)
-{
-    if (!x->program)
-        return;
-    char *st = pane_format(x, "#{pane_dead}");
-    bool dead = st[0] == '1';
-    free(st);
-    if (!dead)
-        return;
-    int status = wait_exit(x);
-    fail_on_sanitizer_report(x);
-    ck_abort_msg("the program ended with status %d before the screen came; it shows:\n%s",
-                 status, screen);
-}
-
-/* Ends the test: the program, if still running, gets SIGTERM and must leave with status
- * 143 (128 + SIGTERM), or 0 when it had ended already (tmux may still call a pane alive a
- * moment after q); neither it nor any program the test ran may have written a sanitizer
- * report. */
-static void stop(struct tmx *x)
-{
-    if (x->program) {
-        char *dead = pane_format(x, "#{pane_dead} #{pane_pid}"); /* "0 PID" while it runs */
-        if (dead[0] == '0')
-            free(run("kill -TERM %s 2>/dev/null", dead + 2));
-        free(dead);
-        int status = wait_exit(x);
-        fail_on_sanitizer_report(x);
-        if (status != 0 && status != 143) {
-            char *s = capture(x, false);
-            ck_abort_msg("the program exited with status %d; it shows:\n%s", status, s);
-        }
-    }
-    fail_on_sanitizer_report(x);
-    free(run("tmux -S %s kill-server 2>/dev/null", x->sock));
 }
 
 /* Any SGR colour other than the defaults (39, 49): 30-38, 40-48, 90-107. */
@@ -426,53 +182,44 @@ static bool has_colour_code(const char *s)
     return false;
 }
 
+/* A made-up notebook: two code cells whose outputs are plans, the second shortened. */
+static const char notebook_elided[] =
+    "{\n \"cells\": [\n"
+    "  {\n   \"cell_type\": \"code\",\n   \"execution_count\": 1,\n"
+    "   \"outputs\": [\n    {\n     \"output_type\": \"stream\",\n     \"text\": [\n"
+    "      \"== Physical Plan ==\\n\",\n      \"LocalTableScan [a#1]\\n\"\n     ]\n    }\n   ],\n"
+    "   \"source\": [\"small.explain()\"]\n  },\n"
+    "  {\n   \"cell_type\": \"code\",\n   \"execution_count\": 7,\n"
+    "   \"outputs\": [\n    {\n     \"output_type\": \"stream\",\n     \"text\": [\n"
+    "      \"== Physical Plan ==\\n\",\n"
+    "      \"*(2) HashAggregate(keys=[k#1], functions=[count(1)])\\n\",\n"
+    "      \"+- ...\\n\",\n"
+    "      \"   +- Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [plan_id=5]\\n\",\n"
+    "      \"      +- *(1) Scan parquet default.t[k#1]\\n\"\n     ]\n    }\n   ],\n"
+    "   \"source\": [\"big.explain()\"]\n  }\n ],\n \"nbformat\": 4\n}\n";
+
 static bool skip_test(void)
 {
-    return !tmux_ok;
+    return !tmx_ready();
 }
 
 /* ---- fixtures ----------------------------------------------------------------------- */
 
 static void suite_setup(void)
 {
-    tmux_ok = system("command -v tmux >/dev/null 2>&1") == 0;
-    if (!tmux_ok) {
-        fprintf(stderr, "SKIP: tmux not found; terminal (e2e) tests skipped\n");
+    if (!tmx_setup("e2e"))
         return;
-    }
-    snprintf(run_dir, sizeof run_dir, "/tmp/sparkplan-e2e-XXXXXX");
-    if (!mkdtemp(run_dir)) {
-        tmux_ok = false;
-        return;
-    }
-    write_file("tmux.conf", "set -g remain-on-exit on\nset -g status off\n"
-                            "set -g default-terminal xterm-256color\n");
-    write_file("formatted.txt", plan_formatted);
-    write_file("extended.txt", plan_extended);
-    write_file("hostile.txt", plan_hostile);
+    tmx_write_file("formatted.txt", plan_formatted);
+    tmx_write_file("extended.txt", plan_extended);
+    tmx_write_file("hostile.txt", plan_hostile);
+    tmx_write_file("elided.ipynb", notebook_elided);
 }
 
 /* Runs in the parent once the tests are done, failed or not: no tmux server outlives the
  * run (each test also stops its own when it passes). */
 static void suite_teardown(void)
 {
-    if (!run_dir[0])
-        return;
-    DIR *d = opendir(run_dir);
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", run_dir, e->d_name);
-        if (strstr(e->d_name, ".sock"))
-            free(run("tmux -S %s kill-server 2>/dev/null", path));
-        unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(run_dir);
-    run_dir[0] = '\0';
+    tmx_teardown();
 }
 
 /* ---- the tests ---------------------------------------------------------------------- */
@@ -482,24 +229,24 @@ START_TEST(tree_folds_and_unfolds)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "fold", 100, 30, "", "formatted.txt");
-    wait_for(&x, "Exchange (6)");
-    keys(&x, "j j"); /* HashAggregate (7) */
-    wait_for(&x, " HashAggregate (7)  stage *(2)");
-    keys(&x, "Space"); /* the folded subtree goes, the rest stays */
-    EXPECT(&x, false, SHOWS("[+6] HashAggregate (7)"), SHOWS("BroadcastExchange (9)"),
-           LACKS("Exchange (6)"));
-    keys(&x, "l"); /* unfolds */
-    EXPECT(&x, false, SHOWS("Exchange (6)"), LACKS("[+6]"));
-    keys(&x, "C");
-    EXPECT(&x, false, SHOWS("[+10] Project (11)"), LACKS("BroadcastHashJoin Inner"));
-    keys(&x, "2");
-    EXPECT(&x, false, SHOWS("[+9] BroadcastHashJoin Inner BuildRight (10)"),
-           LACKS("Exchange (6)"));
-    keys(&x, "E");
-    EXPECT(&x, false, SHOWS("Scan parquet default.items (8)"), SHOWS("Exchange (6)"),
-           LACKS("[+"));
-    stop(&x);
+    tmx_start(&x, "fold", 100, 30, "", "formatted.txt");
+    tmx_wait_for(&x, "Exchange (6)");
+    tmx_keys(&x, "j j"); /* HashAggregate (7) */
+    tmx_wait_for(&x, " HashAggregate (7)  stage *(2)");
+    tmx_keys(&x, "Space"); /* the folded subtree goes, the rest stays */
+    TMX_EXPECT(&x, false, SHOWS("[+6] HashAggregate (7)"), SHOWS("BroadcastExchange (9)"),
+               LACKS("Exchange (6)"));
+    tmx_keys(&x, "l"); /* unfolds */
+    TMX_EXPECT(&x, false, SHOWS("Exchange (6)"), LACKS("[+6]"));
+    tmx_keys(&x, "C");
+    TMX_EXPECT(&x, false, SHOWS("[+10] Project (11)"), LACKS("BroadcastHashJoin Inner"));
+    tmx_keys(&x, "2");
+    TMX_EXPECT(&x, false, SHOWS("[+9] BroadcastHashJoin Inner BuildRight (10)"),
+               LACKS("Exchange (6)"));
+    tmx_keys(&x, "E");
+    TMX_EXPECT(&x, false, SHOWS("Scan parquet default.items (8)"), SHOWS("Exchange (6)"),
+               LACKS("[+"));
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -508,13 +255,13 @@ START_TEST(exchange_lines_have_their_colours)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "colour", 100, 30, "", "formatted.txt");
+    tmx_start(&x, "colour", 100, 30, "", "formatted.txt");
     /* Exchange bold 203-red, broadcast 75, reused 67; a Project is none of them. */
-    EXPECT(&x, true, SHOWS("\x1b[1m\x1b[38;5;203mExchange (6)"),
-           ROW_SHOWS("BroadcastExchange (9)", "38;5;75m"),
-           ROW_SHOWS("ReusedExchange (3)", "38;5;67m"), ROW_LACKS("Project (11)", "38;5;203"),
-           ROW_LACKS("Project (11)", "38;5;75m"));
-    stop(&x);
+    TMX_EXPECT(&x, true, SHOWS("\x1b[1m\x1b[38;5;203mExchange (6)"),
+               ROW_SHOWS("BroadcastExchange (9)", "38;5;75m"),
+               ROW_SHOWS("ReusedExchange (3)", "38;5;67m"),
+               ROW_LACKS("Project (11)", "38;5;203"), ROW_LACKS("Project (11)", "38;5;75m"));
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -523,15 +270,15 @@ START_TEST(no_color_uses_attributes)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "mono", 100, 30, "NO_COLOR=1", "formatted.txt");
-    char *s = WAIT(&x, true, SHOWS("Exchange (6)"), SHOWS("?:help"), LACKS("38;5;"),
-                   LACKS("48;5;"), ROW_SHOWS("Exchange (6)", "\x1b[1m"));
+    tmx_start(&x, "mono", 100, 30, "NO_COLOR=1", "formatted.txt");
+    char *s = TMX_WAIT(&x, true, SHOWS("Exchange (6)"), SHOWS("?:help"), LACKS("38;5;"),
+                       LACKS("48;5;"), ROW_SHOWS("Exchange (6)", "\x1b[1m"));
     /* tmux writes bold+underline as 1;4 or 4;1 */
     char *broadcast = pw_line(s, "BroadcastExchange (9)");
     ck_assert_msg(strstr(broadcast, "\x1b[1;4m") || strstr(broadcast, "\x1b[4;1m"),
                   "BroadcastExchange not bold+underlined: %s", broadcast);
     free(broadcast), free(s);
-    stop(&x);
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -540,16 +287,17 @@ START_TEST(stage_tints_and_highlight)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "stages", 100, 30, "", "formatted.txt");
+    tmx_start(&x, "stages", 100, 30, "", "formatted.txt");
     /* Gutter: stage 1 on tint 58, stage 2 on tint 89, the number in the tint.  The
      * selection (Project, stage 2) lights up stage 2's rows, not stage 1's. */
-    EXPECT(&x, true, ROW_SHOWS("Filter (2)", "48;5;58m  1"),
-           ROW_SHOWS("HashAggregate (7)", "48;5;89m  2"),
-           ROW_SHOWS("HashAggregate (7)", "48;5;235m"), ROW_LACKS("Filter (2)", "48;5;235m"),
-           ROW_LACKS("Scan parquet default.sales (1)", "48;5;235m"));
-    keys(&x, "s");
-    EXPECT(&x, true, SHOWS("highlight off"), LACKS("48;5;235m"));
-    stop(&x);
+    TMX_EXPECT(&x, true, ROW_SHOWS("Filter (2)", "48;5;58m  1"),
+               ROW_SHOWS("HashAggregate (7)", "48;5;89m  2"),
+               ROW_SHOWS("HashAggregate (7)", "48;5;235m"),
+               ROW_LACKS("Filter (2)", "48;5;235m"),
+               ROW_LACKS("Scan parquet default.sales (1)", "48;5;235m"));
+    tmx_keys(&x, "s");
+    TMX_EXPECT(&x, true, SHOWS("highlight off"), LACKS("48;5;235m"));
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -558,22 +306,23 @@ START_TEST(goto_id_shows_details_and_follows_references)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "goto", 100, 30, "", "formatted.txt");
-    wait_for(&x, "Exchange (6)");
-    keys(&x, "C : 3 Enter");
-    EXPECT(&x, false, SHOWS(" ReusedExchange (3)  went to (3)"),
-           SHOWS("(3) ReusedExchange [Reuses operator id: 14]"), SHOWS("Output [1]: [day#5]"));
-    keys(&x, "Enter"); /* focus the details: the cursor starts on the reference */
-    wait_for(&x, "Esc: back to the tree");
-    keys(&x, "Enter");
-    EXPECT(&x, false, SHOWS(" BroadcastExchange (14)  went to (14)"), SHOWS("[Subquery:1]"),
-           SHOWS("Subquery:1 Hosting operator id = 1"));
-    keys(&x, "BSpace");
-    EXPECT(&x, false, SHOWS("[Physical]"), SHOWS(" ReusedExchange (3)  "),
-           LACKS("went to (14)"));
-    keys(&x, ": 9 9 Enter");
-    wait_for(&x, "no node (99) in this plan");
-    stop(&x);
+    tmx_start(&x, "goto", 100, 30, "", "formatted.txt");
+    tmx_wait_for(&x, "Exchange (6)");
+    tmx_keys(&x, "C : 3 Enter");
+    TMX_EXPECT(&x, false, SHOWS(" ReusedExchange (3)  went to (3)"),
+               SHOWS("(3) ReusedExchange [Reuses operator id: 14]"),
+               SHOWS("Output [1]: [day#5]"));
+    tmx_keys(&x, "Enter"); /* focus the details: the cursor starts on the reference */
+    tmx_wait_for(&x, "Esc: back to the tree");
+    tmx_keys(&x, "Enter");
+    TMX_EXPECT(&x, false, SHOWS(" BroadcastExchange (14)  went to (14)"), SHOWS("[Subquery:1]"),
+               SHOWS("Subquery:1 Hosting operator id = 1"));
+    tmx_keys(&x, "BSpace");
+    TMX_EXPECT(&x, false, SHOWS("[Physical]"), SHOWS(" ReusedExchange (3)  "),
+               LACKS("went to (14)"));
+    tmx_keys(&x, ": 9 9 Enter");
+    tmx_wait_for(&x, "no node (99) in this plan");
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -585,14 +334,14 @@ START_TEST(details_name_the_node_once_and_wrap_paths_whole)
         return;
     struct tmx x;
     char args[256];
-    snprintf(args, sizeof args, "%s/formatted.txt", run_dir); /* the Source line: a path */
-    start(&x, "details", 44, 30, "", args);
-    wait_for(&x, "Exchange (6)");
-    keys(&x, "j"); /* (10) BroadcastHashJoin, stage 2 */
+    snprintf(args, sizeof args, "%s/formatted.txt", tmx_dir()); /* the Source line: a path */
+    tmx_start(&x, "details", 44, 30, "", args);
+    tmx_wait_for(&x, "Exchange (6)");
+    tmx_keys(&x, "j"); /* (10) BroadcastHashJoin, stage 2 */
     /* One heading: the header's id, name and stage with what the tree line adds. */
-    char *s = WAIT(&x, false, SHOWS(" BroadcastHashJoin (10)  stage"),
-                   SHOWS(" (10) BroadcastHashJoin Inner BuildRight\n   [codegen id : 2]"),
-                   SHOWS("Left keys [1]:"));
+    char *s = TMX_WAIT(&x, false, SHOWS(" BroadcastHashJoin (10)  stage"),
+                       SHOWS(" (10) BroadcastHashJoin Inner BuildRight\n   [codegen id : 2]"),
+                       SHOWS("Left keys [1]:"));
     const char *pane = strstr(s, "Details (Enter)");
     ck_assert_ptr_nonnull(pane);
     pane = strchr(pane, '\n');
@@ -603,9 +352,9 @@ START_TEST(details_name_the_node_once_and_wrap_paths_whole)
                       strstr(pane, "\n Details\n") == NULL,
                   "a second title in the details:\n%s", s);
     free(s);
-    keys(&x, "Enter G"); /* the last lines: where the node comes from */
-    s = WAIT(&x, false, SHOWS("Esc: back to the tree"), SHOWS("Input line: 3 (details at line 63)"),
-             SHOWS(" Source: /tmp/"));
+    tmx_keys(&x, "Enter G"); /* the last lines: where the node comes from */
+    s = TMX_WAIT(&x, false, SHOWS("Esc: back to the tree"),
+                 SHOWS("Input line: 3 (details at line 63)"), SHOWS(" Source: /tmp/"));
     char *src = pw_line(s, " Source: /tmp/");
     size_t len = strlen(src);
     while (len && src[len - 1] == ' ')
@@ -613,7 +362,7 @@ START_TEST(details_name_the_node_once_and_wrap_paths_whole)
     ck_assert_msg(len && src[len - 1] == '/', "path not broken at a '/': '%s'", src);
     ck_assert_msg(strstr(s, "\n   formatted.txt") != NULL, "file name not whole, indented:\n%s", s);
     free(src), free(s);
-    stop(&x);
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -651,21 +400,23 @@ START_TEST(narrow_terminal_keeps_deep_guides_in_line)
         return;
     }
     struct tmx x;
-    start(&x, "narrow", 40, 12, "", path);
+    tmx_start(&x, "narrow", 40, 12, "", path);
     /* The gutter marks arrive with the analysis, right after the first frame. */
-    char *s = WAIT(&x, false, SHOWS("Sort (90)"), SHOWS("1/90"),
-                   ROW_SHOWS("Project (44)", "\xE2\x94\x82 \xE2\x94\x9C\xE2\x94\x80\xE2\x96\xBE"), /* │ ├─▾ */
-                   ROW_SHOWS("Exchange (89)", "   i"));
+    char *s =
+        TMX_WAIT(&x, false, SHOWS("Sort (90)"), SHOWS("1/90"),
+                 ROW_SHOWS("Project (44)",
+                           "\xE2\x94\x82 \xE2\x94\x9C\xE2\x94\x80\xE2\x96\xBE"), /* │ ├─▾ */
+                 ROW_SHOWS("Exchange (89)", "   i"));
     char *ex = pw_line(s, "Exchange (89)");
     ck_assert_msg(strncmp(ex, "   i", 4) == 0, "no finding mark in the gutter: '%s'", ex);
     ck_assert_msg(strstr(s, "depth") == NULL && strstr(s, " \xE2\x80\xA6") == NULL,
                   "compressed at depth 9 already:\n%s", s);
     free(ex), free(s);
     for (int page = 0; page < 6; page++) {
-        keys(&x, "C-d");
+        tmx_keys(&x, "C-d");
         char want[32];
         snprintf(want, sizeof want, "%d/90  ?:help", 4 * (page + 1) + 1); /* half of 9 rows */
-        s = WAIT(&x, false, SHOWS(want));
+        s = TMX_WAIT(&x, false, SHOWS(want));
         unsigned cp[12][80];
         size_t n[12];
         for (int i = 2; i < 11; i++) {
@@ -694,7 +445,7 @@ START_TEST(narrow_terminal_keeps_deep_guides_in_line)
         }
         free(s);
     }
-    stop(&x);
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -718,21 +469,23 @@ START_TEST(overlays_are_framed_boxes_with_their_own_background)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "boxes", 100, 24, "", "formatted.txt extended.txt hostile.txt");
-    wait_for(&x, "Exchange (6)");
-    keys(&x, "D");
-    char *s = WAIT(&x, false, SHOWS("\xE2\x94\x8C\xE2\x94\x80 Documents (Enter opens, q closes) \xE2\x94\x80"),
-                   SHOWS("hostile.txt   1 plan, 3 nodes"), SHOWS("\xE2\x94\x94\xE2\x94\x80"));
+    tmx_start(&x, "boxes", 100, 24, "", "formatted.txt extended.txt hostile.txt");
+    tmx_wait_for(&x, "Exchange (6)");
+    tmx_keys(&x, "D");
+    char *s = TMX_WAIT(
+        &x, false,
+        SHOWS("\xE2\x94\x8C\xE2\x94\x80 Documents (Enter opens, q closes) \xE2\x94\x80"),
+        SHOWS("hostile.txt   1 plan, 3 nodes"), SHOWS("\xE2\x94\x94\xE2\x94\x80"));
     assert_boxed_row(s, "*1  formatted.txt   1 plan, 14 nodes");
     assert_boxed_row(s, " 2  extended.txt   1 plan, 10 nodes");
     free(s);
-    keys(&x, "q !");
-    s = WAIT(&x, false, SHOWS("Findings: "), LACKS("Documents"));
+    tmx_keys(&x, "q !");
+    s = TMX_WAIT(&x, false, SHOWS("Findings: "), LACKS("Documents"));
     char *title = pw_line(s, "Findings: ");
     ck_assert_msg(strstr(title, "\xE2\x94\x8C\xE2\x94\x80 Findings: ") != NULL, "no frame: %s", title);
     assert_boxed_row(s, "SP001 shuffle by hash of item#1; needed by HashAggregate on line 4");
     free(title), free(s);
-    stop(&x);
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -742,19 +495,19 @@ START_TEST(help_fits_a_narrow_terminal)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "narrowhelp", 40, 12, "", "formatted.txt");
-    wait_for(&x, "Exchange (6)");
-    keys(&x, "?");
-    char *s = WAIT(&x, false, SHOWS(" keys (j/k scroll, q closes) "), SHOWS("move down one row"),
-                   SHOWS("move down one page"));
+    tmx_start(&x, "narrowhelp", 40, 12, "", "formatted.txt");
+    tmx_wait_for(&x, "Exchange (6)");
+    tmx_keys(&x, "?");
+    char *s = TMX_WAIT(&x, false, SHOWS(" keys (j/k scroll, q closes) "),
+                       SHOWS("move down one row"), SHOWS("move down one page"));
     ck_assert_msg(strstr(s, "\xE2\x80\xA6") == NULL, "something is cut:\n%s", s);
     free(s);
-    keys(&x, "Space Space"); /* two pages down: a description on two lines */
-    s = WAIT(&x, false, SHOWS("   h, Left   "), SHOWS("fold the selected node, or go  "),
-             SHOWS("     to its parent  "));
+    tmx_keys(&x, "Space Space"); /* two pages down: a description on two lines */
+    s = TMX_WAIT(&x, false, SHOWS("   h, Left   "), SHOWS("fold the selected node, or go  "),
+                 SHOWS("     to its parent  "));
     ck_assert_msg(strstr(s, "\xE2\x80\xA6") == NULL, "something is cut:\n%s", s);
     free(s);
-    stop(&x);
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -763,24 +516,24 @@ START_TEST(search_counts_matches)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "search", 100, 30, "", "formatted.txt");
-    wait_for(&x, "Exchange (6)");
-    keys(&x, "C / s c a n Enter");
+    tmx_start(&x, "search", 100, 30, "", "formatted.txt");
+    tmx_wait_for(&x, "Exchange (6)");
+    tmx_keys(&x, "C / s c a n Enter");
     /* The status line names the operator as Spark does: "Scan parquet" (QA #9). */
-    EXPECT(&x, false, SHOWS("[1/2]"), SHOWS(" Scan parquet (1)  "),
-           SHOWS("Scan parquet default.sales (1)"));
-    keys(&x, "n");
-    EXPECT(&x, false, SHOWS("[2/2]"), SHOWS(" Scan parquet (8)  "));
-    keys(&x, "n");
-    EXPECT(&x, false, SHOWS("search wrapped around"), SHOWS("[1/2]"));
-    keys(&x, "N");
-    wait_for(&x, "[2/2]");
+    TMX_EXPECT(&x, false, SHOWS("[1/2]"), SHOWS(" Scan parquet (1)  "),
+               SHOWS("Scan parquet default.sales (1)"));
+    tmx_keys(&x, "n");
+    TMX_EXPECT(&x, false, SHOWS("[2/2]"), SHOWS(" Scan parquet (8)  "));
+    tmx_keys(&x, "n");
+    TMX_EXPECT(&x, false, SHOWS("search wrapped around"), SHOWS("[1/2]"));
+    tmx_keys(&x, "N");
+    tmx_wait_for(&x, "[2/2]");
     /* Details are searched too: only (1)'s block names file:/data/sales. */
-    keys(&x, "/ f i l e : / d a t a / s a l e s Enter");
-    wait_for(&x, "[1/1]");
-    keys(&x, "/ n o t h e r e Enter");
-    wait_for(&x, "not found in this section: nothere");
-    stop(&x);
+    tmx_keys(&x, "/ f i l e : / d a t a / s a l e s Enter");
+    tmx_wait_for(&x, "[1/1]");
+    tmx_keys(&x, "/ n o t h e r e Enter");
+    tmx_wait_for(&x, "not found in this section: nothere");
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -789,16 +542,17 @@ START_TEST(tab_switches_sections)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "sections", 100, 30, "", "extended.txt");
-    EXPECT(&x, false, SHOWS("[Physical]"), SHOWS(" Parsed "), SHOWS(" Analyzed "),
-           SHOWS(" Optimized "), SHOWS("ColumnarToRow"));
-    keys(&x, "Tab");
-    EXPECT(&x, false, SHOWS("[Parsed]"), SHOWS("'UnresolvedRelation [sales]"));
-    keys(&x, "Tab");
-    EXPECT(&x, false, SHOWS("[Analyzed]"), SHOWS("SubqueryAlias spark_catalog.default.sales"));
-    keys(&x, "BTab BTab");
-    EXPECT(&x, false, SHOWS("[Physical]"), SHOWS("ColumnarToRow"));
-    stop(&x);
+    tmx_start(&x, "sections", 100, 30, "", "extended.txt");
+    TMX_EXPECT(&x, false, SHOWS("[Physical]"), SHOWS(" Parsed "), SHOWS(" Analyzed "),
+               SHOWS(" Optimized "), SHOWS("ColumnarToRow"));
+    tmx_keys(&x, "Tab");
+    TMX_EXPECT(&x, false, SHOWS("[Parsed]"), SHOWS("'UnresolvedRelation [sales]"));
+    tmx_keys(&x, "Tab");
+    TMX_EXPECT(&x, false, SHOWS("[Analyzed]"),
+               SHOWS("SubqueryAlias spark_catalog.default.sales"));
+    tmx_keys(&x, "BTab BTab");
+    TMX_EXPECT(&x, false, SHOWS("[Physical]"), SHOWS("ColumnarToRow"));
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -807,26 +561,26 @@ START_TEST(resize_relayouts_down_to_tiny)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "resize", 130, 30, "", "formatted.txt");
+    tmx_start(&x, "resize", 130, 30, "", "formatted.txt");
     /* Wide: the details sit beside the tree, on the same line. */
-    EXPECT(&x, false, SHOWS("Exchange (6)"), ROW_SHOWS("Project (11)", "\xE2\x94\x82"));
-    free(run("tmux -S %s resize-window -x 70 -y 20", x.sock));
-    wait_for(&x, "Details (Enter)"); /* narrow: below, under a rule */
-    free(run("tmux -S %s resize-window -x 20 -y 5", x.sock));
+    TMX_EXPECT(&x, false, SHOWS("Exchange (6)"), ROW_SHOWS("Project (11)", "\xE2\x94\x82"));
+    free(tmx_sh("tmux -S %s resize-window -x 70 -y 20", x.sock));
+    tmx_wait_for(&x, "Details (Enter)"); /* narrow: below, under a rule */
+    free(tmx_sh("tmux -S %s resize-window -x 20 -y 5", x.sock));
     /* 20x5 stays usable: the status line is redrawn at the new width. */
-    EXPECT(&x, false, SHOWS("Project"), SHOWS("1/11  ?:help"), LACKS("too small"));
-    keys(&x, "j");
-    wait_for(&x, "2/11");
-    free(run("tmux -S %s resize-window -x 19 -y 5", x.sock));
-    wait_for(&x, "terminal too small");
-    free(run("tmux -S %s resize-window -x 10 -y 3", x.sock));
-    EXPECT(&x, false, SHOWS("too small"), LACKS("terminal")); /* the short notice, whole */
-    free(run("tmux -S %s resize-window -x 1 -y 1", x.sock));
+    TMX_EXPECT(&x, false, SHOWS("Project"), SHOWS("1/11  ?:help"), LACKS("too small"));
+    tmx_keys(&x, "j");
+    tmx_wait_for(&x, "2/11");
+    free(tmx_sh("tmux -S %s resize-window -x 19 -y 5", x.sock));
+    tmx_wait_for(&x, "terminal too small");
+    free(tmx_sh("tmux -S %s resize-window -x 10 -y 3", x.sock));
+    TMX_EXPECT(&x, false, SHOWS("too small"), LACKS("terminal")); /* the short notice, whole */
+    free(tmx_sh("tmux -S %s resize-window -x 1 -y 1", x.sock));
     sleep_ms(200);
-    free(run("tmux -S %s resize-window -x 80 -y 24", x.sock));
-    EXPECT(&x, false, SHOWS("Exchange (6)"), LACKS("too small"));
-    wait_format(&x, "#{pane_dead}", "0");
-    stop(&x);
+    free(tmx_sh("tmux -S %s resize-window -x 80 -y 24", x.sock));
+    TMX_EXPECT(&x, false, SHOWS("Exchange (6)"), LACKS("too small"));
+    tmx_wait_format(&x, "#{pane_dead}", "0");
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -835,19 +589,20 @@ START_TEST(quit_restores_the_terminal)
     if (skip_test())
         return;
     struct tmx x;
-    start_cmd(&x, "quit", 100, 30, "", "formatted.txt", true);
-    wait_for(&x, "Exchange (6)");
-    wait_format(&x, "#{alternate_on} #{mouse_sgr_flag} #{mouse_standard_flag}", "1 1 1");
-    keys(&x, "?");
-    wait_for(&x, "sparkplan keys");
-    keys(&x, "q"); /* q closes the overlay first */
-    EXPECT(&x, false, LACKS("sparkplan keys"), SHOWS("Exchange (6)"));
-    keys(&x, "q");
-    wait_for(&x, "EXIT=0");
-    wait_format(&x, "#{alternate_on} #{mouse_sgr_flag} #{mouse_standard_flag} "
+    tmx_start_cmd(&x, "quit", 100, 30, "", "formatted.txt", true);
+    tmx_wait_for(&x, "Exchange (6)");
+    tmx_wait_format(&x, "#{alternate_on} #{mouse_sgr_flag} #{mouse_standard_flag}", "1 1 1");
+    tmx_keys(&x, "?");
+    tmx_wait_for(&x, "sparkplan keys");
+    tmx_keys(&x, "q"); /* q closes the overlay first */
+    TMX_EXPECT(&x, false, LACKS("sparkplan keys"), SHOWS("Exchange (6)"));
+    tmx_keys(&x, "q");
+    tmx_wait_for(&x, "EXIT=0");
+    tmx_wait_format(&x,
+                    "#{alternate_on} #{mouse_sgr_flag} #{mouse_standard_flag} "
                     "#{keypad_flag} #{cursor_flag}",
-                "0 0 0 0 1");
-    stop(&x);
+                    "0 0 0 0 1");
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -856,19 +611,19 @@ START_TEST(signals_restore_the_terminal)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "sigterm", 100, 30, "", "formatted.txt");
-    wait_for(&x, "Exchange (6)");
-    char *pid = pane_format(&x, "#{pane_pid}");
-    free(run("kill -TERM %s", pid));
-    int status = wait_exit(&x);
-    fail_on_sanitizer_report(&x);
+    tmx_start(&x, "sigterm", 100, 30, "", "formatted.txt");
+    tmx_wait_for(&x, "Exchange (6)");
+    char *pid = tmx_format(&x, "#{pane_pid}");
+    free(tmx_sh("kill -TERM %s", pid));
+    int status = tmx_wait_exit(&x);
+    tmx_fail_on_sanitizer_report(&x);
     /* 143 (128 + SIGTERM) is what the explorer exits with; tmux under load has been seen to
        report 0 for it, so the status is asserted through a shell's $? in
        check_reliability_term.c (int_term_and_hup_restore_the_terminal_and_exit_128_plus_n). */
     ck_assert_msg(status == 143 || status == 0, "status %d", status);
-    wait_format(&x, "#{alternate_on} #{mouse_sgr_flag}", "0 0");
+    tmx_wait_format(&x, "#{alternate_on} #{mouse_sgr_flag}", "0 0");
     free(pid);
-    stop(&x);
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -882,29 +637,29 @@ START_TEST(ctrl_z_suspends_and_fg_resumes)
         return;
     }
     struct tmx x = {.program = false}; /* the pane is the shell */
-    snprintf(x.sock, sizeof x.sock, "%s/suspend.sock", run_dir);
+    snprintf(x.sock, sizeof x.sock, "%s/suspend.sock", tmx_dir());
     char san[512];
-    tu_san_env(san, sizeof san, report_prefix());
-    free(run("cd %s && tmux -S %s -f %s/tmux.conf new-session -d -x 100 -y 30 "
-             "'exec env -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s PS1=READY$ "
-             "bash --norc --noprofile -i'",
-             run_dir, x.sock, run_dir, san));
-    wait_for(&x, "READY$");
+    tu_san_env(san, sizeof san, tmx_report_prefix());
+    free(tmx_sh("cd %s && tmux -S %s -f %s/tmux.conf new-session -d -x 100 -y 30 "
+                "'exec env -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s PS1=READY$ "
+                "bash --norc --noprofile -i'",
+                tmx_dir(), x.sock, tmx_dir(), san));
+    tmx_wait_for(&x, "READY$");
     char cmd[512];
     snprintf(cmd, sizeof cmd, "'%s formatted.txt' Enter", tu_binary());
-    keys(&x, cmd);
-    wait_for(&x, "Exchange (6)");
-    keys(&x, "C-z");
-    wait_for(&x, "Stopped");
-    wait_format(&x, "#{alternate_on} #{mouse_sgr_flag}", "0 0"); /* the screen is left */
-    keys(&x, "fg Enter");
-    wait_for(&x, "Exchange (6)");
-    wait_format(&x, "#{alternate_on} #{mouse_sgr_flag}", "1 1");
-    keys(&x, "j");
-    wait_for(&x, "2/11");
-    keys(&x, "q");
-    EXPECT(&x, false, LACKS("Exchange (6)"), SHOWS("READY$"));
-    stop(&x);
+    tmx_keys(&x, cmd);
+    tmx_wait_for(&x, "Exchange (6)");
+    tmx_keys(&x, "C-z");
+    tmx_wait_for(&x, "Stopped");
+    tmx_wait_format(&x, "#{alternate_on} #{mouse_sgr_flag}", "0 0"); /* the screen is left */
+    tmx_keys(&x, "fg Enter");
+    tmx_wait_for(&x, "Exchange (6)");
+    tmx_wait_format(&x, "#{alternate_on} #{mouse_sgr_flag}", "1 1");
+    tmx_keys(&x, "j");
+    tmx_wait_for(&x, "2/11");
+    tmx_keys(&x, "q");
+    TMX_EXPECT(&x, false, LACKS("Exchange (6)"), SHOWS("READY$"));
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -913,12 +668,12 @@ START_TEST(escape_sequences_are_shown_not_sent)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "hostile", 100, 30, "", "hostile.txt");
-    EXPECT(&x, false, SHOWS("^[[31mEVIL^[[0m^G"), SHOWS("^[]0;owned^G"), SHOWS("?:help"));
-    char *title = pane_format(&x, "#{pane_title}");
+    tmx_start(&x, "hostile", 100, 30, "", "hostile.txt");
+    TMX_EXPECT(&x, false, SHOWS("^[[31mEVIL^[[0m^G"), SHOWS("^[]0;owned^G"), SHOWS("?:help"));
+    char *title = tmx_format(&x, "#{pane_title}");
     ck_assert_msg(strstr(title, "owned") == NULL, "the plan set the title: %s", title);
     free(title);
-    stop(&x);
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -927,30 +682,31 @@ START_TEST(pastes_open_as_new_documents)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "paste", 100, 30, "", "formatted.txt");
-    wait_for(&x, "Exchange (6)");
+    tmx_start(&x, "paste", 100, 30, "", "formatted.txt");
+    tmx_wait_for(&x, "Exchange (6)");
     /* A bracketed paste whose text has key letters (q, x, C): none acts as a key. */
-    write_file("paste1.txt", "== Physical Plan ==\n*(1) Project [q#1]\n"
-                             "+- *(1) Filter (x#2 = 'C q')\n   +- FileScan parquet qq[q#1]\n");
-    free(run("tmux -S %s load-buffer -b p1 %s/paste1.txt", x.sock, run_dir));
-    free(run("tmux -S %s paste-buffer -p -b p1", x.sock));
-    EXPECT(&x, false, SHOWS("paste 1 [2/2]"), SHOWS("Filter (x#2 = 'C q')"));
+    tmx_write_file("paste1.txt",
+                   "== Physical Plan ==\n*(1) Project [q#1]\n"
+                   "+- *(1) Filter (x#2 = 'C q')\n   +- FileScan parquet qq[q#1]\n");
+    free(tmx_sh("tmux -S %s load-buffer -b p1 %s/paste1.txt", x.sock, tmx_dir()));
+    free(tmx_sh("tmux -S %s paste-buffer -p -b p1", x.sock));
+    TMX_EXPECT(&x, false, SHOWS("paste 1 [2/2]"), SHOWS("Filter (x#2 = 'C q')"));
     /* p, then an unbracketed paste, then Ctrl-d. */
-    keys(&x, "p");
-    wait_for(&x, "PASTE: paste a plan now");
-    write_file("paste2.txt", "== Physical Plan ==\nExchange SinglePartition\n"
-                             "+- LocalTableScan [q#1]\n");
-    free(run("tmux -S %s load-buffer -b p2 %s/paste2.txt", x.sock, run_dir));
-    free(run("tmux -S %s paste-buffer -b p2", x.sock));
-    keys(&x, "C-d");
-    EXPECT(&x, false, SHOWS("paste 2 [3/3]"), SHOWS("LocalTableScan [q#1]"));
-    keys(&x, "D");
-    EXPECT(&x, false, SHOWS("Documents"), SHOWS("formatted.txt   1 plan"),
-           SHOWS("paste 1   1 plan"), SHOWS("paste 2   1 plan"));
-    keys(&x, "k k Enter");
-    EXPECT(&x, false, SHOWS("formatted.txt [1/3]"), LACKS("Documents"));
-    wait_format(&x, "#{pane_dead}", "0");
-    stop(&x);
+    tmx_keys(&x, "p");
+    tmx_wait_for(&x, "PASTE: paste a plan now");
+    tmx_write_file("paste2.txt", "== Physical Plan ==\nExchange SinglePartition\n"
+                                 "+- LocalTableScan [q#1]\n");
+    free(tmx_sh("tmux -S %s load-buffer -b p2 %s/paste2.txt", x.sock, tmx_dir()));
+    free(tmx_sh("tmux -S %s paste-buffer -b p2", x.sock));
+    tmx_keys(&x, "C-d");
+    TMX_EXPECT(&x, false, SHOWS("paste 2 [3/3]"), SHOWS("LocalTableScan [q#1]"));
+    tmx_keys(&x, "D");
+    TMX_EXPECT(&x, false, SHOWS("Documents"), SHOWS("formatted.txt   1 plan"),
+               SHOWS("paste 1   1 plan"), SHOWS("paste 2   1 plan"));
+    tmx_keys(&x, "k k Enter");
+    TMX_EXPECT(&x, false, SHOWS("formatted.txt [1/3]"), LACKS("Documents"));
+    tmx_wait_format(&x, "#{pane_dead}", "0");
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -959,8 +715,8 @@ START_TEST(mouse_clicks_select_and_toggle)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "mouse", 100, 30, "", "formatted.txt");
-    char *s = WAIT(&x, false, SHOWS("HashAggregate (7)"), SHOWS("1/11  ?:help"));
+    tmx_start(&x, "mouse", 100, 30, "", "formatted.txt");
+    char *s = TMX_WAIT(&x, false, SHOWS("HashAggregate (7)"), SHOWS("1/11  ?:help"));
     /* Find the screen position of "HashAggregate (7)" and of its fold glyph. */
     int row = 0;
     const char *line = s, *hit = NULL;
@@ -980,18 +736,18 @@ START_TEST(mouse_clicks_select_and_toggle)
     char report[64];
     snprintf(report, sizeof report, "\x1b[<0;%d;%dM\x1b[<0;%d;%dm", col + 3, row + 1, col + 3,
              row + 1);
-    send_bytes(&x, report);
-    wait_for(&x, " HashAggregate (7)  stage *(2)");
+    tmx_send_bytes(&x, report);
+    tmx_wait_for(&x, " HashAggregate (7)  stage *(2)");
     /* On the fold glyph, two columns left of the text: folds. */
     snprintf(report, sizeof report, "\x1b[<0;%d;%dM\x1b[<0;%d;%dm", col - 1, row + 1, col - 1,
              row + 1);
-    send_bytes(&x, report);
-    wait_for(&x, "[+6] HashAggregate (7)");
+    tmx_send_bytes(&x, report);
+    tmx_wait_for(&x, "[+6] HashAggregate (7)");
     /* The wheel: the whole tree fits, so nothing moves. */
-    send_bytes(&x, "\x1b[<65;5;5M");
-    keys(&x, "j");
-    wait_for(&x, "10/11  ?:help"); /* BroadcastExchange (9), below the fold */
-    stop(&x);
+    tmx_send_bytes(&x, "\x1b[<65;5;5M");
+    tmx_keys(&x, "j");
+    tmx_wait_for(&x, "10/11  ?:help"); /* BroadcastExchange (9), below the fold */
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -1000,17 +756,17 @@ START_TEST(eight_colours_and_vt100_keep_the_distinctions)
     if (skip_test())
         return;
     struct tmx x;
-    /* start() sets TERM=xterm-256color; a later TERM= in env wins. */
-    start(&x, "eight", 100, 30, "TERM=xterm", "formatted.txt");
+    /* tmx_start() sets TERM=xterm-256color; a later TERM= in env wins. */
+    tmx_start(&x, "eight", 100, 30, "TERM=xterm", "formatted.txt");
     /* 8 colours: Exchange bold red, and no 256-colour codes. */
-    EXPECT(&x, true, SHOWS("\x1b[1m\x1b[31mExchange (6)"), SHOWS("?:help"), LACKS("38;5;"));
-    stop(&x);
-    start(&x, "vt100", 100, 30, "TERM=vt100", "formatted.txt");
-    char *s = WAIT(&x, true, SHOWS("\x1b[1mExchange (6)"),
-                   SHOWS("\x1b[4mBroadcastHashJoin Inner BuildRight (4)"), SHOWS("?:help"));
+    TMX_EXPECT(&x, true, SHOWS("\x1b[1m\x1b[31mExchange (6)"), SHOWS("?:help"), LACKS("38;5;"));
+    tmx_stop(&x);
+    tmx_start(&x, "vt100", 100, 30, "TERM=vt100", "formatted.txt");
+    char *s = TMX_WAIT(&x, true, SHOWS("\x1b[1mExchange (6)"),
+                       SHOWS("\x1b[4mBroadcastHashJoin Inner BuildRight (4)"), SHOWS("?:help"));
     ck_assert_msg(!has_colour_code(s), "colours on a vt100:\n%s", s);
     free(s);
-    stop(&x);
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -1019,24 +775,40 @@ START_TEST(x_and_brackets_jump_between_exchanges_and_stages)
     if (skip_test())
         return;
     struct tmx x;
-    start(&x, "jumps", 100, 30, "", "formatted.txt");
-    wait_for(&x, "Exchange (6)");
+    tmx_start(&x, "jumps", 100, 30, "", "formatted.txt");
+    tmx_wait_for(&x, "Exchange (6)");
     /* The status line ends with the position: "4/11" is Exchange (6), and so on. */
-    keys(&x, "x");
-    wait_for(&x, "4/11  ?:help");
-    keys(&x, "x");
-    wait_for(&x, "9/11  ?:help"); /* ReusedExchange (3) */
-    keys(&x, "x");
-    wait_for(&x, "10/11  ?:help"); /* BroadcastExchange (9) */
-    keys(&x, "x");
-    EXPECT(&x, false, SHOWS("search wrapped around"), SHOWS("4/11  ?:help"));
-    keys(&x, "X");
-    wait_for(&x, "10/11  ?:help");
-    keys(&x, "g ]");
-    wait_for(&x, " HashAggregate (5)  stage *(1)");
-    keys(&x, "[");
-    wait_for(&x, " Project (11)  stage *(2)");
-    stop(&x);
+    tmx_keys(&x, "x");
+    tmx_wait_for(&x, "4/11  ?:help");
+    tmx_keys(&x, "x");
+    tmx_wait_for(&x, "9/11  ?:help"); /* ReusedExchange (3) */
+    tmx_keys(&x, "x");
+    tmx_wait_for(&x, "10/11  ?:help"); /* BroadcastExchange (9) */
+    tmx_keys(&x, "x");
+    TMX_EXPECT(&x, false, SHOWS("search wrapped around"), SHOWS("4/11  ?:help"));
+    tmx_keys(&x, "X");
+    tmx_wait_for(&x, "10/11  ?:help");
+    tmx_keys(&x, "g ]");
+    tmx_wait_for(&x, " HashAggregate (5)  stage *(1)");
+    tmx_keys(&x, "[");
+    tmx_wait_for(&x, " Project (11)  stage *(2)");
+    tmx_stop(&x);
+}
+END_TEST
+
+/* A shortened plan shows a dim "…" row where operators were left out; a notebook's plans
+   are named by their cells in the tabs and the details. */
+START_TEST(elisions_and_notebook_cells_show)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    tmx_start(&x, "elided", 100, 30, "", "elided.ipynb");
+    tmx_wait_for(&x, "c1:Physical");
+    tmx_keys(&x, "Tab");
+    TMX_EXPECT(&x, false, SHOWS("HashAggregate(keys=[k#1]"), SHOWS("\xe2\x80\xa6"),
+               SHOWS("c2:Physical"), SHOWS("cell 2, output of [7] big.explain()"));
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -1053,14 +825,15 @@ START_TEST(aqe_plans_get_final_and_initial_tabs)
         return;
     }
     struct tmx x;
-    start(&x, "aqe", 100, 40, "", path);
-    EXPECT(&x, false, SHOWS("[Physical]"), SHOWS(" Final "), SHOWS(" Initial "),
-           SHOWS("== Initial Plan =="));
-    keys(&x, "Tab"); /* the Final tab: the plan that ran, without the initial plan */
-    EXPECT(&x, false, SHOWS("[Final]"), SHOWS("ShuffleQueryStage"), LACKS("== Initial Plan =="));
-    keys(&x, "Tab"); /* the Initial tab: no query stages */
-    EXPECT(&x, false, SHOWS("[Initial]"), LACKS("ShuffleQueryStage"));
-    stop(&x);
+    tmx_start(&x, "aqe", 100, 40, "", path);
+    TMX_EXPECT(&x, false, SHOWS("[Physical]"), SHOWS(" Final "), SHOWS(" Initial "),
+               SHOWS("== Initial Plan =="));
+    tmx_keys(&x, "Tab"); /* the Final tab: the plan that ran, without the initial plan */
+    TMX_EXPECT(&x, false, SHOWS("[Final]"), SHOWS("ShuffleQueryStage"),
+               LACKS("== Initial Plan =="));
+    tmx_keys(&x, "Tab"); /* the Initial tab: no query stages */
+    TMX_EXPECT(&x, false, SHOWS("[Initial]"), LACKS("ShuffleQueryStage"));
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -1074,18 +847,18 @@ START_TEST(a_big_plan_counts_between_frames_and_jumps_at_once)
     const unsigned n = 30000;
     size_t len;
     char *text = tu_union_plan(n, false, "", &len);
-    write_file("big.txt", text);
+    tmx_write_file("big.txt", text);
     free(text);
     struct tmx x;
-    start(&x, "big", 120, 30, "", "big.txt");
-    keys(&x, "x");
-    EXPECT(&x, false, SHOWS(" Exchange (3)  "), SHOWS("4/30001  ?:help"));
+    tmx_start(&x, "big", 120, 30, "", "big.txt");
+    tmx_keys(&x, "x");
+    TMX_EXPECT(&x, false, SHOWS(" Exchange (3)  "), SHOWS("4/30001  ?:help"));
     /* The same counts --summary gives, once the pass between frames is over. */
-    EXPECT(&x, false, SHOWS("30001 nodes \xC2\xB7 10000 shuffles \xC2\xB7 0 broadcasts"),
-           LACKS("counting"));
-    keys(&x, "x");
-    wait_for(&x, "7/30001  ?:help");
-    stop(&x);
+    TMX_EXPECT(&x, false, SHOWS("30001 nodes \xC2\xB7 10000 shuffles \xC2\xB7 0 broadcasts"),
+               LACKS("counting"));
+    tmx_keys(&x, "x");
+    tmx_wait_for(&x, "7/30001  ?:help");
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -1106,17 +879,17 @@ START_TEST(details_of_a_long_line_stop_at_64_kb_and_say_what_is_left)
     len += (size_t)snprintf(text + len, cap - len, "]");
     size_t node_len = len - line_at; /* the root's text: its whole line */
     len += (size_t)snprintf(text + len, cap - len, "\n+- Scan parquet t\n");
-    write_file("longrow.txt", text);
+    tmx_write_file("longrow.txt", text);
     free(text);
     ck_assert_uint_gt(node_len, 65536);
     char want[64];
     snprintf(want, sizeof want, "(%zu more bytes not shown)", node_len - 65536);
     struct tmx x;
-    start(&x, "longrow", 120, 30, "", "longrow.txt");
-    wait_for(&x, "Scan parquet t");
-    keys(&x, "Enter G");
-    wait_for(&x, want);
-    stop(&x);
+    tmx_start(&x, "longrow", 120, 30, "", "longrow.txt");
+    tmx_wait_for(&x, "Scan parquet t");
+    tmx_keys(&x, "Enter G");
+    tmx_wait_for(&x, want);
+    tmx_stop(&x);
 }
 END_TEST
 
@@ -1149,6 +922,7 @@ Suite *e2e_suite(void)
     tcase_add_test(tc, details_of_a_long_line_stop_at_64_kb_and_say_what_is_left);
     tcase_add_test(tc, x_and_brackets_jump_between_exchanges_and_stages);
     tcase_add_test(tc, aqe_plans_get_final_and_initial_tabs);
+    tcase_add_test(tc, elisions_and_notebook_cells_show);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -239,7 +239,7 @@ START_TEST(a_100000_node_chain_without_indentation_is_100000_deep)
     struct document *doc = load_any(buf, len, NULL);
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     ck_assert_ptr_nonnull(doc);
-    ck_assert_ptr_nonnull(doc->line_depth);
+    ck_assert_ptr_nonnull(doc->src.line_depth);
     assert_chain(doc, n);
     fprintf(stderr, "hostile: 100,000-node flat chain rebuilt in %.2f s\n", secs);
     document_free(doc);
@@ -249,14 +249,14 @@ START_TEST(a_100000_node_chain_without_indentation_is_100000_deep)
     buf = flat_chain(6000, &len);
     doc = load_any(buf, len, NULL);
     ck_assert_ptr_nonnull(doc);
-    ck_assert_ptr_nonnull(doc->line_depth);
+    ck_assert_ptr_nonnull(doc->src.line_depth);
     assert_chain(doc, 6000);
     document_free(doc);
     free(buf);
     /* A smaller one is rebuilt as text, every line with its prefix. */
     buf = flat_chain(1000, &len);
     doc = load_any(buf, len, NULL);
-    ck_assert_ptr_null(doc->line_depth);
+    ck_assert_ptr_null(doc->src.line_depth);
     assert_chain(doc, 1000);
     document_free(doc);
     free(buf);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sparkplan/arena.h"
+#include "sparkplan/build.h"
 
 START_TEST(arena_hands_out_zeroed_aligned_memory_and_big_blocks)
 {
@@ -81,6 +82,132 @@ START_TEST(a_deep_chain_finishes_without_recursion)
 }
 END_TEST
 
+/* A reader without a stack of its own (an event log's nested children) builds through
+ * build_enter / build_leave; what --print and the explorer read comes out the same as from
+ * the text parser: parents, children in order, depths, pre-order.  A plan ended with keep =
+ * false leaves the document. */
+START_TEST(a_plan_built_by_enter_and_leave_has_its_tree)
+{
+    struct document *doc = document_new("events", NULL, 0);
+    ck_assert_ptr_nonnull(doc);
+    struct plan_builder b;
+    build_init(&b, doc);
+    static const char *const names[] = {"SortMergeJoin", "Sort", "Exchange", "Sort"};
+    ck_assert_ptr_nonnull(build_plan(&b, 1));
+    struct slice title = slice_cstr("== Physical Plan ==");
+    ck_assert_ptr_nonnull(build_section(&b, SECTION_PHYSICAL, title, 1));
+    struct plan_node *n[4];
+    /* SortMergeJoin ( Sort ( Exchange ), Sort ) */
+    n[0] = build_enter(&b);
+    n[1] = build_enter(&b);
+    n[2] = build_enter(&b);
+    build_leave(&b);
+    build_leave(&b);
+    n[3] = build_enter(&b);
+    build_leave(&b);
+    build_leave(&b);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_ptr_nonnull(n[i]);
+        n[i]->name = n[i]->text = slice_cstr(names[i]);
+        n[i]->line = (uint32_t)i + 2;
+    }
+    build_details_start(n[2], slice_cstr("(3) Exchange"), 9, 9);
+    build_details_end(n[2], slice_cstr("(3) Exchange\nInput [1]: [a#1]"), 1);
+    build_end_section(&b);
+    build_end_plan(&b, true);
+    ck_assert_ptr_nonnull(build_plan(&b, 20)); /* prose, not a plan */
+    build_end_plan(&b, false);
+    ck_assert(!b.nomem);
+    build_free(&b);
+    ck_assert(document_finish(doc));
+
+    ck_assert_uint_eq(doc->n_plans, 1);
+    const struct plan_section *sec = doc->first_plan->first_section;
+    ck_assert_uint_eq(sec->n_roots, 1);
+    ck_assert_ptr_eq(sec->first_root, n[0]);
+    ck_assert_uint_eq(n[0]->n_children, 2);
+    ck_assert_ptr_eq(n[0]->first_child, n[1]);
+    ck_assert_ptr_eq(n[1]->next_sibling, n[3]);
+    ck_assert_ptr_eq(n[2]->parent, n[1]);
+    ck_assert_uint_eq(n[2]->depth, 2);
+    ck_assert_uint_eq(n[0]->subtree_size, 3);
+    for (uint32_t i = 0; i < 4; i++)
+        ck_assert_ptr_eq(sec->preorder[i], n[i]);
+    struct plan_detail d;
+    ck_assert(plan_node_detail(n[2], "Input", &d));
+    ck_assert_msg(tu_slice_is(d.value, "[1]: [a#1]"), "Input is \"%.*s\"", (int)d.value.len,
+                  d.value.ptr);
+    document_free(doc);
+}
+END_TEST
+
+/* One node with a details block in buf (n_fields fields), in a document of its own. */
+static struct document *one_node_with_details(const char *buf, uint32_t n_fields,
+                                              struct plan_node **out)
+{
+    struct document *doc = document_new("details", NULL, 0);
+    ck_assert_ptr_nonnull(doc);
+    struct plan_builder b;
+    build_init(&b, doc);
+    ck_assert_ptr_nonnull(build_plan(&b, 1));
+    ck_assert_ptr_nonnull(build_section(&b, SECTION_PHYSICAL, slice_cstr("== Physical Plan =="), 1));
+    struct plan_node *n = build_enter(&b);
+    ck_assert_ptr_nonnull(n);
+    build_leave(&b);
+    n->name = n->text = slice_cstr("Exchange");
+    n->line = 2;
+    const char *nl = strchr(buf, '\n');
+    build_details_start(n, slice_make(buf, (size_t)(nl - buf)), 9, 9);
+    build_details_end(n, slice_cstr(buf), n_fields);
+    build_end_section(&b);
+    build_end_plan(&b, true);
+    ck_assert(!b.nomem);
+    build_free(&b);
+    ck_assert(document_finish(doc));
+    *out = n;
+    return doc;
+}
+
+static void assert_detail(const struct plan_node *n, const char *key, const char *value)
+{
+    struct plan_detail d;
+    ck_assert_msg(plan_node_detail(n, key, &d), "no %s", key);
+    ck_assert_msg(tu_slice_is(d.value, value), "%s is \"%.*s\", not \"%s\"", key,
+                  (int)d.value.len, d.value.ptr, value);
+}
+
+START_TEST(details_asked_key_after_key_and_after_the_document_is_gone)
+{
+    char buf[64] = "(3) Exchange\nInput [1]: [a#1]\nArguments: hashpartitioning(a)";
+    struct plan_node *n;
+    struct document *doc = one_node_with_details(buf, 2, &n);
+    assert_detail(n, "Arguments", "hashpartitioning(a)");
+    assert_detail(n, "Input", "[1]: [a#1]");
+    struct plan_detail d;
+    ck_assert(!plan_node_detail(n, "Output", &d));
+    document_free(doc);
+
+    /* The same bytes rewritten and a new document built the same way: its node usually
+     * lands where the old one was, with its block at the same place and of the same length
+     * but its fields elsewhere in it; the answers must be the new block's. */
+    strcpy(buf, "(3) Exchange\nInput [2]: [b#2, c#3]\nArguments: roundrobin(42)");
+    doc = one_node_with_details(buf, 2, &n);
+    assert_detail(n, "Input", "[2]: [b#2, c#3]");
+    assert_detail(n, "Arguments", "roundrobin(42)");
+    document_free(doc);
+
+    /* A block of 40 fields: every one of them is found. */
+    char big[40 * 16 + 16];
+    size_t used = (size_t)snprintf(big, sizeof big, "(3) Exchange");
+    for (int i = 0; i < 40; i++)
+        used += (size_t)snprintf(big + used, sizeof big - used, "\nKey%d: v%d", i, i);
+    doc = one_node_with_details(big, 40, &n);
+    assert_detail(n, "Key39", "v39");
+    assert_detail(n, "Key0", "v0");
+    document_free(doc);
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
     Suite *s = suite_create("plan");
@@ -88,6 +215,8 @@ Suite *plan_suite(void)
     tcase_add_test(tc, arena_hands_out_zeroed_aligned_memory_and_big_blocks);
     tcase_add_test(tc, arena_blocks_fit_while_chunks_grow);
     tcase_add_test(tc, a_deep_chain_finishes_without_recursion);
+    tcase_add_test(tc, a_plan_built_by_enter_and_leave_has_its_tree);
+    tcase_add_test(tc, details_asked_key_after_key_and_after_the_document_is_gone);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -178,7 +178,8 @@ START_TEST(fold_hides_subtree_and_shows_hidden_count)
                      "        \\-- Scan parquet b\n");
     /* Moving down skips the hidden rows; up comes back to the folded one. */
     rows_move(&r, 1);
-    ck_assert(tu_slice_is(r.sel->text, "Sort") && r.sel->id == 7);
+    tu_assert_slice_is(r.sel->text, "Sort");
+    ck_assert_int_eq(r.sel->id, 7);
     rows_move(&r, -1);
     ck_assert_int_eq(r.sel->id, 4);
     rows_toggle(&r);
@@ -197,17 +198,17 @@ START_TEST(left_folds_then_goes_to_parent_right_unfolds_then_enters)
     rows_select(&r, by_text(doc, "Filter"));
     rows_left(&r); /* Filter has a child: fold it */
     ck_assert(rows_is_folded(&r, r.sel));
-    ck_assert(tu_slice_is(r.sel->text, "Filter"));
+    tu_assert_slice_is(r.sel->text, "Filter");
     rows_left(&r); /* already folded: go to the parent */
-    ck_assert(tu_slice_is(r.sel->text, "Exchange hashpartitioning(a)"));
+    tu_assert_slice_is(r.sel->text, "Exchange hashpartitioning(a)");
     rows_select(&r, by_text(doc, "Filter"));
     rows_right(&r); /* folded: unfold */
     ck_assert(!rows_is_folded(&r, r.sel));
-    ck_assert(tu_slice_is(r.sel->text, "Filter"));
+    tu_assert_slice_is(r.sel->text, "Filter");
     rows_right(&r); /* open: go to the first child */
-    ck_assert(tu_slice_is(r.sel->text, "Scan parquet a"));
+    tu_assert_slice_is(r.sel->text, "Scan parquet a");
     rows_right(&r); /* a leaf: nothing happens */
-    ck_assert(tu_slice_is(r.sel->text, "Scan parquet a"));
+    tu_assert_slice_is(r.sel->text, "Scan parquet a");
     rows_free(&r);
     document_free(doc);
 }
@@ -252,25 +253,26 @@ START_TEST(scrolling_keeps_selection_on_screen)
                      "    |-- Sort\n"
                      ">   | \\-- Exchange hashpartitioning(a)\n");
     rows_move(&r, -2); /* still on screen: the view stays */
-    ck_assert(tu_slice_is(r.top->text, "SortMergeJoin") && r.sel == r.top);
+    tu_assert_slice_is(r.top->text, "SortMergeJoin");
+    ck_assert_ptr_eq(r.sel, r.top);
     rows_move(&r, -1);
     ck_assert_str_eq(render(&r),
                      "> - Project\n"
                      "  \\-- SortMergeJoin\n"
                      "    |-- Sort\n");
     rows_go_last(&r);
-    ck_assert(tu_slice_is(r.sel->text, "Scan parquet b"));
+    tu_assert_slice_is(r.sel->text, "Scan parquet b");
     ck_assert(strstr(render(&r), "> ") != NULL);
     rows_go_first(&r);
-    ck_assert(tu_slice_is(r.sel->text, "Project"));
+    tu_assert_slice_is(r.sel->text, "Project");
     rows_page(&r, 2);
-    ck_assert(tu_slice_is(r.top->text, "Exchange hashpartitioning(a)"));
-    ck_assert(tu_slice_is(r.sel->text, "Exchange hashpartitioning(a)"));
+    tu_assert_slice_is(r.top->text, "Exchange hashpartitioning(a)");
+    tu_assert_slice_is(r.sel->text, "Exchange hashpartitioning(a)");
     rows_page(&r, 100); /* far past the end: clamps, the screen stays full */
-    ck_assert(tu_slice_is(r.sel->text, "Scan parquet b"));
-    ck_assert(tu_slice_is(r.top->text, "Sort"));
+    tu_assert_slice_is(r.sel->text, "Scan parquet b");
+    tu_assert_slice_is(r.top->text, "Sort");
     rows_scroll(&r, -2); /* the wheel drags the selection along when it leaves */
-    ck_assert(tu_slice_is(r.top->text, "Filter"));
+    tu_assert_slice_is(r.top->text, "Filter");
     ck_assert_int_eq(r.sel->id, 7); /* the last row still on screen */
     rows_free(&r);
     document_free(doc);
@@ -292,7 +294,7 @@ START_TEST(tall_rows_scroll_by_their_height)
     rows_set_height(&r, 3);
     rows_set_height_fn(&r, two_lines_for_sort, NULL);
     rows_move(&r, 2); /* Sort takes lines 3-4 with top at Project: scroll by one */
-    ck_assert(tu_slice_is(r.top->text, "SortMergeJoin"));
+    tu_assert_slice_is(r.top->text, "SortMergeJoin");
     rows_free(&r);
     document_free(doc);
 }
@@ -369,7 +371,7 @@ START_TEST(search_counts_matches_in_text_and_details_and_unfolds)
     ck_assert_int_eq(rows_search(&r, "parquet"), 2);
     ck_assert_uint_eq(rows_match_index(&r), 0);
     ck_assert(rows_search_step(&r, +1, NULL));
-    ck_assert(tu_slice_is(r.sel->text, "Scan parquet a"));
+    tu_assert_slice_is(r.sel->text, "Scan parquet a");
     ck_assert_uint_eq(rows_match_index(&r), 1);
     ck_assert_ptr_eq(rows_prev(&r, r.sel), by_text(doc, "Filter")); /* unfolded */
     ck_assert(rows_search_step(&r, +1, NULL));
@@ -398,7 +400,7 @@ START_TEST(a_subtree_tab_shows_only_that_subtree)
                      "    \\-- Filter\n"
                      "      \\-- Scan parquet a\n");
     rows_go_last(&r);
-    ck_assert(tu_slice_is(r.sel->text, "Scan parquet a"));
+    tu_assert_slice_is(r.sel->text, "Scan parquet a");
     rows_left(&r);
     rows_left(&r);
     rows_left(&r);
@@ -947,7 +949,7 @@ START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
     struct plan_section *s = first_section(doc);
     ck_assert_uint_eq(s->n_nodes, n + 1);
     if (n == 30000)
-        ck_assert_uint_gt(doc->text_len, 1u << 22); /* offsets use the sort's third digit */
+        ck_assert_uint_gt(doc->src.text_len, 1u << 22); /* offsets use the sort's third digit */
 
     struct rows r;
     ck_assert(rows_init(&r, s, NULL));
@@ -956,7 +958,7 @@ START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
     /* x in the middle of the pass: the rest is indexed then, and the jump lands. */
     ck_assert(rows_next_exchange(&r, 1, NULL));
     ck_assert(rows_indexed(&r));
-    ck_assert(tu_slice_is(r.sel->name, "Exchange t3"));
+    tu_assert_slice_is(r.sel->name, "Exchange t3");
     ck_assert_uint_eq(r.n_exchanges, n / 3);
     ck_assert(!r.ix.sorted); /* the spans did need sorting */
 
@@ -965,9 +967,9 @@ START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
     size_t k = 0;
     for (uint32_t i = 0; i < s->n_nodes; i++) {
         const struct plan_node *m = s->preorder[i];
-        want[k++] = (struct rows_span){(uint32_t)(m->text.ptr - doc->text), 0, i};
+        want[k++] = (struct rows_span){(uint32_t)(m->text.ptr - doc->src.text), 0, i};
         if (m->details_text.len)
-            want[k++] = (struct rows_span){(uint32_t)(m->details_text.ptr - doc->text), 0, i};
+            want[k++] = (struct rows_span){(uint32_t)(m->details_text.ptr - doc->src.text), 0, i};
     }
     qsort(want, k, sizeof *want, compare_start);
     ck_assert_uint_eq(r.n_spans, k);

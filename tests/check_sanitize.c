@@ -1,6 +1,8 @@
 /* The sanitizer: nothing from a plan reaches the terminal as a control sequence. */
 #include "testutil.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sparkplan/sanitize.h"
@@ -59,6 +61,28 @@ START_TEST(bidi_and_zero_width_controls_become_visible)
 }
 END_TEST
 
+START_TEST(writing_to_a_file_gives_the_same_bytes_as_the_buffer)
+{
+    /* Runs of plain ASCII around every kind of item, at several offsets of a 16-byte step. */
+    static const char *const pieces[] = {"Project [a#1, b#2]", "\t", "\x1b[31m", "\x7f", "caf\xc3\xa9",
+                                         "\xc2\x9b", "\xff", "~", " ", "\xe2\x94\x80", "\0"};
+    static const size_t lens[] = {18, 1, 5, 1, 5, 2, 1, 1, 1, 3, 1};
+    char in[400], want[2000], *got = NULL;
+    size_t len = 0, got_len = 0;
+    for (size_t i = 0; len + 20 < sizeof in; i = (i * 7 + 3) % 11) { /* bound: the buffer */
+        memcpy(in + len, pieces[i], lens[i]);
+        len += lens[i];
+    }
+    sanitize_to_buf(slice_make(in, len), want, sizeof want);
+    FILE *f = open_memstream(&got, &got_len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert(sanitize_fwrite(f, slice_make(in, len)));
+    fclose(f);
+    ck_assert_str_eq(got, want);
+    free(got);
+}
+END_TEST
+
 Suite *sanitize_suite(void)
 {
     Suite *s = suite_create("sanitize");
@@ -68,6 +92,7 @@ Suite *sanitize_suite(void)
     tcase_add_test(tc, printable_unicode_and_tabs);
     tcase_add_test(tc, small_buffers_never_split_an_item);
     tcase_add_test(tc, bidi_and_zero_width_controls_become_visible);
+    tcase_add_test(tc, writing_to_a_file_gives_the_same_bytes_as_the_buffer);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -66,6 +66,14 @@ char *tu_union_plan(unsigned n, bool padded, const char *tail, size_t *len);
 struct plan_node *tu_root(struct document *doc);
 struct plan_node *tu_child(struct plan_node *n, unsigned i);
 bool tu_slice_is(struct slice s, const char *c);
+/* Asserts that slice s reads c, and prints what it reads when it does not. */
+#define tu_assert_slice_is(s, c)                                                          \
+    do {                                                                                   \
+        struct slice tu_s_ = (s);                                                          \
+        const char *tu_c_ = (c);                                                           \
+        ck_assert_msg(tu_slice_is(tu_s_, tu_c_), "%s is '%.*s', expected '%s'", #s,        \
+                      (int)(tu_s_.len > 400 ? 400 : tu_s_.len), tu_s_.ptr, tu_c_);       \
+    } while (0)
 /* The i-th field of a node's details block (plan_details_next); fails the test when the
  * block has fewer fields. */
 struct plan_detail tu_detail(const struct plan_node *n, unsigned i);

@@ -1,6 +1,6 @@
-/* keys-man: regenerate the key lists of the man page and the README from the key table.
+/* keys-man: regenerate the key lists of the man page and docs/keys.md from the key table.
  *
- * Usage: keys-man man/sparkplan.1 README.md — rewrites, in place (through a temporary
+ * Usage: keys-man man/sparkplan.1 docs/keys.md — rewrites, in place (through a temporary
  * file and rename), the lines between `.\" KEYS-BEGIN` and `.\" KEYS-END` of a man page,
  * or between <!-- KEYS-BEGIN --> and <!-- KEYS-END --> of a .md file.  Run by `make man`;
  * tests/check_keys.c fails when a committed file differs from what this would write.
@@ -61,7 +61,7 @@ static int splice_file(const char *path)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: keys-man MANPAGE|README.md...\n");
+        fprintf(stderr, "usage: keys-man MANPAGE|FILE.md...\n");
         return 2;
     }
     int status = 0;

@@ -50,6 +50,15 @@ enum rule_id {
     RULE_TRUNCATED_FIELDS,       /* SP060 */
     RULE_TRUNCATED_PLAN,         /* SP061 */
     RULE_CACHE_USED,             /* SP070 */
+    /* Runtime rules: what an event log's metrics show (analysis/runtime.c). */
+    RULE_RT_SKEW,                /* SP080 */
+    RULE_RT_SPILL,               /* SP081 */
+    RULE_RT_JOIN_EXPLOSION,      /* SP082 */
+    RULE_RT_FILTER_KEPT_ALL,     /* SP083 */
+    RULE_RT_EMPTY_PARTITIONS,    /* SP084 */
+    RULE_RT_COALESCED,           /* SP085 */
+    RULE_RT_BROADCAST_SIZE,      /* SP086 */
+    RULE_RT_SCAN_PRUNING,        /* SP087 */
     RULE_COUNT
 };
 

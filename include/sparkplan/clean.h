@@ -1,15 +1,16 @@
 /* clean: the paste clean-up step between the raw input and the parser.
  *
- * Owns nothing: when the input needs rewriting (show() tables, Row(plan='...') reprs, quoted
- * strings with \n escapes, comment/quote prefixes, common indentation, CRLF, tabs, BOM,
- * UTF-16, hard-wrapped lines, numberedTreeString prefixes, lost indentation) it writes
- * doc->text / text_len, doc->line_map (text line -> input line) and n_text_lines, all in
- * doc->arena (the text over the input buffer when it fits: doc->text_buf, doc->bytes = NULL),
- * and, for a rebuilt tree too deep to write out, doc->line_depth.  Otherwise
- * doc->text stays doc->bytes (no copy).  Adds warnings for what it guessed ("tree structure
- * inferred from markers", "N wrapped lines joined to the line before").
- * Never: writes to doc->bytes other than the final text over it, recursion, a pass that is
- * not linear.
+ * Owns nothing: the document's source (source.h) owns what it writes.  When the input needs
+ * rewriting (show() tables, Row(plan='...') reprs, quoted strings with \n escapes,
+ * comment/quote prefixes, common indentation, CRLF, tabs, BOM, UTF-16, hard-wrapped lines,
+ * numberedTreeString prefixes, lost indentation) it hands the source one new text with its
+ * line map (and, for a rebuilt tree too deep to write out, its line depths) in one call,
+ * source_set_text(): in the source's arena, or over the input's buffer when it fits.
+ * Otherwise the source's text stays its bytes (no copy).  Adds warnings to the document for
+ * what it guessed ("tree structure inferred from markers", "N wrapped lines joined to the
+ * line before").
+ * Never: writes to the input bytes other than the final text over them, recursion, a pass
+ * that is not linear.
  * See src/input/clean_impl.h for the steps.
  */
 #ifndef SPARKPLAN_CLEAN_H

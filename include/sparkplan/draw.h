@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "sparkplan/slice.h"
+#include "sparkplan/wrap.h"
 
 void draw_set_utf8(bool utf8);
 bool draw_utf8(void);
@@ -39,6 +40,11 @@ void draw_cut_marker(struct draw_line *dl, attr_t attr);
 int draw_width(struct slice text, bool one_line);
 /* Bytes of text that fit in width columns (at least one character when width > 0). */
 size_t draw_fit(struct slice text, int width);
+
+/* The wrapping rule of every text pane: wrap_next (wrap.h) measured in display columns as
+ * drawn: the bytes of text that make its next display line of at most width columns (at
+ * least one character; 0 for empty text).  The caller skips what it does not draw. */
+size_t draw_wrap(struct slice text, int width, enum wrap_mode mode);
 
 /* Blank a rectangle. */
 void draw_clear(int y, int x, int h, int w, attr_t attr);

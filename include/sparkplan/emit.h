@@ -41,4 +41,16 @@ enum sp_status emit_print(FILE *out, const struct document *doc, struct diag *er
  * stage and id are null when absent; "line" of a warning is null when it has none. */
 enum sp_status emit_json(FILE *out, const struct document *doc, struct diag *err);
 
+/* The plan objects of doc alone (elements of a "plans" array: each but the very first, as
+ * *first says, preceded by ','), with extra(w, node, ctx) called inside each node object
+ * after its "details"/"stats", to write more keys, each starting with ',' (event logs add
+ * "metrics").  doc NULL writes nothing. */
+struct emit_json;
+typedef void (*emit_node_extra)(struct emit_json *w, const struct plan_node *n, void *ctx);
+void emit_json_raw(struct emit_json *w, const char *s);
+void emit_json_string(struct emit_json *w, struct slice s);
+void emit_json_int(struct emit_json *w, int64_t v);   /* negative: null */
+enum sp_status emit_json_plans(FILE *f, const struct document *doc, emit_node_extra extra,
+                               void *ctx, bool *first, struct diag *err);
+
 #endif

@@ -1,10 +1,10 @@
 /* keys: the one table of every key binding of the explorer.
  *
- * KEYS_TABLE below is the only place a binding is written.  From it come the action enum,
- * the lookup the explorer uses, the `?` help overlay, the KEYS part of --help
+ * KEYS_TABLE below is the only place a binding is written.  From it come the lookup the
+ * explorer uses, the `?` help overlay, the KEYS part of --help
  * (keys_print_help), the man page's KEYS section (keys_print_man, spliced between the
  * `.\" KEYS-BEGIN` and `.\" KEYS-END` lines of man/sparkplan.1 by `make man`) and the
- * README's key tables (keys_print_markdown, between <!-- KEYS-BEGIN --> and
+ * key tables of docs/keys.md (keys_print_markdown, between <!-- KEYS-BEGIN --> and
  * <!-- KEYS-END -->, by the same `make man`).
  * Key names are the explorer's canonical names (what src/ui/input.c produces): a
  * character ("j", "?", "G"), "Space", a key name ("Down", "PageDown", "Enter", "Escape",
@@ -31,11 +31,17 @@ enum key_context {
     KCTX_DOCS,     /* document list overlay */
     KCTX_LIST,     /* findings (!) and expression-id (*) lists */
     KCTX_WALK,     /* the guided walk (w) */
+    KCTX_DIFF,     /* the plan diff (= or I) */
+    KCTX_QUERIES,  /* an event log's query list overlay */
     KCTX_COUNT
 };
 
-/* X(ACTION, context, "key names separated by spaces", "help text")
- * The insight features (view_insight.c) use i ! f F * r w in the tree. */
+/* Actions are what a key does, bindings which key does it where: one action can be bound
+ * in several contexts ("down" moves the tree's selection, the details' cursor, the help's
+ * text and the lists' selection), and each view says what the action means to it.
+ * X(ACTION, context, "key names separated by spaces", "help text"); every ACTION is one
+ * of KEYS_ACTIONS below.  The insight features (tree_insight.c) use i ! f F * r w in the
+ * tree. */
 #define KEYS_TABLE(X)                                                                       \
     X(KA_DOWN, KCTX_TREE, "j Down", "move down one row")                                   \
     X(KA_UP, KCTX_TREE, "k Up", "move up one row")                                         \
@@ -72,27 +78,32 @@ enum key_context {
     X(KA_TRACE, KCTX_TREE, "*", "trace an expression id of the selected node (then n, N)") \
     X(KA_FLIP, KCTX_TREE, "r", "flip the tree: scans on top, data flowing down (toggle)")  \
     X(KA_WALK, KCTX_TREE, "w", "guided walk in execution order, a stage at a time")        \
+    X(KA_METRICS, KCTX_TREE, "m", "an event log's metrics column on the rows (toggle)")   \
     X(KA_CLICK, KCTX_TREE, "Click", "select a row; on a fold marker, fold or unfold it")   \
     X(KA_WHEEL_DOWN, KCTX_TREE, "WheelDown", "scroll down")                                \
     X(KA_WHEEL_UP, KCTX_TREE, "WheelUp", "scroll up")                                      \
-    X(KA_D_DOWN, KCTX_DETAILS, "j Down", "next line")                                      \
-    X(KA_D_UP, KCTX_DETAILS, "k Up", "previous line")                                      \
-    X(KA_D_PAGE_DOWN, KCTX_DETAILS, "PageDown C-d Space", "next page")                     \
-    X(KA_D_PAGE_UP, KCTX_DETAILS, "PageUp C-u", "previous page")                           \
-    X(KA_D_FIRST, KCTX_DETAILS, "g Home", "first line")                                    \
-    X(KA_D_LAST, KCTX_DETAILS, "G End", "last line")                                       \
+    X(KA_DOWN, KCTX_DETAILS, "j Down", "next line")                                      \
+    X(KA_UP, KCTX_DETAILS, "k Up", "previous line")                                      \
+    X(KA_PAGE_DOWN, KCTX_DETAILS, "PageDown C-d Space", "next page")                     \
+    X(KA_PAGE_UP, KCTX_DETAILS, "PageUp C-u", "previous page")                           \
+    X(KA_FIRST, KCTX_DETAILS, "g Home", "first line")                                    \
+    X(KA_LAST, KCTX_DETAILS, "G End", "last line")                                       \
     X(KA_D_FOLLOW, KCTX_DETAILS, "Enter", "jump to the node the line refers to "           \
                                           "(Reuses operator id, Hosting operator id)")     \
     X(KA_D_LEAVE, KCTX_DETAILS, "Escape h Left", "back to the tree")                       \
-    X(KA_D_CLICK, KCTX_DETAILS, "Click", "select a line")                                  \
-    X(KA_D_WHEEL_DOWN, KCTX_DETAILS, "WheelDown", "scroll down")                           \
-    X(KA_D_WHEEL_UP, KCTX_DETAILS, "WheelUp", "scroll up")                                 \
+    X(KA_CLICK, KCTX_DETAILS, "Click", "select a line")                                  \
+    X(KA_WHEEL_DOWN, KCTX_DETAILS, "WheelDown", "scroll down")                           \
+    X(KA_WHEEL_UP, KCTX_DETAILS, "WheelUp", "scroll up")                                 \
     X(KA_NEXT_SECTION, KCTX_GLOBAL, "Tab", "next section")                                 \
     X(KA_PREV_SECTION, KCTX_GLOBAL, "S-Tab", "previous section")                           \
     X(KA_BACK, KCTX_GLOBAL, "Backspace C-o", "go back along the jump history")             \
     X(KA_DOCS, KCTX_GLOBAL, "D", "list the open documents")                                \
+    X(KA_QUERIES, KCTX_GLOBAL, "Q", "an event log's SQL queries (the list it opens on)")    \
     X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
     X(KA_PASTED, KCTX_GLOBAL, "Paste", "a bracketed paste opens as a new document")        \
+    X(KA_DIFF, KCTX_GLOBAL, "=", "compare this tab with the next document's (one "         \
+                                 "document: with the next tab): the plan diff")             \
+    X(KA_DIFF_AQE, KCTX_GLOBAL, "I", "compare the adaptive plan's Initial and Final plans")  \
     X(KA_THEME, KCTX_GLOBAL, "T", "next colour theme: dark, light, projector, mono")       \
     X(KA_HELP, KCTX_GLOBAL, "?", "this help")                                              \
     X(KA_REDRAW, KCTX_GLOBAL, "C-l", "redraw the screen")                                  \
@@ -103,38 +114,84 @@ enum key_context {
     X(KA_P_ERASE, KCTX_PROMPT, "Backspace", "erase a character")                           \
     X(KA_PASTE_END, KCTX_PASTE, "C-d", "open the pasted text as a new document")           \
     X(KA_PASTE_CANCEL, KCTX_PASTE, "C-c", "cancel the paste")                              \
-    X(KA_H_DOWN, KCTX_HELP, "j Down", "scroll down")                                       \
-    X(KA_H_UP, KCTX_HELP, "k Up", "scroll up")                                             \
-    X(KA_H_PAGE_DOWN, KCTX_HELP, "PageDown Space", "next page")                            \
-    X(KA_H_PAGE_UP, KCTX_HELP, "PageUp", "previous page")                                  \
+    X(KA_DOWN, KCTX_HELP, "j Down", "scroll down")                                       \
+    X(KA_UP, KCTX_HELP, "k Up", "scroll up")                                             \
+    X(KA_PAGE_DOWN, KCTX_HELP, "PageDown Space", "next page")                            \
+    X(KA_PAGE_UP, KCTX_HELP, "PageUp", "previous page")                                  \
     X(KA_H_CLOSE, KCTX_HELP, "q Escape ?", "close the help")                               \
-    X(KA_L_DOWN, KCTX_DOCS, "j Down", "next document")                                     \
-    X(KA_L_UP, KCTX_DOCS, "k Up", "previous document")                                     \
+    X(KA_DOWN, KCTX_DOCS, "j Down", "next document")                                     \
+    X(KA_UP, KCTX_DOCS, "k Up", "previous document")                                     \
     X(KA_L_OPEN, KCTX_DOCS, "Enter", "show the chosen document")                           \
     X(KA_L_CLOSE, KCTX_DOCS, "q Escape D", "close the list")                               \
-    X(KA_I_DOWN, KCTX_LIST, "j Down", "next entry")                                        \
-    X(KA_I_UP, KCTX_LIST, "k Up", "previous entry")                                        \
-    X(KA_I_PAGE_DOWN, KCTX_LIST, "PageDown Space", "next page")                            \
-    X(KA_I_PAGE_UP, KCTX_LIST, "PageUp", "previous page")                                  \
+    X(KA_DOWN, KCTX_QUERIES, "j Down", "next query")                                     \
+    X(KA_UP, KCTX_QUERIES, "k Up", "previous query")                                     \
+    X(KA_PAGE_DOWN, KCTX_QUERIES, "PageDown Space", "next page")                         \
+    X(KA_PAGE_UP, KCTX_QUERIES, "PageUp", "previous page")                               \
+    X(KA_FIRST, KCTX_QUERIES, "g Home", "first query")                                   \
+    X(KA_LAST, KCTX_QUERIES, "G End", "last query")                                      \
+    X(KA_L_OPEN, KCTX_QUERIES, "Enter", "open the query: its plans, with their metrics")   \
+    X(KA_Q_SORT, KCTX_QUERIES, "s", "sort by duration (longest first) or by id")           \
+    X(KA_L_CLOSE, KCTX_QUERIES, "q Escape Q", "close the list")                            \
+    X(KA_DOWN, KCTX_LIST, "j Down", "next entry")                                        \
+    X(KA_UP, KCTX_LIST, "k Up", "previous entry")                                        \
+    X(KA_PAGE_DOWN, KCTX_LIST, "PageDown Space", "next page")                            \
+    X(KA_PAGE_UP, KCTX_LIST, "PageUp", "previous page")                                  \
     X(KA_I_OPEN, KCTX_LIST, "Enter", "go to the finding, or trace the expression id")      \
     X(KA_I_CLOSE, KCTX_LIST, "q Escape ! *", "close the list")                             \
     X(KA_W_NEXT, KCTX_WALK, "Space Enter j Down w", "next step")                           \
     X(KA_W_PREV, KCTX_WALK, "b Backspace k Up", "previous step")                           \
-    X(KA_W_FIRST, KCTX_WALK, "g Home", "first step")                                       \
-    X(KA_W_LAST, KCTX_WALK, "G End", "last step")                                          \
-    X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")
+    X(KA_FIRST, KCTX_WALK, "g Home", "first step")                                       \
+    X(KA_LAST, KCTX_WALK, "G End", "last step")                                          \
+    X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")                                     \
+    X(KA_DOWN, KCTX_DIFF, "j Down", "move down one row")                                   \
+    X(KA_UP, KCTX_DIFF, "k Up", "move up one row")                                         \
+    X(KA_PAGE_DOWN, KCTX_DIFF, "PageDown C-d", "move down one page")                       \
+    X(KA_PAGE_UP, KCTX_DIFF, "PageUp C-u", "move up one page")                             \
+    X(KA_FIRST, KCTX_DIFF, "g Home", "go to the first row")                                \
+    X(KA_LAST, KCTX_DIFF, "G End", "go to the last row")                                   \
+    X(KA_NEXT_DIFF, KCTX_DIFF, "n ]", "next difference")                                   \
+    X(KA_PREV_DIFF, KCTX_DIFF, "N [", "previous difference")                               \
+    X(KA_TOGGLE, KCTX_DIFF, "Space", "fold or unfold an unchanged subtree ([=N]); "        \
+                                     "walking: the next difference")                        \
+    X(KA_DETAILS, KCTX_DIFF, "Enter", "show or hide both sides' fields, differing words "  \
+                                      "highlighted")                                        \
+    X(KA_WALK, KCTX_DIFF, "w", "walk the differences one at a time (Space next, b back)")  \
+    X(KA_W_PREV, KCTX_DIFF, "b", "walking: the previous difference")                       \
+    X(KA_F_CLOSE, KCTX_DIFF, "q Escape", "close the diff (ends a walk first)")
 
 /* The insight features' keys in the tree (explain operator, findings, next and previous
  * finding, trace a column, flip bottom-up, guided walk). */
 #define KEYS_INSIGHT "i ! f F * r w"
 
+/* Every action once (the table's first column, in order of first use). */
+#define KEYS_ACTIONS(A)                                                                 \
+    A(KA_DOWN) A(KA_UP) A(KA_PAGE_DOWN) A(KA_PAGE_UP) A(KA_HALF_DOWN) A(KA_HALF_UP)     \
+    A(KA_FIRST) A(KA_LAST) A(KA_TOGGLE) A(KA_LEFT) A(KA_RIGHT) A(KA_FOLD_ALL)           \
+    A(KA_UNFOLD_ALL) A(KA_LEVELS) A(KA_NEXT_EXCHANGE) A(KA_PREV_EXCHANGE)               \
+    A(KA_NEXT_STAGE) A(KA_PREV_STAGE) A(KA_GOTO) A(KA_SEARCH) A(KA_SEARCH_NEXT)         \
+    A(KA_SEARCH_PREV) A(KA_DETAILS) A(KA_SCROLL_RIGHT) A(KA_SCROLL_LEFT)                \
+    A(KA_SCROLL_HOME) A(KA_WRAP) A(KA_STAGES) A(KA_EXPLAIN) A(KA_FINDINGS)              \
+    A(KA_NEXT_FINDING) A(KA_PREV_FINDING) A(KA_TRACE) A(KA_FLIP) A(KA_WALK) A(KA_CLICK) \
+    A(KA_WHEEL_DOWN) A(KA_WHEEL_UP) A(KA_D_FOLLOW) A(KA_D_LEAVE) A(KA_NEXT_SECTION)     \
+    A(KA_PREV_SECTION) A(KA_BACK) A(KA_DOCS) A(KA_PASTE) A(KA_PASTED) A(KA_THEME)       \
+    A(KA_HELP) A(KA_REDRAW) A(KA_SUSPEND) A(KA_QUIT) A(KA_P_ACCEPT) A(KA_P_CANCEL)      \
+    A(KA_P_ERASE) A(KA_PASTE_END) A(KA_PASTE_CANCEL) A(KA_H_CLOSE) A(KA_L_OPEN)         \
+    A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)      \
+    A(KA_DIFF) A(KA_DIFF_AQE) A(KA_NEXT_DIFF) A(KA_PREV_DIFF) A(KA_F_CLOSE)            \
+    A(KA_QUERIES) A(KA_METRICS) A(KA_Q_SORT)
+
 enum key_action {
     KA_NONE = 0,
-#define KEYS_ENUM(a, ctx, keys, help) a,
-    KEYS_TABLE(KEYS_ENUM)
+#define KEYS_ENUM(a) a,
+    KEYS_ACTIONS(KEYS_ENUM)
 #undef KEYS_ENUM
     KA_COUNT
 };
+
+/* The number of bindings (keys_table_len, as a constant). */
+#define KEYS_COUNT_ONE(a, ctx, keys, help) +1
+enum { KEYS_N_BINDINGS = 0 KEYS_TABLE(KEYS_COUNT_ONE) };
+#undef KEYS_COUNT_ONE
 
 struct key_binding {
     enum key_action action;
@@ -159,7 +216,7 @@ size_t keys_display_list(const struct key_binding *b, char *buf, size_t cap);
 void keys_print_help(FILE *f);
 /* The man page KEYS section body (roff). */
 void keys_print_man(FILE *f);
-/* The README's key tables (Markdown). */
+/* The key tables of docs/keys.md (Markdown). */
 void keys_print_markdown(FILE *f);
 /* Copy text to f, replacing the lines between the line starting with begin and the line
  * starting with end by print's output.  Returns false when a marker is missing. */

@@ -29,6 +29,9 @@ void load_set_limits(size_t max_bytes, uint64_t max_lines);
 /* path "-" reads stdin. name is what people see ("stdin" for "-"). */
 enum sp_status load_path(const char *path, struct document **out, struct diag *err);
 enum sp_status load_stream(FILE *f, const char *name, struct document **out, struct diag *err);
+/* A stream read whole, within the byte limit: *bytes (malloc'd, a NUL guard after len) is
+ * the caller's.  On error *bytes is NULL and err says why ("input too large: ..."). */
+enum sp_status load_read_stream(FILE *f, char **bytes, size_t *len, struct diag *err);
 /* Takes ownership of bytes (malloc'd) whatever the outcome. */
 enum sp_status load_bytes(const char *name, char *bytes, size_t len, struct document **out,
                           struct diag *err);

@@ -1,12 +1,13 @@
 /* plan: the plan model — documents → plans → sections → nodes.
  *
- * Owns: a struct document owns its input bytes, the cleaned text the parser read, and one
- * arena.  Plans, sections, nodes and warnings all live in that arena; their text fields are
- * slices into doc->text.  Details fields are not stored: plan_details_next splits them from
- * a node's details_text when asked.  document_free() releases everything at once; nothing
+ * Owns: a struct document owns its source (source.h: the input bytes and the text the parser
+ * read) and one arena.  Plans, sections, nodes and warnings all live in that arena; their
+ * text fields are slices into doc->src.text.  Details fields are not stored:
+ * plan_details_next splits them from a node's details_text when asked.  document_free() releases everything at once; nothing
  * else is ever freed separately.
  * Never: recursion on tree depth (walk with plan_node_next_preorder), curses, printing.
- * Filled by: parse.c (see parse.h).  Read by: emit, analyze, rows, ui.
+ * Filled through the plan builder (build.h) by the readers: parse.c.  Read by: emit, analyze,
+ * rows, ui.
  */
 #ifndef SPARKPLAN_PLAN_H
 #define SPARKPLAN_PLAN_H
@@ -18,6 +19,7 @@
 
 #include "sparkplan/arena.h"
 #include "sparkplan/slice.h"
+#include "sparkplan/source.h"
 
 enum section_kind {
     SECTION_PARSED,
@@ -38,6 +40,8 @@ enum {
     NODE_TRUNCATED = 1u << 2,  /* text carries "... N more fields" or was cut short */
     NODE_MULTILINE = 1u << 3,  /* additive (issue 6): text runs on over continuation lines;
                                   without it text is one line and nobody looks for its end */
+    NODE_ELIDED = 1u << 4,     /* the text it was read from shortened the tree here ("...",
+                                  "+- ...", "…"): some of its children were left out */
 };
 
 /* One field of a formatted-mode details block, as plan_details_next() yields it. */
@@ -107,9 +111,27 @@ struct plan_section {
     struct plan_node *first_root, *last_root;
     uint32_t n_roots;
     uint32_t n_nodes;
+    uint32_t n_elided;         /* additive: nodes with NODE_ELIDED (the explorer's "…" rows) */
     struct plan_node **preorder;  /* all nodes of the section in pre-order (parents first) */
     struct plan *plan;
     struct plan_section *next;
+};
+
+/* Where a plan came from, beyond its line: the notebook cell it was printed by or pasted
+ * into, the SQL of a golden file's "-- !query" block, the log record that printed it.
+ * Strings are arena copies or slices of doc->text; absent fields are NULL / empty / 0. */
+struct plan_source {
+    const char *format;        /* "jupyter", "zeppelin", "databricks", "databricks-source";
+                                  NULL when the input is not a notebook */
+    uint32_t cell;             /* 1-based cell (paragraph, command) number, 0 when none */
+    uint32_t cell_line;        /* the plan's first line within that cell's text or output */
+    int32_t execution_count;   /* -1 when none */
+    const char *cell_type;     /* "code", "markdown", "raw" */
+    const char *code;          /* the first line of the cell's code */
+    bool from_output;          /* printed by running the cell, not pasted into its text */
+    struct slice query;        /* .sql.out: the SQL text of the "-- !query" block */
+    struct slice log_time;     /* the log record before the plan: its timestamp */
+    struct slice logger;       /* and its logger ("InsertAdaptiveSparkPlan") */
 };
 
 struct plan {
@@ -119,6 +141,7 @@ struct plan {
     bool adaptive;             /* an AdaptiveSparkPlan is present */
     int is_final;              /* 1 isFinalPlan=true, 0 false, -1 not adaptive / unknown */
     struct plan_node **by_id;  /* formatted id -> node (first one printed); NULL entries allowed */
+    struct plan_source source; /* additive: provenance (parse.c and load.c fill it) */
     uint32_t by_id_len;        /* valid ids are 0 .. by_id_len-1 */
     struct document *doc;
     struct plan *next;
@@ -126,38 +149,16 @@ struct plan {
 
 struct plan_warning {
     uint32_t line;             /* original input line, 0 when none */
+    const char *where;         /* additive: "cell 12:3" for a notebook (load.c), else NULL */
     const char *message;       /* arena string */
     struct plan_warning *next;
 };
 
-/* line_depth value of a line that carries its own prefix. */
-#define CLEAN_OWN_PREFIX UINT32_MAX
-
 struct document {
     const char *name;          /* origin shown to people: file name, "stdin", "paste 2" */
-    char *bytes;               /* original input, owned (malloc or mapping); NULL once clean-up
-                                  has written a text of its own (the loader then releases it,
-                                  or clean-up wrote the text over it: text_buf),
-                                  since nothing points into it then */
-    size_t len;
-    bool bytes_mapped;         /* additive (issue 6): bytes (or text_buf, written over it) is a
-                                  mapfile.h mapping of len bytes, released with
-                                  mapfile_close(), not free() */
-    const char *text;          /* what the parser read: == bytes, or cleaned text in the arena
-                                  or in text_buf */
-    char *text_buf;            /* additive: the cleaned text when clean-up wrote it over the
-                                  input's buffer (owned; a mapping when bytes_mapped), else
-                                  NULL */
-    size_t text_len;
-    const uint32_t *line_map;  /* text line (1-based index) -> original line; NULL = identity */
-    uint32_t n_text_lines;
-    /* Additive (clean-up, issue 4).  NULL unless clean-up rebuilt a tree whose indentation was
-     * lost and the rebuilt prefixes would not fit in memory (a 100,000-deep chain is 15 GB of
-     * spaces).  Then for text line i (1-based, array of n_text_lines + 1): the number of
-     * 3-column prefix units the line stands for, its marker included (a root 0, its children
-     * 1, ...); the line itself starts with just its marker ("+- ", ":- ") or, for an AQE
-     * section root, with nothing.  CLEAN_OWN_PREFIX: the line carries its own prefix. */
-    const uint32_t *line_depth;
+    /* The input and the text the parser read (source.h owns both): nodes' slices point into
+       src.text; src.line_map and src.line_depth map its lines back to the input. */
+    struct source src;
     struct arena arena;
     struct plan *first_plan, *last_plan;
     uint32_t n_plans;
@@ -172,7 +173,7 @@ struct document {
     const atomic_int *parse_cancel;
 };
 
-/* Construction: takes ownership of bytes (malloc'd).  Does not parse. */
+/* Construction: takes ownership of bytes (malloc'd, source_init).  Does not parse. */
 struct document *document_new(const char *name, char *bytes, size_t len);
 void document_free(struct document *doc);
 
@@ -199,12 +200,20 @@ uint32_t document_original_line(const struct document *doc, uint32_t text_line);
 
 /* Walks without recursion. */
 struct plan_node *plan_node_next_preorder(const struct plan_node *n);  /* within its section */
+/* Where a plan came from, in a few words for people: "cell 12, output of [7] df.explain()",
+ * "cell 3, pasted into a markdown cell", "query: EXPLAIN SELECT ...", "log 24/01/02 10:11:12
+ * InsertAdaptiveSparkPlan".  Empty when nothing is known.  Writes at most cap bytes (NUL
+ * included); the text comes from the input: callers sanitize it before it reaches a
+ * terminal. */
+void plan_source_describe(const struct plan_source *s, char *buf, size_t cap);
 struct plan_node *plan_node_next_skip_children(const struct plan_node *n);
 
 /* Lookups. */
 struct plan_node *plan_node_find_by_id(const struct plan *p, int32_t id);
 struct plan_node *document_node_at_line(const struct document *doc, uint32_t line); /* last node starting at or before line */
-/* The first details field named key (value and line filled in *out), false when none. */
+/* The first details field named key (value and line filled in *out), false when none.
+ * Keys asked in a row of one node split its block once (each thread keeps the last node's
+ * fields; document_free makes them stale). */
 bool plan_node_detail(const struct plan_node *n, const char *key, struct plan_detail *out);
 
 /* The ", Statistics(sizeInBytes=..., rowCount=...)" closing the node string's first line

@@ -30,7 +30,12 @@ enum role {
     ROLE_JOIN,
     ROLE_SCAN,
     ROLE_LABEL,        /* == Final Plan == */
-    ROLE_MATCH,        /* search match inside a row */
+    ROLE_MATCH,        /* search match inside a row; a differing word in the diff */
+    ROLE_DIFF_ADDED,   /* the diff's marks: + */
+    ROLE_DIFF_REMOVED, /* - */
+    ROLE_DIFF_CHANGED, /* ~ */
+    ROLE_DIFF_REPLACED,/* replaced */
+    ROLE_DIFF_MOVED,   /* moved */
     ROLE_HEADER,
     ROLE_TAB,
     ROLE_TAB_ACTIVE,

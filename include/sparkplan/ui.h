@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sparkplan/evview.h"
 #include "sparkplan/plan.h"
 
 struct ui_options {
@@ -17,6 +18,10 @@ struct ui_options {
     const char *theme;    /* --theme NAME: dark (default), light, projector, mono */
     bool tty_from_dev;    /* stdin was the plan: read keys from /dev/tty */
     bool no_color;        /* --no-color, or NO_COLOR set and non-empty: no colours at all */
+    /* An event log's side (evview.h), or NULL.  docs are then the final plans of its
+     * queries; the explorer opens on the query list and adds the other plan versions as
+     * tabs.  Borrowed like the documents. */
+    const struct evview *ev;
 };
 
 int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts);

@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "sparkplan/exprid.h"
 #include "sparkplan/nodeinfo.h"
@@ -121,6 +124,51 @@ const struct rule analyze_rules[RULE_COUNT] = {
         "InMemoryTableScan reads a cached relation instead of recomputing it.",
         "The plan under InMemoryRelation ran once to fill the cache; make sure it is not stale "
         "and is unpersisted when no longer needed."},
+    [RULE_RT_SKEW] = {"SP080", SEVERITY_WARNING, "skewed tasks",
+        "One task of this operator took several times the median task and long enough to "
+        "matter: the stage waited for it.",
+        "Look at the stage and task the max names (Spark UI, stage page): a hot join or "
+        "grouping key, or one big file. Salt the key, enable AQE skew join "
+        "(spark.sql.adaptive.skewJoin.enabled), or split the input more evenly."},
+    [RULE_RT_SPILL] = {"SP081", SEVERITY_WARNING, "spill",
+        "This operator ran out of execution memory and wrote its data to disk and read it "
+        "back.",
+        "Give tasks more memory (spark.executor.memory, fewer cores per executor) or less "
+        "data each (more shuffle partitions, spark.sql.shuffle.partitions / AQE's advisory "
+        "size); check for skew first."},
+    [RULE_RT_JOIN_EXPLOSION] = {"SP082", SEVERITY_WARNING, "join explosion",
+        "The join produced far more rows than its inputs had: keys repeat on both sides and "
+        "every match pairs up.",
+        "Check the join keys: a missing key column, duplicates on the side that should be "
+        "unique, or nulls/defaults matching each other. Deduplicate or aggregate before "
+        "joining."},
+    [RULE_RT_FILTER_KEPT_ALL] = {"SP083", SEVERITY_INFO, "filter kept nearly every row",
+        "This filter let through nearly every row it read: it costs a pass and reduces "
+        "nothing.",
+        "Fine if expected. Otherwise check the condition (a predicate that is always true, "
+        "e.g. isnotnull on a non-null column) or whether the selective filter is applied "
+        "elsewhere."},
+    [RULE_RT_EMPTY_PARTITIONS] = {"SP084", SEVERITY_INFO, "mostly empty shuffle partitions",
+        "Most reduce tasks of this shuffle read nothing: the partition count is far above "
+        "what the data needs, and each empty task still costs scheduling.",
+        "Lower spark.sql.shuffle.partitions or let AQE coalesce partitions "
+        "(spark.sql.adaptive.coalescePartitions.enabled)."},
+    [RULE_RT_COALESCED] = {"SP085", SEVERITY_INFO, "partitions coalesced by AQE",
+        "AQE merged small shuffle partitions into fewer reduce tasks.",
+        "Nothing to do; if it always coalesces from the same count, a lower "
+        "spark.sql.shuffle.partitions saves the map side's work too."},
+    [RULE_RT_BROADCAST_SIZE] = {"SP086", SEVERITY_WARNING, "large broadcast at run time",
+        "The broadcast data was large: it was collected on the driver and copied to every "
+        "executor.",
+        "Check the hint or threshold that chose the broadcast (spark.sql.autoBroadcastJoinThreshold, "
+        "AQE's spark.sql.adaptive.autoBroadcastJoinThreshold); prefer a shuffled join above a "
+        "few hundred MB."},
+    [RULE_RT_SCAN_PRUNING] = {"SP087", SEVERITY_INFO, "scan read more than pruning left",
+        "The scan read many files or partitions, or pruning left most of them: the filter on "
+        "the partition column did not reduce what was read.",
+        "Filter on the partition column with plain comparisons (no functions or casts on it); "
+        "check dynamic partition pruning and the table's layout (too many small files: "
+        "compact them)."},
 };
 
 const char *severity_name(enum severity s)
@@ -154,6 +202,8 @@ struct ctx {
     /* a needle absent from the document text, whose nodes all point into it: the rules
      * that look for it in each node are skipped (set by scan_text_once) */
     bool no_statistics, no_more_fields;
+    /* where each of text_marks first occurs in the document text, -1 when nowhere */
+    long first_mark[4];
     /* per section scratch, indexed by node->preorder */
     unsigned char *one_row;
     size_t scratch_cap;
@@ -847,21 +897,16 @@ static struct slice list_after(struct slice text, struct slice word)
     return slice_make(text.ptr + at, text.len - at);
 }
 
-/* A scan's output list in simple mode: after its table ("FileScan parquet db.t[a#1]"), or
- * after its name when it reads no table ("Scan ExistingRDD[a#1]"). */
-static struct slice scan_output_list(const struct plan_node *n)
-{
-    struct slice table = node_table_name(n);
-    return list_after(n->text, table.len ? table : catalog_operator_name(n->text));
-}
-
-static long scan_output_columns(const struct plan_node *n)
+/* A scan's output list: its Output field, or in simple mode the list after its table
+ * (node_table_name: "FileScan parquet db.t[a#1]"), or after its name when it reads no table
+ * ("Scan ExistingRDD[a#1]").  Found once per scan: its columns and its partition columns
+ * both read it. */
+static struct slice scan_output(const struct plan_node *n, struct slice table)
 {
     struct slice out = node_field(n, "Output");
     if (out.len)
-        return node_list_count(out);
-    struct slice list = scan_output_list(n);
-    return list.len ? node_list_count(list) : -1;
+        return out;
+    return list_after(n->text, table.len ? table : catalog_operator_name(n->text));
 }
 
 /* "HiveTableRelation [`db`.`t`, serde, Data Cols: [a#1, b#2], Partition Cols: [p#3]]" */
@@ -879,13 +924,9 @@ static long hive_relation_columns(const struct plan_node *n)
 
 /* Partition columns of a file scan: output columns that ReadSchema (the columns stored in the
  * files) does not list.  Writes their names, comma separated, into buf; returns how many. */
-static size_t partition_columns(const struct plan_node *n, char *buf, size_t cap)
+static size_t partition_columns(struct slice schema, struct slice out, char *buf, size_t cap)
 {
     buf[0] = '\0';
-    struct slice schema = node_field(n, "ReadSchema");
-    struct slice out = node_field(n, "Output");
-    if (!out.len)
-        out = scan_output_list(n);
     if (node_schema_field_count(schema) < 0 || out.len < 2 || out.ptr[0] != '[')
         return 0;
     size_t found = 0, used = 0, start = 1;
@@ -903,7 +944,13 @@ static size_t partition_columns(const struct plan_node *n, char *buf, size_t cap
             char key[130];
             bool stored = true;
             if (name.len && name.len < 120) {
-                snprintf(key, sizeof key, "<%.*s:", (int)name.len, name.ptr);
+                /* "<name:" as snprintf("<%.*s:") wrote it (up to a NUL), without its cost
+                 * on each column of each scan. */
+                size_t kl = strnlen(name.ptr, name.len);
+                key[0] = '<';
+                memcpy(key + 1, name.ptr, kl);
+                key[1 + kl] = ':';
+                key[2 + kl] = '\0';
                 stored = slice_find_in(schema, key, 0) >= 0;
                 key[0] = ',';
                 stored = stored || slice_find_in(schema, key, 0) >= 0;
@@ -929,18 +976,20 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     struct slice table = node_table_name(n);
     struct slice pushed = scan_list_field(n, "PushedFilters");
     struct slice pf = scan_list_field(n, "PartitionFilters");
+    struct slice schema = node_field(n, "ReadSchema"), output = scan_output(n, table);
+    long out = output.len ? node_list_count(output) : -1;
     struct scan_info info = {
         .node = n,
         .table = table,
-        .read_columns = node_schema_field_count(node_field(n, "ReadSchema")),
+        .read_columns = node_schema_field_count(schema),
         .pushed_filters = pushed.ptr ? node_list_count(pushed) : -1,
         .partition_filters = pf.ptr ? node_list_count(pf) : -1,
         .dynamic_pruning = pf.len && slice_find_in(pf, "dynamicpruning", 0) >= 0,
     };
     if (info.read_columns < 0)
-        info.read_columns = scan_output_columns(n);
+        info.read_columns = out;
     char part_cols[256];
-    info.partitioned = partition_columns(n, part_cols, sizeof part_cols) > 0;
+    info.partitioned = partition_columns(schema, output, part_cols, sizeof part_cols) > 0;
     if (sum->n_scans % 64 == 0) {
         struct scan_info *grown = realloc(sum->scans, (sum->n_scans + 64) * sizeof *grown);
         if (!grown) {
@@ -964,7 +1013,6 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     long all = table.len ? table_index_get(tables, table) : -1;
     if (all < 0 && slice_find_in(n->text, "HiveTableRelation", 0) >= 0)
         all = hive_relation_columns(n);
-    long out = scan_output_columns(n);
     /* Information only: the query asked for every column (Spark prunes unused ones), which
      * is what a SELECT * is for; nothing here says the result needs fewer. */
     if (all >= 2 && out == all)
@@ -1210,11 +1258,89 @@ static long find_in_text(struct ctx *c, struct slice t, const char *needle, size
     return -1;
 }
 
+/* What the analysis looks for in the whole text: the first two decide whether the rules
+ * that look for them in each node run at all, the last two are the truncation rule's. */
+enum { MARK_STATISTICS, MARK_MORE_FIELD, MARK_MORE_CHARACTERS, MARK_TRUNCATED, MARK_COUNT };
+static const char *const text_marks[MARK_COUNT] = {"Statistics(", " more field",
+                                                   " more characters", "Truncated plan of "};
+#define MARK_MAX_LEN 18
+_Static_assert(MARK_COUNT == sizeof ((struct ctx *)0)->first_mark / sizeof(long), "first_mark");
+
+/* Is mark k at t.ptr[p]?  (Its ends are known to match.) */
+static bool mark_at(struct slice t, size_t p, size_t k, size_t len)
+{
+    return p + len <= t.len && memcmp(t.ptr + p, text_marks[k], len) == 0;
+}
+
+/* The first place of every mark in t, in one pass: 16 starts a step are tested on each
+ * mark's first and last byte together, and only starts that pass are compared whole (the
+ * four searches were four passes over the text, a sixth of the analysis).  Looks at the
+ * cancel flag every TEXT_CHUNK bytes; once stopped, a mark not found yet is said to be at 0
+ * (look from the start), so nothing is skipped on a guess. */
+static void find_marks(struct ctx *c, struct slice t, long first[MARK_COUNT])
+{
+    size_t len[MARK_COUNT];
+    unsigned left = 0; /* marks not found yet */
+    for (size_t k = 0; k < MARK_COUNT; k++) {
+        first[k] = -1;
+        len[k] = strlen(text_marks[k]);
+        left |= 1u << k;
+    }
+    size_t i = 0;
+#ifdef __SSE2__
+    /* Written out for the four marks so the eight byte vectors stay in registers. */
+    _Static_assert(MARK_COUNT == 4, "find_marks tests four marks a step");
+    const __m128i h0 = _mm_set1_epi8(text_marks[0][0]), t0 = _mm_set1_epi8(text_marks[0][len[0] - 1]);
+    const __m128i h1 = _mm_set1_epi8(text_marks[1][0]), t1 = _mm_set1_epi8(text_marks[1][len[1] - 1]);
+    const __m128i h2 = _mm_set1_epi8(text_marks[2][0]), t2 = _mm_set1_epi8(text_marks[2][len[2] - 1]);
+    const __m128i h3 = _mm_set1_epi8(text_marks[3][0]), t3 = _mm_set1_epi8(text_marks[3][len[3] - 1]);
+    const size_t e0 = len[0] - 1, e1 = len[1] - 1, e2 = len[2] - 1, e3 = len[3] - 1;
+    for (; left && i + 16 + MARK_MAX_LEN <= t.len; i += 16) { /* bound: 16 bytes a step */
+        if (i % TEXT_CHUNK == 0 && stopped(c))
+            break;
+        const char *q = t.ptr + i;
+        __m128i a = _mm_loadu_si128((const __m128i *)q);
+#define MARK_HITS(h, tl, e) \
+    _mm_and_si128(_mm_cmpeq_epi8(a, h), _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(q + (e))), tl))
+        __m128i hit[MARK_COUNT] = {MARK_HITS(h0, t0, e0), MARK_HITS(h1, t1, e1), MARK_HITS(h2, t2, e2),
+                                   MARK_HITS(h3, t3, e3)};
+#undef MARK_HITS
+        __m128i any = _mm_or_si128(_mm_or_si128(hit[0], hit[1]), _mm_or_si128(hit[2], hit[3]));
+        if (!_mm_movemask_epi8(any))
+            continue;
+        for (size_t k = 0; k < MARK_COUNT; k++) {
+            unsigned m = (left >> k & 1) ? (unsigned)_mm_movemask_epi8(hit[k]) : 0;
+            for (; m; m &= m - 1) { /* bound: one bit per candidate start */
+                size_t p = i + (size_t)__builtin_ctz(m);
+                if (mark_at(t, p, k, len[k])) {
+                    first[k] = (long)p;
+                    left &= ~(1u << k);
+                    break;
+                }
+            }
+        }
+    }
+#endif
+    for (; left && i < t.len; i++) { /* bound: the text; with SSE2 its last bytes only */
+        if (i % TEXT_CHUNK == 0 && stopped(c))
+            break;
+        for (size_t k = 0; k < MARK_COUNT; k++)
+            if ((left >> k & 1) && t.ptr[i] == text_marks[k][0] && mark_at(t, i, k, len[k])) {
+                first[k] = (long)i;
+                left &= ~(1u << k);
+            }
+    }
+    if (c->oom)
+        for (size_t k = 0; k < MARK_COUNT; k++)
+            if (first[k] < 0)
+                first[k] = 0;
+}
+
 /* Does every node's text and details lie inside the document text?  (Then a needle the
  * text lacks is in no node.) */
 static bool nodes_in_text(struct ctx *c, const struct document *doc)
 {
-    const char *lo = doc->text, *hi = doc->text + doc->text_len;
+    const char *lo = doc->src.text, *hi = doc->src.text + doc->src.text_len;
     for (size_t i = 0; i < doc->n_all_nodes; i++) { /* bounded by the node count */
         if (stop_at(c, (uint32_t)i))
             return false;
@@ -1233,21 +1359,24 @@ static bool nodes_in_text(struct ctx *c, const struct document *doc)
  * 1M-node formatted plan). */
 static void scan_text_once(struct ctx *c, const struct document *doc)
 {
-    if (!doc->text || !nodes_in_text(c, doc))
+    find_marks(c, slice_make(doc->src.text, doc->src.text ? doc->src.text_len : 0), c->first_mark);
+    if (!doc->src.text || !nodes_in_text(c, doc))
         return;
-    struct slice t = slice_make(doc->text, doc->text_len);
-    c->no_statistics = find_in_text(c, t, "Statistics(", 0) < 0 && !stopped(c);
-    c->no_more_fields = find_in_text(c, t, " more field", 0) < 0 && !stopped(c);
+    c->no_statistics = c->first_mark[MARK_STATISTICS] < 0 && !stopped(c);
+    c->no_more_fields = c->first_mark[MARK_MORE_FIELD] < 0 && !stopped(c);
 }
 
 static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 {
-    struct slice t = slice_make(doc->text, doc->text_len);
+    struct slice t = slice_make(doc->src.text, doc->src.text_len);
     static const char *const markers[] = {" more characters", "Truncated plan of "};
+    static const int mark_of[] = {MARK_MORE_CHARACTERS, MARK_TRUNCATED};
     for (size_t m = 0; m < 2; m++) {
         uint32_t line = 1;
         size_t counted = 0;
-        for (size_t from = 0;;) {  /* each round moves past one marker */
+        if (c->first_mark[mark_of[m]] < 0)
+            continue; /* not in the text (most plans): no pass of its own */
+        for (size_t from = (size_t)c->first_mark[mark_of[m]];;) {  /* each round moves past one marker */
             long at = find_in_text(c, t, markers[m], from);
             if (at < 0)
                 break;

@@ -114,6 +114,12 @@ bool sanitize_fwrite(FILE *f, struct slice in)
     size_t i = 0, run = 0;
     /* Write safe runs in one call; only unsafe items are rewritten. */
     while (i < in.len) {
+        /* Printable ASCII is kept as it is: skip it without asking sanitize_next. */
+        unsigned char c = (unsigned char)in.ptr[i];
+        if (c >= 0x20 && c < 0x7F) {
+            i++;
+            continue;
+        }
         char item[SANITIZE_MAX_EXPANSION];
         size_t item_len;
         bool safe;

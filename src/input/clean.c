@@ -16,374 +16,9 @@
 #include "sparkplan/lex.h"
 #include "sparkplan/mapfile.h"
 
-/* ---- line arrays and scratch ----------------------------------------------------------- */
-
-/* cl_push() when the array is full (it doubles) or the line too long (a failure). */
-bool cl_push_grow(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig)
-{
-    if (len > UINT32_MAX) {
-        c->nomem = true;
-        return false;
-    }
-    if (a->n == a->cap) {
-        size_t ncap = a->cap ? a->cap * 2 : 256;
-        struct cl_line *nv = ncap > a->cap ? realloc(a->v, ncap * sizeof *nv) : NULL;
-        if (!nv) {
-            c->nomem = true;
-            return false;
-        }
-        a->v = nv;
-        a->cap = ncap;
-    }
-    a->v[a->n].p = p;
-    a->v[a->n].len = (uint32_t)len;
-    a->v[a->n].orig = orig;
-    a->n++;
-    return true;
-}
-
-void cl_lines_free(struct cl_lines *a)
-{
-    free(a->v);
-    a->v = NULL;
-    a->n = a->cap = 0;
-}
-
-void *cl_take(struct cleaner *c, size_t bytes)
-{
-    if (c->spare && c->spare_size >= bytes) {
-        void *p = c->spare;
-        c->spare = NULL;
-        c->spare_size = 0;
-        return p;
-    }
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p)
-        c->nomem = true;
-    return p;
-}
-
-void cl_give(struct cleaner *c, void *p, size_t bytes)
-{
-    if (!p)
-        return;
-    if (bytes <= c->spare_size) {
-        free(p);
-        return;
-    }
-    free(c->spare);
-    c->spare = p;
-    c->spare_size = bytes;
-}
-
-bool cl_lines_reserve(struct cleaner *c, struct cl_lines *a, size_t n)
-{
-    if (a->cap >= n)
-        return true;
-    if (n > SIZE_MAX / sizeof *a->v) {
-        c->nomem = true;
-        return false;
-    }
-    struct cl_line *v = cl_take(c, n * sizeof *v);
-    if (!v)
-        return false;
-    if (a->n)
-        memcpy(v, a->v, a->n * sizeof *v);
-    free(a->v);
-    a->v = v;
-    a->cap = n;
-    return true;
-}
-
-void cl_replace(struct cleaner *c, struct cl_lines *a)
-{
-    cl_give(c, c->lines.v, c->lines.cap * sizeof *c->lines.v);
-    c->lines.v = NULL;
-    c->lines.n = c->lines.cap = 0;
-    free(c->facts);
-    c->facts = NULL;
-    c->lines = *a;
-    a->v = NULL;
-    a->n = a->cap = 0;
-}
-
-char *cl_alloc(struct cleaner *c, size_t n)
-{
-    char *p = arena_alloc(&c->scratch, n ? n : 1);
-    if (!p)
-        c->nomem = true;
-    return p;
-}
-
-uint32_t cl_width(const char *p, uint32_t len)
-{
-    /* Continuation bytes (0x80-0xBF: below -64 as signed bytes) counted 16 at a time, ASCII
-       blocks skipped after one test; a line of 16 bytes or more has its last bytes read in
-       one overlapping block too.  This runs on every line the wrap step sees. */
-    uint32_t cont = 0, i = 0;
-#ifdef __SSE2__
-    const __m128i below = _mm_set1_epi8(-64);
-    for (; i + 16 <= len; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-        if (_mm_movemask_epi8(v))
-            cont += (uint32_t)__builtin_popcount(
-                (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, below)));
-    }
-    if (i < len && len >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + len - 16));
-        /* The block's first 16 - (len - i) bytes were counted above. */
-        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, below)) >> (16 - (len - i));
-        if (m)
-            cont += (uint32_t)__builtin_popcount(m);
-        i = len;
-    }
-#endif
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        if (!(w & 0x8080808080808080ull))
-            continue;
-        for (uint32_t k = i; k < i + 8; k++)
-            cont += ((unsigned char)p[k] & 0xC0) == 0x80;
-    }
-    for (; i < len; i++)
-        cont += ((unsigned char)p[i] & 0xC0) == 0x80;
-    return len - cont;
-}
-
-/* ---- line classification --------------------------------------------------------------- */
-
 static bool is_digit(char ch)
 {
     return ch >= '0' && ch <= '9';
-}
-
-bool cl_is_header(const char *p, uint32_t len)
-{
-    uint32_t i = cl_indent(p, len);
-    p += i;
-    len -= i;
-    /* The opening "== " first: it is what nearly every line fails on, and trimming the end
-       cannot change it (a header keeps 6 bytes or more). */
-    if (len < 6 || memcmp(p, "== ", 3) != 0 || p[3] == '=')
-        return false;
-    while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-        len--;
-    return len >= 6 && memcmp(p + len - 2, "==", 2) == 0;
-}
-
-bool cl_is_plan_header(const char *p, uint32_t len)
-{
-    if (!cl_is_header(p, len))
-        return false;
-    /* "== Physical Plan ==", "== Parsed Logical Plan ==", "== Subtree 1 / 2 (...) ==", not
-       "== SQL ==" of an error message. */
-    for (uint32_t i = 0; i + 4 <= len; i++)
-        if (memcmp(p + i, "Plan", 4) == 0 || (i + 7 <= len && memcmp(p + i, "Subtree", 7) == 0))
-            return true;
-    return false;
-}
-
-/* The set bits of a 16-bit mask (__builtin_popcount is a libgcc call without -mpopcnt). */
-static inline uint32_t bits16(unsigned x)
-{
-    x = x - ((x >> 1) & 0x5555u);
-    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-    x = (x + (x >> 4)) & 0x0F0Fu;
-    return (x + (x >> 8)) & 0x1Fu;
-}
-
-#ifdef __SSE2__
-/* Bars that lost their spaces (": : : +- ", 2,000 of them on a line of a 100,000-deep chain
- * whose spaces a web page collapsed) took a round of prefix_scan each, 75 % of that chain's
- * clean-up.  This reads the bytes at p (p[0] a ':' without two spaces after it; room bytes
- * readable, 17 or more) 16 at a time as prefix_scan would: the prefix goes on over ' ' and
- * ':' up to a ':' before a '-'; each ':' is counted.  The byte after each comes from the
- * block loaded at +1.  Returns the bytes taken (1 or more): at a byte the prefix stops at,
- * or with fewer than 17 bytes left, prefix_scan goes on.  Whether a ':' in them has its two
- * spaces does not matter: p[0] has not, so the line is a collapsed one anyway. */
-static size_t collapsed_bars(const char *p, size_t room, uint32_t *colons)
-{
-    const __m128i sp = _mm_set1_epi8(' '), bar = _mm_set1_epi8(':'), dash = _mm_set1_epi8('-');
-    size_t i = 0;
-    /* Bound: 16 bytes a round, or the last round. */
-    while (i + 17 <= room) {
-        __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-        __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 1));
-        unsigned space = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, sp));
-        unsigned bars = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, bar));
-        unsigned dash_next = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, dash));
-        unsigned stop = (~(space | bars) | (bars & dash_next)) & 0xFFFFu;
-        if (!stop) {
-            *colons += bits16(bars);
-            i += 16;
-            continue;
-        }
-        unsigned k = (unsigned)__builtin_ctz(stop); /* >= 1 in the first round: p[0] */
-        *colons += bits16(bars & ((1u << k) - 1));
-        return i + k;
-    }
-    return i;
-}
-#endif
-
-/* The tree prefix: [ :]* then "+- " or ":- " (or a final "+-" of a cut line). */
-static void prefix_scan(const char *p, uint32_t len, struct cl_facts *f)
-{
-    uint32_t j = 0, colons = 0;
-    bool collapsed = false;
-    /* Bound: j only moves forward; deep lines are mostly spaces, skipped a word at a time. */
-    for (;;) {
-        j = (uint32_t)blank_skip_spaces(p, j, len);
-        if (j >= len)
-            break;
-        if (p[j] != ':' || (j + 1 < len && p[j + 1] == '-'))
-            break;
-        bool spaced = j + 2 < len && p[j + 1] == ' ' && p[j + 2] == ' ';
-#ifdef __SSE2__
-        if (!spaced && (size_t)j + 17 <= len) {
-            j += (uint32_t)collapsed_bars(p + j, len - j, &colons);
-            collapsed = true;
-            continue;
-        }
-#endif
-        colons++;
-        if (!spaced)
-            collapsed = true;
-        j++;
-    }
-    f->marker = j;
-    f->colons = colons;
-    f->collapsed = collapsed;
-    f->content = 0;
-    f->bar_marker = false;
-    if (j + 1 < len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-' &&
-        (j + 2 == len || p[j + 2] == ' ')) {
-        f->content = j + 2 + (j + 2 < len);
-        f->bar_marker = p[j] == ':';
-    }
-}
-
-static uint32_t tree_prefix_len(const char *p, uint32_t len)
-{
-    struct cl_facts f;
-    prefix_scan(p, len, &f);
-    return f.content;
-}
-
-uint32_t cl_tree_content_col(const char *p, uint32_t len)
-{
-    return tree_prefix_len(p, len);
-}
-
-/* "Output [4]: ", "Condition : ", "Join type: ", "Arguments: " ... a details field line. */
-static bool is_field(const char *p, uint32_t len)
-{
-    if (!len || !(p[0] >= 'A' && p[0] <= 'Z'))
-        return false;
-    uint32_t i = 1;
-    /* Bound: keys are short; 48 characters at most are looked at. */
-    while (i < len && i < 48 &&
-           ((lex_key_char[(unsigned char)p[i]] & LEX_KEY_WORD) ||
-            (p[i] == ' ' && i + 1 < len && p[i + 1] != ' ' && p[i + 1] != '[' &&
-             p[i + 1] != ':')))
-        i++;
-    if (i + 1 < len && p[i] == ' ' && p[i + 1] == '[') {
-        i += 2;
-        while (i < len && is_digit(p[i]))
-            i++;
-        if (i >= len || p[i] != ']')
-            return false;
-        i++;
-    }
-    if (i < len && p[i] == ' ')
-        i++;
-    return i < len && p[i] == ':' && (i + 1 == len || p[i + 1] == ' ');
-}
-
-static enum cl_kind kind_of(const char *p, uint32_t len, const struct cl_facts *f)
-{
-    if (f->content)
-        return K_TREE;
-    uint32_t i = cl_indent(p, len);
-    while (i < len && (p[i] == ' ' || p[i] == '\t'))
-        i++;
-    if (i == len)
-        return K_BLANK;
-    /* Headers and "=====" start with '=' after the indentation; the sections below with
-       one of "SFG-/" at column 0.  Most lines start with none of them. */
-    if (p[i] == '=') {
-        if (cl_is_header(p, len))
-            return K_HEADER;
-        if (cl_starts(p + i, len - i, "====="))
-            return K_SECTION;
-    }
-    if (i > 0)
-        return K_OTHER;
-    char c0 = p[0];
-    if ((c0 == 'S' || c0 == 'F' || c0 == 'G' || c0 == '-' || c0 == '/') &&
-        ((cl_starts(p, len, "Subquery:") && len > 9 && is_digit(p[9])) ||
-         (cl_starts(p, len, "Subplan:") && len > 8 && is_digit(p[8])) ||
-         (cl_starts(p, len, "Found ") && len > 6 && is_digit(p[6])) ||
-         cl_starts(p, len, "Generated code:") || cl_starts(p, len, "-- !query") ||
-         (cl_starts(p, len, "/* ") && len > 3 && is_digit(p[3]))))
-        return K_SECTION;
-    if (p[0] == '(') {
-        uint32_t j = 1;
-        while (j < len && is_digit(p[j]))
-            j++;
-        if (j > 1 && j < len && p[j] == ')' && (j + 1 == len || p[j + 1] == ' '))
-            return K_DETAILS;
-    }
-    if (is_field(p, len))
-        return K_FIELD;
-    return K_OTHER;
-}
-
-void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
-{
-    if (len && p[0] != ' ' && p[0] != ':' && p[0] != '+') {
-        /* No prefix (details lines, roots, text): what prefix_scan finds at once. */
-        f->marker = f->colons = f->content = 0;
-        f->collapsed = false;
-        f->bar_marker = false;
-        f->lead_space = false;
-    } else {
-        prefix_scan(p, len, f);
-        f->lead_space = len && p[0] == ' ';
-    }
-    f->kind = kind_of(p, len, f);
-    f->aqe_header = f->content && cl_is_header(p + f->content, len - f->content);
-    f->analyzed = f->kind == K_HEADER && cl_starts(p, len, "== Analyzed");
-    f->blank_end = len && (p[len - 1] == ' ' || p[len - 1] == '\t');
-}
-
-uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f)
-{
-    /* Everything before the marker is a space or a ':' (prefix_scan): a column a byte. */
-    uint32_t m = f->marker < l->len ? f->marker : l->len;
-    return m + cl_width(l->p + m, l->len - m);
-}
-
-enum cl_kind cl_kind(const char *p, uint32_t len)
-{
-    struct cl_facts f;
-    cl_facts(p, len, &f);
-    return f.kind;
-}
-
-bool cl_facts_all(struct cleaner *c)
-{
-    if (c->facts)
-        return true;
-    c->facts = malloc((c->lines.n ? c->lines.n : 1) * sizeof *c->facts);
-    if (!c->facts) {
-        c->nomem = true;
-        return false;
-    }
-    for (size_t i = 0; i < c->lines.n; i++)
-        cl_facts(c->lines.v[i].p, c->lines.v[i].len, &c->facts[i]);
-    return true;
 }
 
 /* ---- the lines of the input ------------------------------------------------------------ */
@@ -444,8 +79,8 @@ static bool split_line(struct cleaner *c, const char *s, const char *e, uint32_t
 
 static bool step_split(struct cleaner *c)
 {
-    const char *s = c->doc->bytes;
-    size_t n = c->doc->len;
+    const char *s = c->src->bytes;
+    size_t n = c->src->len;
     if (n >= 2 && ((unsigned char)s[0] == 0xFF && (unsigned char)s[1] == 0xFE)) {
         s = utf16_to_utf8(c, (const unsigned char *)s + 2, n - 2, false, &n);
         c->changed |= CL_ENCODING;
@@ -940,8 +575,20 @@ static void step_indent(struct cleaner *c)
         for (; j < n; j++) {
             struct cl_line *x = &c->lines.v[j];
             uint32_t ind = cl_indent(x->p, x->len);
-            if (indented_blank(x, ind))
+            if (indented_blank(x, ind)) {
+                /* A blank line ends the block when what follows sits elsewhere: each block
+                   of lines is decided by itself (a line added elsewhere in the file never
+                   changes how a plan reads).  Blocks of one indented plan (a formatted
+                   plan's details) share their indentation and stay one run. */
+                size_t k = j + 1;
+                while (k < n && indented_blank(&c->lines.v[k], cl_indent(c->lines.v[k].p,
+                                                                         c->lines.v[k].len)))
+                    k++;
+                if (k < n && common != UINT32_MAX &&
+                    cl_indent(c->lines.v[k].p, c->lines.v[k].len) != common)
+                    break;
                 continue;
+            }
             if (ind == 0)
                 break;
             if (ind < common)
@@ -953,7 +600,7 @@ static void step_indent(struct cleaner *c)
         struct cl_line *first = &c->lines.v[a];
         bool header = cl_is_header(first->p, first->len) ||
                       cl_kind(first->p + common, first->len - common) == K_SECTION;
-        bool marker = tree_prefix_len(first->p + common, first->len - common) > 0;
+        bool marker = cl_tree_content_col(first->p + common, first->len - common) > 0;
         if (header || (fenced_before && fenced_after && !marker)) {
             for (size_t m = a; m <= last; m++) {
                 struct cl_line *x = &c->lines.v[m];
@@ -1008,7 +655,7 @@ static void step_numbers(struct cleaner *c)
             if (w == want) {
                 /* A tree line among them (the first ones may be a node's text). */
                 struct cl_line *x = &c->lines.v[j];
-                tree = tree || tree_prefix_len(x->p + pl2, x->len - pl2) > 0;
+                tree = tree || cl_tree_content_col(x->p + pl2, x->len - pl2) > 0;
                 want++;
                 count++;
                 last = j;
@@ -1041,8 +688,8 @@ static void step_numbers(struct cleaner *c)
  * (*total) and whether a line would be overtaken. */
 static bool fits_in_place(const struct cleaner *c, size_t *total)
 {
-    struct document *doc = c->doc;
-    uintptr_t b = (uintptr_t)doc->bytes, e = b + doc->len;
+    const struct source *src = c->src;
+    uintptr_t b = (uintptr_t)src->bytes, e = b + src->len;
     size_t o = 0;
     bool overtaken = false;
     for (size_t i = 0; i < c->lines.n; i++) {
@@ -1053,21 +700,21 @@ static bool fits_in_place(const struct cleaner *c, size_t *total)
         o += (size_t)l->len + 1;
     }
     *total = o;
-    if (!doc->bytes || o >= doc->len || overtaken)  /* < len: the NUL stays inside the input */
+    if (!src->bytes || o >= src->len || overtaken)  /* < len: the NUL stays inside the input */
         return false;
     /* A mapped input (mapfile.h) is read-only until asked. */
-    return !doc->bytes_mapped || mapfile_writable(doc->bytes, doc->len);
+    return !src->mapped || mapfile_writable(src->bytes, src->len);
 }
 
 static bool emit(struct cleaner *c)
 {
-    struct document *doc = c->doc;
+    struct source *src = c->src;
     if (c->lines.n > UINT32_MAX - 1)
         return false;
     size_t total = c->text_len;
     bool in_place = !c->text && fits_in_place(c, &total);
-    char *text = c->text ? c->text : in_place ? doc->bytes : arena_alloc(&doc->arena, total + 1);
-    uint32_t *map = arena_alloc(&doc->arena, (c->lines.n + 1) * sizeof *map);
+    char *text = c->text ? c->text : in_place ? src->bytes : arena_alloc(&src->arena, total + 1);
+    uint32_t *map = arena_alloc(&src->arena, (c->lines.n + 1) * sizeof *map);
     if (!text || !map)
         return false;
     size_t o = 0;
@@ -1082,42 +729,20 @@ static bool emit(struct cleaner *c)
         map[i + 1] = l->orig;
     }
     text[o] = '\0';
-    if (in_place) {
-        /* The buffer now holds the text: it changes owner, the input is gone (bytes_mapped
-           still says how the buffer is released). */
-        doc->text_buf = text;
-        doc->bytes = NULL;
-    }
-    doc->text = text;
-    doc->text_len = o;
-    doc->line_map = map;
-    doc->n_text_lines = (uint32_t)c->lines.n;
+    uint32_t *units = NULL;
     if (c->units) {
-        uint32_t *units = arena_alloc(&doc->arena, (c->lines.n + 1) * sizeof *units);
+        units = arena_alloc(&src->arena, (c->lines.n + 1) * sizeof *units);
         if (!units)
             return false;
         memcpy(units + 1, c->units, c->lines.n * sizeof *units);
-        doc->line_depth = units;
     }
+    /* In place, the buffer now holds the text: it changes owner, the input is gone
+       (source_set_text; src->mapped still says how the buffer is released). */
+    source_set_text(src, text, o, map, (uint32_t)c->lines.n, units);
     return true;
 }
 
 /* ---- the quick scan -------------------------------------------------------------------- */
-
-/* A backslash followed by 'n', escaped or not ("\\n" is a string escaped twice). */
-bool cl_line_has_escaped_newline(const char *p, uint32_t len)
-{
-    const char *s = p, *end = p + len;
-    while (s < end) {
-        const char *b = memchr(s, '\\', (size_t)(end - s));
-        if (!b || b + 1 >= end)
-            return false;
-        if (b[1] == 'n')
-            return true;
-        s = b + 1;
-    }
-    return false;
-}
 
 enum { MARK_CR = 1, MARK_BACKSLASH = 2, MARK_HIGH = 4 };
 
@@ -1191,7 +816,7 @@ bool clean_quick_scan(const char *s, size_t n)
     struct cl_wrap_scan ws;
     cl_wrap_scan_init(&ws);
     struct cl_tree_check tc = {0};
-    bool dirty = false;
+    bool dirty = false, doc_next = false;
     uint32_t line = 0;
     while (s < end && !dirty) {
         unsigned marks = 0;
@@ -1240,6 +865,9 @@ bool clean_quick_scan(const char *s, size_t n)
             if ((marks & MARK_BACKSLASH) && has_quote(l.p, l.len) &&
                 cl_line_has_escaped_newline(l.p, l.len))
                 dirty = true;
+            if ((c0 == '<' || c0 == '#' || c0 == '-' || c0 == '/' || c0 == '*' || doc_next) &&
+                cl_markup_line(l.p, l.len, ind, &doc_next))
+                dirty = true;
         } else {
             prev_prefix = PX_NONE;
             prev_number = -2;
@@ -1272,11 +900,11 @@ bool clean_quick_scan(const char *s, size_t n)
 static enum sp_status run_pipeline(struct document *doc, struct diag *err)
 {
     struct cleaner c = {0};
-    c.doc = doc;
-    c.input_len = doc->len;
+    c.src = &doc->src;
+    c.input_len = doc->src.len;
     arena_init(&c.scratch);
     enum sp_status status = SP_OK;
-    if (!step_split(&c) || !cl_step_literals(&c) || !step_tabs(&c))
+    if (!step_split(&c) || !cl_step_literals(&c) || !step_tabs(&c) || !cl_step_markup(&c))
         goto nomem;
     step_prefixes(&c);
     if (!step_tables(&c))
@@ -1310,24 +938,18 @@ done:
 
 enum sp_status clean_document_full(struct document *doc, struct diag *err)
 {
-    if (!doc->bytes)
+    if (!source_read_input(&doc->src))
         return SP_OK; /* cleaned before, and the input is gone: the text stays */
-    doc->text = doc->bytes;
-    doc->text_len = doc->len;
-    doc->line_map = NULL;
-    doc->line_depth = NULL;
-    if (doc->len > UINT32_MAX / 2)
+    if (doc->src.len > UINT32_MAX / 2)
         return SP_OK; /* lines and offsets are 32-bit: such input is read as it is */
     return run_pipeline(doc, err);
 }
 
 enum sp_status clean_document(struct document *doc, struct diag *err)
 {
-    if (!doc->bytes)
+    if (!source_read_input(&doc->src))
         return SP_OK; /* cleaned before, and the input is gone: the text stays */
-    doc->text = doc->bytes;
-    doc->text_len = doc->len;
-    if (!clean_quick_scan(doc->bytes, doc->len))
+    if (!clean_quick_scan(doc->src.bytes, doc->src.len))
         return SP_OK;
     return clean_document_full(doc, err);
 }

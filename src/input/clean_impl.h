@@ -6,6 +6,8 @@
  * builds a new array.  Only the final emission copies text into the document's arena.
  * Owns: the scratch arena and the line arrays, all released by clean_document().
  * Never: recursion, a pass that is not linear in the number of lines and bytes.
+ * Calls go one way: clean.c runs the steps declared here, the steps and clean.c use the line
+ * utilities of lines.h, and nothing in lines.c calls back up.
  */
 #ifndef SPARKPLAN_CLEAN_IMPL_H
 #define SPARKPLAN_CLEAN_IMPL_H
@@ -13,159 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
-#include "sparkplan/arena.h"
-#include "sparkplan/blank.h"
-#include "sparkplan/plan.h"
-
-struct cl_line {
-    const char *p;
-    uint32_t len;
-    uint32_t orig; /* 1-based line of the original input */
-};
-
-struct cl_lines {
-    struct cl_line *v;
-    size_t n, cap;
-};
-
-/* Steps that rewrote something (bits of cleaner.changed). */
-enum {
-    CL_ENCODING = 1u << 0,  /* BOM, UTF-16, CRLF */
-    CL_LITERAL = 1u << 1,   /* quoted strings with \n escapes decoded */
-    CL_SPACE = 1u << 2,     /* tabs expanded, trailing blanks removed */
-    CL_PREFIX = 1u << 3,    /* "# ", "// ", "-- ", "> " removed */
-    CL_TABLE = 1u << 4,     /* show() table unwrapped */
-    CL_INDENT = 1u << 5,    /* common indentation removed */
-    CL_NUMBERS = 1u << 6,   /* numberedTreeString prefixes removed */
-    CL_WRAP = 1u << 7,      /* hard-wrapped lines joined */
-    CL_TREE = 1u << 8,      /* tree rebuilt from markers */
-};
-
-struct cl_facts;
-
-struct cleaner {
-    struct document *doc;
-    struct arena scratch;   /* rewritten line contents, freed when clean-up ends */
-    struct cl_lines lines;  /* the current lines */
-    uint32_t *units;        /* deep trees: document.line_depth of each line (clean_tree.c) */
-    /* The final text when the last step wrote it (in doc->arena, text_len bytes then a NUL),
-       each of lines.v a view into it in order: emit() copies nothing.  NULL otherwise. */
-    char *text;
-    size_t text_len;
-    /* cl_facts of each of lines.v, or NULL.  The wrap step computes them (it needs them all)
-       and the steps after it keep them in step with the lines, so the trailing and tree steps
-       do not look at every line again.  cl_replace() drops them. */
-    struct cl_facts *facts;
-    /* A big block a step let go of (a replaced line array), kept for the next one that needs
-       as much (cl_take): fresh memory costs a page fault every 4 KB, and the arrays of one
-       entry per line come one after the other.  Freed before the text is written. */
-    void *spare;
-    size_t spare_size;
-    size_t input_len;
-    uint32_t changed;       /* CL_* bits */
-    bool nomem;
-};
-
-/* Line arrays. */
-bool cl_push_grow(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig);
-/* Appends a line; false (c->nomem) on failure.  Inline: steps push every line they keep. */
-static inline bool cl_push(struct cleaner *c, struct cl_lines *a, const char *p, size_t len,
-                           uint32_t orig)
-{
-    if (a->n == a->cap || len > UINT32_MAX)
-        return cl_push_grow(c, a, p, len, orig); /* room made, or the failure noted */
-    struct cl_line l = {p, (uint32_t)len, orig};
-    a->v[a->n++] = l;
-    return true;
-}
-void cl_lines_free(struct cl_lines *a);
-/* Replace c->lines with a (takes ownership); c->facts no longer describe them: freed.  The
- * old array is kept as c->spare. */
-void cl_replace(struct cleaner *c, struct cl_lines *a);
-/* At least `bytes` of memory: c->spare when it is large enough, else malloc'd (NULL and
- * c->nomem on failure).  Released with free(). */
-void *cl_take(struct cleaner *c, size_t bytes);
-/* Keeps p (of `bytes`) as c->spare when it is larger than the one kept; frees the other. */
-void cl_give(struct cleaner *c, void *p, size_t bytes);
-/* An empty array with room for n lines (c->spare when it fits); false on failure. */
-bool cl_lines_reserve(struct cleaner *c, struct cl_lines *a, size_t n);
-/* Scratch bytes for rewritten lines; NULL (and c->nomem) on failure. */
-char *cl_alloc(struct cleaner *c, size_t n);
-
-/* Character helpers. */
-/* Runs of spaces are skipped a word at a time (blank.h): deep lines are mostly spaces. */
-static inline bool cl_blank(const struct cl_line *l)
-{
-    /* Bound: i only moves forward, over the line once. */
-    for (uint32_t i = 0; i < l->len; i++) {
-        i = (uint32_t)blank_skip_spaces(l->p, i, l->len);
-        if (i < l->len && l->p[i] != '\t')
-            return false;
-    }
-    return true;
-}
-
-static inline uint32_t cl_indent(const char *p, uint32_t len)
-{
-    return (uint32_t)blank_skip_spaces(p, 0, len);
-}
-
-static inline bool cl_starts(const char *p, size_t len, const char *lit)
-{
-    size_t n = 0;
-    while (lit[n])
-        n++;
-    return len >= n && memcmp(p, lit, n) == 0;
-}
-
-/* Code points in a line (invalid bytes count as one each): a terminal's column count for
- * everything but wide characters. */
-uint32_t cl_width(const char *p, uint32_t len);
-
-/* What a line is, for the steps that must tell plan lines from the rest. */
-enum cl_kind {
-    K_BLANK,
-    K_TREE,     /* [ :]* then "+- " or ":- " (AQE "+- == X Plan ==" headers included) */
-    K_HEADER,   /* "== ... ==" */
-    K_SECTION,  /* "=====", "Subquery:N", "Subplan:N", "Found N ...", "Generated code:",
-                   a codegen line number, "-- !query" */
-    K_DETAILS,  /* "(N) " at column 0 */
-    K_FIELD,    /* "Output [4]: ", "Condition : ", "Join type: " ... at column 0 */
-    K_OTHER,
-};
-/* What one look at a line tells, computed once and shared by the steps and the scan. */
-/* 16 bytes: the wrap step keeps one for each line of the input (kind is an enum cl_kind
- * in a byte, after the columns, so nothing is padded). */
-struct cl_facts {
-    uint32_t content;   /* tree lines: column after the marker ("+- " or a final "+-"); else 0 */
-    uint32_t marker;    /* tree lines: column of the marker */
-    uint32_t colons;    /* ':' before the marker */
-    uint8_t kind;       /* enum cl_kind */
-    bool collapsed : 1; /* one of them lost its two spaces (": +- ", ":+- ", ": : ") */
-    bool aqe_header : 1; /* a tree line whose content is "== X ==" */
-    bool analyzed : 1;  /* the header "== Analyzed Logical Plan ==" (its schema line follows) */
-    bool blank_end : 1; /* the line ends with a space or a tab (the trailing step's work) */
-    /* What the tree step would otherwise read in the line itself (a cache miss a line on a
-       deep plan, whose lines lie kilobytes apart).  Whole bytes, in the struct's padding: a
-       bit would be a byte read and written back on every line of the quick scan. */
-    bool bar_marker;     /* tree lines: the marker is ":-" (a child that is not the last) */
-    bool lead_space;     /* the line starts with a space */
-};
-_Static_assert(sizeof(struct cl_facts) == 16, "one cl_facts per input line: keep it 16 bytes");
-void cl_facts(const char *p, uint32_t len, struct cl_facts *f);
-/* cl_width of a line whose facts are known: its prefix is not looked at again. */
-uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f);
-enum cl_kind cl_kind(const char *p, uint32_t len);
-/* c->facts for every line of c->lines, computed when missing; false (c->nomem) on failure. */
-bool cl_facts_all(struct cleaner *c);
-/* Column where a tree line's content starts (after its marker), 0 for other lines. */
-uint32_t cl_tree_content_col(const char *p, uint32_t len);
-/* "== ... ==" after optional blanks. */
-bool cl_is_header(const char *p, uint32_t len);
-/* A header that starts a plan or a section of one ("Plan" or "Subtree" in it). */
-bool cl_is_plan_header(const char *p, uint32_t len);
+#include "lines.h"
 
 /* Hard-wrap evidence gathered line by line, shared by the quick scan and the wrap step. */
 struct cl_wrap_scan {
@@ -191,11 +42,13 @@ bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws);
 
 /* The steps, in pipeline order. */
 bool cl_step_literals(struct cleaner *c);  /* clean_literal.c */
+bool cl_step_markup(struct cleaner *c);    /* clean_markup.c: HTML blocks, MAGIC, doc stars */
+/* Quick scan (clean_markup.c): does this non-blank line (indentation ind) need the markup
+ * step?  *after_opener carries "the line before opened a doc comment" from line to line. */
+bool cl_markup_line(const char *p, uint32_t len, uint32_t ind, bool *after_opener);
 bool cl_step_wrap(struct cleaner *c);      /* clean_wrap.c */
 bool cl_step_tree(struct cleaner *c);      /* clean_tree.c */
 
-/* Quick-scan helpers the steps share with clean_quick_scan(). */
-bool cl_line_has_escaped_newline(const char *p, uint32_t len);
 
 /* Tree-shape checker used to notice lost indentation: feed the facts of the lines of one
  * block. */

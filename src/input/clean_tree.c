@@ -11,7 +11,7 @@
  * as Spark's own layout does.
  * Output: normal prefixed text when its size stays bounded, written straight into the
  * document's text when it is longer than the input (cleaner.text); otherwise (a 100,000-deep
- * chain) each line keeps just its marker and document.line_depth carries its depth.
+ * chain) each line keeps just its marker and source.line_depth carries its depth.
  * A block is only touched when its tree lines all start at column 0 and their layout is
  * impossible for a correctly indented tree (or shows ": +- "), and the rebuild is consistent.
  */
@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "clean_impl.h"
+#include "sparkplan/lex.h"
 
 /* ---- the shape checker (also used by the quick scan) ----------------------------------- */
 
@@ -275,10 +276,13 @@ static bool block_lost_indentation(struct cleaner *c, size_t a, size_t b, struct
     return trees >= 2 && (tc->bad || tc->collapsed_colons);
 }
 
+/* A blank line, a header, or a line no plan holds (a caption, code, a fence: two trees
+   with "After the rule:" between them are two blocks, never one tree rebuilt). */
 static bool is_block_boundary(const struct cleaner *c, size_t i)
 {
     enum cl_kind k = c->facts[i].kind;
-    return k == K_BLANK || k == K_HEADER || k == K_SECTION;
+    return k == K_BLANK || k == K_HEADER || k == K_SECTION ||
+           ((k == K_OTHER || k == K_FIELD) && lex_foreign_line(c->lines.v[i].p, c->lines.v[i].len));
 }
 
 /* A walk through one block, line by line.  Both passes walk it the same way: the second
@@ -413,156 +417,187 @@ static bool put_placed(struct cleaner *c, struct cl_lines *out, struct out_text 
     return cl_push(c, out, buf, len, l->orig);
 }
 
-bool cl_step_tree(struct cleaner *c)
+/* ---- the tree step: two passes over one struct tree_step --------------------------------- */
+
+struct tree_step {
+    struct cleaner *c;
+    struct cl_tree_check tc;
+    struct walker w;
+    unsigned char *rebuild;    /* 1 on the first line of a block to rebuild */
+    size_t total;              /* bytes of the result as text */
+    size_t blocks;             /* blocks to rebuild */
+    uint32_t first_line;       /* input line of the first of them */
+    struct out_text ot;        /* text mode: the result, written where it ends up */
+    uint32_t *units;           /* depth mode: the depth of each line of the result */
+    struct cl_lines out;
+};
+
+/* The end of the block that starts at line i (the first boundary after it). */
+static size_t block_end(struct cleaner *c, size_t i)
 {
+    size_t b = i;
+    while (b < c->lines.n && !is_block_boundary(c, b))
+        b++;
+    return b;
+}
+
+/* Pass 1: which blocks to rebuild, and the size of the result.  False on allocation failure. */
+static bool tree_find_blocks(struct tree_step *ts)
+{
+    struct cleaner *c = ts->c;
     size_t n = c->lines.n;
-    struct cl_tree_check tc = {0};
-    struct walker w = {0};
-    struct cl_lines out = {0};
-    uint32_t *units = NULL;
-    unsigned char *rebuild = NULL;
-    bool ok = false;
-    /* The facts of every line, kept from the wrap step (computed here when it had none). */
-    if (!cl_facts_all(c))
-        goto done;
-    /* Pass 1: which blocks to rebuild, and the size of the result. */
-    rebuild = calloc(n ? n : 1, 1); /* 1 on the first line of such a block */
-    if (!rebuild) {
-        c->nomem = true;
-        goto done;
-    }
-    size_t total = 0, blocks = 0;
-    uint32_t first_line = 0;
+    ts->rebuild = calloc(n ? n : 1, 1);
+    if (!ts->rebuild)
+        return false;
     for (size_t i = 0; i < n;) {
         if (is_block_boundary(c, i)) {
-            total += c->lines.v[i].len + 1;
+            ts->total += c->lines.v[i].len + 1;
             i++;
             continue;
         }
-        size_t b = i;
-        while (b < n && !is_block_boundary(c, b))
-            b++;
-        bool lost = block_lost_indentation(c, i, b, &tc);
+        size_t b = block_end(c, i);
+        bool lost = block_lost_indentation(c, i, b, &ts->tc);
         if (c->nomem)
-            goto done;
+            return false;
         size_t rebuilt_size = 0;
-        if (lost && walk_block(c, &w, i, b, &rebuilt_size)) {
-            rebuild[i] = 1;
-            blocks++;
-            if (!first_line)
-                first_line = c->lines.v[i].orig;
-            total += rebuilt_size;
+        if (lost && walk_block(c, &ts->w, i, b, &rebuilt_size)) {
+            ts->rebuild[i] = 1;
+            ts->blocks++;
+            if (!ts->first_line)
+                ts->first_line = c->lines.v[i].orig;
+            ts->total += rebuilt_size;
         } else {
-            if (w.nomem) {
-                c->nomem = true;
-                goto done;
-            }
+            if (ts->w.nomem)
+                return false;
             for (size_t m = i; m < b; m++)
-                total += c->lines.v[m].len + 1;
+                ts->total += c->lines.v[m].len + 1;
         }
         i = b;
     }
-    if (!blocks) {
-        ok = true;
-        goto done;
-    }
-    /* Spaces for a deep chain grow with the square of its depth, and a big rebuilt text is
-       fresh memory written for nothing but the parser's prefix reading (156 MB of spaces for
-       the 10,000-deep chain: 0.28 s and 308 MB, against 0.09 s and 155 MB with depths).  So
-       past the input's size or 16 MB, whichever is larger, the parser gets the depths
-       instead (document.line_depth); small pastes keep a text that reads as printed. */
+    return true;
+}
+
+/* Spaces for a deep chain grow with the square of its depth, and a big rebuilt text is fresh
+ * memory written for nothing but the parser's prefix reading (156 MB of spaces for the
+ * 10,000-deep chain: 0.28 s and 308 MB, against 0.09 s and 155 MB with depths).  So past the
+ * input's size or 16 MB, whichever is larger, the parser gets the depths instead
+ * (source.line_depth); small pastes keep a text that reads as printed. */
+static bool tree_choose_output(struct tree_step *ts)
+{
+    struct cleaner *c = ts->c;
     size_t limit = c->input_len;
     if (limit < ((size_t)16 << 20))
         limit = (size_t)16 << 20;
-    bool text_mode = total <= limit;
-    struct out_text ot = {NULL, 0};
-    if (text_mode && total >= c->input_len) {
+    if (ts->total > limit) {
+        ts->units = malloc(c->lines.n * sizeof *ts->units);
+        return ts->units != NULL;
+    }
+    if (ts->total >= c->input_len) {
         /* Longer than the input (lost indentation puts spaces back: the usual case), so
            emit() could not write it over the input: write it where it ends up, once, instead
            of the rebuilt lines to scratch and everything again in emit(). */
-        ot.text = arena_alloc(&c->doc->arena, total + 1);
-        if (!ot.text)
-            goto done;
+        ts->ot.text = arena_alloc(&c->src->arena, ts->total + 1);
+        return ts->ot.text != NULL;
     }
-    if (!text_mode) {
-        units = malloc(n * sizeof *units);
-        if (!units) {
-            c->nomem = true;
-            goto done;
+    return true;
+}
+
+/* One line of the result, written as it is. */
+static bool tree_put_own(struct tree_step *ts, const struct cl_line *l)
+{
+    if (ts->units)
+        ts->units[ts->out.n] = CLEAN_OWN_PREFIX;
+    return put_line(ts->c, &ts->out, &ts->ot, l->p, l->len, l->orig);
+}
+
+/* The walk of pass 1 again over the block [i, b), each line written with the stack as it
+ * stands for it. */
+static bool tree_put_block(struct tree_step *ts, size_t i, size_t b)
+{
+    struct cleaner *c = ts->c;
+    struct block_walk bw;
+    if (!block_begin(c, &ts->w, i, b, &bw))
+        return false;
+    for (size_t m = i; m < b; m++) {
+        const struct cl_line *l = &c->lines.v[m];
+        struct placed p;
+        if (!block_place(c, &ts->w, &bw, m, &p))
+            return false; /* pass 1 placed it: only memory can fail */
+        bool ok;
+        if (p.own) {
+            ok = tree_put_own(ts, l);
+        } else if (ts->units) {
+            /* Depth mode: the marker and the content; the depth goes to the parser. */
+            uint32_t from = p.kind == E_SECROOT ? p.content : p.marker;
+            ts->units[ts->out.n] = p.col / 3;
+            ok = cl_push(c, &ts->out, l->p + from, l->len - from, l->orig);
+        } else {
+            ok = put_placed(c, &ts->out, &ts->ot, &ts->w, l, &p);
         }
+        if (!ok)
+            return false;
     }
-    /* Pass 2: emit, one line for each line. */
-    if (!cl_lines_reserve(c, &out, n))
-        goto done;
+    return true;
+}
+
+/* Pass 2: emit, one line for each line. */
+static bool tree_emit(struct tree_step *ts)
+{
+    struct cleaner *c = ts->c;
+    size_t n = c->lines.n;
+    if (!cl_lines_reserve(c, &ts->out, n))
+        return false;
     for (size_t i = 0; i < n;) {
-        if (is_block_boundary(c, i) || !rebuild[i]) {
-            size_t b = i + 1;
-            if (!is_block_boundary(c, i))
-                while (b < n && !is_block_boundary(c, b))
-                    b++;
-            for (size_t m = i; m < b; m++) {
-                if (units)
-                    units[out.n] = CLEAN_OWN_PREFIX;
-                if (!put_line(c, &out, &ot, c->lines.v[m].p, c->lines.v[m].len,
-                              c->lines.v[m].orig))
-                    goto done;
-            }
-            i = b;
-            continue;
-        }
-        size_t b = i;
-        while (b < n && !is_block_boundary(c, b))
-            b++;
-        /* The walk of pass 1 again, each line written with the stack as it stands for it. */
-        struct block_walk bw;
-        if (!block_begin(c, &w, i, b, &bw))
-            goto done;
-        for (size_t m = i; m < b; m++) {
-            const struct cl_line *l = &c->lines.v[m];
-            struct placed p;
-            if (!block_place(c, &w, &bw, m, &p))
-                goto done; /* pass 1 placed it: only memory can fail */
-            if (p.own) {
-                if (units)
-                    units[out.n] = CLEAN_OWN_PREFIX;
-                if (!put_line(c, &out, &ot, l->p, l->len, l->orig))
-                    goto done;
-                continue;
-            }
-            if (units) {
-                /* Depth mode: the marker and the content; the depth goes to the parser. */
-                uint32_t from = p.kind == E_SECROOT ? p.content : p.marker;
-                units[out.n] = p.col / 3;
-                if (!cl_push(c, &out, l->p + from, l->len - from, l->orig))
-                    goto done;
-                continue;
-            }
-            if (!put_placed(c, &out, &ot, &w, l, &p))
-                goto done;
+        bool boundary = is_block_boundary(c, i);
+        size_t b = boundary ? i + 1 : block_end(c, i);
+        if (!boundary && ts->rebuild[i]) {
+            if (!tree_put_block(ts, i, b))
+                return false;
+        } else {
+            for (size_t m = i; m < b; m++)
+                if (!tree_put_own(ts, &c->lines.v[m]))
+                    return false;
         }
         i = b;
     }
-    document_warn(c->doc, first_line, "tree structure inferred from markers");
+    return true;
+}
+
+/* The result replaces the cleaner's lines (and text, and depths). */
+static void tree_commit(struct tree_step *ts)
+{
+    struct cleaner *c = ts->c;
+    source_note(c->src, ts->first_line, "tree structure inferred from markers");
     c->changed |= CL_TREE;
-    cl_replace(c, &out);
-    if (ot.text) {
-        ot.text[ot.o] = '\0';
-        c->text = ot.text;
-        c->text_len = ot.o;
+    cl_replace(c, &ts->out); /* takes the array: ts->out is left empty */
+    if (ts->ot.text) {
+        ts->ot.text[ts->ot.o] = '\0';
+        c->text = ts->ot.text;
+        c->text_len = ts->ot.o;
     }
-    if (units) {
+    if (ts->units) {
         free(c->units);
-        c->units = units;
-        units = NULL;
+        c->units = ts->units;
+        ts->units = NULL;
     }
-    ok = true;
-done:
+}
+
+bool cl_step_tree(struct cleaner *c)
+{
+    struct tree_step ts = {.c = c};
+    /* The facts of every line, kept from the wrap step (computed here when it had none). */
+    bool ok = cl_facts_all(c) && tree_find_blocks(&ts);
+    if (ok && ts.blocks) {
+        ok = tree_choose_output(&ts) && tree_emit(&ts);
+        if (ok)
+            tree_commit(&ts);
+    }
     if (!ok)
         c->nomem = true;
-    cl_tree_check_free(&tc);
-    walker_free(&w);
-    free(rebuild);
-    free(units);
-    cl_lines_free(&out);
+    cl_tree_check_free(&ts.tc);
+    walker_free(&ts.w);
+    free(ts.rebuild);
+    free(ts.units);
+    cl_lines_free(&ts.out);
     return ok;
 }

@@ -74,10 +74,11 @@ static bool ends_with_formatted_id(const struct cl_line *l)
     uint32_t j = n - 1;
     while (j > 0 && l->p[j - 1] >= '0' && l->p[j - 1] <= '9')
         j--;
-    if (j == n - 1 && !(n >= 9 && memcmp(l->p + n - 9, "(unknown)", 9) == 0))
+    static const char unknown[] = "(unknown)";
+    if (j == n - 1 && !CL_ENDS(l->p, n, unknown))
         return false;
     if (j == n - 1)
-        j = n - 8;
+        j = n - (sizeof unknown - 2); /* after its '(' */
     return j >= 2 && l->p[j - 1] == '(' && l->p[j - 2] == ' ';
 }
 
@@ -205,7 +206,7 @@ static bool header_cut(const struct cl_line *head, enum cl_kind head_kind,
     uint32_t n = next->len;
     while (n && next->p[n - 1] == ' ')
         n--;
-    return n >= 3 && memcmp(next->p + n - 3, " ==", 3) == 0;
+    return CL_ENDS(next->p, n, " ==");
 }
 
 /* A client that cannot break a long word moves it down whole: "   +- FileScan parquet", then
@@ -404,231 +405,383 @@ static bool hanging_head_ok(const struct cl_line *v, const struct cl_facts *fact
     return *ok;
 }
 
+/* ---- the wrap step: named phases over one struct wrap ------------------------------------ */
+
+/* How a follower joins its group, kept in its kind byte once the group is read (the byte is
+ * not read as a kind again): raw (a terminal cut: nothing between) or with one space. */
+enum {
+    JOIN_MARK_RAW = 0x80,
+    JOIN_MARK_SPACE = 0x40,
+    JOIN_MARKS = JOIN_MARK_RAW | JOIN_MARK_SPACE,
+};
+
+struct wrap {
+    struct cleaner *c;
+    struct cl_line *v;
+    size_t n;
+    unsigned char *kinds;      /* enum cl_kind of each line, then its JOIN_MARK_* */
+    uint32_t *widths;
+    struct cl_facts *facts;    /* c->facts */
+    struct cl_wrap_scan ws;
+    /* What the evidence says the input went through; any of them makes the step join. */
+    bool terminal, word, hanging, schema, header, long_words;
+    uint32_t wrap_width;       /* word wrap: the width the client wrapped at */
+    uint32_t hang_width;       /* hanging groups: the widest line that heads one */
+    bool formatted;            /* a formatted-mode details header follows a blank line */
+};
+
+/* Facts, kinds and widths of every line, and the wrap evidence they give. */
+static void wrap_read_lines(struct wrap *wr)
+{
+    struct cl_line none = {"", 0, 0};
+    struct cl_facts none_f = {.kind = K_BLANK};
+    const struct cl_line *v = wr->v;
+    for (size_t i = 0; i < wr->n; i++) {
+        cl_facts(v[i].p, v[i].len, &wr->facts[i]);
+        wr->kinds[i] = (unsigned char)wr->facts[i].kind;
+        wr->widths[i] = cl_line_width(&v[i], &wr->facts[i]);
+        cl_wrap_scan_line(&wr->ws, i ? &v[i - 1] : &none, i ? &wr->facts[i - 1] : &none_f,
+                          i ? wr->widths[i - 1] : 0, &v[i], &wr->facts[i], wr->widths[i]);
+    }
+}
+
+/* A terminal cuts every long line at exactly the widest width; an email client breaks lines
+ * at spaces, most of them short of it.  Two lines broken short of the widest, whose next
+ * word would not have fitted even there, mean word wrap. */
+static bool wrap_is_terminal(const struct wrap *wr)
+{
+    if (!terminal_evidence(&wr->ws))
+        return false;
+    const struct cl_line *v = wr->v;
+    const uint32_t *widths = wr->widths, max_w = wr->ws.max_w;
+    uint32_t short_breaks = 0;
+    for (size_t i = 0; i + 1 < wr->n && short_breaks < 2; i++)
+        if (widths[i] >= WRAP_MIN_WIDTH && widths[i] < max_w &&
+            widths[i] <= WORD_WRAP_MAX_WIDTH && word_head_at(v, wr->facts, i) &&
+            word_follower(&v[i + 1], &wr->facts[i + 1], false) &&
+            widths[i] + 1 + first_word_width(&v[i + 1]) > max_w)
+            short_breaks++;
+    return short_breaks < 2;
+}
+
+/* Which kinds of wrapping the evidence shows; false when none (nothing to join). */
+static bool wrap_decide(struct wrap *wr)
+{
+    wr->terminal = wrap_is_terminal(wr);
+    wr->word = !wr->terminal && wr->ws.word_pairs >= 2;
+    wr->hanging = wr->ws.hanging >= 1;
+    wr->schema = wr->ws.broken_schema >= 1;
+    wr->header = wr->ws.broken_header >= 1;
+    wr->long_words = wr->ws.long_word >= 1;
+    return wr->terminal || wr->word || wr->hanging || wr->schema || wr->header ||
+           wr->long_words;
+}
+
+/* Line i may head a word-wrapped group. */
+static bool word_group_head(const struct wrap *wr, size_t i)
+{
+    return word_head_at(wr->v, wr->facts, i) ||
+           (i + 1 < wr->n && subquery_entry_continues(&wr->v[i], &wr->facts[i], &wr->v[i + 1]));
+}
+
+/* Word wrap: a line was broken when the next line's first word would not have fitted on it
+ * within the width the client wrapped at (the widest broken line). */
+static uint32_t word_wrap_estimate(const struct wrap *wr)
+{
+    uint32_t width = 0;
+    const uint32_t *widths = wr->widths;
+    for (size_t i = 0; i + 1 < wr->n; i++)
+        if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
+            word_group_head(wr, i) && word_follower(&wr->v[i + 1], &wr->facts[i + 1], false) &&
+            widths[i] > width)
+            width = widths[i];
+    return width;
+}
+
+/* The broken lines after a group's first one fill the width better than the first ones (a
+ * tree line's marker and name leave room): a continuation line a little wider than the
+ * estimate, itself followed by the rest of its text, shows the client's real width.  Up to
+ * 10 columns at a time, so one long unbroken line cannot pass for the width. */
+static uint32_t word_wrap_width(const struct wrap *wr, uint32_t width)
+{
+    const struct cl_line *v = wr->v;
+    const struct cl_facts *facts = wr->facts;
+    const uint32_t *widths = wr->widths;
+    bool in_group = false;
+    /* The cheap tests first, the follower's only when its answer is used. */
+    for (size_t i = 0; i + 1 < wr->n; i++) {
+        if (widths[i] <= width && word_group_head(wr, i)) {
+            in_group = word_follower(&v[i + 1], &facts[i + 1], true);
+            continue;
+        }
+        if (!in_group || !continues(facts[i].kind) ||
+            !word_follower(&v[i + 1], &facts[i + 1], true)) {
+            in_group = false;
+            continue;
+        }
+        if (widths[i] > width && widths[i] <= width + 10 && widths[i] <= WORD_WRAP_MAX_WIDTH)
+            width = widths[i];
+    }
+    return width;
+}
+
+static uint32_t hanging_width(const struct wrap *wr)
+{
+    const struct cl_line *v = wr->v;
+    const struct cl_facts *facts = wr->facts;
+    uint32_t width = 0;
+    for (size_t i = 0; i + 1 < wr->n; i++)
+        if (wr->widths[i] >= WRAP_MIN_WIDTH && wr->widths[i] > width &&
+            hanging_follower(hanging_col(&v[i], &facts[i], after_plan_header(v, facts, i)),
+                             &v[i + 1], &facts[i + 1]))
+            width = wr->widths[i];
+    return width;
+}
+
+/* Formatted mode: a details header "(N) Name" after a blank line.  Only there does a "(N)"
+ * at the start of a cut line stand for an outline id ("targetsize(536870912)" of a
+ * simple-mode line cut before its parenthesis keeps no space). */
+static bool has_formatted_details(const struct wrap *wr)
+{
+    for (size_t k = 1; k < wr->n; k++)
+        if (wr->kinds[k] == K_DETAILS && wr->kinds[k - 1] == K_BLANK)
+            return true;
+    return false;
+}
+
+/* The group that starts at line i, as the rules below see it. */
+struct wrap_group {
+    size_t head;
+    uint32_t hcol;            /* hanging_col() of the head, 0: no hanging group */
+    int hcol_ok;              /* hanging_head_ok(): not yet asked (-1), yes, no */
+    bool word_group;          /* the head may head a word-wrapped group */
+    enum cl_kind kind;        /* the head's kind (K_TREE for a deep node cut in its prefix) */
+};
+
+static void group_start(const struct wrap *wr, size_t i, struct wrap_group *g)
+{
+    const struct cl_line *v = wr->v;
+    const struct cl_facts *facts = wr->facts;
+    g->head = i;
+    /* A short line heads a hanging group too when the next line's first word would not have
+       fitted on it (a long name or path moved down whole).  hanging_col() first: it reads
+       only facts, and most lines cannot head a group (it asks whether the line follows a
+       header only of an unmarked line).  Whether such a line may head one after all is
+       asked when a line that could hang from it comes: most never meet one. */
+    g->hcol = 0;
+    if (wr->hanging && i + 1 < wr->n)
+        g->hcol = hanging_col(&v[i], &facts[i],
+                              facts[i].kind == K_OTHER && after_plan_header(v, facts, i));
+    g->hcol_ok = -1;
+    g->word_group = wr->word && word_group_head(wr, i) &&
+                    !(i + 1 < wr->n && schema_line_stops(v, facts, i, &v[i + 1]));
+    /* A deep node cut inside its prefix: the pieces after the prefix are a tree line's
+       ("Filters: [...]" at column 0 is the rest of a scan, not a details field). */
+    g->kind = facts[i].kind;
+    if (wr->terminal && prefix_only(&v[i], &facts[i])) /* only the terminal rule reads it */
+        g->kind = K_TREE;
+}
+
+static enum join join_rule_plan(struct wrap *wr, struct wrap_group *g, size_t last,
+                                size_t nx);
+
+/* The rules, first match wins: does line nx (after the group's line `last`) join it?
+   Never a closing fence or tag, the end of a comment or a sentence; for a join at a word,
+   never code, a separator or a tree line (even off the grid) either (lex_foreign_line). */
+static enum join join_rule(struct wrap *wr, struct wrap_group *g, size_t last, size_t nx)
+{
+    enum join j = join_rule_plan(wr, g, last, nx);
+    if (j == J_NONE)
+        return J_NONE;
+    const struct cl_line *n = &wr->v[nx];
+    if (lex_closes_block(n->p, n->len) || lex_sentence_line(n->p, n->len))
+        return J_NONE;
+    /* A terminal's cut may fall anywhere in a line, inside a deep line's prefix too
+       (terminal_follower decides); a join at a word never leads into code or a marker. */
+    if (j == J_SPACE && (lex_tree_marker_line(n->p, n->len) || lex_foreign_line(n->p, n->len)))
+        return J_NONE;
+    return j;
+}
+
+/* The rules of Spark's own wrapped lines, first match wins. */
+static enum join join_rule_plan(struct wrap *wr, struct wrap_group *g, size_t last, size_t nx)
+{
+    const struct cl_line *v = wr->v;
+    const struct cl_facts *facts = wr->facts;
+    const uint32_t *widths = wr->widths;
+    size_t i = g->head;
+    enum cl_kind nk = (enum cl_kind)wr->kinds[nx];
+    /* A terminal cut the line at its width: the rest follows with nothing between. */
+    if (wr->terminal && widths[last] == wr->ws.max_w &&
+        terminal_follower(&v[last], &facts[last], g->kind, &v[nx], nk))
+        return J_RAW;
+    /* Indented deeper than the head's text, starting nothing. */
+    if (hanging_follower(g->hcol, &v[nx], &facts[nx]) &&
+        hanging_head_ok(v, facts, widths, i, wr->hang_width, &g->hcol_ok))
+        return J_SPACE;
+    /* Word wrap: the next word would not have fitted on the line. */
+    if (g->word_group && widths[last] <= wr->wrap_width &&
+        word_follower(&v[nx], &facts[nx], facts[i].kind == K_TREE || facts[i].kind == K_OTHER) &&
+        widths[last] + 1 + first_word_width(&v[nx]) > wr->wrap_width)
+        return J_SPACE;
+    /* The rest of a schema line broken after ',' or ':' (any client, any width). */
+    if (wr->schema && i > 0 && facts[i - 1].analyzed && schema_cut(&v[last]) && nk == K_OTHER &&
+        v[nx].len && v[nx].p[0] != ' ')
+        return J_SPACE;
+    /* "== Subtree 1 / 2 (maxMethodCodeSize..." then "...) ==". */
+    if (wr->header && last == i && header_cut(&v[i], facts[i].kind, &v[nx], nk))
+        return J_SPACE;
+    /* A tree line, then the rest of it led by a word too long to fit. */
+    if (wr->long_words && last == i &&
+        long_word_moved_down(&facts[i], widths[i], &v[nx], &facts[nx]))
+        return J_SPACE;
+    return J_NONE;
+}
+
+/* The last line of the group headed by line i; each follower's kind byte gets its join mark.
+ * *total: the joined line's length (a separator byte counted for each follower). */
+static size_t group_end(struct wrap *wr, size_t i, size_t *total)
+{
+    struct wrap_group g;
+    group_start(wr, i, &g);
+    size_t last = i;
+    *total = wr->v[i].len;
+    /* Bound: last only moves forward; the caller resumes after the group. */
+    while (last + 1 < wr->n) {
+        size_t nx = last + 1;
+        enum join j = join_rule(wr, &g, last, nx);
+        if (j == J_NONE)
+            break;
+        *total += (size_t)wr->v[nx].len + 1;
+        last = nx;
+        wr->kinds[nx] = (unsigned char)(j == J_RAW ? JOIN_MARK_RAW : JOIN_MARK_SPACE);
+    }
+    return last;
+}
+
+/* Lines i..last written as one (in the cleaner's scratch); false on allocation failure. */
+static bool group_join(struct wrap *wr, size_t i, size_t last, size_t total, struct cl_line *out)
+{
+    const struct cl_line *v = wr->v;
+    char *buf = cl_alloc(wr->c, total);
+    if (!buf)
+        return false;
+    memcpy(buf, v[i].p, v[i].len);
+    size_t o = v[i].len;
+    for (size_t m = i + 1; m <= last; m++) {
+        const char *p = v[m].p;
+        uint32_t len = v[m].len;
+        /* Spark prints " (N)": an id cut off at the start of a line lost its space.  After
+           '*' it is a codegen marker "*(N) Project" cut after the star. */
+        if (wr->formatted && wr->kinds[m] == JOIN_MARK_RAW && len && p[0] == '(' && o &&
+            buf[o - 1] != ' ' && buf[o - 1] != '*' && cl_kind(p, len) == K_DETAILS)
+            buf[o++] = ' ';
+        if (wr->kinds[m] == JOIN_MARK_SPACE) {
+            /* One space where the line was broken; a client that kept the space at the end
+               of the line (format=flowed, or one of two spaces) keeps it. */
+            uint32_t ind = cl_indent(p, len);
+            p += ind;
+            len -= ind;
+            if (!o || buf[o - 1] != ' ')
+                buf[o++] = ' ';
+        }
+        memcpy(buf + o, p, len);
+        o += len;
+    }
+    if (o > UINT32_MAX) {
+        wr->c->nomem = true;
+        return false;
+    }
+    struct cl_line one = {buf, (uint32_t)o, v[i].orig};
+    *out = one;
+    return true;
+}
+
+/* The facts follow the lines: line o of the result was line k, the head of a group (the kind
+ * bytes of followers carry a join mark).  A joined line is new and gets its facts taken; the
+ * others keep theirs (o <= k: read before it is written over). */
+static void refresh_facts(struct wrap *wr)
+{
+    size_t o = 0;
+    for (size_t k = 0; k < wr->n; k++) {
+        if (wr->kinds[k] & JOIN_MARKS)
+            continue;
+        if (k + 1 < wr->n && (wr->kinds[k + 1] & JOIN_MARKS))
+            cl_facts(wr->v[o].p, wr->v[o].len, &wr->facts[o]);
+        else
+            wr->facts[o] = wr->facts[k];
+        o++;
+    }
+}
+
+/* Joins every group; false on allocation failure. */
+static bool wrap_join_all(struct wrap *wr)
+{
+    struct cleaner *c = wr->c;
+    struct cl_line *v = wr->v;
+    /* Joined lines are written back into v: the write index w never passes the read index
+       i, and what the group tests read behind i (v[i - 1]) is only ever overwritten by itself
+       (w == i until the first join, w <= i - 1 after it), so no second line array is needed
+       (one was a peak of its own on inputs with wrapped lines). */
+    size_t w = 0, i = 0;
+    uint32_t joined = 0, first_line = 0;
+    while (i < wr->n) {
+        size_t total;
+        size_t last = group_end(wr, i, &total);
+        if (last == i) {
+            v[w++] = v[i++];
+            continue;
+        }
+        struct cl_line one;
+        if (!group_join(wr, i, last, total, &one))
+            return false;
+        if (!joined)
+            first_line = v[i].orig;
+        v[w++] = one;
+        joined += (uint32_t)(last - i);
+        i = last + 1;
+    }
+    if (!joined)
+        return true;
+    source_note(c->src, first_line, "%u wrapped line%s joined to the line before", joined,
+                joined == 1 ? "" : "s");
+    c->changed |= CL_WRAP;
+    c->lines.n = w;
+    refresh_facts(wr);
+    return true;
+}
+
 bool cl_step_wrap(struct cleaner *c)
 {
     size_t n = c->lines.n;
     if (n < 2)
         return true;
-    struct cl_line *v = c->lines.v;
-    unsigned char *kinds = malloc(n);
-    uint32_t *widths = malloc(n * sizeof *widths);
-    /* Kept in c->facts for the steps after this one (compacted with the lines below). */
+    struct wrap wr = {.c = c, .v = c->lines.v, .n = n};
+    wr.kinds = malloc(n);
+    wr.widths = malloc(n * sizeof *wr.widths);
+    /* Kept in c->facts for the steps after this one (compacted with the lines). */
     free(c->facts);
-    struct cl_facts *facts = c->facts = cl_take(c, n * sizeof *facts);
-    /* Joined lines are written back into v: the write index w never passes the read index
-       i, and what the group tests read behind i (v[i - 1]) is only ever overwritten by itself
-       (w == i until the first join, w <= i - 1 after it), so no second line array is needed
-       (one was a peak of its own on inputs with wrapped lines). */
-    size_t w = 0;
+    wr.facts = c->facts = cl_take(c, n * sizeof *wr.facts);
     bool ok = false;
-    if (!kinds || !widths || !facts) {
+    if (!wr.kinds || !wr.widths || !wr.facts) {
         c->nomem = true;
         goto done;
     }
-    struct cl_wrap_scan ws;
-    cl_wrap_scan_init(&ws);
-    struct cl_line none = {"", 0, 0};
-    struct cl_facts none_f = {.kind = K_BLANK};
-    for (size_t i = 0; i < n; i++) {
-        cl_facts(v[i].p, v[i].len, &facts[i]);
-        kinds[i] = (unsigned char)facts[i].kind;
-        widths[i] = cl_line_width(&v[i], &facts[i]);
-        cl_wrap_scan_line(&ws, i ? &v[i - 1] : &none, i ? &facts[i - 1] : &none_f,
-                          i ? widths[i - 1] : 0, &v[i], &facts[i], widths[i]);
-    }
-    /* A terminal cuts every long line at exactly the widest width; an email client breaks
-       lines at spaces, most of them short of it.  Two lines broken short of the widest,
-       whose next word would not have fitted even there, mean word wrap. */
-    bool terminal = terminal_evidence(&ws);
-    if (terminal) {
-        uint32_t short_breaks = 0;
-        for (size_t i = 0; i + 1 < n && short_breaks < 2; i++)
-            if (widths[i] >= WRAP_MIN_WIDTH && widths[i] < ws.max_w &&
-                widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                word_head_at(v, facts, i) &&
-                word_follower(&v[i + 1], &facts[i + 1], false) &&
-                widths[i] + 1 + first_word_width(&v[i + 1]) > ws.max_w)
-                short_breaks++;
-        terminal = short_breaks < 2;
-    }
-    bool word = !terminal && ws.word_pairs >= 2;
-    bool hanging = ws.hanging >= 1;
-    bool schema = ws.broken_schema >= 1, header = ws.broken_header >= 1;
-    bool long_words = ws.long_word >= 1;
-    if (!terminal && !word && !hanging && !schema && !header && !long_words) {
+    cl_wrap_scan_init(&wr.ws);
+    wrap_read_lines(&wr);
+    if (!wrap_decide(&wr)) {
         ok = true;
         goto done;
     }
-    /* Word wrap: a line was broken when the next line's first word would not have fitted
-       on it within the width the client wrapped at (the widest broken line). */
-    uint32_t wrap_width = 0;
-    if (word) {
-        for (size_t i = 0; i + 1 < n; i++)
-            if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-                (word_head_at(v, facts, i) ||
-                 subquery_entry_continues(&v[i], &facts[i], &v[i + 1])) &&
-                word_follower(&v[i + 1], &facts[i + 1], false) && widths[i] > wrap_width)
-                wrap_width = widths[i];
-    }
-    /* The broken lines after a group's first one fill the width better than the first ones
-       (a tree line's marker and name leave room): a continuation line a little wider than
-       the estimate, itself followed by the rest of its text, shows the client's real width.
-       Up to 10 columns at a time, so one long unbroken line cannot pass for the width. */
-    if (word) {
-        bool in_group = false;
-        /* The cheap tests first, the follower's only when its answer is used. */
-        for (size_t i = 0; i + 1 < n; i++) {
-            if (widths[i] <= wrap_width &&
-                (word_head_at(v, facts, i) ||
-                 subquery_entry_continues(&v[i], &facts[i], &v[i + 1]))) {
-                in_group = word_follower(&v[i + 1], &facts[i + 1], true);
-                continue;
-            }
-            if (!in_group || !continues(facts[i].kind) ||
-                !word_follower(&v[i + 1], &facts[i + 1], true)) {
-                in_group = false;
-                continue;
-            }
-            if (widths[i] > wrap_width && widths[i] <= wrap_width + 10 &&
-                widths[i] <= WORD_WRAP_MAX_WIDTH)
-                wrap_width = widths[i];
-        }
-    }
-    uint32_t hang_width = 0;
-    if (hanging)
-        for (size_t i = 0; i + 1 < n; i++)
-            if (widths[i] >= WRAP_MIN_WIDTH && widths[i] > hang_width &&
-                hanging_follower(hanging_col(&v[i], &facts[i], after_plan_header(v, facts, i)),
-                                 &v[i + 1], &facts[i + 1]))
-                hang_width = widths[i];
-    /* Formatted mode: a details header "(N) Name" after a blank line.  Only there does a
-       "(N)" at the start of a cut line stand for an outline id ("targetsize(536870912)" of a
-       simple-mode line cut before its parenthesis keeps no space). */
-    bool formatted = false;
-    for (size_t k = 1; k < n && !formatted; k++)
-        formatted = kinds[k] == K_DETAILS && kinds[k - 1] == K_BLANK;
-    uint32_t joined = 0, first_line = 0;
-    size_t i = 0;
-    while (i < n) {
-        /* A short line heads a hanging group too when the next line's first word would not
-           have fitted on it (a long name or path moved down whole). */
-        uint32_t hcol = 0;
-        /* hanging_col() first: it reads only facts, and most lines cannot head a group (it
-           asks whether the line follows a header only of an unmarked line).  Whether such a
-           line may head one after all (hcol_ok: not yet asked, yes, no) is asked when a line
-           that could hang from it comes: most never meet one. */
-        if (hanging && i + 1 < n)
-            hcol = hanging_col(&v[i], &facts[i],
-                               facts[i].kind == K_OTHER && after_plan_header(v, facts, i));
-        int hcol_ok = -1;
-        bool word_group = word &&
-                          (word_head_at(v, facts, i) ||
-                           (i + 1 < n && subquery_entry_continues(&v[i], &facts[i], &v[i + 1]))) &&
-                          !(i + 1 < n && schema_line_stops(v, facts, i, &v[i + 1]));
-        size_t last = i;
-        size_t total = v[i].len; /* + 1 a joined line: its separator */
-        /* A deep node cut inside its prefix: the pieces after the prefix are a tree line's
-           ("Filters: [...]" at column 0 is the rest of a scan, not a details field). */
-        enum cl_kind group_kind = facts[i].kind;
-        if (terminal && prefix_only(&v[i], &facts[i])) /* only the terminal test reads it */
-            group_kind = K_TREE;
-        /* Bound: last only moves forward; the outer loop resumes after the group. */
-        while (last + 1 < n) {
-            size_t nx = last + 1;
-            enum cl_kind nk = (enum cl_kind)kinds[nx];
-            enum join j = J_NONE;
-            if (terminal && widths[last] == ws.max_w &&
-                terminal_follower(&v[last], &facts[last], group_kind, &v[nx], nk))
-                j = J_RAW;
-            else if (hanging_follower(hcol, &v[nx], &facts[nx]) &&
-                     hanging_head_ok(v, facts, widths, i, hang_width, &hcol_ok))
-                j = J_SPACE;
-            else if (word_group && widths[last] <= wrap_width &&
-                     word_follower(&v[nx], &facts[nx], facts[i].kind == K_TREE || facts[i].kind == K_OTHER) &&
-                     widths[last] + 1 + first_word_width(&v[nx]) > wrap_width)
-                j = J_SPACE;
-            /* The rest of a schema line broken after ',' or ':' (any client, any width). */
-            if (j == J_NONE && schema && i > 0 && facts[i - 1].analyzed && schema_cut(&v[last]) &&
-                nk == K_OTHER && v[nx].len && v[nx].p[0] != ' ')
-                j = J_SPACE;
-            if (j == J_NONE && header && last == i && header_cut(&v[i], facts[i].kind, &v[nx], nk))
-                j = J_SPACE;
-            if (j == J_NONE && long_words && last == i &&
-                long_word_moved_down(&facts[i], widths[i], &v[nx], &facts[nx]))
-                j = J_SPACE;
-            if (j == J_NONE)
-                break;
-            total += (size_t)v[nx].len + 1;
-            last = nx;
-            /* Remember how to join in the kind byte of the follower: it is not read again. */
-            kinds[nx] = (unsigned char)(j == J_RAW ? 0x80 : 0x40);
-        }
-        if (last == i) {
-            v[w++] = v[i];
-            i++;
-            continue;
-        }
-        char *buf = cl_alloc(c, total);
-        if (!buf)
-            goto done;
-        size_t o = 0;
-        memcpy(buf, v[i].p, v[i].len);
-        o = v[i].len;
-        for (size_t m = i + 1; m <= last; m++) {
-            const char *p = v[m].p;
-            uint32_t len = v[m].len;
-            /* Spark prints " (N)": an id cut off at the start of a line lost its space.
-               After '*' it is a codegen marker "*(N) Project" cut after the star. */
-            if (formatted && kinds[m] == 0x80 && len && p[0] == '(' && o && buf[o - 1] != ' ' &&
-                buf[o - 1] != '*' && cl_kind(p, len) == K_DETAILS)
-                buf[o++] = ' ';
-            if (kinds[m] == 0x40) {
-                /* One space where the line was broken; a client that kept the space at the
-                   end of the line (format=flowed, or one of two spaces) keeps it. */
-                uint32_t ind = cl_indent(p, len);
-                p += ind;
-                len -= ind;
-                if (!o || buf[o - 1] != ' ')
-                    buf[o++] = ' ';
-            }
-            memcpy(buf + o, p, len);
-            o += len;
-        }
-        if (o > UINT32_MAX) {
-            c->nomem = true;
-            goto done;
-        }
-        if (!joined)
-            first_line = v[i].orig;
-        struct cl_line one = {buf, (uint32_t)o, v[i].orig};
-        v[w++] = one;
-        joined += (uint32_t)(last - i);
-        i = last + 1;
-    }
-    if (joined) {
-        document_warn(c->doc, first_line, "%u wrapped line%s joined to the line before", joined,
-                      joined == 1 ? "" : "s");
-        c->changed |= CL_WRAP;
-        c->lines.n = w;
-        /* The facts follow the lines: line o of the result was line i, the head of a group
-           (the kind bytes of followers carry a join mark, 0x40 or 0x80).  A joined line is
-           new and gets its facts taken; the others keep theirs (o <= i: read before it is
-           written over). */
-        size_t o = 0;
-        for (size_t k = 0; k < n; k++) {
-            if (kinds[k] & 0xC0)
-                continue;
-            if (k + 1 < n && (kinds[k + 1] & 0xC0))
-                cl_facts(v[o].p, v[o].len, &facts[o]);
-            else
-                facts[o] = facts[k];
-            o++;
-        }
-    }
-    ok = true;
+    if (wr.word)
+        wr.wrap_width = word_wrap_width(&wr, word_wrap_estimate(&wr));
+    if (wr.hanging)
+        wr.hang_width = hanging_width(&wr);
+    wr.formatted = has_formatted_details(&wr);
+    ok = wrap_join_all(&wr);
 done:
-    free(kinds);
-    free(widths);
+    free(wr.kinds);
+    free(wr.widths);
     if (!ok) {
         free(c->facts);
         c->facts = NULL;

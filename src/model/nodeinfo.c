@@ -1,5 +1,4 @@
 /* nodeinfo.c: facts read off one node in any explain mode (see nodeinfo.h). */
-#define _GNU_SOURCE /* memmem: in glibc, musl, the BSDs and macOS alike */
 #include "sparkplan/nodeinfo.h"
 
 #include <ctype.h>
@@ -7,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* The catalogue entry of an operator name, remembered: the analysis asks for the entry of
  * every node several times, and a plan has a few dozen distinct names for 10^5-10^6 nodes.
@@ -14,7 +16,7 @@
  * longer names are looked up every time.  One per thread: the explorer analyses on a thread
  * of its own while its main thread draws, and both look names up. */
 #define NAME_CACHE_SLOTS 256
-#define NAME_CACHE_KEY 48
+#define NAME_CACHE_KEY 80  /* "FileScan parquet spark_catalog.tpcds.catalog_sales" is 49 */
 
 static _Thread_local struct name_cache_slot {
     char key[NAME_CACHE_KEY];
@@ -22,16 +24,36 @@ static _Thread_local struct name_cache_slot {
     const struct catalog_entry *entry;
 } name_cache[NAME_CACHE_SLOTS];
 
+/* A slot from the name's length, first and last 8 bytes (a few instructions, where a
+ * byte-at-a-time hash cost most of a look-up): names that share both ends only share a
+ * slot, and the memcmp below still decides. */
+static uint32_t name_hash(struct slice name)
+{
+    uint64_t a = 0, b = 0;
+    if (name.len >= 8) {
+        memcpy(&a, name.ptr, 8);
+        memcpy(&b, name.ptr + name.len - 8, 8);
+    } else {
+        memcpy(&a, name.ptr, name.len);
+    }
+    uint64_t h = (a ^ (b << 29 | b >> 35) ^ name.len) * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 56); /* the best-mixed bits: 256 slots */
+}
+
 static const struct catalog_entry *entry_of_name(struct slice name)
 {
     if (name.len == 0 || name.len > NAME_CACHE_KEY)
         return catalog_lookup_slice(name);
-    uint32_t h = 2166136261u; /* FNV-1a; bound: len <= NAME_CACHE_KEY */
-    for (size_t i = 0; i < name.len; i++)
-        h = (h ^ (unsigned char)name.ptr[i]) * 16777619u;
-    struct name_cache_slot *slot = &name_cache[h % NAME_CACHE_SLOTS];
+    /* Two slots a name: a few dozen names in 256 slots share one now and then (Exchange
+     * and Sort did), and one-slot sharing made every other look-up a miss. */
+    uint32_t h = name_hash(name) % NAME_CACHE_SLOTS;
+    struct name_cache_slot *slot = &name_cache[h], *other = &name_cache[(h + 1) % NAME_CACHE_SLOTS];
     if (slot->len == name.len && memcmp(slot->key, name.ptr, name.len) == 0)
         return slot->entry;
+    if (other->len == name.len && memcmp(other->key, name.ptr, name.len) == 0)
+        return other->entry;
+    if (slot->len)
+        slot = other;
     slot->entry = catalog_lookup_slice(name);
     memcpy(slot->key, name.ptr, name.len);
     slot->len = (uint8_t)name.len;
@@ -54,14 +76,49 @@ enum catalog_role node_role(const struct plan_node *n)
     return e ? e->role : CAT_OTHER;
 }
 
+/* The first needle (n >= 1 bytes) in hay.  Most searches here are in one node's text, a
+ * few hundred bytes, where memmem's set-up (a 256-byte shift table each call) cost more than
+ * the search.  Not memchr for the first byte either: the needles start with a space
+ * (" AS ", " more field"), and a 50 MB generated CASE WHEN line has millions of spaces.
+ * With SSE2, 16 starts a step are tested on the needle's first and last byte together, and
+ * only starts that pass both are compared whole. */
+static const char *find_bytes(const char *hay, size_t len, const char *needle, size_t n)
+{
+    if (n > len)
+        return NULL;
+    size_t last = len - n; /* the last start */
+    size_t i = 0;
+#ifdef __SSE2__
+    if (n > 1) {
+        const __m128i first = _mm_set1_epi8(needle[0]), tail = _mm_set1_epi8(needle[n - 1]);
+        for (; i + 16 <= last + 1; i += 16) { /* bound: 16 starts a step */
+            __m128i a = _mm_loadu_si128((const __m128i *)(hay + i));
+            __m128i b = _mm_loadu_si128((const __m128i *)(hay + i + n - 1));
+            unsigned mask = (unsigned)_mm_movemask_epi8(
+                _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, tail)));
+            while (mask) { /* bound: one bit per candidate start */
+                unsigned k = (unsigned)__builtin_ctz(mask);
+                if (memcmp(hay + i + k + 1, needle + 1, n - 2) == 0)
+                    return hay + i + k;
+                mask &= mask - 1;
+            }
+        }
+    } else {
+        return memchr(hay, needle[0], len);
+    }
+#endif
+    for (; i <= last; i++) /* bound: the starts left, fewer than 16 with SSE2 */
+        if (hay[i] == needle[0] && memcmp(hay + i, needle, n) == 0)
+            return hay + i;
+    return NULL;
+}
+
 long slice_find_in(struct slice hay, const char *needle, size_t from)
 {
     size_t n = strlen(needle);
     if (n == 0 || hay.len < n || from > hay.len - n)
         return -1;
-    /* memmem, not memchr for the first byte: the needles here start with a space (" AS ",
-     * " more field"), and a 50 MB generated CASE WHEN line has millions of spaces. */
-    const char *hit = memmem(hay.ptr + from, hay.len - from, needle, n);
+    const char *hit = find_bytes(hay.ptr + from, hay.len - from, needle, n);
     return hit ? hit - hay.ptr : -1;
 }
 
@@ -254,19 +311,31 @@ static long element_weight(struct slice el)
     return 1;
 }
 
+/* Whether c opens / closes a bracketed group as group_end counts them: +1, -1 or 0. */
+static int group_step(char c)
+{
+    return (c == '[' || c == '(' || c == '<') - (c == ']' || c == ')' || c == '>');
+}
+
 long node_list_count(struct slice list)
 {
     list = slice_trim(list);
     if (list.len < 2 || list.ptr[0] != '[')
         return -1;
-    size_t end = group_end(list, 0);
-    if (end < 2)
-        return -1;
+    /* One walk finds the group's end (as group_end does) and counts its top-level elements
+     * on the way; an unclosed list ends at the slice's end, its last byte not counted. */
     long count = 0;
-    int depth = 0;
-    size_t el_start = 1;
-    for (size_t i = 1; i + 1 < end; i++) {
+    int depth = 0, group = 1;
+    size_t el_start = 1, end = list.len;
+    for (size_t i = 1; i < list.len; i++) { /* bound: the list */
         char c = list.ptr[i];
+        group += group_step(c);
+        if (group == 0) {
+            end = i + 1;
+            break;
+        }
+        if (i + 1 >= list.len)
+            break;
         if (c == '[' || c == '(' || c == '<' || c == '{')
             depth++;
         else if (c == ']' || c == ')' || c == '>' || c == '}')
@@ -276,6 +345,8 @@ long node_list_count(struct slice list)
             el_start = i + 1;
         }
     }
+    if (end < 2)
+        return -1;
     count += element_weight(slice_make(list.ptr + el_start, end - 1 - el_start));
     return count;
 }
@@ -291,15 +362,20 @@ long node_schema_field_count(struct slice schema)
     schema = slice_trim(schema);
     if (!slice_starts_with(schema, "struct<"))
         return -1;
-    size_t end = group_end(schema, 6);
-    if (end > schema.len || schema.ptr[end - 1] != '>')
-        return -1;  /* abbreviated ("...") or cut: unknown */
-    if (end == 8)
-        return 0;   /* struct<> */
+    /* One walk finds the end of struct<...> (as group_end does) and counts its top-level
+     * fields on the way. */
     long count = 1;
-    int depth = 0;
-    for (size_t i = 7; i + 1 < end; i++) {
+    int depth = 0, group = 1;
+    size_t end = schema.len;
+    for (size_t i = 7; i < schema.len; i++) { /* bound: the schema */
         char c = schema.ptr[i];
+        group += group_step(c);
+        if (group == 0) {
+            end = i + 1;
+            break;
+        }
+        if (i + 1 >= schema.len)
+            break;
         if (c == '<' || c == '(')
             depth++;
         else if (c == '>' || c == ')')
@@ -307,6 +383,10 @@ long node_schema_field_count(struct slice schema)
         else if (c == ',' && depth == 0)
             count++;
     }
+    if (end > schema.len || schema.ptr[end - 1] != '>')
+        return -1;  /* abbreviated ("...") or cut: unknown */
+    if (end == 8)
+        return 0;   /* struct<> */
     return count;
 }
 
@@ -626,7 +706,13 @@ struct slice node_table_name(const struct plan_node *n)
 
 bool node_is_label(const struct plan_node *n)
 {
-    return (n->flags & NODE_LABEL) || slice_starts_with(slice_trim(n->text), "== ");
+    if (n->flags & NODE_LABEL)
+        return true;
+    /* Asked for every node by every rule: most texts start with a letter and need no trim. */
+    char c = n->text.len ? n->text.ptr[0] : '\0';
+    if (c != ' ' && c != '\t' && c != '=')
+        return false;
+    return slice_starts_with(slice_trim(n->text), "== ");
 }
 
 bool node_is_initial_plan_label(const struct plan_node *n)

@@ -1,9 +1,8 @@
 /* plan.c: the plan model, its construction helpers and lookups (see plan.h). */
 #include "sparkplan/plan.h"
 
-#include "sparkplan/mapfile.h"
-
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,10 +42,7 @@ struct document *document_new(const char *name, char *bytes, size_t len)
         return NULL;
     }
     arena_init(&doc->arena);
-    doc->bytes = bytes;
-    doc->len = len;
-    doc->text = bytes;
-    doc->text_len = len;
+    source_init(&doc->src, bytes, len, false);
     doc->name = arena_strdup(&doc->arena, name ? name : "stdin");
     if (!doc->name) {
         document_free(doc);
@@ -55,18 +51,16 @@ struct document *document_new(const char *name, char *bytes, size_t len)
     return doc;
 }
 
+/* Documents freed so far: plan_node_detail's per-thread split goes stale when it moves. */
+static atomic_uint freed_documents;
+
 void document_free(struct document *doc)
 {
     if (!doc)
         return;
+    atomic_fetch_add_explicit(&freed_documents, 1, memory_order_relaxed);
     arena_free(&doc->arena);
-    if (doc->bytes_mapped) {
-        /* The input's mapping, or the text clean-up wrote over it. */
-        mapfile_close(doc->bytes ? doc->bytes : doc->text_buf, doc->len);
-    } else {
-        free(doc->bytes);
-        free(doc->text_buf);
-    }
+    source_free(&doc->src);
     free(doc);
 }
 
@@ -77,6 +71,7 @@ struct plan *document_add_plan(struct document *doc, uint32_t line)
         return NULL;
     p->line = line;
     p->is_final = -1;
+    p->source.execution_count = -1;
     p->doc = doc;
     if (doc->last_plan)
         doc->last_plan->next = p;
@@ -177,9 +172,9 @@ void document_warn(struct document *doc, uint32_t line, const char *fmt, ...)
 
 uint32_t document_original_line(const struct document *doc, uint32_t text_line)
 {
-    if (!doc->line_map || text_line == 0 || text_line > doc->n_text_lines)
+    if (!doc->src.line_map || text_line == 0 || text_line > doc->src.n_text_lines)
         return text_line;
-    return doc->line_map[text_line];
+    return doc->src.line_map[text_line];
 }
 
 /* Pre-order successor inside the node's section, without recursion. */
@@ -200,7 +195,7 @@ struct plan_node *plan_node_next_skip_children(const struct plan_node *n)
     return NULL;
 }
 
-/* Input order: the original line, then the place in doc->text (clean-up may split one input
+/* Input order: the original line, then the place in doc->src.text (clean-up may split one
  * line into several text lines, and a text line holds at most one node). */
 static int compare_nodes(const struct plan_node *x, const struct plan_node *y)
 {
@@ -424,8 +419,9 @@ static enum block_line classify_block_line(const struct document *doc, uint32_t 
 {
     struct lex_prefix pf;
     lex_tree_prefix(ls, (size_t)(le - ls), &pf);
-    if (doc->line_depth && lno <= doc->n_text_lines && doc->line_depth[lno] != CLEAN_OWN_PREFIX)
-        pf.units = doc->line_depth[lno];
+    const struct source *src = &doc->src;
+    if (src->line_depth && lno <= src->n_text_lines && src->line_depth[lno] != CLEAN_OWN_PREFIX)
+        pf.units = src->line_depth[lno];
     const char *r = ls + pf.len;
     *rest = r;
     while (r < le && (*r == ' ' || *r == '\t' || *r == '\r')) /* bound: the line */
@@ -499,8 +495,70 @@ bool plan_details_next(struct plan_details *it, struct plan_detail *out)
     return false;
 }
 
+/* The fields of the node asked last, split once and only as far as asked: the analysis
+ * asks one node for several keys in a row (a scan for PushedFilters, PartitionFilters,
+ * ReadSchema, Output...), and splitting the block again from its first line for each key was
+ * a seventh of --summary on a formatted plan.  One per thread (the explorer analyses on a
+ * thread of its own).  A node is known by its address, its block and the documents freed so
+ * far: memory of a freed document may hold the next one's nodes, so document_free moves
+ * freed_documents on and the entry goes stale. */
+#define DETAIL_CACHE_FIELDS 32
+static _Thread_local struct {
+    const struct plan_node *node;
+    const char *details;
+    size_t details_len;
+    unsigned freed;
+    uint16_t n_details;       /* the node's count when split */
+    uint16_t n;               /* fields split so far */
+    bool done;                /* the block is split to its end */
+    struct plan_details it;   /* where the split goes on */
+    struct plan_detail field[DETAIL_CACHE_FIELDS];
+} last_split;
+
+/* Points last_split at n; false when n's block is too long to keep. */
+static bool split_of(const struct plan_node *n)
+{
+    unsigned freed = atomic_load_explicit(&freed_documents, memory_order_relaxed);
+    if (last_split.node == n && last_split.details == n->details_text.ptr &&
+        last_split.details_len == n->details_text.len && last_split.n_details == n->n_details &&
+        last_split.freed == freed)
+        return true;
+    if (n->n_details > DETAIL_CACHE_FIELDS)
+        return false;
+    plan_details_init(&last_split.it, n);
+    last_split.node = n;
+    last_split.details = n->details_text.ptr;
+    last_split.details_len = n->details_text.len;
+    last_split.n_details = n->n_details;
+    last_split.freed = freed;
+    last_split.n = 0;
+    last_split.done = false;
+    return true;
+}
+
 bool plan_node_detail(const struct plan_node *n, const char *key, struct plan_detail *out)
 {
+    if (split_of(n)) {
+        for (uint16_t i = 0; i < last_split.n; i++) /* bound: the fields split so far */
+            if (slice_eq_cstr(last_split.field[i].key, key)) {
+                *out = last_split.field[i];
+                return true;
+            }
+        /* Bound: the iterator yields at most n->n_details <= DETAIL_CACHE_FIELDS fields. */
+        while (!last_split.done && last_split.n < DETAIL_CACHE_FIELDS) {
+            struct plan_detail *f = &last_split.field[last_split.n];
+            if (!plan_details_next(&last_split.it, f)) {
+                last_split.done = true;
+                break;
+            }
+            last_split.n++;
+            if (slice_eq_cstr(f->key, key)) {
+                *out = *f;
+                return true;
+            }
+        }
+        return false;
+    }
     struct plan_details it;
     plan_details_init(&it, n);
     while (plan_details_next(&it, out)) /* bound: the node's fields */
@@ -524,4 +582,37 @@ bool plan_node_stats(const struct plan_node *n, struct plan_stats *out)
     size_t at;
     lex_statistics(s, len, out, &at);
     return out->has_size || out->has_rows;
+}
+
+/* The first line of a slice, at most max bytes. */
+static int first_line_of(struct slice s, int max)
+{
+    const char *nl = s.len ? memchr(s.ptr, '\n', s.len) : NULL;
+    size_t n = nl ? (size_t)(nl - s.ptr) : s.len;
+    return (int)(n < (size_t)max ? n : (size_t)max);
+}
+
+void plan_source_describe(const struct plan_source *s, char *buf, size_t cap)
+{
+    if (!cap)
+        return;
+    buf[0] = '\0';
+    if (s->cell) {
+        char count[24] = "";
+        if (s->execution_count >= 0)
+            snprintf(count, sizeof count, "[%d] ", (int)s->execution_count);
+        if (s->from_output)
+            snprintf(buf, cap, "cell %u, output of %s%s", (unsigned)s->cell, count,
+                     s->code ? s->code : "its code");
+        else
+            snprintf(buf, cap, "cell %u, pasted into a %s cell", (unsigned)s->cell,
+                     s->cell_type ? s->cell_type : "code");
+    } else if (s->query.len) {
+        snprintf(buf, cap, "query: %.*s%s", first_line_of(s->query, 200), s->query.ptr,
+                 memchr(s->query.ptr, '\n', s->query.len) ? " ..." : "");
+    } else if (s->log_time.len || s->logger.len) {
+        snprintf(buf, cap, "log %.*s%s%.*s", first_line_of(s->log_time, 60), s->log_time.ptr,
+                 s->log_time.len && s->logger.len ? " " : "", first_line_of(s->logger, 120),
+                 s->logger.ptr);
+    }
 }

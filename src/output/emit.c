@@ -18,6 +18,8 @@ struct out {
     FILE *f;
     size_t len;
     int error;  /* errno of the first failed write, 0 while all is well */
+    emit_node_extra extra;  /* emit_json_plans: more keys for each node, or NULL */
+    void *extra_ctx;
     char buf[OUT_CAP];
 };
 
@@ -95,6 +97,8 @@ static struct out *out_new(FILE *f)
         o->f = f;
         o->len = 0;
         o->error = 0;
+        o->extra = NULL;
+        o->extra_ctx = NULL;
     }
     return o;
 }
@@ -387,6 +391,8 @@ static void json_node_open(struct out *o, const struct plan_node *n)
         out_cstr(o, ",\"inner\":true");
     if (n->flags & NODE_TRUNCATED)
         out_cstr(o, ",\"truncated\":true");
+    if (n->flags & NODE_ELIDED)
+        out_cstr(o, ",\"elided\":true");
     out_cstr(o, ",\"details\":[");
     struct plan_details it;
     struct plan_detail d;
@@ -416,6 +422,8 @@ static void json_node_open(struct out *o, const struct plan_node *n)
         }
         out_char(o, '}');
     }
+    if (o->extra)
+        o->extra((struct emit_json *)o, n, o->extra_ctx);
     out_cstr(o, ",\"children\":[");
 }
 
@@ -465,6 +473,51 @@ static void json_section(struct out *o, const struct plan_section *s)
     out_cstr(o, "]}");
 }
 
+/* "source": {...}, only for what is known of where the plan came from. */
+static void json_source(struct out *o, const struct plan_source *src)
+{
+    if (!src->format && !src->query.len && !src->log_time.len && !src->logger.len)
+        return;
+    out_cstr(o, ",\"source\":{");
+    bool first = true;
+#define FIELD(key) (out_cstr(o, first ? "\"" key "\":" : ",\"" key "\":"), first = false)
+    if (src->format) {
+        FIELD("format");
+        json_string(o, slice_cstr(src->format));
+    }
+    if (src->cell) {
+        FIELD("cell");
+        out_u64(o, src->cell);
+        FIELD("cellLine");
+        out_u64(o, src->cell_line);
+        FIELD("cellType");
+        json_string(o, slice_cstr(src->cell_type ? src->cell_type : "code"));
+        FIELD("executionCount");
+        json_int_or_null(o, src->execution_count);
+        FIELD("code");
+        if (src->code)
+            json_string(o, slice_cstr(src->code));
+        else
+            out_cstr(o, "null");
+        FIELD("from");
+        out_cstr(o, src->from_output ? "\"output\"" : "\"pasted\"");
+    }
+    if (src->query.len) {
+        FIELD("query");
+        json_string(o, src->query);
+    }
+    if (src->log_time.len) {
+        FIELD("logTime");
+        json_string(o, src->log_time);
+    }
+    if (src->logger.len) {
+        FIELD("logger");
+        json_string(o, src->logger);
+    }
+#undef FIELD
+    out_char(o, '}');
+}
+
 static void json_plan(struct out *o, const struct plan *p)
 {
     out_cstr(o, "{\"line\":");
@@ -473,6 +526,7 @@ static void json_plan(struct out *o, const struct plan *p)
     out_cstr(o, p->adaptive ? "true" : "false");
     out_cstr(o, ",\"isFinalPlan\":");
     out_cstr(o, p->is_final < 0 ? "null" : p->is_final ? "true" : "false");
+    json_source(o, &p->source);
     out_cstr(o, ",\"sections\":[");
     for (const struct plan_section *s = p->first_section; s; s = s->next) {
         if (s != p->first_section)
@@ -511,6 +565,35 @@ enum sp_status emit_json(FILE *f, const struct document *doc, struct diag *err)
         out_char(o, '}');
     }
     out_cstr(o, "]}\n");
+    enum sp_status st = out_finish(o, err);
+    free(o);
+    return st;
+}
+
+/* ---- plans with more keys per node (event logs' metrics) ---------------------------------- */
+
+void emit_json_raw(struct emit_json *w, const char *s) { out_cstr((struct out *)w, s); }
+
+void emit_json_string(struct emit_json *w, struct slice s) { json_string((struct out *)w, s); }
+
+void emit_json_int(struct emit_json *w, int64_t v) { json_int_or_null((struct out *)w, v); }
+
+enum sp_status emit_json_plans(FILE *f, const struct document *doc, emit_node_extra extra,
+                               void *ctx, bool *first, struct diag *err)
+{
+    struct out *o = out_new(f);
+    if (!o) {
+        diag_set(err, 0, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    o->extra = extra;
+    o->extra_ctx = ctx;
+    for (const struct plan *p = doc ? doc->first_plan : NULL; p; p = p->next) {
+        if (!*first)
+            out_char(o, ',');
+        *first = false;
+        json_plan(o, p);
+    }
     enum sp_status st = out_finish(o, err);
     free(o);
     return st;

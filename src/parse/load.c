@@ -16,6 +16,8 @@
 #include "sparkplan/clean.h"
 #include "sparkplan/mapfile.h"
 #include "sparkplan/parse.h"
+#include "sparkplan/cells.h"
+#include "sparkplan/source.h"
 #include "sparkplan/thread.h"
 
 /* ---- limits ----------------------------------------------------------------------------- */
@@ -81,13 +83,22 @@ static ssize_t read_some(int fd, char *buf, size_t n)
     return got;
 }
 
+static enum sp_status load_document(struct document *doc, struct document **out,
+                                    struct diag *err);
+
+/* The clean-up's warnings, kept on the source (source.h), go to the document's list before
+ * the parser's own. */
+static void file_notes(struct document *doc)
+{
+    for (unsigned i = 0; i < doc->src.n_notes; i++)
+        document_warn(doc, doc->src.notes[i].line, "%s", doc->src.notes[i].message);
+    doc->src.n_notes = 0;
+}
+
 /* A regular file of known size: one buffer of that size, read straight into it (no doubling
  * realloc: on the benchmark machine fresh memory is most of the load time, see
  * BENCHMARKS.md).  The file may still grow or shrink while being read; whatever read()
  * returns is the input. */
-static enum sp_status load_document(struct document *doc, struct document **out,
-                                    struct diag *err);
-
 static enum sp_status load_fd(int fd, size_t size, const char *name, struct document **out,
                               struct diag *err)
 {
@@ -101,11 +112,7 @@ static enum sp_status load_fd(int fd, size_t size, const char *name, struct docu
             mapfile_close(mapped, size);
             goto nomem;
         }
-        doc->bytes = mapped;
-        doc->len = size;
-        doc->text = mapped;
-        doc->text_len = size;
-        doc->bytes_mapped = true;
+        source_init(&doc->src, mapped, size, true);
         return load_document(doc, out, err);
     }
     size_t cap = size, len = 0;
@@ -152,9 +159,10 @@ nomem:
     return SP_ERR_NOMEM;
 }
 
-enum sp_status load_stream(FILE *f, const char *name, struct document **out, struct diag *err)
+enum sp_status load_read_stream(FILE *f, char **bytes, size_t *len_out, struct diag *err)
 {
-    *out = NULL;
+    *bytes = NULL;
+    *len_out = 0;
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap + 1);
     if (!buf) {
@@ -195,7 +203,18 @@ enum sp_status load_stream(FILE *f, const char *name, struct document **out, str
         }
     }
     buf[len] = '\0'; /* a guard byte, not part of the input */
-    return load_bytes(name, buf, len, out, err);
+    *bytes = buf;
+    *len_out = len;
+    return SP_OK;
+}
+
+enum sp_status load_stream(FILE *f, const char *name, struct document **out, struct diag *err)
+{
+    *out = NULL;
+    char *buf;
+    size_t len;
+    enum sp_status s = load_read_stream(f, &buf, &len, err);
+    return s != SP_OK ? s : load_bytes(name, buf, len, out, err);
 }
 
 enum sp_status load_path(const char *path, struct document **out, struct diag *err)
@@ -295,15 +314,14 @@ static void *scan_main(void *arg)
 static struct document *parse_beside_scan(struct document *doc, bool *scanned, bool *dirty,
                                           enum sp_status *st, struct diag *err)
 {
-    struct scan_job job = {doc->bytes, doc->len, 0};
+    struct scan_job job = {doc->src.bytes, doc->src.len, 0};
     pthread_t th;
     *scanned = *dirty = false;
     if (!thread_start_quiet(&th, scan_main, &job))
         return NULL;
     struct document *trial = document_new(doc->name, NULL, 0);
     if (trial) {
-        trial->text = doc->bytes;
-        trial->text_len = doc->len;
+        source_borrow(&trial->src, doc->src.bytes, doc->src.len);
         trial->parse_cancel = &job.dirty;
         *st = parse_document(trial, err);
         trial->parse_cancel = NULL;
@@ -315,11 +333,9 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
         document_free(trial);
         return NULL;
     }
-    trial->bytes = doc->bytes;
-    trial->len = doc->len;
-    trial->bytes_mapped = doc->bytes_mapped;
-    doc->bytes = NULL;
-    doc->bytes_mapped = false;
+    /* The trial read doc's bytes without holding them: now it takes the whole source. */
+    source_free(&trial->src);
+    source_move(&trial->src, &doc->src);
     document_free(doc);
     return trial;
 }
@@ -350,24 +366,20 @@ static enum utf16 utf16_without_bom(const char *s, size_t n)
     return UTF16_NONE;
 }
 
-/* Replaces doc's input by a copy with prefix in front (the guard NUL kept). */
+/* Replaces doc's input (read as it is: before clean-up) by a malloc'd copy with prefix in
+ * front (the guard NUL kept). */
 static bool prepend(struct document *doc, const char *prefix, size_t plen)
 {
-    char *nb = malloc(doc->len + plen + 1);
+    struct source *src = &doc->src;
+    size_t len = src->len + plen;
+    char *nb = malloc(len + 1);
     if (!nb)
         return false;
     memcpy(nb, prefix, plen);
-    memcpy(nb + plen, doc->bytes, doc->len);
-    nb[doc->len + plen] = '\0';
-    if (doc->bytes_mapped)
-        mapfile_close(doc->bytes, doc->len);
-    else
-        free(doc->bytes);
-    doc->bytes = nb;
-    doc->len += plen;
-    doc->text = nb;
-    doc->text_len = doc->len;
-    doc->bytes_mapped = false;
+    memcpy(nb + plen, src->bytes, src->len);
+    nb[len] = '\0';
+    source_free(src);
+    source_init(src, nb, len, false);
     return true;
 }
 
@@ -376,8 +388,8 @@ static bool prepend(struct document *doc, const char *prefix, size_t plen)
  * stay: one CR was one line).  Then the line limit. */
 static enum sp_status normalise_input(struct document *doc, struct diag *err)
 {
-    char *b = doc->bytes;
-    size_t n = doc->len;
+    char *b = doc->src.bytes;
+    size_t n = doc->src.len;
     enum utf16 u = utf16_without_bom(b, n);
     if (u != UTF16_NONE) {
         if (!prepend(doc, u == UTF16_LE ? "\xFF\xFE" : "\xFE\xFF", 2))
@@ -386,10 +398,10 @@ static enum sp_status normalise_input(struct document *doc, struct diag *err)
     }
     char *nl = memchr(b, '\n', n);
     if (!nl && memchr(b, '\r', n)) {
-        if (doc->bytes_mapped && !mapfile_writable(b, n)) {
+        if (doc->src.mapped && !mapfile_writable(b, n)) {
             if (!prepend(doc, "", 0))
                 goto nomem;
-            b = doc->bytes;
+            b = doc->src.bytes;
         }
         /* Bound: one pass over the input. */
         for (char *p = b; (p = memchr(p, '\r', n - (size_t)(p - b))) != NULL; p++)
@@ -414,12 +426,38 @@ nomem:
     return SP_ERR_NOMEM;
 }
 
+/* A notebook's plans learn their cells, and its warnings say "cell 12:3" rather than a line
+   of the JSON.  The map was read from the input before clean-up. */
+static void apply_cells(struct document *doc, const struct cell_map *m)
+{
+    if (!m->n_cells)
+        return;
+    for (struct plan *pl = doc->first_plan; pl; pl = pl->next) {
+        const struct cell *c = cells_find(m, pl->line);
+        pl->source.format = cells_format_name(m->format);
+        if (!c)
+            continue;
+        pl->source.cell = c->number;
+        pl->source.cell_line = cells_line_in(c, pl->line);
+        pl->source.execution_count = c->execution_count;
+        pl->source.cell_type = c->type;
+        pl->source.code = c->first_code;
+        pl->source.from_output = cells_is_output(c, pl->line);
+    }
+    for (struct plan_warning *w = doc->first_warning; w; w = w->next) {
+        const struct cell *c = w->line ? cells_find(m, w->line) : NULL;
+        if (c)
+            w->where = arena_printf(&doc->arena, "cell %u:%u", c->number,
+                                    cells_line_in(c, w->line));
+    }
+}
+
 /* Clean-up, parse and finish a new document; frees it on error. */
 static enum sp_status load_document(struct document *doc, struct document **out,
                                     struct diag *err)
 {
     *out = NULL;
-    const char *hint = compressed_hint(doc->bytes, doc->len);
+    const char *hint = compressed_hint(doc->src.bytes, doc->src.len);
     if (hint) {
         diag_set(err, 0, "%s", hint);
         document_free(doc);
@@ -431,27 +469,37 @@ static enum sp_status load_document(struct document *doc, struct document **out,
         return s;
     }
     bool scanned = false, dirty = false;
-    if (doc->len >= PARALLEL_SCAN_MIN && doc->len <= UINT32_MAX / 2) {
+    struct cell_map map;
+    if (doc->src.len >= PARALLEL_SCAN_MIN && doc->src.len <= UINT32_MAX / 2) {
         struct document *parsed = parse_beside_scan(doc, &scanned, &dirty, &s, err);
         if (parsed) {
+            /* No clean-up ran: the bytes are still there for the cells, in the arena of the
+               document that is kept. */
             doc = parsed;
+            if (!cells_build(doc->src.bytes, doc->src.len, &doc->arena, &map))
+                s = SP_ERR_NOMEM;
             goto finish;
         }
     }
-    s = scanned && dirty ? clean_document_full(doc, err) : clean_document(doc, err);
-    if (s == SP_OK && doc->bytes && doc->text != doc->bytes) {
-        /* Clean-up wrote a text of its own and nothing points into the input any more: a
-           second copy of it would only raise the peak (corpus concatenation: 3.75x). */
-        if (doc->bytes_mapped)
-            mapfile_close(doc->bytes, doc->len);
-        else
-            free(doc->bytes);
-        doc->bytes = NULL;
-        doc->bytes_mapped = false;
+    /* The cells are read before clean-up, which may let the input go. */
+    if (!cells_build(doc->src.bytes, doc->src.len, &doc->arena, &map)) {
+        diag_set(err, 0, "out of memory");
+        document_free(doc);
+        return SP_ERR_NOMEM;
     }
+    s = scanned && dirty ? clean_document_full(doc, err) : clean_document(doc, err);
+    file_notes(doc);
+    /* Clean-up wrote a text of its own and nothing points into the input any more: a second
+       copy of it would only raise the peak (corpus concatenation: 3.75x). */
+    if (s == SP_OK)
+        source_drop_input(&doc->src);
     if (s == SP_OK)
         s = parse_document(doc, err);
 finish:
+    if (s == SP_OK)
+        apply_cells(doc, &map);
+    if (s == SP_ERR_NOMEM)
+        diag_set(err, 0, "out of memory");
     if (s == SP_OK && !document_finish(doc)) {
         diag_set(err, 0, "out of memory");
         s = SP_ERR_NOMEM;

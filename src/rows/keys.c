@@ -58,12 +58,16 @@ const char *keys_context_title(enum key_context ctx)
         return "Pasting (after p)";
     case KCTX_HELP:
         return "Help";
+    case KCTX_QUERIES:
+        return "SQL queries of an event log (after Q)";
     case KCTX_DOCS:
         return "Document list";
     case KCTX_LIST:
         return "Findings and expression-id lists (after ! or *)";
     case KCTX_WALK:
         return "Guided walk (after w)";
+    case KCTX_DIFF:
+        return "Plan diff (after = or I)";
     case KCTX_COUNT:
         break;
     }
@@ -136,8 +140,8 @@ size_t keys_display_list(const struct key_binding *b, char *buf, size_t cap)
 
 /* Contexts in the order people read them. */
 static const enum key_context order[] = {KCTX_TREE, KCTX_GLOBAL, KCTX_DETAILS, KCTX_PROMPT,
-                                         KCTX_PASTE, KCTX_HELP,   KCTX_DOCS,    KCTX_LIST,
-                                         KCTX_WALK};
+                                         KCTX_PASTE, KCTX_HELP,   KCTX_DOCS,    KCTX_QUERIES,
+                                         KCTX_LIST,  KCTX_WALK,   KCTX_DIFF};
 
 void keys_print_help(FILE *f)
 {

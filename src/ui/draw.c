@@ -214,6 +214,17 @@ size_t draw_fit(struct slice text, int width)
     return n;
 }
 
+static size_t fit_columns(struct slice text, int width, void *ctx)
+{
+    (void)ctx;
+    return draw_fit(text, width);
+}
+
+size_t draw_wrap(struct slice text, int width, enum wrap_mode mode)
+{
+    return wrap_next(text, width, mode, fit_columns, NULL);
+}
+
 void draw_clear(int y, int x, int h, int w, attr_t attr)
 {
     if (w <= 0)

@@ -4,13 +4,17 @@
  * after the heading labelled — with a line cursor when focused, and node references
  * (Reuses operator id: 9, Hosting operator id = 3) that Enter follows.  Long lines wrap
  * at spaces, '/' and ',' with their continuations indented.  Lines are built once per
- * node and width (details_prepare), drawn many times. */
+ * node and width (prepare), drawn many times.  The split view of the stack (view.h); its
+ * state (the lines, the cursor) is its own. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sparkplan/draw.h"
+#include "sparkplan/evview.h"
+#include "sparkplan/insight.h"
+#include "sparkplan/listbox.h"
 #include "sparkplan/opclass.h"
 #include "sparkplan/tui.h"
 
@@ -19,6 +23,31 @@
  * 256 KB took 17 % of the time to the first screen of a plan with a 50 MB line (wrapping
  * measures every character), for lines nobody scrolls to. */
 #define DETAILS_MAX_BYTES (64 * 1024)
+
+/* One display line of the details pane. */
+struct dline {
+    const char *ptr;              /* text in the document, or NULL: pooled */
+    size_t off;                   /* pooled: offset in pool (which may move) */
+    uint32_t len;
+    uint8_t role;                 /* enum role */
+    bool strong;                  /* the node's heading: drawn bold */
+    bool cont;                    /* a wrapped line's continuation: drawn indented */
+    uint16_t key_len;             /* bytes at the start drawn as a field name */
+    int32_t link;                 /* formatted id this line refers to, -1 when none */
+    int32_t link_at, link_len;    /* where the reference is in this line (-1: not here) */
+};
+
+/* The view's state: the lines of `node`, wrapped to `width`, and the line cursor. */
+struct details {
+    struct dline *lines;
+    size_t n_lines, cap_lines;
+    char *pool;                   /* generated lines */
+    size_t pool_len, pool_cap;
+    const struct plan_node *node;
+    unsigned gen;                 /* t->details_gen the lines were built for */
+    int width;
+    struct listbox lb;            /* sel: the cursor (drawn with focus); top */
+};
 
 static const char *const link_patterns[] = {"Reuses operator id: ", "Hosting operator id = "};
 
@@ -47,75 +76,62 @@ int32_t details_find_link(const char *s, size_t len, size_t *at, size_t *n)
     return -1;
 }
 
-static const char *line_text(const struct tui *t, const struct dline *d)
+static const char *line_text(const struct details *ds, const struct dline *d)
 {
-    return d->ptr ? d->ptr : t->dpool + d->off;
+    return d->ptr ? d->ptr : ds->pool + d->off;
 }
 
-static bool add_dline(struct tui *t, struct dline d)
+static bool add_dline(struct details *ds, struct dline d)
 {
-    if (t->n_dlines == t->cap_dlines) {
-        size_t cap = t->cap_dlines ? t->cap_dlines * 2 : 128;
-        struct dline *nd = realloc(t->dlines, cap * sizeof *nd);
+    if (ds->n_lines == ds->cap_lines) {
+        size_t cap = ds->cap_lines ? ds->cap_lines * 2 : 128;
+        struct dline *nd = realloc(ds->lines, cap * sizeof *nd);
         if (!nd)
             return false;
-        t->dlines = nd;
-        t->cap_dlines = cap;
+        ds->lines = nd;
+        ds->cap_lines = cap;
     }
-    t->dlines[t->n_dlines++] = d;
+    ds->lines[ds->n_lines++] = d;
     return true;
 }
 
 /* Copy a generated line into the pool; returns its offset, or (size_t)-1. */
-static size_t pool_add(struct tui *t, const char *s, size_t len)
+static size_t pool_add(struct details *ds, const char *s, size_t len)
 {
-    if (t->dpool_len + len + 1 > t->dpool_cap) {
-        size_t cap = t->dpool_cap ? t->dpool_cap : 1024;
-        while (cap < t->dpool_len + len + 1)
+    if (ds->pool_len + len + 1 > ds->pool_cap) {
+        size_t cap = ds->pool_cap ? ds->pool_cap : 1024;
+        while (cap < ds->pool_len + len + 1)
             cap *= 2;
-        char *np = realloc(t->dpool, cap);
+        char *np = realloc(ds->pool, cap);
         if (!np)
             return (size_t)-1;
-        t->dpool = np;
-        t->dpool_cap = cap;
+        ds->pool = np;
+        ds->pool_cap = cap;
     }
-    size_t off = t->dpool_len;
-    memcpy(t->dpool + off, s, len);
-    t->dpool[off + len] = '\0';
-    t->dpool_len += len + 1;
+    size_t off = ds->pool_len;
+    memcpy(ds->pool + off, s, len);
+    ds->pool[off + len] = '\0';
+    ds->pool_len += len + 1;
     return off;
 }
 
 /* Continuation lines of a wrapped line are indented by this many columns. */
 #define WRAP_INDENT 2
 
-/* Where to end a display line that has to break: after the last space, '/' or ',' of
- * the fitting bytes, so words and path parts stay whole; mid-word only when the fitting
- * part has no break in its second half. */
-static size_t break_at(const char *s, size_t fit)
-{
-    for (size_t b = fit; b > fit / 2; b--) /* bounded by the fitting bytes */
-        if (s[b - 1] == ' ' || s[b - 1] == '/' || s[b - 1] == ',')
-            return b;
-    return fit;
-}
-
 /* One logical line, wrapped to the pane width into display lines. */
-static void add_logical_as(struct tui *t, const char *ptr, size_t off, size_t len,
+static void add_logical_as(struct details *ds, const char *ptr, size_t off, size_t len,
                            enum role role, size_t key_len, bool strong)
 {
-    const char *text = ptr ? ptr : t->dpool + off;
+    const char *text = ptr ? ptr : ds->pool + off;
     size_t at = 0, n = 0;
     int32_t link = details_find_link(text, len, &at, &n);
-    int width = t->det_width > 4 + WRAP_INDENT ? t->det_width : 4 + WRAP_INDENT;
+    int width = ds->width > 4 + WRAP_INDENT ? ds->width : 4 + WRAP_INDENT;
     size_t done = 0;
     do { /* one pass over the line */
-        text = ptr ? ptr : t->dpool + off; /* the pool does not move while wrapping */
+        text = ptr ? ptr : ds->pool + off; /* the pool does not move while wrapping */
         struct slice rest = slice_make(text + done, len - done);
         bool cont = done > 0;
-        size_t take = rest.len ? draw_fit(rest, cont ? width - WRAP_INDENT : width) : 0;
-        if (take < rest.len)
-            take = break_at(rest.ptr, take);
+        size_t take = draw_wrap(rest, cont ? width - WRAP_INDENT : width, WRAP_PATHS);
         struct dline d = {.ptr = ptr ? ptr + done : NULL,
                           .off = ptr ? 0 : off + done,
                           .len = (uint32_t)take,
@@ -132,22 +148,22 @@ static void add_logical_as(struct tui *t, const char *ptr, size_t off, size_t le
             d.link_at = (int32_t)s;
             d.link_len = (int32_t)(e - s);
         }
-        if (!add_dline(t, d))
+        if (!add_dline(ds, d))
             return;
         done += take;
     } while (done < len);
 }
 
-static void add_logical(struct tui *t, const char *ptr, size_t off, size_t len, enum role role,
+static void add_logical(struct details *ds, const char *ptr, size_t off, size_t len, enum role role,
                         size_t key_len)
 {
-    add_logical_as(t, ptr, off, len, role, key_len, false);
+    add_logical_as(ds, ptr, off, len, role, key_len, false);
 }
 
-static void add_generated(struct tui *t, enum role role, size_t key_len, const char *fmt, ...)
+static void add_generated(struct details *ds, enum role role, size_t key_len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-static void add_generated(struct tui *t, enum role role, size_t key_len, const char *fmt, ...)
+static void add_generated(struct details *ds, enum role role, size_t key_len, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
@@ -157,22 +173,22 @@ static void add_generated(struct tui *t, enum role role, size_t key_len, const c
     if (n < 0)
         return;
     size_t len = (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
-    size_t off = pool_add(t, buf, len);
+    size_t off = pool_add(ds, buf, len);
     if (off != (size_t)-1)
-        add_logical(t, NULL, off, len, role, key_len);
+        add_logical(ds, NULL, off, len, role, key_len);
 }
 
-void details_add_line(struct tui *t, enum role role, size_t key_len, const char *text)
+static void add_line(struct details *ds, enum role role, size_t key_len, const char *text)
 {
     size_t len = strlen(text);
-    size_t off = pool_add(t, text, len);
+    size_t off = pool_add(ds, text, len);
     if (off != (size_t)-1)
-        add_logical(t, NULL, off, len, role, key_len);
+        add_logical(ds, NULL, off, len, role, key_len);
 }
 
 /* Every line of text as its own logical line; field names ("Output [2]") as keys; the
  * first line drawn bold when it is the node's heading. */
-static void add_block(struct tui *t, struct slice text, enum role role, bool keys, bool heading)
+static void add_block(struct details *ds, struct slice text, enum role role, bool keys, bool heading)
 {
     size_t len = text.len > DETAILS_MAX_BYTES ? DETAILS_MAX_BYTES : text.len;
     size_t i = 0;
@@ -185,15 +201,15 @@ static void add_block(struct tui *t, struct slice text, enum role role, bool key
             if (colon && colon - (text.ptr + i) < 40 && text.ptr[i] != '(')
                 key_len = (size_t)(colon - (text.ptr + i));
         }
-        add_logical_as(t, text.ptr + i, 0, end - i, role, key_len, heading && i == 0);
+        add_logical_as(ds, text.ptr + i, 0, end - i, role, key_len, heading && i == 0);
         i = end + 1;
     }
     if (len < text.len)
-        add_generated(t, ROLE_HINT, 0, "... (%zu more bytes not shown)", text.len - len);
+        add_generated(ds, ROLE_HINT, 0, "... (%zu more bytes not shown)", text.len - len);
 }
 
 /* "Label: value" as one line, the label drawn as a field name; value capped at 4 KiB. */
-static void add_labelled(struct tui *t, const char *label, struct slice value)
+static void add_labelled(struct details *ds, const char *label, struct slice value)
 {
     size_t k = strlen(label), len = value.len > 4096 ? 4096 : value.len;
     char *line = malloc(k + 2 + len + 1);
@@ -203,7 +219,7 @@ static void add_labelled(struct tui *t, const char *label, struct slice value)
     memcpy(line + k, ": ", 2);
     memcpy(line + k + 2, value.ptr, len);
     line[k + 2 + len] = '\0';
-    details_add_line(t, ROLE_NORMAL, k, line);
+    add_line(ds, ROLE_NORMAL, k, line);
     free(line);
 }
 
@@ -222,7 +238,7 @@ static void human_bytes(double b, char *buf, size_t cap)
  * [codegen id : 2]" with what the tree line adds to the name put in after it, from
  * "BroadcastHashJoin Inner BuildRight (10)": "(10) BroadcastHashJoin Inner BuildRight
  * [codegen id : 2]".  Pooled; false when the two lines do not have those shapes. */
-static bool add_merged_heading(struct tui *t, const struct plan_node *n, struct slice head,
+static bool add_merged_heading(struct details *ds, const struct plan_node *n, struct slice head,
                                enum role role)
 {
     char id[16];
@@ -250,22 +266,88 @@ static bool add_merged_heading(struct tui *t, const struct plan_node *n, struct 
     memcpy(p, name.ptr, name.len), p += name.len;
     memcpy(p, adds.ptr, adds.len), p += adds.len;
     memcpy(p, rest.ptr, rest.len), p += rest.len;
-    size_t off = pool_add(t, line, len);
+    size_t off = pool_add(ds, line, len);
     free(line);
     if (off == (size_t)-1)
         return false;
-    add_logical_as(t, NULL, off, len, role, 0, true);
+    add_logical_as(ds, NULL, off, len, role, 0, true);
     return true;
+}
+
+static void add_wrapped(struct details *ds, enum role role, const char *text, int indent)
+{
+    struct insight_text lines;
+    int width = ds->width > 12 ? ds->width - 1 : 12;
+    if (!insight_wrap_text(text, width, indent, &lines))
+        return;
+    for (size_t i = 0; i < lines.n_lines; i++)
+        add_line(ds, role, 0, lines.lines[i]);
+    insight_text_free(&lines);
+}
+
+static void add_insight(struct details *ds, const struct tui *t, const struct plan_node *n)
+{
+    const struct analysis *a = jobs_known(&t->ws.jobs, n->section->plan->doc);
+    size_t k = 0;
+    struct finding *const *f = a ? analysis_node_findings(a, n, &k) : NULL;
+    if (k) {
+        add_line(ds, ROLE_NORMAL, 0, "");
+        add_line(ds, ROLE_TITLE, 0, k == 1 ? "Finding" : "Findings");
+        for (size_t i = 0; i < k; i++) {
+            const struct rule *r = &analyze_rules[f[i]->rule];
+            char line[600];
+            snprintf(line, sizeof line, "%s %s %s: %s", f[i]->severity == SEVERITY_WARNING ? "!" : "i",
+                     r->id, severity_name(f[i]->severity), f[i]->message);
+            add_wrapped(ds, f[i]->severity == SEVERITY_WARNING ? ROLE_ERROR : ROLE_NORMAL, line, 0);
+            if (f[i]->severity == SEVERITY_WARNING)
+                add_wrapped(ds, ROLE_HINT, r->todo, 2);
+        }
+    }
+    if (!t->explain)
+        return;
+    add_line(ds, ROLE_NORMAL, 0, "");
+    struct insight_text entry;
+    int width = ds->width > 12 ? ds->width - 1 : 12;
+    bool known = insight_format_entry(n->name.len ? n->name : n->text, width, &entry);
+    for (size_t i = 0; i < entry.n_lines; i++) {
+        const char *line = entry.lines[i];
+        enum role role = ROLE_NORMAL;
+        if (i == 0 || strcmp(line, "What it does") == 0 || strcmp(line, "What to check") == 0)
+            role = ROLE_TITLE;
+        add_line(ds, role, 0, line);
+    }
+    if (!known)
+        add_line(ds, ROLE_HINT, 0, "(its text above is all there is to go on)");
+    insight_text_free(&entry);
+}
+
+/* An event log's metrics of the node, as the Spark UI labels them, then its runtime
+ * findings (evview.h), under a title of their own. */
+struct metric_lines {
+    struct details *ds;
+    bool titled;
+};
+
+static void add_metric_line(void *ctx, size_t key_len, const char *text)
+{
+    struct metric_lines *m = ctx;
+    if (!m->titled) {
+        add_line(m->ds, ROLE_NORMAL, 0, "");
+        add_line(m->ds, ROLE_TITLE, 0, "Metrics (as the Spark UI shows them)");
+        m->titled = true;
+    }
+    bool finding = key_len == 5 && strncmp(text, "SP0", 3) == 0;
+    add_line(m->ds, finding ? ROLE_ERROR : ROLE_NORMAL, key_len, text);
 }
 
 /* The node once, as its heading: the details block's header line when there is one
  * ("(90) Sort [codegen id : 25]": id, name, stage, reference), else its own text.  Then
  * its findings (and the explanation with i), Spark's fields, and where it comes from;
  * every line after the heading carries a label. */
-static void build(struct tui *t, const struct plan_node *n)
+static void build(struct details *ds, const struct tui *t, const struct plan_node *n)
 {
-    t->n_dlines = 0;
-    t->dpool_len = 0;
+    ds->n_lines = 0;
+    ds->pool_len = 0;
     enum role role = tree_node_role(n);
     struct slice fields = {0};
     if (n->details_text.len) {
@@ -274,38 +356,42 @@ static void build(struct tui *t, const struct plan_node *n)
         struct slice header = slice_make(n->details_text.ptr, head > 4096 ? 4096 : head);
         if (nl)
             fields = slice_make(nl + 1, n->details_text.len - head - 1);
-        if (!add_merged_heading(t, n, header, role)) {
+        if (!add_merged_heading(ds, n, header, role)) {
             /* Unusual shapes: the header, then the tree line, labelled. */
-            add_logical_as(t, header.ptr, 0, header.len, role, 0, true);
-            add_labelled(t, "Tree line", n->text.len ? n->text : n->name);
+            add_logical_as(ds, header.ptr, 0, header.len, role, 0, true);
+            add_labelled(ds, "Tree line", n->text.len ? n->text : n->name);
         }
     } else {
-        add_block(t, n->text.len ? n->text : n->name, role, false, true);
+        add_block(ds, n->text.len ? n->text : n->name, role, false, true);
     }
     if (n->flags & NODE_TRUNCATED)
-        add_generated(t, ROLE_HINT, 0, "(the plan printed this node's text cut short)");
+        add_generated(ds, ROLE_HINT, 0, "(the plan printed this node's text cut short)");
     /* A subquery's header names the operator that hosts it ("Hosting operator id = 3"). */
     if (!n->parent && n->section->title.len &&
         (n->section->kind == SECTION_SUBQUERY || n->section->kind == SECTION_CODEGEN))
-        add_labelled(t, "Section", n->section->title);
-    insight_details(t, n); /* findings, and with i the operator's explanation */
+        add_labelled(ds, "Section", n->section->title);
+    add_insight(ds, t, n); /* findings, and with i the operator's explanation */
+    if (t->ev) {
+        struct metric_lines m = {ds, false};
+        evview_details(t->ev, n, add_metric_line, &m);
+    }
     while (fields.len && (fields.ptr[fields.len - 1] == '\n' || fields.ptr[fields.len - 1] == ' '))
         fields.len--;
     if (fields.len) {
-        add_generated(t, ROLE_NORMAL, 0, "%s", "");
-        add_block(t, fields, ROLE_NORMAL, true, false);
+        add_generated(ds, ROLE_NORMAL, 0, "%s", "");
+        add_block(ds, fields, ROLE_NORMAL, true, false);
     } else if (!n->details_text.len && n->n_details) {
-        add_generated(t, ROLE_NORMAL, 0, "%s", "");
+        add_generated(ds, ROLE_NORMAL, 0, "%s", "");
         struct plan_details it;
         struct plan_detail d;
         plan_details_init(&it, n);
         while (plan_details_next(&it, &d)) { /* the node's fields */
             size_t klen = d.key.len;
-            add_generated(t, ROLE_NORMAL, klen, "%.*s:%.*s", (int)d.key.len, d.key.ptr,
+            add_generated(ds, ROLE_NORMAL, klen, "%.*s:%.*s", (int)d.key.len, d.key.ptr,
                           (int)(d.value.len > 400 ? 400 : d.value.len), d.value.ptr);
         }
     }
-    add_generated(t, ROLE_NORMAL, 0, "%s", "");
+    add_generated(ds, ROLE_NORMAL, 0, "%s", "");
     struct plan_stats st;
     if (plan_node_stats(n, &st)) {
         char size[32] = "", rows[48] = "";
@@ -313,69 +399,31 @@ static void build(struct tui *t, const struct plan_node *n)
             human_bytes(st.size_bytes, size, sizeof size);
         if (st.has_rows)
             snprintf(rows, sizeof rows, "%.0f", st.row_count);
-        add_generated(t, ROLE_NORMAL, 10, "Statistics: %s%s%s%s%s", st.has_size ? "size " : "",
+        add_generated(ds, ROLE_NORMAL, 10, "Statistics: %s%s%s%s%s", st.has_size ? "size " : "",
                       size, st.has_size && st.has_rows ? ", " : "",
                       st.has_rows ? "rows " : "", rows);
     }
     if (n->stage >= 0)
-        add_generated(t, ROLE_NORMAL, 13, "Codegen stage: *(%d)", n->stage);
+        add_generated(ds, ROLE_NORMAL, 13, "Codegen stage: *(%d)", n->stage);
     else
-        add_generated(t, ROLE_NORMAL, 13, "Codegen stage: none");
+        add_generated(ds, ROLE_NORMAL, 13, "Codegen stage: none");
     if (n->details_line)
-        add_generated(t, ROLE_NORMAL, 10, "Input line: %u (details at line %u)", n->line,
+        add_generated(ds, ROLE_NORMAL, 10, "Input line: %u (details at line %u)", n->line,
                       n->details_line);
     else
-        add_generated(t, ROLE_NORMAL, 10, "Input line: %u", n->line);
+        add_generated(ds, ROLE_NORMAL, 10, "Input line: %u", n->line);
     /* The document's name: a path, "stdin", "paste 2". */
-    add_labelled(t, "Source", slice_cstr(n->section->plan->doc->name));
+    add_labelled(ds, "Source", slice_cstr(n->section->plan->doc->name));
+    /* And where in it the plan came from: a notebook cell, a query, a log record. */
+    char where[320];
+    plan_source_describe(&n->section->plan->source, where, sizeof where);
+    if (where[0])
+        add_labelled(ds, "From", slice_cstr(where));
 }
 
-void details_prepare(struct tui *t)
-{
-    struct tab *tab = tui_tab(t);
-    const struct plan_node *n = tab->rows.sel;
-    int width = t->L.det_w - 1;
-    if (n == t->det_node && width == t->det_width)
-        return;
-    bool same_node = n == t->det_node;
-    t->det_node = n;
-    t->det_width = width;
-    t->n_dlines = 0;
-    if (!n)
-        return;
-    build(t, n);
-    if (!same_node) {
-        t->det_top = 0;
-        t->det_cursor = 0;
-        /* Start on the first reference, so Enter Enter follows it. */
-        for (size_t i = 0; i < t->n_dlines; i++)
-            if (t->dlines[i].link >= 0) {
-                t->det_cursor = i;
-                break;
-            }
-    }
-    if (t->det_cursor >= t->n_dlines)
-        t->det_cursor = t->n_dlines ? t->n_dlines - 1 : 0;
-    /* The cursor is only drawn with focus: without it the pane shows the heading. */
-    if (t->focus == FOCUS_DETAILS && t->L.det_h > 0 &&
-        t->det_cursor >= t->det_top + (size_t)t->L.det_h)
-        t->det_top = t->det_cursor - (size_t)t->L.det_h + 1;
-}
-
-void details_free(struct tui *t)
-{
-    free(t->dlines);
-    free(t->dpool);
-    t->dlines = NULL;
-    t->dpool = NULL;
-    t->n_dlines = t->cap_dlines = t->dpool_len = t->dpool_cap = 0;
-}
-
-void details_draw(const struct tui *t)
+static void draw_frame(const struct tui *t)
 {
     const struct layout *L = &t->L;
-    if (!L->det_visible || L->det_w <= 0 || L->det_h <= 0)
-        return;
     bool focused = t->focus == FOCUS_DETAILS;
     attr_t border = theme_attr(focused ? ROLE_TITLE : ROLE_BORDER, VAR_PLAIN);
     if (L->det_side) {
@@ -384,123 +432,179 @@ void details_draw(const struct tui *t)
         for (int i = 0; i < L->det_h; i++) {
             struct draw_line dl;
             draw_line_start(&dl, L->det_y + i, L->det_x - 1, 1, 0);
-            draw_puts(&dl, t->utf8 && !t->ascii ? "\xE2\x94\x82" : "|", border);
+            draw_puts(&dl, t->ws.utf8 && !t->ascii ? "\xE2\x94\x82" : "|", border);
         }
     } else {
         struct draw_line dl;
         draw_line_start(&dl, L->det_y - 1, L->det_x, L->det_w, 0);
-        const char *rule = t->utf8 && !t->ascii ? "\xE2\x94\x80" : "-";
+        const char *rule = t->ws.utf8 && !t->ascii ? "\xE2\x94\x80" : "-";
         draw_puts(&dl, rule, border);
         draw_puts(&dl, rule, border);
         draw_puts(&dl, focused ? " Details (Esc: back to the tree) " : " Details (Enter) ", border);
         while (dl.x < dl.limit) /* bounded by the width */
             draw_puts(&dl, rule, border);
     }
+}
+
+static void draw_dline(const struct details *ds, const struct dline *d, struct draw_line *dl,
+                       enum variant v)
+{
+    const char *text = line_text(ds, d);
+    draw_puts(dl, d->cont ? "   " : " ", theme_attr(ROLE_NORMAL, v));
+    attr_t bold = d->strong ? A_BOLD : 0;
+    size_t pos = 0;
+    if (d->key_len) {
+        draw_put(dl, slice_make(text, d->key_len), theme_attr(ROLE_KEY, v), true);
+        pos = d->key_len;
+    }
+    if (d->link_at >= 0 && (size_t)d->link_at >= pos) {
+        draw_put(dl, slice_make(text + pos, (size_t)d->link_at - pos),
+                 theme_attr((enum role)d->role, v) | bold, true);
+        draw_put(dl, slice_make(text + d->link_at, (size_t)d->link_len),
+                 theme_attr(ROLE_LINK, v) | bold, true);
+        pos = (size_t)(d->link_at + d->link_len);
+    }
+    draw_put(dl, slice_make(text + pos, d->len - pos), theme_attr((enum role)d->role, v) | bold,
+             true);
+    draw_fill(dl, theme_attr(ROLE_NORMAL, v));
+}
+
+static void details_draw(const struct tui *t, const void *state)
+{
+    const struct details *ds = state;
+    const struct layout *L = &t->L;
+    if (!L->det_visible || L->det_w <= 0 || L->det_h <= 0)
+        return;
+    if (!L->det_side && L->tree_h == 0)
+        draw_clear(L->det_y - 1, 0, 1, COLS, theme_attr(ROLE_NORMAL, VAR_PLAIN));
+    draw_frame(t);
+    bool focused = t->focus == FOCUS_DETAILS;
     for (int row = 0; row < L->det_h; row++) {
-        size_t i = t->det_top + (size_t)row;
+        size_t i = ds->lb.top + (size_t)row;
         struct draw_line dl;
         draw_line_start(&dl, L->det_y + row, L->det_x, L->det_w, 0);
-        if (i >= t->n_dlines) {
+        if (i >= ds->n_lines)
             draw_fill(&dl, theme_attr(ROLE_NORMAL, VAR_PLAIN));
-            continue;
-        }
-        const struct dline *d = &t->dlines[i];
-        enum variant v = focused && i == t->det_cursor ? VAR_SELECTED : VAR_PLAIN;
-        const char *text = line_text(t, d);
-        draw_puts(&dl, d->cont ? "   " : " ", theme_attr(ROLE_NORMAL, v));
-        attr_t bold = d->strong ? A_BOLD : 0;
-        size_t pos = 0;
-        if (d->key_len) {
-            draw_put(&dl, slice_make(text, d->key_len), theme_attr(ROLE_KEY, v), true);
-            pos = d->key_len;
-        }
-        if (d->link_at >= 0 && (size_t)d->link_at >= pos) {
-            draw_put(&dl, slice_make(text + pos, (size_t)d->link_at - pos),
-                     theme_attr((enum role)d->role, v) | bold, true);
-            draw_put(&dl, slice_make(text + d->link_at, (size_t)d->link_len),
-                     theme_attr(ROLE_LINK, v) | bold, true);
-            pos = (size_t)(d->link_at + d->link_len);
-        }
-        draw_put(&dl, slice_make(text + pos, d->len - pos),
-                 theme_attr((enum role)d->role, v) | bold, true);
-        draw_fill(&dl, theme_attr(ROLE_NORMAL, v));
+        else
+            draw_dline(ds, &ds->lines[i], &dl,
+                       focused && i == ds->lb.sel ? VAR_SELECTED : VAR_PLAIN);
     }
 }
 
-static void keep_cursor_visible(struct tui *t)
+static void details_prepare(struct tui *t, void *state)
 {
-    size_t h = t->L.det_h > 0 ? (size_t)t->L.det_h : 1;
-    if (t->det_cursor < t->det_top)
-        t->det_top = t->det_cursor;
-    else if (t->det_cursor >= t->det_top + h)
-        t->det_top = t->det_cursor - h + 1;
-}
-
-static void move_cursor(struct tui *t, long delta)
-{
-    if (t->n_dlines == 0)
+    struct details *ds = state;
+    struct tab *tab = ws_tab(&t->ws);
+    const struct plan_node *n = tab->rows.sel;
+    int width = t->L.det_w - 1;
+    bool same_node = n == ds->node && ds->gen == t->details_gen;
+    ds->lb.rows = t->L.det_h > 0 ? (size_t)t->L.det_h : 1;
+    if (same_node && width == ds->width)
         return;
-    long c = (long)t->det_cursor + delta;
-    if (c < 0)
-        c = 0;
-    if (c >= (long)t->n_dlines)
-        c = (long)t->n_dlines - 1;
-    t->det_cursor = (size_t)c;
-    keep_cursor_visible(t);
+    ds->node = n;
+    ds->gen = t->details_gen;
+    ds->width = width;
+    ds->n_lines = 0;
+    ds->lb.n = 0;
+    if (!n)
+        return;
+    build(ds, t, n);
+    ds->lb.n = ds->n_lines;
+    if (!same_node) {
+        ds->lb.top = 0;
+        ds->lb.sel = 0;
+        /* Start on the first reference, so Enter Enter follows it. */
+        for (size_t i = 0; i < ds->n_lines; i++)
+            if (ds->lines[i].link >= 0) {
+                ds->lb.sel = i;
+                break;
+            }
+    }
+    if (ds->lb.sel >= ds->n_lines)
+        ds->lb.sel = ds->n_lines ? ds->n_lines - 1 : 0;
+    /* The cursor is only drawn with focus: without it the pane shows the heading. */
+    if (t->focus == FOCUS_DETAILS && t->L.det_h > 0 &&
+        ds->lb.sel >= ds->lb.top + (size_t)t->L.det_h)
+        ds->lb.top = ds->lb.sel - (size_t)t->L.det_h + 1;
 }
 
-int details_key(struct tui *t, enum key_action a, const struct input_event *ev)
+/* Hidden details are not built (a narrow screen): only once shown, or for a key. */
+static void details_prepare_shown(struct tui *t, void *state)
 {
-    long page = t->L.det_h > 1 ? t->L.det_h - 1 : 1;
-    details_prepare(t);
-    switch (a) {
-    case KA_D_DOWN:
-        move_cursor(t, 1);
-        break;
-    case KA_D_UP:
-        move_cursor(t, -1);
-        break;
-    case KA_D_PAGE_DOWN:
-        move_cursor(t, page);
-        break;
-    case KA_D_PAGE_UP:
-        move_cursor(t, -page);
-        break;
-    case KA_D_FIRST:
-        move_cursor(t, -(long)t->n_dlines);
-        break;
-    case KA_D_LAST:
-        move_cursor(t, (long)t->n_dlines);
-        break;
-    case KA_D_WHEEL_DOWN:
-        move_cursor(t, 3);
-        break;
-    case KA_D_WHEEL_UP:
-        move_cursor(t, -3);
-        break;
-    case KA_D_CLICK: {
-        long row = ev->line - t->L.det_y;
-        if (row >= 0 && t->det_top + (size_t)row < t->n_dlines) {
-            t->det_cursor = t->det_top + (size_t)row;
-            t->focus = FOCUS_DETAILS;
-        }
-        break;
-    }
-    case KA_D_FOLLOW: {
-        if (t->det_cursor >= t->n_dlines || t->dlines[t->det_cursor].link < 0) {
-            tui_message(t, true, "no node reference on this line");
-            break;
-        }
-        int32_t id = t->dlines[t->det_cursor].link;
-        if (tui_goto_id(t, id))
-            t->focus = FOCUS_TREE;
-        return RE_DRAW | RE_LAYOUT;
-    }
-    case KA_D_LEAVE:
-        t->focus = FOCUS_TREE;
-        return RE_DRAW | RE_LAYOUT;
-    default:
-        return RE_NONE;
-    }
-    return RE_DRAW;
+    if (t->L.det_visible)
+        details_prepare(t, state);
 }
+
+static int follow_link(struct tui *t, struct details *ds)
+{
+    if (ds->lb.sel >= ds->n_lines || ds->lines[ds->lb.sel].link < 0) {
+        ws_message(&t->ws, true, "no node reference on this line");
+        return RE_DRAW;
+    }
+    if (ws_goto_id(&t->ws, ds->lines[ds->lb.sel].link))
+        return RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT;
+    return RE_DRAW | RE_LAYOUT;
+}
+
+static int details_key(struct tui *t, void *state, enum key_action a,
+                       const struct input_event *ev)
+{
+    struct details *ds = state;
+    details_prepare(t, ds);
+    switch (a) {
+    case KA_CLICK: {
+        long row = ev->line - t->L.det_y;
+        if (row >= 0 && ds->lb.top + (size_t)row < ds->n_lines) {
+            ds->lb.sel = ds->lb.top + (size_t)row;
+            return RE_FOCUS_DETAILS | RE_DRAW;
+        }
+        return RE_DRAW;
+    }
+    case KA_D_FOLLOW:
+        return follow_link(t, ds);
+    case KA_D_LEAVE:
+        return RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT;
+    default: {
+        long delta = listbox_delta(&ds->lb, a);
+        if (!delta)
+            return RE_PASS;
+        listbox_move(&ds->lb, delta);
+        return RE_DRAW;
+    }
+    }
+}
+
+static void *details_open(struct tui *t)
+{
+    (void)t;
+    return calloc(1, sizeof(struct details));
+}
+
+static void details_close(struct tui *t, void *state)
+{
+    (void)t;
+    struct details *ds = state;
+    free(ds->lines);
+    free(ds->pool);
+    free(ds);
+}
+
+static struct view_area details_area(const struct tui *t)
+{
+    const struct layout *L = &t->L;
+    if (!L->det_visible)
+        return (struct view_area){0, 0, 0, 0};
+    return (struct view_area){L->det_y, L->det_x, L->det_h, L->det_w};
+}
+
+const struct view_ops view_details = {
+    .name = "details",
+    .layer = LAYER_SPLIT,
+    .keys = KCTX_DETAILS,
+    .open = details_open,
+    .close = details_close,
+    .prepare = details_prepare_shown,
+    .draw = details_draw,
+    .key = details_key,
+    .area = details_area,
+};

@@ -1,15 +1,18 @@
 /* view_help.c: the ? overlay, generated from the key table (keys.h).  Laid out for the
  * box's width: keys in a column and their descriptions beside it, wrapped at spaces; on a
- * narrow screen each description goes under its keys.  Nothing is cut. */
+ * narrow screen each description goes under its keys.  Nothing is cut.  Its state: the
+ * laid-out lines (rebuilt by prepare for the box's width) and the scroll. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sparkplan/draw.h"
+#include "sparkplan/listbox.h"
 #include "sparkplan/tui.h"
 
 static const enum key_context help_order[] = {KCTX_TREE,  KCTX_GLOBAL, KCTX_DETAILS,
                                               KCTX_PROMPT, KCTX_PASTE, KCTX_DOCS,
-                                              KCTX_LIST,  KCTX_WALK};
+                                              KCTX_QUERIES, KCTX_LIST,  KCTX_WALK};
 
 /* Columns of the keys (with their 2-column indent) in the wide layout, and the least room
  * a description needs beside them before the narrow layout is used. */
@@ -29,32 +32,30 @@ struct help_line {
     bool title;
 };
 
-static struct help_line lines[HELP_MAX_LINES];
-static char key_lists[KA_COUNT][128];
+struct help_state {
+    struct help_line lines[HELP_MAX_LINES];
+    char key_lists[KEYS_N_BINDINGS][128]; /* by binding (keys_table index) */
+    struct listbox lb;            /* lb.top: the first line shown */
+};
 
-static void put_line(size_t *n, const char *keys, struct slice text, int col, bool title)
+static void put_line(struct help_state *h, const char *keys, struct slice text, int col,
+                     bool title)
 {
-    if (*n < HELP_MAX_LINES)
-        lines[(*n)++] = (struct help_line){keys, text, col, title};
+    if (h->lb.n < HELP_MAX_LINES)
+        h->lines[h->lb.n++] = (struct help_line){keys, text, col, title};
 }
 
 /* text as lines of at most width columns, broken after spaces; the first beside keys. */
-static void put_wrapped(size_t *n, const char *keys, const char *text, int col, int width)
+static void put_wrapped(struct help_state *h, const char *keys, const char *text, int col,
+                        int width)
 {
     struct slice rest = slice_cstr(text);
     do { /* bounded by the text's length */
-        size_t take = rest.len ? draw_fit(rest, width > 1 ? width : 1) : 0;
-        if (take < rest.len) {
-            size_t b = take;
-            while (b > 0 && rest.ptr[b - 1] != ' ') /* bounded by take */
-                b--;
-            if (b > 0)
-                take = b;
-        }
+        size_t take = draw_wrap(rest, width > 1 ? width : 1, WRAP_SPACES);
         struct slice piece = slice_make(rest.ptr, take);
         while (piece.len && piece.ptr[piece.len - 1] == ' ')
             piece.len--;
-        put_line(n, keys, piece, col, false);
+        put_line(h, keys, piece, col, false);
         keys = NULL;
         rest.ptr += take;
         rest.len -= take;
@@ -63,33 +64,32 @@ static void put_wrapped(size_t *n, const char *keys, const char *text, int col, 
     } while (rest.len > 0);
 }
 
-/* Lays the help out for a text area width columns wide; returns the number of lines. */
-static size_t help_build(int width)
+/* Lays the help out for a text area width columns wide. */
+static void help_build(struct help_state *h, int width)
 {
     bool wide = width >= KEY_COLS + 1 + MIN_DESC_COLS;
-    size_t n = 0;
+    h->lb.n = 0;
     for (size_t c = 0; c < sizeof help_order / sizeof help_order[0]; c++) {
-        put_line(&n, NULL, slice_cstr(keys_context_title(help_order[c])), 0, true);
+        put_line(h, NULL, slice_cstr(keys_context_title(help_order[c])), 0, true);
         for (size_t i = 0; i < keys_table_len; i++) {
             const struct key_binding *k = &keys_table[i];
             if (k->context != help_order[c])
                 continue;
-            char *list = key_lists[k->action];
-            keys_display_list(k, list, sizeof key_lists[0]);
+            char *list = h->key_lists[i];
+            keys_display_list(k, list, sizeof h->key_lists[0]);
             int list_w = 2 + draw_width(slice_cstr(list), true);
             if (wide && list_w < KEY_COLS) {
-                put_wrapped(&n, list, k->help, KEY_COLS + 1, width - KEY_COLS - 1);
+                put_wrapped(h, list, k->help, KEY_COLS + 1, width - KEY_COLS - 1);
             } else if (wide) { /* long key lists: the description starts on the next line */
-                put_line(&n, list, slice_make("", 0), 0, false);
-                put_wrapped(&n, NULL, k->help, KEY_COLS + 1, width - KEY_COLS - 1);
+                put_line(h, list, slice_make("", 0), 0, false);
+                put_wrapped(h, NULL, k->help, KEY_COLS + 1, width - KEY_COLS - 1);
             } else {
-                put_line(&n, list, slice_make("", 0), 0, false);
-                put_wrapped(&n, NULL, k->help, 4, width - 4);
+                put_line(h, list, slice_make("", 0), 0, false);
+                put_wrapped(h, NULL, k->help, 4, width - 4);
             }
         }
-        put_line(&n, NULL, slice_make("", 0), 0, false);
+        put_line(h, NULL, slice_make("", 0), 0, false);
     }
-    return n;
 }
 
 static struct box help_box(void)
@@ -103,63 +103,81 @@ static int text_width(struct box in)
     return in.w > 4 ? in.w - 2 : in.w;
 }
 
-void help_draw(const struct tui *t)
+static void help_prepare(struct tui *t, void *state)
 {
-    struct box in = overlay_draw(t, help_box(), help_titles);
-    int width = text_width(in), left = in.x + (in.w > 4 ? 1 : 0);
-    size_t n = help_build(width);
-    attr_t normal = theme_attr(ROLE_NORMAL, VAR_PLAIN);
-    for (int row = 0; row < in.h; row++) {
-        size_t i = (size_t)t->overlay_scroll + (size_t)row;
-        if (i >= n)
-            break;
-        const struct help_line *l = &lines[i];
-        struct draw_line dl;
-        draw_line_start(&dl, in.y + row, left, width, 0);
-        if (l->title) {
-            draw_put(&dl, l->text, theme_attr(ROLE_TITLE, VAR_PLAIN), true);
-            continue;
-        }
-        if (l->keys) {
-            draw_puts(&dl, "  ", normal);
-            draw_puts(&dl, l->keys, theme_attr(ROLE_KEY, VAR_PLAIN));
-        }
-        if (l->text.len) {
-            while (dl.x < left + l->text_col && dl.x < dl.limit) /* pad to the column */
-                draw_puts(&dl, " ", normal);
-            draw_put(&dl, l->text, normal, true);
-        }
-        draw_cut_marker(&dl, theme_attr(ROLE_CUT, VAR_PLAIN)); /* a key list wider than all */
-    }
+    (void)t;
+    struct help_state *h = state;
+    struct box in = overlay_inside(help_box());
+    help_build(h, text_width(in));
+    h->lb.rows = in.h > 0 ? (size_t)in.h : 1;
 }
 
-int help_key(struct tui *t, enum key_action a)
+static void draw_help_line(const struct help_line *l, int y, int left, int width)
 {
-    struct box in = overlay_inside(help_box());
-    int page = in.h > 1 ? in.h - 1 : 1;
-    int max = (int)help_build(text_width(in)) - in.h;
-    switch (a) {
-    case KA_H_DOWN:
-        t->overlay_scroll++;
-        break;
-    case KA_H_UP:
-        t->overlay_scroll--;
-        break;
-    case KA_H_PAGE_DOWN:
-        t->overlay_scroll += page;
-        break;
-    case KA_H_PAGE_UP:
-        t->overlay_scroll -= page;
-        break;
-    case KA_H_CLOSE:
-        t->overlay = OVERLAY_NONE;
-        return RE_DRAW | RE_FULL;
-    default:
-        return RE_NONE;
+    attr_t normal = theme_attr(ROLE_NORMAL, VAR_PLAIN);
+    struct draw_line dl;
+    draw_line_start(&dl, y, left, width, 0);
+    if (l->title) {
+        draw_put(&dl, l->text, theme_attr(ROLE_TITLE, VAR_PLAIN), true);
+        return;
     }
-    if (t->overlay_scroll > max)
-        t->overlay_scroll = max;
-    if (t->overlay_scroll < 0)
-        t->overlay_scroll = 0;
-    return RE_DRAW;
+    if (l->keys) {
+        draw_puts(&dl, "  ", normal);
+        draw_puts(&dl, l->keys, theme_attr(ROLE_KEY, VAR_PLAIN));
+    }
+    if (l->text.len) {
+        while (dl.x < left + l->text_col && dl.x < dl.limit) /* pad to the column */
+            draw_puts(&dl, " ", normal);
+        draw_put(&dl, l->text, normal, true);
+    }
+    draw_cut_marker(&dl, theme_attr(ROLE_CUT, VAR_PLAIN)); /* a key list wider than all */
 }
+
+static void help_draw(const struct tui *t, const void *state)
+{
+    const struct help_state *h = state;
+    struct box in = overlay_draw(t, help_box(), help_titles);
+    int width = text_width(in), left = in.x + (in.w > 4 ? 1 : 0);
+    for (int row = 0; row < in.h && h->lb.top + (size_t)row < h->lb.n; row++)
+        draw_help_line(&h->lines[h->lb.top + (size_t)row], in.y + row, left, width);
+}
+
+static int help_key(struct tui *t, void *state, enum key_action a,
+                    const struct input_event *ev)
+{
+    (void)t;
+    struct help_state *h = state;
+    if (a == KA_H_CLOSE)
+        return RE_POP | RE_DRAW | RE_FULL;
+    long delta = listbox_delta(&h->lb, a);
+    if (delta) {
+        listbox_scroll(&h->lb, delta);
+        return RE_DRAW;
+    }
+    if (keys_lookup(KCTX_GLOBAL, ev->name) == KA_QUIT)
+        return RE_QUIT; /* Ctrl-c still quits */
+    return RE_NONE;
+}
+
+static void *help_open(struct tui *t)
+{
+    (void)t;
+    return calloc(1, sizeof(struct help_state));
+}
+
+static void help_close(struct tui *t, void *state)
+{
+    (void)t;
+    free(state);
+}
+
+const struct view_ops view_help = {
+    .name = "help",
+    .layer = LAYER_OVERLAY,
+    .keys = KCTX_HELP,
+    .open = help_open,
+    .close = help_close,
+    .prepare = help_prepare,
+    .draw = help_draw,
+    .key = help_key,
+};

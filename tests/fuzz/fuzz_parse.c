@@ -23,7 +23,7 @@ static void check_slice(const struct document *doc, struct slice s)
 {
     if (!s.len)
         return;
-    check(s.ptr >= doc->text && s.ptr + s.len <= doc->text + doc->text_len);
+    check(s.ptr >= doc->src.text && s.ptr + s.len <= doc->src.text + doc->src.text_len);
 }
 
 /* At least the input's lines: a CR-only input's CRs are its line ends. */

@@ -1,0 +1,132 @@
+/* build.c: plans, sections and nodes linked into the model as a reader reads them (see
+ * build.h). */
+#include "sparkplan/build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void build_init(struct plan_builder *b, struct document *doc)
+{
+    memset(b, 0, sizeof *b);
+    b->doc = doc;
+}
+
+void build_free(struct plan_builder *b)
+{
+    free(b->open);
+    free(b->open_last);
+    b->open = b->open_last = NULL;
+    b->n_open = b->cap_open = 0;
+}
+
+struct plan *build_plan(struct plan_builder *b, uint32_t line)
+{
+    b->prev_plan = b->doc->last_plan;
+    b->plan = document_add_plan(b->doc, line);
+    b->section = NULL;
+    b->n_open = 0;
+    if (!b->plan)
+        b->nomem = true;
+    return b->plan;
+}
+
+void build_end_plan(struct plan_builder *b, bool keep)
+{
+    if (b->plan && !keep) {
+        struct document *doc = b->doc;
+        doc->last_plan = b->prev_plan;
+        if (b->prev_plan)
+            b->prev_plan->next = NULL;
+        else
+            doc->first_plan = NULL;
+        doc->n_plans--;
+    }
+    b->plan = NULL;
+    b->section = NULL;
+    b->n_open = 0;
+}
+
+struct plan_section *build_section(struct plan_builder *b, enum section_kind kind,
+                                   struct slice title, uint32_t line)
+{
+    b->section = b->plan ? plan_add_section(b->plan, kind, title, line) : NULL;
+    b->n_open = 0;
+    if (!b->section)
+        b->nomem = true;
+    return b->section;
+}
+
+void build_end_section(struct plan_builder *b)
+{
+    b->section = NULL;
+    b->n_open = 0;
+}
+
+struct plan_node *build_node(struct plan_builder *b, struct plan_node *parent,
+                             struct plan_node *after)
+{
+    struct plan_node *n = b->section ? plan_node_new(b->section) : NULL;
+    if (!n) {
+        b->nomem = true;
+        return NULL;
+    }
+    if (parent)
+        plan_node_append_child_after(parent, after, n);
+    else
+        plan_section_append_root(b->section, n);
+    return n;
+}
+
+static bool open_reserve(struct plan_builder *b)
+{
+    if (b->n_open < b->cap_open)
+        return true;
+    size_t cap = b->cap_open ? b->cap_open * 2 : 64;
+    struct plan_node **o = realloc(b->open, cap * sizeof *o);
+    if (o)
+        b->open = o;
+    struct plan_node **l = o ? realloc(b->open_last, cap * sizeof *l) : NULL;
+    if (!l)
+        return false;
+    b->open_last = l;
+    b->cap_open = cap;
+    return true;
+}
+
+struct plan_node *build_enter(struct plan_builder *b)
+{
+    if (!open_reserve(b)) {
+        b->nomem = true;
+        return NULL;
+    }
+    struct plan_node *parent = b->n_open ? b->open[b->n_open - 1] : NULL;
+    struct plan_node *n = build_node(b, parent, parent ? b->open_last[b->n_open - 1] : NULL);
+    if (!n)
+        return NULL;
+    if (parent)
+        b->open_last[b->n_open - 1] = n;
+    b->open[b->n_open] = n;
+    b->open_last[b->n_open] = NULL;
+    b->n_open++;
+    return n;
+}
+
+void build_leave(struct plan_builder *b)
+{
+    if (b->n_open)
+        b->n_open--;
+}
+
+void build_details_start(struct plan_node *n, struct slice header, uint32_t line,
+                         uint32_t text_line)
+{
+    n->details_line = line;
+    n->details_text_line = text_line;
+    n->details_text = header;
+}
+
+void build_details_end(struct plan_node *n, struct slice text, uint32_t n_fields)
+{
+    n->details_text = text;
+    n->n_details = n_fields > UINT16_MAX ? UINT16_MAX : (uint16_t)n_fields;
+}

@@ -65,7 +65,8 @@ static const char usage_text[] =
     "\n"
     "Explorer:\n"
     "      --ascii         ASCII tree guides even in a UTF-8 terminal\n"
-    "      --theme NAME    colours: dark (default), light, projector, mono\n"
+    "      --theme NAME    colours: dark, light, projector, mono (default: SPARKPLAN_THEME,\n"
+    "                      the config file, else to suit the terminal's background)\n"
     "      --no-color      no colours (also when NO_COLOR is set)\n"
     "\n"
     "  -h, --help          show this help and exit\n"
@@ -161,7 +162,6 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->ui.theme = "dark";
     const char *no_color = getenv("NO_COLOR");
     o->ui.no_color = no_color && *no_color;
     opterr = 0; /* our own messages, with "sparkplan:" rather than argv[0] */

@@ -239,10 +239,10 @@ START_TEST(exchange_lines_have_their_colours)
         return;
     struct tmx x;
     tmx_start(&x, "colour", 100, 30, "", "formatted.txt");
-    /* Exchange bold 203-red, broadcast 75, reused 67; a Project is none of them. */
+    /* Exchange bold 203-red, broadcast 75, reused 110; a Project is none of them. */
     TMX_EXPECT(&x, true, SHOWS("\x1b[1m\x1b[38;5;203mExchange (6)"),
                ROW_SHOWS("BroadcastExchange (9)", "38;5;75m"),
-               ROW_SHOWS("ReusedExchange (3)", "38;5;67m"),
+               ROW_SHOWS("ReusedExchange (3)", "38;5;110m"),
                ROW_LACKS("Project (11)", "38;5;203"), ROW_LACKS("Project (11)", "38;5;75m"));
     tmx_stop(&x);
 }

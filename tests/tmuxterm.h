@@ -45,6 +45,11 @@ void tmx_start(struct tmx *x, const char *name, int w, int h, const char *env, c
 void tmx_start_cmd(struct tmx *x, const char *name, int w, int h, const char *env,
                    const char *args, bool then_shell);
 
+/* tmx_start with the run directory's tmux configuration file conf (a window-style that
+ * sets the terminal's own colours, as a light or dark terminal has). */
+void tmx_start_conf(struct tmx *x, const char *conf, const char *name, int w, int h,
+                    const char *env, const char *args);
+
 char *tmx_capture(struct tmx *x, bool escapes);          /* the screen (with -e escapes) */
 char *tmx_format(struct tmx *x, const char *fmt);        /* a tmux format of the pane */
 void tmx_keys(struct tmx *x, const char *keys);          /* tmux send-keys arguments */

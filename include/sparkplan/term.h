@@ -23,6 +23,11 @@ enum {
 /* Choose the tty (fd 0/stdout when both are terminals and !force_dev_tty, else
  * /dev/tty), install the signal handlers.  On failure fills err and returns false. */
 bool term_open(bool force_dev_tty, char *err, size_t errcap);
+/* The terminal's background: COLORFGBG, else an OSC 11 query answered within timeout_ms
+ * (nothing left on screen or in the input when the terminal does not answer; keys typed
+ * meanwhile go to the key reader).  Call after term_open and input_open, before curses
+ * starts.  Returns an enum theme_bg (theme.h). */
+int term_background(int timeout_ms);
 /* Start curses on the chosen tty (after input_open).  utf8: the locale's codeset. */
 bool term_start_screen(char *err, size_t errcap);
 int term_fd(void);

@@ -68,6 +68,12 @@ void input_start(void)
         termkey_start(tk);
 }
 
+void input_push(const char *bytes, size_t len)
+{
+    if (tk)
+        termkey_push_bytes(tk, bytes, len);
+}
+
 void input_readable(void)
 {
     if (tk)

@@ -8,6 +8,7 @@
 
 #include "sparkplan/analyze.h"
 #include "sparkplan/exprid.h"
+#include "sparkplan/settings.h"
 #include "sparkplan/tui.h"
 
 /* ! f F before the findings are in: the key is remembered and done when they come (the
@@ -103,6 +104,7 @@ int tree_insight_key(struct tui *t, enum key_action a)
         t->explain = !t->explain;
         t->details_gen++;
         tui_message(t, false, "operator explanations %s", t->explain ? "on (in the details)" : "off");
+        settings_save(t, "explain", t->explain ? "on" : "off");
         return RE_DRAW;
     case KA_FINDINGS:
         return open_findings(t);

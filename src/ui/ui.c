@@ -15,6 +15,7 @@
 
 #include "sparkplan/draw.h"
 #include "sparkplan/opclass.h"
+#include "sparkplan/settings.h"
 #include "sparkplan/term.h"
 #include "sparkplan/tui.h"
 
@@ -268,9 +269,12 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_PUSH(VIEW_GOTO) | RE_DRAW;
     case KA_SEARCH:
         return RE_PUSH(VIEW_SEARCH) | RE_DRAW;
-    case KA_THEME:
-        tui_message(t, false, "theme: %s", theme_next());
+    case KA_THEME: {
+        const char *name = theme_next();
+        tui_message(t, false, "theme: %s", name);
+        settings_save(t, "theme", name);
         return RE_DRAW | RE_FULL;
+    }
     case KA_REDRAW:
         return RE_DRAW | RE_FULL | RE_LAYOUT;
     case KA_SUSPEND:
@@ -438,20 +442,34 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
         fprintf(stderr, "sparkplan: out of memory\n");
         return 1;
     }
-    if (!term_open(opts && opts->tty_from_dev, err, errcap) ||
-        !input_open(term_fd(), term_utf8(), err, errcap) || !term_start_screen(err, errcap)) {
+    settings_load(t);
+    if (!term_open(opts && opts->tty_from_dev, err, errcap)) {
+        term_close();
+        fprintf(stderr, "sparkplan: %s\n", err);
+        return 1;
+    }
+    const char *nc = getenv("NO_COLOR");
+    bool colours = !(opts && opts->no_color) && !(nc && *nc);
+    if (!input_open(term_fd(), term_utf8(), err, errcap)) {
+        term_close();
+        fprintf(stderr, "sparkplan: %s\n", err);
+        return 1;
+    }
+    const char *why = "";
+    const char *theme = colours ? settings_theme(t, opts, &why) : "mono";
+    if (!term_start_screen(err, errcap)) {
         term_close();
         fprintf(stderr, "sparkplan: %s\n", err);
         return 1;
     }
     t->utf8 = term_utf8();
-    t->ascii = (opts && opts->ascii) || !t->utf8;
+    t->ascii = (opts && opts->ascii) || (settings()->has_ascii && settings()->ascii) ||
+               !t->utf8;
+    t->explain = settings()->has_explain && settings()->explain;
     t->stage_hl = true;
     draw_set_utf8(t->utf8);
-    const char *nc = getenv("NO_COLOR");
-    bool colours = !(opts && opts->no_color) && !(nc && *nc);
-    if (!theme_init(opts ? opts->theme : NULL, colours))
-        tui_message(t, true, "unknown theme '%s': using dark", opts->theme);
+    if (!theme_init(theme, colours))
+        tui_message(t, true, "unknown theme '%s': using dark", theme);
     term_modes(true);
     return 0;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sparkplan/analyze.h"
+#include "sparkplan/catalog.h"
 #include "sparkplan/emit.h"
 #include "sparkplan/insight.h"
 #include "sparkplan/keys.h"
@@ -109,10 +110,17 @@ static int explain_node(const char *name)
     struct diag err = {0};
     bool known = false;
     int width = 80;
+    const struct catalog_entry *nocase = catalog_lookup(name) ? NULL : catalog_lookup_nocase(name);
+    if (nocase)
+        name = nocase->name; /* sortmergejoin -> SortMergeJoin */
     if (insight_print_entry(stdout, name, width, &known, &err) != SP_OK || fflush(stdout) != 0) {
         fprintf(stderr, "sparkplan: %s\n", err.message);
         return EXIT_INPUT;
     }
+    const char *close[4];
+    size_t n = known ? 0 : catalog_suggest(name, close, 4);
+    for (size_t i = 0; i < n; i++)
+        printf("%s %s%s", i ? "," : "Did you mean:", close[i], i + 1 == n ? "?\n" : "");
     return known ? 0 : 1;
 }
 
@@ -251,6 +259,8 @@ static const char *sample_to_open = SAMPLE_DEFAULT_NAME;
 /* NULL path: the built-in sample plan. */
 static enum sp_status load_input(const char *path, struct document **doc, struct diag *err)
 {
+    if (path && strcmp(path, "-") == 0 && isatty(STDIN_FILENO)) /* else it looks hung */
+        fputs("sparkplan: reading a plan from standard input; Ctrl-d to end\n", stderr);
     if (path)
         return load_path(path, doc, err);
     const struct sample_file *s = sample_find(sample_to_open);

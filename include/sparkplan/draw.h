@@ -43,8 +43,8 @@ size_t draw_fit(struct slice text, int width);
 /* The one wrapping rule of every text pane: the bytes of text that make its next display
  * line of at most width columns (at least one character; 0 for empty text).
  * WRAP_CHARS: as many as fit.  WRAP_SPACES: ending after the last space that fits, when
- * there is one (the help).  WRAP_PATHS: after the last space, '/' or ',' in the second half
- * of what fits, else mid-word (the details).  The caller skips what it does not draw. */
+ * there is one (the help).  WRAP_PATHS: after the last space, '/' or ',' or before the
+ * last '(' or '[' that fits, mid-word only when there is none (the details).  The caller skips what it does not draw. */
 enum wrap_mode { WRAP_CHARS, WRAP_SPACES, WRAP_PATHS };
 size_t draw_wrap(struct slice text, int width, enum wrap_mode mode);
 

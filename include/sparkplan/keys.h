@@ -86,7 +86,8 @@ enum key_context {
     X(KA_FIRST, KCTX_DETAILS, "g Home", "first line")                                    \
     X(KA_LAST, KCTX_DETAILS, "G End", "last line")                                       \
     X(KA_D_FOLLOW, KCTX_DETAILS, "Enter", "jump to the node the line refers to "           \
-                                          "(Reuses operator id, Hosting operator id)")     \
+                                          "(Reuses operator id, Hosting operator id, "      \
+                                          "a subquery's name: scalar-subquery#5)")         \
     X(KA_D_LEAVE, KCTX_DETAILS, "Escape h Left", "back to the tree")                       \
     X(KA_CLICK, KCTX_DETAILS, "Click", "select a line")                                  \
     X(KA_WHEEL_DOWN, KCTX_DETAILS, "WheelDown", "scroll down")                           \
@@ -98,6 +99,9 @@ enum key_context {
     X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
     X(KA_PASTED, KCTX_GLOBAL, "Paste", "a bracketed paste opens as a new document")        \
     X(KA_THEME, KCTX_GLOBAL, "T", "next colour theme: dark, light, projector, mono")       \
+    X(KA_COPY, KCTX_GLOBAL, "y", "copy the selected node's text to the clipboard (OSC 52)") \
+    X(KA_COPY_TREE, KCTX_GLOBAL, "Y", "copy the selected subtree as Spark printed it")     \
+    X(KA_PIPE, KCTX_GLOBAL, "|", "show the subtree (from the details: the details) in $PAGER") \
     X(KA_HELP, KCTX_GLOBAL, "?", "this help")                                              \
     X(KA_REDRAW, KCTX_GLOBAL, "C-l", "redraw the screen")                                  \
     X(KA_SUSPEND, KCTX_GLOBAL, "C-z", "suspend (fg resumes)")                              \
@@ -143,6 +147,7 @@ enum key_context {
     A(KA_NEXT_FINDING) A(KA_PREV_FINDING) A(KA_TRACE) A(KA_FLIP) A(KA_WALK) A(KA_CLICK) \
     A(KA_WHEEL_DOWN) A(KA_WHEEL_UP) A(KA_D_FOLLOW) A(KA_D_LEAVE) A(KA_NEXT_SECTION)     \
     A(KA_PREV_SECTION) A(KA_BACK) A(KA_DOCS) A(KA_PASTE) A(KA_PASTED) A(KA_THEME)       \
+    A(KA_COPY) A(KA_COPY_TREE) A(KA_PIPE)                                                 \
     A(KA_HELP) A(KA_REDRAW) A(KA_SUSPEND) A(KA_QUIT) A(KA_P_ACCEPT) A(KA_P_CANCEL)      \
     A(KA_P_ERASE) A(KA_PASTE_END) A(KA_PASTE_CANCEL) A(KA_H_CLOSE) A(KA_L_OPEN)         \
     A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)

@@ -39,6 +39,12 @@ unsigned term_take_signals(void);
 void term_resize(void);
 /* Mouse + SGR coordinates + bracketed paste on or off (symmetric). */
 void term_modes(bool on);
+/* Sends bytes to the clipboard: OSC 52 (base64); false when out of memory. */
+bool term_osc52(const char *bytes, size_t len);
+/* Leaves the screen, runs `sh -c cmd` with text on its input and the terminal as its
+ * output, waits for it, and comes back (the caller redraws all).  false and err when the
+ * command could not run. */
+bool term_pager(const char *cmd, const char *text, size_t len, char *err, size_t errcap);
 /* Leave the screen, stop the process (Ctrl-z), and come back: the caller redraws all. */
 void term_suspend(void);
 /* Restore the terminal: modes off, endwin, input closed, screen freed, tty closed. */

@@ -105,6 +105,7 @@ struct tui {
     bool explain;                 /* i: the operator's catalogue entry in the details */
     unsigned details_gen;         /* bumped when the details must be rebuilt (and their
                                      cursor put back on the first reference) */
+    char narration[512];          /* the guided walk's step, shown atop the details */
     char msg[256];
     bool msg_error;
     struct layout L;
@@ -172,6 +173,12 @@ unsigned tree_guide_levels(const struct tui *t, int text_cols, bool hinted);
 /* The text a row shows: everything when wrapping (continuation lines included), capped. */
 struct slice tree_row_text(const struct plan_node *n);
 enum role tree_node_role(const struct plan_node *n);
+/* A node's codegen stage (n->stage >= 0): a key that tells stages apart (a bare '*' run
+ * of Spark 2 is its own stage), its tint, and its label "*(2)", or "*" for a stage whose
+ * number was not printed. */
+int64_t tree_stage_key(const struct plan_node *n);
+enum role tree_stage_role(const struct plan_node *n);
+const char *tree_stage_label(const struct plan_node *n, char *buf, size_t cap);
 
 /* ---- overlay.c: the one box every overlay is drawn in.  Boxes are outer sizes, frame
  * included. ---------------------------------------------------------------------------- */

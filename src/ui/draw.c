@@ -222,11 +222,14 @@ size_t draw_wrap(struct slice text, int width, enum wrap_mode mode)
     if (fit >= text.len || mode == WRAP_CHARS)
         return fit;
     /* Words stay whole: end after the last break of the fitting bytes.  WRAP_PATHS also
-     * breaks after '/' and ',' but keeps at least half the line (else mid-word). */
-    size_t least = mode == WRAP_PATHS ? fit / 2 : 0;
-    for (size_t b = fit; b > least; b--) { /* bounded by the fitting bytes */
+     * breaks after '/' and ',' and before '(' and '[' (a bracket opens the next line), so
+     * an identifier is cut only when the line holds no break at all. */
+    for (size_t b = fit; b > 0; b--) { /* bounded by the fitting bytes */
         char c = text.ptr[b - 1];
         if (c == ' ' || (mode == WRAP_PATHS && (c == '/' || c == ',')))
+            return b;
+        if (mode == WRAP_PATHS && b < text.len &&
+            (text.ptr[b] == '(' || text.ptr[b] == '['))
             return b;
     }
     return fit;

@@ -70,6 +70,39 @@ void tui_fit_rows(struct tui *t, struct tab *tab)
 #define WRAP_MAX_BYTES (64 * 1024)
 #define WRAP_MAX_LINES 200
 
+/* A bare '*' (stage 0: Spark 2, or formatted "* " without a codegen id) belongs to the
+ * run of '*' operators joined to it; the run's top names it.  Bounded walk up: a run is
+ * a few operators (a 100,000-deep chain of '*' costs 4,096 steps at most). */
+static const struct plan_node *star_run_top(const struct plan_node *n)
+{
+    const struct plan_node *top = n;
+    for (unsigned i = 0; i < 4096 && top->parent && top->parent->stage == 0; i++)
+        top = top->parent;
+    return top;
+}
+
+int64_t tree_stage_key(const struct plan_node *n)
+{
+    if (n->stage != 0)
+        return n->stage;
+    return -2 - (int64_t)star_run_top(n)->preorder;
+}
+
+enum role tree_stage_role(const struct plan_node *n)
+{
+    uint32_t k = n->stage != 0 ? (uint32_t)n->stage : star_run_top(n)->preorder;
+    return (enum role)(ROLE_STAGE0 + k % THEME_STAGE_TINTS);
+}
+
+const char *tree_stage_label(const struct plan_node *n, char *buf, size_t cap)
+{
+    if (n->stage == 0)
+        snprintf(buf, cap, "*");
+    else
+        snprintf(buf, cap, "*(%d)", n->stage);
+    return buf;
+}
+
 enum role tree_node_role(const struct plan_node *n)
 {
     switch (op_class_of(n)) {

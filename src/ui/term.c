@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <term.h>
 #include <termios.h>
 #include <time.h>
@@ -336,6 +337,106 @@ void term_modes(bool on)
     /* Press/release mouse reports, SGR coordinates, bracketed paste; off in reverse order. */
     write_all(on ? "\033[?1000h\033[?1006h\033[?2004h" : "\033[?2004l\033[?1006l\033[?1000l");
     T.modes_on = on;
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+bool term_osc52(const char *bytes, size_t len)
+{
+    size_t cap = 16 + (len + 2) / 3 * 4;
+    char *out = malloc(cap);
+    if (!out)
+        return false;
+    size_t n = (size_t)snprintf(out, cap, "\033]52;c;");
+    const unsigned char *p = (const unsigned char *)bytes;
+    for (size_t i = 0; i < len; i += 3) {
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < len ? (unsigned)p[i + 1] << 8 : 0) |
+                     (i + 2 < len ? p[i + 2] : 0);
+        out[n++] = b64[v >> 18 & 63];
+        out[n++] = b64[v >> 12 & 63];
+        out[n++] = i + 1 < len ? b64[v >> 6 & 63] : '=';
+        out[n++] = i + 2 < len ? b64[v & 63] : '=';
+    }
+    out[n++] = '\007';
+    out[n] = '\0';
+    write_all(out);
+    free(out);
+    return true;
+}
+
+/* The pager's child: its input the pipe, its output the terminal, default signals. */
+static void exec_pager(const char *cmd, int rd)
+{
+    dup2(rd, STDIN_FILENO);
+    close(rd);
+    if (T.fd != STDOUT_FILENO)
+        dup2(T.fd, STDOUT_FILENO);
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
+        signal(caught[i], SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(127);
+}
+
+/* Ctrl-c and Ctrl-z in the pager are the pager's, not the explorer's. */
+static void ignore_keys_signals(bool ignore)
+{
+    static const int sigs[] = {SIGINT, SIGTSTP, SIGQUIT};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        if (ignore)
+            signal(sigs[i], SIG_IGN);
+        else if (sigs[i] == SIGQUIT)
+            signal(sigs[i], SIG_DFL);
+        else
+            install(sigs[i]);
+    }
+}
+
+bool term_pager(const char *cmd, const char *text, size_t len, char *err, size_t errcap)
+{
+    int p[2];
+    if (pipe(p) != 0) {
+        snprintf(err, errcap, "pipe: %s", strerror(errno));
+        return false;
+    }
+    term_modes(false);
+    endwin();
+    show_cursor();
+    input_stop();
+    ignore_keys_signals(true);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[1]);
+        exec_pager(cmd, p[0]);
+    }
+    close(p[0]);
+    int status = 0;
+    if (pid > 0) {
+        for (size_t off = 0; off < len;) { /* a pager that quits early closes the pipe */
+            ssize_t w = write(p[1], text + off, len - off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+        close(p[1]);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    } else {
+        close(p[1]);
+    }
+    ignore_keys_signals(false);
+    input_start();
+    curs_set(0);
+    term_modes(true);
+    term_resize();
+    if (pid < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
+        snprintf(err, errcap, "cannot run the pager '%.100s'", cmd);
+        return false;
+    }
+    return true;
 }
 
 void term_suspend(void)

@@ -43,6 +43,25 @@ static long next_finding(const struct analysis *a, uint32_t from, bool forward)
     return i;
 }
 
+/* The finding f F went to last: from its node they go on to the next finding in the
+ * list, so several findings on one node are each visited ([2/3] too). */
+static struct {
+    const struct analysis *a;
+    long i;
+} last_finding = {NULL, -1};
+
+/* The next (or previous) finding on a node after finding i, round the list; -1: none. */
+static long step_from(const struct analysis *a, size_t i, bool forward)
+{
+    size_t n = a->n_findings;
+    for (size_t k = 1; k <= n; k++) { /* at most once round */
+        size_t j = forward ? (i + k) % n : (i + n - k % n) % n;
+        if (a->findings[j].node)
+            return (long)j;
+    }
+    return -1;
+}
+
 static int step_finding(struct tui *t, bool forward)
 {
     const struct document *doc = tui_doc(t)->doc;
@@ -54,11 +73,18 @@ static int step_finding(struct tui *t, bool forward)
         tui_message(t, true, "no findings in this document");
         return RE_DRAW;
     }
-    long i = next_finding(a, sel ? sel->line : 0, forward);
+    long i = -1;
+    if (last_finding.a == a && last_finding.i >= 0 && (size_t)last_finding.i < a->n_findings &&
+        sel && a->findings[last_finding.i].node == sel)
+        i = step_from(a, (size_t)last_finding.i, forward); /* several on one node: each one */
+    if (i < 0)
+        i = next_finding(a, sel ? sel->line : 0, forward);
     if (i < 0) {
         tui_message(t, true, "no findings on nodes in this document");
         return RE_DRAW;
     }
+    last_finding.a = a;
+    last_finding.i = i;
     tui_go_to_finding(t, a, (size_t)i);
     return RE_DRAW | RE_LAYOUT;
 }

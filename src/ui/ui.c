@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/clip.h"
 #include "sparkplan/draw.h"
 #include "sparkplan/opclass.h"
 #include "sparkplan/settings.h"
@@ -92,6 +93,26 @@ static int react(struct tui *t, struct view_slot *from, int re)
 
 /* ---- header and status -------------------------------------------------------------- */
 
+/* The document's name as the header can show it beside the active tab (room columns):
+ * whole, else its last path component, else that cut from the left behind "…". */
+static struct slice header_name(const char *name, int room, bool *cut)
+{
+    struct slice s = slice_cstr(name);
+    *cut = false;
+    if (draw_width(s, true) <= room)
+        return s;
+    const char *base = strrchr(name, '/');
+    if (base && base[1])
+        s = slice_cstr(base + 1);
+    while (s.len > 1 && draw_width(s, true) > room - 1) { /* bounded by the name */
+        s.ptr++, s.len--;
+        while (s.len > 1 && ((unsigned char)*s.ptr & 0xC0) == 0x80)
+            s.ptr++, s.len--;
+        *cut = true;
+    }
+    return s;
+}
+
 static void draw_header(const struct tui *t)
 {
     const struct doc_view *dv = &t->docs[t->cur_doc];
@@ -99,12 +120,20 @@ static void draw_header(const struct tui *t)
     attr_t hdr = theme_attr(ROLE_HEADER, VAR_PLAIN);
     draw_line_start(&dl, 0, 0, COLS, 0);
     draw_puts(&dl, " ", hdr);
-    draw_puts(&dl, dv->doc->name, theme_attr(ROLE_STATUS_STRONG, VAR_PLAIN));
-    if (t->n_docs > 1) {
-        char n[32];
+    char n[32] = "";
+    if (t->n_docs > 1)
         snprintf(n, sizeof n, " [%zu/%zu]", t->cur_doc + 1, t->n_docs);
+    /* The active tab stays on screen: the name gives way first. */
+    int active_w = draw_width(slice_cstr(dv->tabs[dv->cur].label), true) + 3 +
+                   (dv->cur > 0 ? 2 : 0); /* "[label] ", and "‹ " when tabs are skipped */
+    int name_room = COLS - 1 - (int)strlen(n) - 2 - active_w;
+    bool cut;
+    struct slice name = header_name(dv->doc->name, name_room > 4 ? name_room : 4, &cut);
+    if (cut)
+        draw_puts(&dl, t->utf8 && !t->ascii ? "\xE2\x80\xA6" : "<", hdr);
+    draw_put(&dl, name, theme_attr(ROLE_STATUS_STRONG, VAR_PLAIN), true);
+    if (n[0])
         draw_puts(&dl, n, hdr);
-    }
     draw_puts(&dl, "  ", hdr);
     /* Tabs: start late enough that the active one is on screen. */
     int room = COLS - dl.x;
@@ -163,8 +192,11 @@ static void draw_status(const struct tui *t)
                                                               : "analysing...";
     if (busy)
         len += (size_t)snprintf(right + len, sizeof right - len, "%s  ", busy);
-    if (r->sel)
-        len += (size_t)snprintf(right + len, sizeof right - len, "%u/%u  ",
+    bool walking = stack_has(t, VIEW_WALK); /* its message leads: counter and keys */
+    /* The section by name, from 60 columns (narrower, the header's active tab says it). */
+    if (r->sel && !walking)
+        len += (size_t)snprintf(right + len, sizeof right - len, "%.24s%s%u/%u  ",
+                                COLS >= 60 ? tab->label : "", COLS >= 60 ? " \xC2\xB7 " : "",
                                 r->sel->preorder - r->begin + 1, r->end - r->begin);
     snprintf(right + len, sizeof right - len, "?:help ");
     int right_w = 0;
@@ -173,7 +205,7 @@ static void draw_status(const struct tui *t)
 
     draw_line_start(&dl, t->L.status_y, 0, COLS - right_w, 0);
     draw_puts(&dl, " ", st);
-    if (r->sel) {
+    if (r->sel && !walking) {
         const struct plan_node *n = r->sel;
         struct slice w = op_word(n);
         draw_put(&dl, w, strong, true);
@@ -181,12 +213,15 @@ static void draw_status(const struct tui *t)
         size_t e = 0;
         if (n->id >= 0)
             e += (size_t)snprintf(extra + e, sizeof extra - e, " (%d)", n->id);
+        char label[16];
         if (n->stage >= 0)
-            e += (size_t)snprintf(extra + e, sizeof extra - e, "  stage *(%d)", n->stage);
+            e += (size_t)snprintf(extra + e, sizeof extra - e, "  stage %s",
+                                  tree_stage_label(n, label, sizeof label));
         draw_puts(&dl, extra, st);
     }
     if (t->msg[0]) {
-        draw_puts(&dl, "  ", st);
+        if (!walking)
+            draw_puts(&dl, "  ", st);
         draw_puts(&dl, t->msg, t->msg_error ? theme_attr(ROLE_ERROR, VAR_PLAIN) : strong);
     }
     draw_fill(&dl, st);
@@ -275,6 +310,10 @@ static int global_key(struct tui *t, enum key_action a)
         settings_save(t, "theme", name);
         return RE_DRAW | RE_FULL;
     }
+    case KA_COPY:
+    case KA_COPY_TREE:
+    case KA_PIPE:
+        return clip_key(t, a);
     case KA_REDRAW:
         return RE_DRAW | RE_FULL | RE_LAYOUT;
     case KA_SUSPEND:

@@ -22,7 +22,8 @@ struct screen_row {
 struct tree_state {
     struct screen_row *rows;      /* in screen order (reversed when flipped) */
     size_t n, cap;
-    int32_t band;                 /* the highlighted codegen stage, -1: none */
+    bool band_on;                 /* a codegen stage is highlighted: */
+    int64_t band;                 /* its tree_stage_key */
     int hscroll;
     bool flipped;                 /* r: bottom-up, scans on top */
 };
@@ -97,8 +98,11 @@ static void draw_gutter(const struct tui *t, int y, const struct screen_row *sr,
     }
     if (n->stage >= 0 && t->L.gutter_w >= 4) {
         char num[16];
-        snprintf(num, sizeof num, "%3d", n->stage);
-        enum role r = (enum role)(ROLE_STAGE0 + n->stage % THEME_STAGE_TINTS);
+        if (n->stage == 0)
+            snprintf(num, sizeof num, "  *");
+        else
+            snprintf(num, sizeof num, "%3d", n->stage);
+        enum role r = tree_stage_role(n);
         draw_puts(&dl, num, theme_attr(r, v));
     }
     draw_fill(&dl, theme_attr(ROLE_GUTTER, VAR_PLAIN));
@@ -157,7 +161,7 @@ static void draw_row(const struct tui *t, const struct tree_state *st,
     const struct tab *tab = tui_tab_c(t);
     const struct plan_node *n = sr->node;
     bool selected = n == tab->rows.sel;
-    bool band = st->band >= 0 && n->stage == st->band;
+    bool band = st->band_on && n->stage >= 0 && tree_stage_key(n) == st->band;
     enum variant v = selected ? VAR_SELECTED : band ? VAR_BAND : VAR_PLAIN;
     int x = t->L.tree_x + t->L.gutter_w;
     int w = t->L.tree_w - t->L.gutter_w;
@@ -272,7 +276,8 @@ static void tree_prepare(struct tui *t, void *state)
     if (t->L.tree_h <= 0)
         return;
     choose_window(t, tab);
-    st->band = t->stage_hl && r->sel && r->sel->stage >= 0 ? r->sel->stage : -1;
+    st->band_on = t->stage_hl && r->sel && r->sel->stage >= 0;
+    st->band = st->band_on ? tree_stage_key(r->sel) : 0;
     int used = 0;
     for (struct plan_node *n = r->top; n && used < t->L.tree_h && grow(st); n = rows_next(r, n)) {
         struct screen_row *sr = &st->rows[st->n++]; /* bounded by the screen's lines */

@@ -1,0 +1,401 @@
+/* The explorer's reading aids, end to end in tmux: details wrapping, copying and piping,
+ * pastes typed without bracketed paste, and the smaller aids (stage '*', Home/End,
+ * the wait for standard input).  See tests/tmuxterm.h for the harness. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pollwait.h"
+#include "testutil.h"
+#include "tmuxterm.h"
+
+static bool skip_test(void)
+{
+    return !tmx_ready();
+}
+
+/* A formatted plan whose Output list wraps in the details. */
+static void write_wide_plan(void)
+{
+    char text[4096];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "== Physical Plan ==\n"
+                                "* Project (2)\n"
+                                "+- Scan parquet default.wide (1)\n"
+                                "\n\n"
+                                "(1) Scan parquet default.wide\n"
+                                "Output [12]: [");
+    for (int i = 1; i <= 12; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%sa_long_column_name_%02d#%d",
+                              i > 1 ? ", " : "", i, 100 + i);
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "]\nLocation: InMemoryFileIndex [file:/data/warehouse/sales/"
+                          "year=2024/month=01/day=01/part-00000.parquet]\n"
+                          "\n"
+                          "(2) Project [codegen id : 1]\n"
+                          "Output [1]: [a_long_column_name_01#101]\n");
+    tmx_write_file("wide.txt", text);
+}
+
+static void suite_setup(void)
+{
+    if (!tmx_setup("explore"))
+        return;
+    write_wide_plan();
+    tmx_write_file("clip.conf", "set -g remain-on-exit on\nset -g status off\n"
+                                "set -g default-terminal xterm-256color\n"
+                                "set -g set-clipboard on\n");
+}
+
+static void suite_teardown(void)
+{
+    tmx_teardown();
+}
+
+START_TEST(details_wrap_between_names_and_align_under_the_value)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    tmx_start(&x, "wrap", 90, 30, "", "wide.txt");
+    tmx_wait_for(&x, "Scan parquet default.wide (1)");
+    tmx_keys(&x, "j");
+    char *s = TMX_WAIT(&x, false, SHOWS(" Output [12]: [a_long_column_name_01#101,"));
+    /* Every name whole on screen: no break inside an identifier. */
+    for (int i = 1; i <= 12; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "a_long_column_name_%02d#%d", i, 100 + i);
+        ck_assert_msg(strstr(s, name), "%s is cut:\n%s", name, s);
+    }
+    /* Continuations start under the list's first name (" Output [12]: [" is 15 columns). */
+    char *cont = pw_line(s, "a_long_column_name_04#");
+    ck_assert_msg(strncmp(cont, "               a_long", 21) == 0, "not aligned: '%s'", cont);
+    free(cont);
+    free(s);
+    tmx_stop(&x);
+}
+END_TEST
+
+START_TEST(y_and_Y_copy_by_osc52_and_pipe_shows_in_the_pager)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    char env[256], script[300];
+    snprintf(script, sizeof script, "#!/bin/sh\ncat > %s/paged.txt\n", tmx_dir());
+    tmx_write_file("pager.sh", script);
+    free(tmx_sh("chmod +x %s/pager.sh", tmx_dir()));
+    snprintf(env, sizeof env, "PAGER=%s/pager.sh", tmx_dir());
+    tmx_start_conf(&x, "clip.conf", "clip", 100, 30, env, "wide.txt");
+    tmx_wait_for(&x, "Scan parquet default.wide (1)");
+    tmx_keys(&x, "j y");
+    tmx_wait_for(&x, "copied the node's text (29 bytes) to the clipboard");
+    char *buf = tmx_sh("tmux -S %s show-buffer", x.sock);
+    ck_assert_str_eq(buf, "Scan parquet default.wide (1)");
+    free(buf);
+    tmx_keys(&x, "k Y"); /* the whole tree, prefixes as Spark printed them */
+    tmx_wait_for(&x, "copied the subtree (");
+    buf = tmx_sh("tmux -S %s show-buffer", x.sock);
+    ck_assert_str_eq(buf, "* Project (2)\n+- Scan parquet default.wide (1)");
+    free(buf);
+    tmx_keys(&x, "'|'");
+    char path[256];
+    snprintf(path, sizeof path, "%s/paged.txt", tmx_dir());
+    size_t len = 0;
+    char *paged = NULL;
+    for (int i = 0; i < 200 && !(paged && len); i++) { /* the pager runs on its own */
+        free(paged);
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL);
+        paged = tu_read_file(path, &len);
+    }
+    ck_assert_ptr_nonnull(paged);
+    ck_assert_str_eq(paged, "* Project (2)\n+- Scan parquet default.wide (1)");
+    free(paged);
+    tmx_wait_for(&x, "?:help"); /* back in the explorer */
+    tmx_keys(&x, "Enter");
+    tmx_wait_for(&x, "Esc: back to the tree");
+    remove(path);
+    tmx_keys(&x, "'|'"); /* from the details: the details, lines joined again */
+    paged = NULL;
+    len = 0;
+    for (int i = 0; i < 200 && !(paged && len); i++) {
+        free(paged);
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL);
+        paged = tu_read_file(path, &len);
+    }
+    ck_assert_ptr_nonnull(paged);
+    ck_assert_msg(strstr(paged, "(2) Project [codegen id : 1]\n"), "details: %s", paged);
+    ck_assert_msg(strstr(paged, "Output [1]: [a_long_column_name_01#101]\n"), "details: %s",
+                  paged);
+    free(paged);
+    tmx_wait_for(&x, "?:help");
+    tmx_stop(&x);
+}
+END_TEST
+
+
+START_TEST(a_paste_typed_as_keys_opens_whole_and_runs_no_command)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    tmx_start(&x, "typed", 100, 30, "", "wide.txt");
+    tmx_wait_for(&x, "Scan parquet default.wide (1)");
+    /* Letters that are keys (h folds, i explains, p pastes, q quits) inside two plans,
+     * typed by tmux with no bracketed paste around them. */
+    tmx_keys(&x, "-l '== Physical Plan ==\n"
+                 "*(1) Project [hash#1]\n"
+                 "+- *(1) Filter (quit#1 > 0)\n"
+                 "   +- FileScan parquet t[hash#1,quit#1]\n"
+                 "\n"
+                 "== Physical Plan ==\n"
+                 "*(2) HashAggregate(keys=[p#2], functions=[])\n"
+                 "+- Exchange hashpartitioning(p#2, 200)\n"
+                 "   +- FileScan parquet u[p#2]\n'");
+    TMX_EXPECT(&x, false, SHOWS("paste 1 [2/2]"), SHOWS("[1:Physical]  2:Physical"),
+               SHOWS("Filter (quit#1 > 0)"), SHOWS("FileScan parquet t[hash#1,quit#1]"),
+               LACKS("operator explanations"), LACKS("[+"));
+    tmx_keys(&x, "Tab"); /* the second plan, whole */
+    TMX_EXPECT(&x, false, SHOWS("HashAggregate(keys=[p#2], functions=[])"),
+               SHOWS("Exchange hashpartitioning(p#2, 200)"), SHOWS("FileScan parquet u[p#2]"));
+    tmx_keys(&x, "j"); /* a single key is still a key */
+    tmx_wait_for(&x, "2/3  ?:help");
+    tmx_stop(&x);
+}
+END_TEST
+
+
+START_TEST(a_stage_without_a_number_shows_as_a_star_and_each_run_is_its_own)
+{
+    if (skip_test())
+        return;
+    tmx_write_file("spark2.txt", "== Physical Plan ==\n"
+                                 "*Project [a#1]\n"
+                                 "+- *Filter (a#1 > 0)\n"
+                                 "   +- Exchange hashpartitioning(a#1, 200)\n"
+                                 "      +- *Project [a#1]\n"
+                                 "         +- *FileScan parquet t[a#1]\n");
+    struct tmx x;
+    tmx_start(&x, "star", 110, 30, "", "spark2.txt");
+    TMX_EXPECT(&x, false, SHOWS("Filter (a#1 > 0)"), SHOWS(" Project  stage *  "),
+               LACKS("*(0)"), LACKS("  0 "));
+    char *s = tmx_capture(&x, true);
+    /* The run above the Exchange and the run below it: two tints, the band on one. */
+    char *top = pw_line(s, "Filter (a#1 > 0)"), *bottom = pw_line(s, "FileScan parquet t");
+    const char *tint_top = strstr(top, "48;5;"), *tint_bottom = strstr(bottom, "48;5;");
+    ck_assert_ptr_nonnull(tint_top);
+    ck_assert_ptr_nonnull(tint_bottom);
+    ck_assert_msg(strncmp(tint_top, tint_bottom, 9) != 0, "one tint for two runs:\n%s\n%s",
+                  top, bottom);
+    ck_assert_msg(strstr(top, "48;5;235m"), "the selected run is not highlighted: %s", top);
+    ck_assert_msg(!strstr(bottom, "48;5;235m"), "the other run is highlighted: %s", bottom);
+    free(top), free(bottom), free(s);
+    tmx_keys(&x, "Enter");
+    tmx_wait_for(&x, "Codegen stage: * (its number");
+    tmx_stop(&x);
+}
+END_TEST
+
+START_TEST(the_walk_names_job_and_codegen_stages_and_logical_plans_do_not_run)
+{
+    if (skip_test())
+        return;
+    tmx_write_file("logical.txt", "== Optimized Logical Plan ==\n"
+                                  "Project [a#1]\n"
+                                  "+- Filter (a#1 > 0)\n"
+                                  "   +- Relation t[a#1] parquet\n");
+    struct tmx x;
+    tmx_start(&x, "walkwords", 200, 30, "", "--sample join-simple");
+    tmx_wait_for(&x, "SortMergeJoin");
+    tmx_keys(&x, "w Space");
+    tmx_wait_for(&x, "walk 2/12 (Space b q) \xC2\xB7 job stage 1/3: ColumnarToRow "
+                     "(codegen stage *(1))");
+    tmx_stop(&x);
+    /* Narrow: the status line keeps the counter and the keys, the details the sentence. */
+    tmx_start(&x, "walknarrow", 60, 30, "", "--sample join-simple");
+    tmx_wait_for(&x, "SortMergeJoin");
+    tmx_keys(&x, "w G k k k");
+    TMX_EXPECT(&x, false, SHOWS("walk 9/12 (Space b q)"), SHOWS("Step 9 of 12, job stage 3 of 3"),
+               SHOWS("(reads the shuffle of job"));
+    tmx_stop(&x);
+    tmx_start(&x, "walklogical", 100, 30, "", "logical.txt");
+    tmx_wait_for(&x, "Relation t[a#1] parquet");
+    tmx_keys(&x, "w");
+    TMX_EXPECT(&x, false, SHOWS("walk 1/3 (Space b q) \xC2\xB7 logical plan: Relation"),
+               SHOWS("Step 1 of 3. A logical plan does not run: this walk follows its data flow"),
+               LACKS("job stage"));
+    tmx_keys(&x, "q");
+    TMX_EXPECT(&x, false, SHOWS("walk ended"), LACKS("Step 1 of 3"));
+    tmx_stop(&x);
+}
+END_TEST
+
+
+START_TEST(home_and_end_work_in_both_escape_forms)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    tmx_start(&x, "homeend", 100, 30, "", "wide.txt");
+    tmx_wait_for(&x, "Scan parquet default.wide (1)");
+    tmx_send_bytes(&x, "\x1b[4~"); /* End, VT220 form */
+    tmx_wait_for(&x, "2/2  ?:help");
+    tmx_send_bytes(&x, "\x1b[1~"); /* Home, VT220 form */
+    tmx_wait_for(&x, "1/2  ?:help");
+    tmx_send_bytes(&x, "\x1b[F"); /* End, xterm form */
+    tmx_wait_for(&x, "2/2  ?:help");
+    tmx_send_bytes(&x, "\x1b[H"); /* Home, xterm form */
+    tmx_wait_for(&x, "1/2  ?:help");
+    tmx_stop(&x);
+}
+END_TEST
+
+START_TEST(standard_input_on_a_terminal_says_what_it_waits_for)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    tmx_start(&x, "stdin", 100, 30, "", "-");
+    tmx_wait_for(&x, "sparkplan: reading a plan from standard input; Ctrl-d to end");
+    tmx_keys(&x, "-l '== Physical Plan ==\n*(1) Project [a#1]\n+- FileScan parquet t[a#1]\n'");
+    tmx_keys(&x, "C-d");
+    tmx_wait_for(&x, "FileScan parquet t[a#1]");
+    tmx_wait_for(&x, "?:help");
+    tmx_stop(&x);
+}
+END_TEST
+
+START_TEST(explain_node_ignores_case_and_suggests_close_names)
+{
+    int st = 0;
+    char *out = tu_runf(&st, "%s --explain-node sortmergejoin", tu_binary());
+    ck_assert_int_eq(st, 0);
+    ck_assert_msg(strncmp(out, "SortMergeJoin  (Spark physical operator)", 40) == 0, "%s", out);
+    free(out);
+    out = tu_runf(&st, "%s --explain-node brodcasthashjoin", tu_binary());
+    ck_assert_int_ne(st, 0);
+    ck_assert_msg(strstr(out, "Did you mean: BroadcastHashJoin?"), "%s", out);
+    free(out);
+}
+END_TEST
+
+
+static const char subquery_plan[] =
+    "== Physical Plan ==\n"
+    "* Filter (2)\n"
+    "+- Scan parquet default.t (1)\n"
+    "\n"
+    "\n"
+    "(1) Scan parquet default.t\n"
+    "Output [1]: [a#1]\n"
+    "\n"
+    "(2) Filter [codegen id : 1]\n"
+    "Input [1]: [a#1]\n"
+    "Condition : (a#1 > Subquery scalar-subquery#5, [id=#9])\n"
+    "\n"
+    "===== Subqueries =====\n"
+    "\n"
+    "Subquery:1 Hosting operator id = 2 Hosting Expression = Subquery scalar-subquery#5, [id=#9]\n"
+    "* HashAggregate (4)\n"
+    "+- Scan parquet default.u (3)\n"
+    "\n"
+    "\n"
+    "(3) Scan parquet default.u\n"
+    "Output [1]: [b#2]\n"
+    "\n"
+    "(4) HashAggregate [codegen id : 1]\n"
+                  "Input [1]: [b#2]\n";
+
+START_TEST(the_active_section_is_always_on_screen)
+{
+    if (skip_test())
+        return;
+    free(tmx_sh("mkdir -p %s/a/very/long/directory", tmx_dir()));
+    tmx_write_file("a/very/long/directory/tpcds-query-64-formatted-explain.txt", subquery_plan);
+    static const int sizes[][2] = {{80, 24}, {40, 12}};
+    for (size_t i = 0; i < 2; i++) {
+        struct tmx x;
+        char name[32];
+        snprintf(name, sizeof name, "where-%d", sizes[i][0]);
+        tmx_start(&x, name, sizes[i][0], sizes[i][1], "",
+                  "a/very/long/directory/tpcds-query-64-formatted-explain.txt");
+        bool wide = sizes[i][0] >= 60; /* the status line names it too */
+        TMX_EXPECT(&x, false, LINE_SHOWS(0, "[Physical]"),
+                   SHOWS(wide ? "Physical \xC2\xB7 1/2  ?:help" : "1/2  ?:help"));
+        tmx_keys(&x, "Tab");
+        TMX_EXPECT(&x, false, LINE_SHOWS(0, "[Subquery:1]"),
+                   SHOWS(wide ? "Subquery:1 \xC2\xB7 1/2  ?:help" : "1/2  ?:help"));
+        tmx_stop(&x);
+    }
+}
+END_TEST
+
+
+START_TEST(f_and_F_visit_every_finding_also_several_on_one_node)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    tmx_start(&x, "findings", 160, 30, "", "--sample window-partitioning");
+    tmx_wait_for(&x, "Window");
+    /* Line 12's Exchange has two findings: [2/3] and [3/3] are both reached. */
+    tmx_keys(&x, "f");
+    tmx_wait_for(&x, "[1/3] SP001");
+    tmx_keys(&x, "f");
+    tmx_wait_for(&x, "[2/3] SP001");
+    tmx_keys(&x, "f");
+    tmx_wait_for(&x, "[3/3] SP002");
+    tmx_keys(&x, "F");
+    tmx_wait_for(&x, "[2/3] SP001");
+    tmx_keys(&x, "f f");
+    tmx_wait_for(&x, "[1/3] SP001");
+    tmx_stop(&x);
+}
+END_TEST
+
+
+START_TEST(enter_on_a_subquery_name_goes_to_its_section)
+{
+    if (skip_test())
+        return;
+    free(tmx_sh("mkdir -p %s/a/very/long/directory", tmx_dir()));
+    tmx_write_file("a/very/long/directory/tpcds-query-64-formatted-explain.txt", subquery_plan);
+    struct tmx x;
+    tmx_start(&x, "subquery", 100, 30, "",
+              "a/very/long/directory/tpcds-query-64-formatted-explain.txt");
+    tmx_wait_for(&x, "Scan parquet default.t (1)");
+    tmx_keys(&x, "Enter"); /* the cursor starts on the line naming scalar-subquery#5 */
+    tmx_wait_for(&x, "Esc: back to the tree");
+    tmx_keys(&x, "Enter");
+    TMX_EXPECT(&x, false, LINE_SHOWS(0, "[Subquery:1]"), SHOWS("went to (4)"),
+               SHOWS(" HashAggregate (4)"));
+    tmx_keys(&x, "BSpace");
+    tmx_wait_for(&x, "Physical \xC2\xB7 1/2");
+    tmx_stop(&x);
+}
+END_TEST
+
+Suite *explore_suite(void)
+{
+    Suite *s = suite_create("explore");
+    TCase *tc = tcase_create("tmux");
+    tcase_add_unchecked_fixture(tc, suite_setup, suite_teardown);
+    tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, details_wrap_between_names_and_align_under_the_value);
+    tcase_add_test(tc, y_and_Y_copy_by_osc52_and_pipe_shows_in_the_pager);
+    tcase_add_test(tc, a_paste_typed_as_keys_opens_whole_and_runs_no_command);
+    tcase_add_test(tc, a_stage_without_a_number_shows_as_a_star_and_each_run_is_its_own);
+    tcase_add_test(tc, the_walk_names_job_and_codegen_stages_and_logical_plans_do_not_run);
+    tcase_add_test(tc, home_and_end_work_in_both_escape_forms);
+    tcase_add_test(tc, standard_input_on_a_terminal_says_what_it_waits_for);
+    tcase_add_test(tc, explain_node_ignores_case_and_suggests_close_names);
+    tcase_add_test(tc, the_active_section_is_always_on_screen);
+    tcase_add_test(tc, f_and_F_visit_every_finding_also_several_on_one_node);
+    tcase_add_test(tc, enter_on_a_subquery_name_goes_to_its_section);
+    suite_add_tcase(s, tc);
+    return s;
+}

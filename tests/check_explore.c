@@ -379,6 +379,66 @@ START_TEST(enter_on_a_subquery_name_goes_to_its_section)
 }
 END_TEST
 
+
+/* The column of the pane border on the line holding row (-1: none). */
+static int border_column(const char *screen, const char *row)
+{
+    char *line = pw_line(screen, row);
+    int col = 0, found = -1;
+    for (const unsigned char *p = (const unsigned char *)line; *p; p++) {
+        if ((*p & 0xC0) == 0x80)
+            continue;
+        if (strncmp((const char *)p, "\xE2\x94\x82", 3) == 0 && col > 10) {
+            found = col;
+            break;
+        }
+        col++;
+    }
+    free(line);
+    return found;
+}
+
+START_TEST(the_split_follows_the_content_and_the_keys_and_is_kept)
+{
+    if (skip_test())
+        return;
+    tmx_write_file("simple.txt", "== Physical Plan ==\n"
+                                 "*(1) Project [a#1, b#2]\n"
+                                 "+- *(1) Filter (isnotnull(a#1) AND (a#1 > 0))\n"
+                                 "   +- FileScan parquet t[a#1,b#2] Batched: true\n");
+    struct tmx x;
+    tmx_start(&x, "split-simple", 120, 30, "", "simple.txt");
+    char *s = TMX_WAIT(&x, false, SHOWS("FileScan parquet t"));
+    int simple_col = border_column(s, "FileScan parquet t");
+    free(s);
+    tmx_stop(&x);
+    tmx_start(&x, "split", 120, 30, "", "wide.txt"); /* formatted: longer details */
+    s = TMX_WAIT(&x, false, SHOWS("Scan parquet default.wide (1)"));
+    int formatted_col = border_column(s, "Scan parquet default.wide (1)");
+    free(s);
+    ck_assert_msg(simple_col > formatted_col && formatted_col > 0,
+                  "tree widths: simple plan %d, formatted plan %d", simple_col, formatted_col);
+    tmx_keys(&x, "+");
+    tmx_wait_for(&x, "tree 65%, details 35%");
+    s = tmx_capture(&x, false);
+    ck_assert_int_gt(border_column(s, "Scan parquet default.wide (1)"), formatted_col);
+    free(s);
+    tmx_wait_for(&x, "(2) Project [codegen id : 1]");
+    tmx_keys(&x, "z"); /* the tree takes the screen */
+    TMX_EXPECT(&x, false, SHOWS("zoom: one pane"), LACKS("(2) Project [codegen id : 1]"));
+    tmx_keys(&x, "z");
+    TMX_EXPECT(&x, false, SHOWS("zoom off"), SHOWS("(2) Project [codegen id : 1]"));
+    tmx_stop(&x);
+    char path[300];
+    snprintf(path, sizeof path, "%s/xdg-split/sparkplan/config", tmx_dir());
+    size_t len;
+    char *text = tu_read_file(path, &len);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_str_eq(text, "split = 65\n");
+    free(text);
+}
+END_TEST
+
 Suite *explore_suite(void)
 {
     Suite *s = suite_create("explore");
@@ -396,6 +456,7 @@ Suite *explore_suite(void)
     tcase_add_test(tc, the_active_section_is_always_on_screen);
     tcase_add_test(tc, f_and_F_visit_every_finding_also_several_on_one_node);
     tcase_add_test(tc, enter_on_a_subquery_name_goes_to_its_section);
+    tcase_add_test(tc, the_split_follows_the_content_and_the_keys_and_is_kept);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -328,9 +328,9 @@ START_TEST(the_config_file_sets_the_theme_and_keeps_what_t_and_i_change)
     if (skip_test())
         return;
     char dir[256];
-    snprintf(dir, sizeof dir, "%s/xdg/sparkplan", tmx_dir());
+    snprintf(dir, sizeof dir, "%s/xdg-config/sparkplan", tmx_dir());
     free(tmx_sh("mkdir -p %s", dir));
-    tmx_write_file("xdg/sparkplan/config", "# kept\ntheme = projector\nsplit = 500\n");
+    tmx_write_file("xdg-config/sparkplan/config", "# kept\ntheme = projector\nsplit = 500\n");
     struct tmx x;
     tmx_start_conf(&x, white.conf, "config", 100, 30, "", "plan.txt");
     TMX_EXPECT(&x, true, SHOWS("Exchange (3)"), LINE_SHOWS(0, PROJECTOR_HEADER));
@@ -347,7 +347,6 @@ START_TEST(the_config_file_sets_the_theme_and_keeps_what_t_and_i_change)
     ck_assert_ptr_nonnull(text);
     ck_assert_str_eq(text, "# kept\ntheme = mono\nsplit = 500\nexplain = on\n");
     free(text);
-    tmx_write_file("xdg/sparkplan/config", "");
 }
 END_TEST
 

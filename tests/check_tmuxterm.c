@@ -78,8 +78,9 @@ void tmx_start_conf(struct tmx *x, const char *conf, const char *name, int w, in
     start_in(x, conf, name, w, h, env, args, false);
 }
 
-/* No user settings: XDG_CONFIG_HOME is the run directory's (empty unless a test writes
- * xdg/sparkplan/config). */
+/* No user settings: XDG_CONFIG_HOME is the run directory's xdg-NAME, one per program
+ * started (empty unless a test writes xdg-NAME/sparkplan/config): what one test keeps
+ * (T, i) does not reach the next. */
 static void start_in(struct tmx *x, const char *conf, const char *name, int w, int h,
                      const char *env, const char *args, bool then_shell)
 {
@@ -92,8 +93,8 @@ static void start_in(struct tmx *x, const char *conf, const char *name, int w, i
     char *out =
         tmx_sh("cd %s && tmux -S %s -f %s/%s new-session -d -x %d -y %d "
                "'%senv -u NO_COLOR -u COLORFGBG -u SPARKPLAN_THEME TERM=xterm-256color "
-               "LC_ALL=C.UTF-8 XDG_CONFIG_HOME=%s/xdg %s %s %s %s%s' 2>&1",
-               dir, x->sock, dir, conf, w, h, then_shell ? "" : "exec ", dir, san, env,
+               "LC_ALL=C.UTF-8 XDG_CONFIG_HOME=%s/xdg-%s %s %s %s %s%s' 2>&1",
+               dir, x->sock, dir, conf, w, h, then_shell ? "" : "exec ", dir, name, san, env,
                tu_binary(), args,
                then_shell ? "; echo EXIT=$?; sleep 60" : "");
     ck_assert_msg(out[0] == '\0', "tmux failed: %s", out);

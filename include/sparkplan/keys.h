@@ -102,6 +102,9 @@ enum key_context {
     X(KA_COPY, KCTX_GLOBAL, "y", "copy the selected node's text to the clipboard (OSC 52)") \
     X(KA_COPY_TREE, KCTX_GLOBAL, "Y", "copy the selected subtree as Spark printed it")     \
     X(KA_PIPE, KCTX_GLOBAL, "|", "show the subtree (from the details: the details) in $PAGER") \
+    X(KA_ZOOM, KCTX_GLOBAL, "z", "zoom: the focused pane takes the whole screen (toggle)") \
+    X(KA_GROW, KCTX_GLOBAL, "+", "give the tree more room (kept in the config file)")       \
+    X(KA_SHRINK, KCTX_GLOBAL, "-", "give the details more room (kept in the config file)")  \
     X(KA_HELP, KCTX_GLOBAL, "?", "this help")                                              \
     X(KA_REDRAW, KCTX_GLOBAL, "C-l", "redraw the screen")                                  \
     X(KA_SUSPEND, KCTX_GLOBAL, "C-z", "suspend (fg resumes)")                              \
@@ -147,7 +150,7 @@ enum key_context {
     A(KA_NEXT_FINDING) A(KA_PREV_FINDING) A(KA_TRACE) A(KA_FLIP) A(KA_WALK) A(KA_CLICK) \
     A(KA_WHEEL_DOWN) A(KA_WHEEL_UP) A(KA_D_FOLLOW) A(KA_D_LEAVE) A(KA_NEXT_SECTION)     \
     A(KA_PREV_SECTION) A(KA_BACK) A(KA_DOCS) A(KA_PASTE) A(KA_PASTED) A(KA_THEME)       \
-    A(KA_COPY) A(KA_COPY_TREE) A(KA_PIPE)                                                 \
+    A(KA_COPY) A(KA_COPY_TREE) A(KA_PIPE) A(KA_ZOOM) A(KA_GROW) A(KA_SHRINK)              \
     A(KA_HELP) A(KA_REDRAW) A(KA_SUSPEND) A(KA_QUIT) A(KA_P_ACCEPT) A(KA_P_CANCEL)      \
     A(KA_P_ERASE) A(KA_PASTE_END) A(KA_PASTE_CANCEL) A(KA_H_CLOSE) A(KA_L_OPEN)         \
     A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "sparkplan/config.h"
+#include "sparkplan/keys.h"
 
 struct tui;
 struct ui_options;
@@ -23,6 +24,8 @@ const struct config *settings(void);
  * "config", "terminal background", "default"); asks the terminal only when nothing else
  * chose (term_open must have run). */
 const char *settings_theme(struct tui *t, const struct ui_options *opts, const char **why);
+/* z + -: zoom the focused pane, grow or shrink the tree (kept as split); reactions. */
+int settings_split_key(struct tui *t, enum key_action a);
 /* Keeps key = value in the config file (T, i, the split keys). */
 void settings_save(struct tui *t, const char *key, const char *value);
 

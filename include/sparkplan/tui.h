@@ -103,6 +103,8 @@ struct tui {
     /* Display options, shared by the views. */
     bool ascii, utf8, wrap, stage_hl;
     bool explain;                 /* i: the operator's catalogue entry in the details */
+    int split_pct;                /* the tree's share of the body (+ -, config); 0: auto */
+    bool zoom;                    /* z: the focused pane takes the body */
     unsigned details_gen;         /* bumped when the details must be rebuilt (and their
                                      cursor put back on the first reference) */
     char narration[512];          /* the guided walk's step, shown atop the details */
@@ -161,6 +163,8 @@ void tui_take_news(struct tui *t, const struct jobs_news *news);
 
 /* ---- layout.c: pane sizes, the tree's row geometry ----------------------------------- */
 void tui_layout(struct tui *t);
+/* The tree's share of the body in percent (chosen, or following the tab's content). */
+int tui_split(const struct tui *t, const struct tab *tab);
 /* The current tab's rows: their height function and window height from the layout. */
 void tui_fit_rows(struct tui *t, struct tab *tab);
 unsigned tree_row_height(const struct plan_node *n, void *ctx);

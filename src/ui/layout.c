@@ -10,6 +10,18 @@
 #include "sparkplan/opclass.h"
 #include "sparkplan/tui.h"
 
+/* The tree's share of the body (percent): the one chosen (+ - or the config file), else
+ * one that follows the content: a formatted plan's tree lines are short and its details
+ * long (so are explanations, i), a plan without details blocks the reverse. */
+int tui_split(const struct tui *t, const struct tab *tab)
+{
+    if (t->split_pct)
+        return t->split_pct;
+    const struct plan_node *root = tab->section ? tab->section->first_root : NULL;
+    bool long_details = (root && root->details_text.len > 0) || t->explain;
+    return long_details ? 60 : 66;
+}
+
 void tui_layout(struct tui *t)
 {
     struct layout *L = &t->L;
@@ -25,10 +37,21 @@ void tui_layout(struct tui *t)
     L->gutter_w = tab->has_stages ? 4 : marks ? 2 : 0;
     L->tree_y = body_y;
     L->tree_x = 0;
-    if (COLS >= 110) {
+    int pct = tui_split(t, tab);
+    if (t->zoom && t->focus == FOCUS_TREE) {
+        L->tree_w = COLS;
+        L->tree_h = body_h;
+    } else if (t->zoom) {
+        L->det_visible = true;
+        L->det_h = body_h - 1;
+        L->det_y = body_y + 1;
+        L->det_w = COLS;
+        L->tree_w = COLS;
+        L->tree_h = 0;
+    } else if (COLS >= 110) {
         L->det_visible = L->det_side = true;
-        L->det_w = COLS * 2 / 5;
-        if (L->det_w > 90)
+        L->det_w = COLS * (100 - pct) / 100;
+        if (!t->split_pct && L->det_w > 90) /* the automatic split gives text no more */
             L->det_w = 90;
         L->tree_w = COLS - L->det_w - 1;
         L->det_x = L->tree_w + 1;
@@ -36,7 +59,7 @@ void tui_layout(struct tui *t)
         L->det_h = L->tree_h = body_h;
     } else if (body_h >= 12) {
         L->det_visible = true;
-        L->det_h = body_h * 2 / 5;
+        L->det_h = body_h * (100 - pct) / 100;
         L->tree_h = body_h - L->det_h - 1;
         L->tree_w = L->det_w = COLS;
         L->det_x = 0;

@@ -1,6 +1,7 @@
 /* settings.c: the config file in the explorer (see settings.h). */
 #include "sparkplan/settings.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,4 +63,22 @@ void settings_save(struct tui *t, const char *key, const char *value)
     char err[256];
     if (S.has_path && !config_save(S.path, key, value, err, sizeof err))
         tui_message(t, true, "cannot keep %s: %s", key, err);
+}
+
+int settings_split_key(struct tui *t, enum key_action a)
+{
+    if (a == KA_ZOOM) {
+        t->zoom = !t->zoom;
+        tui_message(t, false, "%s", t->zoom ? "zoom: one pane (z again: both)" : "zoom off");
+        return RE_DRAW | RE_LAYOUT | RE_FULL;
+    }
+    int pct = tui_split(t, tui_tab(t)) + (a == KA_GROW ? 5 : -5);
+    pct = pct < CONFIG_SPLIT_MIN ? CONFIG_SPLIT_MIN : pct > CONFIG_SPLIT_MAX ? CONFIG_SPLIT_MAX : pct;
+    t->split_pct = pct;
+    t->zoom = false;
+    char v[16];
+    snprintf(v, sizeof v, "%d", pct);
+    tui_message(t, false, "tree %d%%, details %d%%", pct, 100 - pct);
+    settings_save(t, "split", v);
+    return RE_DRAW | RE_LAYOUT | RE_FULL;
 }

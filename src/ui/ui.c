@@ -314,6 +314,10 @@ static int global_key(struct tui *t, enum key_action a)
     case KA_COPY_TREE:
     case KA_PIPE:
         return clip_key(t, a);
+    case KA_ZOOM:
+    case KA_GROW:
+    case KA_SHRINK:
+        return settings_split_key(t, a);
     case KA_REDRAW:
         return RE_DRAW | RE_FULL | RE_LAYOUT;
     case KA_SUSPEND:
@@ -505,6 +509,7 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
     t->ascii = (opts && opts->ascii) || (settings()->has_ascii && settings()->ascii) ||
                !t->utf8;
     t->explain = settings()->has_explain && settings()->explain;
+    t->split_pct = settings()->has_split ? settings()->split : 0;
     t->stage_hl = true;
     draw_set_utf8(t->utf8);
     if (!theme_init(theme, colours))

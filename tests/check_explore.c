@@ -439,6 +439,30 @@ START_TEST(the_split_follows_the_content_and_the_keys_and_is_kept)
 }
 END_TEST
 
+
+START_TEST(the_help_has_a_legend_page)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    tmx_start(&x, "legend", 100, 40, "", "wide.txt");
+    tmx_wait_for(&x, "Scan parquet default.wide (1)");
+    tmx_keys(&x, "?");
+    tmx_wait_for(&x, "sparkplan keys (j/k scroll, Tab: legend, q closes)");
+    tmx_keys(&x, "Tab");
+    TMX_EXPECT(&x, false, SHOWS("Marks and glyphs (Tab: the keys)"),
+               SHOWS("\xE2\x96\xB8 [+6]               a folded node hiding 6 nodes"),
+               SHOWS("\xE2\x80\xA6" "7                   7 levels hidden at the left"),
+               SHOWS("\xE2\x97\x86                    gutter: the node that produces"),
+               SHOWS("Colours of this theme"));
+    /* One sample per role, in its role's colours: the Exchange red of the dark theme. */
+    TMX_EXPECT(&x, true, ROW_SHOWS("a shuffle", "38;5;203m"), ROW_SHOWS("a broadcast", "38;5;75m"));
+    tmx_keys(&x, "Tab");
+    tmx_wait_for(&x, "move down one row");
+    tmx_stop(&x);
+}
+END_TEST
+
 Suite *explore_suite(void)
 {
     Suite *s = suite_create("explore");
@@ -457,6 +481,7 @@ Suite *explore_suite(void)
     tcase_add_test(tc, f_and_F_visit_every_finding_also_several_on_one_node);
     tcase_add_test(tc, enter_on_a_subquery_name_goes_to_its_section);
     tcase_add_test(tc, the_split_follows_the_content_and_the_keys_and_is_kept);
+    tcase_add_test(tc, the_help_has_a_legend_page);
     suite_add_tcase(s, tc);
     return s;
 }

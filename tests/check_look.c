@@ -269,6 +269,9 @@ static void screens_are_legible(const char *theme, const struct terminal *term)
     tmx_keys(&x, "?");
     tmx_wait_for(&x, "go to the first row");
     assert_legible(&x, term, theme, "the help", need);
+    tmx_keys(&x, "Tab"); /* the legend: a sample of every colour role */
+    tmx_wait_for(&x, "Marks and glyphs");
+    assert_legible(&x, term, theme, "the legend", need);
     tmx_keys(&x, "q w"); /* the guided walk's current step */
     tmx_wait_for(&x, "walk 1/");
     assert_legible(&x, term, theme, "the walk", need);

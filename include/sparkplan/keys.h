@@ -119,6 +119,7 @@ enum key_context {
     X(KA_PAGE_DOWN, KCTX_HELP, "PageDown Space", "next page")                            \
     X(KA_PAGE_UP, KCTX_HELP, "PageUp", "previous page")                                  \
     X(KA_H_CLOSE, KCTX_HELP, "q Escape ?", "close the help")                               \
+    X(KA_H_LEGEND, KCTX_HELP, "Tab", "the legend: marks, glyphs, colours (Tab: the keys)")  \
     X(KA_DOWN, KCTX_DOCS, "j Down", "next document")                                     \
     X(KA_UP, KCTX_DOCS, "k Up", "previous document")                                     \
     X(KA_L_OPEN, KCTX_DOCS, "Enter", "show the chosen document")                           \
@@ -150,7 +151,7 @@ enum key_context {
     A(KA_NEXT_FINDING) A(KA_PREV_FINDING) A(KA_TRACE) A(KA_FLIP) A(KA_WALK) A(KA_CLICK) \
     A(KA_WHEEL_DOWN) A(KA_WHEEL_UP) A(KA_D_FOLLOW) A(KA_D_LEAVE) A(KA_NEXT_SECTION)     \
     A(KA_PREV_SECTION) A(KA_BACK) A(KA_DOCS) A(KA_PASTE) A(KA_PASTED) A(KA_THEME)       \
-    A(KA_COPY) A(KA_COPY_TREE) A(KA_PIPE) A(KA_ZOOM) A(KA_GROW) A(KA_SHRINK)              \
+    A(KA_COPY) A(KA_COPY_TREE) A(KA_PIPE) A(KA_ZOOM) A(KA_GROW) A(KA_SHRINK) A(KA_H_LEGEND) \
     A(KA_HELP) A(KA_REDRAW) A(KA_SUSPEND) A(KA_QUIT) A(KA_P_ACCEPT) A(KA_P_CANCEL)      \
     A(KA_P_ERASE) A(KA_PASTE_END) A(KA_PASTE_CANCEL) A(KA_H_CLOSE) A(KA_L_OPEN)         \
     A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)

@@ -463,6 +463,88 @@ START_TEST(the_help_has_a_legend_page)
 }
 END_TEST
 
+
+/* A left-deep chain as Spark prints it (simple mode): 40 levels, a Project above each
+ * BroadcastHashJoin, whose right side is a BroadcastExchange of a scan. */
+static char *left_deep_chain(int levels)
+{
+    size_t cap = 1 << 20, len = 0;
+    char *t = malloc(cap);
+    ck_assert_ptr_nonnull(t);
+    len += (size_t)snprintf(t + len, cap - len, "== Physical Plan ==\n");
+    /* Segment for the ancestor at depth j: ":  " when it is a join's left child. */
+    char prefix[4096] = "";
+    size_t plen = 0;
+    for (int d = 0; d < levels; d++) {
+        bool join = d % 2 == 1, parent_join = d > 0 && (d - 1) % 2 == 1;
+        len += (size_t)snprintf(t + len, cap - len, "%s%s", prefix,
+                                d == 0 ? "" : parent_join ? ":- " : "+- ");
+        if (join)
+            len += (size_t)snprintf(t + len, cap - len,
+                                    "BroadcastHashJoin [a#%d], [b#%d], Inner, BuildRight\n", d, d);
+        else
+            len += (size_t)snprintf(t + len, cap - len, "Project [c#%d, a#%d]\n", d, d + 1);
+        if (d > 0)
+            plen += (size_t)snprintf(prefix + plen, sizeof prefix - plen, "%s",
+                                     parent_join ? ":  " : "   ");
+    }
+    /* The right sides, deepest join first (after its left subtree). */
+    for (int d = levels - 1; d >= 1; d--) {
+        if (d % 2 == 0)
+            continue;
+        /* The prefix of a child of the join at depth d: segments for depths 1..d. */
+        size_t seg = (size_t)d * 3;
+        len += (size_t)snprintf(t + len, cap - len, "%.*s+- BroadcastExchange "
+                                "HashedRelationBroadcastMode(List(input[0, int, true]),false)\n",
+                                (int)seg, prefix);
+        len += (size_t)snprintf(t + len, cap - len, "%.*s   +- FileScan parquet t%d[b#%d]\n",
+                                (int)seg, prefix, d, d);
+    }
+    return t;
+}
+
+START_TEST(a_forty_level_chain_shows_every_operator_name_whole)
+{
+    if (skip_test())
+        return;
+    char *text = left_deep_chain(41);
+    tmx_write_file("chain.txt", text);
+    free(text);
+    struct tmx x;
+    tmx_start(&x, "chain", 120, 40, "", "chain.txt");
+    tmx_wait_for(&x, "Project [c#0, a#1]");
+    for (int page = 0; page < 4; page++) {
+        char *s = TMX_WAIT(&x, false, SHOWS("?:help"));
+        for (char *line = s; line && *line;) {
+            char *nl = strchr(line, '\n');
+            size_t n = nl ? (size_t)(nl - line) : strlen(line);
+            char *row = strndup(line, n);
+            /* Every operator on screen: its name whole and its first argument. */
+            bool tree_row = strstr(row, "\xE2\x96\xBE ") || strstr(row, "\xE2\x94\x80 ");
+            bool broadcast = tree_row && strstr(row, "Broad") != NULL;
+            bool whole = strstr(row, "BroadcastHashJoin [a#") ||
+                         strstr(row, "BroadcastExchange HashedRelation");
+            if (broadcast && !whole)
+                fprintf(stderr, "%s\n", s); /* the whole screen: too long for a message */
+            ck_assert_msg(!broadcast || whole, "page %d: a name is cut: '%s'", page, row);
+            if (strstr(row, "\xE2\x94\x80 Proj") || strstr(row, "\xE2\x96\xBE Proj"))
+                ck_assert_msg(strstr(row, "Project [c#"), "page %d: cut: '%s'", page, row);
+            free(row);
+            line = nl ? nl + 1 : NULL;
+        }
+        /* The guides stay truthful: no row is moved out of its column by a depth hint. */
+        if (strstr(s, "(depth "))
+            fprintf(stderr, "%s\n", s);
+        ck_assert_msg(!strstr(s, "(depth "), "page %d: a row lost its guides", page);
+        free(s);
+        tmx_keys(&x, "PageDown");
+        struct timespec ts = {0, 100000000};
+        nanosleep(&ts, NULL);
+    }
+    tmx_stop(&x);
+}
+END_TEST
+
 Suite *explore_suite(void)
 {
     Suite *s = suite_create("explore");
@@ -482,6 +564,7 @@ Suite *explore_suite(void)
     tcase_add_test(tc, enter_on_a_subquery_name_goes_to_its_section);
     tcase_add_test(tc, the_split_follows_the_content_and_the_keys_and_is_kept);
     tcase_add_test(tc, the_help_has_a_legend_page);
+    tcase_add_test(tc, a_forty_level_chain_shows_every_operator_name_whole);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -160,7 +160,8 @@ enum role tree_node_role(const struct plan_node *n)
 unsigned tree_guide_levels(const struct tui *t, int text_cols, bool hinted)
 {
     int avail = t->L.tree_w - t->L.gutter_w;
-    int levels = (avail - 2 - text_cols - (hinted ? WINDOW_HINT_COLS : 0)) / 2;
+    int per_level = tui_tab_c(t)->rows.narrow_guides ? 1 : 2;
+    int levels = (avail - 2 - text_cols - (hinted ? WINDOW_HINT_COLS : 0)) / per_level;
     if (levels < 2)
         levels = 2;
     if (levels > 100)

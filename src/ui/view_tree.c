@@ -32,10 +32,18 @@ struct tree_state {
  * the pane, at least 14. */
 #define SOFT_TEXT_COLS 14
 
+/* Text columns every row on screen keeps for its operator's name and first argument:
+ * when the levels on screen cannot all have two-column guides beside that much text
+ * ("BroadcastHashJoin Inner"), the guides narrow to one column a level. */
+#define NAME_TEXT_COLS 26
+
 static unsigned soft_levels(const struct tui *t, bool hinted)
 {
     int third = (t->L.tree_w - t->L.gutter_w) / 3;
-    return tree_guide_levels(t, third > SOFT_TEXT_COLS ? third : SOFT_TEXT_COLS, hinted);
+    int text = third > SOFT_TEXT_COLS ? third : SOFT_TEXT_COLS;
+    if (t->docs[t->cur_doc].tabs[t->docs[t->cur_doc].cur].rows.narrow_guides)
+        text = text > NAME_TEXT_COLS ? text : NAME_TEXT_COLS; /* a name and its argument */
+    return tree_guide_levels(t, text, hinted);
 }
 
 /* Draw s with the matches of the tab's search pattern highlighted.  Only the part that can
@@ -201,9 +209,36 @@ static void draw_row(const struct tui *t, const struct tree_state *st,
  * window for all of them keeps the guides of consecutive rows in line).  Wrapped rows
  * change height with the window, and the rows on screen with their heights: a few rounds
  * settle it. */
+/* The depths of the rows on screen, relative to the tab. */
+static void screen_depths(struct tui *t, struct rows *r, uint32_t *dmin, uint32_t *dmax)
+{
+    *dmin = UINT32_MAX, *dmax = 0;
+    int used = 0;
+    for (struct plan_node *n = r->top; n && used < t->L.tree_h; n = rows_next(r, n)) {
+        uint32_t d = rows_rel_depth(r, n); /* bounded by the screen's lines */
+        *dmin = d < *dmin ? d : *dmin;
+        *dmax = d > *dmax ? d : *dmax;
+        used += t->wrap ? (int)tree_row_height(n, t) : 1;
+    }
+    if (*dmin == UINT32_MAX)
+        *dmin = 0;
+}
+
+static void choose_guides(struct tui *t, struct rows *r)
+{
+    uint32_t dmin, dmax;
+    r->narrow_guides = false;
+    screen_depths(t, r, &dmin, &dmax);
+    uint32_t span = dmax - (dmin > 0 ? dmin - 1 : 0);
+    if (dmax > tree_guide_levels(t, NAME_TEXT_COLS, false) &&
+        span > tree_guide_levels(t, NAME_TEXT_COLS, true))
+        r->narrow_guides = true;
+}
+
 static void choose_window(struct tui *t, struct tab *tab)
 {
     struct rows *r = &tab->rows;
+    choose_guides(t, r);
     for (int round = 0; round < 3; round++) { /* bounded: usually one */
         uint32_t dmin = UINT32_MAX, dmax = 0;
         int used = 0;

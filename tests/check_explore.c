@@ -545,6 +545,27 @@ START_TEST(a_forty_level_chain_shows_every_operator_name_whole)
 }
 END_TEST
 
+
+START_TEST(a_match_shows_in_the_tree_row_and_in_the_details)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    tmx_start(&x, "match", 80, 30, "", "--theme dark --sample join-extended");
+    tmx_wait_for(&x, "SortMergeJoin");
+    tmx_keys(&x, "/ R e a d S c h e m a Enter");
+    /* The FileScan's row is scrolled so its match shows, highlighted; so is the details'. */
+    char *s = TMX_WAIT(&x, true, SHOWS("\x1b[48;5;220mReadSchema"));
+    int rows = 0;
+    for (const char *p = s; (p = strstr(p, "\x1b[48;5;220mReadSchema")) != NULL; p++)
+        rows++;
+    ck_assert_msg(rows >= 2, "the match is highlighted %d time(s), not in the tree row and the "
+                             "details", rows);
+    free(s);
+    tmx_stop(&x);
+}
+END_TEST
+
 Suite *explore_suite(void)
 {
     Suite *s = suite_create("explore");
@@ -565,6 +586,7 @@ Suite *explore_suite(void)
     tcase_add_test(tc, the_split_follows_the_content_and_the_keys_and_is_kept);
     tcase_add_test(tc, the_help_has_a_legend_page);
     tcase_add_test(tc, a_forty_level_chain_shows_every_operator_name_whole);
+    tcase_add_test(tc, a_match_shows_in_the_tree_row_and_in_the_details);
     suite_add_tcase(s, tc);
     return s;
 }

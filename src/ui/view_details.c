@@ -494,8 +494,40 @@ static void draw_frame(const struct tui *t)
     }
 }
 
+/* text with the matches of the search pattern (pat, may be NULL) in hl. */
+static void put_matches(struct draw_line *dl, struct slice text, attr_t attr, attr_t hl,
+                        const char *pat)
+{
+    size_t m = pat ? strlen(pat) : 0;
+    bool fold = true;
+    for (const char *p = pat; p && *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            fold = false;
+    size_t from = 0;
+    for (size_t i = 0; m && i + m <= text.len;) { /* one display line */
+        size_t k = 0;
+        while (k < m) {
+            unsigned char c = (unsigned char)text.ptr[i + k];
+            if (fold && c >= 'A' && c <= 'Z')
+                c = (unsigned char)(c + 32);
+            if (c != (unsigned char)pat[k])
+                break;
+            k++;
+        }
+        if (k < m) {
+            i++;
+            continue;
+        }
+        draw_put(dl, slice_make(text.ptr + from, i - from), attr, true);
+        draw_put(dl, slice_make(text.ptr + i, m), hl, true);
+        i += m;
+        from = i;
+    }
+    draw_put(dl, slice_make(text.ptr + from, text.len - from), attr, true);
+}
+
 static void draw_dline(const struct details *ds, const struct dline *d, struct draw_line *dl,
-                       enum variant v)
+                       enum variant v, const char *pat)
 {
     const char *text = line_text(ds, d);
     draw_puts(dl, " ", theme_attr(ROLE_NORMAL, v));
@@ -514,8 +546,8 @@ static void draw_dline(const struct details *ds, const struct dline *d, struct d
                  theme_attr(ROLE_LINK, v) | bold, true);
         pos = (size_t)(d->link_at + d->link_len);
     }
-    draw_put(dl, slice_make(text + pos, d->len - pos), theme_attr((enum role)d->role, v) | bold,
-             true);
+    put_matches(dl, slice_make(text + pos, d->len - pos), theme_attr((enum role)d->role, v) | bold,
+                theme_attr(ROLE_MATCH, v), pat);
     draw_fill(dl, theme_attr(ROLE_NORMAL, v));
 }
 
@@ -537,7 +569,8 @@ static void details_draw(const struct tui *t, const void *state)
             draw_fill(&dl, theme_attr(ROLE_NORMAL, VAR_PLAIN));
         else
             draw_dline(ds, &ds->lines[i], &dl,
-                       focused && i == ds->lb.sel ? VAR_SELECTED : VAR_PLAIN);
+                       focused && i == ds->lb.sel ? VAR_SELECTED : VAR_PLAIN,
+                       tui_tab_c(t)->rows.pattern);
     }
 }
 

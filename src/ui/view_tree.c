@@ -89,6 +89,56 @@ static void put_highlighted(struct draw_line *dl, struct slice s, attr_t attr, a
     draw_put(dl, slice_make(s.ptr + from, s.len - from), attr, one_line);
 }
 
+/* The first match of pat in the first line of s: its byte offset, or -1 (the same case
+ * rule as the search: ignore case unless pat has a capital). */
+static long first_match(struct slice s, const char *pat)
+{
+    size_t m = pat ? strlen(pat) : 0;
+    if (m == 0)
+        return -1;
+    bool fold = true;
+    for (const char *p = pat; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            fold = false;
+    const char *nl = memchr(s.ptr, '\n', s.len);
+    size_t len = nl ? (size_t)(nl - s.ptr) : s.len;
+    for (size_t i = 0; i + m <= len; i++) { /* one line, capped by tree_row_text */
+        size_t k = 0;
+        while (k < m) {
+            unsigned char c = (unsigned char)s.ptr[i + k];
+            if (fold && c >= 'A' && c <= 'Z')
+                c = (unsigned char)(c + 32);
+            if (c != (unsigned char)pat[k])
+                break;
+            k++;
+        }
+        if (k == m)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* The selected row scrolls sideways on its own when its match would be past the pane's
+ * right edge, so the match shows. */
+static int row_skip(const struct tui *t, const struct tree_state *st,
+                    const struct screen_row *sr, struct slice text, int w)
+{
+    int skip = st->hscroll;
+    const char *pat = tui_tab_c(t)->rows.pattern;
+    long at = first_match(text, pat);
+    if (at < 0)
+        return skip;
+    int before = draw_width(slice_cstr(sr->pf.hint), true) + (int)sr->pf.guide_cols + 2 +
+                 draw_width(slice_cstr(sr->pf.marker), true);
+    int end = before + draw_width(slice_make(text.ptr, (size_t)at), true) +
+              draw_width(slice_make(text.ptr + at, strlen(pat)), true);
+    if (end - skip > w - 2) /* the match's end, and the cut marker's column */
+        skip = end - w + 2 + w / 4;
+    if (end - skip - (int)strlen(pat) < 0)
+        skip = end - (int)strlen(pat) > 0 ? end - (int)strlen(pat) : 0;
+    return skip;
+}
+
 static void draw_gutter(const struct tui *t, int y, const struct screen_row *sr, bool band,
                         bool first_line)
 {
@@ -177,15 +227,16 @@ static void draw_row(const struct tui *t, const struct tree_state *st,
     for (int i = 0; i < sr->h; i++)
         draw_gutter(t, y + i, sr, band || (selected && n->stage >= 0 && t->stage_hl), i == 0);
 
+    struct slice text = tree_row_text(n);
     struct draw_line dl;
-    draw_line_start(&dl, y, x, w, t->wrap ? 0 : st->hscroll);
+    draw_line_start(&dl, y, x, w,
+                    t->wrap ? 0 : selected ? row_skip(t, st, sr, text, w) : st->hscroll);
     draw_puts(&dl, sr->pf.hint, theme_attr(ROLE_HINT, v));
     draw_puts(&dl, sr->pf.guides, theme_attr(ROLE_GUIDE, v));
     draw_puts(&dl, sr->pf.glyph, theme_attr(ROLE_GLYPH, v));
     draw_puts(&dl, sr->pf.marker, theme_attr(ROLE_MARKER, v));
     attr_t attr = theme_attr(sr->dec.tinted ? sr->dec.tint : tree_node_role(n), v);
     attr_t hl = theme_attr(ROLE_MATCH, v);
-    struct slice text = tree_row_text(n);
     if (t->wrap && sr->h > 1) {
         draw_wrapped(t, sr, y, &dl, v, attr, hl, tab->rows.pattern);
     } else {

@@ -566,6 +566,26 @@ START_TEST(a_match_shows_in_the_tree_row_and_in_the_details)
 }
 END_TEST
 
+
+START_TEST(braces_go_to_the_next_and_previous_document)
+{
+    if (skip_test())
+        return;
+    tmx_write_file("second.txt", "== Physical Plan ==\n*(1) Project [z#9]\n"
+                                 "+- FileScan parquet zz[z#9]\n");
+    struct tmx x;
+    tmx_start(&x, "docs", 100, 30, "", "wide.txt second.txt");
+    tmx_wait_for(&x, "wide.txt [1/2]");
+    tmx_keys(&x, "}");
+    TMX_EXPECT(&x, false, SHOWS("second.txt [2/2]"), SHOWS("FileScan parquet zz[z#9]"));
+    tmx_keys(&x, "}"); /* round the list */
+    tmx_wait_for(&x, "wide.txt [1/2]");
+    tmx_keys(&x, "{");
+    tmx_wait_for(&x, "second.txt [2/2]");
+    tmx_stop(&x);
+}
+END_TEST
+
 Suite *explore_suite(void)
 {
     Suite *s = suite_create("explore");
@@ -587,6 +607,7 @@ Suite *explore_suite(void)
     tcase_add_test(tc, the_help_has_a_legend_page);
     tcase_add_test(tc, a_forty_level_chain_shows_every_operator_name_whole);
     tcase_add_test(tc, a_match_shows_in_the_tree_row_and_in_the_details);
+    tcase_add_test(tc, braces_go_to_the_next_and_previous_document);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -96,6 +96,8 @@ enum key_context {
     X(KA_PREV_SECTION, KCTX_GLOBAL, "S-Tab", "previous section")                           \
     X(KA_BACK, KCTX_GLOBAL, "Backspace C-o", "go back along the jump history")             \
     X(KA_DOCS, KCTX_GLOBAL, "D", "list the open documents")                                \
+    X(KA_NEXT_DOC, KCTX_GLOBAL, "}", "next document (like :n in less)")                      \
+    X(KA_PREV_DOC, KCTX_GLOBAL, "{", "previous document (like :p in less)")                  \
     X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
     X(KA_PASTED, KCTX_GLOBAL, "Paste", "a bracketed paste opens as a new document")        \
     X(KA_THEME, KCTX_GLOBAL, "T", "next colour theme: dark, light, projector, mono")       \
@@ -152,6 +154,7 @@ enum key_context {
     A(KA_WHEEL_DOWN) A(KA_WHEEL_UP) A(KA_D_FOLLOW) A(KA_D_LEAVE) A(KA_NEXT_SECTION)     \
     A(KA_PREV_SECTION) A(KA_BACK) A(KA_DOCS) A(KA_PASTE) A(KA_PASTED) A(KA_THEME)       \
     A(KA_COPY) A(KA_COPY_TREE) A(KA_PIPE) A(KA_ZOOM) A(KA_GROW) A(KA_SHRINK) A(KA_H_LEGEND) \
+    A(KA_NEXT_DOC) A(KA_PREV_DOC)                                                         \
     A(KA_HELP) A(KA_REDRAW) A(KA_SUSPEND) A(KA_QUIT) A(KA_P_ACCEPT) A(KA_P_CANCEL)      \
     A(KA_P_ERASE) A(KA_PASTE_END) A(KA_PASTE_CANCEL) A(KA_H_CLOSE) A(KA_L_OPEN)         \
     A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)

@@ -283,6 +283,20 @@ static int switch_tab(struct tui *t, int dir)
     return RE_DRAW | RE_LAYOUT;
 }
 
+/* } and {: the next or previous open document, round the list. */
+static int switch_doc(struct tui *t, int dir)
+{
+    if (t->n_docs < 2) {
+        tui_message(t, false, "only one document is open");
+        return RE_DRAW;
+    }
+    t->cur_doc = (t->cur_doc + t->n_docs + (size_t)(dir > 0 ? 1 : t->n_docs - 1)) % t->n_docs;
+    tui_tab(t);
+    tui_message(t, false, "document %zu/%zu: %.120s", t->cur_doc + 1, t->n_docs,
+                tui_doc(t)->doc->name);
+    return RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT | RE_FULL;
+}
+
 /* The loop's own keys: what the focused pane left. */
 static int global_key(struct tui *t, enum key_action a)
 {
@@ -296,6 +310,9 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_DRAW | RE_LAYOUT;
     case KA_DOCS:
         return RE_PUSH(VIEW_DOCS) | RE_DRAW;
+    case KA_NEXT_DOC:
+    case KA_PREV_DOC:
+        return switch_doc(t, a == KA_NEXT_DOC ? 1 : -1);
     case KA_HELP:
         return RE_PUSH(VIEW_HELP) | RE_DRAW;
     case KA_PASTE:

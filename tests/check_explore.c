@@ -586,6 +586,30 @@ START_TEST(braces_go_to_the_next_and_previous_document)
 }
 END_TEST
 
+
+START_TEST(t_picks_any_section_of_any_document_filtered_as_typed)
+{
+    if (skip_test())
+        return;
+    free(tmx_sh("mkdir -p %s/a/very/long/directory", tmx_dir()));
+    tmx_write_file("a/very/long/directory/tpcds-query-64-formatted-explain.txt", subquery_plan);
+    struct tmx x;
+    tmx_start(&x, "picker", 120, 30, "",
+              "wide.txt a/very/long/directory/tpcds-query-64-formatted-explain.txt");
+    tmx_wait_for(&x, "wide.txt [1/2]");
+    tmx_keys(&x, "t");
+    TMX_EXPECT(&x, false, SHOWS("Plans and sections"), SHOWS("3 of 3"),
+               SHOWS("2 nodes    0 shuffles  Physical      wide.txt:1"),
+               SHOWS("Subquery:1    tpcds-query-64-formatted-explain.txt:"));
+    tmx_keys(&x, "s u b"); /* letters filter, they are not keys here */
+    TMX_EXPECT(&x, false, SHOWS("filter: sub_   1 of 3"), LACKS("wide.txt:1"));
+    tmx_keys(&x, "Enter");
+    TMX_EXPECT(&x, false, LINE_SHOWS(0, "[Subquery:1]"), LINE_SHOWS(0, "[2/2]"),
+               LACKS("Plans and sections"));
+    tmx_stop(&x);
+}
+END_TEST
+
 Suite *explore_suite(void)
 {
     Suite *s = suite_create("explore");
@@ -608,6 +632,7 @@ Suite *explore_suite(void)
     tcase_add_test(tc, a_forty_level_chain_shows_every_operator_name_whole);
     tcase_add_test(tc, a_match_shows_in_the_tree_row_and_in_the_details);
     tcase_add_test(tc, braces_go_to_the_next_and_previous_document);
+    tcase_add_test(tc, t_picks_any_section_of_any_document_filtered_as_typed);
     suite_add_tcase(s, tc);
     return s;
 }

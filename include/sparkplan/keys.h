@@ -31,6 +31,7 @@ enum key_context {
     KCTX_DOCS,     /* document list overlay */
     KCTX_LIST,     /* findings (!) and expression-id (*) lists */
     KCTX_WALK,     /* the guided walk (w) */
+    KCTX_PICKER,   /* the plan picker (t): typed characters filter */
     KCTX_COUNT
 };
 
@@ -96,6 +97,7 @@ enum key_context {
     X(KA_PREV_SECTION, KCTX_GLOBAL, "S-Tab", "previous section")                           \
     X(KA_BACK, KCTX_GLOBAL, "Backspace C-o", "go back along the jump history")             \
     X(KA_DOCS, KCTX_GLOBAL, "D", "list the open documents")                                \
+    X(KA_PICKER, KCTX_GLOBAL, "t", "pick a plan or section of any open document (type to filter)") \
     X(KA_NEXT_DOC, KCTX_GLOBAL, "}", "next document (like :n in less)")                      \
     X(KA_PREV_DOC, KCTX_GLOBAL, "{", "previous document (like :p in less)")                  \
     X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
@@ -136,7 +138,12 @@ enum key_context {
     X(KA_W_PREV, KCTX_WALK, "b Backspace k Up", "previous step")                           \
     X(KA_FIRST, KCTX_WALK, "g Home", "first step")                                       \
     X(KA_LAST, KCTX_WALK, "G End", "last step")                                          \
-    X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")
+    X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")                                    \
+    X(KA_DOWN, KCTX_PICKER, "Down C-n", "next plan or section")                          \
+    X(KA_UP, KCTX_PICKER, "Up C-p", "previous plan or section")                          \
+    X(KA_L_OPEN, KCTX_PICKER, "Enter", "show it")                                        \
+    X(KA_P_ERASE, KCTX_PICKER, "Backspace", "erase a character of the filter")           \
+    X(KA_L_CLOSE, KCTX_PICKER, "Escape C-c", "close the picker (other keys type the filter)")
 
 /* The insight features' keys in the tree (explain operator, findings, next and previous
  * finding, trace a column, flip bottom-up, guided walk). */
@@ -154,7 +161,7 @@ enum key_context {
     A(KA_WHEEL_DOWN) A(KA_WHEEL_UP) A(KA_D_FOLLOW) A(KA_D_LEAVE) A(KA_NEXT_SECTION)     \
     A(KA_PREV_SECTION) A(KA_BACK) A(KA_DOCS) A(KA_PASTE) A(KA_PASTED) A(KA_THEME)       \
     A(KA_COPY) A(KA_COPY_TREE) A(KA_PIPE) A(KA_ZOOM) A(KA_GROW) A(KA_SHRINK) A(KA_H_LEGEND) \
-    A(KA_NEXT_DOC) A(KA_PREV_DOC)                                                         \
+    A(KA_NEXT_DOC) A(KA_PREV_DOC) A(KA_PICKER)                                            \
     A(KA_HELP) A(KA_REDRAW) A(KA_SUSPEND) A(KA_QUIT) A(KA_P_ACCEPT) A(KA_P_CANCEL)      \
     A(KA_P_ERASE) A(KA_PASTE_END) A(KA_PASTE_CANCEL) A(KA_H_CLOSE) A(KA_L_OPEN)         \
     A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)

@@ -36,6 +36,7 @@ enum view_id {
     VIEW_SEARCH,     /* overlay on the status line: / */
     VIEW_GOTO,       /* overlay on the status line: : */
     VIEW_PASTE,      /* overlay on the status line: p, a plan pasted until Ctrl-d */
+    VIEW_PICKER,     /* overlay: t, every plan and section of every document */
     VIEW_COUNT
 };
 

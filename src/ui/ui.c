@@ -310,6 +310,8 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_DRAW | RE_LAYOUT;
     case KA_DOCS:
         return RE_PUSH(VIEW_DOCS) | RE_DRAW;
+    case KA_PICKER:
+        return RE_PUSH(VIEW_PICKER) | RE_DRAW;
     case KA_NEXT_DOC:
     case KA_PREV_DOC:
         return switch_doc(t, a == KA_NEXT_DOC ? 1 : -1);

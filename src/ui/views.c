@@ -3,7 +3,7 @@
 #include "sparkplan/view.h"
 
 extern const struct view_ops view_tree, view_details, view_help, view_docs, view_findings,
-    view_ids, view_walk, view_search, view_goto, view_paste;
+    view_ids, view_walk, view_search, view_goto, view_paste, view_picker;
 
 const struct view_ops *const view_registry[VIEW_COUNT] = {
     [VIEW_TREE] = &view_tree,
@@ -16,4 +16,5 @@ const struct view_ops *const view_registry[VIEW_COUNT] = {
     [VIEW_SEARCH] = &view_search,
     [VIEW_GOTO] = &view_goto,
     [VIEW_PASTE] = &view_paste,
+    [VIEW_PICKER] = &view_picker,
 };

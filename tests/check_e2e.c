@@ -505,17 +505,17 @@ START_TEST(search_counts_matches)
     tmx_wait_for(&x, "Exchange (6)");
     tmx_keys(&x, "C / s c a n Enter");
     /* The status line names the operator as Spark does: "Scan parquet" (QA #9). */
-    TMX_EXPECT(&x, false, SHOWS("[1/2]"), SHOWS(" Scan parquet (1)  "),
+    TMX_EXPECT(&x, false, SHOWS("[1/2 \xC2\xB7 Physical]"), SHOWS(" Scan parquet (1)  "),
                SHOWS("Scan parquet default.sales (1)"));
     tmx_keys(&x, "n");
-    TMX_EXPECT(&x, false, SHOWS("[2/2]"), SHOWS(" Scan parquet (8)  "));
+    TMX_EXPECT(&x, false, SHOWS("[2/2 \xC2\xB7 Physical]"), SHOWS(" Scan parquet (8)  "));
     tmx_keys(&x, "n");
-    TMX_EXPECT(&x, false, SHOWS("search wrapped around"), SHOWS("[1/2]"));
+    TMX_EXPECT(&x, false, SHOWS("search wrapped around"), SHOWS("[1/2 \xC2\xB7 Physical]"));
     tmx_keys(&x, "N");
-    tmx_wait_for(&x, "[2/2]");
+    tmx_wait_for(&x, "[2/2 \xC2\xB7 Physical]");
     /* Details are searched too: only (1)'s block names file:/data/sales. */
     tmx_keys(&x, "/ f i l e : / d a t a / s a l e s Enter");
-    tmx_wait_for(&x, "[1/1]");
+    tmx_wait_for(&x, "[1/1 \xC2\xB7 Physical]");
     tmx_keys(&x, "/ n o t h e r e Enter");
     tmx_wait_for(&x, "not found in this section: nothere");
     tmx_stop(&x);

@@ -119,9 +119,9 @@ START_TEST(star_traces_an_expression_id_to_its_producer)
         ROW_LACKS("\xE2\x94\x80 Scan parquet spark_catalog.default.customers (6)",
                   "\xE2\x97\x86"));
     tmx_keys(&tm, "n");
-    tmx_wait_for(&tm, "[1/7]");
+    tmx_wait_for(&tm, "[1/7 \xC2\xB7 Physical]");
     tmx_keys(&tm, "n");
-    tmx_wait_for(&tm, "[2/7]");
+    tmx_wait_for(&tm, "[2/7 \xC2\xB7 Physical]");
     tmx_stop(&tm);
 }
 END_TEST
@@ -159,7 +159,7 @@ START_TEST(w_walks_the_plan_in_execution_order_stage_by_stage)
     tmx_keys(&tm, "'*'");
     tmx_wait_for(&tm, "Expression ids of this node");
     tmx_keys(&tm, "Enter");
-    tmx_wait_for(&tm, "[2/2]");
+    tmx_wait_for(&tm, "[2/2 \xC2\xB7 Physical]");
     tmx_keys(&tm, "w"); /* the first step, explained */
     TMX_EXPECT(&tm, false, SHOWS("walk 1/12 (Space b q) \xC2\xB7 job stage 1/3: FileScan: execution starts here"),
                SHOWS("FileScan  (Spark physical operator)"));
@@ -167,7 +167,7 @@ START_TEST(w_walks_the_plan_in_execution_order_stage_by_stage)
     TMX_EXPECT(&tm, false,
                SHOWS("walk 4/12 (Space b q) \xC2\xB7 job stage 1/3: Exchange: writes the shuffle, "
                      "job stage 1 ends here"),
-               LACKS("/2] "));
+               LACKS("/2 \xC2\xB7 Physical] "));
     /* The customers scan starts a stage; it crosses nothing (QA #8). */
     tmx_keys(&tm, "Space");
     tmx_wait_for(&tm, "job stage 2/3 (a new job stage starts at a scan): FileScan");
@@ -189,7 +189,7 @@ START_TEST(w_walks_the_plan_in_execution_order_stage_by_stage)
     tmx_keys(&tm, "G");
     tmx_wait_for(&tm, "walk 12/12 (Space b q) \xC2\xB7 job stage 3/3: Project (codegen stage *(5))");
     tmx_keys(&tm, "q"); /* explanations back off, the trace counter back */
-    TMX_EXPECT(&tm, false, SHOWS("walk ended"), LACKS("What to check"), SHOWS("/2] "));
+    TMX_EXPECT(&tm, false, SHOWS("walk ended"), LACKS("What to check"), SHOWS("/2 \xC2\xB7 Physical] "));
     tmx_stop(&tm);
 }
 END_TEST

@@ -181,11 +181,13 @@ static void draw_status(const struct tui *t)
     size_t len = 0;
     if (r->pattern && !stack_has(t, VIEW_WALK)) {  /* the walk's own counter is in the message */
         size_t i = rows_match_index(r);
+        /* The section the matches are in: a search goes on into other sections. */
         if (i)
-            len += (size_t)snprintf(right + len, sizeof right - len, "[%zu/%zu] ", i,
-                                    r->n_matches);
+            len += (size_t)snprintf(right + len, sizeof right - len, "[%zu/%zu \xC2\xB7 %.20s] ",
+                                    i, r->n_matches, tab->label);
         else
-            len += (size_t)snprintf(right + len, sizeof right - len, "[-/%zu] ", r->n_matches);
+            len += (size_t)snprintf(right + len, sizeof right - len, "[-/%zu \xC2\xB7 %.20s] ",
+                                    r->n_matches, tab->label);
     }
     const char *busy = !jobs_analysing(&t->jobs, dv->doc)  ? NULL
                        : t->utf8                              ? "analysing\xE2\x80\xA6"
@@ -193,10 +195,12 @@ static void draw_status(const struct tui *t)
     if (busy)
         len += (size_t)snprintf(right + len, sizeof right - len, "%s  ", busy);
     bool walking = stack_has(t, VIEW_WALK); /* its message leads: counter and keys */
-    /* The section by name, from 60 columns (narrower, the header's active tab says it). */
+    /* The section by name, from 60 columns (narrower, the header's active tab says it;
+     * a search counter says it already). */
+    bool named = COLS >= 60 && !(r->pattern && !walking);
     if (r->sel && !walking)
         len += (size_t)snprintf(right + len, sizeof right - len, "%.24s%s%u/%u  ",
-                                COLS >= 60 ? tab->label : "", COLS >= 60 ? " \xC2\xB7 " : "",
+                                named ? tab->label : "", named ? " \xC2\xB7 " : "",
                                 r->sel->preorder - r->begin + 1, r->end - r->begin);
     snprintf(right + len, sizeof right - len, "?:help ");
     int right_w = 0;

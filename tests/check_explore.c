@@ -610,6 +610,45 @@ START_TEST(t_picks_any_section_of_any_document_filtered_as_typed)
 }
 END_TEST
 
+
+START_TEST(search_goes_on_into_other_sections_and_documents)
+{
+    if (skip_test())
+        return;
+    tmx_write_file("extended.txt", "== Parsed Logical Plan ==\n"
+                                   "'Project ['item]\n"
+                                   "+- 'UnresolvedRelation [sales], [], false\n"
+                                   "\n"
+                                   "== Analyzed Logical Plan ==\n"
+                                   "item: int\n"
+                                   "Project [item#1]\n"
+                                   "+- SubqueryAlias spark_catalog.default.sales\n"
+                                   "   +- Relation spark_catalog.default.sales[item#1] parquet\n"
+                                   "\n"
+                                   "== Optimized Logical Plan ==\n"
+                                   "Relation spark_catalog.default.sales[item#1] parquet\n"
+                                   "\n"
+                                   "== Physical Plan ==\n"
+                                   "*(1) ColumnarToRow\n"
+                                   "+- FileScan parquet spark_catalog.default.sales[item#1]\n");
+    struct tmx x;
+    tmx_start(&x, "searchall", 120, 30, "", "wide.txt extended.txt");
+    tmx_wait_for(&x, "wide.txt [1/2]");
+    /* Only in the second document's Analyzed plan. */
+    tmx_keys(&x, "/ S u b q u e r y A l i a s Enter");
+    TMX_EXPECT(&x, false, SHOWS("extended.txt [2/2]"), SHOWS("[1/1 \xC2\xB7 Analyzed]"),
+               SHOWS("1 match in Analyzed of extended.txt"), LINE_SHOWS(0, "[Analyzed]"));
+    tmx_keys(&x, "N"); /* back through the others: none has one, so it stays */
+    tmx_wait_for(&x, "[1/1 \xC2\xB7 Analyzed]");
+    /* In two sections of one document: n goes on from the last match to the next section. */
+    tmx_keys(&x, "/ R e l a t i o n Enter");
+    tmx_wait_for(&x, "\xC2\xB7 Analyzed]");
+    tmx_keys(&x, "n");
+    TMX_EXPECT(&x, false, SHOWS("\xC2\xB7 Optimized]"), LINE_SHOWS(0, "[Optimized]"));
+    tmx_stop(&x);
+}
+END_TEST
+
 Suite *explore_suite(void)
 {
     Suite *s = suite_create("explore");
@@ -633,6 +672,7 @@ Suite *explore_suite(void)
     tcase_add_test(tc, a_match_shows_in_the_tree_row_and_in_the_details);
     tcase_add_test(tc, braces_go_to_the_next_and_previous_document);
     tcase_add_test(tc, t_picks_any_section_of_any_document_filtered_as_typed);
+    tcase_add_test(tc, search_goes_on_into_other_sections_and_documents);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -148,6 +148,13 @@ bool tui_open_paste(struct tui *t, char *bytes, size_t len);
  * for a time slice between keys, and says what it found when done; reactions. */
 bool tui_search_start(struct tui *t, const char *text);
 int tui_search_slice(struct tui *t);
+/* search_all.c: the next (dir > 0) or previous section, of this document or the next
+ * ones, that has matches of pattern, nearest first: goes to its first (last) match and
+ * says so; false when no other section has one. */
+bool tui_search_elsewhere(struct tui *t, const char *pattern, int dir);
+/* tui_search_slice, then, when the search is over with no match in its section, on into
+ * the others; reactions. */
+int tui_search_run(struct tui *t);
 /* The tabs of a document (one per section, plus AQE Final/Initial subtrees). */
 bool tui_build_tabs(struct doc_view *dv);
 /* A tab shown but not yet indexed (the current one first), or NULL; tui_index_slice

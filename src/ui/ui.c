@@ -590,7 +590,7 @@ static int turn(struct tui *t, int *timeout, bool *quit)
         return 0;
     struct input_event ev;
     if (n == 0 && searching)
-        flags |= tui_search_slice(t);
+        flags |= tui_search_run(t);
     else if (n == 0 && indexing)
         flags |= tui_index_slice(t);
     else if (n == 0 && input_force(&ev))

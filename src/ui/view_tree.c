@@ -495,7 +495,14 @@ static int jump_key(struct tui *t, struct rows *r, enum key_action a)
         found = rows_next_stage(r, a == KA_NEXT_STAGE ? 1 : -1, &wrapped);
         return jump_message(t, found, wrapped, "codegen stage");
     case KA_SEARCH_NEXT:
-    case KA_SEARCH_PREV:
+    case KA_SEARCH_PREV: {
+        int dir = a == KA_SEARCH_NEXT ? 1 : -1;
+        size_t at = r->pattern ? rows_match_index(r) : 0;
+        bool at_end = r->pattern && !rows_searching(r) && !decor_trace_live(t, tui_tab_c(t)) &&
+                      (r->n_matches == 0 || (dir > 0 ? at == r->n_matches : at == 1));
+        /* Past the section's last match: on into the next section that has one. */
+        if (at_end && tui_search_elsewhere(t, r->pattern, dir))
+            return RE_DRAW | RE_LAYOUT;
         if (!r->pattern)
             tui_message(t, true, "no search yet: press / first");
         else if (!rows_search_step(r, a == KA_SEARCH_NEXT ? 1 : -1, &wrapped))
@@ -503,6 +510,7 @@ static int jump_key(struct tui *t, struct rows *r, enum key_action a)
         else if (wrapped)
             tui_message(t, false, "search wrapped around");
         return RE_DRAW;
+    }
     default:
         return RE_PASS;
     }

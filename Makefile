@@ -274,9 +274,9 @@ $(BB)/libsparkplan-core.a: $(BB_CORE_OBJ)
 $(BB)/sparkplan: $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a
 	$(CC) $(BENCH_FLAGS) $(LDFLAGS) -pthread -o $@ $(BB)/main.o $(BB_UI_OBJ) $(BB)/libsparkplan-core.a $(UI_LIBS) -lm
 
-$(BB)/spbench: bench/driver.c bench/keys.c bench/screen.c bench/keys.h bench/bench.h \
+$(BB)/spbench: bench/driver.c bench/keys.c bench/screen.c bench/index.c bench/keys.h bench/bench.h \
               $(BB)/libsparkplan-core.a
-	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -Ibench -o $@ bench/driver.c bench/keys.c bench/screen.c \
+	$(CC) $(WARN) $(CPPFLAGS) $(BENCH_FLAGS) -Ibench -o $@ bench/driver.c bench/keys.c bench/screen.c bench/index.c \
 	  $(BB)/libsparkplan-core.a -pthread -lm
 
 $(BB)/gen: bench/gen.c | $(BB)

@@ -5,6 +5,13 @@
  *   spbench read FILE            get FILE's bytes the way load_path does (mapped when 1 MB
  *                                or more, else read into a fresh buffer), look at every
  *                                line end, let go: the floor of any loader that keeps them
+ *                                (one memchr call per line, as the loader finds them)
+ *   spbench scan FILE            the same mapping, every line end found 64 bytes a step
+ *                                with a vector bitmask: the floor measured the fast way
+ *   spbench index FILE [RUNS [check]]
+ *                                the compact plan index built in one pass (index.c): a
+ *                                prototype of the design of BENCHMARKS.md finding 10;
+ *                                check: compared operator by operator with the loader's model
  *   spbench load FILE [RUNS]     in-process: RUNS loads split by phase (read, clean, parse,
  *                                finish, free), the median of each
  *   spbench run RUNS OUT -- CMD  fork/exec CMD RUNS times with stdout to OUT; prints the
@@ -26,6 +33,9 @@
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
 #include <errno.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -79,7 +89,7 @@ double bench_now(void) { return now(); }
 
 static int usage(void)
 {
-    fputs("usage: spbench parse FILE | read FILE | load FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N] | fresh MB [RUNS] | screen ROWS COLS TIMEOUT_S -- CMD ARGS...\n",
+    fputs("usage: spbench parse FILE | read FILE | scan FILE | index FILE [RUNS [check]] | load FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N] | fresh MB [RUNS] | screen ROWS COLS TIMEOUT_S -- CMD ARGS...\n",
           stderr);
     return 2;
 }
@@ -152,6 +162,51 @@ static int cmd_read(const char *path)
     (void)sink;
     if (fd >= 0)
         close(fd);
+    return 0;
+}
+
+/* Every line end of a block of 64 bytes as one bit of a mask: four SSE2 compares, no call per
+ * line.  Each '\n' is visited (its offset summed), as a loader that records line ends would. */
+static size_t scan_lines64(const char *p, size_t len, size_t *sum)
+{
+    size_t n = 0, s = 0, i = 0;
+#ifdef __SSE2__
+    const __m128i nl = _mm_set1_epi8('\n');
+    for (; i + 64 <= len; i += 64) {
+        uint64_t m = 0;
+        for (int k = 0; k < 4; k++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16 * k));
+            m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) << (16 * k);
+        }
+        for (; m; m &= m - 1, n++)
+            s += i + (size_t)__builtin_ctzll(m);
+    }
+#endif
+    for (; i < len; i++)
+        if (p[i] == '\n')
+            s += i, n++;
+    *sum = s;
+    return n;
+}
+
+/* The floor of finding every line end the fast way: the file mapped as the loader maps it
+ * (mapfile_open, MAP_POPULATE) and its newlines found 64 bytes a step (scan_lines64). */
+static int cmd_scan(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        perror(path);
+        return 1;
+    }
+    char *mapped = mapfile_open(fd, (size_t)st.st_size);
+    close(fd);
+    if (!mapped)
+        return 1;
+    size_t sum;
+    volatile size_t sink = scan_lines64(mapped, (size_t)st.st_size, &sum) + sum;
+    (void)sink;
+    mapfile_close(mapped, (size_t)st.st_size);
     return 0;
 }
 
@@ -361,6 +416,11 @@ int main(int argc, char **argv)
         return cmd_parse(argv[2]);
     if (strcmp(argv[1], "read") == 0)
         return cmd_read(argv[2]);
+    if (strcmp(argv[1], "scan") == 0)
+        return cmd_scan(argv[2]);
+    if (strcmp(argv[1], "index") == 0)
+        return bench_index(argv[2], argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 1,
+                           argc > 4 && strcmp(argv[4], "check") == 0);
     if (strcmp(argv[1], "load") == 0)
         return cmd_load(argv[2], argc > 3 ? atoi(argv[3]) > 0 ? atoi(argv[3]) : 1 : 1);
     if (strcmp(argv[1], "run") == 0 && argc > 5 && strcmp(argv[4], "--") == 0)

@@ -34,7 +34,27 @@ static void out_flush(void)
     out_len = 0;
 }
 
+static int json_escape; /* eventlog: the plan is written as the body of a JSON string */
+static void put_raw(const char *s, size_t n);
+
 static void put_mem(const char *s, size_t n)
+{
+    if (!json_escape) {
+        put_raw(s, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '\n')
+            put_raw("\\n", 2);
+        else if (c == '"' || c == '\\')
+            put_raw((const char[]){'\\', c}, 2);
+        else
+            put_raw(&s[i], 1);
+    }
+}
+
+static void put_raw(const char *s, size_t n)
 {
     while (n) {
         if (out_len == sizeof out_buf)
@@ -52,6 +72,10 @@ static void put(const char *s) { put_mem(s, strlen(s)); }
 
 static void put_ch(char c)
 {
+    if (json_escape) {
+        put_mem(&c, 1);
+        return;
+    }
     if (out_len == sizeof out_buf)
         out_flush();
     out_buf[out_len++] = c;
@@ -755,7 +779,7 @@ static void write_longline(uint64_t bytes)
 int main(int argc, char **argv)
 {
     if (argc != 4) {
-        fputs("usage: gen formatted|simple|chain|longline SIZE FILE\n", stderr);
+        fputs("usage: gen formatted|simple|chain|longline|eventlog SIZE FILE\n", stderr);
         return 2;
     }
     const char *kind = argv[1];
@@ -779,10 +803,21 @@ int main(int argc, char **argv)
             root = build_big((uint32_t)size);
         fix_cols();
         number_nodes(root);
+        /* eventlog: the formatted plan as Spark's event log carries it, the string value of
+           physicalPlanDescription on one JSON line (SparkListenerSQLExecutionStart) */
+        int elog = strcmp(kind, "eventlog") == 0;
+        if (elog)
+            put("{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+                "\"executionId\":0,\"description\":\"report\",\"details\":\"\","
+                "\"physicalPlanDescription\":\"");
+        json_escape = elog;
         put("== Physical Plan ==\n");
-        if (strcmp(kind, "formatted") == 0) {
+        if (elog || strcmp(kind, "formatted") == 0) {
             print_tree(root, 1);
             print_details();
+            json_escape = 0;
+            if (elog)
+                put("\",\"time\":1700000000000}\n");
         } else {
             print_tree(root, 0);
             put_ch('\n');

@@ -18,7 +18,7 @@ DIR=${BENCH_DIR:-/tmp/sparkplan-bench}
 RUNS=${BENCH_RUNS:-3}
 KEEP=${BENCH_KEEP:-0}
 NODES=${BENCH_NODES:-1000000}
-ONLY=${BENCH_ONLY:-formatted simple chain longline corpus}
+ONLY=${BENCH_ONLY:-formatted simple chain longline corpus eventlog}
 CORPUS=${SPARKPLAN_CORPUS:-../shared/corpus}
 SCREEN_RE=${BENCH_SCREEN_RE:-}
 # Pause between two looks at the explorer's screen.  Polling without a pause (a tmux client
@@ -48,7 +48,7 @@ cleanup() {
     rm -f "$DIR"/out.* "$DIR"/*.massif
     if [ "$KEEP" != 1 ]; then
         rm -f "$DIR"/formatted.txt "$DIR"/simple.txt "$DIR"/chain.txt "$DIR"/longline.txt \
-              "$DIR"/corpus.txt "$DIR"/corpus1.txt
+              "$DIR"/corpus.txt "$DIR"/corpus1.txt "$DIR"/eventlog.txt
     fi
 }
 trap cleanup EXIT
@@ -80,6 +80,9 @@ make_input() { # NAME: generate $DIR/NAME.txt unless a fresh one is there
         simple)    "$GEN" simple "$NODES" "$f" ;;
         chain)     "$GEN" chain 10000 "$f" ;;
         longline)  "$GEN" longline 50000000 "$f" ;;
+        # the formatted plan's shape, 100 MB of it, as an event log carries it: the escaped
+        # string of physicalPlanDescription on one JSON line
+        eventlog)  "$GEN" eventlog $((NODES * 43 / 100)) "$f" ;;
         tiny)      "$GEN" formatted 10 "$f" ;;
         fill)      "$GEN" formatted 40 "$f" ;;   # 53 operators: fills the 38-line pane
         corpus)
@@ -201,6 +204,15 @@ for name in $ONLY; do
     record "$name" wc_cpu "$(field cpu "$line")"
     line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" read "$f")
     record "$name" read "$(field time "$line")"
+    # The same floor the fast way: every line end found 64 bytes a step (finding 10).
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" scan "$f")
+    record "$name" scan "$(field time "$line")"
+    # The compact index of finding 10 built in one pass (bench/index.c: a prototype that reads
+    # Spark's own output only; its node count is set beside the loader's in table 1c).
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" index "$f")
+    record "$name" proto "$(field time "$line")"
+    record "$name" proto_rss_kb "$(field rss_kb "$line")"
+    record "$name" proto_nodes "$(field nodes "$("$SPB" index "$f" 2>/dev/null)")"
     line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$f" 2>"$DIR/out.stderr")
     record "$name" parse "$(field time "$line")"
     record "$name" parse_cpu "$(field cpu "$line")"
@@ -212,11 +224,22 @@ for name in $ONLY; do
     done
     # The floor under the parse: fresh memory the size of the model (the arena).
     arena=$(field arena "$line")
+    nodes=$(field nodes "$line")
     record "$name" lines "$(wc -l <"$f")"
     if [ -n "$arena" ]; then
         line=$("$SPB" fresh "$(calc "$arena / 1048576")" "$RUNS")
         record "$name" fresh1 "$(field one_core "$line")"
         record "$name" fresh2 "$(field two_cores "$line")"
+    fi
+
+    # --summary: the load and the analysis behind it, its few lines of output to a file.
+    line=$("$SPB" run "$RUNS" "$DIR/out.summary" -- "$SP" --summary "$f" 2>"$DIR/out.stderr")
+    record "$name" summary "$(field time "$line")"
+    rm -f "$DIR/out.summary"
+    # The floor of a compact index of the plan (16 bytes an operator): its fresh memory.
+    if [ -n "$nodes" ] && [ "$nodes" -gt 0 ]; then
+        line=$("$SPB" fresh "$(calc "$nodes * 16 / 1048576")" "$RUNS")
+        record "$name" fresh_index "$(field one_core "$line")"
     fi
 
     for mode in print json; do

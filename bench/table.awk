@@ -1,5 +1,5 @@
 # table.awk: results.tsv (input, key, value) -> the tables `make bench` prints.
-# Targets (issue 6): parse <= 3x wc -l, peak RSS <= 2x input, first screen <= 1.2x parse,
+# Targets (issue 6; table 1c: issue 17): parse <= 3x wc -l, peak RSS <= 2x input, first screen <= 1.2x parse,
 # keys <= 2x the tiny plan's cost, global keys (unfold all, search all) < 16 ms.
 BEGIN { n = 0 }
 {
@@ -56,6 +56,57 @@ END {
             ms(v[i, "read"]), v[i, "in_arena"] / 1048576, ms(v[i, "fresh1"]) "/" ms(v[i, "fresh2"]),
             ms(left), v[i, "lines"], v[i, "in_nodes"], (left > 0) ? sprintf("%.1f", per_line) : "none",
             ms(v[i, "parse"])
+    }
+
+    shown = 0
+    for (j = 1; j <= n; j++) {
+        i = order[j]
+        if (!has(i, "parse") || !has(i, "wc")) continue
+        if (!shown++) {
+            printf "\n1c. Against wc -l of the same file (same run): the loading targets of issue 17\n"
+            printf "    scan = the file mapped and every line end found 64 bytes a step (spbench scan):\n"
+            printf "           the floor measured the fast way; index = fresh memory for 16 bytes an\n"
+            printf "           operator (a compact index of the plan), one core, MAP_POPULATE\n"
+            printf "    parse <= 3 (formatted, simple; chain, longline), <= 6 (corpus paste, event-log line);\n"
+            printf "    summary <= 5, print <= 6, RSS <= 1.5x input on the million-node plans;\n"
+            printf "    screen = first full screen (pty) <= 4 on the formatted plan\n"
+            printf "    proto = the one-pass index prototype (spbench index, bench/index.c): time and\n"
+            printf "            RSS against wc -l and the input, and its node count beside the loader's\n"
+            printf "%-10s %6s %7s %8s %-13s %-13s %-13s %-13s %-13s %s\n", "input", "wc ms",
+                "scan x", "index ms", "parse x", "summary x", "print x", "screen x", "RSS/input",
+                "proto x / RSS / nodes (loader)"
+        }
+        w = v[i, "wc"]
+        big = (i == "formatted" || i == "simple")
+        lim = (i == "corpus" || i == "eventlog") ? 6 : 3
+        r = ratio(v[i, "parse"], w)
+        cell_p = sprintf("%.1f %s", r, mark(r, lim))
+        cell_s = "-"; cell_o = "-"; cell_t = "-"; cell_m = "-"
+        if (has(i, "summary")) {
+            r = ratio(v[i, "summary"], w)
+            cell_s = big ? sprintf("%.1f %s", r, mark(r, 5)) : sprintf("%.1f", r)
+        }
+        if (has(i, "print")) {
+            r = ratio(v[i, "print"], w)
+            cell_o = big ? sprintf("%.1f %s", r, mark(r, 6)) : sprintf("%.1f", r)
+        }
+        if (has(i, "pty")) {
+            r = ratio(v[i, "pty"], w)
+            cell_t = (i == "formatted") ? sprintf("%.1f %s", r, mark(r, 4)) : sprintf("%.1f", r)
+        }
+        if (has(i, "rss_kb")) {
+            r = ratio(v[i, "rss_kb"] * 1024 / 1e6, v[i, "bytes"] / 1e6)
+            cell_m = big ? sprintf("%.2f %s", r, mark(r, 1.5)) : sprintf("%.2f", r)
+        }
+        cell_x = "-"
+        if (has(i, "proto"))
+            cell_x = sprintf("%.1f / %.2f / %d (%d)", ratio(v[i, "proto"], w),
+                ratio(v[i, "proto_rss_kb"] * 1024 / 1e6, v[i, "bytes"] / 1e6), v[i, "proto_nodes"],
+                v[i, "in_nodes"])
+        printf "%-10s %6s %7s %8s %-13s %-13s %-13s %-13s %-13s %s\n", i, ms(w),
+            has(i, "scan") ? sprintf("%.2f", ratio(v[i, "scan"], w)) : "-",
+            has(i, "fresh_index") ? sprintf("%.1f", v[i, "fresh_index"] * 1000) : "-", cell_p, cell_s, cell_o, cell_t,
+            cell_m, cell_x
     }
 
     shown = 0

@@ -52,7 +52,8 @@ static const char usage_text[] =
     "Output:\n"
     "  -p, --print         indented outline: every section, one node a line\n"
     "                      with *(codegen stage) and (operator id); warnings on stderr\n"
-    "  -j, --json          the plan model as JSON, one object (one line) per FILE\n"
+    "  -j, --json          the plan model as JSON, one object (one line) per FILE;\n"
+    "                      a plan's \"source\": its notebook cell, query or log record\n"
     "\n"
     "Insight:\n"
     "      --lint          findings, one a line: FILE:LINE: SPnnn severity: message;\n"
@@ -295,8 +296,20 @@ static void report(const char *name, uint32_t line, const char *what, const char
 
 static void report_warnings(const struct document *doc)
 {
-    for (const struct plan_warning *w = doc->first_warning; w; w = w->next)
-        report(doc->name, w->line, "warning: ", w->message);
+    for (const struct plan_warning *w = doc->first_warning; w; w = w->next) {
+        if (!w->where) {
+            report(doc->name, w->line, "warning: ", w->message);
+            continue;
+        }
+        /* A notebook: "FILE:cell 12:3: warning: ..." */
+        fputs("sparkplan: ", stderr);
+        sanitize_fwrite(stderr, slice_cstr(doc->name));
+        fputc(':', stderr);
+        sanitize_fwrite(stderr, slice_cstr(w->where));
+        fputs(": warning: ", stderr);
+        sanitize_fwrite(stderr, slice_cstr(w->message));
+        fputc('\n', stderr);
+    }
 }
 
 /* --print / --json / stdout not a terminal: each input loaded, written and freed in turn,

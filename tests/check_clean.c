@@ -824,6 +824,50 @@ static void json_escape(const char *text, size_t n, struct sb *o)
     }
 }
 
+/* An event log's plan is found and decoded many bytes at a time: escapes and quotes that
+   fall at every offset of a 16-byte step, and a line that ends inside a string after a
+   backslash, must read as they did byte by byte. */
+START_TEST(event_log_escapes_at_every_offset_are_decoded)
+{
+    for (int pad = 0; pad < 40; pad++) {
+        struct sb plan = {0};
+        sb_str(&plan, "== Physical Plan ==\n*(1) Filter (name#1 = ");
+        for (int k = 0; k < pad; k++)
+            sb_ch(&plan, (char)('a' + k % 26));
+        sb_str(&plan, "\"q\" \\ x=y\tz)\n+- *(1) LocalTableScan [name#1]\n");
+        struct sb json = {0};
+        sb_str(&json, "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+                      "\"physicalPlanDescription\":\"");
+        json_escape(plan.p, plan.n, &json);
+        sb_str(&json, "\",\"time\":1}\n");
+        char *out = cleaned(json.p);
+        ck_assert_msg(strstr(out, plan.p) != NULL, "pad %d: got [%s]", pad, out);
+        free(out);
+        /* '=' as Gson writes it (a Zeppelin note): \u003d */
+        struct sb gson = {0};
+        for (size_t i = 0; i < json.n; i++) {
+            if (json.p[i] == '=' && i > 40)
+                sb_str(&gson, "\\u003d");
+            else
+                sb_ch(&gson, json.p[i]);
+        }
+        out = cleaned(gson.p);
+        ck_assert_msg(strstr(out, plan.p) != NULL, "pad %d (gson): got [%s]", pad, out);
+        free(out);
+        /* cut after a backslash: an unterminated string is not a plan */
+        json.p[json.n - 14] = '\\';
+        json.p[json.n - 13] = '\n';
+        json.p[json.n - 12] = '\0';
+        out = cleaned(json.p);
+        ck_assert_ptr_null(strstr(out, "LocalTableScan [name#1]\n"));
+        free(out);
+        free(plan.p);
+        free(json.p);
+        free(gson.p);
+    }
+}
+END_TEST
+
 static void m_json(const char *text, struct sb *o)
 {
     if (strstr(text, "Plan ==")) {
@@ -1407,8 +1451,13 @@ START_TEST(spark_output_gives_the_same_tree_with_and_without_clean_up)
         bool paste = false;
         for (size_t k = 0; k < sizeof pastes / sizeof pastes[0]; k++)
             paste |= strcmp(p + 2, pastes[k]) == 0;
-        if (paste) {
+        /* The parser reads this one's one-space indentation as tree markers off the grid
+           (tests/check_wild.c) without clean-up too. */
+        bool parser_reads_it = strcmp(p + 2, "web/spark-docs-explain-default-table.txt") == 0;
+        if (paste && !parser_reads_it) {
             ck_assert_msg(strcmp(raw, got) != 0, "%s: clean-up no longer needed?", p + 2);
+        } else if (paste) {
+            ck_assert_msg(strcmp(raw, got) == 0, "%s: clean-up and parser disagree", p + 2);
         } else if (strcmp(raw, got) != 0) {
             char why[400];
             first_difference(raw, got, why, sizeof why);
@@ -1439,6 +1488,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, show_table_is_unwrapped);
     tcase_add_test(tc, row_repr_is_decoded);
     tcase_add_test(tc, json_string_and_notebook_output_are_decoded);
+    tcase_add_test(tc, event_log_escapes_at_every_offset_are_decoded);
     tcase_add_test(tc, codegen_strings_are_not_decoded);
     tcase_add_test(tc, comment_and_quote_prefixes_are_removed);
     tcase_add_test(tc, sql_test_comments_are_not_prefixes);

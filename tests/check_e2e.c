@@ -182,6 +182,22 @@ static bool has_colour_code(const char *s)
     return false;
 }
 
+/* A made-up notebook: two code cells whose outputs are plans, the second shortened. */
+static const char notebook_elided[] =
+    "{\n \"cells\": [\n"
+    "  {\n   \"cell_type\": \"code\",\n   \"execution_count\": 1,\n"
+    "   \"outputs\": [\n    {\n     \"output_type\": \"stream\",\n     \"text\": [\n"
+    "      \"== Physical Plan ==\\n\",\n      \"LocalTableScan [a#1]\\n\"\n     ]\n    }\n   ],\n"
+    "   \"source\": [\"small.explain()\"]\n  },\n"
+    "  {\n   \"cell_type\": \"code\",\n   \"execution_count\": 7,\n"
+    "   \"outputs\": [\n    {\n     \"output_type\": \"stream\",\n     \"text\": [\n"
+    "      \"== Physical Plan ==\\n\",\n"
+    "      \"*(2) HashAggregate(keys=[k#1], functions=[count(1)])\\n\",\n"
+    "      \"+- ...\\n\",\n"
+    "      \"   +- Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [plan_id=5]\\n\",\n"
+    "      \"      +- *(1) Scan parquet default.t[k#1]\\n\"\n     ]\n    }\n   ],\n"
+    "   \"source\": [\"big.explain()\"]\n  }\n ],\n \"nbformat\": 4\n}\n";
+
 static bool skip_test(void)
 {
     return !tmx_ready();
@@ -196,6 +212,7 @@ static void suite_setup(void)
     tmx_write_file("formatted.txt", plan_formatted);
     tmx_write_file("extended.txt", plan_extended);
     tmx_write_file("hostile.txt", plan_hostile);
+    tmx_write_file("elided.ipynb", notebook_elided);
 }
 
 /* Runs in the parent once the tests are done, failed or not: no tmux server outlives the
@@ -780,6 +797,22 @@ START_TEST(x_and_brackets_jump_between_exchanges_and_stages)
 }
 END_TEST
 
+/* A shortened plan shows a dim "…" row where operators were left out; a notebook's plans
+   are named by their cells in the tabs and the details. */
+START_TEST(elisions_and_notebook_cells_show)
+{
+    if (skip_test())
+        return;
+    struct tmx x;
+    tmx_start(&x, "elided", 100, 30, "", "elided.ipynb");
+    tmx_wait_for(&x, "c1:Physical");
+    tmx_keys(&x, "Tab");
+    TMX_EXPECT(&x, false, SHOWS("HashAggregate(keys=[k#1]"), SHOWS("\xe2\x80\xa6"),
+               SHOWS("c2:Physical"), SHOWS("cell 2, output of [7] big.explain()"));
+    tmx_stop(&x);
+}
+END_TEST
+
 START_TEST(aqe_plans_get_final_and_initial_tabs)
 {
     if (skip_test())
@@ -890,6 +923,7 @@ Suite *e2e_suite(void)
     tcase_add_test(tc, details_of_a_long_line_stop_at_64_kb_and_say_what_is_left);
     tcase_add_test(tc, x_and_brackets_jump_between_exchanges_and_stages);
     tcase_add_test(tc, aqe_plans_get_final_and_initial_tabs);
+    tcase_add_test(tc, elisions_and_notebook_cells_show);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,6 @@
 /* catalog: what each operator in a Spark plan does, in plain words.
  *
- * Owns: a static table (src/analysis/catalog.c, data only) with one entry per operator name seen
+ * Owns: a static table (src/model/catalog.c, data only) with one entry per operator name seen
  * in real plans — Spark's physical and logical operators, commands, and the accelerator
  * variants (Photon, Comet, Gluten/Velox, RAPIDS, Auron), each mapped to the Spark operator it
  * stands for.  Everything returned points into that table: nothing to free, never NULL-terminated

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "sparkplan/slice.h"
+#include "sparkplan/wrap.h"
 
 void draw_set_utf8(bool utf8);
 bool draw_utf8(void);
@@ -40,12 +41,9 @@ int draw_width(struct slice text, bool one_line);
 /* Bytes of text that fit in width columns (at least one character when width > 0). */
 size_t draw_fit(struct slice text, int width);
 
-/* The one wrapping rule of every text pane: the bytes of text that make its next display
- * line of at most width columns (at least one character; 0 for empty text).
- * WRAP_CHARS: as many as fit.  WRAP_SPACES: ending after the last space that fits, when
- * there is one (the help).  WRAP_PATHS: after the last space, '/' or ',' or before the
- * last '(' or '[' that fits, mid-word only when there is none (the details).  The caller skips what it does not draw. */
-enum wrap_mode { WRAP_CHARS, WRAP_SPACES, WRAP_PATHS };
+/* The wrapping rule of every text pane: wrap_next (wrap.h) measured in display columns as
+ * drawn: the bytes of text that make its next display line of at most width columns (at
+ * least one character; 0 for empty text).  The caller skips what it does not draw. */
 size_t draw_wrap(struct slice text, int width, enum wrap_mode mode);
 
 /* Blank a rectangle. */

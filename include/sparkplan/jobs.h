@@ -1,17 +1,32 @@
-/* jobs: each document's analysis (lint findings), run on a thread of its own so no key
- * waits for it; one wake-up descriptor for the loop.
+/* jobs: the explorer's background work, with one wake-up descriptor for its loop.  Core
+ * (no curses): the workspace (workspace.h) holds one `struct jobs`, and the tests drive it
+ * without a terminal.
  *
- * One thread at a time, the shown document first; the others wait their turn.  The thread
- * only reads the document, which nothing changes once it is loaded, and writes nothing but
- * its job; the main thread reads the job after pthread_join.  jobs_hold: no analysis until
- * jobs_release, so the first frame is drawn before it starts.  jobs_ask queues a document;
- * jobs_wake_fd is readable when the running analysis is done (-1 while none runs): the
- * loop polls it and calls jobs_collect.  A ! f F pressed while the findings are to come is
- * kept as `pending` and done when they are in, unless another key comes first.
+ * Two kinds of background work, one loop:
+ *   - On a thread: each document's analysis (lint findings), so no key waits for it.  One
+ *     thread at a time, the shown document first; the others wait their turn.  The thread
+ *     only reads the document, which nothing changes once it is loaded, and writes nothing
+ *     but its job; the main thread reads the job after pthread_join.  Later thread work
+ *     (loading an event log, matching a diff) is one more job kind here, reporting through
+ *     the same wake pipe and jobs_news.
+ *   - In slices between frames, on the main thread: indexing big tabs and a search reading
+ *     the text (ws_index_slice, ws_search_slice in workspace.h).  The loop runs one slice
+ *     when poll times out with nothing to read.
  *
- * Owns: the analyses (freed by jobs_free, which stops a running one within a millisecond
- * and joins it), the wake pipe.  Borrows the documents.  Never: curses, the explorer's
- * tabs or views (the caller updates them from what jobs_collect says).
+ * Call order (the loop, ui.c):
+ *   jobs_hold before the first frame (no analysis until it is drawn); jobs_release after
+ *   it; jobs_ask(doc) when a document is shown (queued once, started when the thread is
+ *   free); each turn poll jobs_wake_fd (-1 while nothing runs: poll ignores it) beside the
+ *   terminal, and when it is readable call jobs_collect; hand every jobs_news filled by
+ *   jobs_release / jobs_ask / jobs_collect to ws_take_news (and redraw); jobs_free last,
+ *   before the documents are freed (it stops a running analysis within a millisecond and
+ *   joins it).  A ! f F pressed while the findings are to come is kept as `pending` and
+ *   done when they are in, unless another key comes first (jobs_forget_key).
+ *
+ * Who frees what: the analyses are the jobs' (jobs_known lends them; jobs_free frees
+ * them), and so is the wake pipe.  jobs_news holds borrowed document pointers and a copied
+ * message: nothing to free.  The documents are borrowed and must outlive jobs_free.
+ * Never: curses, the explorer's tabs or views (the caller updates them from jobs_news).
  */
 #ifndef SPARKPLAN_JOBS_H
 #define SPARKPLAN_JOBS_H

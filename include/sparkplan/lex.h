@@ -1,5 +1,6 @@
 /* lex: classify one line of plan text (tree prefix, codegen marker, headers, formatted ids,
- * details fields, statistics, operator names).
+ * details fields, statistics, operator names).  It sits in src/input, below everything that
+ * asks it: the clean-up, the parser and the model; it calls only headline.c and libc.
  *
  * Owns nothing and allocates nothing: every function reads a (pointer, length) line and
  * returns values or slices into it.  No state between calls, no recursion.  Each function
@@ -90,6 +91,30 @@ bool lex_reads_as_prose(const char *s, size_t n, size_t from);
 /* A line that cannot continue a node's text: a log record ("24/01/02 10:11:12 INFO ...")
  * or a REPL prompt ("scala> ", ">>> ").  It ends the tree it follows. */
 bool lex_ends_tree(const char *s, size_t n);
+
+/* A line that never continues a node's text: a closing fence (```, ~~~), the end of a
+ * comment (its closing star and slash) or docstring ("""), an HTML tag (</pre>), a brace, code
+ * ("df.show()", "val x = ..."), a sentence or caption ("The scan reads the rows.").  Spark's
+ * own continuation lines (SQL text of a command, VALUES rows, a call site's stack frames)
+ * are none of these.  Leading and trailing blanks are ignored. */
+bool lex_foreign_line(const char *s, size_t n);
+/* The part of it that even a line cut at a terminal's width cannot be: a closing fence, the
+ * end of a comment or docstring, an HTML tag that opens or closes a code block. */
+bool lex_closes_block(const char *s, size_t n);
+/* The sentence part of it: a capitalised word (not a field's key), then two plain
+ * lowercase words in a row ("The scan reads the rows.", "Figure 2: the plan"). */
+bool lex_sentence_line(const char *s, size_t n);
+/* A line whose first text after blanks and ':' is "+- " or ":- ", on Spark's grid or not. */
+bool lex_tree_marker_line(const char *s, size_t n);
+
+/* A log record: "24/01/02 10:11:12 INFO SparkContext: ...", "2024-01-02 10:11:12,345 [main]
+ * INFO  o.a.s.s.e.a.InsertAdaptiveSparkPlan - ...".  *when is the time before the level word
+ * (empty when the line does not start with a digit), *logger the word after it. */
+bool lex_log_record(const char *s, size_t n, struct slice *when, struct slice *logger);
+
+/* A line (after its tree prefix) that only shortens the tree: "...", "…" (U+2026) and
+ * blanks.  Tutorials print "+- ..." or ":  ..." where they left operators out. */
+bool lex_is_elision(const char *s, size_t n);
 
 /* Truncation markers, in one pass: *fields = N of "... N more fields", *chars = N of
  * "... N more characters" or "Truncated plan of N characters"; -1 when absent. */

@@ -40,6 +40,8 @@ enum {
     NODE_TRUNCATED = 1u << 2,  /* text carries "... N more fields" or was cut short */
     NODE_MULTILINE = 1u << 3,  /* additive (issue 6): text runs on over continuation lines;
                                   without it text is one line and nobody looks for its end */
+    NODE_ELIDED = 1u << 4,     /* the text it was read from shortened the tree here ("...",
+                                  "+- ...", "…"): some of its children were left out */
 };
 
 /* One field of a formatted-mode details block, as plan_details_next() yields it. */
@@ -109,9 +111,27 @@ struct plan_section {
     struct plan_node *first_root, *last_root;
     uint32_t n_roots;
     uint32_t n_nodes;
+    uint32_t n_elided;         /* additive: nodes with NODE_ELIDED (the explorer's "…" rows) */
     struct plan_node **preorder;  /* all nodes of the section in pre-order (parents first) */
     struct plan *plan;
     struct plan_section *next;
+};
+
+/* Where a plan came from, beyond its line: the notebook cell it was printed by or pasted
+ * into, the SQL of a golden file's "-- !query" block, the log record that printed it.
+ * Strings are arena copies or slices of doc->text; absent fields are NULL / empty / 0. */
+struct plan_source {
+    const char *format;        /* "jupyter", "zeppelin", "databricks", "databricks-source";
+                                  NULL when the input is not a notebook */
+    uint32_t cell;             /* 1-based cell (paragraph, command) number, 0 when none */
+    uint32_t cell_line;        /* the plan's first line within that cell's text or output */
+    int32_t execution_count;   /* -1 when none */
+    const char *cell_type;     /* "code", "markdown", "raw" */
+    const char *code;          /* the first line of the cell's code */
+    bool from_output;          /* printed by running the cell, not pasted into its text */
+    struct slice query;        /* .sql.out: the SQL text of the "-- !query" block */
+    struct slice log_time;     /* the log record before the plan: its timestamp */
+    struct slice logger;       /* and its logger ("InsertAdaptiveSparkPlan") */
 };
 
 struct plan {
@@ -121,6 +141,7 @@ struct plan {
     bool adaptive;             /* an AdaptiveSparkPlan is present */
     int is_final;              /* 1 isFinalPlan=true, 0 false, -1 not adaptive / unknown */
     struct plan_node **by_id;  /* formatted id -> node (first one printed); NULL entries allowed */
+    struct plan_source source; /* additive: provenance (parse.c and load.c fill it) */
     uint32_t by_id_len;        /* valid ids are 0 .. by_id_len-1 */
     struct document *doc;
     struct plan *next;
@@ -128,6 +149,7 @@ struct plan {
 
 struct plan_warning {
     uint32_t line;             /* original input line, 0 when none */
+    const char *where;         /* additive: "cell 12:3" for a notebook (load.c), else NULL */
     const char *message;       /* arena string */
     struct plan_warning *next;
 };
@@ -178,6 +200,12 @@ uint32_t document_original_line(const struct document *doc, uint32_t text_line);
 
 /* Walks without recursion. */
 struct plan_node *plan_node_next_preorder(const struct plan_node *n);  /* within its section */
+/* Where a plan came from, in a few words for people: "cell 12, output of [7] df.explain()",
+ * "cell 3, pasted into a markdown cell", "query: EXPLAIN SELECT ...", "log 24/01/02 10:11:12
+ * InsertAdaptiveSparkPlan".  Empty when nothing is known.  Writes at most cap bytes (NUL
+ * included); the text comes from the input: callers sanitize it before it reaches a
+ * terminal. */
+void plan_source_describe(const struct plan_source *s, char *buf, size_t cap);
 struct plan_node *plan_node_next_skip_children(const struct plan_node *n);
 
 /* Lookups. */

@@ -44,6 +44,8 @@ struct rows {
                                      set by the view when the depths on screen need it */
     rows_height_fn *height_fn;
     void *height_ctx;
+    bool elisions;                /* some node of the section is NODE_ELIDED: it takes one
+                                     more line, a "…" row under it (rows_elision_lines) */
 
     /* Search: matching nodes' pre-order positions, ascending.  While a search is still
      * scanning (rows_searching), matches is NULL, n_matches counts what is found so far
@@ -133,6 +135,9 @@ struct plan_node *rows_prev(struct rows *r, const struct plan_node *n);
 /* Layout: lines available, and how tall a row is. */
 void rows_set_height(struct rows *r, unsigned height);
 void rows_set_height_fn(struct rows *r, rows_height_fn *fn, void *ctx);
+/* Lines a row takes below its text: 1 for an elided node (a dim "…" row where the input left
+ * operators out), else 0.  Part of every row height the model counts. */
+unsigned rows_elision_lines(const struct rows *r, const struct plan_node *n);
 
 /* Selection and scrolling.  Each keeps sel and top visible and sel on screen. */
 void rows_move(struct rows *r, int delta);       /* j/k: delta rows */

@@ -8,6 +8,8 @@
  * lives as long as its document (struct document embeds one).
  * Life: source_init() (text = the bytes) -> clean-up may source_set_text() once ->
  * source_drop_input() when the text is a copy -> the parser reads text -> source_free().
+ * Warnings about the input (the clean-up's) are kept as notes (source_note) until the
+ * loader files them on the document: nothing in src/input calls the model.
  * Never: parses, allocates outside its arena, frees the bytes while text points into them.
  *
  * How to add an input (an event log, a notebook, a decompressed file): read it whole into a
@@ -25,6 +27,8 @@
 
 /* line_depth value of a line that carries its own prefix. */
 #define CLEAN_OWN_PREFIX UINT32_MAX
+
+#define SOURCE_NOTES 4
 
 struct source {
     char *bytes;               /* the input as read; NULL once released (source_drop_input) or
@@ -44,6 +48,14 @@ struct source {
      * with just its marker ("+- ", ":- ") or, for an AQE section root, with nothing.
      * CLEAN_OWN_PREFIX: the line carries its own prefix. */
     const uint32_t *line_depth;
+    /* Warnings of a reader that rewrites the input (the clean-up), kept here until the
+     * loader files them on the document (document_warn): the input stage never calls the
+     * model.  More than SOURCE_NOTES are dropped (the clean-up makes two at most). */
+    struct source_note {
+        uint32_t line;             /* input line, 1-based; 0: the whole input */
+        char message[128];
+    } notes[SOURCE_NOTES];
+    unsigned n_notes;
 };
 
 /* Takes bytes (malloc'd, or a mapping when mapped; may be NULL with len 0); text = bytes. */
@@ -69,5 +81,9 @@ void source_drop_input(struct source *s);
 void source_move(struct source *to, struct source *from);
 
 void source_free(struct source *s);
+
+/* Keeps a warning about the input for the loader (see notes above). */
+void source_note(struct source *s, uint32_t line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -76,7 +76,7 @@ struct view_ops {
     enum view_layer layer;
     enum key_context keys;     /* the context its bindings are looked up in (keys.h) */
     /* Its state, set up from t (the selection, the document...); NULL when it cannot
-     * open (nothing to show, out of memory), after tui_message says why.  The loop then
+     * open (nothing to show, out of memory), after ws_message says why.  The loop then
      * leaves the stack as it was.  NULL open: a view without state. */
     void *(*open)(struct tui *t);
     void (*close)(struct tui *t, void *state);

@@ -575,8 +575,20 @@ static void step_indent(struct cleaner *c)
         for (; j < n; j++) {
             struct cl_line *x = &c->lines.v[j];
             uint32_t ind = cl_indent(x->p, x->len);
-            if (indented_blank(x, ind))
+            if (indented_blank(x, ind)) {
+                /* A blank line ends the block when what follows sits elsewhere: each block
+                   of lines is decided by itself (a line added elsewhere in the file never
+                   changes how a plan reads).  Blocks of one indented plan (a formatted
+                   plan's details) share their indentation and stay one run. */
+                size_t k = j + 1;
+                while (k < n && indented_blank(&c->lines.v[k], cl_indent(c->lines.v[k].p,
+                                                                         c->lines.v[k].len)))
+                    k++;
+                if (k < n && common != UINT32_MAX &&
+                    cl_indent(c->lines.v[k].p, c->lines.v[k].len) != common)
+                    break;
                 continue;
+            }
             if (ind == 0)
                 break;
             if (ind < common)
@@ -804,7 +816,7 @@ bool clean_quick_scan(const char *s, size_t n)
     struct cl_wrap_scan ws;
     cl_wrap_scan_init(&ws);
     struct cl_tree_check tc = {0};
-    bool dirty = false;
+    bool dirty = false, doc_next = false;
     uint32_t line = 0;
     while (s < end && !dirty) {
         unsigned marks = 0;
@@ -853,6 +865,9 @@ bool clean_quick_scan(const char *s, size_t n)
             if ((marks & MARK_BACKSLASH) && has_quote(l.p, l.len) &&
                 cl_line_has_escaped_newline(l.p, l.len))
                 dirty = true;
+            if ((c0 == '<' || c0 == '#' || c0 == '-' || c0 == '/' || c0 == '*' || doc_next) &&
+                cl_markup_line(l.p, l.len, ind, &doc_next))
+                dirty = true;
         } else {
             prev_prefix = PX_NONE;
             prev_number = -2;
@@ -885,12 +900,11 @@ bool clean_quick_scan(const char *s, size_t n)
 static enum sp_status run_pipeline(struct document *doc, struct diag *err)
 {
     struct cleaner c = {0};
-    c.doc = doc;
     c.src = &doc->src;
     c.input_len = doc->src.len;
     arena_init(&c.scratch);
     enum sp_status status = SP_OK;
-    if (!step_split(&c) || !cl_step_literals(&c) || !step_tabs(&c))
+    if (!step_split(&c) || !cl_step_literals(&c) || !step_tabs(&c) || !cl_step_markup(&c))
         goto nomem;
     step_prefixes(&c);
     if (!step_tables(&c))

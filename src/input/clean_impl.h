@@ -42,6 +42,10 @@ bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws);
 
 /* The steps, in pipeline order. */
 bool cl_step_literals(struct cleaner *c);  /* clean_literal.c */
+bool cl_step_markup(struct cleaner *c);    /* clean_markup.c: HTML blocks, MAGIC, doc stars */
+/* Quick scan (clean_markup.c): does this non-blank line (indentation ind) need the markup
+ * step?  *after_opener carries "the line before opened a doc comment" from line to line. */
+bool cl_markup_line(const char *p, uint32_t len, uint32_t ind, bool *after_opener);
 bool cl_step_wrap(struct cleaner *c);      /* clean_wrap.c */
 bool cl_step_tree(struct cleaner *c);      /* clean_tree.c */
 

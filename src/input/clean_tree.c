@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "clean_impl.h"
+#include "sparkplan/lex.h"
 
 /* ---- the shape checker (also used by the quick scan) ----------------------------------- */
 
@@ -275,10 +276,13 @@ static bool block_lost_indentation(struct cleaner *c, size_t a, size_t b, struct
     return trees >= 2 && (tc->bad || tc->collapsed_colons);
 }
 
+/* A blank line, a header, or a line no plan holds (a caption, code, a fence: two trees
+   with "After the rule:" between them are two blocks, never one tree rebuilt). */
 static bool is_block_boundary(const struct cleaner *c, size_t i)
 {
     enum cl_kind k = c->facts[i].kind;
-    return k == K_BLANK || k == K_HEADER || k == K_SECTION;
+    return k == K_BLANK || k == K_HEADER || k == K_SECTION ||
+           ((k == K_OTHER || k == K_FIELD) && lex_foreign_line(c->lines.v[i].p, c->lines.v[i].len));
 }
 
 /* A walk through one block, line by line.  Both passes walk it the same way: the second
@@ -563,7 +567,7 @@ static bool tree_emit(struct tree_step *ts)
 static void tree_commit(struct tree_step *ts)
 {
     struct cleaner *c = ts->c;
-    document_warn(c->doc, ts->first_line, "tree structure inferred from markers");
+    source_note(c->src, ts->first_line, "tree structure inferred from markers");
     c->changed |= CL_TREE;
     cl_replace(c, &ts->out); /* takes the array: ts->out is left empty */
     if (ts->ot.text) {

@@ -578,8 +578,29 @@ static void group_start(const struct wrap *wr, size_t i, struct wrap_group *g)
         g->kind = K_TREE;
 }
 
-/* The rules, first match wins: does line nx (after the group's line `last`) join it? */
+static enum join join_rule_plan(struct wrap *wr, struct wrap_group *g, size_t last,
+                                size_t nx);
+
+/* The rules, first match wins: does line nx (after the group's line `last`) join it?
+   Never a closing fence or tag, the end of a comment or a sentence; for a join at a word,
+   never code, a separator or a tree line (even off the grid) either (lex_foreign_line). */
 static enum join join_rule(struct wrap *wr, struct wrap_group *g, size_t last, size_t nx)
+{
+    enum join j = join_rule_plan(wr, g, last, nx);
+    if (j == J_NONE)
+        return J_NONE;
+    const struct cl_line *n = &wr->v[nx];
+    if (lex_closes_block(n->p, n->len) || lex_sentence_line(n->p, n->len))
+        return J_NONE;
+    /* A terminal's cut may fall anywhere in a line, inside a deep line's prefix too
+       (terminal_follower decides); a join at a word never leads into code or a marker. */
+    if (j == J_SPACE && (lex_tree_marker_line(n->p, n->len) || lex_foreign_line(n->p, n->len)))
+        return J_NONE;
+    return j;
+}
+
+/* The rules of Spark's own wrapped lines, first match wins. */
+static enum join join_rule_plan(struct wrap *wr, struct wrap_group *g, size_t last, size_t nx)
 {
     const struct cl_line *v = wr->v;
     const struct cl_facts *facts = wr->facts;
@@ -718,8 +739,8 @@ static bool wrap_join_all(struct wrap *wr)
     }
     if (!joined)
         return true;
-    document_warn(c->doc, first_line, "%u wrapped line%s joined to the line before", joined,
-                  joined == 1 ? "" : "s");
+    source_note(c->src, first_line, "%u wrapped line%s joined to the line before", joined,
+                joined == 1 ? "" : "s");
     c->changed |= CL_WRAP;
     c->lines.n = w;
     refresh_facts(wr);

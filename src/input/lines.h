@@ -48,7 +48,6 @@ enum {
 struct cl_facts;
 
 struct cleaner {
-    struct document *doc;   /* for its warnings (document_warn) only */
     struct source *src;     /* doc->src: the input read, the text written */
     struct arena scratch;   /* rewritten line contents, freed when clean-up ends */
     struct cl_lines lines;  /* the current lines */

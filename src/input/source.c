@@ -1,6 +1,8 @@
 /* source.c: the bytes of one input and the text read from them (see source.h). */
 #include "sparkplan/source.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,4 +86,16 @@ void source_free(struct source *s)
     else if (s->over)
         release_buffer(s, s->over);
     memset(s, 0, sizeof *s);
+}
+
+void source_note(struct source *s, uint32_t line, const char *fmt, ...)
+{
+    if (s->n_notes == SOURCE_NOTES)
+        return;
+    struct source_note *n = &s->notes[s->n_notes++];
+    n->line = line;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->message, sizeof n->message, fmt, ap);
+    va_end(ap);
 }

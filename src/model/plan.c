@@ -66,6 +66,7 @@ struct plan *document_add_plan(struct document *doc, uint32_t line)
         return NULL;
     p->line = line;
     p->is_final = -1;
+    p->source.execution_count = -1;
     p->doc = doc;
     if (doc->last_plan)
         doc->last_plan->next = p;
@@ -514,4 +515,37 @@ bool plan_node_stats(const struct plan_node *n, struct plan_stats *out)
     size_t at;
     lex_statistics(s, len, out, &at);
     return out->has_size || out->has_rows;
+}
+
+/* The first line of a slice, at most max bytes. */
+static int first_line_of(struct slice s, int max)
+{
+    const char *nl = s.len ? memchr(s.ptr, '\n', s.len) : NULL;
+    size_t n = nl ? (size_t)(nl - s.ptr) : s.len;
+    return (int)(n < (size_t)max ? n : (size_t)max);
+}
+
+void plan_source_describe(const struct plan_source *s, char *buf, size_t cap)
+{
+    if (!cap)
+        return;
+    buf[0] = '\0';
+    if (s->cell) {
+        char count[24] = "";
+        if (s->execution_count >= 0)
+            snprintf(count, sizeof count, "[%d] ", (int)s->execution_count);
+        if (s->from_output)
+            snprintf(buf, cap, "cell %u, output of %s%s", (unsigned)s->cell, count,
+                     s->code ? s->code : "its code");
+        else
+            snprintf(buf, cap, "cell %u, pasted into a %s cell", (unsigned)s->cell,
+                     s->cell_type ? s->cell_type : "code");
+    } else if (s->query.len) {
+        snprintf(buf, cap, "query: %.*s%s", first_line_of(s->query, 200), s->query.ptr,
+                 memchr(s->query.ptr, '\n', s->query.len) ? " ..." : "");
+    } else if (s->log_time.len || s->logger.len) {
+        snprintf(buf, cap, "log %.*s%s%.*s", first_line_of(s->log_time, 60), s->log_time.ptr,
+                 s->log_time.len && s->logger.len ? " " : "", first_line_of(s->logger, 120),
+                 s->logger.ptr);
+    }
 }

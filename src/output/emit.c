@@ -387,6 +387,8 @@ static void json_node_open(struct out *o, const struct plan_node *n)
         out_cstr(o, ",\"inner\":true");
     if (n->flags & NODE_TRUNCATED)
         out_cstr(o, ",\"truncated\":true");
+    if (n->flags & NODE_ELIDED)
+        out_cstr(o, ",\"elided\":true");
     out_cstr(o, ",\"details\":[");
     struct plan_details it;
     struct plan_detail d;
@@ -465,6 +467,51 @@ static void json_section(struct out *o, const struct plan_section *s)
     out_cstr(o, "]}");
 }
 
+/* "source": {...}, only for what is known of where the plan came from. */
+static void json_source(struct out *o, const struct plan_source *src)
+{
+    if (!src->format && !src->query.len && !src->log_time.len && !src->logger.len)
+        return;
+    out_cstr(o, ",\"source\":{");
+    bool first = true;
+#define FIELD(key) (out_cstr(o, first ? "\"" key "\":" : ",\"" key "\":"), first = false)
+    if (src->format) {
+        FIELD("format");
+        json_string(o, slice_cstr(src->format));
+    }
+    if (src->cell) {
+        FIELD("cell");
+        out_u64(o, src->cell);
+        FIELD("cellLine");
+        out_u64(o, src->cell_line);
+        FIELD("cellType");
+        json_string(o, slice_cstr(src->cell_type ? src->cell_type : "code"));
+        FIELD("executionCount");
+        json_int_or_null(o, src->execution_count);
+        FIELD("code");
+        if (src->code)
+            json_string(o, slice_cstr(src->code));
+        else
+            out_cstr(o, "null");
+        FIELD("from");
+        out_cstr(o, src->from_output ? "\"output\"" : "\"pasted\"");
+    }
+    if (src->query.len) {
+        FIELD("query");
+        json_string(o, src->query);
+    }
+    if (src->log_time.len) {
+        FIELD("logTime");
+        json_string(o, src->log_time);
+    }
+    if (src->logger.len) {
+        FIELD("logger");
+        json_string(o, src->logger);
+    }
+#undef FIELD
+    out_char(o, '}');
+}
+
 static void json_plan(struct out *o, const struct plan *p)
 {
     out_cstr(o, "{\"line\":");
@@ -473,6 +520,7 @@ static void json_plan(struct out *o, const struct plan *p)
     out_cstr(o, p->adaptive ? "true" : "false");
     out_cstr(o, ",\"isFinalPlan\":");
     out_cstr(o, p->is_final < 0 ? "null" : p->is_final ? "true" : "false");
+    json_source(o, &p->source);
     out_cstr(o, ",\"sections\":[");
     for (const struct plan_section *s = p->first_section; s; s = s->next) {
         if (s != p->first_section)

@@ -9,6 +9,7 @@
 #include "sparkplan/nodeinfo.h"
 #include "sparkplan/sample.h"
 #include "sparkplan/sanitize.h"
+#include "sparkplan/wrap.h"
 
 static enum sp_status write_status(FILE *out, struct diag *err)
 {
@@ -75,15 +76,7 @@ static void put_wrapped_hanging(struct builder *b, const char *text, int width, 
         int indent = first_line ? first : rest;
         size_t ind = (size_t)(indent < 0 ? 0 : indent > 32 ? 32 : indent);
         size_t room = width > (int)ind + 10 ? (size_t)width - ind : 10;
-        size_t len = strlen(p);
-        size_t take = len;
-        if (len > room) {
-            take = room;
-            while (take > 0 && p[take] != ' ')
-                take--;
-            if (take == 0)
-                take = room;  /* one long word: cut it */
-        }
+        size_t take = wrap_next(slice_cstr(p), (int)room, WRAP_WORDS, NULL, NULL);
         put(b, spaces, ind);
         put(b, p, take);
         put(b, "\n", 1);

@@ -15,6 +15,8 @@
 #include "sparkplan/clean.h"
 #include "sparkplan/mapfile.h"
 #include "sparkplan/parse.h"
+#include "sparkplan/cells.h"
+#include "sparkplan/source.h"
 #include "sparkplan/thread.h"
 
 /* read() that retries on EINTR. */
@@ -33,6 +35,15 @@ static ssize_t read_some(int fd, char *buf, size_t n)
  * returns is the input. */
 static enum sp_status load_document(struct document *doc, struct document **out,
                                     struct diag *err);
+
+/* The clean-up's warnings, kept on the source (source.h), go to the document's list before
+ * the parser's own. */
+static void file_notes(struct document *doc)
+{
+    for (unsigned i = 0; i < doc->src.n_notes; i++)
+        document_warn(doc, doc->src.notes[i].line, "%s", doc->src.notes[i].message);
+    doc->src.n_notes = 0;
+}
 
 static enum sp_status load_fd(int fd, size_t size, const char *name, struct document **out,
                               struct diag *err)
@@ -251,6 +262,32 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
     return trial;
 }
 
+/* A notebook's plans learn their cells, and its warnings say "cell 12:3" rather than a line
+   of the JSON.  The map was read from the input before clean-up. */
+static void apply_cells(struct document *doc, const struct cell_map *m)
+{
+    if (!m->n_cells)
+        return;
+    for (struct plan *pl = doc->first_plan; pl; pl = pl->next) {
+        const struct cell *c = cells_find(m, pl->line);
+        pl->source.format = cells_format_name(m->format);
+        if (!c)
+            continue;
+        pl->source.cell = c->number;
+        pl->source.cell_line = cells_line_in(c, pl->line);
+        pl->source.execution_count = c->execution_count;
+        pl->source.cell_type = c->type;
+        pl->source.code = c->first_code;
+        pl->source.from_output = cells_is_output(c, pl->line);
+    }
+    for (struct plan_warning *w = doc->first_warning; w; w = w->next) {
+        const struct cell *c = w->line ? cells_find(m, w->line) : NULL;
+        if (c)
+            w->where = arena_printf(&doc->arena, "cell %u:%u", c->number,
+                                    cells_line_in(c, w->line));
+    }
+}
+
 /* Clean-up, parse and finish a new document; frees it on error. */
 static enum sp_status load_document(struct document *doc, struct document **out,
                                     struct diag *err)
@@ -264,14 +301,26 @@ static enum sp_status load_document(struct document *doc, struct document **out,
     }
     enum sp_status s;
     bool scanned = false, dirty = false;
+    struct cell_map map;
     if (doc->src.len >= PARALLEL_SCAN_MIN && doc->src.len <= UINT32_MAX / 2) {
         struct document *parsed = parse_beside_scan(doc, &scanned, &dirty, &s, err);
         if (parsed) {
+            /* No clean-up ran: the bytes are still there for the cells, in the arena of the
+               document that is kept. */
             doc = parsed;
+            if (!cells_build(doc->src.bytes, doc->src.len, &doc->arena, &map))
+                s = SP_ERR_NOMEM;
             goto finish;
         }
     }
+    /* The cells are read before clean-up, which may let the input go. */
+    if (!cells_build(doc->src.bytes, doc->src.len, &doc->arena, &map)) {
+        diag_set(err, 0, "out of memory");
+        document_free(doc);
+        return SP_ERR_NOMEM;
+    }
     s = scanned && dirty ? clean_document_full(doc, err) : clean_document(doc, err);
+    file_notes(doc);
     /* Clean-up wrote a text of its own and nothing points into the input any more: a second
        copy of it would only raise the peak (corpus concatenation: 3.75x). */
     if (s == SP_OK)
@@ -279,6 +328,10 @@ static enum sp_status load_document(struct document *doc, struct document **out,
     if (s == SP_OK)
         s = parse_document(doc, err);
 finish:
+    if (s == SP_OK)
+        apply_cells(doc, &map);
+    if (s == SP_ERR_NOMEM)
+        diag_set(err, 0, "out of memory");
     if (s == SP_OK && !document_finish(doc)) {
         diag_set(err, 0, "out of memory");
         s = SP_ERR_NOMEM;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sparkplan/build.h"
+#include "sparkplan/catalog.h"
 #include "sparkplan/lex.h"
 
 #ifdef __SSE2__
@@ -63,12 +64,16 @@ struct parser {
     bool maybe_dot;            /* the line may hold a '.' (false: it has none) */
     uint32_t lno;              /* 1-based line in doc->src.text */
     bool blank_before;         /* the previous line was blank */
+    const char *prev_ls, *prev_le; /* the last line before this one that was not blank */
+    struct slice query;        /* .sql.out: the SQL of the last "-- !query" block */
+    bool in_query;             /* reading that SQL */
 
     struct plan *plan;         /* open plan, or NULL */
     struct plan_builder b;     /* links plans, sections and nodes into the model */
     int plan_max_order;        /* highest section order seen in the plan (-1 none) */
     bool plan_headerless;      /* the plan started with a bare tree */
     bool drop_plan;            /* the bare "tree" turned out to be prose */
+    bool details_only;         /* formatted details blocks with no outline: a flat list */
     size_t plan_nodes;
     struct id_index ids;       /* formatted id -> first node, for the open plan */
     bool dup_ids;              /* some id was printed twice in the plan (AQE initial plan) */
@@ -76,19 +81,25 @@ struct parser {
     struct plan_section *sec;  /* section receiving tree lines */
     bool tree_open;            /* lines may still extend sec's tree */
     bool sec_headerless;
+    bool sec_partial;          /* the tree starts below its root ("   +- Filter ..."): each
+                                  line left of the first one starts another root */
     size_t sec_nodes;          /* nodes placed in sec */
     size_t sec_formatted;      /* of which carried a formatted "(N)" */
+    size_t sec_branches;       /* of which were placed under a parent by a "+- " / ":- " line */
     enum mode mode;
     bool hint_analyzed;        /* inside a "-- !query analysis" block */
 
     /* tree building */
     struct plan_node **stack;  /* stack[d] = last node placed at depth d (NULL = skipped) */
     struct plan_node **last_child; /* last_child[d] = the last child of stack[d] so far */
+    long *mark_col;            /* mark_col[d] = column of stack[d]'s tree marker (its text's
+                                  column - 3: -3 for a root at column 0) */
     size_t stack_cap;
     long top;                  /* depth of the last node, -1 when none */
     struct plan_node *last;
     uint32_t last_units;       /* raw prefix units of the last node's line */
     size_t indent_step;        /* spaces per level of an indentation-only tree, 0 = none */
+    bool elided;               /* an elision line ("+- ...") was read in this tree */
     struct region *regions;
     size_t n_regions, regions_cap;
 
@@ -177,11 +188,14 @@ static bool stack_reserve(struct parser *p, size_t depth)
     if (s)
         p->stack = s;
     struct plan_node **l = s ? realloc(p->last_child, cap * sizeof *l) : NULL;
-    if (!l) {
+    if (l)
+        p->last_child = l;
+    long *mc = l ? realloc(p->mark_col, cap * sizeof *mc) : NULL;
+    if (!mc) {
         fail(p, SP_ERR_NOMEM);
         return false;
     }
-    p->last_child = l;
+    p->mark_col = mc;
     p->stack_cap = cap;
     return true;
 }
@@ -332,6 +346,7 @@ static void tree_reset(struct parser *p)
     p->last = NULL;
     p->last_units = 0;
     p->indent_step = 0;
+    p->elided = false;
     p->n_regions = 0;
     p->expect_schema = false;
     p->has_pending = false;
@@ -340,6 +355,21 @@ static void tree_reset(struct parser *p)
 /* ---- plans and sections -------------------------------------------------------------- */
 
 static void close_plan(struct parser *p);
+
+/* What the text around a new plan says of where it came from: the SQL of a golden file's
+   query, the log record on the line before it. */
+static void note_source(struct parser *p)
+{
+    struct plan_source *src = &p->plan->source;
+    src->query = p->query;
+    if (p->prev_ls && p->prev_ls != p->ls) {
+        struct slice when, logger;
+        if (lex_log_record(p->prev_ls, (size_t)(p->prev_le - p->prev_ls), &when, &logger)) {
+            src->log_time = when;
+            src->logger = logger;
+        }
+    }
+}
 
 static bool open_plan(struct parser *p, uint32_t text_line)
 {
@@ -352,7 +382,9 @@ static bool open_plan(struct parser *p, uint32_t text_line)
     p->plan_max_order = -1;
     p->plan_headerless = false;
     p->drop_plan = false;
+    p->details_only = false;
     p->plan_nodes = 0;
+    note_source(p);
     return true;
 }
 
@@ -367,24 +399,73 @@ static void finish_code(struct parser *p)
 static struct plan_node *add_node_line(struct parser *p, const char *ls, const char *le,
                                        uint32_t lno, long depth);
 
-/* Does a lone line, a whole plan printed without a header, read like a plan node rather than
-   prose?  Such a plan can only be one leaf (a relation, a range, a command): notebooks print
-   "Join with broadcast (no shuffle):" or "Repartition executed in 0.47 seconds" around their
-   plans, and those start with an operator name too.  So: no sentence shape (lex), then an
-   attribute id "#12" / "#x", or the name of an operator that has no children. */
-static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
+/* Spark's attribute ids inside a bracketed list: "[a#12, b#13L]", "[id#x]".  A '#' after a
+   word outside brackets is an issue number ("Closes #1398", "(bug#4703)"), not an id. */
+static bool has_attribute_ids(struct slice t)
 {
-    /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
-    if (p->hint_analyzed)
-        return true;
-    struct slice t = r->text, nm = r->name;
+    bool in_list = false;
+    /* Bound: the node's text, once. */
+    for (size_t i = 0; i + 1 < t.len; i++) {
+        char c = t.ptr[i];
+        if (c == '[')
+            in_list = true;
+        else if (c == ']' || c == '\n')
+            in_list = false;
+        else if (c == '#' && in_list && i > 0 && lex_key_char[(unsigned char)t.ptr[i - 1]] &&
+                 ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') || t.ptr[i + 1] == 'x'))
+            return true;
+    }
+    return false;
+}
+
+static size_t first_line_end(struct slice t)
+{
+    const char *nl = memchr(t.ptr, '\n', t.len);
+    return nl ? (size_t)(nl - t.ptr) : t.len;
+}
+
+/* Does the first line of a node's text read as a sentence (lex_reads_as_prose)? */
+static bool node_reads_as_prose(const struct plan_node *x)
+{
+    struct slice t = x->text, nm = x->name;
     const char *nl = memchr(t.ptr, '\n', t.len);
     size_t first = nl ? (size_t)(nl - t.ptr) : t.len;
     size_t after_name = nm.ptr >= t.ptr && nm.ptr + nm.len <= t.ptr + first
                             ? (size_t)(nm.ptr + nm.len - t.ptr)
                             : 0;
-    if (lex_reads_as_prose(t.ptr, first, after_name))
+    return lex_reads_as_prose(t.ptr, first, after_name);
+}
+
+/* Is the node an operator Spark or an accelerator prints (the operator catalogue, with its
+   guesses for accelerator variants), or one of some other engine that shows Spark's
+   attribute ids?  Never a sentence that starts with an operator's name. */
+static bool names_an_operator(const struct plan_node *x)
+{
+    if (x->flags & NODE_LABEL)
+        return true;
+    if (node_reads_as_prose(x))
         return false;
+    if (catalog_match(x->name).entry)
+        return true;
+    for (size_t i = 0; i < x->name.len; i++)
+        if (x->name.ptr[i] == ' ')
+            return false;
+    return has_attribute_ids(x->text);
+}
+
+/* Does a lone line, a whole plan printed without a header, read like a plan node rather than
+   prose?  Such a plan can only be one leaf (a relation, a range, a command) or show its
+   attribute ids: notebooks print "Join with broadcast (no shuffle):" or "Repartition
+   executed in 0.47 seconds" around their plans, and those start with an operator name too,
+   and "Filter" or "Exchange notes" alone are words, never a whole plan. */
+static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
+{
+    /* A "-- !query analysis" block holds an analyzed plan whatever its shape. */
+    if (p->hint_analyzed)
+        return true;
+    if (node_reads_as_prose(r))
+        return false;
+    struct slice t = r->text, nm = r->name;
     /* Binary data: Spark never prints control characters on its own (a random file has a
        "Ab " line start every few kilobytes, and a '#' and a digit soon after). */
     for (size_t i = 0; i < t.len; i++) {
@@ -392,26 +473,35 @@ static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
         if ((ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') || ch == 0x7F)
             return false;
     }
-    /* Bound: the node's text, once. */
-    for (size_t i = 0; i + 1 < t.len; i++)
-        if (t.ptr[i] == '#' && ((t.ptr[i + 1] >= '0' && t.ptr[i + 1] <= '9') ||
-                                t.ptr[i + 1] == 'x' || t.ptr[i + 1] == 'X'))
-            return true;
-    /* Leaves only: a Join, Project or Sort alone on a line, with no ids, is a word in a
-       sentence ("Sort the output"), never a whole plan. */
-    static const char *const leaves[] = {"Relation",      "LocalRelation", "Range",
-                                         "OneRowRelation", "LogicalRDD",   "LocalTableScan",
-                                         "UnresolvedRelation", "ReusedExchange"};
-    for (size_t k = 0; k < sizeof leaves / sizeof leaves[0]; k++)
-        if (slice_eq_cstr(nm, leaves[k]))
-            return true;
+    /* A call chain ("ExecutedCommandExec(cmd=...) ->run"): Spark's node strings never
+       write an arrow straight onto a method name. */
+    for (size_t i = 0; i + 2 < t.len; i++)
+        if (t.ptr[i] == '-' && t.ptr[i + 1] == '>' && lex_key_char[(unsigned char)t.ptr[i + 2]])
+            return false;
+    if (has_attribute_ids(t))
+        return true;
+    /* Leaves print their arguments in brackets ("Range (0, 10, step=1, splits=2)"): a name
+       alone, or one followed by a word ("Range notes", "Range took 9.1 seconds"), is a leaf
+       only when it is a relation ("OneRowRelation") or a command. */
+    const char *end = t.ptr + first_line_end(t), *after = nm.ptr + nm.len;
+    if (nm.ptr < t.ptr || after > end)
+        after = end;
+    bool bare = after >= end || (after + 1 < end && after[0] == ' ' && after[1] >= 'a' &&
+                                 after[1] <= 'z');
+    const struct catalog_entry *e = catalog_match(nm).entry; /* accelerators guessed too */
+    if (e && (e->role == CAT_COMMAND || e->role == CAT_WRITE || (nm.len >= 8 && memcmp(nm.ptr + nm.len - 8, "Relation", 8) == 0)))
+        return true;
+    if (e && !bare && (e->role == CAT_SCAN || e->role == CAT_RELATION || e->role == CAT_REUSED))
+        return true;
+    if (bare)
+        return false;
     static const char *const endings[] = {"Command", "Relation", "Scan", "Exec", "Statement"};
     for (size_t k = 0; k < sizeof endings / sizeof endings[0]; k++) {
         size_t el = strlen(endings[k]);
-        if (nm.len >= el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0)
+        if (nm.len > el && memcmp(nm.ptr + nm.len - el, endings[k], el) == 0)
             return true;
     }
-    return slice_starts_with(nm, "Scan ") || slice_starts_with(nm, "FileScan");
+    return slice_starts_with(nm, "FileScan");
 }
 
 /* The first line of a node's text, without trailing blanks. */
@@ -425,11 +515,15 @@ static size_t first_line_len(struct slice t)
 }
 
 /* What a headerless section is: parsed (unresolved names), analyzed (logical operators) or
-   physical.  Walks the section once. */
-static enum section_kind headerless_kind(const struct parser *p, const struct plan_section *s)
+   physical; *known counts its nodes that name an operator.  Walks the section once. */
+static enum section_kind headerless_kind(const struct parser *p, const struct plan_section *s,
+                                        size_t *known)
 {
     bool unresolved = false, logical = false, physical = false;
+    *known = 0;
     for (struct plan_node *x = s->first_root; x; x = plan_node_next_preorder(x)) {
+        if (names_an_operator(x))
+            (*known)++;
         if (x->text.len && x->text.ptr[0] == '\'')
             unresolved = true;
         struct slice nm = x->name;
@@ -456,6 +550,23 @@ static enum section_kind headerless_kind(const struct parser *p, const struct pl
     return SECTION_PHYSICAL;
 }
 
+/* A plan of details blocks only is kept when most blocks name an operator and describe it
+   with fields ("(1) Install the package" in a numbered list does neither). */
+static void check_details_only(struct parser *p, const struct plan_section *s)
+{
+    size_t n = 0, known = 0, described = 0;
+    for (struct plan_node *x = s->first_root; x; x = x->next_sibling) {
+        n++;
+        known += names_an_operator(x);
+        described += x->n_details > 0;
+    }
+    if (!n || known * 2 < n || described * 2 < n)
+        p->drop_plan = true;
+    else
+        document_warn(p->doc, s->line,
+                      "details blocks without their tree: %zu operators listed flat", n);
+}
+
 /* Decide, once a section is complete, what only the whole section tells.  Node and id
    counts are kept as lines are read, so a section with a header is not walked again. */
 static void close_section(struct parser *p)
@@ -480,20 +591,34 @@ static void close_section(struct parser *p)
             x->name = lex_node_name(x->text.ptr, first_line_len(x->text), SIZE_MAX);
         }
     }
+    if (p->details_only)
+        check_details_only(p, s);
     if (p->sec_headerless) {
-        s->kind = headerless_kind(p, s);
+        size_t known;
+        s->kind = headerless_kind(p, s, &known);
         if (n == 1 && s->n_roots == 1 && s == p->plan->first_section) {
-            /* A lone capitalised line is prose unless it reads like a plan node. */
-            if (!reads_like_a_node(p, s->first_root))
+            /* A lone capitalised line is prose unless it reads like a plan node; one line
+               cut from a tree (a test's expected substring ":- *Scan ...") is a fragment. */
+            if (p->sec_partial || !reads_like_a_node(p, s->first_root))
                 p->drop_plan = true;
+        } else if (!p->sec_branches && !p->hint_analyzed && (known < 2 || known * 2 < n)) {
+            /* Lines nested by indentation alone, with no "+- " anywhere and fewer than two
+               operator names, or mostly none: a changelog entry, a licence paragraph, a
+               list, a comment that names one operator. */
+            p->drop_plan = true;
         }
+        if (p->sec_partial && !p->drop_plan)
+            document_warn(p->doc, s->line,
+                          "partial tree: the text starts below the plan's root (%zu %s)",
+                          (size_t)s->n_roots, s->n_roots == 1 ? "root" : "roots");
     }
     p->plan_nodes += n;
     p->sec = NULL;
     build_end_section(&p->b);
     p->tree_open = false;
     p->sec_headerless = false;
-    p->sec_nodes = p->sec_formatted = 0;
+    p->sec_partial = false;
+    p->sec_nodes = p->sec_formatted = p->sec_branches = 0;
     tree_reset(p);
 }
 
@@ -617,6 +742,7 @@ static void close_plan(struct parser *p)
     p->plan_max_order = -1;
     p->plan_headerless = false;
     p->drop_plan = false;
+    p->details_only = false;
     p->plan_nodes = 0;
     if (p->mode == MODE_DETAILS || p->mode == MODE_CODE)
         p->mode = MODE_NONE;
@@ -720,6 +846,7 @@ static struct plan_node *add_node_line(struct parser *p, const char *ls, const c
         p->stack[depth - 1] = NULL;
     p->stack[depth] = n;
     p->last_child[depth] = NULL;
+    p->mark_col[depth] = ls >= p->ls && ls <= p->le ? (long)(ls - p->ls) - 3 : -3;
     p->top = depth;
     p->last = n;
     p->sec_nodes++;
@@ -752,9 +879,219 @@ static bool indent_line(struct parser *p)
 
 static void start_headerless(struct parser *p, const struct lex_prefix *pf, const char *rest);
 
-/* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
-static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char *rest)
+/* Does the line start with the name of an operator the catalogue knows, as a node string
+   does (not a sentence)? */
+static bool line_names_operator(const char *s, const char *le)
 {
+    size_t n = (size_t)(le - s), skip;
+    if (!lex_looks_like_operator(s, n))
+        return false;
+    lex_codegen_marker(s, n, &skip);
+    struct slice nm = lex_node_name(s + skip, n - skip, SIZE_MAX);
+    if (!nm.len || !catalog_match(nm).entry)
+        return false;
+    size_t after = (size_t)(nm.ptr + nm.len - s);
+    return !lex_reads_as_prose(s, n, after <= n ? after : n);
+}
+
+/* "+- ...", ":  ...", "...": operators were left out here.  Not a node: the node they were
+   left out of is marked, the parent a "+- ..." line would hang under, else the node on the
+   nearest line above. */
+static void elision_line(struct parser *p, const struct lex_prefix *pf)
+{
+    struct plan_node *above = p->last;
+    if (pf->branch) {
+        long depth = (long)pf->units + region_offset(p);
+        if (depth >= 1 && depth - 1 < p->top && p->stack[depth - 1])
+            above = p->stack[depth - 1];
+    }
+    if (above && !(above->flags & NODE_ELIDED)) {
+        above->flags |= NODE_ELIDED;
+        above->section->n_elided++;
+    }
+    p->elided = true;
+}
+
+/* After an elision, a line deeper than one below the last node ("+- ..." then, further in,
+   "+- BroadcastQueryStage 0") hangs under that last node: a region maps its indentation to
+   the next depth until a line at most as far in as its parent's leaves it. */
+static bool rebase_after_elision(struct parser *p, const struct lex_prefix *pf, long depth)
+{
+    if (!p->elided || depth <= p->top + 1 || p->top < 0 || pf->units == 0)
+        return false;
+    long want = p->top + 1;
+    return region_push(p, pf->units - 1, want - (long)pf->units);
+}
+
+/* "  +- Filter" or ":    :- Project": a tree marker off Spark's 3-column grid (a hand
+   edit, a lost space, a tree indented two spaces a level).  Returns the depth the line takes,
+   or -1 when the line has no such marker; *pf and *rest are rewritten to the marker.  Right
+   of the last node's marker: its child.  Else the nearest ancestor whose marker is within
+   two columns left of it, or the child of the one further left (at most 64 levels are
+   looked at; beyond, the 3-column grid decides).  Only blanks and ':' come before it. */
+static long misaligned_branch(const struct parser *p, struct lex_prefix *pf, const char **rest)
+{
+    const char *m = p->ls, *le = p->le;
+    /* Bound: the line's prefix, once. */
+    while (m < le && (*m == ' ' || *m == ':') && !(m + 2 < le && m[0] == ':' && m[1] == '-'))
+        m++;
+    if (m + 2 >= le || (m[0] != '+' && m[0] != ':') || m[1] != '-' || m[2] != ' ')
+        return -1;
+    long col = (long)(m - p->ls);
+    pf->units = (uint32_t)(col / 3 + 1);
+    pf->len = (size_t)(m + 3 - p->ls);
+    pf->branch = true;
+    pf->spaces_only = false;
+    *rest = m + 3;
+    long top = p->top;
+    if (col > p->mark_col[top])
+        return top + 1;
+    /* Bound: 64 levels. */
+    for (long d = top; d >= 0 && top - d < 64; d--) {
+        if (p->mark_col[d] > col)
+            continue;
+        if (col - p->mark_col[d] <= 2 || d == top)
+            return d;
+        return d + 1;
+    }
+    return (long)((col + 1) / 3 + 1) + region_offset(p);
+}
+
+/* What a tree-line helper decided: the line is the tree's (or not), or it is not its case. */
+enum verdict { V_NOT_MINE = -1, V_NOT_TREE = 0, V_TREE = 1 };
+
+/* The first line of a section's tree. */
+static bool first_tree_line(struct parser *p, const struct lex_prefix *pf, const char *rest)
+{
+    /* A root never carries leading blanks: indented off the grid ("  *(1) Project"), it
+       starts at its first character. */
+    while (!pf->branch && rest < p->le && *rest == ' ')
+        rest++;
+    if (p->blank_before && p->sec->kind == SECTION_SUBQUERY) {
+        /* A reused subquery's entry has no body: a blank line follows it, and what comes
+           after is not its tree (prose after a pasted plan). */
+        p->tree_open = false;
+        return false;
+    }
+    if (p->blank_before && pf->units == 0) {
+        int32_t id, cg;
+        struct slice nm;
+        if (lex_details_header(rest, (size_t)(p->le - rest), &id, &nm, &cg))
+            return false;
+    }
+    if (pf->units == 0 && p->expect_schema) {
+        p->expect_schema = false;
+        p->has_pending = true;
+        p->pending_ls = rest;
+        p->pending_le = p->le;
+        p->pending_lno = p->lno;
+        return true;
+    }
+    p->expect_schema = false;
+    if (pf->units > 0) {
+        /* An indented tree, or a paste that starts below its root: its first line is depth 0
+           for the lines that follow. */
+        uint32_t base = pf->branch ? pf->units - 1 : pf->units;
+        if (!region_push(p, base, -(long)pf->units))
+            return true;
+    }
+    if (add_node_line(p, rest, p->le, p->lno, 0))
+        p->last_units = pf->units;
+    return true;
+}
+
+/* A line with a tree marker (on the grid, off it at depth off_grid >= 0), or an AQE
+   sub-plan's root under its label. */
+static enum verdict marker_line(struct parser *p, const struct lex_prefix *pf, const char *rest,
+                                long off_grid)
+{
+    if (off_grid >= 0) {
+        if (off_grid > 0 && add_node_line(p, rest, p->le, p->lno, off_grid)) {
+            p->last_units = pf->units;
+            p->sec_branches++;
+            return V_TREE;
+        }
+    } else if (pf->branch) {
+        if (p->sec_partial && p->n_regions && pf->units <= p->regions[0].base) {
+            /* Left of where the partial tree started: the root of that line is not in the
+               text either, so the line starts another root. */
+            p->n_regions = 0;
+            if (!region_push(p, pf->units - 1, -(long)pf->units))
+                return V_TREE;
+            if (add_node_line(p, rest, p->le, p->lno, 0))
+                p->last_units = pf->units;
+            return V_TREE;
+        }
+        /* Bound: each region is pushed once per sub-plan and popped at most once. */
+        while (p->n_regions && pf->units <= p->regions[p->n_regions - 1].base)
+            p->n_regions--;
+        long depth = (long)pf->units + region_offset(p);
+        if (rebase_after_elision(p, pf, depth))
+            depth = (long)pf->units + region_offset(p);
+        if (depth > 0 && add_node_line(p, rest, p->le, p->lno, depth)) {
+            p->last_units = pf->units;
+            p->sec_branches++;
+            return V_TREE;
+        }
+    } else if (pf->units > 0 && pf->spaces_only && p->last && (p->last->flags & NODE_LABEL) &&
+               pf->units == p->last_units) {
+        /* The root of an AQE sub-plan: indented by spaces, no marker, under its label. */
+        long depth = p->top + 1;
+        if (!region_push(p, pf->units, depth - (long)pf->units))
+            return V_TREE;
+        if (add_node_line(p, rest, p->le, p->lno, depth))
+            p->last_units = pf->units;
+        return V_TREE;
+    }
+    return V_NOT_MINE;
+}
+
+/* A bare tree's own cases: prose that was taken for its root, a tree nested by
+   indentation alone, a second tree right under it. */
+static enum verdict bare_tree_line(struct parser *p, const struct lex_prefix *pf,
+                                   const char *rest)
+{
+    if (pf->spaces_only && !pf->branch && p->last == p->sec->first_root &&
+        !p->last->first_child) {
+        /* "My plan:" or "Here it is" then "Project [a#1]", at column 0 or indented: the first
+           line was prose, the tree starts here, without its indentation. */
+        const char *t = rest;
+        while (t < p->le && *t == ' ')
+            t++;
+        if (line_names_operator(t, p->le) && !names_an_operator(p->last) && !p->hint_analyzed) {
+            size_t spaces = (size_t)(t - p->ls);
+            struct lex_prefix at = {(uint32_t)((spaces + 2) / 3), 0, false, true};
+            start_headerless(p, &at, t);
+            return V_TREE;
+        }
+    }
+    if (!pf->branch && p->last && !p->blank_before && indent_line(p))
+        return V_TREE;
+    if (pf->units == 0 && p->last == p->sec->first_root && !p->last->first_child &&
+        !memchr(p->last->text.ptr, '\n', p->last->text.len) &&
+        lex_looks_like_operator(rest, (size_t)(p->le - rest)) && !reads_like_a_node(p, p->last)) {
+        /* The same with an operator the catalogue does not know. */
+        start_headerless(p, pf, rest);
+        return V_TREE;
+    }
+    if (pf->units == 0 && p->last && line_names_operator(rest, p->le)) {
+        /* A second bare tree right under the first ("Project [a#1]" at column 0 again,
+           after a separator or a caption): its root starts a plan of its own.  (Under a
+           header, Spark 2 prints a cached plan inside a node's text from column 0.) */
+        p->tree_open = false;
+        return V_NOT_TREE;
+    }
+    return V_NOT_MINE;
+}
+
+/* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
+static bool tree_line(struct parser *p, const struct lex_prefix *pf_in, const char *rest)
+{
+    struct lex_prefix fixed = *pf_in;
+    const struct lex_prefix *pf = &fixed;
+    long off_grid = -1;
+    if (!fixed.branch && p->top >= 0)
+        off_grid = misaligned_branch(p, &fixed, &rest);
     if (p->has_pending) {
         p->has_pending = false;
         if (pf->units == 0) {
@@ -765,71 +1102,25 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf, const char 
                 p->last_units = 0;
         }
     }
-    if (p->top < 0 && !p->sec->first_root) {
-        /* The first line of the tree. */
-        if (p->blank_before && p->sec->kind == SECTION_SUBQUERY) {
-            /* A reused subquery's entry has no body: a blank line follows it, and what comes
-               after is not its tree (prose after a pasted plan, issue 4). */
+    if (lex_is_elision(rest, (size_t)(p->le - rest))) {
+        if (p->top < 0 && !p->sec->first_root)
+            /* The whole tree left out: what follows is not its root. */
             p->tree_open = false;
-            return false;
-        }
-        if (p->blank_before && pf->units == 0) {
-            int32_t id, cg;
-            struct slice nm;
-            if (lex_details_header(rest, (size_t)(p->le - rest), &id, &nm, &cg))
-                return false;
-        }
-        if (pf->units == 0 && p->expect_schema) {
-            p->expect_schema = false;
-            p->has_pending = true;
-            p->pending_ls = rest;
-            p->pending_le = p->le;
-            p->pending_lno = p->lno;
-            return true;
-        }
-        p->expect_schema = false;
-        if (pf->units > 0) {
-            /* An indented tree, or a paste that starts below its root: its first line is
-               depth 0 for the lines that follow. */
-            uint32_t base = pf->branch ? pf->units - 1 : pf->units;
-            if (!region_push(p, base, -(long)pf->units))
-                return true;
-        }
-        if (add_node_line(p, rest, p->le, p->lno, 0))
-            p->last_units = pf->units;
+        else
+            elision_line(p, pf);
         return true;
     }
-    if (pf->branch) {
-        /* Bound: each region is pushed once per sub-plan and popped at most once. */
-        while (p->n_regions && pf->units <= p->regions[p->n_regions - 1].base)
-            p->n_regions--;
-        long depth = (long)pf->units + region_offset(p);
-        if (depth > 0 && add_node_line(p, rest, p->le, p->lno, depth)) {
-            p->last_units = pf->units;
-            return true;
-        }
-    } else if (pf->units > 0 && pf->spaces_only && p->last && (p->last->flags & NODE_LABEL) &&
-               pf->units == p->last_units) {
-        /* The root of an AQE sub-plan: indented by spaces, no marker, under its label. */
-        long depth = p->top + 1;
-        if (!region_push(p, pf->units, depth - (long)pf->units))
-            return true;
-        if (add_node_line(p, rest, p->le, p->lno, depth))
-            p->last_units = pf->units;
-        return true;
-    }
-    if (p->sec_headerless && !pf->branch && p->last && !p->blank_before && indent_line(p))
-        return true;
-    if (p->sec_headerless && pf->units == 0 && p->last == p->sec->first_root &&
-        !p->last->first_child && !memchr(p->last->text.ptr, '\n', p->last->text.len) &&
-        lex_looks_like_operator(rest, (size_t)(p->le - rest)) && !reads_like_a_node(p, p->last)) {
-        /* "My plan:" then "Project [a#1]": the first line was prose, the tree starts here. */
-        start_headerless(p, pf, rest);
-        return true;
-    }
-    /* Not a node line: more text of the last node, unless a blank line, a log record or a
-       prompt ended the tree. */
-    bool ended = pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest));
+    if (p->top < 0 && !p->sec->first_root)
+        return first_tree_line(p, pf, rest);
+    enum verdict v = marker_line(p, pf, rest, off_grid);
+    if (v == V_NOT_MINE && p->sec_headerless)
+        v = bare_tree_line(p, pf, rest);
+    if (v != V_NOT_MINE)
+        return v == V_TREE;
+    /* Not a node line: more text of the last node, unless a blank line, a log record, a
+       prompt or a line Spark could not have printed there ended the tree. */
+    bool ended = (pf->units == 0 && lex_ends_tree(rest, (size_t)(p->le - rest))) ||
+                 (pf->spaces_only && lex_foreign_line(rest, (size_t)(p->le - rest)));
     if (p->last && !p->blank_before && !ended) {
         continue_node(p, p->last);
         return true;
@@ -932,9 +1223,14 @@ static void header(struct parser *p, enum head_kind h)
         close_plan(p);
         p->hint_analyzed = false;
         p->mode = MODE_SKIP;
+        /* "-- !query" alone: the SQL follows; "-- !query schema": it is over. */
+        p->in_query = title.len == 9;
+        if (p->in_query)
+            p->query = slice_make(NULL, 0);
         return;
     case HEAD_QUERY_OUTPUT:
     case HEAD_QUERY_ANALYSIS:
+        p->in_query = false;
         close_plan(p);
         p->hint_analyzed = h == HEAD_QUERY_ANALYSIS;
         p->mode = MODE_NONE;
@@ -958,6 +1254,37 @@ static void start_headerless(struct parser *p, const struct lex_prefix *pf, cons
         return;
     p->sec_headerless = true;
     tree_line(p, pf, rest);
+}
+
+/* "(N) Name" with no outline before it: formatted details blocks pasted without their tree.
+   Each block becomes a root of one flat section, described by its block. */
+static void details_only_block(struct parser *p, int32_t id, struct slice name, int32_t cg)
+{
+    if (!p->details_only || !p->plan) {
+        if (!open_plan(p, p->lno))
+            return;
+        p->plan_headerless = true;
+        p->details_only = true;
+    }
+    /* A line such as "===== Subqueries =====" may have closed the section: a new one. */
+    if (!p->sec && !open_section(p, SECTION_PHYSICAL, slice_make(NULL, 0), p->lno))
+        return;
+    finish_block(p);
+    struct plan_node *n = build_node(&p->b, NULL, NULL);
+    if (!n) {
+        fail(p, SP_ERR_NOMEM);
+        return;
+    }
+    n->name = name;
+    n->text = name;
+    n->line = orig_line(p, p->lno);
+    n->id = id;
+    n->stage = cg;
+    if (id >= 0)
+        index_node(p, n);
+    p->sec_nodes++;
+    p->tree_open = false;
+    start_block(p, id, name, cg);
 }
 
 /* A blank line.  (In details blocks it ends the block only if no field line follows, which
@@ -1005,6 +1332,31 @@ static bool block_field_line(struct parser *p)
     return true;
 }
 
+/* A line outside any tree that may start one without a header: at column 0 or indented on
+   the grid, indented off it, or a copy that starts below its root.  rest: after the prefix;
+   r: its first non-blank byte. */
+static void bare_tree_start(struct parser *p, const struct lex_prefix *pf, const char *rest,
+                            const char *r)
+{
+    size_t rl = (size_t)(p->le - rest);
+    if ((pf->units == 0 || (pf->spaces_only && !pf->branch)) && lex_looks_like_operator(rest, rl)) {
+        start_headerless(p, pf, rest);
+    } else if (pf->spaces_only && !pf->branch && r > rest &&
+               lex_looks_like_operator(r, (size_t)(p->le - r))) {
+        /* A tree indented off the 3-column grid (8 spaces in a docstring, 2 in a list item):
+           it starts at its first character, its depth counted in whole units. */
+        size_t spaces = (size_t)(r - p->ls);
+        struct lex_prefix at = {(uint32_t)((spaces + 2) / 3), 0, false, true};
+        start_headerless(p, &at, r);
+    } else if (pf->branch && !p->tree_open && p->mode == MODE_NONE &&
+               lex_looks_like_operator(rest, rl)) {
+        /* "      +- Filter ...": a copy that starts below the plan's root. */
+        start_headerless(p, pf, rest);
+        if (p->sec)
+            p->sec_partial = true;
+    }
+}
+
 /* pf: the line's tree prefix, read by the caller. */
 static void one_line(struct parser *p, struct lex_prefix pf)
 {
@@ -1033,6 +1385,11 @@ static void one_line(struct parser *p, struct lex_prefix pf)
     }
     switch (p->mode) {
     case MODE_SKIP:
+        if (p->in_query) {
+            if (!p->query.ptr)
+                p->query.ptr = p->ls;
+            p->query.len = (size_t)(p->le - p->query.ptr);
+        }
         p->blank_before = false;
         return;
     case MODE_CODE:
@@ -1053,6 +1410,16 @@ static void one_line(struct parser *p, struct lex_prefix pf)
     if (p->tree_open && p->sec && tree_line(p, &pf, rest)) {
         p->blank_before = false;
         return;
+    }
+    if (pf.units == 0 && (!p->plan || p->details_only) && (p->blank_before || p->lno == 1 ||
+                                                          p->mode == MODE_DETAILS)) {
+        int32_t id, cg;
+        struct slice name;
+        if (lex_details_header(rest, rl, &id, &name, &cg)) {
+            details_only_block(p, id, name, cg);
+            p->blank_before = false;
+            return;
+        }
     }
     if (pf.units == 0 && p->plan) {
         int32_t id, cg;
@@ -1077,12 +1444,9 @@ static void one_line(struct parser *p, struct lex_prefix pf)
             p->mode = MODE_NONE;
         }
     }
-    if ((pf.units == 0 || (pf.spaces_only && !pf.branch)) && lex_looks_like_operator(rest, rl)) {
-        start_headerless(p, &pf, rest);
-        p->blank_before = false;
-        return;
-    }
-    /* Prose, code or anything else around plans: skipped. */
+    /* A tree without a header may start here; else prose, code or anything else around
+       plans: skipped. */
+    bare_tree_start(p, &pf, rest, r);
     p->blank_before = false;
 }
 
@@ -1143,6 +1507,10 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
             p.le--;
         p.lno++;
         one_line(&p, pf);
+        if (!p.blank_before) {
+            p.prev_ls = p.ls;
+            p.prev_le = p.le;
+        }
         s = nl ? nl + 1 : end;
     }
     if (p.mode == MODE_CODE)
@@ -1155,6 +1523,7 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     build_free(&p.b);
     free(p.stack);
     free(p.last_child);
+    free(p.mark_col);
     free(p.regions);
     ids_reset(&p.ids);
     if (p.status != SP_OK) {

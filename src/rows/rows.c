@@ -32,6 +32,7 @@ bool rows_init(struct rows *r, struct plan_section *s, struct plan_node *scope)
         r->end = s->n_nodes;
     if (r->end < r->begin)
         r->end = r->begin;
+    r->elisions = s && s->n_elided > 0;
     r->folded = calloc(r->end > r->begin ? r->end - r->begin : 1, 1);
     if (!r->folded) {
         r->end = r->begin;
@@ -190,12 +191,21 @@ void rows_unfold_to(struct rows *r, const struct plan_node *n)
     }
 }
 
+unsigned rows_elision_lines(const struct rows *r, const struct plan_node *n)
+{
+    return r->elisions && (n->flags & NODE_ELIDED) ? 1 : 0;
+}
+
+/* Every row one line: the fast paths that count rows as lines hold. */
+static bool uniform_rows(const struct rows *r)
+{
+    return !r->height_fn && !r->elisions;
+}
+
 static unsigned row_height(struct rows *r, const struct plan_node *n)
 {
-    if (!r->height_fn)
-        return 1;
-    unsigned h = r->height_fn(n, r->height_ctx);
-    return h ? h : 1;
+    unsigned h = r->height_fn ? r->height_fn(n, r->height_ctx) : 1;
+    return (h ? h : 1) + rows_elision_lines(r, n);
 }
 
 void rows_set_height(struct rows *r, unsigned height)
@@ -215,14 +225,14 @@ void rows_set_height_fn(struct rows *r, rows_height_fn *fn, void *ctx)
 static bool screen_valid(const struct rows *r)
 {
     const struct rows_screen *sc = &r->screen;
-    return sc->valid && !r->height_fn && sc->top == r->top && sc->sel == r->sel &&
+    return sc->valid && uniform_rows(r) && sc->top == r->top && sc->sel == r->sel &&
            sc->height == r->height && sc->fold_gen == r->fold_gen;
 }
 
 static void screen_save(struct rows *r, unsigned sel_line)
 {
     r->screen = (struct rows_screen){r->top, r->sel, r->height, sel_line, r->top->preorder,
-                                     r->fold_gen, r->height_fn == NULL};
+                                     r->fold_gen, uniform_rows(r)};
 }
 
 /* The top row's pre-order position, without touching the node when the screen knows it
@@ -256,12 +266,12 @@ static bool on_screen_at(struct rows *r, const struct plan_node *n, uint32_t pre
     if (!r->top || pre < top_pre(r))
         return false;
     uint32_t dist = pre - top_pre(r);
-    if (!r->height_fn && r->hidden == 0) {
+    if (uniform_rows(r) && r->hidden == 0) {
         if (line)
             *line = dist;
         return dist < r->height;
     }
-    if (!r->height_fn && r->hidden != ROWS_HIDDEN_UNKNOWN && dist >= r->hidden + r->height)
+    if (uniform_rows(r) && r->hidden != ROWS_HIDDEN_UNKNOWN && dist >= r->hidden + r->height)
         return false;
     unsigned lines = 0;
     for (struct plan_node *m = r->top; m && lines < r->height; m = rows_next(r, m)) {
@@ -450,7 +460,7 @@ static void select_centered_at(struct rows *r, uint32_t pre)
             return;
         }
     } else {
-        if (!r->height_fn) {
+        if (uniform_rows(r)) {
             uint32_t top_at;
             unsigned above = top_half_above(r, n, pre, &top_at);
             r->sel = n;

@@ -27,13 +27,13 @@ void clip_copy(struct tui *t, struct slice text, const char *what)
 {
     size_t len = text.len > CLIP_MAX_BYTES ? CLIP_MAX_BYTES : text.len;
     if (!term_osc52(text.ptr, len)) {
-        tui_message(t, true, "cannot copy: out of memory");
+        ws_message(&t->ws, true, "cannot copy: out of memory");
         return;
     }
     if (len < text.len)
-        tui_message(t, false, "copied %s: the first %zu of %zu bytes", what, len, text.len);
+        ws_message(&t->ws, false, "copied %s: the first %zu of %zu bytes", what, len, text.len);
     else
-        tui_message(t, false, "copied %s (%zu bytes) to the clipboard", what, len);
+        ws_message(&t->ws, false, "copied %s (%zu bytes) to the clipboard", what, len);
 }
 
 int clip_pipe(struct tui *t, struct slice text)
@@ -41,15 +41,15 @@ int clip_pipe(struct tui *t, struct slice text)
     const char *pager = getenv("PAGER");
     char err[256];
     if (!term_pager(pager && *pager ? pager : "less", text.ptr, text.len, err, sizeof err))
-        tui_message(t, true, "%s", err);
+        ws_message(&t->ws, true, "%s", err);
     return RE_DRAW | RE_LAYOUT | RE_FULL;
 }
 
 int clip_key(struct tui *t, enum key_action a)
 {
-    const struct plan_node *n = tui_tab(t)->rows.sel;
+    const struct plan_node *n = ws_tab(&t->ws)->rows.sel;
     if (!n) {
-        tui_message(t, true, "no node selected");
+        ws_message(&t->ws, true, "no node selected");
         return RE_DRAW;
     }
     switch (a) {

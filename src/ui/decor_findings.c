@@ -36,7 +36,7 @@ static const signed char *severity_table(struct tui *t, const struct tab *tab,
 /* Cached per tab (until decor_forget): the answer looks at every finding. */
 static bool findings_has_marks(struct tui *t, const struct tab *tab)
 {
-    const struct analysis *a = jobs_known(&t->jobs, tab->section->plan->doc);
+    const struct analysis *a = jobs_known(&t->ws.jobs, tab->section->plan->doc);
     if (!a)
         return false;
     severity_table(t, tab, a); /* what findings_decorate reads */
@@ -55,7 +55,7 @@ static bool findings_has_marks(struct tui *t, const struct tab *tab)
 static void findings_decorate(const struct tui *t, const struct tab *tab, uint32_t preorder,
                               struct row_decor *d)
 {
-    const struct analysis *a = jobs_known(&t->jobs, tab->section->plan->doc);
+    const struct analysis *a = jobs_known(&t->ws.jobs, tab->section->plan->doc);
     const struct decor_cache *c = &t->decor;
     if (!a || !c->sev || c->sev_section != tab->section || c->sev_analysis != a ||
         preorder >= tab->section->n_nodes)

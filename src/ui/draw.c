@@ -214,25 +214,15 @@ size_t draw_fit(struct slice text, int width)
     return n;
 }
 
+static size_t fit_columns(struct slice text, int width, void *ctx)
+{
+    (void)ctx;
+    return draw_fit(text, width);
+}
+
 size_t draw_wrap(struct slice text, int width, enum wrap_mode mode)
 {
-    if (text.len == 0)
-        return 0;
-    size_t fit = draw_fit(text, width);
-    if (fit >= text.len || mode == WRAP_CHARS)
-        return fit;
-    /* Words stay whole: end after the last break of the fitting bytes.  WRAP_PATHS also
-     * breaks after '/' and ',' and before '(' and '[' (a bracket opens the next line), so
-     * an identifier is cut only when the line holds no break at all. */
-    for (size_t b = fit; b > 0; b--) { /* bounded by the fitting bytes */
-        char c = text.ptr[b - 1];
-        if (c == ' ' || (mode == WRAP_PATHS && (c == '/' || c == ',')))
-            return b;
-        if (mode == WRAP_PATHS && b < text.len &&
-            (text.ptr[b] == '(' || text.ptr[b] == '['))
-            return b;
-    }
-    return fit;
+    return wrap_next(text, width, mode, fit_columns, NULL);
 }
 
 void draw_clear(int y, int x, int h, int w, attr_t attr)

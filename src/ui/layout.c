@@ -25,7 +25,8 @@ int tui_split(const struct tui *t, const struct tab *tab)
 void tui_layout(struct tui *t)
 {
     struct layout *L = &t->L;
-    struct tab *tab = &t->docs[t->cur_doc].tabs[t->docs[t->cur_doc].cur]; /* ready: tui_tab */
+    struct doc_view *dv = &t->ws.docs[t->ws.cur_doc];
+    struct tab *tab = &dv->tabs[dv->cur]; /* ready: ws_tab */
     memset(L, 0, sizeof *L);
     L->too_small = COLS < 20 || LINES < 5;
     if (L->too_small)
@@ -160,7 +161,7 @@ enum role tree_node_role(const struct plan_node *n)
 unsigned tree_guide_levels(const struct tui *t, int text_cols, bool hinted)
 {
     int avail = t->L.tree_w - t->L.gutter_w;
-    int per_level = tui_tab_c(t)->rows.narrow_guides ? 1 : 2;
+    int per_level = ws_tab_c(&t->ws)->rows.narrow_guides ? 1 : 2;
     int levels = (avail - 2 - text_cols - (hinted ? WINDOW_HINT_COLS : 0)) / per_level;
     if (levels < 2)
         levels = 2;
@@ -174,7 +175,7 @@ unsigned tree_guide_levels(const struct tui *t, int text_cols, bool hinted)
 void tree_prefix(const struct tui *t, struct rows *r, const struct plan_node *n,
                  struct rows_prefix *pf)
 {
-    const struct tab *tab = &t->docs[t->cur_doc].tabs[t->docs[t->cur_doc].cur];
+    const struct tab *tab = &t->ws.docs[t->ws.cur_doc].tabs[t->ws.docs[t->ws.cur_doc].cur];
     rows_prefix(r, n, t->ascii, tab->skip,
                 tree_guide_levels(t, TREE_MIN_TEXT_COLS, tab->skip > 0), pf);
 }
@@ -221,7 +222,7 @@ unsigned tree_row_height(const struct plan_node *n, void *ctx)
     struct tui *t = ctx;
     if (!t->wrap)
         return 1;
-    struct tab *tab = &t->docs[t->cur_doc].tabs[t->docs[t->cur_doc].cur];
+    struct tab *tab = &t->ws.docs[t->ws.cur_doc].tabs[t->ws.docs[t->ws.cur_doc].cur];
     struct rows_prefix pf;
     tree_prefix(t, &tab->rows, n, &pf);
     int avail = t->L.tree_w - t->L.gutter_w - tree_prefix_cols(&pf);

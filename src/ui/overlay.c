@@ -41,7 +41,7 @@ struct box overlay_draw(const struct tui *t, struct box b, const char *const *ti
         return in;
     /* UTF-8 box drawing rather than ACS: some terminals (and tmux captures) show the
      * alternate character set as letters. */
-    bool lines = t->utf8 && !t->ascii;
+    bool lines = t->ws.utf8 && !t->ascii;
     const char *hl = lines ? "\xE2\x94\x80" : "-", *vl = lines ? "\xE2\x94\x82" : "|";
     for (int i = 0; i < b.h; i++) { /* bounded by the box */
         bool top = i == 0, bottom = i == b.h - 1;

@@ -12,17 +12,17 @@
 static void step_tab(const struct tui *t, size_t *doc, size_t *tab, int dir)
 {
     if (dir > 0) {
-        if (++*tab < t->docs[*doc].n_tabs)
+        if (++*tab < t->ws.docs[*doc].n_tabs)
             return;
-        *doc = (*doc + 1) % t->n_docs;
+        *doc = (*doc + 1) % t->ws.n_docs;
         *tab = 0;
     } else {
         if (*tab > 0) {
             --*tab;
             return;
         }
-        *doc = (*doc + t->n_docs - 1) % t->n_docs;
-        *tab = t->docs[*doc].n_tabs - 1;
+        *doc = (*doc + t->ws.n_docs - 1) % t->ws.n_docs;
+        *tab = t->ws.docs[*doc].n_tabs - 1;
     }
 }
 
@@ -31,26 +31,26 @@ bool tui_search_elsewhere(struct tui *t, const char *pattern, int dir)
     if (!pattern || !*pattern)
         return false;
     size_t total = 0;
-    for (size_t d = 0; d < t->n_docs; d++)
-        total += t->docs[d].n_tabs;
-    size_t doc = t->cur_doc, k = t->docs[doc].cur;
+    for (size_t d = 0; d < t->ws.n_docs; d++)
+        total += t->ws.docs[d].n_tabs;
+    size_t doc = t->ws.cur_doc, k = t->ws.docs[doc].cur;
     char pat[256];
     snprintf(pat, sizeof pat, "%s", pattern); /* the current tab's pattern may be freed */
     for (size_t step = 1; step < total; step++) { /* every other tab once */
         step_tab(t, &doc, &k, dir);
-        struct tab *tab = &t->docs[doc].tabs[k];
+        struct tab *tab = &t->ws.docs[doc].tabs[k];
         if (tab->scope)
             continue;
-        tui_tab_ready(t, tab);
+        ws_tab_ready(&t->ws, tab);
         long n = rows_search(&tab->rows, pat);
         if (n <= 0) {
             rows_search(&tab->rows, NULL);
             continue;
         }
-        tui_push_history(t);
-        t->cur_doc = doc;
-        t->docs[doc].cur = k;
-        struct rows *r = &tui_tab(t)->rows;
+        ws_push_history(&t->ws);
+        t->ws.cur_doc = doc;
+        t->ws.docs[doc].cur = k;
+        struct rows *r = &ws_tab(&t->ws)->rows;
         if (dir > 0)
             rows_go_first(r);
         else
@@ -58,11 +58,11 @@ bool tui_search_elsewhere(struct tui *t, const char *pattern, int dir)
         bool wrapped = false;
         if (!rows_node_matches(r, r->sel))
             rows_search_step(r, dir, &wrapped);
-        if (t->n_docs > 1)
-            tui_message(t, false, "%ld match%s in %s of %.80s (n, N)", n, n == 1 ? "" : "es",
-                        tab->label, t->docs[doc].doc->name);
+        if (t->ws.n_docs > 1)
+            ws_message(&t->ws, false, "%ld match%s in %s of %.80s (n, N)", n, n == 1 ? "" : "es",
+                        tab->label, t->ws.docs[doc].doc->name);
         else
-            tui_message(t, false, "%ld match%s in %s (n, N)", n, n == 1 ? "" : "es",
+            ws_message(&t->ws, false, "%ld match%s in %s (n, N)", n, n == 1 ? "" : "es",
                         tab->label);
         return true;
     }
@@ -71,10 +71,10 @@ bool tui_search_elsewhere(struct tui *t, const char *pattern, int dir)
 
 int tui_search_run(struct tui *t)
 {
-    struct tab *was = t->search_tab;
+    struct tab *was = t->ws.search_tab;
     int re = tui_search_slice(t);
     /* Nothing in this section: the search goes on in the others, nearest first. */
-    if (was && !t->search_tab && was == tui_tab(t) && was->rows.pattern &&
+    if (was && !t->ws.search_tab && was == ws_tab(&t->ws) && was->rows.pattern &&
         was->rows.n_matches == 0 && tui_search_elsewhere(t, was->rows.pattern, 1))
         re |= RE_DRAW | RE_LAYOUT;
     return re;

@@ -26,7 +26,7 @@ void settings_load(struct tui *t)
     if (S.has_path)
         config_load(&S.cfg, S.path);
     if (S.cfg.msg[0])
-        tui_message(t, true, "%s", S.cfg.msg);
+        ws_message(&t->ws, true, "%s", S.cfg.msg);
 }
 
 const struct config *settings(void)
@@ -46,7 +46,7 @@ const char *settings_theme(struct tui *t, const struct ui_options *opts, const c
             *why = "SPARKPLAN_THEME";
             return env;
         }
-        tui_message(t, true, "SPARKPLAN_THEME: unknown theme '%.40s' (dark, light, "
+        ws_message(&t->ws, true, "SPARKPLAN_THEME: unknown theme '%.40s' (dark, light, "
                              "projector, mono)", env);
     }
     if (S.cfg.has_theme) {
@@ -62,23 +62,23 @@ void settings_save(struct tui *t, const char *key, const char *value)
 {
     char err[256];
     if (S.has_path && !config_save(S.path, key, value, err, sizeof err))
-        tui_message(t, true, "cannot keep %s: %s", key, err);
+        ws_message(&t->ws, true, "cannot keep %s: %s", key, err);
 }
 
 int settings_split_key(struct tui *t, enum key_action a)
 {
     if (a == KA_ZOOM) {
         t->zoom = !t->zoom;
-        tui_message(t, false, "%s", t->zoom ? "zoom: one pane (z again: both)" : "zoom off");
+        ws_message(&t->ws, false, "%s", t->zoom ? "zoom: one pane (z again: both)" : "zoom off");
         return RE_DRAW | RE_LAYOUT | RE_FULL;
     }
-    int pct = tui_split(t, tui_tab(t)) + (a == KA_GROW ? 5 : -5);
+    int pct = tui_split(t, ws_tab(&t->ws)) + (a == KA_GROW ? 5 : -5);
     pct = pct < CONFIG_SPLIT_MIN ? CONFIG_SPLIT_MIN : pct > CONFIG_SPLIT_MAX ? CONFIG_SPLIT_MAX : pct;
     t->split_pct = pct;
     t->zoom = false;
     char v[16];
     snprintf(v, sizeof v, "%d", pct);
-    tui_message(t, false, "tree %d%%, details %d%%", pct, 100 - pct);
+    ws_message(&t->ws, false, "tree %d%%, details %d%%", pct, 100 - pct);
     settings_save(t, "split", v);
     return RE_DRAW | RE_LAYOUT | RE_FULL;
 }

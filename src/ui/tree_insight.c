@@ -17,9 +17,9 @@
  * a million nodes); doing nothing would make the key look broken. */
 static int when_findings_are_in(struct tui *t, enum key_action a)
 {
-    t->jobs.pending = a;
-    t->jobs.pending_doc = tui_doc(t)->doc;
-    tui_message(t, false, "still analysing: %s when the findings are in",
+    t->ws.jobs.pending = a;
+    t->ws.jobs.pending_doc = ws_doc(&t->ws)->doc;
+    ws_message(&t->ws, false, "still analysing: %s when the findings are in",
                 a == KA_FINDINGS ? "the list opens" : "goes to the finding");
     return RE_DRAW;
 }
@@ -64,13 +64,13 @@ static long step_from(const struct analysis *a, size_t i, bool forward)
 
 static int step_finding(struct tui *t, bool forward)
 {
-    const struct document *doc = tui_doc(t)->doc;
-    const struct analysis *a = jobs_known(&t->jobs, doc);
-    if (!a && jobs_analysing(&t->jobs, doc))
+    const struct document *doc = ws_doc(&t->ws)->doc;
+    const struct analysis *a = jobs_known(&t->ws.jobs, doc);
+    if (!a && jobs_analysing(&t->ws.jobs, doc))
         return when_findings_are_in(t, forward ? KA_NEXT_FINDING : KA_PREV_FINDING);
-    const struct plan_node *sel = tui_tab(t)->rows.sel;
+    const struct plan_node *sel = ws_tab(&t->ws)->rows.sel;
     if (!a || a->n_findings == 0) {
-        tui_message(t, true, "no findings in this document");
+        ws_message(&t->ws, true, "no findings in this document");
         return RE_DRAW;
     }
     long i = -1;
@@ -80,23 +80,23 @@ static int step_finding(struct tui *t, bool forward)
     if (i < 0)
         i = next_finding(a, sel ? sel->line : 0, forward);
     if (i < 0) {
-        tui_message(t, true, "no findings on nodes in this document");
+        ws_message(&t->ws, true, "no findings on nodes in this document");
         return RE_DRAW;
     }
     last_finding.a = a;
     last_finding.i = i;
-    tui_go_to_finding(t, a, (size_t)i);
+    ws_go_to_finding(&t->ws, a, (size_t)i);
     return RE_DRAW | RE_LAYOUT;
 }
 
 static int open_findings(struct tui *t)
 {
-    const struct document *doc = tui_doc(t)->doc;
-    const struct analysis *a = jobs_known(&t->jobs, doc);
-    if (!a && jobs_analysing(&t->jobs, doc))
+    const struct document *doc = ws_doc(&t->ws)->doc;
+    const struct analysis *a = jobs_known(&t->ws.jobs, doc);
+    if (!a && jobs_analysing(&t->ws.jobs, doc))
         return when_findings_are_in(t, KA_FINDINGS);
     if (!a || a->n_findings == 0) {
-        tui_message(t, false, "no findings in this document");
+        ws_message(&t->ws, false, "no findings in this document");
         return RE_DRAW;
     }
     return RE_PUSH(VIEW_FINDINGS) | RE_DRAW;
@@ -104,20 +104,20 @@ static int open_findings(struct tui *t)
 
 static int open_ids(struct tui *t)
 {
-    const struct plan_node *sel = tui_tab(t)->rows.sel;
+    const struct plan_node *sel = ws_tab(&t->ws)->rows.sel;
     if (!sel)
         return RE_NONE;
     struct exprid_ref refs[TUI_MAX_REFS];
     size_t n = exprid_node_refs(sel, refs, TUI_MAX_REFS);
     if (n == 0) {
-        tui_message(t, true, "this node mentions no expression ids");
+        ws_message(&t->ws, true, "this node mentions no expression ids");
         return RE_DRAW;
     }
     size_t traceable = 0;
     for (size_t i = 0; i < n && i < TUI_MAX_REFS; i++)
         traceable += !refs[i].normalized;
     if (traceable == 0) {
-        tui_message(t, true, "this plan's ids are normalized (#x): they cannot be traced");
+        ws_message(&t->ws, true, "this plan's ids are normalized (#x): they cannot be traced");
         return RE_DRAW;
     }
     return RE_PUSH(VIEW_IDS) | RE_DRAW;
@@ -129,7 +129,7 @@ int tree_insight_key(struct tui *t, enum key_action a)
     case KA_EXPLAIN:
         t->explain = !t->explain;
         t->details_gen++;
-        tui_message(t, false, "operator explanations %s", t->explain ? "on (in the details)" : "off");
+        ws_message(&t->ws, false, "operator explanations %s", t->explain ? "on (in the details)" : "off");
         settings_save(t, "explain", t->explain ? "on" : "off");
         return RE_DRAW;
     case KA_FINDINGS:

@@ -115,14 +115,14 @@ static struct slice header_name(const char *name, int room, bool *cut)
 
 static void draw_header(const struct tui *t)
 {
-    const struct doc_view *dv = &t->docs[t->cur_doc];
+    const struct doc_view *dv = &t->ws.docs[t->ws.cur_doc];
     struct draw_line dl;
     attr_t hdr = theme_attr(ROLE_HEADER, VAR_PLAIN);
     draw_line_start(&dl, 0, 0, COLS, 0);
     draw_puts(&dl, " ", hdr);
     char n[32] = "";
-    if (t->n_docs > 1)
-        snprintf(n, sizeof n, " [%zu/%zu]", t->cur_doc + 1, t->n_docs);
+    if (t->ws.n_docs > 1)
+        snprintf(n, sizeof n, " [%zu/%zu]", t->ws.cur_doc + 1, t->ws.n_docs);
     /* The active tab stays on screen: the name gives way first. */
     int active_w = draw_width(slice_cstr(dv->tabs[dv->cur].label), true) + 3 +
                    (dv->cur > 0 ? 2 : 0); /* "[label] ", and "‹ " when tabs are skipped */
@@ -130,7 +130,7 @@ static void draw_header(const struct tui *t)
     bool cut;
     struct slice name = header_name(dv->doc->name, name_room > 4 ? name_room : 4, &cut);
     if (cut)
-        draw_puts(&dl, t->utf8 && !t->ascii ? "\xE2\x80\xA6" : "<", hdr);
+        draw_puts(&dl, t->ws.utf8 && !t->ascii ? "\xE2\x80\xA6" : "<", hdr);
     draw_put(&dl, name, theme_attr(ROLE_STATUS_STRONG, VAR_PLAIN), true);
     if (n[0])
         draw_puts(&dl, n, hdr);
@@ -146,7 +146,7 @@ static void draw_header(const struct tui *t)
         first++;
     }
     if (first > 0)
-        draw_puts(&dl, t->utf8 && !t->ascii ? "\xE2\x80\xB9 " : "< ", hdr);
+        draw_puts(&dl, t->ws.utf8 && !t->ascii ? "\xE2\x80\xB9 " : "< ", hdr);
     for (size_t i = first; i < dv->n_tabs; i++) {
         bool active = i == dv->cur;
         attr_t a = theme_attr(active ? ROLE_TAB_ACTIVE : ROLE_TAB, VAR_PLAIN);
@@ -169,7 +169,7 @@ static void draw_header(const struct tui *t)
 
 static void draw_status(const struct tui *t)
 {
-    const struct doc_view *dv = &t->docs[t->cur_doc];
+    const struct doc_view *dv = &t->ws.docs[t->ws.cur_doc];
     const struct tab *tab = &dv->tabs[dv->cur];
     const struct rows *r = &tab->rows;
     attr_t st = theme_attr(ROLE_STATUS, VAR_PLAIN);
@@ -189,8 +189,8 @@ static void draw_status(const struct tui *t)
             len += (size_t)snprintf(right + len, sizeof right - len, "[-/%zu \xC2\xB7 %.20s] ",
                                     r->n_matches, tab->label);
     }
-    const char *busy = !jobs_analysing(&t->jobs, dv->doc)  ? NULL
-                       : t->utf8                              ? "analysing\xE2\x80\xA6"
+    const char *busy = !jobs_analysing(&t->ws.jobs, dv->doc)  ? NULL
+                       : t->ws.utf8                              ? "analysing\xE2\x80\xA6"
                                                               : "analysing...";
     if (busy)
         len += (size_t)snprintf(right + len, sizeof right - len, "%s  ", busy);
@@ -223,10 +223,10 @@ static void draw_status(const struct tui *t)
                                   tree_stage_label(n, label, sizeof label));
         draw_puts(&dl, extra, st);
     }
-    if (t->msg[0]) {
+    if (t->ws.msg[0]) {
         if (!walking)
             draw_puts(&dl, "  ", st);
-        draw_puts(&dl, t->msg, t->msg_error ? theme_attr(ROLE_ERROR, VAR_PLAIN) : strong);
+        draw_puts(&dl, t->ws.msg, t->ws.msg_error ? theme_attr(ROLE_ERROR, VAR_PLAIN) : strong);
     }
     draw_fill(&dl, st);
     draw_cut_marker(&dl, st);
@@ -281,23 +281,23 @@ static void draw_all(struct tui *t)
 
 static int switch_tab(struct tui *t, int dir)
 {
-    struct doc_view *dv = tui_doc(t);
+    struct doc_view *dv = ws_doc(&t->ws);
     dv->cur = (dv->cur + dv->n_tabs + (size_t)(dir > 0 ? 1 : dv->n_tabs - 1)) % dv->n_tabs;
-    tui_tab(t);
+    ws_tab(&t->ws);
     return RE_DRAW | RE_LAYOUT;
 }
 
 /* } and {: the next or previous open document, round the list. */
 static int switch_doc(struct tui *t, int dir)
 {
-    if (t->n_docs < 2) {
-        tui_message(t, false, "only one document is open");
+    if (t->ws.n_docs < 2) {
+        ws_message(&t->ws, false, "only one document is open");
         return RE_DRAW;
     }
-    t->cur_doc = (t->cur_doc + t->n_docs + (size_t)(dir > 0 ? 1 : t->n_docs - 1)) % t->n_docs;
-    tui_tab(t);
-    tui_message(t, false, "document %zu/%zu: %.120s", t->cur_doc + 1, t->n_docs,
-                tui_doc(t)->doc->name);
+    t->ws.cur_doc = (t->ws.cur_doc + t->ws.n_docs + (size_t)(dir > 0 ? 1 : t->ws.n_docs - 1)) % t->ws.n_docs;
+    ws_tab(&t->ws);
+    ws_message(&t->ws, false, "document %zu/%zu: %.120s", t->ws.cur_doc + 1, t->ws.n_docs,
+                ws_doc(&t->ws)->doc->name);
     return RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT | RE_FULL;
 }
 
@@ -310,7 +310,7 @@ static int global_key(struct tui *t, enum key_action a)
     case KA_PREV_SECTION:
         return switch_tab(t, -1);
     case KA_BACK:
-        tui_go_back(t);
+        ws_go_back(&t->ws);
         return RE_DRAW | RE_LAYOUT;
     case KA_DOCS:
         return RE_PUSH(VIEW_DOCS) | RE_DRAW;
@@ -329,7 +329,7 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_PUSH(VIEW_SEARCH) | RE_DRAW;
     case KA_THEME: {
         const char *name = theme_next();
-        tui_message(t, false, "theme: %s", name);
+        ws_message(&t->ws, false, "theme: %s", name);
         settings_save(t, "theme", name);
         return RE_DRAW | RE_FULL;
     }
@@ -369,7 +369,7 @@ static int paste_event(struct tui *t, const struct input_event *ev)
         return RE_DRAW;
     while (top_overlay(t)) /* a paste replaces whatever was open */
         pop_view(t);
-    if (!tui_open_paste(t, ev->paste, ev->paste_len)) /* takes the bytes */
+    if (!ws_open_paste(&t->ws, ev->paste, ev->paste_len)) /* takes the bytes */
         return RE_DRAW;
     return react(t, NULL, RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT | RE_FULL);
 }
@@ -422,8 +422,8 @@ static int key_event(struct tui *t, const struct input_event *ev)
 
 static int handle_event(struct tui *t, const struct input_event *ev)
 {
-    t->msg[0] = '\0';
-    jobs_forget_key(&t->jobs); /* a ! f F waiting for the findings gives way to any later key */
+    t->ws.msg[0] = '\0';
+    jobs_forget_key(&t->ws.jobs); /* a ! f F waiting for the findings gives way to any later key */
     if (ev->kind == IN_PASTE)
         return paste_event(t, ev);
     return key_event(t, ev);
@@ -437,16 +437,20 @@ static int take_news(struct tui *t, const struct jobs_news *news, bool collected
 {
     if (news->n_done == 0 && !news->error[0])
         return RE_NONE;
-    tui_take_news(t, news);
+    ws_take_news(&t->ws, news);
+    if (news->n_done) { /* the gutter's marks and the details follow the findings */
+        decor_forget(t);
+        t->details_gen++;
+    }
     if (!collected)
         return RE_DRAW | RE_LAYOUT;
-    enum key_action pending = t->jobs.pending;
-    bool here = t->jobs.pending_doc == tui_doc(t)->doc;
-    jobs_forget_key(&t->jobs);
+    enum key_action pending = t->ws.jobs.pending;
+    bool here = t->ws.jobs.pending_doc == ws_doc(&t->ws)->doc;
+    jobs_forget_key(&t->ws.jobs);
     int re = RE_DRAW | RE_LAYOUT;
     if (pending == KA_NONE)
         return re;
-    t->msg[0] = '\0'; /* "still analysing": no longer */
+    t->ws.msg[0] = '\0'; /* "still analysing": no longer */
     if (here && !top_overlay(t))
         re |= react(t, &t->stack[0], tree_insight_key(t, pending) & ~RE_PASS);
     return re;
@@ -455,7 +459,7 @@ static int take_news(struct tui *t, const struct jobs_news *news, bool collected
 static int collect_jobs(struct tui *t)
 {
     struct jobs_news news = {0};
-    jobs_collect(&t->jobs, tui_doc(t)->doc, &news);
+    jobs_collect(&t->ws.jobs, ws_doc(&t->ws)->doc, &news);
     if (news.n_done == 0 && !news.error[0])
         return RE_NONE;
     return take_news(t, &news, true);
@@ -465,7 +469,7 @@ static int collect_jobs(struct tui *t)
 static int ask_analysis(struct tui *t)
 {
     struct jobs_news news = {0};
-    jobs_ask(&t->jobs, tui_doc(t)->doc, tui_doc(t)->doc, &news);
+    jobs_ask(&t->ws.jobs, ws_doc(&t->ws)->doc, ws_doc(&t->ws)->doc, &news);
     return take_news(t, &news, false);
 }
 
@@ -473,21 +477,19 @@ static int ask_analysis(struct tui *t)
 
 static void free_state(struct tui *t)
 {
-    jobs_free(&t->jobs); /* first: it stops the analysis thread, which reads the documents */
+    jobs_free(&t->ws.jobs); /* first: it stops the analysis thread, which reads the documents */
     while (t->depth > 0)
         pop_view(t);
-    for (size_t i = 0; i < t->n_docs; i++) {
-        for (size_t j = 0; j < t->docs[i].n_tabs; j++)
-            if (t->docs[i].tabs[j].ready) {
-                rows_free(&t->docs[i].tabs[j].rows);
-                op_summary_stop(&t->docs[i].tabs[j].sum);
-            }
-        free(t->docs[i].tabs);
-        if (t->docs[i].owned)
-            document_free(t->docs[i].doc);
-    }
-    free(t->docs);
+    ws_free(&t->ws);
     decor_free(t);
+}
+
+/* The workspace's hook: a jump is about to select a node in tab (now current), so the
+ * rows fit the screen before it is centred. */
+static void fit_shown(void *ctx, struct tab *tab)
+{
+    (void)tab;
+    tui_layout(ctx);
 }
 
 /* The documents, the terminal, the options and the two panes; false (err set, or a
@@ -495,12 +497,14 @@ static void free_state(struct tui *t)
 static int start(struct tui *t, struct document **docs, size_t n_docs,
                  const struct ui_options *opts, char *err, size_t errcap)
 {
+    t->ws.show = fit_shown;
+    t->ws.show_ctx = t;
     for (size_t i = 0; i < n_docs; i++)
-        if (!tui_add_document(t, docs[i], false)) {
+        if (!ws_add_document(&t->ws, docs[i], false)) {
             fprintf(stderr, "sparkplan: %s: nothing to show\n", docs[i]->name);
             return 2;
         }
-    if (t->n_docs == 0) {
+    if (t->ws.n_docs == 0) {
         fprintf(stderr, "sparkplan: no plan to show\n");
         return 2;
     }
@@ -528,15 +532,15 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
         fprintf(stderr, "sparkplan: %s\n", err);
         return 1;
     }
-    t->utf8 = term_utf8();
+    t->ws.utf8 = term_utf8();
     t->ascii = (opts && opts->ascii) || (settings()->has_ascii && settings()->ascii) ||
-               !t->utf8;
+               !t->ws.utf8;
     t->explain = settings()->has_explain && settings()->explain;
     t->split_pct = settings()->has_split ? settings()->split : 0;
     t->stage_hl = true;
-    draw_set_utf8(t->utf8);
+    draw_set_utf8(t->ws.utf8);
     if (!theme_init(theme, colours))
-        tui_message(t, true, "unknown theme '%s': using dark", theme);
+        ws_message(&t->ws, true, "unknown theme '%s': using dark", theme);
     term_modes(true);
     return 0;
 }
@@ -545,7 +549,7 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
 static void frame(struct tui *t, int flags)
 {
     if (flags & RE_LAYOUT) {
-        tui_tab(t);
+        ws_tab(&t->ws);
         flags |= ask_analysis(t);
         tui_layout(t);
     }
@@ -580,11 +584,11 @@ static int turn(struct tui *t, int *timeout, bool *quit)
     int flags = 0;
     /* The third: the analysis thread says it is done (-1, ignored, when none runs). */
     struct pollfd pfd[3] = {{term_fd(), POLLIN, 0}, {term_signal_fd(), POLLIN, 0},
-                            {jobs_wake_fd(&t->jobs), POLLIN, 0}};
+                            {jobs_wake_fd(&t->ws.jobs), POLLIN, 0}};
     /* A search still reading the text goes on between keys, unless a key is half read
      * (libtermkey waits to tell Escape from a sequence). */
-    bool searching = t->search_tab && *timeout < 0;
-    bool indexing = !searching && *timeout < 0 && tui_background_tab(t);
+    bool searching = t->ws.search_tab && *timeout < 0;
+    bool indexing = !searching && *timeout < 0 && ws_background_tab(&t->ws);
     int n = poll(pfd, 3, searching || indexing ? 0 : *timeout);
     if (n < 0 && errno == EINTR)
         return 0;
@@ -630,10 +634,10 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
     int flags = RE_DRAW | RE_LAYOUT;
     int timeout = -1;
     bool quit = false;
-    jobs_hold(&t.jobs); /* the first frame comes before the analysis */
+    jobs_hold(&t.ws.jobs); /* the first frame comes before the analysis */
     frame(&t, flags);
     struct jobs_news news = {0};
-    jobs_release(&t.jobs, tui_doc(&t)->doc, &news);
+    jobs_release(&t.ws.jobs, ws_doc(&t.ws)->doc, &news);
     flags = take_news(&t, &news, false); /* no thread: the findings were made in place */
     while (!quit) {
         if (flags & RE_SUSPEND) {

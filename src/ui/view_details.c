@@ -355,7 +355,7 @@ static void add_wrapped(struct details *ds, enum role role, const char *text, in
 
 static void add_insight(struct details *ds, const struct tui *t, const struct plan_node *n)
 {
-    const struct analysis *a = jobs_known(&t->jobs, n->section->plan->doc);
+    const struct analysis *a = jobs_known(&t->ws.jobs, n->section->plan->doc);
     size_t k = 0;
     struct finding *const *f = a ? analysis_node_findings(a, n, &k) : NULL;
     if (k) {
@@ -467,6 +467,11 @@ static void build(struct details *ds, const struct tui *t, const struct plan_nod
         add_generated(ds, ROLE_NORMAL, 10, "Input line: %u", n->line);
     /* The document's name: a path, "stdin", "paste 2". */
     add_labelled(ds, "Source", slice_cstr(n->section->plan->doc->name));
+    /* And where in it the plan came from: a notebook cell, a query, a log record. */
+    char where[320];
+    plan_source_describe(&n->section->plan->source, where, sizeof where);
+    if (where[0])
+        add_labelled(ds, "From", slice_cstr(where));
 }
 
 static void draw_frame(const struct tui *t)
@@ -480,12 +485,12 @@ static void draw_frame(const struct tui *t)
         for (int i = 0; i < L->det_h; i++) {
             struct draw_line dl;
             draw_line_start(&dl, L->det_y + i, L->det_x - 1, 1, 0);
-            draw_puts(&dl, t->utf8 && !t->ascii ? "\xE2\x94\x82" : "|", border);
+            draw_puts(&dl, t->ws.utf8 && !t->ascii ? "\xE2\x94\x82" : "|", border);
         }
     } else {
         struct draw_line dl;
         draw_line_start(&dl, L->det_y - 1, L->det_x, L->det_w, 0);
-        const char *rule = t->utf8 && !t->ascii ? "\xE2\x94\x80" : "-";
+        const char *rule = t->ws.utf8 && !t->ascii ? "\xE2\x94\x80" : "-";
         draw_puts(&dl, rule, border);
         draw_puts(&dl, rule, border);
         draw_puts(&dl, focused ? " Details (Esc: back to the tree) " : " Details (Enter) ", border);
@@ -570,14 +575,14 @@ static void details_draw(const struct tui *t, const void *state)
         else
             draw_dline(ds, &ds->lines[i], &dl,
                        focused && i == ds->lb.sel ? VAR_SELECTED : VAR_PLAIN,
-                       tui_tab_c(t)->rows.pattern);
+                       ws_tab_c(&t->ws)->rows.pattern);
     }
 }
 
 static void details_prepare(struct tui *t, void *state)
 {
     struct details *ds = state;
-    struct tab *tab = tui_tab(t);
+    struct tab *tab = ws_tab(&t->ws);
     const struct plan_node *n = tab->rows.sel;
     int width = t->L.det_w - 1;
     bool same_node = n == ds->node && ds->gen == t->details_gen;
@@ -621,10 +626,10 @@ static void details_prepare_shown(struct tui *t, void *state)
 static int follow_link(struct tui *t, struct details *ds)
 {
     if (ds->lb.sel >= ds->n_lines || ds->lines[ds->lb.sel].link < 0) {
-        tui_message(t, true, "no node reference on this line");
+        ws_message(&t->ws, true, "no node reference on this line");
         return RE_DRAW;
     }
-    if (tui_goto_id(t, ds->lines[ds->lb.sel].link))
+    if (ws_goto_id(&t->ws, ds->lines[ds->lb.sel].link))
         return RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT;
     return RE_DRAW | RE_LAYOUT;
 }
@@ -637,7 +642,7 @@ static int pipe_details(struct tui *t, const struct details *ds)
         cap += ds->lines[i].len + 1;
     char *buf = malloc(cap);
     if (!buf) {
-        tui_message(t, true, "out of memory");
+        ws_message(&t->ws, true, "out of memory");
         return RE_DRAW;
     }
     size_t n = 0;

@@ -14,14 +14,14 @@ struct docs_state {
 
 static struct box docs_box(const struct tui *t)
 {
-    return overlay_place(74, (int)t->n_docs + 2);
+    return overlay_place(74, (int)t->ws.n_docs + 2);
 }
 
 static void docs_prepare(struct tui *t, void *state)
 {
     struct docs_state *d = state;
     struct box in = overlay_inside(docs_box(t));
-    d->lb.n = t->n_docs;
+    d->lb.n = t->ws.n_docs;
     d->lb.rows = in.h > 0 ? (size_t)in.h : 1;
     /* Once the list scrolls, the selection is on its last row (as it always was). */
     d->lb.top = d->lb.sel >= d->lb.rows ? d->lb.sel - d->lb.rows + 1 : 0;
@@ -29,17 +29,19 @@ static void docs_prepare(struct tui *t, void *state)
 
 static void draw_entry(const struct tui *t, size_t i, bool selected, struct box in, int y)
 {
-    const struct document *d = t->docs[i].doc;
+    const struct document *d = t->ws.docs[i].doc;
     enum variant v = selected ? VAR_SELECTED : VAR_PLAIN;
     struct draw_line dl;
     draw_line_start(&dl, y, in.x, in.w, 0);
     char num[32];
-    snprintf(num, sizeof num, " %c%zu  ", i == t->cur_doc ? '*' : ' ', i + 1);
+    snprintf(num, sizeof num, " %c%zu  ", i == t->ws.cur_doc ? '*' : ' ', i + 1);
     draw_puts(&dl, num, theme_attr(ROLE_NORMAL, v));
     draw_puts(&dl, d->name, theme_attr(ROLE_TITLE, v)); /* sanitized by draw */
     char info[96];
-    snprintf(info, sizeof info, "   %u plan%s, %zu nodes%s", d->n_plans,
-             d->n_plans == 1 ? "" : "s", d->n_all_nodes, t->docs[i].owned ? " (pasted)" : "");
+    const char *format = d->first_plan ? d->first_plan->source.format : NULL;
+    snprintf(info, sizeof info, "   %u plan%s, %zu nodes%s%s%s", d->n_plans,
+             d->n_plans == 1 ? "" : "s", d->n_all_nodes, t->ws.docs[i].owned ? " (pasted)" : "",
+             format ? ", " : "", format ? format : "");
     draw_puts(&dl, info, theme_attr(ROLE_SUMMARY, v));
     draw_fill(&dl, theme_attr(ROLE_NORMAL, v));
     draw_cut_marker(&dl, theme_attr(ROLE_CUT, v));
@@ -51,7 +53,7 @@ static void docs_draw(const struct tui *t, const void *state)
                                          NULL};
     const struct docs_state *d = state;
     struct box in = overlay_draw(t, docs_box(t), titles);
-    for (size_t r = 0; r < d->lb.rows && d->lb.top + r < t->n_docs; r++)
+    for (size_t r = 0; r < d->lb.rows && d->lb.top + r < t->ws.n_docs; r++)
         draw_entry(t, d->lb.top + r, d->lb.top + r == d->lb.sel, in, in.y + (int)r);
 }
 
@@ -62,7 +64,7 @@ static int docs_key(struct tui *t, void *state, enum key_action a,
     struct docs_state *d = state;
     switch (a) {
     case KA_L_OPEN:
-        t->cur_doc = d->lb.sel;
+        t->ws.cur_doc = d->lb.sel;
         return RE_POP | RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT | RE_FULL;
     case KA_L_CLOSE:
         return RE_POP | RE_DRAW | RE_FULL;
@@ -80,8 +82,8 @@ static void *docs_open(struct tui *t)
 {
     struct docs_state *d = calloc(1, sizeof *d);
     if (d) {
-        d->lb.n = t->n_docs;
-        d->lb.sel = t->cur_doc;
+        d->lb.n = t->ws.n_docs;
+        d->lb.sel = t->ws.cur_doc;
         d->lb.rows = 1;
         docs_prepare(t, d);
     }

@@ -183,7 +183,7 @@ static int text_width(struct box in)
 static void help_prepare(struct tui *t, void *state)
 {
     struct help_state *h = state;
-    h->utf8 = t->utf8 && !t->ascii;
+    h->utf8 = t->ws.utf8 && !t->ascii;
     struct box in = overlay_inside(help_box());
     help_build(h, text_width(in));
     h->lb.rows = in.h > 0 ? (size_t)in.h : 1;

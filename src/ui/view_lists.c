@@ -24,7 +24,7 @@ static size_t list_len(const struct tui *t, const struct list_state *l)
 {
     if (l->ids)
         return l->lb.n;
-    const struct analysis *a = jobs_known(&t->jobs, tui_doc_c(t)->doc);
+    const struct analysis *a = jobs_known(&t->ws.jobs, ws_doc_c(&t->ws)->doc);
     return a ? a->n_findings : 0;
 }
 
@@ -76,7 +76,7 @@ static void list_draw(const struct tui *t, const void *state)
         snprintf(title[2], sizeof title[2], "Expression ids");
     }
     struct box in = overlay_draw(t, list_box(t, l), titles);
-    const struct analysis *a = jobs_known(&t->jobs, tui_doc_c(t)->doc);
+    const struct analysis *a = jobs_known(&t->ws.jobs, ws_doc_c(&t->ws)->doc);
     for (int r = 0; r < in.h && l->lb.top + (size_t)r < n; r++) {
         size_t i = l->lb.top + (size_t)r;
         enum variant v = i == l->lb.sel ? VAR_SELECTED : VAR_PLAIN;
@@ -95,13 +95,13 @@ static void list_draw(const struct tui *t, const void *state)
  * and the id is highlighted in each row. */
 static void trace_id(struct tui *t, const struct exprid_ref *ref)
 {
-    struct tab *tab = tui_tab(t);
+    struct tab *tab = ws_tab(&t->ws);
     struct rows *r = &tab->rows;
     struct exprid_hits hits;
     struct diag err = {0};
     if (exprid_find(tab->section->plan->doc, tab->section->plan, tab->section, ref->id, &hits,
                     &err) != SP_OK) {
-        tui_message(t, true, "%s", err.message);
+        ws_message(&t->ws, true, "%s", err.message);
         return;
     }
     uint32_t *pos = malloc((hits.n ? hits.n : 1) * sizeof *pos);
@@ -109,7 +109,7 @@ static void trace_id(struct tui *t, const struct exprid_ref *ref)
     if (!pos || !pattern) {
         free(pos), free(pattern);
         exprid_hits_free(&hits);
-        tui_message(t, true, "out of memory");
+        ws_message(&t->ws, true, "out of memory");
         return;
     }
     size_t k = 0;
@@ -141,7 +141,7 @@ static void trace_id(struct tui *t, const struct exprid_ref *ref)
         snprintf(where, sizeof where, "%.*s on line %lu", (int)(w.len > 60 ? 60 : w.len), w.ptr,
                  (unsigned long)hits.producer->line);
     }
-    tui_message(t, false, "%.*s: %zu node%s here, %zu in the plan; produced by %s (n, N step)",
+    ws_message(&t->ws, false, "%.*s: %zu node%s here, %zu in the plan; produced by %s (n, N step)",
                 (int)(ref->text.len > 60 ? 60 : ref->text.len), ref->text.ptr, k,
                 k == 1 ? "" : "s", hits.n, where);
     exprid_hits_free(&hits);
@@ -150,12 +150,13 @@ static void trace_id(struct tui *t, const struct exprid_ref *ref)
 static void open_entry(struct tui *t, struct list_state *l)
 {
     if (!l->ids) {
-        const struct analysis *an = jobs_known(&t->jobs, tui_doc(t)->doc);
+        const struct analysis *an = jobs_known(&t->ws.jobs, ws_doc(&t->ws)->doc);
         if (an && l->lb.sel < an->n_findings)
-            tui_go_to_finding(t, an, l->lb.sel);
+            ws_go_to_finding(&t->ws, an, l->lb.sel);
     } else if (l->lb.sel < l->lb.n) {
         if (l->refs[l->lb.sel].normalized)
-            tui_message(t, true, "normalized ids (#x) cannot be traced: every id reads the same");
+            ws_message(&t->ws, true,
+                       "normalized ids (#x) cannot be traced: every id reads the same");
         else
             trace_id(t, &l->refs[l->lb.sel]);
     }
@@ -189,8 +190,8 @@ static void *findings_open(struct tui *t)
     struct list_state *l = calloc(1, sizeof *l);
     if (!l)
         return NULL;
-    const struct analysis *a = jobs_known(&t->jobs, tui_doc(t)->doc);
-    const struct plan_node *sel = tui_tab(t)->rows.sel;
+    const struct analysis *a = jobs_known(&t->ws.jobs, ws_doc(&t->ws)->doc);
+    const struct plan_node *sel = ws_tab(&t->ws)->rows.sel;
     for (size_t i = 0; a && sel && i < a->n_findings; i++)
         if (a->findings[i].line >= sel->line) {
             l->lb.sel = i;
@@ -208,7 +209,7 @@ static void *ids_open(struct tui *t)
     if (!l)
         return NULL;
     l->ids = true;
-    const struct plan_node *sel = tui_tab(t)->rows.sel;
+    const struct plan_node *sel = ws_tab(&t->ws)->rows.sel;
     size_t n = sel ? exprid_node_refs(sel, l->refs, TUI_MAX_REFS) : 0;
     l->lb.n = n < TUI_MAX_REFS ? n : TUI_MAX_REFS;
     list_prepare(t, l);

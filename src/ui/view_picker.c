@@ -62,7 +62,7 @@ static void apply_filter(struct picker *p)
 
 static void describe(const struct tui *t, struct pick *e)
 {
-    const struct doc_view *dv = &t->docs[e->doc];
+    const struct doc_view *dv = &t->ws.docs[e->doc];
     const struct tab *tab = &dv->tabs[e->tab];
     const struct plan_section *s = tab->section;
     e->nodes = tab->scope ? tab->scope->subtree_size + 1 : s->n_nodes;
@@ -101,7 +101,7 @@ static void draw_pick(const struct tui *t, const struct pick *e, bool selected, 
                       int y)
 {
     enum variant v = selected ? VAR_SELECTED : VAR_PLAIN;
-    bool current = e->doc == t->cur_doc && e->tab == t->docs[e->doc].cur;
+    bool current = e->doc == t->ws.cur_doc && e->tab == t->ws.docs[e->doc].cur;
     struct draw_line dl;
     draw_line_start(&dl, y, in.x, in.w, 0);
     draw_puts(&dl, current ? " *" : "  ", theme_attr(ROLE_NORMAL, v));
@@ -142,9 +142,9 @@ static int picker_key(struct tui *t, void *state, enum key_action a,
         if (p->n_shown == 0)
             return RE_NONE;
         const struct pick *e = &p->all[p->shown[p->lb.sel]];
-        t->cur_doc = e->doc;
-        t->docs[e->doc].cur = e->tab;
-        tui_tab(t);
+        t->ws.cur_doc = e->doc;
+        t->ws.docs[e->doc].cur = e->tab;
+        ws_tab(&t->ws);
         return RE_POP | RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT | RE_FULL;
     }
     case KA_L_CLOSE:
@@ -177,8 +177,8 @@ static void *picker_open(struct tui *t)
 {
     struct picker *p = calloc(1, sizeof *p);
     size_t total = 0;
-    for (size_t d = 0; d < t->n_docs; d++)
-        total += t->docs[d].n_tabs;
+    for (size_t d = 0; d < t->ws.n_docs; d++)
+        total += t->ws.docs[d].n_tabs;
     if (p) {
         p->all = calloc(total ? total : 1, sizeof *p->all);
         p->shown = calloc(total ? total : 1, sizeof *p->shown);
@@ -187,16 +187,16 @@ static void *picker_open(struct tui *t)
         if (p)
             free(p->all), free(p->shown);
         free(p);
-        tui_message(t, true, "out of memory");
+        ws_message(&t->ws, true, "out of memory");
         return NULL;
     }
-    for (size_t d = 0; d < t->n_docs; d++)
-        for (size_t k = 0; k < t->docs[d].n_tabs; k++) {
+    for (size_t d = 0; d < t->ws.n_docs; d++)
+        for (size_t k = 0; k < t->ws.docs[d].n_tabs; k++) {
             struct pick *e = &p->all[p->n_all++];
             e->doc = d;
             e->tab = k;
             describe(t, e);
-            if (d == t->cur_doc && k == t->docs[d].cur)
+            if (d == t->ws.cur_doc && k == t->ws.docs[d].cur)
                 p->lb.sel = p->n_all - 1;
         }
     apply_filter(p);

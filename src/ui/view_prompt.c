@@ -54,16 +54,16 @@ static int accept(struct tui *t, struct prompt *p)
         char *end;
         long id = strtol(s, &end, 10);
         if (end == s || id < 0 || id > 0x7FFFFFFF)
-            tui_message(t, true, "type a node number, like 12");
+            ws_message(&t->ws, true, "type a node number, like 12");
         else
-            tui_goto_id(t, (int32_t)id);
+            ws_goto_id(&t->ws, (int32_t)id);
         return RE_POP | RE_DRAW;
     }
     if (p->len == 0) {
-        rows_search(&tui_tab(t)->rows, NULL);
+        rows_search(&ws_tab(&t->ws)->rows, NULL);
         return RE_POP | RE_DRAW;
     }
-    if (!tui_search_start(t, p->buf))
+    if (!ws_search_start(&t->ws, p->buf))
         return RE_POP | RE_DRAW;
     return RE_POP | tui_search_run(t);
 }
@@ -117,7 +117,7 @@ static int paste_key(struct tui *t, void *state, enum key_action a,
 {
     struct prompt *p = state;
     if (a == KA_PASTE_CANCEL) {
-        tui_message(t, false, "paste cancelled");
+        ws_message(&t->ws, false, "paste cancelled");
         return RE_POP | RE_DRAW;
     }
     if (a == KA_PASTE_END) {
@@ -125,7 +125,7 @@ static int paste_key(struct tui *t, void *state, enum key_action a,
         if (!bytes)
             return RE_POP | RE_DRAW;
         memcpy(bytes, p->paste ? p->paste : "", p->paste_len);
-        if (!tui_open_paste(t, bytes, p->paste_len))
+        if (!ws_open_paste(&t->ws, bytes, p->paste_len))
             return RE_POP | RE_DRAW;
         return RE_POP | RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT | RE_FULL;
     }

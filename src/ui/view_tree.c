@@ -15,6 +15,8 @@
 struct screen_row {
     struct plan_node *node;
     int h;                        /* screen lines (wrapped rows take several) */
+    bool elided;                  /* its last line is a dim "…" where the input left
+                                     operators out (rows_elision_lines) */
     struct rows_prefix pf;
     struct row_decor dec;
 };
@@ -41,7 +43,7 @@ static unsigned soft_levels(const struct tui *t, bool hinted)
 {
     int third = (t->L.tree_w - t->L.gutter_w) / 3;
     int text = third > SOFT_TEXT_COLS ? third : SOFT_TEXT_COLS;
-    if (t->docs[t->cur_doc].tabs[t->docs[t->cur_doc].cur].rows.narrow_guides)
+    if (t->ws.docs[t->ws.cur_doc].tabs[t->ws.docs[t->ws.cur_doc].cur].rows.narrow_guides)
         text = text > NAME_TEXT_COLS ? text : NAME_TEXT_COLS; /* a name and its argument */
     return tree_guide_levels(t, text, hinted);
 }
@@ -124,7 +126,7 @@ static int row_skip(const struct tui *t, const struct tree_state *st,
                     const struct screen_row *sr, struct slice text, int w)
 {
     int skip = st->hscroll;
-    const char *pat = tui_tab_c(t)->rows.pattern;
+    const char *pat = ws_tab_c(&t->ws)->rows.pattern;
     long at = first_match(text, pat);
     if (at < 0)
         return skip;
@@ -213,18 +215,40 @@ static void draw_wrapped(const struct tui *t, const struct screen_row *sr, int y
     }
 }
 
-static void draw_row(const struct tui *t, const struct tree_state *st,
-                     const struct screen_row *sr, int y)
+/* Under an elided node: a dim "…" in the tree's guides, where the input left operators
+   out. */
+static void draw_elision(const struct tui *t, const struct screen_row *sr, int y)
 {
-    const struct tab *tab = tui_tab_c(t);
-    const struct plan_node *n = sr->node;
+    int x = t->L.tree_x + t->L.gutter_w, w = t->L.tree_w - t->L.gutter_w;
+    struct draw_line dl;
+    draw_line_start(&dl, y, x, w, 0);
+    for (const char *h = sr->pf.hint; *h; h++) /* blank under the depth hint */
+        if (((unsigned char)*h & 0xC0) != 0x80)
+            draw_puts(&dl, " ", theme_attr(ROLE_NORMAL, VAR_PLAIN));
+    draw_puts(&dl, sr->pf.cont, theme_attr(ROLE_GUIDE, VAR_PLAIN));
+    draw_puts(&dl, t->ascii ? "..." : "\xE2\x80\xA6", theme_attr(ROLE_HINT, VAR_PLAIN));
+    draw_fill(&dl, theme_attr(ROLE_NORMAL, VAR_PLAIN));
+}
+
+static void draw_row(const struct tui *t, const struct tree_state *st,
+                     const struct screen_row *row, int y)
+{
+    const struct tab *tab = ws_tab_c(&t->ws);
+    const struct plan_node *n = row->node;
+    /* The text takes the row's lines but the elision's. */
+    struct screen_row text_row = *row;
+    const struct screen_row *sr = &text_row;
+    if (row->elided && row->h > 1) {
+        text_row.h--;
+        draw_elision(t, row, y + text_row.h);
+    }
     bool selected = n == tab->rows.sel;
     bool band = st->band_on && n->stage >= 0 && tree_stage_key(n) == st->band;
     enum variant v = selected ? VAR_SELECTED : band ? VAR_BAND : VAR_PLAIN;
     int x = t->L.tree_x + t->L.gutter_w;
     int w = t->L.tree_w - t->L.gutter_w;
 
-    for (int i = 0; i < sr->h; i++)
+    for (int i = 0; i < row->h; i++)
         draw_gutter(t, y + i, sr, band || (selected && n->stage >= 0 && t->stage_hl), i == 0);
 
     struct slice text = tree_row_text(n);
@@ -297,7 +321,7 @@ static void choose_window(struct tui *t, struct tab *tab)
             uint32_t d = rows_rel_depth(r, n); /* bounded by the screen's lines */
             dmin = d < dmin ? d : dmin;
             dmax = d > dmax ? d : dmax;
-            used += t->wrap ? (int)tree_row_height(n, t) : 1;
+            used += (t->wrap ? (int)tree_row_height(n, t) : 1) + (int)rows_elision_lines(r, n);
         }
         if (dmin == UINT32_MAX)
             dmin = 0;
@@ -356,7 +380,7 @@ static bool grow(struct tree_state *st)
 static void tree_prepare(struct tui *t, void *state)
 {
     struct tree_state *st = state;
-    struct tab *tab = tui_tab(t);
+    struct tab *tab = ws_tab(&t->ws);
     struct rows *r = &tab->rows;
     st->n = 0;
     if (t->L.tree_h <= 0)
@@ -368,7 +392,8 @@ static void tree_prepare(struct tui *t, void *state)
     for (struct plan_node *n = r->top; n && used < t->L.tree_h && grow(st); n = rows_next(r, n)) {
         struct screen_row *sr = &st->rows[st->n++]; /* bounded by the screen's lines */
         sr->node = n;
-        sr->h = (int)tree_row_height(n, t);
+        sr->elided = rows_elision_lines(r, n) > 0;
+        sr->h = (t->wrap ? (int)tree_row_height(n, t) : 1) + (sr->elided ? 1 : 0);
         if (used + sr->h > t->L.tree_h)
             sr->h = t->L.tree_h - used;
         used += sr->h;
@@ -474,9 +499,9 @@ static bool move_key(struct rows *r, enum key_action a)
 static int jump_message(struct tui *t, bool found, bool wrapped, const char *what)
 {
     if (!found)
-        tui_message(t, true, "no %s in this section", what);
+        ws_message(&t->ws, true, "no %s in this section", what);
     else if (wrapped)
-        tui_message(t, false, "search wrapped around");
+        ws_message(&t->ws, false, "search wrapped around");
     return RE_DRAW;
 }
 
@@ -498,17 +523,17 @@ static int jump_key(struct tui *t, struct rows *r, enum key_action a)
     case KA_SEARCH_PREV: {
         int dir = a == KA_SEARCH_NEXT ? 1 : -1;
         size_t at = r->pattern ? rows_match_index(r) : 0;
-        bool at_end = r->pattern && !rows_searching(r) && !decor_trace_live(t, tui_tab_c(t)) &&
+        bool at_end = r->pattern && !rows_searching(r) && !decor_trace_live(t, ws_tab_c(&t->ws)) &&
                       (r->n_matches == 0 || (dir > 0 ? at == r->n_matches : at == 1));
         /* Past the section's last match: on into the next section that has one. */
         if (at_end && tui_search_elsewhere(t, r->pattern, dir))
             return RE_DRAW | RE_LAYOUT;
         if (!r->pattern)
-            tui_message(t, true, "no search yet: press / first");
+            ws_message(&t->ws, true, "no search yet: press / first");
         else if (!rows_search_step(r, a == KA_SEARCH_NEXT ? 1 : -1, &wrapped))
-            tui_message(t, true, "pattern not found in this section");
+            ws_message(&t->ws, true, "pattern not found in this section");
         else if (wrapped)
-            tui_message(t, false, "search wrapped around");
+            ws_message(&t->ws, false, "search wrapped around");
         return RE_DRAW;
     }
     default:
@@ -533,16 +558,17 @@ static int display_key(struct tui *t, struct tree_state *st, enum key_action a)
     case KA_WRAP:
         t->wrap = !t->wrap;
         st->hscroll = 0;
-        tui_message(t, false, "wrap %s", t->wrap ? "on" : "off");
+        ws_message(&t->ws, false, "wrap %s", t->wrap ? "on" : "off");
         return RE_DRAW | RE_LAYOUT;
     case KA_STAGES:
         t->stage_hl = !t->stage_hl;
-        tui_message(t, false, "codegen stage highlight %s", t->stage_hl ? "on" : "off");
+        ws_message(&t->ws, false, "codegen stage highlight %s", t->stage_hl ? "on" : "off");
         return RE_DRAW;
     case KA_FLIP:
         st->flipped = !st->flipped;
-        tui_message(t, false, "%s", st->flipped ? "flipped: scans on top, data flows down (r again restores)"
-                                                : "tree as Spark prints it");
+        ws_message(&t->ws, false, "%s",
+                   st->flipped ? "flipped: scans on top, data flows down (r again restores)"
+                               : "tree as Spark prints it");
         return RE_DRAW | RE_LAYOUT;
     default:
         return RE_PASS;
@@ -553,12 +579,12 @@ static int tree_key(struct tui *t, void *state, enum key_action a, const struct 
 {
     struct tree_state *st = state;
     a = flip_action(st, a);
-    struct rows *r = &tui_tab(t)->rows;
+    struct rows *r = &ws_tab(&t->ws)->rows;
     if (move_key(r, a))
         return RE_DRAW;
     if (a == KA_LEVELS) {
         rows_show_levels(r, (unsigned)(ev->name[0] - '0'));
-        tui_message(t, false, "showing %c level%s", ev->name[0], ev->name[0] == '1' ? "" : "s");
+        ws_message(&t->ws, false, "showing %c level%s", ev->name[0], ev->name[0] == '1' ? "" : "s");
         return RE_DRAW;
     }
     if (a == KA_CLICK) {

@@ -53,12 +53,12 @@ static bool logical(const struct tab *tab)
 static void show_step(struct tui *t, const struct walk_state *w)
 {
     const struct walk_step *st = &w->walk.steps[w->step];
-    tui_jump_to(t, (struct plan_node *)st->node, false);
+    ws_jump_to(&t->ws, (struct plan_node *)st->node, false);
     t->details_gen++; /* the details follow the step */
     struct slice op = catalog_operator_name(st->node->name.len ? st->node->name : st->node->text);
     int opn = (int)(op.len > 60 ? 60 : op.len);
-    if (logical(tui_tab(t))) {
-        tui_message(t, false, "walk %zu/%zu (Space b q) \xC2\xB7 logical plan: %.*s",
+    if (logical(ws_tab(&t->ws))) {
+        ws_message(&t->ws, false, "walk %zu/%zu (Space b q) \xC2\xB7 logical plan: %.*s",
                     w->step + 1, w->walk.n, opn, op.ptr);
         snprintf(t->narration, sizeof t->narration,
                  "Step %zu of %zu. A logical plan does not run: this walk follows its data "
@@ -80,7 +80,7 @@ static void show_step(struct tui *t, const struct walk_state *w)
     if (st->node->stage >= 0)
         snprintf(codegen, sizeof codegen, " (codegen stage %s)",
                  tree_stage_label(st->node, label, sizeof label));
-    tui_message(t, false, "walk %zu/%zu (Space b q) \xC2\xB7 job stage %u/%u%s: %.*s%s%s",
+    ws_message(&t->ws, false, "walk %zu/%zu (Space b q) \xC2\xB7 job stage %u/%u%s: %.*s%s%s",
                 w->step + 1, w->walk.n, st->stage, w->walk.n_stages, how, opn, op.ptr, codegen,
                 what);
     /* The whole sentence where it can wrap: the status line cuts it on a narrow screen. */
@@ -96,14 +96,15 @@ static int walk_key(struct tui *t, void *state, enum key_action a,
     switch (a) {
     case KA_W_NEXT:
         if (w->step + 1 >= w->walk.n) {
-            tui_message(t, false, "the plan's result comes out of this last step (q ends the walk)");
+            ws_message(&t->ws, false,
+                       "the plan's result comes out of this last step (q ends the walk)");
             return RE_DRAW;
         }
         w->step++;
         break;
     case KA_W_PREV:
         if (w->step == 0) {
-            tui_message(t, false, "this is the first step");
+            ws_message(&t->ws, false, "this is the first step");
             return RE_DRAW;
         }
         w->step--;
@@ -118,7 +119,7 @@ static int walk_key(struct tui *t, void *state, enum key_action a,
         t->explain = w->explain_before;
         t->narration[0] = '\0';
         t->details_gen++;
-        tui_message(t, false, "walk ended");
+        ws_message(&t->ws, false, "walk ended");
         return RE_POP | RE_DRAW | RE_LAYOUT;
     default:
         if (keys_lookup(KCTX_GLOBAL, ev->name) == KA_QUIT)
@@ -135,19 +136,19 @@ static void *walk_open(struct tui *t)
 {
     struct walk_state *w = calloc(1, sizeof *w);
     if (!w) {
-        tui_message(t, true, "out of memory");
+        ws_message(&t->ws, true, "out of memory");
         return NULL;
     }
-    struct tab *tab = tui_tab(t);
+    struct tab *tab = ws_tab(&t->ws);
     struct diag err = {0};
     if (walk_section(tab->section, tab->scope, &w->walk, &err) != SP_OK) {
-        tui_message(t, true, "%s", err.message);
+        ws_message(&t->ws, true, "%s", err.message);
         walk_free(&w->walk);
         free(w);
         return NULL;
     }
     if (w->walk.n == 0) {
-        tui_message(t, true, "nothing to walk through in this section");
+        ws_message(&t->ws, true, "nothing to walk through in this section");
         walk_free(&w->walk);
         free(w);
         return NULL;

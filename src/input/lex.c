@@ -1,4 +1,4 @@
-/* lex.c: one-line classifiers for the parser (see lex.h). */
+/* lex.c: one-line classifiers for the clean-up, the parser and the model (see lex.h). */
 #include "sparkplan/lex.h"
 
 #include <stdint.h>
@@ -732,6 +732,187 @@ bool lex_ends_tree(const char *s, size_t n)
     return false;
 }
 
+bool lex_log_record(const char *s, size_t n, struct slice *when, struct slice *logger)
+{
+    static const char *const levels[] = {"INFO", "WARN", "ERROR", "DEBUG", "TRACE", "FATAL"};
+    size_t lim = n < 80 ? n : 80;
+    /* Bound: the first 80 bytes, six words each. */
+    for (size_t i = 0; i < lim; i++) {
+        if (i > 0 && s[i - 1] != ' ' && s[i - 1] != '[')
+            continue;
+        for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
+            size_t l = strlen(levels[k]);
+            if (i + l >= n || memcmp(s + i, levels[k], l) != 0 || (s[i + l] != ' ' && s[i + l] != ']'))
+                continue;
+            /* The time: what comes before the level, without a "[thread]" group. */
+            size_t te = i;
+            while (te > 0 && (s[te - 1] == ' ' || s[te - 1] == '['))
+                te--;
+            if (te > 0 && s[te - 1] == ']') {
+                size_t ob = te;
+                while (ob > 0 && s[ob - 1] != '[')
+                    ob--;
+                if (ob > 0)
+                    te = ob - 1;
+                while (te > 0 && s[te - 1] == ' ')
+                    te--;
+            }
+            *when = te && is_digit(s[0]) ? slice_make(s, te) : slice_make(NULL, 0);
+            /* The logger: the next word, up to ':' or a blank. */
+            size_t b = i + l;
+            while (b < n && (s[b] == ' ' || s[b] == ']'))
+                b++;
+            size_t e = b;
+            while (e < n && s[e] != ' ' && s[e] != ':')
+                e++;
+            *logger = slice_make(s + b, e - b);
+            return when->len > 0 || logger->len > 0;
+        }
+    }
+    return false;
+}
+
+/* ident(.ident)*(...) closing the line: "df.show()", "spark.stop()", "print(plan)".  A
+   stack frame ("org.x.Dataset.cache(Dataset.scala:2912)", "(Native Method)") is the text of
+   a node Spark printed with its call site, not code. */
+static bool code_call(const char *s, size_t n)
+{
+    size_t i = 0, dots = 0;
+    /* Bound: the line, once. */
+    while (i < n && (is_alnum(s[i]) || s[i] == '_' || s[i] == '.')) {
+        dots += s[i] == '.';
+        i++;
+    }
+    if (i == 0 || i >= n || s[i] != '(' || s[n - 1] != ')' || !is_lower(s[0]))
+        return false;
+    static const char *const calls[] = {"print(", "display(", "println(", "assert("};
+    bool known = false;
+    for (size_t k = 0; k < sizeof calls / sizeof calls[0]; k++)
+        known = known || has_prefix_v(s, n, calls[k]);
+    if (!dots && !known)
+        return false;
+    for (size_t k = i; k + 1 < n; k++)
+        if ((s[k] == '.' && k + 6 < n && (memcmp(s + k, ".scala:", 7) == 0)) ||
+            (s[k] == '.' && k + 5 < n && memcmp(s + k, ".java:", 6) == 0) ||
+            (s[k] == 'N' && has_prefix(s + k, n - k, "Native Method")) ||
+            (s[k] == '<' && has_prefix(s + k, n - k, "<console>")))
+            return false;
+    return true;
+}
+
+bool lex_closes_block(const char *s, size_t n)
+{
+    while (n && (s[0] == ' ' || s[0] == '\t'))
+        s++, n--;
+    return has_prefix(s, n, "```") || has_prefix(s, n, "~~~") || has_prefix(s, n, "*/") ||
+           has_prefix(s, n, "**/") || has_prefix(s, n, "\"\"\"") || has_prefix(s, n, "\'\'\'") ||
+           has_prefix(s, n, "</") || has_prefix(s, n, "<pre") || has_prefix(s, n, "<code");
+}
+
+bool lex_tree_marker_line(const char *s, size_t n)
+{
+    size_t i = 0;
+    /* Bound: the line's prefix, once. */
+    while (i < n && (s[i] == ' ' || s[i] == ':') && !(i + 1 < n && s[i] == ':' && s[i + 1] == '-'))
+        i++;
+    return i + 2 < n && (s[i] == '+' || s[i] == ':') && s[i + 1] == '-' && s[i + 2] == ' ';
+}
+
+bool lex_sentence_line(const char *s, size_t n)
+{
+    while (n && (s[0] == ' ' || s[0] == '\t'))
+        s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    /* Prose and captions: a capitalised word ("The", "Figure"), not a field's key, then two
+       plain lowercase words in a row.  The end of the line says nothing here: a hard-wrapped
+       node string goes on with "Format: Parquet, Location:". */
+    if (n >= 2 && is_upper(s[0]) && is_lower(s[1])) {
+        size_t w = 0;
+        while (w < n && s[w] != ' ')
+            w++;
+        if (w < 2 || s[w - 1] == ':' || s[w - 1] == ',')
+            return false;
+        while (n > w && (s[n - 1] == '.' || s[n - 1] == ':' || s[n - 1] == '?' || s[n - 1] == '!'))
+            n--;
+        return lex_reads_as_prose(s, n, w);
+    }
+    return false;
+}
+
+/* "aria-label=" or "data-toggle" anywhere in the line.  Both have their '-' at 4, a byte most
+   plan lines hold few of, where an 'a' or a 'd' comes every few bytes. */
+static bool copy_button_attr(const char *s, size_t n)
+{
+    /* Bound: each '-' found by memchr is tried once. */
+    for (const char *p = s + (n > 4 ? 4 : n); (p = memchr(p, '-', (size_t)(s + n - p))) != NULL;
+         p++) {
+        size_t left = (size_t)(s + n - (p - 4));
+        if (left >= 11 && (memcmp(p - 4, "aria-label=", 11) == 0 ||
+                           memcmp(p - 4, "data-toggle", 11) == 0))
+            return true;
+    }
+    return false;
+}
+
+bool lex_foreign_line(const char *s, size_t n)
+{
+    while (n && (s[0] == ' ' || s[0] == '\t'))
+        s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    if (n == 0)
+        return false;
+    /* Every test below but the copy button's and the semicolon's needs its own first byte:
+       a plan line (a details field, an operator's text) is done after a few compares. */
+    char c0 = s[0];
+    bool lower = is_lower(c0);
+    if (!lower && !is_upper(c0) && !strchr("`~*\"'<}=-#/%", c0))
+        return s[n - 1] == ';' || copy_button_attr(s, n);
+    /* Fences, comment and docstring ends, HTML closing tags, code blocks' braces. */
+    if (lex_closes_block(s, n) || s[0] == '}' || has_prefix(s, n, "==>") || has_prefix(s, n, "-->") ||
+        has_prefix(s, n, "# COMMAND ---") || has_prefix(s, n, "-- COMMAND ---") ||
+        has_prefix(s, n, "// COMMAND ---") ||
+        has_prefix(s, n, "=>") || has_prefix(s, n, "->"))
+        return true;
+    /* Any other HTML tag, and a copy button's attributes left behind by a web page. */
+    if ((s[0] == '<' && n > 1 && (is_lower(s[1]) || is_upper(s[1])) &&
+         !has_prefix(s, n, "<empty>")) ||
+        copy_button_attr(s, n))
+        return true;
+    /* Code: a call, an assignment or a declaration, a statement's semicolon. */
+    if ((lower && code_call(s, n)) || s[n - 1] == ';')
+        return true;
+    static const char *const decls[] = {"val ", "var ", "def ", "import ", "from ", "return ",
+                                        "%sql", "%python", "%scala", "%md"};
+    /* Bound: ten prefixes, tried on lines that start like one of them. */
+    for (size_t k = 0; (lower || c0 == '%') && k < sizeof decls / sizeof decls[0]; k++)
+        if (has_prefix_v(s, n, decls[k]) && n > strlen(decls[k]) && is_lower(s[1]))
+            return true;
+    return is_upper(c0) && lex_sentence_line(s, n);
+}
+
+bool lex_is_elision(const char *s, size_t n)
+{
+    size_t i = 0;
+    /* Bound: the line, once. */
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    size_t start = i;
+    if (n - i >= 3 && (unsigned char)s[i] == 0xE2 && (unsigned char)s[i + 1] == 0x80 &&
+        (unsigned char)s[i + 2] == 0xA6) {
+        i += 3; /* U+2026 "…" */
+    } else {
+        while (i < n && s[i] == '.')
+            i++;
+        if (i - start < 3)
+            return false;
+    }
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        i++;
+    return i == n;
+}
+
 /* A run of lowercase letters at s[i..) of at least 2, ending where a word ends. */
 static size_t lower_word(const char *s, size_t n, size_t i)
 {
@@ -744,6 +925,33 @@ static size_t lower_word(const char *s, size_t n, size_t i)
         s[k] != '!' && s[k] != '?')
         return 0;
     return k - i;
+}
+
+/* One byte of lex_reads_as_prose's walk at i (> 0 unless the walk starts at 0): true when two
+   plain lowercase words start there.  A byte that is no quote, no bracket and no lowercase
+   letter after a space changes nothing. */
+static inline bool prose_step(const char *s, size_t n, size_t i, int *depth, bool *quoted)
+{
+    char c = s[i];
+    if (c == '`' || c == '"') {
+        *quoted = !*quoted;
+        return false;
+    }
+    if (*quoted)
+        return false;
+    if (c == '(' || c == '[' || c == '{') {
+        (*depth)++;
+        return false;
+    }
+    if ((c == ')' || c == ']' || c == '}') && *depth > 0) {
+        (*depth)--;
+        return false;
+    }
+    if (*depth || !is_lower(c) || (i > 0 && s[i - 1] != ' '))
+        return false;
+    size_t w1 = lower_word(s, n, i);
+    /* lower_word only looks ahead of i: the walk goes on after it. */
+    return w1 && i + w1 + 1 < n && s[i + w1] == ' ' && lower_word(s, n, i + w1 + 1);
 }
 
 bool lex_reads_as_prose(const char *s, size_t n, size_t from)
@@ -764,28 +972,38 @@ bool lex_reads_as_prose(const char *s, size_t n, size_t from)
        inside expressions ("cast(x as int)") sit in parentheses. */
     int depth = 0;
     bool quoted = false;
-    /* Bound: each byte once; lower_word only looks ahead of i, and i moves past it. */
-    for (size_t i = from < n ? from : n; i < n; i++) {
-        char c = s[i];
-        if (c == '`' || c == '"') {
-            quoted = !quoted;
-            continue;
-        }
-        if (quoted)
-            continue;
-        if (c == '(' || c == '[' || c == '{') {
-            depth++;
-            continue;
-        }
-        if ((c == ')' || c == ']' || c == '}') && depth > 0) {
-            depth--;
-            continue;
-        }
-        if (depth || !is_lower(c) || (i > 0 && s[i - 1] != ' '))
-            continue;
-        size_t w1 = lower_word(s, n, i);
-        if (w1 && i + w1 + 1 < n && s[i + w1] == ' ' && lower_word(s, n, i + w1 + 1))
-            return true;
+    size_t i = from < n ? from : n;
+    if (i == 0 && n && prose_step(s, n, i++, &depth, &quoted))
+        return true;
+#ifdef __SSE2__
+    /* Only a quote, a bracket, or a lowercase letter after a space does anything in
+       prose_step: 16 bytes without one are skipped at once (details lines are long). */
+    const __m128i sp = _mm_set1_epi8(' '), a1 = _mm_set1_epi8('a' - 1), z1 = _mm_set1_epi8('z' + 1);
+    /* Bound: 16 bytes a round; each marked byte is stepped once, in order. */
+    while (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i before = _mm_loadu_si128((const __m128i *)(const void *)(s + i - 1));
+        __m128i word = _mm_and_si128(_mm_and_si128(_mm_cmpgt_epi8(v, a1), _mm_cmplt_epi8(v, z1)),
+                                     _mm_cmpeq_epi8(before, sp));
+        __m128i mark = _mm_or_si128(
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('`')),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
+                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('(')),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8(')')))),
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8(']'))),
+                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('{')),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('}')))));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(mark, word));
+        for (; m; m &= m - 1)
+            if (prose_step(s, n, i + (size_t)__builtin_ctz(m), &depth, &quoted))
+                return true;
+        i += 16;
     }
+#endif
+    /* Bound: each byte once. */
+    for (; i < n; i++)
+        if (prose_step(s, n, i, &depth, &quoted))
+            return true;
     return false;
 }

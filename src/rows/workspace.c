@@ -1,8 +1,8 @@
 /* workspace.c: the documents the explorer shows and everything about them that is not
- * drawing (see tui.h): the tabs (one per section, plus AQE Final/Initial subtrees), making
- * a tab ready and indexing big ones between frames, the header's summary, the jump history
- * and jumps, the status message, the findings' arrival.  Any view may call it; it calls no
- * view. */
+ * drawing (see workspace.h): the tabs (one per section, plus AQE Final/Initial sub-plans),
+ * making a tab ready and indexing big ones between frames, the header's summary, the jump
+ * history and jumps, the status message, searches, the findings' arrival.  No curses: the
+ * explorer calls it, and it calls the explorer back only through the `show` hook. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +11,11 @@
 
 #include "sparkplan/load.h"
 #include "sparkplan/opclass.h"
-#include "sparkplan/tui.h"
+#include "sparkplan/workspace.h"
 
-struct doc_view *tui_doc(struct tui *t)
+struct doc_view *ws_doc(struct workspace *ws)
 {
-    return &t->docs[t->cur_doc];
+    return &ws->docs[ws->cur_doc];
 }
 
 /* Tabs up to this many nodes are counted and indexed before they are first drawn (about a
@@ -30,9 +30,9 @@ struct doc_view *tui_doc(struct tui *t)
 #define STAGE_PROBE 4096u
 
 /* Appends the tab's findings count to its summary line (when the document is analysed). */
-static void findings_summary(const struct tui *t, struct tab *tab)
+static void findings_summary(const struct workspace *ws, struct tab *tab)
 {
-    const struct analysis *a = jobs_known(&t->jobs, tab->section->plan->doc);
+    const struct analysis *a = jobs_known(&ws->jobs, tab->section->plan->doc);
     if (!a)
         return;
     size_t warnings = 0, info = 0;
@@ -49,22 +49,22 @@ static void findings_summary(const struct tui *t, struct tab *tab)
         return;
     size_t len = strlen(tab->summary);
     snprintf(tab->summary + len, sizeof tab->summary - len, "%s%zu warning%s, %zu info (!)",
-             t->utf8 ? " \xC2\xB7 " : " | ", warnings, warnings == 1 ? "" : "s", info);
+             ws->utf8 ? " \xC2\xB7 " : " | ", warnings, warnings == 1 ? "" : "s", info);
 }
 
-void tui_tab_summary(struct tui *t, struct tab *tab)
+void ws_tab_summary(struct workspace *ws, struct tab *tab)
 {
     if (!tab->indexed) {
         snprintf(tab->summary, sizeof tab->summary, "%u nodes %s", tab->rows.end - tab->rows.begin,
-                 t->utf8 ? "\xC2\xB7 counting\xE2\x80\xA6" : "| counting...");
+                 ws->utf8 ? "\xC2\xB7 counting\xE2\x80\xA6" : "| counting...");
         return;
     }
-    op_summary_format(&tab->sum.sum, t->utf8, tab->summary, sizeof tab->summary);
-    findings_summary(t, tab);
+    op_summary_format(&tab->sum.sum, ws->utf8, tab->summary, sizeof tab->summary);
+    findings_summary(ws, tab);
 }
 
 /* Indexes and counts up to budget more nodes of tab (UINT32_MAX: all); true when done. */
-static bool tab_index_step(struct tui *t, struct tab *tab, uint32_t budget)
+static bool tab_index_step(struct workspace *ws, struct tab *tab, uint32_t budget)
 {
     if (tab->indexed)
         return true;
@@ -74,71 +74,84 @@ static bool tab_index_step(struct tui *t, struct tab *tab, uint32_t budget)
         return false;
     tab->indexed = true;
     tab->has_stages = tab->sum.sum.stages > 0;
-    tui_tab_summary(t, tab);
+    ws_tab_summary(ws, tab);
     if (rows_done < 0 || sum_done < 0)
-        tui_message(t, true, "out of memory");
+        ws_message(ws, true, "out of memory");
     return true;
 }
 
-void tui_tab_ready(struct tui *t, struct tab *tab)
+void ws_tab_ready(struct workspace *ws, struct tab *tab)
 {
     if (tab->ready)
         return;
     tab->ready = true;
     if (!rows_init(&tab->rows, tab->section, tab->scope))
-        tui_message(t, true, "out of memory");
+        ws_message(ws, true, "out of memory");
     struct rows *r = &tab->rows;
     op_summary_start(&tab->sum, tab->section, r->begin, r->end);
     if (r->end - r->begin <= TAB_INDEX_NOW) {
-        tab_index_step(t, tab, UINT32_MAX);
+        tab_index_step(ws, tab, UINT32_MAX);
         return;
     }
     /* Stages start near the root in every plan that has them. */
     for (uint32_t i = r->begin; i < r->end && i - r->begin < STAGE_PROBE && !tab->has_stages; i++)
         tab->has_stages = tab->section->preorder[i]->stage >= 0;
-    tui_tab_summary(t, tab);
+    ws_tab_summary(ws, tab);
 }
 
 /* Work left for between frames: a tab shown but not yet indexed (the current one first). */
-struct tab *tui_background_tab(struct tui *t)
+struct tab *ws_background_tab(struct workspace *ws)
 {
-    struct doc_view *dv = tui_doc(t);
+    struct doc_view *dv = ws_doc(ws);
     if (dv->tabs[dv->cur].ready && !dv->tabs[dv->cur].indexed)
         return &dv->tabs[dv->cur];
-    for (size_t d = 0; d < t->n_docs; d++)
-        for (size_t i = 0; i < t->docs[d].n_tabs; i++)
-            if (t->docs[d].tabs[i].ready && !t->docs[d].tabs[i].indexed)
-                return &t->docs[d].tabs[i];
+    for (size_t d = 0; d < ws->n_docs; d++)
+        for (size_t i = 0; i < ws->docs[d].n_tabs; i++)
+            if (ws->docs[d].tabs[i].ready && !ws->docs[d].tabs[i].indexed)
+                return &ws->docs[d].tabs[i];
     return NULL;
 }
 
-struct tab *tui_tab(struct tui *t)
+struct tab *ws_tab(struct workspace *ws)
 {
-    struct doc_view *dv = tui_doc(t);
+    struct doc_view *dv = ws_doc(ws);
     struct tab *tab = &dv->tabs[dv->cur];
-    tui_tab_ready(t, tab);
+    ws_tab_ready(ws, tab);
     return tab;
 }
 
-void tui_message(struct tui *t, bool error, const char *fmt, ...)
+void ws_vmessage(struct workspace *ws, bool error, const char *fmt, va_list ap)
+{
+    vsnprintf(ws->msg, sizeof ws->msg, fmt, ap);
+    ws->msg_error = error;
+}
+
+void ws_message(struct workspace *ws, bool error, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(t->msg, sizeof t->msg, fmt, ap);
+    ws_vmessage(ws, error, fmt, ap);
     va_end(ap);
-    t->msg_error = error;
 }
 
-void tui_push_history(struct tui *t)
+/* Selects n in tab centred, once the explorer has fitted the tab to its screen. */
+static void show_node(struct workspace *ws, struct tab *tab, struct plan_node *n)
 {
-    struct tab *tab = tui_tab(t);
+    if (ws->show)
+        ws->show(ws->show_ctx, tab);
+    rows_select_centered(&tab->rows, n);
+}
+
+void ws_push_history(struct workspace *ws)
+{
+    struct tab *tab = ws_tab(ws);
     if (!tab->rows.sel)
         return;
-    if (t->n_hist == TUI_HISTORY) {
-        memmove(t->hist, t->hist + 1, (TUI_HISTORY - 1) * sizeof t->hist[0]);
-        t->n_hist--;
+    if (ws->n_hist == WS_HISTORY) {
+        memmove(ws->hist, ws->hist + 1, (WS_HISTORY - 1) * sizeof ws->hist[0]);
+        ws->n_hist--;
     }
-    t->hist[t->n_hist++] = (struct jump){t->cur_doc, tui_doc(t)->cur, tab->rows.sel};
+    ws->hist[ws->n_hist++] = (struct jump){ws->cur_doc, ws_doc(ws)->cur, tab->rows.sel};
 }
 
 static bool tab_holds(const struct tab *tab, const struct plan_node *n)
@@ -151,9 +164,9 @@ static bool tab_holds(const struct tab *tab, const struct plan_node *n)
            n->preorder <= tab->scope->preorder + tab->scope->subtree_size;
 }
 
-bool tui_jump_to(struct tui *t, struct plan_node *n, bool record)
+bool ws_jump_to(struct workspace *ws, struct plan_node *n, bool record)
 {
-    struct doc_view *dv = tui_doc(t);
+    struct doc_view *dv = ws_doc(ws);
     size_t target = dv->n_tabs;
     if (tab_holds(&dv->tabs[dv->cur], n)) {
         target = dv->cur;
@@ -169,42 +182,38 @@ bool tui_jump_to(struct tui *t, struct plan_node *n, bool record)
     if (target == dv->n_tabs)
         return false;
     if (record)
-        tui_push_history(t);
+        ws_push_history(ws);
     dv->cur = target;
-    struct tab *tab = tui_tab(t);
-    tui_layout(t);
-    rows_select_centered(&tab->rows, n);
+    show_node(ws, ws_tab(ws), n);
     return true;
 }
 
-bool tui_goto_id(struct tui *t, int32_t id)
+bool ws_goto_id(struct workspace *ws, int32_t id)
 {
-    struct plan *p = tui_tab(t)->section->plan;
+    struct plan *p = ws_tab(ws)->section->plan;
     struct plan_node *n = plan_node_find_by_id(p, id);
     if (!n) {
-        tui_message(t, true, "no node (%d) in this plan", id);
+        ws_message(ws, true, "no node (%d) in this plan", id);
         return false;
     }
-    if (!tui_jump_to(t, n, true))
+    if (!ws_jump_to(ws, n, true))
         return false;
-    tui_message(t, false, "went to (%d); Backspace goes back", id);
+    ws_message(ws, false, "went to (%d); Backspace goes back", id);
     return true;
 }
 
-void tui_go_back(struct tui *t)
+void ws_go_back(struct workspace *ws)
 {
-    if (t->n_hist == 0) {
-        tui_message(t, true, "no earlier position");
+    if (ws->n_hist == 0) {
+        ws_message(ws, true, "no earlier position");
         return;
     }
-    struct jump j = t->hist[--t->n_hist];
-    if (j.doc >= t->n_docs || j.tab >= t->docs[j.doc].n_tabs)
+    struct jump j = ws->hist[--ws->n_hist];
+    if (j.doc >= ws->n_docs || j.tab >= ws->docs[j.doc].n_tabs)
         return;
-    t->cur_doc = j.doc;
-    t->docs[j.doc].cur = j.tab;
-    struct tab *tab = tui_tab(t);
-    tui_layout(t);
-    rows_select_centered(&tab->rows, j.node);
+    ws->cur_doc = j.doc;
+    ws->docs[j.doc].cur = j.tab;
+    show_node(ws, ws_tab(ws), j.node);
 }
 
 /* ---- tabs ---------------------------------------------------------------------------- */
@@ -257,35 +266,45 @@ static void label_name(const struct plan_node *n, char *buf, size_t cap)
     snprintf(buf, cap, "%.*s", (int)s.len, s.ptr);
 }
 
-static bool add_tab(struct doc_view *dv, size_t *cap, struct plan_section *s,
-                    struct plan_node *scope, const char *label, unsigned plan_no,
-                    bool several_plans)
+struct tab *ws_add_subject(struct doc_view *dv, enum subject_kind kind,
+                           struct plan_section *s, struct plan_node *scope, const char *label)
 {
-    if (dv->n_tabs == *cap) {
-        size_t nc = *cap ? *cap * 2 : 8;
+    if (dv->n_tabs == dv->cap_tabs) {
+        size_t nc = dv->cap_tabs ? dv->cap_tabs * 2 : 8;
         struct tab *nt = realloc(dv->tabs, nc * sizeof *nt);
         if (!nt)
-            return false;
+            return NULL;
         dv->tabs = nt;
-        *cap = nc;
+        dv->cap_tabs = nc;
     }
     struct tab *t = &dv->tabs[dv->n_tabs++];
     memset(t, 0, sizeof *t);
+    t->kind = kind;
     t->section = s;
     t->scope = scope;
-    char clean[40];
     /* Labels come from the input: keep printable ASCII only. */
     size_t j = 0;
-    for (size_t i = 0; label[i] && j + 1 < sizeof clean; i++) {
+    for (size_t i = 0; label[i] && j + 1 < sizeof t->label; i++) {
         unsigned char c = (unsigned char)label[i];
-        clean[j++] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+        t->label[j++] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
     }
-    clean[j] = '\0';
-    if (several_plans)
-        snprintf(t->label, sizeof t->label, "%u:%s", plan_no, clean);
+    t->label[j] = '\0';
+    return t;
+}
+
+/* A tab of a plan text: "2:Physical" when the document holds several plans, "c12:Physical"
+   when they come from a notebook (known by their cells). */
+static bool add_tab(struct doc_view *dv, struct plan_section *s, struct plan_node *scope,
+                    const char *label, unsigned plan_no, bool several_plans)
+{
+    char full[64];
+    if (several_plans && s->plan->source.cell)
+        snprintf(full, sizeof full, "c%u:%s", (unsigned)s->plan->source.cell, label);
+    else if (several_plans)
+        snprintf(full, sizeof full, "%u:%s", plan_no, label);
     else
-        snprintf(t->label, sizeof t->label, "%s", clean);
-    return true;
+        snprintf(full, sizeof full, "%s", label);
+    return ws_add_subject(dv, scope ? SUBJECT_SUBPLAN : SUBJECT_SECTION, s, scope, full) != NULL;
 }
 
 /* The outermost AdaptiveSparkPlan of a section, found in pre-order (linear once). */
@@ -299,9 +318,8 @@ static struct plan_node *outer_adaptive(const struct plan_section *s)
     return NULL;
 }
 
-bool tui_build_tabs(struct doc_view *dv)
+bool ws_build_tabs(struct doc_view *dv)
 {
-    size_t cap = 0;
     unsigned plan_no = 0;
     bool several = dv->doc->n_plans > 1;
     for (struct plan *p = dv->doc->first_plan; p; p = p->next) {
@@ -313,7 +331,7 @@ bool tui_build_tabs(struct doc_view *dv)
             char label[40];
             codegen_i += s->kind == SECTION_CODEGEN;
             section_label(s, codegen_i, codegen_n, label, sizeof label);
-            if (!add_tab(dv, &cap, s, NULL, label, plan_no, several))
+            if (!add_tab(dv, s, NULL, label, plan_no, several))
                 return false;
             if (s->kind != SECTION_PHYSICAL)
                 continue;
@@ -323,7 +341,7 @@ bool tui_build_tabs(struct doc_view *dv)
                 if (!(c->flags & NODE_LABEL))
                     continue;
                 label_name(c, label, sizeof label);
-                if (!add_tab(dv, &cap, s, c, label, plan_no, several))
+                if (!add_tab(dv, s, c, label, plan_no, several))
                     return false;
             }
         }
@@ -353,67 +371,67 @@ static double now_ms(void)
 
 /* Indexes the shown tabs for a slice; redraws the header (and the gutter's width) when
  * one is done. */
-int tui_index_slice(struct tui *t)
+bool ws_index_slice(struct workspace *ws)
 {
     double deadline = now_ms() + INDEX_SLICE_MS;
-    int re = RE_NONE;
+    bool re = false;
     struct tab *tab;
-    while ((tab = tui_background_tab(t)) && now_ms() < deadline) /* bounded by the slice's time */
-        if (tab_index_step(t, tab, INDEX_CHUNK))
-            re = RE_DRAW | RE_LAYOUT;
+    while ((tab = ws_background_tab(ws)) && now_ms() < deadline) /* bounded by the slice's time */
+        if (tab_index_step(ws, tab, INDEX_CHUNK))
+            re = true;
     return re;
 }
 
 /* ---- documents and search -------------------------------------------------------------- */
 
-bool tui_add_document(struct tui *t, struct document *doc, bool owned)
+bool ws_add_document(struct workspace *ws, struct document *doc, bool owned)
 {
-    if (t->n_docs == t->cap_docs) {
-        size_t cap = t->cap_docs ? t->cap_docs * 2 : 4;
-        struct doc_view *nd = realloc(t->docs, cap * sizeof *nd);
+    if (ws->n_docs == ws->cap_docs) {
+        size_t cap = ws->cap_docs ? ws->cap_docs * 2 : 4;
+        struct doc_view *nd = realloc(ws->docs, cap * sizeof *nd);
         if (!nd)
             return false;
-        t->docs = nd;
-        t->cap_docs = cap;
+        ws->docs = nd;
+        ws->cap_docs = cap;
     }
-    struct doc_view *dv = &t->docs[t->n_docs];
+    struct doc_view *dv = &ws->docs[ws->n_docs];
     memset(dv, 0, sizeof *dv);
     dv->doc = doc;
     dv->owned = owned;
-    if (!tui_build_tabs(dv)) {
+    if (!ws_build_tabs(dv)) {
         free(dv->tabs);
         return false;
     }
-    t->n_docs++;
+    ws->n_docs++;
     return true;
 }
 
 
 /* A paste (bracketed, or p ... Ctrl-d) becomes a new document and is shown (true), or
  * the message says why not. */
-bool tui_open_paste(struct tui *t, char *bytes, size_t len)
+bool ws_open_paste(struct workspace *ws, char *bytes, size_t len)
 {
     char name[32];
-    snprintf(name, sizeof name, "paste %u", t->pastes + 1);
+    snprintf(name, sizeof name, "paste %u", ws->pastes + 1);
     struct document *doc = NULL;
     struct diag err = {0};
     if (load_bytes(name, bytes, len, &doc, &err) != SP_OK) {
-        tui_message(t, true, "%s: %s", name, err.message);
+        ws_message(ws, true, "%s: %s", name, err.message);
         return false;
     }
-    if (!tui_add_document(t, doc, true)) {
+    if (!ws_add_document(ws, doc, true)) {
         document_free(doc);
-        tui_message(t, true, "%s: no plan sections to show", name);
+        ws_message(ws, true, "%s: no plan sections to show", name);
         return false;
     }
-    t->pastes++;
-    tui_push_history(t);
-    t->cur_doc = t->n_docs - 1;
+    ws->pastes++;
+    ws_push_history(ws);
+    ws->cur_doc = ws->n_docs - 1;
     if (doc->first_warning)
-        tui_message(t, false, "%s: %zu nodes; %s", name, doc->n_all_nodes,
+        ws_message(ws, false, "%s: %zu nodes; %s", name, doc->n_all_nodes,
                     doc->first_warning->message);
     else
-        tui_message(t, false, "%s: %zu nodes (D lists the documents)", name, doc->n_all_nodes);
+        ws_message(ws, false, "%s: %zu nodes (D lists the documents)", name, doc->n_all_nodes);
     return true;
 }
 
@@ -422,15 +440,15 @@ bool tui_open_paste(struct tui *t, char *bytes, size_t len)
  * text, more than one frame can read. */
 #define SEARCH_CHUNK (4u << 20)
 
-/* Runs the search of t->search_tab for a slice; when it is done, goes to the first match
+/* Runs the search of ws->search_tab for a slice; when it is done, goes to the first match
  * from the selection (once: the search's Enter) and says how many there are. */
-int tui_search_slice(struct tui *t)
+bool ws_search_slice(struct workspace *ws)
 {
-    struct tab *tab = t->search_tab;
+    struct tab *tab = ws->search_tab;
     if (tab && !rows_searching(&tab->rows))
-        t->search_tab = tab = NULL; /* cleared, or replaced by a trace (*) */
+        ws->search_tab = tab = NULL; /* cleared, or replaced by a trace (*) */
     if (!tab)
-        return RE_NONE;
+        return false;
     struct rows *r = &tab->rows;
     double deadline = now_ms() + INDEX_SLICE_MS;
     int done;
@@ -438,71 +456,94 @@ int tui_search_slice(struct tui *t)
         done = rows_search_more(r, SEARCH_CHUNK);
     while (done == 0 && now_ms() < deadline);
     if (done == 0) {
-        tui_message(t, false, "searching %u%%: %zu so far (n, N)", rows_search_progress(r),
+        ws_message(ws, false, "searching %u%%: %zu so far (n, N)", rows_search_progress(r),
                     r->n_matches);
-        return RE_DRAW;
+        return true;
     }
-    t->search_tab = NULL;
+    ws->search_tab = NULL;
     if (done < 0 || !r->pattern) {
-        tui_message(t, true, done < 0 ? "out of memory" : "search ended");
+        ws_message(ws, true, done < 0 ? "out of memory" : "search ended");
     } else if (r->n_matches == 0) {
-        tui_message(t, true, "not found in this section: %s", r->pattern);
+        ws_message(ws, true, "not found in this section: %s", r->pattern);
     } else {
-        tui_push_history(t);
+        ws_push_history(ws);
         bool wrapped = false;
-        if (tui_tab(t) == tab && rows_match_index(r) == 0)
+        if (ws_tab(ws) == tab && rows_match_index(r) == 0)
             rows_search_step(r, 1, &wrapped);
-        tui_message(t, false, "%zu match%s (n, N)", r->n_matches, r->n_matches == 1 ? "" : "es");
+        ws_message(ws, false, "%zu match%s (n, N)", r->n_matches, r->n_matches == 1 ? "" : "es");
     }
-    return RE_DRAW;
+    return true;
 }
 
 
-bool tui_search_start(struct tui *t, const char *text)
+bool ws_search_start(struct workspace *ws, const char *text)
 {
-    struct tab *tab = tui_tab(t);
-    if (t->search_tab && t->search_tab != tab) /* a search left unfinished elsewhere */
-        rows_search(&t->search_tab->rows, NULL);
+    struct tab *tab = ws_tab(ws);
+    if (ws->search_tab && ws->search_tab != tab) /* a search left unfinished elsewhere */
+        rows_search(&ws->search_tab->rows, NULL);
     if (!rows_search_start(&tab->rows, text)) {
-        tui_message(t, true, "out of memory");
+        ws_message(ws, true, "out of memory");
         return false;
     }
-    t->search_tab = tab;
+    ws->search_tab = tab;
     return true;
 }
 
 /* ---- findings ------------------------------------------------------------------------- */
 
-void tui_findings_arrived(struct tui *t, const struct document *doc)
+static void findings_arrived(struct workspace *ws, const struct document *doc)
 {
-    for (size_t k = 0; k < t->n_docs; k++) {
-        struct doc_view *dv = &t->docs[k];
+    for (size_t k = 0; k < ws->n_docs; k++) {
+        struct doc_view *dv = &ws->docs[k];
         if (dv->doc != doc)
             continue;
         for (size_t i = 0; i < dv->n_tabs; i++)
             if (dv->tabs[i].ready)
-                tui_tab_summary(t, &dv->tabs[i]);
+                ws_tab_summary(ws, &dv->tabs[i]);
     }
-    decor_forget(t);
-    t->details_gen++;
 }
 
-void tui_take_news(struct tui *t, const struct jobs_news *news)
+void ws_take_news(struct workspace *ws, const struct jobs_news *news)
 {
     for (size_t i = 0; i < news->n_done; i++)
-        tui_findings_arrived(t, news->done[i]);
+        findings_arrived(ws, news->done[i]);
     if (news->error[0])
-        tui_message(t, true, "analysis: %s", news->error);
+        ws_message(ws, true, "analysis: %s", news->error);
 }
 
-void tui_go_to_finding(struct tui *t, const struct analysis *a, size_t i)
+void ws_go_to_finding(struct workspace *ws, const struct analysis *a, size_t i)
 {
     const struct finding *f = &a->findings[i];
-    if (!f->node || !tui_jump_to(t, (struct plan_node *)f->node, true)) {
-        tui_message(t, false, "%s (line %lu)", f->message, (unsigned long)f->line);
+    if (!f->node || !ws_jump_to(ws, (struct plan_node *)f->node, true)) {
+        ws_message(ws, false, "%s (line %lu)", f->message, (unsigned long)f->line);
         return;
     }
-    tui_message(t, f->severity == SEVERITY_WARNING, "[%zu/%zu] %s %s: %s", i + 1, a->n_findings,
+    ws_message(ws, f->severity == SEVERITY_WARNING, "[%zu/%zu] %s %s: %s", i + 1, a->n_findings,
                 analyze_rules[f->rule].id, severity_name(f->severity), f->message);
 }
 
+
+/* ---- the workspace ------------------------------------------------------------------- */
+
+void ws_init(struct workspace *ws)
+{
+    memset(ws, 0, sizeof *ws);
+}
+
+void ws_free(struct workspace *ws)
+{
+    jobs_free(&ws->jobs); /* first: it stops the analysis thread, which reads the documents */
+    for (size_t i = 0; i < ws->n_docs; i++) {
+        struct doc_view *dv = &ws->docs[i];
+        for (size_t j = 0; j < dv->n_tabs; j++)
+            if (dv->tabs[j].ready) {
+                rows_free(&dv->tabs[j].rows);
+                op_summary_stop(&dv->tabs[j].sum);
+            }
+        free(dv->tabs);
+        if (dv->owned)
+            document_free(dv->doc);
+    }
+    free(ws->docs);
+    memset(ws, 0, sizeof *ws);
+}

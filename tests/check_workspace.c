@@ -1,0 +1,209 @@
+/* The workspace without a terminal: documents and their tabs (sections, AQE sub-plans),
+ * jumps and the way back, pastes, searches between frames, each document's analysis. */
+#include "testutil.h"
+
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/workspace.h"
+
+/* A sample loaded as the explorer loads its files; the workspace borrows it. */
+static struct document *load_sample(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "samples/%s", name);
+    size_t len = 0;
+    char *bytes = tu_read_file(path, &len);
+    ck_assert_msg(bytes != NULL, "cannot read %s", path);
+    struct document *doc = NULL;
+    struct diag err = {0};
+    ck_assert_msg(load_bytes(name, bytes, len, &doc, &err) == SP_OK, "%s: %s", name, err.message);
+    return doc;
+}
+
+static void assert_labels(const struct doc_view *dv, const char *const *want, size_t n)
+{
+    ck_assert_uint_eq(dv->n_tabs, n);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(strcmp(dv->tabs[i].label, want[i]) == 0, "tab %zu is \"%s\", not \"%s\"",
+                      i, dv->tabs[i].label, want[i]);
+}
+
+/* The first node of tab whose text starts with word. */
+static struct plan_node *node_in(struct tab *tab, const char *word)
+{
+    struct plan_section *s = tab->section;
+    uint32_t from = tab->scope ? tab->scope->preorder : 0;
+    uint32_t to = tab->scope ? from + tab->scope->subtree_size + 1 : s->n_nodes;
+    for (uint32_t i = from; i < to && i < s->n_nodes; i++) {
+        struct slice t = slice_trim(s->preorder[i]->text);
+        if (t.len >= strlen(word) && memcmp(t.ptr, word, strlen(word)) == 0)
+            return s->preorder[i];
+    }
+    ck_abort_msg("no %s in tab %s", word, tab->label);
+    return NULL;
+}
+
+START_TEST(an_adaptive_plan_gets_a_tab_per_section_and_per_sub_plan)
+{
+    struct document *doc = load_sample("aqe-initial-final.txt");
+    struct workspace ws;
+    ws_init(&ws);
+    ck_assert(ws_add_document(&ws, doc, true));
+    static const char *const want[] = {"1:Physical", "2:Physical", "2:Final", "2:Initial"};
+    assert_labels(ws_doc_c(&ws), want, 4);
+    const struct doc_view *dv = ws_doc_c(&ws);
+    ck_assert_int_eq(dv->tabs[0].kind, SUBJECT_SECTION);
+    ck_assert_int_eq(dv->tabs[2].kind, SUBJECT_SUBPLAN);
+    ck_assert_ptr_nonnull(dv->tabs[2].scope);
+    ck_assert_str_eq(ws_tab(&ws)->label, "1:Physical"); /* opens on the (first) physical plan */
+    ck_assert(ws_tab(&ws)->ready);
+    ck_assert_ptr_nonnull(ws_tab(&ws)->rows.sel);
+    ws_free(&ws);
+}
+END_TEST
+
+START_TEST(a_jump_switches_to_the_sub_plan_holding_the_node_and_back_returns)
+{
+    struct workspace ws;
+    ws_init(&ws);
+    ck_assert(ws_add_document(&ws, load_sample("aqe-initial-final.txt"), true));
+    struct doc_view *dv = ws_doc(&ws);
+    struct plan_node *start = ws_tab(&ws)->rows.sel;
+    ws_tab_ready(&ws, &dv->tabs[3]);
+    struct plan_node *smj = node_in(&dv->tabs[3], "SortMergeJoin");
+    ck_assert(ws_jump_to(&ws, smj, true));
+    ck_assert_str_eq(ws_tab(&ws)->label, "2:Initial"); /* the sub-plan, not 2:Physical */
+    ck_assert_ptr_eq(ws_tab(&ws)->rows.sel, smj);
+    ck_assert_uint_eq(ws.n_hist, 1);
+    ws_go_back(&ws);
+    ck_assert_str_eq(ws_tab(&ws)->label, "1:Physical");
+    ck_assert_ptr_eq(ws_tab(&ws)->rows.sel, start);
+    ws_go_back(&ws);
+    ck_assert(ws.msg_error);
+    ck_assert_str_eq(ws.msg, "no earlier position");
+    ws_free(&ws);
+}
+END_TEST
+
+static unsigned shown_calls;
+static void count_shown(void *ctx, struct tab *tab)
+{
+    (void)ctx;
+    ck_assert_ptr_nonnull(tab);
+    shown_calls++;
+}
+
+START_TEST(goto_id_finds_the_node_and_calls_the_show_hook_before_selecting)
+{
+    struct workspace ws;
+    ws_init(&ws);
+    ws.show = count_shown;
+    shown_calls = 0;
+    ck_assert(ws_add_document(&ws, load_sample("join-formatted.txt"), true));
+    ck_assert(ws_goto_id(&ws, 8));
+    ck_assert_uint_eq(shown_calls, 1);
+    ck_assert_int_eq(ws_tab(&ws)->rows.sel->id, 8);
+    ck_assert_str_eq(ws.msg, "went to (8); Backspace goes back");
+    ck_assert(!ws_goto_id(&ws, 999));
+    ck_assert_str_eq(ws.msg, "no node (999) in this plan");
+    ws_free(&ws);
+}
+END_TEST
+
+START_TEST(a_paste_becomes_a_document_and_back_returns_to_the_first)
+{
+    struct workspace ws;
+    ws_init(&ws);
+    ck_assert(ws_add_document(&ws, load_sample("join-formatted.txt"), true));
+    char *junk = strdup("hello\n");
+    ck_assert(!ws_open_paste(&ws, junk, strlen(junk)));
+    ck_assert(ws.msg_error);
+    ck_assert_uint_eq(ws.n_docs, 1);
+    size_t len = 0;
+    char *plan = tu_read_file("samples/aqe-initial-final.txt", &len);
+    ck_assert(ws_open_paste(&ws, plan, len));
+    ck_assert_uint_eq(ws.n_docs, 2);
+    ck_assert_uint_eq(ws.cur_doc, 1);
+    ck_assert_str_eq(ws_doc(&ws)->doc->name, "paste 1");
+    ws_go_back(&ws);
+    ck_assert_uint_eq(ws.cur_doc, 0);
+    ws_free(&ws);
+}
+END_TEST
+
+START_TEST(a_search_runs_in_slices_and_says_how_many_it_found)
+{
+    struct workspace ws;
+    ws_init(&ws);
+    ck_assert(ws_add_document(&ws, load_sample("join-formatted.txt"), true));
+    ck_assert(ws_search_start(&ws, "Filter"));
+    ck_assert(ws_search_busy(&ws));
+    for (int i = 0; i < 1000 && ws_search_busy(&ws); i++)
+        ws_search_slice(&ws);
+    ck_assert(!ws_search_busy(&ws));
+    ck_assert_msg(strstr(ws.msg, "match") != NULL, "message: %s", ws.msg);
+    ck_assert_uint_gt(ws_tab(&ws)->rows.n_matches, 0);
+    ws_free(&ws);
+}
+END_TEST
+
+START_TEST(each_document_keeps_its_own_analysis)
+{
+    struct workspace ws;
+    ws_init(&ws);
+    struct document *a = load_sample("join-formatted.txt");
+    struct document *b = load_sample("aqe-initial-final.txt");
+    ck_assert(ws_add_document(&ws, a, true));
+    ck_assert(ws_add_document(&ws, b, true));
+    struct jobs_news news = {0};
+    jobs_ask(&ws.jobs, a, a, &news);
+    ws_take_news(&ws, &news);
+    for (int i = 0; i < 2000 && !jobs_known(&ws.jobs, a); i++) { /* 20 s at most */
+        int fd = jobs_wake_fd(&ws.jobs);
+        struct pollfd p = {fd, POLLIN, 0};
+        if (fd >= 0)
+            poll(&p, 1, 10);
+        memset(&news, 0, sizeof news);
+        jobs_collect(&ws.jobs, a, &news);
+        ws_take_news(&ws, &news);
+    }
+    ck_assert_ptr_nonnull(jobs_known(&ws.jobs, a));
+    ck_assert_ptr_null(jobs_known(&ws.jobs, b)); /* never asked for */
+    ck_assert(!jobs_analysing(&ws.jobs, b));
+    ws_free(&ws);
+}
+END_TEST
+
+START_TEST(a_subject_added_by_hand_keeps_its_kind_and_a_clean_label)
+{
+    struct workspace ws;
+    ws_init(&ws);
+    ck_assert(ws_add_document(&ws, load_sample("join-formatted.txt"), true));
+    struct doc_view *dv = ws_doc(&ws);
+    size_t before = dv->n_tabs;
+    struct tab *t = ws_add_subject(dv, SUBJECT_PLAN_VERSION, dv->tabs[0].section, NULL,
+                                   "v2\x1b[31m");
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(dv->n_tabs, before + 1);
+    ck_assert_int_eq(t->kind, SUBJECT_PLAN_VERSION);
+    ck_assert_str_eq(t->label, "v2?[31m");
+    ws_free(&ws);
+}
+END_TEST
+
+Suite *workspace_suite(void)
+{
+    Suite *s = suite_create("workspace");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, an_adaptive_plan_gets_a_tab_per_section_and_per_sub_plan);
+    tcase_add_test(tc, a_jump_switches_to_the_sub_plan_holding_the_node_and_back_returns);
+    tcase_add_test(tc, goto_id_finds_the_node_and_calls_the_show_hook_before_selecting);
+    tcase_add_test(tc, a_paste_becomes_a_document_and_back_returns_to_the_first);
+    tcase_add_test(tc, a_search_runs_in_slices_and_says_how_many_it_found);
+    tcase_add_test(tc, each_document_keeps_its_own_analysis);
+    tcase_add_test(tc, a_subject_added_by_hand_keeps_its_kind_and_a_clean_label);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -649,6 +649,24 @@ START_TEST(search_goes_on_into_other_sections_and_documents)
 }
 END_TEST
 
+
+START_TEST(the_picker_says_where_a_plan_comes_from)
+{
+    if (skip_test())
+        return;
+    tmx_write_file("golden.sql.out", "-- !query\nEXPLAIN SELECT a\n  FROM t\n"
+                                     "-- !query schema\nstruct<plan:string>\n"
+                                     "-- !query output\n== Physical Plan ==\n"
+                                     "*(1) Project [a#1]\n+- FileScan parquet t[a#1]\n");
+    struct tmx x;
+    tmx_start(&x, "provenance", 160, 30, "", "golden.sql.out");
+    tmx_wait_for(&x, "FileScan parquet t[a#1]");
+    tmx_keys(&x, "t");
+    tmx_wait_for(&x, "golden.sql.out:7 query: EXPLAIN SELECT a FROM t");
+    tmx_stop(&x);
+}
+END_TEST
+
 Suite *explore_suite(void)
 {
     Suite *s = suite_create("explore");
@@ -673,6 +691,7 @@ Suite *explore_suite(void)
     tcase_add_test(tc, braces_go_to_the_next_and_previous_document);
     tcase_add_test(tc, t_picks_any_section_of_any_document_filtered_as_typed);
     tcase_add_test(tc, search_goes_on_into_other_sections_and_documents);
+    tcase_add_test(tc, the_picker_says_where_a_plan_comes_from);
     suite_add_tcase(s, tc);
     return s;
 }

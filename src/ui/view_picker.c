@@ -76,8 +76,32 @@ static void describe(const struct tui *t, struct pick *e)
     int n = (int)(s->title.len > 80 ? 80 : s->title.len);
     const char *base = strrchr(dv->doc->name, '/');
     base = base && base[1] ? base + 1 : dv->doc->name;
-    snprintf(e->text, sizeof e->text, "%-12s  %s:%u  %.*s", tab->label, base,
-             (unsigned)s->line, n, s->title.ptr);
+    size_t len = (size_t)snprintf(e->text, sizeof e->text, "%-12s  %s:%u", tab->label, base,
+                                  (unsigned)s->line);
+    /* Where the plan came from, when the input says: a notebook cell, a golden file's
+     * query, the log record that printed it. */
+    const struct plan_source *src = s->plan ? &s->plan->source : NULL;
+    if (src && src->cell && len < sizeof e->text)
+        len += (size_t)snprintf(e->text + len, sizeof e->text - len, "  cell %u%s",
+                                (unsigned)src->cell, src->from_output ? " output" : "");
+    if (src && src->query.len && len < sizeof e->text)
+        len += (size_t)snprintf(e->text + len, sizeof e->text - len, "  query: %.*s",
+                                (int)(src->query.len > 60 ? 60 : src->query.len), src->query.ptr);
+    else if (src && src->logger.len && len < sizeof e->text)
+        len += (size_t)snprintf(e->text + len, sizeof e->text - len, "  logged by %.*s",
+                                (int)(src->logger.len > 40 ? 40 : src->logger.len),
+                                src->logger.ptr);
+    if (len < sizeof e->text)
+        snprintf(e->text + len, sizeof e->text - len, "  %.*s", n, s->title.ptr);
+    size_t o = 0; /* one line: a query's line breaks and runs of spaces become one space */
+    for (size_t i = 0; e->text[i]; i++) {
+        char c = e->text[i] == '\n' || e->text[i] == '\r' || e->text[i] == '\t' ? ' '
+                                                                              : e->text[i];
+        if (c == ' ' && o > 0 && e->text[o - 1] == ' ' && i > 14)
+            continue;
+        e->text[o++] = c;
+    }
+    e->text[o] = '\0';
 }
 
 static struct box picker_box(const struct tui *t, const struct picker *p)

@@ -2,6 +2,7 @@
  * pastes typed without bracketed paste, and the smaller aids (stage '*', Home/End,
  * the wait for standard input).  See tests/tmuxterm.h for the harness. */
 #include <check.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -546,6 +547,69 @@ START_TEST(a_forty_level_chain_shows_every_operator_name_whole)
 END_TEST
 
 
+/* Each tree row of a screen (a row with a fold glyph) that is cut ("…" before the pane's
+ * border) keeps its operator's name whole and the start of what follows: a space before
+ * the cut.  Returns the first row that does not, malloc'd, or NULL. */
+static char *row_with_a_cut_name(const char *screen)
+{
+    for (const char *line = screen; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        char *row = strndup(line, n);
+        char *g = strstr(row, "\xE2\x96\xBE "); /* ▾ */
+        if (!g)
+            g = strstr(row, "\xE2\x96\xB8 "); /* ▸ */
+        if (!g)
+            g = strstr(row, "\xE2\x94\x80 "); /* ─ */
+        char *border = g ? strstr(g, "\xE2\x94\x82") : NULL; /* │: the details' border */
+        if (border)
+            *border = '\0';
+        char *cut = g ? strstr(g + 4, "\xE2\x80\xA6") : NULL;
+        if (cut) {
+            *cut = '\0';
+            if (!strchr(g + 4, ' ') && !strstr(g + 4, "[+")) {
+                *cut = '.';
+                return row;
+            }
+        }
+        free(row);
+        line = nl ? nl + 1 : NULL;
+    }
+    return NULL;
+}
+
+START_TEST(tpcds_q64_at_120x40_shows_every_operator_name_whole)
+{
+    if (skip_test())
+        return;
+    const char *corpus = tu_corpus_dir();
+    if (!corpus)
+        return;
+    char rel[1024], path[PATH_MAX];
+    snprintf(rel, sizeof rel, "%s/spark-tpcds-v1_4/q64.explain.txt", corpus);
+    if (!realpath(rel, path)) {
+        fprintf(stderr, "SKIP: %s missing; q64 test skipped\n", rel);
+        return;
+    }
+    struct tmx x;
+    tmx_start(&x, "q64", 120, 40, "", path);
+    tmx_wait_for(&x, "Sort (183)");
+    for (int page = 0; page < 6; page++) { /* 183 rows: the whole tree */
+        char *s = TMX_WAIT(&x, false, SHOWS("?:help"));
+        char *bad = row_with_a_cut_name(s);
+        if (bad || strstr(s, "(depth "))
+            fprintf(stderr, "%s\n", s);
+        ck_assert_msg(!bad, "page %d: a name is cut: '%s'", page, bad ? bad : "");
+        ck_assert_msg(!strstr(s, "(depth "), "page %d: a row lost its guides", page);
+        free(s);
+        tmx_keys(&x, "PageDown");
+        struct timespec ts = {0, 150000000};
+        nanosleep(&ts, NULL);
+    }
+    tmx_stop(&x);
+}
+END_TEST
+
 START_TEST(a_match_shows_in_the_tree_row_and_in_the_details)
 {
     if (skip_test())
@@ -687,6 +751,7 @@ Suite *explore_suite(void)
     tcase_add_test(tc, the_split_follows_the_content_and_the_keys_and_is_kept);
     tcase_add_test(tc, the_help_has_a_legend_page);
     tcase_add_test(tc, a_forty_level_chain_shows_every_operator_name_whole);
+    tcase_add_test(tc, tpcds_q64_at_120x40_shows_every_operator_name_whole);
     tcase_add_test(tc, a_match_shows_in_the_tree_row_and_in_the_details);
     tcase_add_test(tc, braces_go_to_the_next_and_previous_document);
     tcase_add_test(tc, t_picks_any_section_of_any_document_filtered_as_typed);

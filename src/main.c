@@ -70,6 +70,8 @@ static const char usage_text[] =
     "      --theme NAME    colours: dark, light, projector, mono (default: SPARKPLAN_THEME,\n"
     "                      the config file, else to suit the terminal's background)\n"
     "      --no-color      no colours (also when NO_COLOR is set)\n"
+    "  Settings kept in $XDG_CONFIG_HOME/sparkplan/config (else ~/.config/sparkplan/config):\n"
+    "  theme, split, ascii, explain, one `key = value` a line; T, i, + and - write them.\n"
     "\n"
     "  -h, --help          show this help and exit\n"
     "  -V, --version       show the version and exit\n"

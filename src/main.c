@@ -349,7 +349,7 @@ static bool read_stdin_once(void)
     while (buf) {
         size_t n = fread(buf + stdin_len, 1, cap - stdin_len, stdin);
         stdin_len += n;
-        if (n == 0)
+        if (n == 0 || feof(stdin)) /* a terminal's Ctrl-d ends the input at once */
             break;
         if (stdin_len == cap) {
             char *nb = realloc(buf, cap * 2 + 1);

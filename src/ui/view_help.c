@@ -93,6 +93,12 @@ static const struct legend_entry legend_marks[] = {
      "a row deeper than the screen can indent"},
     {"\xE2\x80\xA6", "...", ROLE_CUT, "the line goes on (< > scroll, W wraps, Enter shows it)"},
     {"[3/12]", "[3/12]", ROLE_STATUS, "status line: search match 3 of 12"},
+    {"[=12]", "[=12]", ROLE_MARKER, "plan diff: 12 unchanged nodes folded (Space unfolds)"},
+    {"+", "+", ROLE_DIFF_ADDED, "plan diff: a node only the second plan has"},
+    {"-", "-", ROLE_DIFF_REMOVED, "plan diff: a node only the first plan has"},
+    {"~", "~", ROLE_DIFF_CHANGED, "plan diff: the same operator with other fields (Enter)"},
+    {"\xE2\x87\x84", "!", ROLE_DIFF_REPLACED, "plan diff: another operator in its place"},
+    {"\xE2\x86\xB7", ">", ROLE_DIFF_MOVED, "plan diff: the same subtree somewhere else"},
 };
 
 static const struct legend_entry legend_colours[] = {

@@ -388,6 +388,154 @@ START_TEST(eight_colours_keep_stage_tints_apart_from_exchanges)
 }
 END_TEST
 
+/* The style (colours and attributes) of a capture's cell, as the escapes set it. */
+struct style_state {
+    int fg, bg;
+    bool bold, underline, reverse;
+};
+
+static const char *apply_style(const char *p, struct style_state *s)
+{
+    int v[16], n = 0;
+    while (*p && *p != 'm' && n < 16) {
+        v[n++] = (int)strtol(p, (char **)&p, 10);
+        if (*p == ';')
+            p++;
+    }
+    if (n == 0)
+        v[n++] = 0;
+    for (int i = 0; i < n; i++) {
+        int c = v[i];
+        if (c == 0)
+            *s = (struct style_state){-1, -1, false, false, false};
+        else if (c == 1)
+            s->bold = true;
+        else if (c == 22)
+            s->bold = false;
+        else if (c == 4)
+            s->underline = true;
+        else if (c == 24)
+            s->underline = false;
+        else if (c == 7)
+            s->reverse = true;
+        else if (c == 27)
+            s->reverse = false;
+        else if (c >= 30 && c <= 37)
+            s->fg = c - 30;
+        else if (c == 39)
+            s->fg = -1;
+        else if (c >= 40 && c <= 47)
+            s->bg = c - 40;
+        else if (c == 49)
+            s->bg = -1;
+        else if ((c == 38 || c == 48) && i + 2 < n && v[i + 1] == 5) {
+            *(c == 38 ? &s->fg : &s->bg) = v[i + 2];
+            i += 2;
+        }
+    }
+    return *p == 'm' ? p + 1 : p;
+}
+
+/* The style of the first visible character of the capture line whose text contains
+ * `text` (a legend line: its sample comes first, in its role). */
+static bool legend_sample_style(const char *screen, const char *text, struct style_state *out)
+{
+    for (const char *line = screen; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char vis[512];
+        size_t nv = 0;
+        struct style_state st = {-1, -1, false, false, false}, first = st;
+        bool have_first = false;
+        for (size_t i = 0; i < len;) {
+            if (line[i] == '\033' && i + 1 < len && line[i + 1] == '[') {
+                const char *q = apply_style(line + i + 2, &st);
+                i = (size_t)(q - line);
+                continue;
+            }
+            /* The overlay's frame (│, or | in ASCII) is not the sample. */
+            bool frame = (unsigned char)line[i] == 0xE2 && i + 2 < len &&
+                         ((unsigned char)line[i + 1] == 0x94 ||
+                          (unsigned char)line[i + 1] == 0x95);
+            if (frame) {
+                i += 3;
+                if (nv + 1 < sizeof vis)
+                    vis[nv++] = ' ';
+                continue;
+            }
+            if (!have_first && line[i] != ' ' && line[i] != '|') {
+                first = st;
+                have_first = true;
+            }
+            if (nv + 1 < sizeof vis)
+                vis[nv++] = line[i];
+            i++;
+        }
+        vis[nv] = '\0';
+        if (strstr(vis, text) && have_first) {
+            *out = first;
+            return true;
+        }
+        line = end ? end + 1 : line + len;
+    }
+    return false;
+}
+
+/* On 8 colours, every role that means something looks different from every other: the
+ * legend draws one sample of each in its role. */
+static void eight_colour_roles_are_apart(const struct terminal *term, const char *theme)
+{
+    static const char *const meanings[] = {
+        "a shuffle",
+        "a reused shuffle, an AQE query stage",
+        "a broadcast",
+        "a reused broadcast, an AQE stage",
+        "a join",
+        "a scan",
+        "an AQE label",
+        "a search match",
+        "a details field",
+        "a reference Enter follows",
+        "a folded node hiding 6 nodes",
+        "the node has a warning",
+        "plan diff: a node only the second plan has",
+        "plan diff: a node only the first plan has",
+        "plan diff: the same operator with other fields",
+        "plan diff: another operator in its place",
+        "plan diff: the same subtree somewhere else",
+    };
+    enum { N = sizeof meanings / sizeof meanings[0] };
+    struct tmx x;
+    char args[64], name[64];
+    snprintf(args, sizeof args, "--theme %s plan.txt", theme);
+    snprintf(name, sizeof name, "eight-%s", theme);
+    tmx_start_conf(&x, term->conf, name, 140, 50, "TERM=xterm", args);
+    tmx_wait_for(&x, "Exchange (3)");
+    tmx_keys(&x, "? Tab");
+    char *screen = tmx_wait_screen(&x, "Marks and glyphs", true, false);
+    struct style_state st[N];
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(legend_sample_style(screen, meanings[i], &st[i]),
+                      "%s: no legend line '%s'", theme, meanings[i]);
+    for (int i = 0; i < N; i++)
+        for (int j = i + 1; j < N; j++)
+            ck_assert_msg(memcmp(&st[i], &st[j], sizeof st[i]) != 0,
+                          "%s on 8 colours: '%s' and '%s' look the same (fg %d bg %d%s%s)",
+                          theme, meanings[i], meanings[j], st[i].fg, st[i].bg,
+                          st[i].bold ? " bold" : "", st[i].underline ? " underlined" : "");
+    free(screen);
+    tmx_stop(&x);
+}
+
+START_TEST(eight_colours_give_every_meaning_its_own_look)
+{
+    if (skip_test())
+        return;
+    eight_colour_roles_are_apart(&black, "dark");
+    eight_colour_roles_are_apart(&white, "light");
+}
+END_TEST
+
 Suite *look_suite(void)
 {
     Suite *s = suite_create("look");
@@ -399,6 +547,7 @@ Suite *look_suite(void)
     tcase_add_test(tc, the_config_file_sets_the_theme_and_keeps_what_t_and_i_change);
     tcase_add_test(tc, the_cursor_row_needs_no_colour);
     tcase_add_test(tc, eight_colours_keep_stage_tints_apart_from_exchanges);
+    tcase_add_test(tc, eight_colours_give_every_meaning_its_own_look);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -101,7 +101,10 @@ static const struct palette palettes[] = {
 
 /* 8 colours: a palette on black (dark) and one on white (light, projector); the
  * selection is the reverse bar, the stage highlight shows in the gutter only.  No stage
- * tint is the Exchange red. */
+ * tint is the Exchange red, and no two roles that mean something share colours and
+ * attributes (a search match is not a stage tint, a fold marker not a broadcast, a diff
+ * mark not an operator's colour); only the plain-text roles (text, guides, borders) and
+ * the bars (header, tabs, status) share theirs. */
 #define K COLOR_BLACK
 #define R COLOR_RED
 #define G COLOR_GREEN
@@ -115,19 +118,19 @@ static const struct palette eight[] = {
      {
          [ROLE_NORMAL] = {W, K, 0},          [ROLE_GUIDE] = {W, K, 0},
          [ROLE_GLYPH] = {W, K, 0},           [ROLE_MARKER] = {Y, K, B},
-         [ROLE_HINT] = {W, K, 0},            [ROLE_CUT] = {W, K, B},
+         [ROLE_HINT] = {W, K, 0},            [ROLE_CUT] = {W, K, U},
          [ROLE_SHUFFLE] = {R, K, B},         [ROLE_SHUFFLE_DIM] = {R, K, 0},
          [ROLE_BROADCAST] = {C, K, B},       [ROLE_BROADCAST_DIM] = {C, K, 0},
          [ROLE_JOIN] = {M, K, 0},            [ROLE_SCAN] = {G, K, 0},
-         [ROLE_LABEL] = {Y, K, B},           [ROLE_MATCH] = {K, Y, 0},
-         [ROLE_DIFF_ADDED] = {G, K, B},      [ROLE_DIFF_REMOVED] = {R, K, B},
-         [ROLE_DIFF_CHANGED] = {Y, K, B},    [ROLE_DIFF_REPLACED] = {M, K, B},
-         [ROLE_DIFF_MOVED] = {C, K, B},
+         [ROLE_LABEL] = {Y, K, B | U},           [ROLE_MATCH] = {K, Y, B | U},
+         [ROLE_DIFF_ADDED] = {G, K, B | U},      [ROLE_DIFF_REMOVED] = {R, K, B | U},
+         [ROLE_DIFF_CHANGED] = {Y, K, U},    [ROLE_DIFF_REPLACED] = {M, K, B | U},
+         [ROLE_DIFF_MOVED] = {C, K, B | U},
          [ROLE_HEADER] = {W, BL, 0},         [ROLE_TAB] = {W, BL, 0},
          [ROLE_TAB_ACTIVE] = {K, C, B},      [ROLE_SUMMARY] = {W, K, 0},
          [ROLE_STATUS] = {W, BL, 0},         [ROLE_STATUS_STRONG] = {W, BL, B},
          [ROLE_ERROR] = {W, R, B},           [ROLE_BORDER] = {W, K, 0},
-         [ROLE_TITLE] = {W, K, B},           [ROLE_KEY] = {C, K, 0},
+         [ROLE_TITLE] = {W, K, B},           [ROLE_KEY] = {Y, K, 0},
          [ROLE_LINK] = {C, K, U},            [ROLE_GUTTER] = {W, K, 0},
          [ROLE_STAGE0 + 0] = {Y, BL, 0},     [ROLE_STAGE0 + 1] = {K, Y, 0},
          [ROLE_STAGE0 + 2] = {W, M, 0},      [ROLE_STAGE0 + 3] = {K, G, 0},
@@ -137,20 +140,20 @@ static const struct palette eight[] = {
     {"light", true,
      {
          [ROLE_NORMAL] = {K, W, 0},          [ROLE_GUIDE] = {K, W, 0},
-         [ROLE_GLYPH] = {K, W, 0},           [ROLE_MARKER] = {BL, W, B},
-         [ROLE_HINT] = {K, W, 0},            [ROLE_CUT] = {K, W, B},
+         [ROLE_GLYPH] = {K, W, 0},           [ROLE_MARKER] = {M, W, B},
+         [ROLE_HINT] = {K, W, 0},            [ROLE_CUT] = {K, W, U},
          [ROLE_SHUFFLE] = {R, W, B},         [ROLE_SHUFFLE_DIM] = {R, W, 0},
          [ROLE_BROADCAST] = {BL, W, B},      [ROLE_BROADCAST_DIM] = {BL, W, 0},
          [ROLE_JOIN] = {M, W, 0},            [ROLE_SCAN] = {G, W, 0},
-         [ROLE_LABEL] = {K, W, B | U},       [ROLE_MATCH] = {K, Y, 0},
-         [ROLE_DIFF_ADDED] = {G, W, B},      [ROLE_DIFF_REMOVED] = {R, W, B},
-         [ROLE_DIFF_CHANGED] = {BL, W, B},   [ROLE_DIFF_REPLACED] = {M, W, B},
-         [ROLE_DIFF_MOVED] = {K, W, B | U},
+         [ROLE_LABEL] = {K, W, B | U},       [ROLE_MATCH] = {K, Y, B | U},
+         [ROLE_DIFF_ADDED] = {G, W, B | U},      [ROLE_DIFF_REMOVED] = {R, W, B | U},
+         [ROLE_DIFF_CHANGED] = {M, W, U},   [ROLE_DIFF_REPLACED] = {M, W, B | U},
+         [ROLE_DIFF_MOVED] = {BL, W, B | U},
          [ROLE_HEADER] = {W, BL, 0},         [ROLE_TAB] = {W, BL, 0},
          [ROLE_TAB_ACTIVE] = {K, C, B},      [ROLE_SUMMARY] = {K, W, 0},
          [ROLE_STATUS] = {W, BL, 0},         [ROLE_STATUS_STRONG] = {W, BL, B},
          [ROLE_ERROR] = {W, R, B},           [ROLE_BORDER] = {K, W, 0},
-         [ROLE_TITLE] = {K, W, B},           [ROLE_KEY] = {BL, W, 0},
+         [ROLE_TITLE] = {K, W, B},           [ROLE_KEY] = {G, W, U},
          [ROLE_LINK] = {BL, W, U},           [ROLE_GUTTER] = {K, W, 0},
          [ROLE_STAGE0 + 0] = {Y, BL, 0},     [ROLE_STAGE0 + 1] = {K, Y, 0},
          [ROLE_STAGE0 + 2] = {W, M, 0},      [ROLE_STAGE0 + 3] = {K, G, 0},

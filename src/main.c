@@ -17,6 +17,7 @@
 #include "sparkplan/analyze.h"
 #include "sparkplan/diff.h"
 #include "sparkplan/diffout.h"
+#include "sparkplan/catalog.h"
 #include "sparkplan/emit.h"
 #include "sparkplan/evemit.h"
 #include "sparkplan/evload.h"
@@ -98,8 +99,11 @@ static const char usage_text[] =
     "\n"
     "Explorer:\n"
     "      --ascii         ASCII tree guides even in a UTF-8 terminal\n"
-    "      --theme NAME    colours: dark (default), light, projector, mono\n"
+    "      --theme NAME    colours: dark, light, projector, mono (default: SPARKPLAN_THEME,\n"
+    "                      the config file, else to suit the terminal's background)\n"
     "      --no-color      no colours (also when NO_COLOR is set)\n"
+    "  Settings kept in $XDG_CONFIG_HOME/sparkplan/config (else ~/.config/sparkplan/config):\n"
+    "  theme, split, ascii, explain, one `key = value` a line; T, i, + and - write them.\n"
     "\n"
     "  -h, --help          show this help and exit\n"
     "  -V, --version       show the version and exit\n"
@@ -178,9 +182,16 @@ static int explain_node(const char *name)
     struct diag err = {0};
     bool known = false;
     int width = 80;
+    const struct catalog_entry *nocase = catalog_lookup(name) ? NULL : catalog_lookup_nocase(name);
+    if (nocase)
+        name = nocase->name; /* sortmergejoin -> SortMergeJoin */
     errno = 0;
     if (insight_print_entry(stdout, name, width, &known, &err) != SP_OK)
         return write_failed(&err);
+    const char *close[4];
+    size_t n = known ? 0 : catalog_suggest(name, close, 4);
+    for (size_t i = 0; i < n; i++)
+        printf("%s %s%s", i ? "," : "Did you mean:", close[i], i + 1 == n ? "?\n" : "");
     int st = finish_stdout();
     return st ? st : known ? 0 : 1;
 }
@@ -273,7 +284,6 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->ui.theme = "dark";
     o->diff_norm = DIFF_NORM_DEFAULT;
     bool diff = false, json = false;
     struct diag nerr = {0};
@@ -395,12 +405,22 @@ static bool stdin_taken;
 static enum sp_status stdin_status;   /* why stdin_bytes is NULL: too large, a read error */
 static struct diag stdin_err;
 
+/* On a terminal, reading standard input looks like a hang: say what is awaited, once. */
+static void say_reading_stdin(void)
+{
+    static bool said;
+    if (!said && isatty(STDIN_FILENO))
+        fputs("sparkplan: reading a plan from standard input; Ctrl-d to end\n", stderr);
+    said = true;
+}
+
 /* Within the input limit (load.h): a stream that never ends stops there. */
 static bool read_stdin_once(void)
 {
     if (stdin_taken)
         return stdin_bytes != NULL;
     stdin_taken = true;
+    say_reading_stdin();
     stdin_status = load_read_stream(stdin, &stdin_bytes, &stdin_len, &stdin_err);
     return stdin_bytes != NULL;
 }
@@ -430,6 +450,8 @@ static enum sp_status load_input(const char *path, struct document **doc, struct
         }
         return load_bytes("stdin", bytes, stdin_len, doc, err);
     }
+    if (path && strcmp(path, "-") == 0)
+        say_reading_stdin();
     if (path)
         return load_path(path, doc, err);
     const struct sample_file *s = sample_find(sample_to_open);

@@ -201,6 +201,12 @@ enum sp_status load_read_stream(FILE *f, char **bytes, size_t *len_out, struct d
             }
             break;
         }
+        if (feof(f)) /* a terminal's Ctrl-d ends the input at once, not at a second one */
+            break;
+    }
+    if (len > limit_bytes()) {
+        free(buf);
+        return too_large(err);
     }
     buf[len] = '\0'; /* a guard byte, not part of the input */
     *bytes = buf;

@@ -65,6 +65,7 @@ static const char usage_text[] =
     "listed with what ran on every operator (rows, time, sizes, spill), as the Spark UI\n"
     "shows them; --json adds \"application\" and \"executions\", --summary lists the\n"
     "queries by duration, --lint adds the runtime rules SP080-SP087 (docs/eventlogs.md).\n"
+    "The explorer opens a History Server directory on its application list (A).\n"
     "\n"
     "Output:\n"
     "  -p, --print         indented outline: every section, one node a line\n"

@@ -445,6 +445,11 @@ static bool add_plan_versions(struct tui *t)
         if (!vd)
             continue;
         const struct ev_exec *e = vd->exec;
+        uint32_t app = t->apps ? (uint32_t)t->apps->list->current : 0;
+        for (size_t j = 0; j < t->ws.docs[d].n_tabs; j++) { /* the final plan's own tabs */
+            t->ws.docs[d].tabs[j].app = app;
+            t->ws.docs[d].tabs[j].exec = (uint32_t)(e - t->ev->app->execs);
+        }
         for (size_t k = 0; k + 1 < e->n_plans; k++) {
             const struct ev_plan *p = &e->plans[k];
             if (!p->doc || !p->section)
@@ -458,6 +463,7 @@ static bool add_plan_versions(struct tui *t)
                                              (struct plan_section *)p->section, NULL, label);
             if (!tab)
                 return false;
+            tab->app = app;
             tab->exec = (uint32_t)(e - t->ev->app->execs);
             tab->version = (uint32_t)k;
         }

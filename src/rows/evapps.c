@@ -95,7 +95,7 @@ static void cut(char *s, size_t width)
     s[width] = '\0';
 }
 
-#define ROW_FORMAT "%-28s  %-20s  %-12s  %-16s  %9s  %7s"
+#define ROW_FORMAT "%-28s  %-20s  %-16s  %-16s  %9s  %7s"
 
 void evapps_header(char *buf, size_t cap, size_t width)
 {
@@ -116,7 +116,7 @@ static void column(char *dst, size_t n, const char *s)
 
 void evapps_line(const struct evapps *a, size_t i, char *buf, size_t cap, size_t width)
 {
-    char id[29], name[21], version[13], start[17] = "-", dur[32] = "-", queries[16] = "-";
+    char id[29], name[21], version[17], start[17] = "-", dur[32] = "-", queries[16] = "-";
     const char *file = a->src->apps[i].name;
     const char *base = strrchr(file, '/');
     base = base && base[1] ? base + 1 : file;
@@ -129,7 +129,7 @@ void evapps_line(const struct evapps *a, size_t i, char *buf, size_t cap, size_t
     const struct ev_brief *b = &a->briefs[i];
     column(id, 28, b->id[0] && !a->failed[i] ? b->id : base);
     column(name, 20, b->name);
-    column(version, 12, b->version[0] ? b->version : "?");
+    column(version, 16, b->version[0] ? b->version : "?");
     if (b->start >= 0) {
         time_t s = (time_t)(b->start / 1000);
         struct tm tm;

@@ -794,7 +794,13 @@ static bool explored_load(void *ctx, size_t i, struct ui_app_view *out, char *er
     x->next = ev_shown_new(app, err, cap);
     if (!x->next)
         return false;
-    *out = (struct ui_app_view){x->next->docs, x->next->n_docs, &x->next->ev};
+    *out = (struct ui_app_view){x->next->docs, x->next->n_docs, &x->next->ev, 0, ""};
+    const struct ev_app *a = x->next->app;
+    out->n_warnings = a->n_warnings;
+    if (a->n_warnings)
+        snprintf(out->first_warning, sizeof out->first_warning, "%s:%llu: %s",
+                 a->warnings[0].file ? a->warnings[0].file : a->name_shown,
+                 (unsigned long long)a->warnings[0].line, a->warnings[0].message);
     return true;
 }
 

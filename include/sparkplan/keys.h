@@ -135,6 +135,7 @@ enum key_context {
     X(KA_L_OPEN, KCTX_QUERIES, "Enter", "open the query: its plans, with their metrics")   \
     X(KA_Q_SORT, KCTX_QUERIES, "s", "sort by duration (longest first) or by id")           \
     X(KA_L_CLOSE, KCTX_QUERIES, "q Escape Q", "close the list")                            \
+    X(KA_APPS, KCTX_QUERIES, "A", "a History Server directory's applications instead")     \
     X(KA_DOWN, KCTX_APPS, "j Down", "next application")                                  \
     X(KA_UP, KCTX_APPS, "k Up", "previous application")                                  \
     X(KA_PAGE_DOWN, KCTX_APPS, "PageDown Space", "next page")                            \

@@ -21,6 +21,10 @@ struct ui_app_view {
     struct document **docs;
     size_t n_docs;
     const struct evview *ev;
+    /* Its log's warnings (a cut log, a malformed line): how many and the first one as
+     * "FILE:LINE: message", for the status line (nothing can go to stderr then). */
+    size_t n_warnings;
+    char first_warning[200];
 };
 
 /* A History Server directory (ui_options.apps): the application list (evapps.h) and how

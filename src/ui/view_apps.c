@@ -77,8 +77,12 @@ static int open_app(struct tui *t, struct apps_state *s)
     t->app_next = next;
     t->apps->list->current = i;
     t->apps->list->sel = i;
-    ws_message(&t->ws, false, "application %zu of %zu: %zu SQL quer%s with a plan", i + 1,
-               n_apps(t), next.n_docs, next.n_docs == 1 ? "y" : "ies");
+    if (next.n_warnings) /* stderr is the screen's now: the first warning, and how many */
+        ws_message(&t->ws, true, "application %zu of %zu: %zu warning%s: %s", i + 1, n_apps(t),
+                   next.n_warnings, next.n_warnings == 1 ? "" : "s", next.first_warning);
+    else
+        ws_message(&t->ws, false, "application %zu of %zu: %zu SQL quer%s with a plan", i + 1,
+                   n_apps(t), next.n_docs, next.n_docs == 1 ? "y" : "ies");
     return RE_SWITCH_APP;
 }
 

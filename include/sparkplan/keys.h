@@ -34,6 +34,7 @@ enum key_context {
     KCTX_DIFF,     /* the plan diff (= or I) */
     KCTX_QUERIES,  /* an event log's query list overlay */
     KCTX_PICKER,   /* the plan picker (t): typed characters filter */
+    KCTX_APPS,     /* a History Server directory's application list overlay */
     KCTX_COUNT
 };
 
@@ -104,6 +105,8 @@ enum key_context {
     X(KA_PICKER, KCTX_GLOBAL, "t", "pick a plan or section of any open document (type to filter)") \
     X(KA_NEXT_DOC, KCTX_GLOBAL, "}", "next document (like :n in less)")                      \
     X(KA_PREV_DOC, KCTX_GLOBAL, "{", "previous document (like :p in less)")                  \
+    X(KA_APPS, KCTX_GLOBAL, "A", "a History Server directory's applications (the list "   \
+                                 "it opens on)")                                            \
     X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
     X(KA_PASTED, KCTX_GLOBAL, "Paste", "a bracketed paste opens as a new document")        \
     X(KA_DIFF, KCTX_GLOBAL, "=", "compare this tab with the next document's (one "         \
@@ -144,6 +147,15 @@ enum key_context {
     X(KA_L_OPEN, KCTX_QUERIES, "Enter", "open the query: its plans, with their metrics")   \
     X(KA_Q_SORT, KCTX_QUERIES, "s", "sort by duration (longest first) or by id")           \
     X(KA_L_CLOSE, KCTX_QUERIES, "q Escape Q", "close the list")                            \
+    X(KA_APPS, KCTX_QUERIES, "A", "a History Server directory's applications instead")     \
+    X(KA_DOWN, KCTX_APPS, "j Down", "next application")                                  \
+    X(KA_UP, KCTX_APPS, "k Up", "previous application")                                  \
+    X(KA_PAGE_DOWN, KCTX_APPS, "PageDown Space", "next page")                            \
+    X(KA_PAGE_UP, KCTX_APPS, "PageUp", "previous page")                                  \
+    X(KA_FIRST, KCTX_APPS, "g Home", "first application")                                \
+    X(KA_LAST, KCTX_APPS, "G End", "last application")                                   \
+    X(KA_L_OPEN, KCTX_APPS, "Enter", "open the application: read it, then its SQL queries") \
+    X(KA_L_CLOSE, KCTX_APPS, "q Escape A", "close the list")                              \
     X(KA_DOWN, KCTX_LIST, "j Down", "next entry")                                        \
     X(KA_UP, KCTX_LIST, "k Up", "previous entry")                                        \
     X(KA_PAGE_DOWN, KCTX_LIST, "PageDown Space", "next page")                            \
@@ -198,7 +210,7 @@ enum key_context {
     A(KA_P_ERASE) A(KA_PASTE_END) A(KA_PASTE_CANCEL) A(KA_H_CLOSE) A(KA_L_OPEN)         \
     A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)      \
     A(KA_DIFF) A(KA_DIFF_AQE) A(KA_NEXT_DIFF) A(KA_PREV_DIFF) A(KA_F_CLOSE)            \
-    A(KA_QUERIES) A(KA_METRICS) A(KA_Q_SORT)
+    A(KA_QUERIES) A(KA_METRICS) A(KA_Q_SORT) A(KA_APPS)
 
 enum key_action {
     KA_NONE = 0,

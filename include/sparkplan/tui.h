@@ -26,6 +26,7 @@
 #include "sparkplan/plan.h"
 #include "sparkplan/rows.h"
 #include "sparkplan/theme.h"
+#include "sparkplan/ui.h"
 #include "sparkplan/view.h"
 #include "sparkplan/workspace.h"
 
@@ -89,6 +90,10 @@ struct tui {
      * (decor_metrics, toggled by m) and the details' metric lines. */
     const struct evview *ev;
     bool metrics_col;
+    /* A History Server directory (ui.h), or NULL: the application list (VIEW_APPS) loads
+     * an application into app_next and returns RE_SWITCH_APP; the loop then shows it. */
+    struct ui_apps *apps;
+    struct ui_app_view app_next;
 };
 
 /* The workspace's background slices as reactions (view.h): a search's progress or end

@@ -7,10 +7,11 @@
  * The shape: documents -> (applications -> executions) -> subjects.
  *   - A plan-text document has one application and one execution (both 0): its plans and
  *     their sections give the subjects.
- *   - An event-log document (hook, not built yet): its applications and their SQL
- *     executions; each execution's plan versions (initial, each AQE update, final) are
- *     subjects of kind SUBJECT_PLAN_VERSION, numbered by `app`, `exec`, `version`.  Its
- *     reader builds one plan per version (build.h) and adds the tabs with ws_add_subject.
+ *   - An event log: one application at a time (a History Server directory's application
+ *     list, src/ui/view_apps.c, swaps the whole workspace for another application's); each
+ *     SQL execution's final plan is a document, its other plan versions (the start plan,
+ *     each AQE update) are its tabs of kind SUBJECT_PLAN_VERSION; every tab of it carries
+ *     `app` (the application's index in its directory), `exec`, `version`.
  *   - A subject is one of enum subject_kind: a section, an adaptive plan's sub-plan (AQE
  *     "Final"/"Initial", `scope` its label node), a plan version, or a diff pair whose
  *     second side is `other` (hook: the diff view fills it; this module only keeps it).

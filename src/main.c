@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sparkplan/analyze.h"
+#include "sparkplan/catalog.h"
 #include "sparkplan/diff.h"
 #include "sparkplan/diffout.h"
 #include "sparkplan/emit.h"
@@ -97,7 +98,8 @@ static const char usage_text[] =
     "\n"
     "Explorer:\n"
     "      --ascii         ASCII tree guides even in a UTF-8 terminal\n"
-    "      --theme NAME    colours: dark (default), light, projector, mono\n"
+    "      --theme NAME    colours: dark, light, projector, mono (default: SPARKPLAN_THEME,\n"
+    "                      the config file, else to suit the terminal's background)\n"
     "      --no-color      no colours (also when NO_COLOR is set)\n"
     "\n"
     "  -h, --help          show this help and exit\n"
@@ -141,10 +143,17 @@ static int explain_node(const char *name)
     struct diag err = {0};
     bool known = false;
     int width = 80;
+    const struct catalog_entry *nocase = catalog_lookup(name) ? NULL : catalog_lookup_nocase(name);
+    if (nocase)
+        name = nocase->name; /* sortmergejoin -> SortMergeJoin */
     if (insight_print_entry(stdout, name, width, &known, &err) != SP_OK || fflush(stdout) != 0) {
         fprintf(stderr, "sparkplan: %s\n", err.message);
         return EXIT_INPUT;
     }
+    const char *close[4];
+    size_t n = known ? 0 : catalog_suggest(name, close, 4);
+    for (size_t i = 0; i < n; i++)
+        printf("%s %s%s", i ? "," : "Did you mean:", close[i], i + 1 == n ? "?\n" : "");
     return known ? 0 : 1;
 }
 
@@ -199,7 +208,6 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->ui.theme = "dark";
     o->diff_norm = DIFF_NORM_DEFAULT;
     bool diff = false, json = false;
     struct diag nerr = {0};
@@ -324,12 +332,15 @@ static bool read_stdin_once(void)
     if (stdin_taken)
         return stdin_bytes != NULL;
     stdin_taken = true;
+    if (isatty(STDIN_FILENO)) /* else it looks hung */
+        fputs("sparkplan: reading a plan from standard input; Ctrl-d to end\n", stderr);
     size_t cap = 1 << 16;
     char *buf = malloc(cap + 1);
     while (buf) {
-        size_t n = fread(buf + stdin_len, 1, cap - stdin_len, stdin);
+        size_t want = cap - stdin_len;
+        size_t n = fread(buf + stdin_len, 1, want, stdin);
         stdin_len += n;
-        if (n == 0)
+        if (n < want) /* end of input: a terminal's Ctrl-d is not seen twice */
             break;
         if (stdin_len == cap) {
             char *nb = realloc(buf, cap * 2 + 1);
@@ -377,6 +388,8 @@ static enum sp_status load_input(const char *path, struct document **doc, struct
         }
         return load_bytes("stdin", bytes, stdin_len, doc, err);
     }
+    if (path && strcmp(path, "-") == 0 && isatty(STDIN_FILENO)) /* else it looks hung */
+        fputs("sparkplan: reading a plan from standard input; Ctrl-d to end\n", stderr);
     if (path)
         return load_path(path, doc, err);
     const struct sample_file *s = sample_find(sample_to_open);

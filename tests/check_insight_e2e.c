@@ -119,9 +119,9 @@ START_TEST(star_traces_an_expression_id_to_its_producer)
         ROW_LACKS("\xE2\x94\x80 Scan parquet spark_catalog.default.customers (6)",
                   "\xE2\x97\x86"));
     tmx_keys(&tm, "n");
-    tmx_wait_for(&tm, "[1/7]");
+    tmx_wait_for(&tm, "[1/7 \xC2\xB7 Physical]");
     tmx_keys(&tm, "n");
-    tmx_wait_for(&tm, "[2/7]");
+    tmx_wait_for(&tm, "[2/7 \xC2\xB7 Physical]");
     tmx_stop(&tm);
 }
 END_TEST
@@ -159,36 +159,37 @@ START_TEST(w_walks_the_plan_in_execution_order_stage_by_stage)
     tmx_keys(&tm, "'*'");
     tmx_wait_for(&tm, "Expression ids of this node");
     tmx_keys(&tm, "Enter");
-    tmx_wait_for(&tm, "[2/2]");
+    tmx_wait_for(&tm, "[2/2 \xC2\xB7 Physical]");
     tmx_keys(&tm, "w"); /* the first step, explained */
-    TMX_EXPECT(&tm, false, SHOWS("walk 1/12, stage 1/3: FileScan: execution starts here"),
+    TMX_EXPECT(&tm, false, SHOWS("walk 1/12 (Space b q) \xC2\xB7 job stage 1/3: FileScan: execution starts here"),
                SHOWS("FileScan  (Spark physical operator)"));
     tmx_keys(&tm, "Space Space Space"); /* no trace counter during the walk */
     TMX_EXPECT(&tm, false,
-               SHOWS("walk 4/12, stage 1/3: Exchange: writes the shuffle, stage 1 ends here"),
-               LACKS("/2] "));
+               SHOWS("walk 4/12 (Space b q) \xC2\xB7 job stage 1/3: Exchange: writes the shuffle, "
+                     "job stage 1 ends here"),
+               LACKS("/2 \xC2\xB7 Physical] "));
     /* The customers scan starts a stage; it crosses nothing (QA #8). */
     tmx_keys(&tm, "Space");
-    tmx_wait_for(&tm, "walk 5/12, stage 2/3 (a new stage starts at a scan): FileScan");
+    tmx_wait_for(&tm, "job stage 2/3 (a new job stage starts at a scan): FileScan");
     tmx_keys(&tm, "Space Space Space Space");
     tmx_wait_for(
-        &tm, "walk 9/12, stage 3/3 (crossed a stage boundary: reads the shuffle from stage 1): "
+        &tm, "walk 9/12 (Space b q) \xC2\xB7 job stage 3/3 (reads the shuffle of job stage 1): "
              "Sort");
     tmx_keys(&tm, "Space");
     tmx_wait_for(
         &tm,
-        "walk 10/12, stage 3/3 (crossed a stage boundary: reads the shuffle from stage 2): "
+        "walk 10/12 (Space b q) \xC2\xB7 job stage 3/3 (reads the shuffle of job stage 2): "
         "Sort");
     tmx_keys(&tm, "g");
     tmx_wait_for(&tm, "walk 1/12");
     tmx_keys(&tm, "Space Space Space Space");
     tmx_wait_for(&tm, "walk 5/12");
     tmx_keys(&tm, "b");
-    tmx_wait_for(&tm, "walk 4/12, stage 1/3: Exchange");
+    tmx_wait_for(&tm, "walk 4/12 (Space b q) \xC2\xB7 job stage 1/3: Exchange");
     tmx_keys(&tm, "G");
-    tmx_wait_for(&tm, "walk 12/12, stage 3/3: Project");
+    tmx_wait_for(&tm, "walk 12/12 (Space b q) \xC2\xB7 job stage 3/3: Project (codegen stage *(5))");
     tmx_keys(&tm, "q"); /* explanations back off, the trace counter back */
-    TMX_EXPECT(&tm, false, SHOWS("walk ended"), LACKS("What to check"), SHOWS("/2] "));
+    TMX_EXPECT(&tm, false, SHOWS("walk ended"), LACKS("What to check"), SHOWS("/2 \xC2\xB7 Physical] "));
     tmx_stop(&tm);
 }
 END_TEST
@@ -215,9 +216,9 @@ START_TEST(keys_are_answered_while_the_analysis_runs_and_the_findings_follow)
     snprintf(env, sizeof env, "SPARKPLAN_TEST_ANALYSIS_GATE=%s", gate);
     struct tmx tm;
     tmx_start(&tm, "analysing", 160, 24, env, plan);
-    TMX_EXPECT(&tm, false, SHOWS("analysing\xE2\x80\xA6  1/30001  ?:help"), SHOWS(UNMARKED_T3));
+    TMX_EXPECT(&tm, false, SHOWS("analysing\xE2\x80\xA6  Physical \xC2\xB7 1/30001  ?:help"), SHOWS(UNMARKED_T3));
     tmx_keys(&tm, "j");
-    TMX_EXPECT(&tm, false, SHOWS("analysing\xE2\x80\xA6  2/30001  ?:help"),
+    TMX_EXPECT(&tm, false, SHOWS("analysing\xE2\x80\xA6  Physical \xC2\xB7 2/30001  ?:help"),
                SHOWS("Output [1]: [a#1]"));
     tmx_keys(&tm, "!");
     TMX_EXPECT(&tm, false, SHOWS("still analysing: the list opens when the findings are in"),
@@ -269,7 +270,7 @@ START_TEST(quitting_during_the_analysis_does_not_wait_for_it)
     snprintf(env, sizeof env, "SPARKPLAN_TEST_ANALYSIS_GATE=%s/never", tmx_dir());
     struct tmx tm;
     tmx_start(&tm, "quitting", 120, 24, env, plan);
-    tmx_wait_for(&tm, "analysing\xE2\x80\xA6  1/3001  ?:help");
+    tmx_wait_for(&tm, "analysing\xE2\x80\xA6  Physical \xC2\xB7 1/3001  ?:help");
     tmx_keys(&tm, "q");
     int status = tmx_wait_exit(&tm);
     tmx_fail_on_sanitizer_report(&tm);

@@ -63,8 +63,26 @@ const char *tmx_report_prefix(void)
 
 /* Start `sparkplan ARGS` (run from the run directory) in a W x H terminal. env: extra
  * environment ("NO_COLOR=1"), may be "". */
+static void start_in(struct tmx *x, const char *conf, const char *name, int w, int h,
+                     const char *env, const char *args, bool then_shell);
+
 void tmx_start_cmd(struct tmx *x, const char *name, int w, int h, const char *env,
                    const char *args, bool then_shell)
+{
+    start_in(x, "tmux.conf", name, w, h, env, args, then_shell);
+}
+
+void tmx_start_conf(struct tmx *x, const char *conf, const char *name, int w, int h,
+                    const char *env, const char *args)
+{
+    start_in(x, conf, name, w, h, env, args, false);
+}
+
+/* No user settings: XDG_CONFIG_HOME is the run directory's xdg-NAME, one per program
+ * started (empty unless a test writes xdg-NAME/sparkplan/config): what one test keeps
+ * (T, i) does not reach the next. */
+static void start_in(struct tmx *x, const char *conf, const char *name, int w, int h,
+                     const char *env, const char *args, bool then_shell)
 {
     snprintf(x->sock, sizeof x->sock, "%s/%s.sock", dir, name);
     x->program = !then_shell;
@@ -73,9 +91,11 @@ void tmx_start_cmd(struct tmx *x, const char *name, int w, int h, const char *en
     /* then_shell: the pane outlives the program and shows its exit status, so the
      * terminal's modes after the exit can be read from a live pane. */
     char *out =
-        tmx_sh("cd %s && tmux -S %s -f %s/tmux.conf new-session -d -x %d -y %d "
-               "'%senv -u NO_COLOR TERM=xterm-256color LC_ALL=C.UTF-8 %s %s %s %s%s' 2>&1",
-               dir, x->sock, dir, w, h, then_shell ? "" : "exec ", san, env, tu_binary(), args,
+        tmx_sh("cd %s && tmux -S %s -f %s/%s new-session -d -x %d -y %d "
+               "'%senv -u NO_COLOR -u COLORFGBG -u SPARKPLAN_THEME TERM=xterm-256color "
+               "LC_ALL=C.UTF-8 XDG_CONFIG_HOME=%s/xdg-%s %s %s %s %s%s' 2>&1",
+               dir, x->sock, dir, conf, w, h, then_shell ? "" : "exec ", dir, name, san, env,
+               tu_binary(), args,
                then_shell ? "; echo EXIT=$?; sleep 60" : "");
     ck_assert_msg(out[0] == '\0', "tmux failed: %s", out);
     free(out);

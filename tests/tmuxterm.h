@@ -38,12 +38,18 @@ const char *tmx_report_prefix(void);
 char *tmx_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* `sparkplan ARGS` (run from the run directory) in a W x H UTF-8 terminal, with ENV
- * ("NAME=value ...", may be "") added.  tmx_start_cmd with then_shell: the pane outlives
+ * ("NAME=value ...", may be "") added; its config folder ($XDG_CONFIG_HOME) is the run
+ * directory's xdg-NAME.  tmx_start_cmd with then_shell: the pane outlives
  * the program and shows its exit status, so the terminal's modes after the exit can be
  * read from a live pane. */
 void tmx_start(struct tmx *x, const char *name, int w, int h, const char *env, const char *args);
 void tmx_start_cmd(struct tmx *x, const char *name, int w, int h, const char *env,
                    const char *args, bool then_shell);
+
+/* tmx_start with the run directory's tmux configuration file conf (a window-style that
+ * sets the terminal's own colours, as a light or dark terminal has). */
+void tmx_start_conf(struct tmx *x, const char *conf, const char *name, int w, int h,
+                    const char *env, const char *args);
 
 char *tmx_capture(struct tmx *x, bool escapes);          /* the screen (with -e escapes) */
 char *tmx_format(struct tmx *x, const char *fmt);        /* a tmux format of the pane */

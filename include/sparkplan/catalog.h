@@ -122,6 +122,12 @@ const struct catalog_entry *catalog_lookup_slice(struct slice name);
  * counterpart: "GpuExpand" -> Expand (exact = false, guessed_engine = ENGINE_RAPIDS). */
 struct catalog_match catalog_match(struct slice name);
 
+/* The entry whose name is name, case ignored ("sortmergejoin"), or NULL. */
+const struct catalog_entry *catalog_lookup_nocase(const char *name);
+/* Up to max entry names close to name (a few typing mistakes, case ignored), closest
+ * first; returns how many. */
+size_t catalog_suggest(const char *name, const char **out, size_t max);
+
 /* Display words. */
 const char *catalog_engine_name(enum catalog_engine e);   /* "Spark", "Photon", ... */
 const char *catalog_kind_name(enum catalog_kind k);       /* "physical", "logical", ... */

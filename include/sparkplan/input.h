@@ -32,6 +32,8 @@ bool input_open(int fd, bool utf8, char *err, size_t errcap);
 void input_close(void);
 void input_stop(void);   /* around a suspend */
 void input_start(void);
+/* Bytes read from the tty by someone else (the terminal's answers were taken out). */
+void input_push(const char *bytes, size_t len);
 /* The tty is readable: take its bytes (then drain with input_next). */
 void input_readable(void);
 /* Next complete event; false when none is ready. *eof is set when the tty went away. */

@@ -33,6 +33,7 @@ enum key_context {
     KCTX_WALK,     /* the guided walk (w) */
     KCTX_DIFF,     /* the plan diff (= or I) */
     KCTX_QUERIES,  /* an event log's query list overlay */
+    KCTX_PICKER,   /* the plan picker (t): typed characters filter */
     KCTX_COUNT
 };
 
@@ -89,7 +90,8 @@ enum key_context {
     X(KA_FIRST, KCTX_DETAILS, "g Home", "first line")                                    \
     X(KA_LAST, KCTX_DETAILS, "G End", "last line")                                       \
     X(KA_D_FOLLOW, KCTX_DETAILS, "Enter", "jump to the node the line refers to "           \
-                                          "(Reuses operator id, Hosting operator id)")     \
+                                          "(Reuses operator id, Hosting operator id, "      \
+                                          "a subquery's name: scalar-subquery#5)")         \
     X(KA_D_LEAVE, KCTX_DETAILS, "Escape h Left", "back to the tree")                       \
     X(KA_CLICK, KCTX_DETAILS, "Click", "select a line")                                  \
     X(KA_WHEEL_DOWN, KCTX_DETAILS, "WheelDown", "scroll down")                           \
@@ -99,12 +101,21 @@ enum key_context {
     X(KA_BACK, KCTX_GLOBAL, "Backspace C-o", "go back along the jump history")             \
     X(KA_DOCS, KCTX_GLOBAL, "D", "list the open documents")                                \
     X(KA_QUERIES, KCTX_GLOBAL, "Q", "an event log's SQL queries (the list it opens on)")    \
+    X(KA_PICKER, KCTX_GLOBAL, "t", "pick a plan or section of any open document (type to filter)") \
+    X(KA_NEXT_DOC, KCTX_GLOBAL, "}", "next document (like :n in less)")                      \
+    X(KA_PREV_DOC, KCTX_GLOBAL, "{", "previous document (like :p in less)")                  \
     X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
     X(KA_PASTED, KCTX_GLOBAL, "Paste", "a bracketed paste opens as a new document")        \
     X(KA_DIFF, KCTX_GLOBAL, "=", "compare this tab with the next document's (one "         \
                                  "document: with the next tab): the plan diff")             \
     X(KA_DIFF_AQE, KCTX_GLOBAL, "I", "compare the adaptive plan's Initial and Final plans")  \
     X(KA_THEME, KCTX_GLOBAL, "T", "next colour theme: dark, light, projector, mono")       \
+    X(KA_COPY, KCTX_GLOBAL, "y", "copy the selected node's text to the clipboard (OSC 52)") \
+    X(KA_COPY_TREE, KCTX_GLOBAL, "Y", "copy the selected subtree as Spark printed it")     \
+    X(KA_PIPE, KCTX_GLOBAL, "|", "show the subtree (from the details: the details) in $PAGER") \
+    X(KA_ZOOM, KCTX_GLOBAL, "z", "zoom: the focused pane takes the whole screen (toggle)") \
+    X(KA_GROW, KCTX_GLOBAL, "+", "give the tree more room (kept in the config file)")       \
+    X(KA_SHRINK, KCTX_GLOBAL, "-", "give the details more room (kept in the config file)")  \
     X(KA_HELP, KCTX_GLOBAL, "?", "this help")                                              \
     X(KA_REDRAW, KCTX_GLOBAL, "C-l", "redraw the screen")                                  \
     X(KA_SUSPEND, KCTX_GLOBAL, "C-z", "suspend (fg resumes)")                              \
@@ -119,6 +130,7 @@ enum key_context {
     X(KA_PAGE_DOWN, KCTX_HELP, "PageDown Space", "next page")                            \
     X(KA_PAGE_UP, KCTX_HELP, "PageUp", "previous page")                                  \
     X(KA_H_CLOSE, KCTX_HELP, "q Escape ?", "close the help")                               \
+    X(KA_H_LEGEND, KCTX_HELP, "Tab", "the legend: marks, glyphs, colours (Tab: the keys)")  \
     X(KA_DOWN, KCTX_DOCS, "j Down", "next document")                                     \
     X(KA_UP, KCTX_DOCS, "k Up", "previous document")                                     \
     X(KA_L_OPEN, KCTX_DOCS, "Enter", "show the chosen document")                           \
@@ -157,7 +169,12 @@ enum key_context {
                                       "highlighted")                                        \
     X(KA_WALK, KCTX_DIFF, "w", "walk the differences one at a time (Space next, b back)")  \
     X(KA_W_PREV, KCTX_DIFF, "b", "walking: the previous difference")                       \
-    X(KA_F_CLOSE, KCTX_DIFF, "q Escape", "close the diff (ends a walk first)")
+    X(KA_F_CLOSE, KCTX_DIFF, "q Escape", "close the diff (ends a walk first)")             \
+    X(KA_DOWN, KCTX_PICKER, "Down C-n", "next plan or section")                          \
+    X(KA_UP, KCTX_PICKER, "Up C-p", "previous plan or section")                          \
+    X(KA_L_OPEN, KCTX_PICKER, "Enter", "show it")                                        \
+    X(KA_P_ERASE, KCTX_PICKER, "Backspace", "erase a character of the filter")           \
+    X(KA_L_CLOSE, KCTX_PICKER, "Escape C-c", "close the picker (other keys type the filter)")
 
 /* The insight features' keys in the tree (explain operator, findings, next and previous
  * finding, trace a column, flip bottom-up, guided walk). */
@@ -174,6 +191,8 @@ enum key_context {
     A(KA_NEXT_FINDING) A(KA_PREV_FINDING) A(KA_TRACE) A(KA_FLIP) A(KA_WALK) A(KA_CLICK) \
     A(KA_WHEEL_DOWN) A(KA_WHEEL_UP) A(KA_D_FOLLOW) A(KA_D_LEAVE) A(KA_NEXT_SECTION)     \
     A(KA_PREV_SECTION) A(KA_BACK) A(KA_DOCS) A(KA_PASTE) A(KA_PASTED) A(KA_THEME)       \
+    A(KA_COPY) A(KA_COPY_TREE) A(KA_PIPE) A(KA_ZOOM) A(KA_GROW) A(KA_SHRINK) A(KA_H_LEGEND) \
+    A(KA_NEXT_DOC) A(KA_PREV_DOC) A(KA_PICKER)                                            \
     A(KA_HELP) A(KA_REDRAW) A(KA_SUSPEND) A(KA_QUIT) A(KA_P_ACCEPT) A(KA_P_CANCEL)      \
     A(KA_P_ERASE) A(KA_PASTE_END) A(KA_PASTE_CANCEL) A(KA_H_CLOSE) A(KA_L_OPEN)         \
     A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)      \

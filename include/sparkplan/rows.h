@@ -40,6 +40,8 @@ struct rows {
     struct plan_node *sel;        /* selected node, always visible (NULL only when empty) */
     struct plan_node *top;        /* first row on screen, always visible */
     unsigned height;              /* screen lines of the pane (>= 1) */
+    bool narrow_guides;           /* one column per level ("│├") instead of two ("│ ├─"):
+                                     set by the view when the depths on screen need it */
     rows_height_fn *height_fn;
     void *height_ctx;
     bool elisions;                /* some node of the section is NODE_ELIDED: it takes one
@@ -207,7 +209,7 @@ bool rows_node_matches(const struct rows *r, const struct plan_node *n);
 struct rows_prefix {
     char hint[32];          /* "…7 " (a screen's hidden levels), "…(depth 12345) " or "" */
     char guides[ROWS_PREFIX_MAX]; /* ancestors' continuation columns + own connector */
-    unsigned guide_cols;    /* display columns of guides (2 per level) */
+    unsigned guide_cols;    /* display columns of guides (2 per level, 1 when narrow) */
     char glyph[8];          /* "▸ " folded, "▾ " open, "─ " leaf (ASCII: "+ ", "- ", "- ") */
     char marker[24];        /* "[+123] " hidden-node count when folded, else "" */
     char cont[ROWS_PREFIX_MAX]; /* guides for a wrapped row's further lines: the columns

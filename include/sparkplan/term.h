@@ -23,6 +23,11 @@ enum {
 /* Choose the tty (fd 0/stdout when both are terminals and !force_dev_tty, else
  * /dev/tty), install the signal handlers.  On failure fills err and returns false. */
 bool term_open(bool force_dev_tty, char *err, size_t errcap);
+/* The terminal's background: COLORFGBG, else an OSC 11 query answered within timeout_ms
+ * (nothing left on screen or in the input when the terminal does not answer; keys typed
+ * meanwhile go to the key reader).  Call after term_open and input_open, before curses
+ * starts.  Returns an enum theme_bg (theme.h). */
+int term_background(int timeout_ms);
 /* Start curses on the chosen tty (after input_open).  utf8: the locale's codeset. */
 bool term_start_screen(char *err, size_t errcap);
 int term_fd(void);
@@ -34,6 +39,12 @@ unsigned term_take_signals(void);
 void term_resize(void);
 /* Mouse + SGR coordinates + bracketed paste on or off (symmetric). */
 void term_modes(bool on);
+/* Sends bytes to the clipboard: OSC 52 (base64); false when out of memory. */
+bool term_osc52(const char *bytes, size_t len);
+/* Leaves the screen, runs `sh -c cmd` with text on its input and the terminal as its
+ * output, waits for it, and comes back (the caller redraws all).  false and err when the
+ * command could not run. */
+bool term_pager(const char *cmd, const char *text, size_t len, char *err, size_t errcap);
 /* Leave the screen, stop the process (Ctrl-z), and come back: the caller redraws all. */
 void term_suspend(void);
 /* Restore the terminal: modes off, endwin, input closed, screen freed, tty closed. */

@@ -2,10 +2,12 @@
  *
  * Views ask for a role (an Exchange's text, a guide, the status line) in a variant
  * (plain, on the selected row, inside the highlighted codegen stage) and get curses
- * attributes with a colour pair.  Themes: dark (default), light, projector (high
- * contrast), mono.  With 256 colours each theme has its palette; with 8 colours a shared
- * one; with none (NO_COLOR, --no-color, TERM=vt100) bold, underline, dim and reverse
- * carry the same distinctions.
+ * attributes with a colour pair.  Themes: dark, light, projector (high contrast), mono.
+ * Each colour theme sets foreground and background of every cell (the terminal's own
+ * colours never show through), with WCAG contrast >= 4.5:1 (7:1 in projector); the
+ * selected row is one bold bar.  With 256 colours each theme has its palette; with 8
+ * colours one on black and one on white; with none (NO_COLOR, --no-color, TERM=vt100)
+ * bold, underline, italic and reverse carry the same distinctions.
  * Owns: the colour pairs it initialises.  Call theme_init after curses started.
  */
 #ifndef SPARKPLAN_THEME_H
@@ -60,6 +62,10 @@ bool theme_init(const char *name, bool colours);
 attr_t theme_attr(enum role r, enum variant v);
 /* True when the terminal draws colours (false: attributes only). */
 bool theme_has_colour(void);
+/* The theme that suits a terminal background (dark when unknown). */
+enum theme_bg { THEME_BG_UNKNOWN, THEME_BG_DARK, THEME_BG_LIGHT };
+const char *theme_for_background(enum theme_bg bg);
+bool theme_known(const char *name);
 /* Cycle to the next theme (the T key); returns its name. */
 const char *theme_next(void);
 const char *theme_name(void);

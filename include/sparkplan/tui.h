@@ -75,8 +75,11 @@ struct tui {
     bool explain;                 /* i: the operator's catalogue entry in the details */
     bool diff_aqe;                /* the diff view opens on Initial against Final (I), not
                                      on this tab against the next document's (=) */
+    int split_pct;                /* the tree's share of the body (+ -, config); 0: auto */
+    bool zoom;                    /* z: the focused pane takes the body */
     unsigned details_gen;         /* bumped when the details must be rebuilt (and their
                                      cursor put back on the first reference) */
+    char narration[512];          /* the guided walk's step, shown atop the details */
     struct layout L;
 
     struct trace_mark trace;      /* the traced expression id (decor_trace) */
@@ -98,9 +101,18 @@ static inline int tui_index_slice(struct tui *t)
 {
     return ws_index_slice(&t->ws) ? RE_DRAW | RE_LAYOUT : RE_NONE;
 }
+/* search_all.c: the next (dir > 0) or previous section, of this document or the next
+ * ones, that has matches of pattern, nearest first: goes to its first (last) match and
+ * says so; false when no other section has one. */
+bool tui_search_elsewhere(struct tui *t, const char *pattern, int dir);
+/* tui_search_slice, then, when the search is over with no match in its section, on into
+ * the others; reactions. */
+int tui_search_run(struct tui *t);
 
 /* ---- layout.c: pane sizes, the tree's row geometry ----------------------------------- */
 void tui_layout(struct tui *t);
+/* The tree's share of the body in percent (chosen, or following the tab's content). */
+int tui_split(const struct tui *t, const struct tab *tab);
 /* The current tab's rows: their height function and window height from the layout. */
 void tui_fit_rows(struct tui *t, struct tab *tab);
 unsigned tree_row_height(const struct plan_node *n, void *ctx);
@@ -113,6 +125,12 @@ unsigned tree_guide_levels(const struct tui *t, int text_cols, bool hinted);
 /* The text a row shows: everything when wrapping (continuation lines included), capped. */
 struct slice tree_row_text(const struct plan_node *n);
 enum role tree_node_role(const struct plan_node *n);
+/* A node's codegen stage (n->stage >= 0): a key that tells stages apart (a bare '*' run
+ * of Spark 2 is its own stage), its tint, and its label "*(2)", or "*" for a stage whose
+ * number was not printed. */
+int64_t tree_stage_key(const struct plan_node *n);
+enum role tree_stage_role(const struct plan_node *n);
+const char *tree_stage_label(const struct plan_node *n, char *buf, size_t cap);
 
 /* ---- overlay.c: the one box every overlay is drawn in.  Boxes are outer sizes, frame
  * included. ---------------------------------------------------------------------------- */

@@ -15,7 +15,7 @@
 
 struct ui_options {
     bool ascii;           /* --ascii: ASCII tree guides even in a UTF-8 locale */
-    const char *theme;    /* --theme NAME: dark (default), light, projector, mono */
+    const char *theme;    /* --theme NAME: dark, light, projector, mono; NULL: chosen (settings.h) */
     bool tty_from_dev;    /* stdin was the plan: read keys from /dev/tty */
     bool no_color;        /* --no-color, or NO_COLOR set and non-empty: no colours at all */
     /* An event log's side (evview.h), or NULL.  docs are then the final plans of its

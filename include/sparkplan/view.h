@@ -38,6 +38,7 @@ enum view_id {
     VIEW_GOTO,       /* overlay on the status line: : */
     VIEW_PASTE,      /* overlay on the status line: p, a plan pasted until Ctrl-d */
     VIEW_DIFF,       /* overlay over the whole screen: = or I, the plan diff */
+    VIEW_PICKER,     /* overlay: t, every plan and section of every document */
     VIEW_COUNT
 };
 

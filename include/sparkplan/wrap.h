@@ -15,8 +15,8 @@
 /* Where a line may end:
  *   WRAP_CHARS   as many bytes as fit;
  *   WRAP_SPACES  after the last space that fits, when there is one (the help);
- *   WRAP_PATHS   after the last space, '/' or ',' in the second half of what fits, else
- *                mid-word (the details);
+ *   WRAP_PATHS   after the last space, '/' or ',', or before the last '(' or '[', that
+ *                fits; mid-word only when there is none (the details);
  *   WRAP_WORDS   before a space at or just past the end of what fits (that space left for
  *                the caller to skip), else mid-word: the core's texts (the findings'
  *                advice, the catalogue's entries). */

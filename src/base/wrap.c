@@ -21,11 +21,15 @@ size_t wrap_next(struct slice text, int width, enum wrap_mode mode, wrap_fit_fn 
         return n; /* one long word: cut it */
     }
     /* Words stay whole: end after the last break of the fitting bytes.  WRAP_PATHS also
-     * breaks after '/' and ',' but keeps at least half the line (else mid-word). */
-    size_t least = mode == WRAP_PATHS ? n / 2 : 0;
-    for (size_t b = n; b > least; b--) { /* bounded by the fitting bytes */
+     * breaks after '/' and ',' and before '(' and '[' (a bracket opens the next line), so
+     * an identifier is cut only when the line holds no break at all. */
+    for (size_t b = n; b > 0; b--) { /* bounded by the fitting bytes */
         char c = text.ptr[b - 1];
-        if (c == ' ' || (mode == WRAP_PATHS && (c == '/' || c == ',')))
+        if (c == ' ' || (mode == WRAP_PATHS && c == '/'))
+            return b;
+        if (mode == WRAP_PATHS && c == ',') /* its space, if any, stays on this line */
+            return b < text.len && text.ptr[b] == ' ' ? b + 1 : b;
+        if (mode == WRAP_PATHS && b < text.len && (text.ptr[b] == '(' || text.ptr[b] == '['))
             return b;
     }
     return n;

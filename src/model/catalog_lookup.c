@@ -324,3 +324,60 @@ const char *catalog_join_name(enum catalog_join j)
     }
     return "?";
 }
+
+static int lower_c(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+const struct catalog_entry *catalog_lookup_nocase(const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < catalog_n_entries; i++) { /* a few hundred entries */
+        const char *e = catalog_entries[i].name;
+        size_t k = 0;
+        while (k < n && e[k] && lower_c((unsigned char)e[k]) == lower_c((unsigned char)name[k]))
+            k++;
+        if (k == n && e[k] == '\0')
+            return &catalog_entries[i];
+    }
+    return NULL;
+}
+
+/* Edit distance of two short names, case ignored (both cut to 63 bytes). */
+static unsigned distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    la = la > 63 ? 63 : la;
+    lb = lb > 63 ? 63 : lb;
+    unsigned row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j];
+            unsigned cost = lower_c((unsigned char)a[i - 1]) != lower_c((unsigned char)b[j - 1]);
+            unsigned best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+size_t catalog_suggest(const char *name, const char **out, size_t max)
+{
+    size_t n = 0;
+    unsigned limit = strlen(name) < 6 ? 1 : strlen(name) < 12 ? 2 : 3;
+    for (unsigned d = 0; d <= limit && n < max; d++) /* closest first */
+        for (size_t i = 0; i < catalog_n_entries && n < max; i++)
+            if (distance(name, catalog_entries[i].name) == d)
+                out[n++] = catalog_entries[i].name;
+    return n;
+}

@@ -132,6 +132,8 @@ enum sp_status load_stream(FILE *f, const char *name, struct document **out, str
             }
             break;
         }
+        if (feof(f)) /* a terminal's Ctrl-d ends the input at once, not at a second one */
+            break;
     }
     buf[len] = '\0'; /* a guard byte, not part of the input */
     return load_bytes(name, buf, len, out, err);

@@ -68,6 +68,8 @@ const char *keys_context_title(enum key_context ctx)
         return "Guided walk (after w)";
     case KCTX_DIFF:
         return "Plan diff (after = or I)";
+    case KCTX_PICKER:
+        return "Plan picker (after t)";
     case KCTX_COUNT:
         break;
     }
@@ -141,7 +143,7 @@ size_t keys_display_list(const struct key_binding *b, char *buf, size_t cap)
 /* Contexts in the order people read them. */
 static const enum key_context order[] = {KCTX_TREE, KCTX_GLOBAL, KCTX_DETAILS, KCTX_PROMPT,
                                          KCTX_PASTE, KCTX_HELP,   KCTX_DOCS,    KCTX_QUERIES,
-                                         KCTX_LIST,  KCTX_WALK,   KCTX_DIFF};
+                                         KCTX_LIST,  KCTX_WALK,   KCTX_PICKER, KCTX_DIFF};
 
 void keys_print_help(FILE *f)
 {

@@ -1598,7 +1598,9 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
     out->hint[0] = out->guides[0] = out->marker[0] = out->cont[0] = '\0';
     out->guide_cols = 0;
     size_t cont_len = 0;
-    const char *bar = ascii ? "| " : "\xE2\x94\x82 ";
+    bool narrow = r->narrow_guides;
+    const char *bar = narrow ? (ascii ? "|" : "\xE2\x94\x82") : ascii ? "| " : "\xE2\x94\x82 ";
+    const char *blank = narrow ? " " : "  ";
 
     uint32_t d = rows_rel_depth(r, n);
     if (d > 0) {
@@ -1622,15 +1624,18 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
         }
         size_t len = 0;
         for (uint32_t k = 0; k < shown; k++)
-            add(out->guides, sizeof out->guides, &len, cont[k] ? bar : "  ");
+            add(out->guides, sizeof out->guides, &len, cont[k] ? bar : blank);
         bool more = n->next_sibling != NULL && n != r->scope;
         memcpy(out->cont, out->guides, len + 1);
         cont_len = len;
-        add(out->cont, sizeof out->cont, &cont_len, more ? bar : "  ");
-        add(out->guides, sizeof out->guides, &len,
-            more ? (ascii ? "|-" : "\xE2\x94\x9C\xE2\x94\x80")
-                 : (ascii ? "\\-" : "\xE2\x94\x94\xE2\x94\x80"));
-        out->guide_cols = 2 * (shown + 1);
+        add(out->cont, sizeof out->cont, &cont_len, more ? bar : blank);
+        static const char *const conn[2][2][2] = {
+            /* [narrow][ascii][more] */
+            {{"\xE2\x94\x94\xE2\x94\x80", "\xE2\x94\x9C\xE2\x94\x80"}, {"\\-", "|-"}},
+            {{"\xE2\x94\x94", "\xE2\x94\x9C"}, {"\\", "|"}},
+        };
+        add(out->guides, sizeof out->guides, &len, conn[narrow][ascii][more]);
+        out->guide_cols = (narrow ? 1 : 2) * (shown + 1);
     } else if (skip > 0) {
         snprintf(out->hint, sizeof out->hint, "%s%u ", ascii ? "..." : "\xE2\x80\xA6", skip);
     }
@@ -1644,7 +1649,7 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
     snprintf(out->glyph, sizeof out->glyph, "%s", g);
     /* Open children hang from the glyph's column. */
     add(out->cont, sizeof out->cont, &cont_len,
-        n->first_child && !rows_is_folded(r, n) ? bar : "  ");
+        n->first_child && !rows_is_folded(r, n) ? (ascii ? "| " : "\xE2\x94\x82 ") : "  ");
     if (n->first_child && rows_is_folded(r, n))
         snprintf(out->marker, sizeof out->marker, "[+%u] ", (unsigned)n->subtree_size);
 }

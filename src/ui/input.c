@@ -2,13 +2,17 @@
 #include "sparkplan/input.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termkey.h>
+#include <unistd.h>
 
 static TermKey *tk;
+static int tty_fd = -1;
 static bool pending; /* the last getkey saw a partial sequence */
+static bool closed;  /* the tty went away: EOF once the keys read are taken */
 
 /* Collecting a bracketed paste: everything between CSI 200~ and CSI 201~. */
 static struct {
@@ -17,6 +21,14 @@ static struct {
     size_t len, cap;
     bool cut;
 } paste;
+
+/* A burst, as one paste event: "\r\n" and "\r" become "\n". */
+static struct {
+    bool ready;
+    char *buf;
+    size_t len;
+    bool cut;
+} burst;
 
 /* Debian's libtermkey 0.22 takes ncurses 6's kmous=\E[< as an X10 mouse prefix and then
  * mis-decodes every SGR mouse report; keep key_mouse only when it is exactly \E[M (the
@@ -32,6 +44,8 @@ static const char *drop_bad_key_mouse(const char *name, const char *value, void 
 bool input_open(int fd, bool utf8, char *err, size_t errcap)
 {
     TERMKEY_CHECK_VERSION;
+    tty_fd = fd;
+    closed = false;
     tk = termkey_new(fd, TERMKEY_FLAG_NOTERMIOS | TERMKEY_FLAG_NOSTART |
                              (utf8 ? TERMKEY_FLAG_UTF8 : TERMKEY_FLAG_RAW));
     if (!tk) {
@@ -54,6 +68,9 @@ void input_close(void)
     }
     free(paste.buf);
     memset(&paste, 0, sizeof paste);
+    free(burst.buf);
+    memset(&burst, 0, sizeof burst);
+    tty_fd = -1;
 }
 
 void input_stop(void)
@@ -68,10 +85,115 @@ void input_start(void)
         termkey_start(tk);
 }
 
-void input_readable(void)
+void input_push(const char *bytes, size_t len)
 {
     if (tk)
-        termkey_advisereadable(tk);
+        termkey_push_bytes(tk, bytes, len);
+}
+
+static void paste_add(const char *s, size_t n);
+
+/* A paste typed as keys (no bracketed paste): more bytes at once than a person types,
+ * with a line break, and nothing a key sends besides text (no ESC, no other control
+ * byte).  A key, even a fast one, is a few bytes. */
+#define BURST_MIN_BYTES 24
+/* The paste goes on while bytes keep coming this close together. */
+#define BURST_GAP_MS 40
+
+static bool is_text_byte(unsigned char c)
+{
+    return (c >= 0x20 && c != 0x7f) || c == '\t' || c == '\r' || c == '\n';
+}
+
+static bool looks_pasted(const char *b, size_t n)
+{
+    if (n < BURST_MIN_BYTES)
+        return false;
+    bool newline = false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)b[i];
+        if (!is_text_byte(c))
+            return false;
+        newline |= c == '\r' || c == '\n';
+    }
+    return newline;
+}
+
+/* Reads the rest of a burst (until the bytes stop for BURST_GAP_MS). */
+static void collect_burst(const char *first, size_t n)
+{
+    paste.len = 0;
+    paste.cut = false;
+    paste_add(first, n);
+    char buf[4096];
+    for (;;) { /* bounded by INPUT_PASTE_MAX: then the rest is cut */
+        struct pollfd pfd = {tty_fd, POLLIN, 0};
+        if (poll(&pfd, 1, BURST_GAP_MS) <= 0)
+            break;
+        ssize_t r = read(tty_fd, buf, sizeof buf);
+        if (r <= 0)
+            break;
+        size_t text = 0; /* a key after the paste (Ctrl-d, an escape sequence) ends it */
+        while (text < (size_t)r && is_text_byte((unsigned char)buf[text]))
+            text++;
+        paste_add(buf, text);
+        if (text < (size_t)r) {
+            termkey_push_bytes(tk, buf + text, (size_t)r - text);
+            break;
+        }
+    }
+    size_t out = 0; /* "\r\n" and a lone "\r" (what Enter sends) become "\n" */
+    for (size_t i = 0; i < paste.len; i++) {
+        if (paste.buf[i] == '\r' && i + 1 < paste.len && paste.buf[i + 1] == '\n')
+            continue;
+        paste.buf[out++] = paste.buf[i] == '\r' ? '\n' : paste.buf[i];
+    }
+    paste.len = out;
+    burst.ready = true;
+    burst.buf = paste.buf;
+    burst.len = paste.len;
+    burst.cut = paste.cut;
+    paste.buf = NULL;
+    paste.len = paste.cap = 0;
+}
+
+void input_readable(void)
+{
+    if (!tk || tty_fd < 0)
+        return;
+    char buf[4096];
+    ssize_t n = read(tty_fd, buf, sizeof buf);
+    if (n == 0) {
+        closed = true;
+        return;
+    }
+    if (n < 0)
+        return;
+    if (!paste.on && !burst.ready && looks_pasted(buf, (size_t)n)) {
+        collect_burst(buf, (size_t)n);
+        return;
+    }
+    termkey_push_bytes(tk, buf, (size_t)n);
+}
+
+/* The burst read as a paste, as an event. */
+static bool take_burst(struct input_event *ev)
+{
+    if (!burst.ready)
+        return false;
+    memset(ev, 0, sizeof *ev);
+    ev->kind = IN_PASTE;
+    strcpy(ev->name, "Paste");
+    ev->paste = malloc(burst.len + 1);
+    if (ev->paste) {
+        memcpy(ev->paste, burst.buf, burst.len);
+        ev->paste[burst.len] = '\0';
+        ev->paste_len = burst.len;
+    }
+    ev->paste_cut = burst.cut;
+    free(burst.buf);
+    memset(&burst, 0, sizeof burst);
+    return true;
 }
 
 int input_wait_ms(void)
@@ -162,6 +284,12 @@ static void key_name(const TermKeyKey *k, char *out, size_t cap)
         const char *n = termkey_get_keyname(tk, k->code.sym);
         if (k->code.sym == TERMKEY_SYM_DEL)
             n = "Backspace";
+        /* ESC [ 1 ~ and ESC [ 4 ~ (the VT220 Find and Select keys) are what many
+         * terminals send for Home and End. */
+        else if (k->code.sym == TERMKEY_SYM_FIND)
+            n = "Home";
+        else if (k->code.sym == TERMKEY_SYM_SELECT)
+            n = "End";
         snprintf(base, sizeof base, "%s", n ? n : "?");
         break;
     }
@@ -258,8 +386,10 @@ bool input_next(struct input_event *ev, bool *eof)
     while (tk && (r = termkey_getkey(tk, &k)) == TERMKEY_RES_KEY)
         if (translate(&k, ev))
             return true;
+    if (take_burst(ev)) /* after the keys that came before it */
+        return true;
     pending = r == TERMKEY_RES_AGAIN;
-    *eof = r == TERMKEY_RES_EOF;
+    *eof = r == TERMKEY_RES_EOF || (closed && r == TERMKEY_RES_NONE);
     return false;
 }
 

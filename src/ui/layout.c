@@ -10,6 +10,18 @@
 #include "sparkplan/opclass.h"
 #include "sparkplan/tui.h"
 
+/* The tree's share of the body (percent): the one chosen (+ - or the config file), else
+ * one that follows the content: a formatted plan's tree lines are short and its details
+ * long (so are explanations, i), a plan without details blocks the reverse. */
+int tui_split(const struct tui *t, const struct tab *tab)
+{
+    if (t->split_pct)
+        return t->split_pct;
+    const struct plan_node *root = tab->section ? tab->section->first_root : NULL;
+    bool long_details = (root && root->details_text.len > 0) || t->explain;
+    return long_details ? 60 : 66;
+}
+
 void tui_layout(struct tui *t)
 {
     struct layout *L = &t->L;
@@ -26,10 +38,21 @@ void tui_layout(struct tui *t)
     L->gutter_w = tab->has_stages ? 4 : marks ? 2 : 0;
     L->tree_y = body_y;
     L->tree_x = 0;
-    if (COLS >= 110) {
+    int pct = tui_split(t, tab);
+    if (t->zoom && t->focus == FOCUS_TREE) {
+        L->tree_w = COLS;
+        L->tree_h = body_h;
+    } else if (t->zoom) {
+        L->det_visible = true;
+        L->det_h = body_h - 1;
+        L->det_y = body_y + 1;
+        L->det_w = COLS;
+        L->tree_w = COLS;
+        L->tree_h = 0;
+    } else if (COLS >= 110) {
         L->det_visible = L->det_side = true;
-        L->det_w = COLS * 2 / 5;
-        if (L->det_w > 90)
+        L->det_w = COLS * (100 - pct) / 100;
+        if (!t->split_pct && L->det_w > 90) /* the automatic split gives text no more */
             L->det_w = 90;
         L->tree_w = COLS - L->det_w - 1;
         L->det_x = L->tree_w + 1;
@@ -37,7 +60,7 @@ void tui_layout(struct tui *t)
         L->det_h = L->tree_h = body_h;
     } else if (body_h >= 12) {
         L->det_visible = true;
-        L->det_h = body_h * 2 / 5;
+        L->det_h = body_h * (100 - pct) / 100;
         L->tree_h = body_h - L->det_h - 1;
         L->tree_w = L->det_w = COLS;
         L->det_x = 0;
@@ -70,6 +93,39 @@ void tui_fit_rows(struct tui *t, struct tab *tab)
  * WRAP_MAX_BYTES and shows a cut marker, so a row never costs more than that. */
 #define WRAP_MAX_BYTES (64 * 1024)
 #define WRAP_MAX_LINES 200
+
+/* A bare '*' (stage 0: Spark 2, or formatted "* " without a codegen id) belongs to the
+ * run of '*' operators joined to it; the run's top names it.  Bounded walk up: a run is
+ * a few operators (a 100,000-deep chain of '*' costs 4,096 steps at most). */
+static const struct plan_node *star_run_top(const struct plan_node *n)
+{
+    const struct plan_node *top = n;
+    for (unsigned i = 0; i < 4096 && top->parent && top->parent->stage == 0; i++)
+        top = top->parent;
+    return top;
+}
+
+int64_t tree_stage_key(const struct plan_node *n)
+{
+    if (n->stage != 0)
+        return n->stage;
+    return -2 - (int64_t)star_run_top(n)->preorder;
+}
+
+enum role tree_stage_role(const struct plan_node *n)
+{
+    uint32_t k = n->stage != 0 ? (uint32_t)n->stage : star_run_top(n)->preorder;
+    return (enum role)(ROLE_STAGE0 + k % THEME_STAGE_TINTS);
+}
+
+const char *tree_stage_label(const struct plan_node *n, char *buf, size_t cap)
+{
+    if (n->stage == 0)
+        snprintf(buf, cap, "*");
+    else
+        snprintf(buf, cap, "*(%d)", n->stage);
+    return buf;
+}
 
 enum role tree_node_role(const struct plan_node *n)
 {
@@ -105,7 +161,8 @@ enum role tree_node_role(const struct plan_node *n)
 unsigned tree_guide_levels(const struct tui *t, int text_cols, bool hinted)
 {
     int avail = t->L.tree_w - t->L.gutter_w;
-    int levels = (avail - 2 - text_cols - (hinted ? WINDOW_HINT_COLS : 0)) / 2;
+    int per_level = ws_tab_c(&t->ws)->rows.narrow_guides ? 1 : 2;
+    int levels = (avail - 2 - text_cols - (hinted ? WINDOW_HINT_COLS : 0)) / per_level;
     if (levels < 2)
         levels = 2;
     if (levels > 100)

@@ -4,14 +4,20 @@
 #include <string.h>
 
 struct style {
-    short fg, bg;  /* -1 = terminal default */
+    short fg, bg;  /* bg -1: the theme's own background (or the band's) */
     attr_t attrs;
 };
 
+/* Every theme paints its own background: a cell's colours never depend on the terminal's,
+ * so each theme reads the same on a black and on a white terminal.  Contrast (WCAG, on
+ * the xterm-256 palette) is at least 4.5:1 for every role on `bg` and on `band_bg`, 7:1
+ * in projector; the selected row is sel_fg on sel_bg, bold, for every role (a bar that
+ * needs no hue to be seen). */
 struct palette {
     const char *name;
+    bool light;                /* made for a light terminal (the first pick there) */
     struct style roles[ROLE_COUNT];
-    short selected_bg, band_bg;
+    short bg, band_bg, sel_fg, sel_bg;
 };
 
 #define B A_BOLD
@@ -20,13 +26,13 @@ struct palette {
 /* 256-colour palettes.  Every entry names its role, so a missing one fails to compile
  * into the wrong place. */
 static const struct palette palettes[] = {
-    {"dark",
+    {"dark", false,
      {
-         [ROLE_NORMAL] = {-1, -1, 0},        [ROLE_GUIDE] = {240, -1, 0},
-         [ROLE_GLYPH] = {245, -1, 0},        [ROLE_MARKER] = {179, -1, B},
-         [ROLE_HINT] = {244, -1, 0},         [ROLE_CUT] = {244, -1, B},
-         [ROLE_SHUFFLE] = {203, -1, B},      [ROLE_SHUFFLE_DIM] = {131, -1, 0},
-         [ROLE_BROADCAST] = {75, -1, B},     [ROLE_BROADCAST_DIM] = {67, -1, 0},
+         [ROLE_NORMAL] = {252, -1, 0},       [ROLE_GUIDE] = {247, -1, 0},
+         [ROLE_GLYPH] = {249, -1, 0},        [ROLE_MARKER] = {179, -1, B},
+         [ROLE_HINT] = {247, -1, 0},         [ROLE_CUT] = {247, -1, B},
+         [ROLE_SHUFFLE] = {203, -1, B},      [ROLE_SHUFFLE_DIM] = {174, -1, 0},
+         [ROLE_BROADCAST] = {75, -1, B},     [ROLE_BROADCAST_DIM] = {110, -1, 0},
          [ROLE_JOIN] = {176, -1, 0},         [ROLE_SCAN] = {114, -1, 0},
          [ROLE_LABEL] = {180, -1, B},        [ROLE_MATCH] = {16, 220, 0},
          [ROLE_DIFF_ADDED] = {114, -1, B},   [ROLE_DIFF_REMOVED] = {203, -1, B},
@@ -35,124 +41,153 @@ static const struct palette palettes[] = {
          [ROLE_HEADER] = {252, 237, 0},      [ROLE_TAB] = {250, 237, 0},
          [ROLE_TAB_ACTIVE] = {16, 110, B},   [ROLE_SUMMARY] = {248, -1, 0},
          [ROLE_STATUS] = {252, 237, 0},      [ROLE_STATUS_STRONG] = {231, 237, B},
-         [ROLE_ERROR] = {210, 237, B},       [ROLE_BORDER] = {240, -1, 0},
+         [ROLE_ERROR] = {217, 237, B},       [ROLE_BORDER] = {246, -1, 0},
          [ROLE_TITLE] = {252, -1, B},        [ROLE_KEY] = {110, -1, 0},
-         [ROLE_LINK] = {81, -1, U},          [ROLE_GUTTER] = {240, -1, 0},
+         [ROLE_LINK] = {81, -1, U},          [ROLE_GUTTER] = {246, -1, 0},
          [ROLE_STAGE0 + 0] = {231, 24, 0},   [ROLE_STAGE0 + 1] = {231, 58, 0},
          [ROLE_STAGE0 + 2] = {231, 89, 0},   [ROLE_STAGE0 + 3] = {231, 22, 0},
          [ROLE_STAGE0 + 4] = {231, 94, 0},   [ROLE_STAGE0 + 5] = {231, 54, 0},
      },
-     238, 235},
-    {"light",
+     234, 235, 16, 252},
+    {"light", true,
      {
-         [ROLE_NORMAL] = {-1, -1, 0},        [ROLE_GUIDE] = {248, -1, 0},
-         [ROLE_GLYPH] = {244, -1, 0},        [ROLE_MARKER] = {130, -1, B},
-         [ROLE_HINT] = {244, -1, 0},         [ROLE_CUT] = {244, -1, B},
-         [ROLE_SHUFFLE] = {160, -1, B},      [ROLE_SHUFFLE_DIM] = {174, -1, 0},
-         [ROLE_BROADCAST] = {26, -1, B},     [ROLE_BROADCAST_DIM] = {68, -1, 0},
-         [ROLE_JOIN] = {90, -1, 0},          [ROLE_SCAN] = {28, -1, 0},
+         [ROLE_NORMAL] = {16, -1, 0},        [ROLE_GUIDE] = {240, -1, 0},
+         [ROLE_GLYPH] = {239, -1, 0},        [ROLE_MARKER] = {94, -1, B},
+         [ROLE_HINT] = {240, -1, 0},         [ROLE_CUT] = {240, -1, B},
+         [ROLE_SHUFFLE] = {160, -1, B},      [ROLE_SHUFFLE_DIM] = {95, -1, 0},
+         [ROLE_BROADCAST] = {25, -1, B},     [ROLE_BROADCAST_DIM] = {61, -1, 0},
+         [ROLE_JOIN] = {90, -1, 0},          [ROLE_SCAN] = {22, -1, 0},
          [ROLE_LABEL] = {94, -1, B},         [ROLE_MATCH] = {16, 226, 0},
-         [ROLE_DIFF_ADDED] = {28, -1, B},    [ROLE_DIFF_REMOVED] = {160, -1, B},
-         [ROLE_DIFF_CHANGED] = {130, -1, B}, [ROLE_DIFF_REPLACED] = {90, -1, B},
-         [ROLE_DIFF_MOVED] = {26, -1, B},
-         [ROLE_HEADER] = {16, 253, 0},       [ROLE_TAB] = {238, 253, 0},
-         [ROLE_TAB_ACTIVE] = {231, 25, B},   [ROLE_SUMMARY] = {240, -1, 0},
+         [ROLE_DIFF_ADDED] = {22, -1, B},    [ROLE_DIFF_REMOVED] = {160, -1, B},
+         [ROLE_DIFF_CHANGED] = {94, -1, B},  [ROLE_DIFF_REPLACED] = {90, -1, B},
+         [ROLE_DIFF_MOVED] = {25, -1, B},
+         [ROLE_HEADER] = {16, 253, 0},       [ROLE_TAB] = {237, 253, 0},
+         [ROLE_TAB_ACTIVE] = {231, 25, B},   [ROLE_SUMMARY] = {239, -1, 0},
          [ROLE_STATUS] = {16, 253, 0},       [ROLE_STATUS_STRONG] = {16, 253, B},
-         [ROLE_ERROR] = {160, 253, B},       [ROLE_BORDER] = {248, -1, 0},
+         [ROLE_ERROR] = {124, 253, B},       [ROLE_BORDER] = {240, -1, 0},
          [ROLE_TITLE] = {16, -1, B},         [ROLE_KEY] = {25, -1, 0},
-         [ROLE_LINK] = {26, -1, U},          [ROLE_GUTTER] = {248, -1, 0},
+         [ROLE_LINK] = {26, -1, U},          [ROLE_GUTTER] = {240, -1, 0},
          [ROLE_STAGE0 + 0] = {16, 153, 0},   [ROLE_STAGE0 + 1] = {16, 223, 0},
          [ROLE_STAGE0 + 2] = {16, 217, 0},   [ROLE_STAGE0 + 3] = {16, 194, 0},
          [ROLE_STAGE0 + 4] = {16, 230, 0},   [ROLE_STAGE0 + 5] = {16, 225, 0},
      },
-     252, 255},
-    /* For projectors: black on white, saturated colours, everything important bold. */
-    {"projector",
+     231, 255, 231, 24},
+    /* For projectors: black on white, deep colours, everything important bold, the
+     * selected row white on black (21:1). */
+    {"projector", true,
      {
-         [ROLE_NORMAL] = {16, 231, 0},       [ROLE_GUIDE] = {16, 231, 0},
-         [ROLE_GLYPH] = {16, 231, B},        [ROLE_MARKER] = {166, 231, B},
-         [ROLE_HINT] = {16, 231, 0},         [ROLE_CUT] = {16, 231, B},
-         [ROLE_SHUFFLE] = {196, 231, B},     [ROLE_SHUFFLE_DIM] = {160, 231, 0},
-         [ROLE_BROADCAST] = {21, 231, B},    [ROLE_BROADCAST_DIM] = {27, 231, 0},
-         [ROLE_JOIN] = {127, 231, B},        [ROLE_SCAN] = {22, 231, B},
-         [ROLE_LABEL] = {16, 231, B | U},    [ROLE_MATCH] = {16, 226, B},
-         [ROLE_DIFF_ADDED] = {22, 231, B},   [ROLE_DIFF_REMOVED] = {196, 231, B},
-         [ROLE_DIFF_CHANGED] = {166, 231, B}, [ROLE_DIFF_REPLACED] = {127, 231, B},
-         [ROLE_DIFF_MOVED] = {21, 231, B},
+         [ROLE_NORMAL] = {16, -1, 0},        [ROLE_GUIDE] = {16, -1, 0},
+         [ROLE_GLYPH] = {16, -1, B},         [ROLE_MARKER] = {52, -1, B},
+         [ROLE_HINT] = {16, -1, 0},          [ROLE_CUT] = {16, -1, B},
+         [ROLE_SHUFFLE] = {124, -1, B},      [ROLE_SHUFFLE_DIM] = {88, -1, 0},
+         [ROLE_BROADCAST] = {19, -1, B},     [ROLE_BROADCAST_DIM] = {18, -1, 0},
+         [ROLE_JOIN] = {90, -1, B},          [ROLE_SCAN] = {22, -1, B},
+         [ROLE_LABEL] = {16, -1, B | U},     [ROLE_MATCH] = {16, 226, B},
+         [ROLE_DIFF_ADDED] = {22, -1, B},    [ROLE_DIFF_REMOVED] = {124, -1, B},
+         [ROLE_DIFF_CHANGED] = {52, -1, B},  [ROLE_DIFF_REPLACED] = {90, -1, B},
+         [ROLE_DIFF_MOVED] = {19, -1, B},
          [ROLE_HEADER] = {231, 16, B},       [ROLE_TAB] = {231, 16, 0},
-         [ROLE_TAB_ACTIVE] = {16, 226, B},   [ROLE_SUMMARY] = {16, 231, B},
+         [ROLE_TAB_ACTIVE] = {16, 226, B},   [ROLE_SUMMARY] = {16, -1, B},
          [ROLE_STATUS] = {231, 16, 0},       [ROLE_STATUS_STRONG] = {231, 16, B},
-         [ROLE_ERROR] = {226, 16, B},        [ROLE_BORDER] = {16, 231, 0},
-         [ROLE_TITLE] = {16, 231, B},        [ROLE_KEY] = {21, 231, B},
-         [ROLE_LINK] = {21, 231, U | B},     [ROLE_GUTTER] = {16, 231, 0},
+         [ROLE_ERROR] = {226, 16, B},        [ROLE_BORDER] = {16, -1, 0},
+         [ROLE_TITLE] = {16, -1, B},         [ROLE_KEY] = {19, -1, B},
+         [ROLE_LINK] = {19, -1, U | B},      [ROLE_GUTTER] = {16, -1, 0},
          [ROLE_STAGE0 + 0] = {16, 45, B},    [ROLE_STAGE0 + 1] = {16, 226, B},
          [ROLE_STAGE0 + 2] = {16, 213, B},   [ROLE_STAGE0 + 3] = {16, 118, B},
          [ROLE_STAGE0 + 4] = {16, 214, B},   [ROLE_STAGE0 + 5] = {16, 159, B},
      },
-     228, 195},
+     231, 230, 231, 16},
 };
 
-/* 8 colours: one palette for all themes; the selection is reverse video and the stage
- * highlight shows in the gutter only. */
-static const struct style eight[ROLE_COUNT] = {
-    [ROLE_NORMAL] = {-1, -1, 0},
-    [ROLE_GUIDE] = {-1, -1, A_DIM},
-    [ROLE_GLYPH] = {-1, -1, 0},
-    [ROLE_MARKER] = {COLOR_YELLOW, -1, B},
-    [ROLE_HINT] = {-1, -1, A_DIM},
-    [ROLE_CUT] = {-1, -1, B},
-    [ROLE_SHUFFLE] = {COLOR_RED, -1, B},
-    [ROLE_SHUFFLE_DIM] = {COLOR_RED, -1, 0},
-    [ROLE_BROADCAST] = {COLOR_CYAN, -1, B},
-    [ROLE_BROADCAST_DIM] = {COLOR_CYAN, -1, 0},
-    [ROLE_JOIN] = {COLOR_MAGENTA, -1, 0},
-    [ROLE_SCAN] = {COLOR_GREEN, -1, 0},
-    [ROLE_LABEL] = {COLOR_YELLOW, -1, B},
-    [ROLE_MATCH] = {COLOR_BLACK, COLOR_YELLOW, 0},
-    [ROLE_DIFF_ADDED] = {COLOR_GREEN, -1, B},
-    [ROLE_DIFF_REMOVED] = {COLOR_RED, -1, B},
-    [ROLE_DIFF_CHANGED] = {COLOR_YELLOW, -1, B},
-    [ROLE_DIFF_REPLACED] = {COLOR_MAGENTA, -1, B},
-    [ROLE_DIFF_MOVED] = {COLOR_BLUE, -1, B},
-    [ROLE_HEADER] = {COLOR_WHITE, COLOR_BLUE, 0},
-    [ROLE_TAB] = {COLOR_WHITE, COLOR_BLUE, 0},
-    [ROLE_TAB_ACTIVE] = {COLOR_BLACK, COLOR_CYAN, B},
-    [ROLE_SUMMARY] = {-1, -1, 0},
-    [ROLE_STATUS] = {COLOR_WHITE, COLOR_BLUE, 0},
-    [ROLE_STATUS_STRONG] = {COLOR_WHITE, COLOR_BLUE, B},
-    [ROLE_ERROR] = {COLOR_WHITE, COLOR_RED, B},
-    [ROLE_BORDER] = {-1, -1, 0},
-    [ROLE_TITLE] = {-1, -1, B},
-    [ROLE_KEY] = {COLOR_CYAN, -1, 0},
-    [ROLE_LINK] = {COLOR_CYAN, -1, U},
-    [ROLE_GUTTER] = {-1, -1, 0},
-    [ROLE_STAGE0 + 0] = {COLOR_WHITE, COLOR_BLUE, 0},
-    [ROLE_STAGE0 + 1] = {COLOR_BLACK, COLOR_YELLOW, 0},
-    [ROLE_STAGE0 + 2] = {COLOR_WHITE, COLOR_MAGENTA, 0},
-    [ROLE_STAGE0 + 3] = {COLOR_BLACK, COLOR_GREEN, 0},
-    [ROLE_STAGE0 + 4] = {COLOR_BLACK, COLOR_CYAN, 0},
-    [ROLE_STAGE0 + 5] = {COLOR_WHITE, COLOR_RED, 0},
+/* 8 colours: a palette on black (dark) and one on white (light, projector); the
+ * selection is the reverse bar, the stage highlight shows in the gutter only.  No stage
+ * tint is the Exchange red. */
+#define K COLOR_BLACK
+#define R COLOR_RED
+#define G COLOR_GREEN
+#define Y COLOR_YELLOW
+#define BL COLOR_BLUE
+#define M COLOR_MAGENTA
+#define C COLOR_CYAN
+#define W COLOR_WHITE
+static const struct palette eight[] = {
+    {"dark", false,
+     {
+         [ROLE_NORMAL] = {W, K, 0},          [ROLE_GUIDE] = {W, K, 0},
+         [ROLE_GLYPH] = {W, K, 0},           [ROLE_MARKER] = {Y, K, B},
+         [ROLE_HINT] = {W, K, 0},            [ROLE_CUT] = {W, K, B},
+         [ROLE_SHUFFLE] = {R, K, B},         [ROLE_SHUFFLE_DIM] = {R, K, 0},
+         [ROLE_BROADCAST] = {C, K, B},       [ROLE_BROADCAST_DIM] = {C, K, 0},
+         [ROLE_JOIN] = {M, K, 0},            [ROLE_SCAN] = {G, K, 0},
+         [ROLE_LABEL] = {Y, K, B},           [ROLE_MATCH] = {K, Y, 0},
+         [ROLE_DIFF_ADDED] = {G, K, B},      [ROLE_DIFF_REMOVED] = {R, K, B},
+         [ROLE_DIFF_CHANGED] = {Y, K, B},    [ROLE_DIFF_REPLACED] = {M, K, B},
+         [ROLE_DIFF_MOVED] = {C, K, B},
+         [ROLE_HEADER] = {W, BL, 0},         [ROLE_TAB] = {W, BL, 0},
+         [ROLE_TAB_ACTIVE] = {K, C, B},      [ROLE_SUMMARY] = {W, K, 0},
+         [ROLE_STATUS] = {W, BL, 0},         [ROLE_STATUS_STRONG] = {W, BL, B},
+         [ROLE_ERROR] = {W, R, B},           [ROLE_BORDER] = {W, K, 0},
+         [ROLE_TITLE] = {W, K, B},           [ROLE_KEY] = {C, K, 0},
+         [ROLE_LINK] = {C, K, U},            [ROLE_GUTTER] = {W, K, 0},
+         [ROLE_STAGE0 + 0] = {Y, BL, 0},     [ROLE_STAGE0 + 1] = {K, Y, 0},
+         [ROLE_STAGE0 + 2] = {W, M, 0},      [ROLE_STAGE0 + 3] = {K, G, 0},
+         [ROLE_STAGE0 + 4] = {K, C, 0},      [ROLE_STAGE0 + 5] = {K, W, 0},
+     },
+     K, K, K, W},
+    {"light", true,
+     {
+         [ROLE_NORMAL] = {K, W, 0},          [ROLE_GUIDE] = {K, W, 0},
+         [ROLE_GLYPH] = {K, W, 0},           [ROLE_MARKER] = {BL, W, B},
+         [ROLE_HINT] = {K, W, 0},            [ROLE_CUT] = {K, W, B},
+         [ROLE_SHUFFLE] = {R, W, B},         [ROLE_SHUFFLE_DIM] = {R, W, 0},
+         [ROLE_BROADCAST] = {BL, W, B},      [ROLE_BROADCAST_DIM] = {BL, W, 0},
+         [ROLE_JOIN] = {M, W, 0},            [ROLE_SCAN] = {G, W, 0},
+         [ROLE_LABEL] = {K, W, B | U},       [ROLE_MATCH] = {K, Y, 0},
+         [ROLE_DIFF_ADDED] = {G, W, B},      [ROLE_DIFF_REMOVED] = {R, W, B},
+         [ROLE_DIFF_CHANGED] = {BL, W, B},   [ROLE_DIFF_REPLACED] = {M, W, B},
+         [ROLE_DIFF_MOVED] = {C, W, B},
+         [ROLE_HEADER] = {W, BL, 0},         [ROLE_TAB] = {W, BL, 0},
+         [ROLE_TAB_ACTIVE] = {K, C, B},      [ROLE_SUMMARY] = {K, W, 0},
+         [ROLE_STATUS] = {W, BL, 0},         [ROLE_STATUS_STRONG] = {W, BL, B},
+         [ROLE_ERROR] = {W, R, B},           [ROLE_BORDER] = {K, W, 0},
+         [ROLE_TITLE] = {K, W, B},           [ROLE_KEY] = {BL, W, 0},
+         [ROLE_LINK] = {BL, W, U},           [ROLE_GUTTER] = {K, W, 0},
+         [ROLE_STAGE0 + 0] = {Y, BL, 0},     [ROLE_STAGE0 + 1] = {K, Y, 0},
+         [ROLE_STAGE0 + 2] = {W, M, 0},      [ROLE_STAGE0 + 3] = {K, G, 0},
+         [ROLE_STAGE0 + 4] = {K, C, 0},      [ROLE_STAGE0 + 5] = {W, K, 0},
+     },
+     W, W, W, K},
 };
+#undef K
+#undef R
+#undef G
+#undef Y
+#undef BL
+#undef M
+#undef C
+#undef W
 
 /* No colour: attributes carry the distinctions (Exchange bold, BroadcastExchange bold and
- * underlined, reused and query stages dim, joins underlined, scans italic). */
+ * underlined, reused and query stages italic, joins underlined, scans italic), on the
+ * terminal's own colours; the selection is bold reverse.  No dim: it is unreadable on
+ * some terminals. */
 static const attr_t mono[ROLE_COUNT] = {
     [ROLE_NORMAL] = 0,
     [ROLE_GUIDE] = 0,
     [ROLE_GLYPH] = 0,
     [ROLE_MARKER] = B,
-    [ROLE_HINT] = A_DIM,
+    [ROLE_HINT] = A_ITALIC,
     [ROLE_CUT] = B,
     [ROLE_SHUFFLE] = B,
-    [ROLE_SHUFFLE_DIM] = A_DIM,
+    [ROLE_SHUFFLE_DIM] = A_ITALIC,
     [ROLE_BROADCAST] = B | U,
-    [ROLE_BROADCAST_DIM] = A_DIM | U,
+    [ROLE_BROADCAST_DIM] = A_ITALIC | U,
     [ROLE_JOIN] = U,
     [ROLE_SCAN] = A_ITALIC,
     [ROLE_LABEL] = B,
     [ROLE_MATCH] = A_STANDOUT,
     [ROLE_DIFF_ADDED] = B,
-    [ROLE_DIFF_REMOVED] = A_DIM,
+    [ROLE_DIFF_REMOVED] = B | A_ITALIC,
     [ROLE_DIFF_CHANGED] = U,
     [ROLE_DIFF_REPLACED] = B | U,
     [ROLE_DIFF_MOVED] = A_ITALIC,
@@ -175,47 +210,60 @@ static const attr_t mono[ROLE_COUNT] = {
 
 enum depth { DEPTH_MONO, DEPTH_8, DEPTH_256 };
 
+#define N_PALETTES ((int)(sizeof palettes / sizeof palettes[0]))
+
 static struct {
     enum depth depth;
     int palette;        /* index in palettes; -1 = mono theme */
     bool colours;       /* colours allowed at all */
 } th;
 
-static bool has_own_bg(const struct style *s)
+/* Colour pairs: with 256 colours 1 + role * 2 + (band), then the selection bar; with 8
+ * (often 64 pairs) 1 + role, then the bar: the band shows in the gutter only. */
+static short pair_of(int r, bool band)
 {
-    return s->bg != -1;
+    if (th.depth == DEPTH_256)
+        return (short)(1 + r * 2 + (band ? 1 : 0));
+    return (short)(1 + r);
+}
+
+static short pair_selected(void)
+{
+    return th.depth == DEPTH_256 ? (short)(1 + ROLE_COUNT * 2) : (short)(1 + ROLE_COUNT);
+}
+
+/* The palette drawn: the 256-colour theme, or the 8-colour one of its kind. */
+static const struct palette *current(void)
+{
+    if (th.palette < 0 || th.depth == DEPTH_MONO)
+        return NULL;
+    if (th.depth == DEPTH_256)
+        return &palettes[th.palette];
+    return &eight[palettes[th.palette].light ? 1 : 0];
 }
 
 static void init_pairs(void)
 {
-    if (th.depth == DEPTH_256 && th.palette >= 0) {
-        const struct palette *p = &palettes[th.palette];
-        for (int r = 0; r < ROLE_COUNT; r++) {
-            const struct style *s = &p->roles[r];
-            for (int v = 0; v < VAR_COUNT; v++) {
-                short bg = s->bg;
-                if (!has_own_bg(s) || r < ROLE_HEADER || r == ROLE_GUTTER) {
-                    if (v == VAR_SELECTED)
-                        bg = p->selected_bg;
-                    else if (v == VAR_BAND)
-                        bg = p->band_bg;
-                }
-                if (r >= ROLE_STAGE0 || r == ROLE_MATCH)
-                    bg = s->bg; /* tints keep their colour; band shows as bold */
-                init_pair((short)(1 + r * VAR_COUNT + v), s->fg, bg);
-            }
-        }
-    } else if (th.depth != DEPTH_MONO && th.palette >= 0) {
-        for (int r = 0; r < ROLE_COUNT; r++)
-            init_pair((short)(1 + r), eight[r].fg, eight[r].bg);
+    const struct palette *p = current();
+    if (!p) {
+        bkgdset(' ');
+        return;
     }
+    for (int r = 0; r < ROLE_COUNT; r++) {
+        const struct style *s = &p->roles[r];
+        init_pair(pair_of(r, false), s->fg, s->bg >= 0 ? s->bg : p->bg);
+        if (th.depth == DEPTH_256)
+            init_pair(pair_of(r, true), s->fg, s->bg >= 0 ? s->bg : p->band_bg);
+    }
+    init_pair(pair_selected(), p->sel_fg, p->sel_bg);
+    bkgdset(' ' | COLOR_PAIR(pair_of(ROLE_NORMAL, false)));
 }
 
 static int find_palette(const char *name)
 {
-    for (size_t i = 0; i < sizeof palettes / sizeof palettes[0]; i++)
+    for (int i = 0; i < N_PALETTES; i++)
         if (strcmp(palettes[i].name, name) == 0)
-            return (int)i;
+            return i;
     return strcmp(name, "mono") == 0 ? -1 : -2;
 }
 
@@ -232,9 +280,9 @@ bool theme_init(const char *name, bool colours)
     if (th.colours) {
         start_color();
         use_default_colors();
-        if (COLORS >= 256 && COLOR_PAIRS > 1 + ROLE_COUNT * VAR_COUNT)
+        if (COLORS >= 256 && COLOR_PAIRS > 1 + ROLE_COUNT * 2)
             th.depth = DEPTH_256;
-        else if (COLORS >= 8 && COLOR_PAIRS > ROLE_COUNT)
+        else if (COLORS >= 8 && COLOR_PAIRS > 1 + ROLE_COUNT)
             th.depth = DEPTH_8;
     }
     init_pairs();
@@ -243,7 +291,7 @@ bool theme_init(const char *name, bool colours)
 
 bool theme_has_colour(void)
 {
-    return th.depth != DEPTH_MONO && th.palette >= 0;
+    return current() != NULL;
 }
 
 const char *theme_name(void)
@@ -251,10 +299,19 @@ const char *theme_name(void)
     return th.palette >= 0 ? palettes[th.palette].name : "mono";
 }
 
+bool theme_known(const char *name)
+{
+    return name && find_palette(name) != -2;
+}
+
+const char *theme_for_background(enum theme_bg bg)
+{
+    return bg == THEME_BG_LIGHT ? "light" : "dark";
+}
+
 const char *theme_next(void)
 {
-    int n = (int)(sizeof palettes / sizeof palettes[0]);
-    th.palette = th.palette + 1 >= n ? -1 : th.palette + 1;
+    th.palette = th.palette + 1 >= N_PALETTES ? -1 : th.palette + 1;
     init_pairs();
     return theme_name();
 }
@@ -264,20 +321,18 @@ attr_t theme_attr(enum role r, enum variant v)
     if ((int)r < 0 || r >= ROLE_COUNT)
         r = ROLE_NORMAL;
     bool gutterish = r == ROLE_GUTTER || r >= ROLE_STAGE0;
-    if (th.depth == DEPTH_256 && th.palette >= 0) {
-        const struct style *s = &palettes[th.palette].roles[r];
-        attr_t a = s->attrs | COLOR_PAIR(1 + r * VAR_COUNT + v);
+    const struct palette *p = current();
+    if (p) {
+        const struct style *s = &p->roles[r];
+        if (v == VAR_SELECTED && !gutterish && r != ROLE_MATCH)
+            return A_BOLD | COLOR_PAIR(pair_selected());
         if (v == VAR_BAND && gutterish)
-            a |= A_BOLD | A_UNDERLINE;
-        return a;
+            return s->attrs | A_BOLD | A_UNDERLINE | COLOR_PAIR(pair_of(r, false));
+        return s->attrs | COLOR_PAIR(pair_of(r, v == VAR_BAND));
     }
-    attr_t a;
-    if (th.depth == DEPTH_8 && th.palette >= 0)
-        a = eight[r].attrs | COLOR_PAIR(1 + r);
-    else
-        a = mono[r];
+    attr_t a = mono[r];
     if (v == VAR_SELECTED && !gutterish)
-        a |= A_REVERSE;
+        a = (a & ~(attr_t)A_REVERSE) | A_REVERSE | A_BOLD;
     if (v == VAR_BAND && gutterish)
         a |= A_REVERSE | A_BOLD;
     return a;

@@ -8,6 +8,7 @@
 
 #include "sparkplan/analyze.h"
 #include "sparkplan/exprid.h"
+#include "sparkplan/settings.h"
 #include "sparkplan/tui.h"
 
 /* ! f F before the findings are in: the key is remembered and done when they come (the
@@ -42,6 +43,25 @@ static long next_finding(const struct analysis *a, uint32_t from, bool forward)
     return i;
 }
 
+/* The finding f F went to last: from its node they go on to the next finding in the
+ * list, so several findings on one node are each visited ([2/3] too). */
+static struct {
+    const struct analysis *a;
+    long i;
+} last_finding = {NULL, -1};
+
+/* The next (or previous) finding on a node after finding i, round the list; -1: none. */
+static long step_from(const struct analysis *a, size_t i, bool forward)
+{
+    size_t n = a->n_findings;
+    for (size_t k = 1; k <= n; k++) { /* at most once round */
+        size_t j = forward ? (i + k) % n : (i + n - k % n) % n;
+        if (a->findings[j].node)
+            return (long)j;
+    }
+    return -1;
+}
+
 static int step_finding(struct tui *t, bool forward)
 {
     const struct document *doc = ws_doc(&t->ws)->doc;
@@ -53,11 +73,18 @@ static int step_finding(struct tui *t, bool forward)
         ws_message(&t->ws, true, "no findings in this document");
         return RE_DRAW;
     }
-    long i = next_finding(a, sel ? sel->line : 0, forward);
+    long i = -1;
+    if (last_finding.a == a && last_finding.i >= 0 && (size_t)last_finding.i < a->n_findings &&
+        sel && a->findings[last_finding.i].node == sel)
+        i = step_from(a, (size_t)last_finding.i, forward); /* several on one node: each one */
+    if (i < 0)
+        i = next_finding(a, sel ? sel->line : 0, forward);
     if (i < 0) {
         ws_message(&t->ws, true, "no findings on nodes in this document");
         return RE_DRAW;
     }
+    last_finding.a = a;
+    last_finding.i = i;
     ws_go_to_finding(&t->ws, a, (size_t)i);
     return RE_DRAW | RE_LAYOUT;
 }
@@ -102,8 +129,8 @@ int tree_insight_key(struct tui *t, enum key_action a)
     case KA_EXPLAIN:
         t->explain = !t->explain;
         t->details_gen++;
-        ws_message(&t->ws, false, "operator explanations %s",
-                   t->explain ? "on (in the details)" : "off");
+        ws_message(&t->ws, false, "operator explanations %s", t->explain ? "on (in the details)" : "off");
+        settings_save(t, "explain", t->explain ? "on" : "off");
         return RE_DRAW;
     case KA_FINDINGS:
         return open_findings(t);

@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/clip.h"
 #include "sparkplan/draw.h"
 #include "sparkplan/evview.h"
 #include "sparkplan/opclass.h"
+#include "sparkplan/settings.h"
 #include "sparkplan/term.h"
 #include "sparkplan/tui.h"
 
@@ -92,6 +94,26 @@ static int react(struct tui *t, struct view_slot *from, int re)
 
 /* ---- header and status -------------------------------------------------------------- */
 
+/* The document's name as the header can show it beside the active tab (room columns):
+ * whole, else its last path component, else that cut from the left behind "…". */
+static struct slice header_name(const char *name, int room, bool *cut)
+{
+    struct slice s = slice_cstr(name);
+    *cut = false;
+    if (draw_width(s, true) <= room)
+        return s;
+    const char *base = strrchr(name, '/');
+    if (base && base[1])
+        s = slice_cstr(base + 1);
+    while (s.len > 1 && draw_width(s, true) > room - 1) { /* bounded by the name */
+        s.ptr++, s.len--;
+        while (s.len > 1 && ((unsigned char)*s.ptr & 0xC0) == 0x80)
+            s.ptr++, s.len--;
+        *cut = true;
+    }
+    return s;
+}
+
 static void draw_header(const struct tui *t)
 {
     const struct doc_view *dv = &t->ws.docs[t->ws.cur_doc];
@@ -99,12 +121,20 @@ static void draw_header(const struct tui *t)
     attr_t hdr = theme_attr(ROLE_HEADER, VAR_PLAIN);
     draw_line_start(&dl, 0, 0, COLS, 0);
     draw_puts(&dl, " ", hdr);
-    draw_puts(&dl, dv->doc->name, theme_attr(ROLE_STATUS_STRONG, VAR_PLAIN));
-    if (t->ws.n_docs > 1) {
-        char n[32];
+    char n[32] = "";
+    if (t->ws.n_docs > 1)
         snprintf(n, sizeof n, " [%zu/%zu]", t->ws.cur_doc + 1, t->ws.n_docs);
+    /* The active tab stays on screen: the name gives way first. */
+    int active_w = draw_width(slice_cstr(dv->tabs[dv->cur].label), true) + 3 +
+                   (dv->cur > 0 ? 2 : 0); /* "[label] ", and "‹ " when tabs are skipped */
+    int name_room = COLS - 1 - (int)strlen(n) - 2 - active_w;
+    bool cut;
+    struct slice name = header_name(dv->doc->name, name_room > 4 ? name_room : 4, &cut);
+    if (cut)
+        draw_puts(&dl, t->ws.utf8 && !t->ascii ? "\xE2\x80\xA6" : "<", hdr);
+    draw_put(&dl, name, theme_attr(ROLE_STATUS_STRONG, VAR_PLAIN), true);
+    if (n[0])
         draw_puts(&dl, n, hdr);
-    }
     draw_puts(&dl, "  ", hdr);
     /* Tabs: start late enough that the active one is on screen. */
     int room = COLS - dl.x;
@@ -152,19 +182,26 @@ static void draw_status(const struct tui *t)
     size_t len = 0;
     if (r->pattern && !stack_has(t, VIEW_WALK)) {  /* the walk's own counter is in the message */
         size_t i = rows_match_index(r);
+        /* The section the matches are in: a search goes on into other sections. */
         if (i)
-            len += (size_t)snprintf(right + len, sizeof right - len, "[%zu/%zu] ", i,
-                                    r->n_matches);
+            len += (size_t)snprintf(right + len, sizeof right - len, "[%zu/%zu \xC2\xB7 %.20s] ",
+                                    i, r->n_matches, tab->label);
         else
-            len += (size_t)snprintf(right + len, sizeof right - len, "[-/%zu] ", r->n_matches);
+            len += (size_t)snprintf(right + len, sizeof right - len, "[-/%zu \xC2\xB7 %.20s] ",
+                                    r->n_matches, tab->label);
     }
     const char *busy = !jobs_analysing(&t->ws.jobs, dv->doc)  ? NULL
                        : t->ws.utf8                              ? "analysing\xE2\x80\xA6"
                                                               : "analysing...";
     if (busy)
         len += (size_t)snprintf(right + len, sizeof right - len, "%s  ", busy);
-    if (r->sel)
-        len += (size_t)snprintf(right + len, sizeof right - len, "%u/%u  ",
+    bool walking = stack_has(t, VIEW_WALK); /* its message leads: counter and keys */
+    /* The section by name, from 60 columns (narrower, the header's active tab says it;
+     * a search counter says it already). */
+    bool named = COLS >= 60 && !(r->pattern && !walking);
+    if (r->sel && !walking)
+        len += (size_t)snprintf(right + len, sizeof right - len, "%.24s%s%u/%u  ",
+                                named ? tab->label : "", named ? " \xC2\xB7 " : "",
                                 r->sel->preorder - r->begin + 1, r->end - r->begin);
     snprintf(right + len, sizeof right - len, "?:help ");
     int right_w = 0;
@@ -173,7 +210,7 @@ static void draw_status(const struct tui *t)
 
     draw_line_start(&dl, t->L.status_y, 0, COLS - right_w, 0);
     draw_puts(&dl, " ", st);
-    if (r->sel) {
+    if (r->sel && !walking) {
         const struct plan_node *n = r->sel;
         struct slice w = op_word(n);
         draw_put(&dl, w, strong, true);
@@ -181,12 +218,15 @@ static void draw_status(const struct tui *t)
         size_t e = 0;
         if (n->id >= 0)
             e += (size_t)snprintf(extra + e, sizeof extra - e, " (%d)", n->id);
+        char label[16];
         if (n->stage >= 0)
-            e += (size_t)snprintf(extra + e, sizeof extra - e, "  stage *(%d)", n->stage);
+            e += (size_t)snprintf(extra + e, sizeof extra - e, "  stage %s",
+                                  tree_stage_label(n, label, sizeof label));
         draw_puts(&dl, extra, st);
     }
     if (t->ws.msg[0]) {
-        draw_puts(&dl, "  ", st);
+        if (!walking)
+            draw_puts(&dl, "  ", st);
         draw_puts(&dl, t->ws.msg, t->ws.msg_error ? theme_attr(ROLE_ERROR, VAR_PLAIN) : strong);
     }
     draw_fill(&dl, st);
@@ -248,6 +288,20 @@ static int switch_tab(struct tui *t, int dir)
     return RE_DRAW | RE_LAYOUT;
 }
 
+/* } and {: the next or previous open document, round the list. */
+static int switch_doc(struct tui *t, int dir)
+{
+    if (t->ws.n_docs < 2) {
+        ws_message(&t->ws, false, "only one document is open");
+        return RE_DRAW;
+    }
+    t->ws.cur_doc = (t->ws.cur_doc + t->ws.n_docs + (size_t)(dir > 0 ? 1 : t->ws.n_docs - 1)) % t->ws.n_docs;
+    ws_tab(&t->ws);
+    ws_message(&t->ws, false, "document %zu/%zu: %.120s", t->ws.cur_doc + 1, t->ws.n_docs,
+                ws_doc(&t->ws)->doc->name);
+    return RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT | RE_FULL;
+}
+
 /* The loop's own keys: what the focused pane left. */
 static int global_key(struct tui *t, enum key_action a)
 {
@@ -263,6 +317,11 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_PUSH(VIEW_DOCS) | RE_DRAW;
     case KA_QUERIES:
         return RE_PUSH(VIEW_QUERIES) | RE_DRAW;
+    case KA_PICKER:
+        return RE_PUSH(VIEW_PICKER) | RE_DRAW;
+    case KA_NEXT_DOC:
+    case KA_PREV_DOC:
+        return switch_doc(t, a == KA_NEXT_DOC ? 1 : -1);
     case KA_HELP:
         return RE_PUSH(VIEW_HELP) | RE_DRAW;
     case KA_PASTE:
@@ -275,9 +334,20 @@ static int global_key(struct tui *t, enum key_action a)
     case KA_DIFF_AQE:
         t->diff_aqe = a == KA_DIFF_AQE;
         return RE_PUSH(VIEW_DIFF) | RE_DRAW | RE_FULL;
-    case KA_THEME:
-        ws_message(&t->ws, false, "theme: %s", theme_next());
+    case KA_THEME: {
+        const char *name = theme_next();
+        ws_message(&t->ws, false, "theme: %s", name);
+        settings_save(t, "theme", name);
         return RE_DRAW | RE_FULL;
+    }
+    case KA_COPY:
+    case KA_COPY_TREE:
+    case KA_PIPE:
+        return clip_key(t, a);
+    case KA_ZOOM:
+    case KA_GROW:
+    case KA_SHRINK:
+        return settings_split_key(t, a);
     case KA_REDRAW:
         return RE_DRAW | RE_FULL | RE_LAYOUT;
     case KA_SUSPEND:
@@ -485,20 +555,35 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
         fprintf(stderr, "sparkplan: out of memory\n");
         return 1;
     }
-    if (!term_open(opts && opts->tty_from_dev, err, errcap) ||
-        !input_open(term_fd(), term_utf8(), err, errcap) || !term_start_screen(err, errcap)) {
+    settings_load(t);
+    if (!term_open(opts && opts->tty_from_dev, err, errcap)) {
+        term_close();
+        fprintf(stderr, "sparkplan: %s\n", err);
+        return 1;
+    }
+    const char *nc = getenv("NO_COLOR");
+    bool colours = !(opts && opts->no_color) && !(nc && *nc);
+    if (!input_open(term_fd(), term_utf8(), err, errcap)) {
+        term_close();
+        fprintf(stderr, "sparkplan: %s\n", err);
+        return 1;
+    }
+    const char *why = "";
+    const char *theme = colours ? settings_theme(t, opts, &why) : "mono";
+    if (!term_start_screen(err, errcap)) {
         term_close();
         fprintf(stderr, "sparkplan: %s\n", err);
         return 1;
     }
     t->ws.utf8 = term_utf8();
-    t->ascii = (opts && opts->ascii) || !t->ws.utf8;
+    t->ascii = (opts && opts->ascii) || (settings()->has_ascii && settings()->ascii) ||
+               !t->ws.utf8;
+    t->explain = settings()->has_explain && settings()->explain;
+    t->split_pct = settings()->has_split ? settings()->split : 0;
     t->stage_hl = true;
     draw_set_utf8(t->ws.utf8);
-    const char *nc = getenv("NO_COLOR");
-    bool colours = !(opts && opts->no_color) && !(nc && *nc);
-    if (!theme_init(opts ? opts->theme : NULL, colours))
-        ws_message(&t->ws, true, "unknown theme '%s': using dark", opts->theme);
+    if (!theme_init(theme, colours))
+        ws_message(&t->ws, true, "unknown theme '%s': using dark", theme);
     term_modes(true);
     return 0;
 }
@@ -552,7 +637,7 @@ static int turn(struct tui *t, int *timeout, bool *quit)
         return 0;
     struct input_event ev;
     if (n == 0 && searching)
-        flags |= tui_search_slice(t);
+        flags |= tui_search_run(t);
     else if (n == 0 && indexing)
         flags |= tui_index_slice(t);
     else if (n == 0 && input_force(&ev))

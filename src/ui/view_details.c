@@ -3,7 +3,7 @@
  * findings, Spark's fields, statistics, codegen stage, input line and source, every line
  * after the heading labelled — with a line cursor when focused, and node references
  * (Reuses operator id: 9, Hosting operator id = 3) that Enter follows.  Long lines wrap
- * at spaces, '/' and ',' with their continuations indented.  Lines are built once per
+ * at spaces, '/', ',', '(' and '[', their continuations aligned under the field's value.  Lines are built once per
  * node and width (prepare), drawn many times.  The split view of the stack (view.h); its
  * state (the lines, the cursor) is its own. */
 #include <stdarg.h>
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/clip.h"
 #include "sparkplan/draw.h"
 #include "sparkplan/evview.h"
 #include "sparkplan/insight.h"
@@ -32,6 +33,7 @@ struct dline {
     uint8_t role;                 /* enum role */
     bool strong;                  /* the node's heading: drawn bold */
     bool cont;                    /* a wrapped line's continuation: drawn indented */
+    uint8_t indent;               /* a continuation's columns before its text */
     uint16_t key_len;             /* bytes at the start drawn as a field name */
     int32_t link;                 /* formatted id this line refers to, -1 when none */
     int32_t link_at, link_len;    /* where the reference is in this line (-1: not here) */
@@ -76,6 +78,55 @@ int32_t details_find_link(const char *s, size_t len, size_t *at, size_t *n)
     return -1;
 }
 
+/* Does title hold token (not followed by another digit)? */
+static bool title_names(struct slice title, const char *token, size_t n)
+{
+    const char *p = title.ptr, *end = title.ptr + title.len;
+    while ((size_t)(end - p) >= n) { /* one header line */
+        const char *hit = memchr(p, token[0], (size_t)(end - p) - n + 1);
+        if (!hit)
+            return false;
+        if (memcmp(hit, token, n) == 0 && (hit + n == end || hit[n] < '0' || hit[n] > '9'))
+            return true;
+        p = hit + 1;
+    }
+    return false;
+}
+
+/* A subquery named in a line ("scalar-subquery#51", "dynamicpruning#12", "Subquery
+ * subquery#7"): the formatted id of the root of the subquery section whose header names
+ * it, or -1.  *at and *n say where the name is. */
+static int32_t subquery_link(const struct plan_node *node, const char *s, size_t len,
+                             size_t *at, size_t *n)
+{
+    if (!node || !node->section || !node->section->plan)
+        return -1;
+    static const char *const kinds[] = {"scalar-subquery#", "dynamicpruning#", "subquery#"};
+    struct slice hay = slice_make(s, len);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        long i = slice_find(hay, kinds[k]);
+        if (i < 0)
+            continue;
+        size_t j = (size_t)i + strlen(kinds[k]);
+        while (j < len && s[j] >= '0' && s[j] <= '9')
+            j++;
+        if (j == (size_t)i + strlen(kinds[k]) || j - (size_t)i > 40)
+            continue;
+        char token[48];
+        memcpy(token, s + i, j - (size_t)i);
+        token[j - (size_t)i] = '\0';
+        for (const struct plan_section *sec = node->section->plan->first_section; sec;
+             sec = sec->next) /* a plan has a few sections */
+            if (sec->kind == SECTION_SUBQUERY && sec != node->section && sec->first_root &&
+                sec->first_root->id >= 0 && title_names(sec->title, token, j - (size_t)i)) {
+                *at = (size_t)i;
+                *n = j - (size_t)i;
+                return sec->first_root->id;
+            }
+    }
+    return -1;
+}
+
 static const char *line_text(const struct details *ds, const struct dline *d)
 {
     return d->ptr ? d->ptr : ds->pool + d->off;
@@ -115,8 +166,22 @@ static size_t pool_add(struct details *ds, const char *s, size_t len)
     return off;
 }
 
-/* Continuation lines of a wrapped line are indented by this many columns. */
+/* Continuation lines of a wrapped line are indented by this many columns, or aligned
+ * under the field's value ("Output [2]: [" ) when that leaves half the pane. */
 #define WRAP_INDENT 2
+
+static int continuation_indent(const char *text, size_t len, size_t key_len, int width)
+{
+    if (key_len == 0 || key_len >= len || text[key_len] != ':')
+        return WRAP_INDENT;
+    size_t v = key_len + 1;
+    while (v < len && text[v] == ' ')
+        v++;
+    if (v < len && (text[v] == '[' || text[v] == '('))
+        v++;
+    int cols = draw_width(slice_make(text, v), true);
+    return cols <= width / 2 && cols < 200 ? cols : WRAP_INDENT;
+}
 
 /* One logical line, wrapped to the pane width into display lines. */
 static void add_logical_as(struct details *ds, const char *ptr, size_t off, size_t len,
@@ -125,19 +190,23 @@ static void add_logical_as(struct details *ds, const char *ptr, size_t off, size
     const char *text = ptr ? ptr : ds->pool + off;
     size_t at = 0, n = 0;
     int32_t link = details_find_link(text, len, &at, &n);
+    if (link < 0) /* Enter on a subquery's name goes to its section */
+        link = subquery_link(ds->node, text, len > 4096 ? 4096 : len, &at, &n);
     int width = ds->width > 4 + WRAP_INDENT ? ds->width : 4 + WRAP_INDENT;
+    int indent = continuation_indent(text, len, key_len, width);
     size_t done = 0;
     do { /* one pass over the line */
         text = ptr ? ptr : ds->pool + off; /* the pool does not move while wrapping */
         struct slice rest = slice_make(text + done, len - done);
         bool cont = done > 0;
-        size_t take = draw_wrap(rest, cont ? width - WRAP_INDENT : width, WRAP_PATHS);
+        size_t take = draw_wrap(rest, cont ? width - indent : width, WRAP_PATHS);
         struct dline d = {.ptr = ptr ? ptr + done : NULL,
                           .off = ptr ? 0 : off + done,
                           .len = (uint32_t)take,
                           .role = (uint8_t)role,
                           .strong = strong,
                           .cont = cont,
+                          .indent = (uint8_t)indent,
                           .key_len = (uint16_t)(key_len > done ? (key_len - done < take ? key_len - done : take) : 0),
                           .link = link,
                           .link_at = -1,
@@ -348,6 +417,10 @@ static void build(struct details *ds, const struct tui *t, const struct plan_nod
 {
     ds->n_lines = 0;
     ds->pool_len = 0;
+    if (t->narration[0]) { /* the guided walk's step, wrapped, above the node */
+        add_line(ds, ROLE_TITLE, 0, t->narration);
+        add_line(ds, ROLE_NORMAL, 0, "");
+    }
     enum role role = tree_node_role(n);
     struct slice fields = {0};
     if (n->details_text.len) {
@@ -403,8 +476,12 @@ static void build(struct details *ds, const struct tui *t, const struct plan_nod
                       size, st.has_size && st.has_rows ? ", " : "",
                       st.has_rows ? "rows " : "", rows);
     }
-    if (n->stage >= 0)
-        add_generated(ds, ROLE_NORMAL, 13, "Codegen stage: *(%d)", n->stage);
+    char label[16];
+    if (n->stage == 0)
+        add_generated(ds, ROLE_NORMAL, 13, "Codegen stage: * (its number was not printed)");
+    else if (n->stage > 0)
+        add_generated(ds, ROLE_NORMAL, 13, "Codegen stage: %s",
+                      tree_stage_label(n, label, sizeof label));
     else
         add_generated(ds, ROLE_NORMAL, 13, "Codegen stage: none");
     if (n->details_line)
@@ -446,11 +523,45 @@ static void draw_frame(const struct tui *t)
     }
 }
 
+/* text with the matches of the search pattern (pat, may be NULL) in hl. */
+static void put_matches(struct draw_line *dl, struct slice text, attr_t attr, attr_t hl,
+                        const char *pat)
+{
+    size_t m = pat ? strlen(pat) : 0;
+    bool fold = true;
+    for (const char *p = pat; p && *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            fold = false;
+    size_t from = 0;
+    for (size_t i = 0; m && i + m <= text.len;) { /* one display line */
+        size_t k = 0;
+        while (k < m) {
+            unsigned char c = (unsigned char)text.ptr[i + k];
+            if (fold && c >= 'A' && c <= 'Z')
+                c = (unsigned char)(c + 32);
+            if (c != (unsigned char)pat[k])
+                break;
+            k++;
+        }
+        if (k < m) {
+            i++;
+            continue;
+        }
+        draw_put(dl, slice_make(text.ptr + from, i - from), attr, true);
+        draw_put(dl, slice_make(text.ptr + i, m), hl, true);
+        i += m;
+        from = i;
+    }
+    draw_put(dl, slice_make(text.ptr + from, text.len - from), attr, true);
+}
+
 static void draw_dline(const struct details *ds, const struct dline *d, struct draw_line *dl,
-                       enum variant v)
+                       enum variant v, const char *pat)
 {
     const char *text = line_text(ds, d);
-    draw_puts(dl, d->cont ? "   " : " ", theme_attr(ROLE_NORMAL, v));
+    draw_puts(dl, " ", theme_attr(ROLE_NORMAL, v));
+    for (int i = 0; d->cont && i < d->indent; i++) /* at most half the pane */
+        draw_puts(dl, " ", theme_attr(ROLE_NORMAL, v));
     attr_t bold = d->strong ? A_BOLD : 0;
     size_t pos = 0;
     if (d->key_len) {
@@ -464,8 +575,8 @@ static void draw_dline(const struct details *ds, const struct dline *d, struct d
                  theme_attr(ROLE_LINK, v) | bold, true);
         pos = (size_t)(d->link_at + d->link_len);
     }
-    draw_put(dl, slice_make(text + pos, d->len - pos), theme_attr((enum role)d->role, v) | bold,
-             true);
+    put_matches(dl, slice_make(text + pos, d->len - pos), theme_attr((enum role)d->role, v) | bold,
+                theme_attr(ROLE_MATCH, v), pat);
     draw_fill(dl, theme_attr(ROLE_NORMAL, v));
 }
 
@@ -487,7 +598,8 @@ static void details_draw(const struct tui *t, const void *state)
             draw_fill(&dl, theme_attr(ROLE_NORMAL, VAR_PLAIN));
         else
             draw_dline(ds, &ds->lines[i], &dl,
-                       focused && i == ds->lb.sel ? VAR_SELECTED : VAR_PLAIN);
+                       focused && i == ds->lb.sel ? VAR_SELECTED : VAR_PLAIN,
+                       ws_tab_c(&t->ws)->rows.pattern);
     }
 }
 
@@ -546,6 +658,30 @@ static int follow_link(struct tui *t, struct details *ds)
     return RE_DRAW | RE_LAYOUT;
 }
 
+/* The details as shown, wrapped lines joined again, to $PAGER. */
+static int pipe_details(struct tui *t, const struct details *ds)
+{
+    size_t cap = 1;
+    for (size_t i = 0; i < ds->n_lines; i++)
+        cap += ds->lines[i].len + 1;
+    char *buf = malloc(cap);
+    if (!buf) {
+        ws_message(&t->ws, true, "out of memory");
+        return RE_DRAW;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < ds->n_lines; i++) {
+        if (i > 0 && !ds->lines[i].cont)
+            buf[n++] = '\n';
+        memcpy(buf + n, line_text(ds, &ds->lines[i]), ds->lines[i].len);
+        n += ds->lines[i].len;
+    }
+    buf[n++] = '\n';
+    int re = clip_pipe(t, slice_make(buf, n));
+    free(buf);
+    return re;
+}
+
 static int details_key(struct tui *t, void *state, enum key_action a,
                        const struct input_event *ev)
 {
@@ -564,6 +700,8 @@ static int details_key(struct tui *t, void *state, enum key_action a,
         return follow_link(t, ds);
     case KA_D_LEAVE:
         return RE_FOCUS_TREE | RE_DRAW | RE_LAYOUT;
+    case KA_PIPE:
+        return pipe_details(t, ds);
     default: {
         long delta = listbox_delta(&ds->lb, a);
         if (!delta)

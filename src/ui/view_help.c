@@ -12,7 +12,8 @@
 
 static const enum key_context help_order[] = {KCTX_TREE,  KCTX_GLOBAL, KCTX_DETAILS,
                                               KCTX_PROMPT, KCTX_PASTE, KCTX_DOCS,
-                                              KCTX_QUERIES, KCTX_LIST,  KCTX_WALK};
+                                              KCTX_QUERIES, KCTX_LIST,  KCTX_WALK,
+                                              KCTX_PICKER};
 
 /* Columns of the keys (with their 2-column indent) in the wide layout, and the least room
  * a description needs beside them before the narrow layout is used. */
@@ -20,29 +21,36 @@ static const enum key_context help_order[] = {KCTX_TREE,  KCTX_GLOBAL, KCTX_DETA
 #define MIN_DESC_COLS 28
 #define HELP_MAX_LINES 1024
 
-static const char *const help_titles[] = {"sparkplan keys (j/k scroll, q closes)",
+static const char *const help_titles[] = {"sparkplan keys (j/k scroll, Tab: legend, q closes)",
+                                          "sparkplan keys (j/k scroll, q closes)",
                                           "keys (j/k scroll, q closes)", "keys (q closes)",
                                           "keys", NULL};
 
-/* One display line: keys (or NULL) at column 2, then a piece of text at text_col. */
+/* One display line: keys (or NULL) at column 2, then a piece of text at text_col.  On
+ * the legend page the "keys" are a sample drawn in role key_role. */
 struct help_line {
     const char *keys;
     struct slice text;
     int text_col;
     bool title;
+    int key_role;                 /* enum role of keys, -1: ROLE_KEY */
 };
 
 struct help_state {
     struct help_line lines[HELP_MAX_LINES];
     char key_lists[KEYS_N_BINDINGS][128]; /* by binding (keys_table index) */
     struct listbox lb;            /* lb.top: the first line shown */
+    bool legend;                  /* the legend page (Tab) instead of the keys */
+    bool utf8;
 };
+
+static int line_role = -1;        /* the role put_line gives its keys (the legend's) */
 
 static void put_line(struct help_state *h, const char *keys, struct slice text, int col,
                      bool title)
 {
     if (h->lb.n < HELP_MAX_LINES)
-        h->lines[h->lb.n++] = (struct help_line){keys, text, col, title};
+        h->lines[h->lb.n++] = (struct help_line){keys, text, col, title, line_role};
 }
 
 /* text as lines of at most width columns, broken after spaces; the first beside keys. */
@@ -64,9 +72,78 @@ static void put_wrapped(struct help_state *h, const char *keys, const char *text
     } while (rest.len > 0);
 }
 
+/* ---- the legend page: what the marks, glyphs and colours mean ------------------------- */
+
+struct legend_entry {
+    const char *utf8, *ascii;     /* the sample as drawn */
+    int role;
+    const char *text;
+};
+
+static const struct legend_entry legend_marks[] = {
+    {"  2", "  2", ROLE_STAGE0 + 2, "gutter: the node's whole-stage codegen stage, in its tint "
+                                   "(* when Spark printed no number); s highlights it"},
+    {"i", "i", ROLE_HINT, "gutter: the node has an informational finding (f F, !)"},
+    {"!", "!", ROLE_ERROR, "gutter: the node has a warning"},
+    {"\xE2\x97\x86", "P", ROLE_LINK, "gutter: the node that produces the traced id (*)"},
+    {"\xE2\x96\xB8 [+6]", "+ [+6]", ROLE_MARKER, "a folded node hiding 6 nodes (Space, l)"},
+    {"\xE2\x96\xBE", "-", ROLE_GLYPH, "an open node"},
+    {"\xE2\x80\xA6" "7", "...7", ROLE_HINT, "7 levels hidden at the left, the same on every row"},
+    {"\xE2\x80\xA6(depth 12345)", "...(depth 12345)", ROLE_HINT,
+     "a row deeper than the screen can indent"},
+    {"\xE2\x80\xA6", "...", ROLE_CUT, "the line goes on (< > scroll, W wraps, Enter shows it)"},
+    {"[3/12]", "[3/12]", ROLE_STATUS, "status line: search match 3 of 12"},
+};
+
+static const struct legend_entry legend_colours[] = {
+    {"Exchange", NULL, ROLE_SHUFFLE, "a shuffle"},
+    {"ReusedExchange", NULL, ROLE_SHUFFLE_DIM, "a reused shuffle, an AQE query stage"},
+    {"BroadcastExchange", NULL, ROLE_BROADCAST, "a broadcast"},
+    {"BroadcastQueryStage", NULL, ROLE_BROADCAST_DIM, "a reused broadcast, an AQE stage"},
+    {"SortMergeJoin", NULL, ROLE_JOIN, "a join"},
+    {"FileScan", NULL, ROLE_SCAN, "a scan"},
+    {"== Final Plan ==", NULL, ROLE_LABEL, "an AQE label"},
+    {"match", NULL, ROLE_MATCH, "a search match"},
+    {"Output [2]", NULL, ROLE_KEY, "a details field"},
+    {"operator id: 9", NULL, ROLE_LINK, "a reference Enter follows (details)"},
+    {"\xE2\x94\x82 \xE2\x94\x9C\xE2\x94\x80", "| +-", ROLE_GUIDE, "tree guides"},
+};
+
+static void put_legend(struct help_state *h, const struct legend_entry *e, size_t n,
+                       int width)
+{
+    bool wide = width >= KEY_COLS + 1 + MIN_DESC_COLS;
+    for (size_t i = 0; i < n; i++) {
+        line_role = e[i].role;
+        const char *sample = h->utf8 || !e[i].ascii ? e[i].utf8 : e[i].ascii;
+        if (wide) {
+            put_wrapped(h, sample, e[i].text, KEY_COLS + 1, width - KEY_COLS - 1);
+        } else {
+            put_line(h, sample, slice_make("", 0), 0, false);
+            line_role = -1;
+            put_wrapped(h, NULL, e[i].text, 4, width - 4);
+        }
+        line_role = -1;
+    }
+}
+
+static void legend_build(struct help_state *h, int width)
+{
+    h->lb.n = 0;
+    put_line(h, NULL, slice_cstr("Marks and glyphs (Tab: the keys)"), 0, true);
+    put_legend(h, legend_marks, sizeof legend_marks / sizeof legend_marks[0], width);
+    put_line(h, NULL, slice_make("", 0), 0, false);
+    put_line(h, NULL, slice_cstr("Colours of this theme (T changes it)"), 0, true);
+    put_legend(h, legend_colours, sizeof legend_colours / sizeof legend_colours[0], width);
+}
+
 /* Lays the help out for a text area width columns wide. */
 static void help_build(struct help_state *h, int width)
 {
+    if (h->legend) {
+        legend_build(h, width);
+        return;
+    }
     bool wide = width >= KEY_COLS + 1 + MIN_DESC_COLS;
     h->lb.n = 0;
     for (size_t c = 0; c < sizeof help_order / sizeof help_order[0]; c++) {
@@ -90,6 +167,7 @@ static void help_build(struct help_state *h, int width)
         }
         put_line(h, NULL, slice_make("", 0), 0, false);
     }
+    put_wrapped(h, NULL, "Tab: the legend of marks, glyphs and colours", 0, width);
 }
 
 static struct box help_box(void)
@@ -105,8 +183,8 @@ static int text_width(struct box in)
 
 static void help_prepare(struct tui *t, void *state)
 {
-    (void)t;
     struct help_state *h = state;
+    h->utf8 = t->ws.utf8 && !t->ascii;
     struct box in = overlay_inside(help_box());
     help_build(h, text_width(in));
     h->lb.rows = in.h > 0 ? (size_t)in.h : 1;
@@ -123,7 +201,8 @@ static void draw_help_line(const struct help_line *l, int y, int left, int width
     }
     if (l->keys) {
         draw_puts(&dl, "  ", normal);
-        draw_puts(&dl, l->keys, theme_attr(ROLE_KEY, VAR_PLAIN));
+        draw_puts(&dl, l->keys, theme_attr(l->key_role >= 0 ? (enum role)l->key_role : ROLE_KEY,
+                                           VAR_PLAIN));
     }
     if (l->text.len) {
         while (dl.x < left + l->text_col && dl.x < dl.limit) /* pad to the column */
@@ -149,6 +228,11 @@ static int help_key(struct tui *t, void *state, enum key_action a,
     struct help_state *h = state;
     if (a == KA_H_CLOSE)
         return RE_POP | RE_DRAW | RE_FULL;
+    if (a == KA_H_LEGEND) {
+        h->legend = !h->legend;
+        h->lb.top = 0;
+        return RE_DRAW | RE_FULL;
+    }
     long delta = listbox_delta(&h->lb, a);
     if (delta) {
         listbox_scroll(&h->lb, delta);

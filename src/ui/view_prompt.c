@@ -65,7 +65,7 @@ static int accept(struct tui *t, struct prompt *p)
     }
     if (!ws_search_start(&t->ws, p->buf))
         return RE_POP | RE_DRAW;
-    return RE_POP | tui_search_slice(t);
+    return RE_POP | tui_search_run(t);
 }
 
 static int line_key(struct tui *t, void *state, enum key_action a,

@@ -24,7 +24,8 @@ struct screen_row {
 struct tree_state {
     struct screen_row *rows;      /* in screen order (reversed when flipped) */
     size_t n, cap;
-    int32_t band;                 /* the highlighted codegen stage, -1: none */
+    bool band_on;                 /* a codegen stage is highlighted: */
+    int64_t band;                 /* its tree_stage_key */
     int hscroll;
     bool flipped;                 /* r: bottom-up, scans on top */
 };
@@ -33,10 +34,18 @@ struct tree_state {
  * the pane, at least 14. */
 #define SOFT_TEXT_COLS 14
 
+/* Text columns every row on screen keeps for its operator's name and first argument:
+ * when the levels on screen cannot all have two-column guides beside that much text
+ * ("BroadcastHashJoin Inner"), the guides narrow to one column a level. */
+#define NAME_TEXT_COLS 26
+
 static unsigned soft_levels(const struct tui *t, bool hinted)
 {
     int third = (t->L.tree_w - t->L.gutter_w) / 3;
-    return tree_guide_levels(t, third > SOFT_TEXT_COLS ? third : SOFT_TEXT_COLS, hinted);
+    int text = third > SOFT_TEXT_COLS ? third : SOFT_TEXT_COLS;
+    if (t->ws.docs[t->ws.cur_doc].tabs[t->ws.docs[t->ws.cur_doc].cur].rows.narrow_guides)
+        text = text > NAME_TEXT_COLS ? text : NAME_TEXT_COLS; /* a name and its argument */
+    return tree_guide_levels(t, text, hinted);
 }
 
 /* Draw s with the matches of the tab's search pattern highlighted.  Only the part that can
@@ -82,6 +91,56 @@ static void put_highlighted(struct draw_line *dl, struct slice s, attr_t attr, a
     draw_put(dl, slice_make(s.ptr + from, s.len - from), attr, one_line);
 }
 
+/* The first match of pat in the first line of s: its byte offset, or -1 (the same case
+ * rule as the search: ignore case unless pat has a capital). */
+static long first_match(struct slice s, const char *pat)
+{
+    size_t m = pat ? strlen(pat) : 0;
+    if (m == 0)
+        return -1;
+    bool fold = true;
+    for (const char *p = pat; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            fold = false;
+    const char *nl = memchr(s.ptr, '\n', s.len);
+    size_t len = nl ? (size_t)(nl - s.ptr) : s.len;
+    for (size_t i = 0; i + m <= len; i++) { /* one line, capped by tree_row_text */
+        size_t k = 0;
+        while (k < m) {
+            unsigned char c = (unsigned char)s.ptr[i + k];
+            if (fold && c >= 'A' && c <= 'Z')
+                c = (unsigned char)(c + 32);
+            if (c != (unsigned char)pat[k])
+                break;
+            k++;
+        }
+        if (k == m)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* The selected row scrolls sideways on its own when its match would be past the pane's
+ * right edge, so the match shows. */
+static int row_skip(const struct tui *t, const struct tree_state *st,
+                    const struct screen_row *sr, struct slice text, int w)
+{
+    int skip = st->hscroll;
+    const char *pat = ws_tab_c(&t->ws)->rows.pattern;
+    long at = first_match(text, pat);
+    if (at < 0)
+        return skip;
+    int before = draw_width(slice_cstr(sr->pf.hint), true) + (int)sr->pf.guide_cols + 2 +
+                 draw_width(slice_cstr(sr->pf.marker), true);
+    int end = before + draw_width(slice_make(text.ptr, (size_t)at), true) +
+              draw_width(slice_make(text.ptr + at, strlen(pat)), true);
+    if (end - skip > w - 2) /* the match's end, and the cut marker's column */
+        skip = end - w + 2 + w / 4;
+    if (end - skip - (int)strlen(pat) < 0)
+        skip = end - (int)strlen(pat) > 0 ? end - (int)strlen(pat) : 0;
+    return skip;
+}
+
 static void draw_gutter(const struct tui *t, int y, const struct screen_row *sr, bool band,
                         bool first_line)
 {
@@ -99,8 +158,11 @@ static void draw_gutter(const struct tui *t, int y, const struct screen_row *sr,
     }
     if (n->stage >= 0 && t->L.gutter_w >= 4) {
         char num[16];
-        snprintf(num, sizeof num, "%3d", n->stage);
-        enum role r = (enum role)(ROLE_STAGE0 + n->stage % THEME_STAGE_TINTS);
+        if (n->stage == 0)
+            snprintf(num, sizeof num, "  *");
+        else
+            snprintf(num, sizeof num, "%3d", n->stage);
+        enum role r = tree_stage_role(n);
         draw_puts(&dl, num, theme_attr(r, v));
     }
     draw_fill(&dl, theme_attr(ROLE_GUTTER, VAR_PLAIN));
@@ -181,7 +243,7 @@ static void draw_row(const struct tui *t, const struct tree_state *st,
         draw_elision(t, row, y + text_row.h);
     }
     bool selected = n == tab->rows.sel;
-    bool band = st->band >= 0 && n->stage == st->band;
+    bool band = st->band_on && n->stage >= 0 && tree_stage_key(n) == st->band;
     enum variant v = selected ? VAR_SELECTED : band ? VAR_BAND : VAR_PLAIN;
     int x = t->L.tree_x + t->L.gutter_w;
     int w = t->L.tree_w - t->L.gutter_w;
@@ -189,15 +251,16 @@ static void draw_row(const struct tui *t, const struct tree_state *st,
     for (int i = 0; i < row->h; i++)
         draw_gutter(t, y + i, sr, band || (selected && n->stage >= 0 && t->stage_hl), i == 0);
 
+    struct slice text = tree_row_text(n);
     struct draw_line dl;
-    draw_line_start(&dl, y, x, w, t->wrap ? 0 : st->hscroll);
+    draw_line_start(&dl, y, x, w,
+                    t->wrap ? 0 : selected ? row_skip(t, st, sr, text, w) : st->hscroll);
     draw_puts(&dl, sr->pf.hint, theme_attr(ROLE_HINT, v));
     draw_puts(&dl, sr->pf.guides, theme_attr(ROLE_GUIDE, v));
     draw_puts(&dl, sr->pf.glyph, theme_attr(ROLE_GLYPH, v));
     draw_puts(&dl, sr->pf.marker, theme_attr(ROLE_MARKER, v));
     attr_t attr = theme_attr(sr->dec.tinted ? sr->dec.tint : tree_node_role(n), v);
     attr_t hl = theme_attr(ROLE_MATCH, v);
-    struct slice text = tree_row_text(n);
     if (t->wrap && sr->h > 1) {
         draw_wrapped(t, sr, y, &dl, v, attr, hl, tab->rows.pattern);
     } else {
@@ -221,9 +284,36 @@ static void draw_row(const struct tui *t, const struct tree_state *st,
  * window for all of them keeps the guides of consecutive rows in line).  Wrapped rows
  * change height with the window, and the rows on screen with their heights: a few rounds
  * settle it. */
+/* The depths of the rows on screen, relative to the tab. */
+static void screen_depths(struct tui *t, struct rows *r, uint32_t *dmin, uint32_t *dmax)
+{
+    *dmin = UINT32_MAX, *dmax = 0;
+    int used = 0;
+    for (struct plan_node *n = r->top; n && used < t->L.tree_h; n = rows_next(r, n)) {
+        uint32_t d = rows_rel_depth(r, n); /* bounded by the screen's lines */
+        *dmin = d < *dmin ? d : *dmin;
+        *dmax = d > *dmax ? d : *dmax;
+        used += t->wrap ? (int)tree_row_height(n, t) : 1;
+    }
+    if (*dmin == UINT32_MAX)
+        *dmin = 0;
+}
+
+static void choose_guides(struct tui *t, struct rows *r)
+{
+    uint32_t dmin, dmax;
+    r->narrow_guides = false;
+    screen_depths(t, r, &dmin, &dmax);
+    uint32_t span = dmax - (dmin > 0 ? dmin - 1 : 0);
+    if (dmax > tree_guide_levels(t, NAME_TEXT_COLS, false) &&
+        span > tree_guide_levels(t, NAME_TEXT_COLS, true))
+        r->narrow_guides = true;
+}
+
 static void choose_window(struct tui *t, struct tab *tab)
 {
     struct rows *r = &tab->rows;
+    choose_guides(t, r);
     for (int round = 0; round < 3; round++) { /* bounded: usually one */
         uint32_t dmin = UINT32_MAX, dmax = 0;
         int used = 0;
@@ -296,7 +386,8 @@ static void tree_prepare(struct tui *t, void *state)
     if (t->L.tree_h <= 0)
         return;
     choose_window(t, tab);
-    st->band = t->stage_hl && r->sel && r->sel->stage >= 0 ? r->sel->stage : -1;
+    st->band_on = t->stage_hl && r->sel && r->sel->stage >= 0;
+    st->band = st->band_on ? tree_stage_key(r->sel) : 0;
     int used = 0;
     for (struct plan_node *n = r->top; n && used < t->L.tree_h && grow(st); n = rows_next(r, n)) {
         struct screen_row *sr = &st->rows[st->n++]; /* bounded by the screen's lines */
@@ -429,7 +520,14 @@ static int jump_key(struct tui *t, struct rows *r, enum key_action a)
         found = rows_next_stage(r, a == KA_NEXT_STAGE ? 1 : -1, &wrapped);
         return jump_message(t, found, wrapped, "codegen stage");
     case KA_SEARCH_NEXT:
-    case KA_SEARCH_PREV:
+    case KA_SEARCH_PREV: {
+        int dir = a == KA_SEARCH_NEXT ? 1 : -1;
+        size_t at = r->pattern ? rows_match_index(r) : 0;
+        bool at_end = r->pattern && !rows_searching(r) && !decor_trace_live(t, ws_tab_c(&t->ws)) &&
+                      (r->n_matches == 0 || (dir > 0 ? at == r->n_matches : at == 1));
+        /* Past the section's last match: on into the next section that has one. */
+        if (at_end && tui_search_elsewhere(t, r->pattern, dir))
+            return RE_DRAW | RE_LAYOUT;
         if (!r->pattern)
             ws_message(&t->ws, true, "no search yet: press / first");
         else if (!rows_search_step(r, a == KA_SEARCH_NEXT ? 1 : -1, &wrapped))
@@ -437,6 +535,7 @@ static int jump_key(struct tui *t, struct rows *r, enum key_action a)
         else if (wrapped)
             ws_message(&t->ws, false, "search wrapped around");
         return RE_DRAW;
+    }
     default:
         return RE_PASS;
     }

@@ -30,39 +30,63 @@ static void step_entry(const struct walk_step *st, size_t step, char *buf, size_
                            : r == CAT_SUBQUERY  ? "uses the subquery result"
                                                 : "reads the shuffle";
         if (st->reads_stage)
-            snprintf(buf, cap, " (crossed a stage boundary: %s from stage %u)", what,
-                     st->reads_stage);
+            snprintf(buf, cap, " (%s of job stage %u)", what, st->reads_stage);
         else
-            snprintf(buf, cap, " (crossed a stage boundary: %s)", what);
+            snprintf(buf, cap, " (%s: a stage boundary)", what);
     } else if (st->starts_stage && step > 0) {
         enum catalog_role r = node_role(st->node);
-        snprintf(buf, cap, " (a new stage starts %s)",
+        snprintf(buf, cap, " (a new job stage starts %s)",
                  st->node->first_child                                ? "here"
                  : r == CAT_SCAN || r == CAT_CACHE || r == CAT_RELATION ? "at a scan"
                                                                         : "at this leaf");
     }
 }
 
+static bool logical(const struct tab *tab)
+{
+    enum section_kind k = tab->section->kind;
+    return k == SECTION_PARSED || k == SECTION_ANALYZED || k == SECTION_OPTIMIZED;
+}
+
+/* The status line: the counter and the keys first (always on screen), then where the
+ * step is: its job stage (execution order) and its codegen stage, never just "stage". */
 static void show_step(struct tui *t, const struct walk_state *w)
 {
     const struct walk_step *st = &w->walk.steps[w->step];
     ws_jump_to(&t->ws, (struct plan_node *)st->node, false);
     t->details_gen++; /* the details follow the step */
     struct slice op = catalog_operator_name(st->node->name.len ? st->node->name : st->node->text);
+    int opn = (int)(op.len > 60 ? 60 : op.len);
+    if (logical(ws_tab(&t->ws))) {
+        ws_message(&t->ws, false, "walk %zu/%zu (Space b q) \xC2\xB7 logical plan: %.*s",
+                    w->step + 1, w->walk.n, opn, op.ptr);
+        snprintf(t->narration, sizeof t->narration,
+                 "Step %zu of %zu. A logical plan does not run: this walk follows its data "
+                 "flow, sources first, to %.*s.", w->step + 1, w->walk.n, opn, op.ptr);
+        return;
+    }
     const struct catalog_entry *e = catalog_lookup_slice(op);
     char what[160] = "";
     if (st->ends_stage)
-        snprintf(what, sizeof what, ": %s, stage %u ends here",
+        snprintf(what, sizeof what, ": %s, job stage %u ends here",
                  e && e->role == CAT_BROADCAST ? "collects and broadcasts its rows"
                  : e && e->role == CAT_SUBQUERY ? "runs the subquery"
                                                  : "writes the shuffle",
                  st->stage);
     else if (w->step == 0)
-        snprintf(what, sizeof what, ": execution starts here (Space next, b back, q ends)");
-    char how[120];
+        snprintf(what, sizeof what, ": execution starts here");
+    char how[120], codegen[40] = "", label[16];
     step_entry(st, w->step, how, sizeof how);
-    ws_message(&t->ws, false, "walk %zu/%zu, stage %u/%u%s: %.*s%s", w->step + 1, w->walk.n,
-               st->stage, w->walk.n_stages, how, (int)(op.len > 60 ? 60 : op.len), op.ptr, what);
+    if (st->node->stage >= 0)
+        snprintf(codegen, sizeof codegen, " (codegen stage %s)",
+                 tree_stage_label(st->node, label, sizeof label));
+    ws_message(&t->ws, false, "walk %zu/%zu (Space b q) \xC2\xB7 job stage %u/%u%s: %.*s%s%s",
+                w->step + 1, w->walk.n, st->stage, w->walk.n_stages, how, opn, op.ptr, codegen,
+                what);
+    /* The whole sentence where it can wrap: the status line cuts it on a narrow screen. */
+    snprintf(t->narration, sizeof t->narration, "Step %zu of %zu, job stage %u of %u%s: %.*s%s%s.",
+             w->step + 1, w->walk.n, st->stage, w->walk.n_stages, how, opn, op.ptr, codegen,
+             what);
 }
 
 static int walk_key(struct tui *t, void *state, enum key_action a,
@@ -93,6 +117,7 @@ static int walk_key(struct tui *t, void *state, enum key_action a,
         break;
     case KA_W_END:
         t->explain = w->explain_before;
+        t->narration[0] = '\0';
         t->details_gen++;
         ws_message(&t->ws, false, "walk ended");
         return RE_POP | RE_DRAW | RE_LAYOUT;
@@ -136,7 +161,7 @@ static void *walk_open(struct tui *t)
 
 static void walk_close(struct tui *t, void *state)
 {
-    (void)t;
+    t->narration[0] = '\0';
     struct walk_state *w = state;
     walk_free(&w->walk);
     free(w);

@@ -4,7 +4,8 @@
 
 extern const struct view_ops view_queries;
 extern const struct view_ops view_tree, view_details, view_help, view_docs, view_findings,
-    view_ids, view_walk, view_search, view_goto, view_paste, view_diff;
+    view_ids, view_walk, view_search, view_goto, view_paste, view_diff,
+    view_picker;
 
 const struct view_ops *const view_registry[VIEW_COUNT] = {
     [VIEW_TREE] = &view_tree,
@@ -19,4 +20,5 @@ const struct view_ops *const view_registry[VIEW_COUNT] = {
     [VIEW_GOTO] = &view_goto,
     [VIEW_PASTE] = &view_paste,
     [VIEW_DIFF] = &view_diff,
+    [VIEW_PICKER] = &view_picker,
 };

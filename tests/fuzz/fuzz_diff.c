@@ -117,8 +117,8 @@ static void check_result(const struct diff_result *r, const struct diff_side *a,
     }
     /* At most every node (a whole AQE plan leaves out the Initial Plan a Final replaced),
      * none twice. */
-    check(from_a <= side_nodes(a) && from_b <= side_nodes(b));
     check(each_once(r, 0) && each_once(r, 1));
+    check(from_a <= side_nodes(a) && from_b <= side_nodes(b));
     size_t sum = 0;
     for (int c = DIFF_SAME; c <= DIFF_MOVED; c++)
         sum += r->summary.count[c];

@@ -42,7 +42,7 @@ SAN_TEST_OBJ = $(TEST_SRC:tests/%.c=$(SAN)/tests/%.o)
 
 DEFS = -DSPARKPLAN_VERSION='"$(VERSION)"' -DSPARKPLAN_DATADIR='"$(DATADIR)"'
 
-.PHONY: all deps deps-check run check check-calls check-unit check-asan check-fuzz install uninstall clean bench fuzz fuzz-eventlog man golden
+.PHONY: all deps deps-check run check check-calls check-unit check-asan check-fuzz install uninstall clean bench fuzz fuzz-eventlog fuzz-diff man golden
 all: sparkplan
 
 # ---- the program --------------------------------------------------------------------
@@ -237,6 +237,17 @@ fuzz-eventlog: $(FZ)/fuzz_eventlog
 	  -exec cp {} $(FZ)/evseeds/ \; ; fi
 	./$(FZ)/fuzz_eventlog -max_len=300000 -timeout=20 -artifact_prefix=$(FZ)/crashes/ \
 	  -max_total_time=$(FUZZ_SECONDS) $(FZ)/evcorpus $(FZ)/evseeds
+
+# make fuzz-diff: the plan diff (tests/fuzz/fuzz_diff.c): two plans cut from the input,
+# normalised, matched and printed; the same seeds as make fuzz (a seed cut in two halves).
+$(FZ)/fuzz_diff: tests/fuzz/fuzz_diff.c $(CORE_SRC) $(B)/sample_data.c $(CORE_HDR)
+	@mkdir -p $(FZ)
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(DEFS) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_diff.c \
+	  $(CORE_SRC) $(B)/sample_data.c $(CORE_LIBS) -lm
+
+fuzz-diff: $(FZ)/fuzz_diff $(FZ)/seeds/.done
+	@mkdir -p $(FZ)/diffcorpus $(FZ)/crashes
+	./$(FZ)/fuzz_diff $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FZ)/diffcorpus $(FZ)/seeds
 
 fuzz: $(FZ)/fuzz_parse $(FZ)/seeds/.done
 	@mkdir -p $(FZ)/corpus $(FZ)/crashes

@@ -349,7 +349,8 @@ static bool read_stdin_once(void)
     size_t cap = 1 << 16;
     char *buf = malloc(cap + 1);
     while (buf) {
-        size_t n = fread(buf + stdin_len, 1, cap - stdin_len, stdin);
+        size_t want = cap - stdin_len;
+        size_t n = fread(buf + stdin_len, 1, want, stdin);
         stdin_len += n;
         if (n == 0 || feof(stdin)) /* a terminal's Ctrl-d ends the input at once */
             break;

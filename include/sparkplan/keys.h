@@ -109,8 +109,8 @@ enum key_context {
                                  "it opens on)")                                            \
     X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
     X(KA_PASTED, KCTX_GLOBAL, "Paste", "a bracketed paste opens as a new document")        \
-    X(KA_DIFF, KCTX_GLOBAL, "=", "compare this tab with the next document's (one "         \
-                                 "document: with the next tab): the plan diff")             \
+    X(KA_DIFF, KCTX_GLOBAL, "=", "compare this tab with one picked from the open "         \
+                                 "documents: the plan diff, a tab of its own")              \
     X(KA_DIFF_AQE, KCTX_GLOBAL, "I", "compare the adaptive plan's Initial and Final plans")  \
     X(KA_THEME, KCTX_GLOBAL, "T", "next colour theme: dark, light, projector, mono")       \
     X(KA_COPY, KCTX_GLOBAL, "y", "copy the selected node's text to the clipboard (OSC 52)") \
@@ -181,13 +181,13 @@ enum key_context {
                                       "highlighted")                                        \
     X(KA_WALK, KCTX_DIFF, "w", "walk the differences one at a time (Space next, b back)")  \
     X(KA_W_PREV, KCTX_DIFF, "b", "walking: the previous difference")                       \
-    X(KA_F_CLOSE, KCTX_DIFF, "q Escape", "close the diff (ends a walk first)")  \
-    X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")                                    \
+    X(KA_F_CLOSE, KCTX_DIFF, "q Escape", "leave the diff (ends a walk first); it stays a tab")\
     X(KA_DOWN, KCTX_PICKER, "Down C-n", "next plan or section")                          \
     X(KA_UP, KCTX_PICKER, "Up C-p", "previous plan or section")                          \
-    X(KA_L_OPEN, KCTX_PICKER, "Enter", "show it")                                        \
+    X(KA_L_OPEN, KCTX_PICKER, "Enter", "show it (after =: compare with it)")              \
     X(KA_P_ERASE, KCTX_PICKER, "Backspace", "erase a character of the filter")           \
-    X(KA_L_CLOSE, KCTX_PICKER, "Escape C-c", "close the picker (other keys type the filter)")
+    X(KA_L_CLOSE, KCTX_PICKER, "Escape C-c", "close the picker, cancel the compare (other "   \
+                                             "keys type the filter)")
 
 /* The insight features' keys in the tree (explain operator, findings, next and previous
  * finding, trace a column, flip bottom-up, guided walk). */

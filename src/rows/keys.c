@@ -71,7 +71,7 @@ const char *keys_context_title(enum key_context ctx)
     case KCTX_DIFF:
         return "Plan diff (after = or I)";
     case KCTX_PICKER:
-        return "Plan picker (after t)";
+        return "Plan picker (after t or =)";
     case KCTX_COUNT:
         break;
     }

@@ -323,6 +323,8 @@ static int global_key(struct tui *t, enum key_action a)
     case KA_QUERIES:
         return RE_PUSH(VIEW_QUERIES) | RE_DRAW;
     case KA_PICKER:
+    case KA_DIFF:
+        t->picker_compare = a == KA_DIFF;
         return RE_PUSH(VIEW_PICKER) | RE_DRAW;
     case KA_NEXT_DOC:
     case KA_PREV_DOC:
@@ -337,9 +339,8 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_PUSH(VIEW_GOTO) | RE_DRAW;
     case KA_SEARCH:
         return RE_PUSH(VIEW_SEARCH) | RE_DRAW;
-    case KA_DIFF:
     case KA_DIFF_AQE:
-        t->diff_aqe = a == KA_DIFF_AQE;
+        t->diff_aqe = true;
         return RE_PUSH(VIEW_DIFF) | RE_DRAW | RE_FULL;
     case KA_THEME: {
         const char *name = theme_next();
@@ -645,7 +646,17 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
 static void frame(struct tui *t, int flags)
 {
     if (flags & RE_LAYOUT) {
-        ws_tab(&t->ws);
+        /* A diff tab shows through the diff view (picked, Tab, the history, ...). */
+        if (ws_tab(&t->ws)->kind == SUBJECT_DIFF && !stack_has(t, VIEW_DIFF)) {
+            t->diff_aqe = false;
+            const struct tab *dt = ws_tab_c(&t->ws);
+            if (!push_view(t, VIEW_DIFF) && dt->a_doc < t->ws.n_docs) { /* back to side A */
+                t->ws.cur_doc = dt->a_doc;
+                t->ws.docs[dt->a_doc].cur = dt->a_tab;
+                ws_tab(&t->ws);
+            }
+            flags |= RE_DRAW | RE_FULL;
+        }
         flags |= ask_analysis(t);
         tui_layout(t);
     }

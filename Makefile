@@ -42,7 +42,7 @@ SAN_TEST_OBJ = $(TEST_SRC:tests/%.c=$(SAN)/tests/%.o)
 
 DEFS = -DSPARKPLAN_VERSION='"$(VERSION)"' -DSPARKPLAN_DATADIR='"$(DATADIR)"'
 
-.PHONY: all deps run check check-calls check-unit check-asan check-fuzz install uninstall clean bench fuzz fuzz-eventlog man golden
+.PHONY: all deps deps-check run check check-calls check-unit check-asan check-fuzz install uninstall clean bench fuzz fuzz-eventlog fuzz-diff man golden
 all: sparkplan
 
 # ---- the program --------------------------------------------------------------------
@@ -52,7 +52,7 @@ $(B)/libsparkplan-core.a: $(CORE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/core/%.o: src/%.c $(CORE_HDR)
+$(B)/core/%.o: src/%.c $(CORE_HDR) | deps-check
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(CFLAGS) -c -o $@ $<
 
@@ -62,7 +62,7 @@ $(B)/ui/%.o: src/ui/%.c $(wildcard include/sparkplan/*.h) | $(B)/ui
 $(B)/main.o: src/main.c $(wildcard include/sparkplan/*.h) | $(B)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEFS) $(UI_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-sparkplan: $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a
+sparkplan: $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a | deps-check
 	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(B)/main.o $(UI_OBJ) $(B)/libsparkplan-core.a $(UI_LIBS) $(CORE_LIBS) -lm
 
 $(B) $(B)/core $(B)/ui $(B)/tests $(SAN) $(SAN)/core $(SAN)/ui $(SAN)/tests:
@@ -98,6 +98,10 @@ $(SAN)/sample_data.o: $(B)/sample_data.c include/sparkplan/sample.h | $(SAN)
 # ---- set-up -------------------------------------------------------------------------
 deps:
 	@sh scripts/deps.sh
+
+# Only looks (no network): names each missing library and its package, then stops.
+deps-check:
+	@sh scripts/deps.sh --check
 
 run: deps
 	@$(MAKE) --no-print-directory sparkplan
@@ -252,6 +256,13 @@ fuzz-eventlog: $(FZ)/fuzz_eventlog
 	  -exec cp {} $(FZ)/evseeds/ \; ; fi
 	./$(FZ)/fuzz_eventlog -max_len=300000 -timeout=20 -artifact_prefix=$(FZ)/crashes/ \
 	  -max_total_time=$(FUZZ_SECONDS) $(FZ)/evcorpus $(FZ)/evseeds
+
+# make fuzz-diff: the plan diff (tests/fuzz/fuzz_diff.c, built by the fuzz_% rule): two plans
+# cut from the input, normalised, matched and printed; the same seeds as make fuzz (a seed
+# cut in two halves).
+fuzz-diff: $(FZ)/fuzz_diff $(FZ)/seeds/.done
+	@mkdir -p $(FZ)/diffcorpus $(FZ)/crashes
+	./$(FZ)/fuzz_diff $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FZ)/diffcorpus $(FZ)/seeds
 
 check-fuzz:
 	@echo "== a short fuzz run of each target: $(FUZZ_TARGETS) ($(FUZZ_CHECK_SECONDS) s each) =="

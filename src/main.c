@@ -20,6 +20,7 @@
 #include "sparkplan/catalog.h"
 #include "sparkplan/emit.h"
 #include "sparkplan/evemit.h"
+#include "sparkplan/evapps.h"
 #include "sparkplan/evload.h"
 #include "sparkplan/evview.h"
 #include "sparkplan/insight.h"
@@ -66,6 +67,7 @@ static const char usage_text[] =
     "listed with what ran on every operator (rows, time, sizes, spill), as the Spark UI\n"
     "shows them; --json adds \"application\" and \"executions\", --summary lists the\n"
     "queries by duration, --lint adds the runtime rules SP080-SP087 (docs/eventlogs.md).\n"
+    "The explorer opens a History Server directory on its application list (A).\n"
     "\n"
     "Output:\n"
     "  -p, --print         indented outline: every section, one node a line\n"
@@ -803,55 +805,162 @@ static int run_diff(const struct cli_options *o)
     return status;
 }
 
+/* An application as the explorer shows it: its queries' final plans and its evview. */
+struct ev_shown {
+    struct ev_app *app;
+    struct evview ev;
+    struct document **docs;
+    size_t n_docs;
+};
+
+static void ev_shown_free(struct ev_shown *x)
+{
+    if (!x)
+        return;
+    if (x->docs)
+        evview_free(&x->ev);
+    free(x->docs);
+    ev_app_free(x->app);
+    free(x);
+}
+
+/* Takes app; NULL (err says why) without memory or without a query that has a plan. */
+static struct ev_shown *ev_shown_new(struct ev_app *app, char *err, size_t errcap)
+{
+    struct ev_shown *x = calloc(1, sizeof *x);
+    struct document **docs = calloc(app->n_execs + 1, sizeof *docs);
+    if (!x || !docs || !evview_init(&x->ev, app)) {
+        snprintf(err, errcap, "out of memory");
+        free(docs);
+        free(x);
+        ev_app_free(app);
+        return NULL;
+    }
+    x->app = app;
+    x->docs = docs;
+    for (size_t i = 0; i < app->n_execs; i++) {
+        const struct ev_plan *p = ev_exec_final(&app->execs[i]);
+        if (p && p->doc && p->section)
+            x->docs[x->n_docs++] = p->doc;
+    }
+    if (x->n_docs == 0) {
+        snprintf(err, errcap, "%s: no SQL query with a plan in this log (--summary says what "
+                              "it holds)", app->name_shown);
+        ev_shown_free(x);
+        return NULL;
+    }
+    return x;
+}
+
+/* A History Server directory in the explorer: one application shown, the next one read
+ * when the application list asks (ui.h). */
+struct ev_explored {
+    const struct ev_source *src;
+    struct ev_shown *shown, *next;
+};
+
+static bool explored_load(void *ctx, size_t i, struct ui_app_view *out, char *err, size_t cap)
+{
+    struct ev_explored *x = ctx;
+    struct ev_app *app = NULL;
+    struct diag d = {0};
+    if (evload_app(&x->src->apps[i], &app, &d) != SP_OK) {
+        snprintf(err, cap, "%s: %s", x->src->apps[i].name, d.message);
+        return false;
+    }
+    ev_shown_free(x->next);
+    x->next = ev_shown_new(app, err, cap);
+    if (!x->next)
+        return false;
+    *out = (struct ui_app_view){x->next->docs, x->next->n_docs, &x->next->ev, 0, ""};
+    const struct ev_app *a = x->next->app;
+    out->n_warnings = a->n_warnings;
+    if (a->n_warnings)
+        snprintf(out->first_warning, sizeof out->first_warning, "%s:%llu: %s",
+                 a->warnings[0].file ? a->warnings[0].file : a->name_shown,
+                 (unsigned long long)a->warnings[0].line, a->warnings[0].message);
+    return true;
+}
+
+static void explored_swap(void *ctx)
+{
+    struct ev_explored *x = ctx;
+    ev_shown_free(x->shown);
+    x->shown = x->next;
+    x->next = NULL;
+}
+
+/* The first application of src that can be shown (its index in *first), or NULL. */
+static struct ev_shown *first_shown(const struct ev_source *src, size_t *first)
+{
+    char msg[300];
+    for (size_t i = 0; i < src->n_apps; i++) {
+        struct ev_app *app = NULL;
+        struct diag err = {0};
+        if (evload_app(&src->apps[i], &app, &err) != SP_OK) {
+            report(src->apps[i].name, err.line, "", err.message);
+            continue;
+        }
+        report_ev_warnings(app);
+        struct ev_shown *x = ev_shown_new(app, msg, sizeof msg);
+        if (x) {
+            *first = i;
+            return x;
+        }
+        if (src->n_apps == 1)
+            report(src->apps[i].name, 0, "", msg);
+    }
+    return NULL;
+}
+
 /* The explorer on an event log: its queries' final plans, the other versions as their tabs,
- * the query list first (ui.h).  A History Server directory: its first application. */
+ * the query list first (ui.h).  A History Server directory: the application list first,
+ * each application read when it is opened, the list's briefs read on a thread. */
 static int explore_eventlog(struct cli_options *o, const char *path)
 {
-    struct ev_source src;
+    struct ev_source src = {0};
     struct diag err = {0};
-    struct ev_app *app = NULL;
-    enum sp_status s;
+    struct ev_explored x = {.src = &src};
+    size_t first = 0;
     if (strcmp(path, "-") == 0) {
-        s = evload_bytes("stdin", stdin_bytes, stdin_len, &app, &err);
+        struct ev_app *app = NULL;
         o->ui.tty_from_dev = true;
-    } else if ((s = ev_source_resolve(path, &src, &err)) == SP_OK) {
-        if (src.n_apps > 1)
-            fprintf(stderr, "sparkplan: %s: %zu applications, exploring the first "
-                            "(--summary lists them all)\n", path, src.n_apps);
-        s = evload_app(&src.apps[0], &app, &err);
-        ev_source_free(&src);
-    }
-    if (s != SP_OK) {
-        report(path, err.line, "", err.message);
-        return sp_status_exit_code(s);
-    }
-    report_ev_warnings(app);
-    struct evview ev;
-    struct document **docs = calloc(app->n_execs + 1, sizeof *docs);
-    size_t n = 0;
-    int status = EXIT_INPUT;
-    if (docs && evview_init(&ev, app)) {
-        for (size_t i = 0; i < app->n_execs; i++) {
-            const struct ev_plan *p = ev_exec_final(&app->execs[i]);
-            if (p && p->doc && p->section)
-                docs[n++] = p->doc;
+        if (evload_bytes("stdin", stdin_bytes, stdin_len, &app, &err) != SP_OK) {
+            report(path, err.line, "", err.message);
+            return EXIT_INPUT;
         }
-        if (n == 0) {
-            report(path, 0, "", "no SQL query with a plan in this log (--summary says what "
-                                "it holds)");
-        } else {
-            if (!isatty(STDIN_FILENO))
-                o->ui.tty_from_dev = true;
-            o->ui.ev = &ev;
-            status = ui_run(docs, n, &o->ui);
-            o->ui.ev = NULL;
-        }
-        evview_free(&ev);
+        report_ev_warnings(app);
+        char msg[300];
+        if (!(x.shown = ev_shown_new(app, msg, sizeof msg)))
+            report(path, 0, "", msg);
     } else {
-        fputs("sparkplan: out of memory\n", stderr);
+        enum sp_status s = ev_source_resolve(path, &src, &err);
+        if (s != SP_OK) {
+            report(path, err.line, "", err.message);
+            return sp_status_exit_code(s);
+        }
+        x.shown = first_shown(&src, &first);
     }
-    free(docs);
-    ev_app_free(app);
+    int status = EXIT_INPUT;
+    struct evapps list;
+    struct ui_apps apps = {&list, &x, explored_load, explored_swap};
+    bool listed = x.shown && src.history_dir && evapps_start(&list, &src);
+    if (x.shown) {
+        if (!isatty(STDIN_FILENO))
+            o->ui.tty_from_dev = true;
+        list.current = list.sel = first;
+        o->ui.ev = &x.shown->ev;
+        o->ui.apps = listed ? &apps : NULL;
+        status = ui_run(x.shown->docs, x.shown->n_docs, &o->ui);
+        o->ui.ev = NULL;
+        o->ui.apps = NULL;
+    }
+    if (listed)
+        evapps_stop(&list);
+    ev_shown_free(x.shown);
+    ev_shown_free(x.next);
+    if (strcmp(path, "-") != 0)
+        ev_source_free(&src);
     return status;
 }
 

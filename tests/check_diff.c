@@ -424,6 +424,54 @@ START_TEST(a_subtree_under_another_parent_is_moved)
 }
 END_TEST
 
+/* Found by tests/fuzz/fuzz_diff.c: a subtree paired whole in the second identical-subtree
+ * round while other passes had already paired nodes inside it showed those nodes twice
+ * (moved under one parent, same under another). */
+START_TEST(no_node_stands_in_two_rows_of_the_merged_tree)
+{
+    const char *a = "== Parsed Logical Plan ==\n"
+                    "CreateViewCommand `v`, false, true, LocalTempView\n"
+                    "   +- Barrier\n"
+                    "         +- Aggregate [k#1], [k#1, count(1) AS n#2]\n"
+                    "            +- Project [k#1]\n"
+                    "               +- Relation[k#1] parquet\n"
+                    "\n"
+                    "== Analyzed Logical Plan ==\n"
+                    "CreateViewCommand `v`, false, true, LocalTempView\n"
+                    "   +- Barrier\n"
+                    "         +- Aggregate [k#1], [k#1, count(1) AS n#2]\n"
+                    "            +- Project [k#1]\n"
+                    "               +- Relation[k#1] parquet\n"
+                    "\n"
+                    "== Optimized Logical Plan ==\n"
+                    "CreateViewCommand `v`, false, true, LocalTempView\n";
+    const char *b = "== Analyzed Logical Plan ==\n"
+                    "   +- Barrier\n"
+                    "         +- Aggregate [k#1], [k#1, count(1) AS n#2]\n"
+                    "            +- Project [k#1]\n"
+                    "               +- Relation[k#1] parquet\n"
+                    "\n"
+                    "== Physical Plan ==\n"
+                    "Execute CreateViewCommand\n"
+                    "   +- CreateViewCommand `v`, false, true, LocalTempView\n"
+                    "         +- Barrier\n"
+                    "               +- Aggregate [k#1], [k#1, count(1) AS n#2]\n"
+                    "                  +- Project [k#1]\n"
+                    "                     +- Relation[k#1] parquet\n";
+    struct pair p;
+    pair_diff(&p, a, b, DIFF_NORM_DEFAULT);
+    for (size_t i = 0; i < p.r->n; i++)
+        for (size_t j = i + 1; j < p.r->n; j++) {
+            const struct diff_entry *x = &p.r->entries[i], *y = &p.r->entries[j];
+            ck_assert_msg(!x->a || x->a != y->a, "A's line %u in rows %zu and %zu",
+                          (unsigned)x->a->line, i, j);
+            ck_assert_msg(!x->b || x->b != y->b, "B's line %u in rows %zu and %zu",
+                          (unsigned)x->b->line, i, j);
+        }
+    pair_free(&p);
+}
+END_TEST
+
 START_TEST(sections_pair_by_heading_and_selections_say_what_is_wrong)
 {
     const struct sample_file *s = sample_find("join-extended.txt");
@@ -597,6 +645,7 @@ Suite *diff_suite(void)
     tcase_add_test(tc, normalisation_removes_each_kind_of_noise_and_each_can_be_switched_off);
     tcase_add_test(tc, ignore_lists_parse_into_bits_and_unknown_words_are_errors);
     tcase_add_test(tc, a_plan_against_itself_is_equal);
+    tcase_add_test(tc, no_node_stands_in_two_rows_of_the_merged_tree);
     tcase_add_test(tc, one_filter_removed_and_ids_renumbered_is_exactly_one_removed_node);
     tcase_add_test(tc, plan_id_forms_and_ids_alone_compare_equal_unless_asked_not_to);
     tcase_add_test(tc, sort_merge_against_broadcast_is_a_replaced_join_with_its_sorts_and_shuffles);

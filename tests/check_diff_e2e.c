@@ -1,5 +1,6 @@
 /* End-to-end, in a real terminal (tmux): the explorer's plan diff — = compares two plans,
- * I an adaptive plan's Initial and Final plans; marks in the gutter, the summary in the
+ * picked in the plan picker (Esc cancels), the diff a tab to leave and come back to (t, D,
+ * Tab), I an adaptive plan's Initial and Final plans; marks in the gutter, the summary in the
  * header, side by side at 160 columns, n from difference to difference, Enter for both
  * sides' fields, w walking the differences, Space unfolding an unchanged subtree.
  * Each test ends its program with SIGTERM and fails unless it exits with status 143
@@ -33,6 +34,9 @@ START_TEST(equals_compares_two_plans_marks_them_and_steps_between_differences)
     tmx_start(&tm, "merged", 120, 30, "", "--sample broadcast-vs-sortmerge");
     tmx_wait_for(&tm, "SortMergeJoin [customer_id#13L]");
     tmx_keys(&tm, "=");
+    /* The picker starts on the next tab: Enter takes it. */
+    TMX_EXPECT(&tm, false, SHOWS("Compare this tab with"));
+    tmx_keys(&tm, "Enter");
     char *s = TMX_WAIT(&tm, false, SHOWS("Diff  A: broadcast-vs-sortmerge.txt 1:Physical"),
                        SHOWS("SortMergeJoin\xe2\x86\x92" "BroadcastHashJoin \xc3\x97" "1"));
     /* One merged tree below 160 columns: the mark, then the row. */
@@ -72,6 +76,8 @@ START_TEST(wide_terminals_show_both_trees_side_by_side_and_w_walks)
     tmx_start(&tm, "wide", 200, 30, "", "--sample diff-pushdown");
     tmx_wait_for(&tm, "Filter (isnotnull(country#18)");
     tmx_keys(&tm, "=");
+    TMX_EXPECT(&tm, false, SHOWS("Compare this tab with"));
+    tmx_keys(&tm, "Enter");
     char *s = TMX_WAIT(&tm, false, SHOWS("2 changed"));
     /* A's text on the left, the mark between, B's on the right, on one line. */
     char *row = pw_line(s, "Filter (isnotnull(country#18) AND (country#18 = DE))");
@@ -130,6 +136,80 @@ START_TEST(equals_says_why_when_there_is_nothing_to_compare_with)
 }
 END_TEST
 
+START_TEST(equals_picks_side_b_in_the_picker_and_escape_cancels)
+{
+    if (!tmx_ready())
+        return;
+    struct tmx tm;
+    tmx_start(&tm, "pick", 120, 30, "", "--sample diff-analyzed-optimized");
+    tmx_wait_for(&tm, "?:help");
+    tmx_keys(&tm, "=");
+    /* Every other tab is offered, not this one. */
+    char *s = TMX_WAIT(&tm, false, SHOWS("Compare this tab with"), SHOWS("Optimized"),
+                       SHOWS("Parsed"));
+    ck_assert_msg(!strstr(s, " * "), "the current tab is offered:\n%s", s);
+    free(s);
+    tmx_keys(&tm, "Escape");
+    TMX_EXPECT(&tm, false, LACKS("Compare this tab with"), LACKS("Diff  A:"));
+    /* Typing filters; Enter compares with the one left. */
+    tmx_keys(&tm, "=");
+    TMX_EXPECT(&tm, false, SHOWS("Compare this tab with"));
+    tmx_keys(&tm, "-l 'optimized logical'");
+    TMX_EXPECT(&tm, false, SHOWS("filter: optimized logical_   1 of 3"));
+    tmx_keys(&tm, "Enter");
+    TMX_EXPECT(&tm, false, SHOWS("Diff  A: diff-analyzed-optimized.txt Physical  B: "
+                                 "diff-analyzed-optimized.txt Optimized"));
+    tmx_stop(&tm);
+}
+END_TEST
+
+START_TEST(a_diff_is_a_tab_to_leave_and_come_back_to)
+{
+    if (!tmx_ready())
+        return;
+    struct tmx tm;
+    tmx_start(&tm, "subject", 120, 30, "", "--sample broadcast-vs-sortmerge");
+    tmx_wait_for(&tm, "SortMergeJoin [customer_id#13L]");
+    tmx_keys(&tm, "=");
+    TMX_EXPECT(&tm, false, SHOWS("Compare this tab with"));
+    tmx_keys(&tm, "Enter");
+    TMX_EXPECT(&tm, false, SHOWS("Diff  A: broadcast-vs-sortmerge.txt 1:Physical"));
+    tmx_keys(&tm, "q"); /* leaves the diff: side A's tab */
+    TMX_EXPECT(&tm, false, LACKS("Diff  A:"), SHOWS("SortMergeJoin [customer_id#13L]"));
+    /* The document list names it, the picker lists it and shows it again. */
+    tmx_keys(&tm, "D");
+    TMX_EXPECT(&tm, false, SHOWS("diffs: =2:Physical"));
+    tmx_keys(&tm, "q");
+    TMX_EXPECT(&tm, false, LACKS("Documents (Enter"));
+    tmx_keys(&tm, "t");
+    TMX_EXPECT(&tm, false, SHOWS("Plans and sections"), SHOWS("=2:Physical"));
+    tmx_keys(&tm, "-l =2");
+    TMX_EXPECT(&tm, false, SHOWS("filter: =2_   1 of"));
+    tmx_keys(&tm, "Enter");
+    TMX_EXPECT(&tm, false, SHOWS("Diff  A: broadcast-vs-sortmerge.txt 1:Physical"),
+               SHOWS("SortMergeJoin\xe2\x86\x92" "BroadcastHashJoin \xc3\x97" "1"));
+    /* Tab from side A reaches it too, among the document's tabs; = again keeps one tab. */
+    tmx_keys(&tm, "q");
+    TMX_EXPECT(&tm, false, LACKS("Diff  A:"));
+    tmx_keys(&tm, "=");
+    TMX_EXPECT(&tm, false, SHOWS("Compare this tab with"));
+    tmx_keys(&tm, "Enter");
+    TMX_EXPECT(&tm, false, SHOWS("Diff  A:"));
+    tmx_keys(&tm, "q");
+    TMX_EXPECT(&tm, false, LACKS("Diff  A:"));
+    tmx_keys(&tm, "Tab");
+    TMX_EXPECT(&tm, false, LACKS("Diff  A:"), SHOWS("BroadcastHashJoin [customer_id#64L]"));
+    tmx_keys(&tm, "Tab");
+    TMX_EXPECT(&tm, false, SHOWS("Diff  A: broadcast-vs-sortmerge.txt 1:Physical"));
+    tmx_keys(&tm, "q");
+    tmx_keys(&tm, "D");
+    char *s = TMX_WAIT(&tm, false, SHOWS("diffs: =2:Physical"));
+    ck_assert_msg(!strstr(s, "=2:Physical =2:Physical"), "the same diff twice:\n%s", s);
+    free(s);
+    tmx_stop(&tm);
+}
+END_TEST
+
 Suite *diff_e2e_suite(void)
 {
     Suite *s = suite_create("diff_e2e");
@@ -140,6 +220,8 @@ Suite *diff_e2e_suite(void)
     tcase_add_test(tc, wide_terminals_show_both_trees_side_by_side_and_w_walks);
     tcase_add_test(tc, capital_i_shows_an_adaptive_plan_initial_against_final);
     tcase_add_test(tc, equals_says_why_when_there_is_nothing_to_compare_with);
+    tcase_add_test(tc, equals_picks_side_b_in_the_picker_and_escape_cancels);
+    tcase_add_test(tc, a_diff_is_a_tab_to_leave_and_come_back_to);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,12 +2,14 @@
  * framings, log layouts, and a log written here read end to end (values computed by hand
  * from the events below). */
 #include <check.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sparkplan/evapps.h"
 #include "sparkplan/evemit.h"
 #include "sparkplan/evload.h"
 #include "sparkplan/evrows.h"
@@ -838,6 +840,50 @@ START_TEST(the_explorers_side_of_a_node)
 }
 END_TEST
 
+/* The application list's brief: what the full load says of the application, the SQL
+ * executions counted, read on the list's thread. */
+START_TEST(a_brief_names_the_application_and_counts_its_queries)
+{
+    char path[256];
+    fixture_file(path, sizeof path, EV_ZSTD);
+    char *files[1] = {path};
+    struct ev_app_files af = {.name = path, .files = files, .n_files = 1};
+    struct ev_brief b;
+    struct diag err = {0};
+    ck_assert(evload_brief(&af, NULL, &b, &err) == SP_OK);
+    struct ev_app *app = NULL;
+    ck_assert(evload_app(&af, &app, &err) == SP_OK);
+    ck_assert_str_eq(b.id, "app-1");
+    ck_assert_str_eq(b.name, "fixture");
+    ck_assert_str_eq(b.version, "3.5.1");
+    ck_assert_int_eq(b.start, app->start);
+    ck_assert_int_eq(b.end, 4000);
+    ck_assert_uint_gt(app->n_execs, 0);
+    ck_assert_uint_eq(b.n_queries, app->n_execs);
+    ck_assert(!b.in_progress);
+
+    struct ev_source src = {.history_dir = true, .apps = &af, .n_apps = 1};
+    struct evapps list;
+    ck_assert(evapps_start(&list, &src));
+    for (int i = 0; i < 1000 && evapps_ready(&list) < 1; i++) {
+        struct pollfd p = {evapps_wake_fd(&list), POLLIN, 0};
+        poll(&p, 1, 10);
+        evapps_drain(&list);
+    }
+    ck_assert_uint_eq(evapps_ready(&list), 1);
+    ck_assert_int_eq(evapps_wake_fd(&list), -1); /* nothing more to wait for */
+    char line[256], want[64];
+    evapps_line(&list, 0, line, sizeof line, sizeof line - 1);
+    snprintf(want, sizeof want, "%zu", app->n_execs);
+    ck_assert_msg(strstr(line, "app-1") && strstr(line, "fixture") && strstr(line, "3.5.1") &&
+                      strstr(line, want),
+                  "%s", line);
+    evapps_stop(&list);
+    ev_app_free(app);
+    unlink(path);
+}
+END_TEST
+
 Suite *eventlog_suite(void)
 {
     Suite *s = suite_create("eventlog");
@@ -870,6 +916,7 @@ Suite *eventlog_suite(void)
     suite_add_tcase(s, t);
     t = tcase_create("cli");
     tcase_add_test(t, cli_json_has_the_application_executions_and_metrics);
+    tcase_add_test(t, a_brief_names_the_application_and_counts_its_queries);
     tcase_add_test(t, cli_summary_and_lint_show_the_runtime_findings);
     suite_add_tcase(s, t);
     return s;

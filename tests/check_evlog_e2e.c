@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pollwait.h"
 #include "sparkplan/evsource.h"
@@ -129,6 +130,77 @@ START_TEST(the_details_list_every_metric_and_the_runtime_finding)
 }
 END_TEST
 
+/* A History Server directory of three plain logs, application k with k + 1 queries named
+ * "query k.q of app-k". */
+static void write_history_dir(char *dir, size_t cap)
+{
+    snprintf(dir, cap, "%s/history", tmx_dir());
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    static const char *const names[] = {"first app", "second app", "third app"};
+    for (int k = 1; k <= 3; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/app-%d", dir, k);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fprintf(f, "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.%d.0\"}\n"
+                   "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"%s\","
+                   "\"App ID\":\"app-%d\",\"Timestamp\":1700000000000}\n",
+                k, names[k - 1], k);
+        for (int q = 0; q <= k; q++)
+            fprintf(f, "{\"Event\":\"org.apache.spark.sql.execution.ui."
+                       "SparkListenerSQLExecutionStart\",\"executionId\":%d,"
+                       "\"description\":\"query %d.%d of app-%d\",\"details\":\"\","
+                       "\"physicalPlanDescription\":\"== Physical Plan ==\\nScan "
+                       "ExistingRDD[c%d#%d]\\n\",\"sparkPlanInfo\":{\"nodeName\":"
+                       "\"Scan ExistingRDD\",\"simpleString\":\"Scan ExistingRDD\","
+                       "\"metadata\":{},\"metrics\":[],\"children\":[]},\"time\":"
+                       "1700000001000}\n"
+                       "{\"Event\":\"org.apache.spark.sql.execution.ui."
+                       "SparkListenerSQLExecutionEnd\",\"executionId\":%d,\"time\":"
+                       "1700000002000}\n",
+                    q, k, q, k, k, q, q);
+        fprintf(f, "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":%lld}\n",
+                1700000000000LL + 60000LL * k);
+        if (k == 3) /* a damaged line: the explorer says so when the application is opened */
+            fputs("{\"Event\": not json\n", f);
+        ck_assert_int_eq(fclose(f), 0);
+    }
+}
+
+START_TEST(a_history_directory_opens_on_its_applications)
+{
+    if (skipped())
+        return;
+    char dir[256];
+    write_history_dir(dir, sizeof dir);
+    struct tmx tm;
+    tmx_start(&tm, "apps", 220, 30, "", dir); /* the warning names its file by path */
+    /* each application's brief: id, name, version, start, duration, queries */
+    TMX_EXPECT(&tm, false, SHOWS("Applications (3; Enter opens"),
+               ROW_SHOWS("app-1", "first app"), ROW_SHOWS("app-1", "3.1.0"),
+               ROW_SHOWS("app-1", "2023-11-14 22:13"), ROW_SHOWS("app-1", "1.0 m"),
+               ROW_SHOWS("second app", "3.2.0"), ROW_SHOWS("third app", "4"));
+    tmx_keys(&tm, "j");
+    tmx_keys(&tm, "Enter"); /* the second application, read now */
+    TMX_EXPECT(&tm, false, SHOWS("SQL queries of app-2"), SHOWS("query 2.0 of app-2"),
+               SHOWS("query 2.2 of app-2"), LACKS("query 1.0 of app-1"));
+    tmx_keys(&tm, "Enter");
+    TMX_EXPECT(&tm, false, SHOWS("Scan ExistingRDD[c2#"));
+    tmx_keys(&tm, "A"); /* the list again, the second marked as open */
+    TMX_EXPECT(&tm, false, SHOWS("Applications (3"), ROW_SHOWS("> app-2", "second app"));
+    tmx_keys(&tm, "k");
+    tmx_keys(&tm, "Enter");
+    TMX_EXPECT(&tm, false, SHOWS("SQL queries of app-1"), SHOWS("query 1.1 of app-1"));
+    tmx_keys(&tm, "A");
+    tmx_wait_for(&tm, "Applications (3");
+    tmx_keys(&tm, "G");
+    tmx_keys(&tm, "Enter");
+    TMX_EXPECT(&tm, false, SHOWS("SQL queries of app-3"),
+               SHOWS("application 3 of 3: 1 warning: "), SHOWS("app-3:12: not an event (skipped)"));
+    tmx_stop(&tm);
+}
+END_TEST
+
 Suite *evlog_e2e_suite(void)
 {
     Suite *s = suite_create("evlog_e2e");
@@ -137,6 +209,7 @@ Suite *evlog_e2e_suite(void)
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, a_log_opens_on_its_query_list_and_enter_opens_a_query);
     tcase_add_test(tc, the_details_list_every_metric_and_the_runtime_finding);
+    tcase_add_test(tc, a_history_directory_opens_on_its_applications);
     suite_add_tcase(s, tc);
     return s;
 }

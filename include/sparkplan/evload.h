@@ -11,7 +11,10 @@
 #ifndef SPARKPLAN_EVLOAD_H
 #define SPARKPLAN_EVLOAD_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sparkplan/eventlog.h"
 #include "sparkplan/evsource.h"
@@ -20,6 +23,19 @@
 /* One application: its files in order.  name: what people see. */
 enum sp_status evload_app(const struct ev_app_files *files, struct ev_app **out,
                           struct diag *err);
+/* What an application list shows of one application, read without its executions: the
+ * events that name the application, the SQL executions counted, not parsed (so it costs
+ * the decompression and little else, and keeps nothing).  stop (may be NULL), set from
+ * another thread, ends the reading early (the brief then holds what was read). */
+struct ev_brief {
+    char id[96], name[96], version[64];
+    bool databricks;
+    int64_t start, end;        /* -1 when unknown */
+    size_t n_queries;
+    bool in_progress, truncated;
+};
+enum sp_status evload_brief(const struct ev_app_files *files, const atomic_bool *stop,
+                            struct ev_brief *out, struct diag *err);
 /* A log held in memory (tests): one file's bytes, any codec. */
 enum sp_status evload_bytes(const char *name, const void *bytes, size_t len, struct ev_app **out,
                             struct diag *err);

@@ -34,6 +34,7 @@ enum key_context {
     KCTX_DIFF,     /* the plan diff (= or I) */
     KCTX_QUERIES,  /* an event log's query list overlay */
     KCTX_PICKER,   /* the plan picker (t): typed characters filter */
+    KCTX_APPS,     /* a History Server directory's application list overlay */
     KCTX_COUNT
 };
 
@@ -104,10 +105,12 @@ enum key_context {
     X(KA_PICKER, KCTX_GLOBAL, "t", "pick a plan or section of any open document (type to filter)") \
     X(KA_NEXT_DOC, KCTX_GLOBAL, "}", "next document (like :n in less)")                      \
     X(KA_PREV_DOC, KCTX_GLOBAL, "{", "previous document (like :p in less)")                  \
+    X(KA_APPS, KCTX_GLOBAL, "A", "a History Server directory's applications (the list "   \
+                                 "it opens on)")                                            \
     X(KA_PASTE, KCTX_GLOBAL, "p", "paste a plan: paste it, then press Ctrl-d")             \
     X(KA_PASTED, KCTX_GLOBAL, "Paste", "a bracketed paste opens as a new document")        \
-    X(KA_DIFF, KCTX_GLOBAL, "=", "compare this tab with the next document's (one "         \
-                                 "document: with the next tab): the plan diff")             \
+    X(KA_DIFF, KCTX_GLOBAL, "=", "compare this tab with one picked from the open "         \
+                                 "documents: the plan diff, a tab of its own")              \
     X(KA_DIFF_AQE, KCTX_GLOBAL, "I", "compare the adaptive plan's Initial and Final plans")  \
     X(KA_THEME, KCTX_GLOBAL, "T", "next colour theme: dark, light, projector, mono")       \
     X(KA_COPY, KCTX_GLOBAL, "y", "copy the selected node's text to the clipboard (OSC 52)") \
@@ -144,6 +147,15 @@ enum key_context {
     X(KA_L_OPEN, KCTX_QUERIES, "Enter", "open the query: its plans, with their metrics")   \
     X(KA_Q_SORT, KCTX_QUERIES, "s", "sort by duration (longest first) or by id")           \
     X(KA_L_CLOSE, KCTX_QUERIES, "q Escape Q", "close the list")                            \
+    X(KA_APPS, KCTX_QUERIES, "A", "a History Server directory's applications instead")     \
+    X(KA_DOWN, KCTX_APPS, "j Down", "next application")                                  \
+    X(KA_UP, KCTX_APPS, "k Up", "previous application")                                  \
+    X(KA_PAGE_DOWN, KCTX_APPS, "PageDown Space", "next page")                            \
+    X(KA_PAGE_UP, KCTX_APPS, "PageUp", "previous page")                                  \
+    X(KA_FIRST, KCTX_APPS, "g Home", "first application")                                \
+    X(KA_LAST, KCTX_APPS, "G End", "last application")                                   \
+    X(KA_L_OPEN, KCTX_APPS, "Enter", "open the application: read it, then its SQL queries") \
+    X(KA_L_CLOSE, KCTX_APPS, "q Escape A", "close the list")                              \
     X(KA_DOWN, KCTX_LIST, "j Down", "next entry")                                        \
     X(KA_UP, KCTX_LIST, "k Up", "previous entry")                                        \
     X(KA_PAGE_DOWN, KCTX_LIST, "PageDown Space", "next page")                            \
@@ -169,13 +181,13 @@ enum key_context {
                                       "highlighted")                                        \
     X(KA_WALK, KCTX_DIFF, "w", "walk the differences one at a time (Space next, b back)")  \
     X(KA_W_PREV, KCTX_DIFF, "b", "walking: the previous difference")                       \
-    X(KA_F_CLOSE, KCTX_DIFF, "q Escape", "close the diff (ends a walk first)")  \
-    X(KA_W_END, KCTX_WALK, "q Escape", "end the walk")                                    \
+    X(KA_F_CLOSE, KCTX_DIFF, "q Escape", "leave the diff (ends a walk first); it stays a tab")\
     X(KA_DOWN, KCTX_PICKER, "Down C-n", "next plan or section")                          \
     X(KA_UP, KCTX_PICKER, "Up C-p", "previous plan or section")                          \
-    X(KA_L_OPEN, KCTX_PICKER, "Enter", "show it")                                        \
+    X(KA_L_OPEN, KCTX_PICKER, "Enter", "show it (after =: compare with it)")              \
     X(KA_P_ERASE, KCTX_PICKER, "Backspace", "erase a character of the filter")           \
-    X(KA_L_CLOSE, KCTX_PICKER, "Escape C-c", "close the picker (other keys type the filter)")
+    X(KA_L_CLOSE, KCTX_PICKER, "Escape C-c", "close the picker, cancel the compare (other "   \
+                                             "keys type the filter)")
 
 /* The insight features' keys in the tree (explain operator, findings, next and previous
  * finding, trace a column, flip bottom-up, guided walk). */
@@ -198,7 +210,7 @@ enum key_context {
     A(KA_P_ERASE) A(KA_PASTE_END) A(KA_PASTE_CANCEL) A(KA_H_CLOSE) A(KA_L_OPEN)         \
     A(KA_L_CLOSE) A(KA_I_OPEN) A(KA_I_CLOSE) A(KA_W_NEXT) A(KA_W_PREV) A(KA_W_END)      \
     A(KA_DIFF) A(KA_DIFF_AQE) A(KA_NEXT_DIFF) A(KA_PREV_DIFF) A(KA_F_CLOSE)            \
-    A(KA_QUERIES) A(KA_METRICS) A(KA_Q_SORT)
+    A(KA_QUERIES) A(KA_METRICS) A(KA_Q_SORT) A(KA_APPS)
 
 enum key_action {
     KA_NONE = 0,

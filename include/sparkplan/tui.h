@@ -26,6 +26,7 @@
 #include "sparkplan/plan.h"
 #include "sparkplan/rows.h"
 #include "sparkplan/theme.h"
+#include "sparkplan/ui.h"
 #include "sparkplan/view.h"
 #include "sparkplan/workspace.h"
 
@@ -74,7 +75,9 @@ struct tui {
     bool ascii, wrap, stage_hl;   /* (utf8 is ws.utf8) */
     bool explain;                 /* i: the operator's catalogue entry in the details */
     bool diff_aqe;                /* the diff view opens on Initial against Final (I), not
-                                     on this tab against the next document's (=) */
+                                     on the current diff tab */
+    bool picker_compare;          /* the picker chooses side B of a diff (=), not a tab to
+                                     show (t) */
     int split_pct;                /* the tree's share of the body (+ -, config); 0: auto */
     bool zoom;                    /* z: the focused pane takes the body */
     unsigned details_gen;         /* bumped when the details must be rebuilt (and their
@@ -89,6 +92,10 @@ struct tui {
      * (decor_metrics, toggled by m) and the details' metric lines. */
     const struct evview *ev;
     bool metrics_col;
+    /* A History Server directory (ui.h), or NULL: the application list (VIEW_APPS) loads
+     * an application into app_next and returns RE_SWITCH_APP; the loop then shows it. */
+    struct ui_apps *apps;
+    struct ui_app_view app_next;
 };
 
 /* The workspace's background slices as reactions (view.h): a search's progress or end
@@ -108,6 +115,13 @@ bool tui_search_elsewhere(struct tui *t, const char *pattern, int dir);
 /* tui_search_slice, then, when the search is over with no match in its section, on into
  * the others; reactions. */
 int tui_search_run(struct tui *t);
+
+/* ---- view_diff.c: a diff as a tab ---------------------------------------------------- */
+/* The diff of the current tab against tab b_tab of document b_doc as a tab of its own
+ * (SUBJECT_DIFF, kept when it exists) made current; the loop opens the diff view whenever
+ * a diff tab is current, and closing the view goes back to side A's tab.  Returns the
+ * reaction flags. */
+int tui_diff_subject(struct tui *t, size_t b_doc, size_t b_tab);
 
 /* ---- layout.c: pane sizes, the tree's row geometry ----------------------------------- */
 void tui_layout(struct tui *t);

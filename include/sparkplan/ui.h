@@ -13,6 +13,32 @@
 #include "sparkplan/evview.h"
 #include "sparkplan/plan.h"
 
+struct evapps;
+
+/* One application as the explorer shows it: the final plans of its queries and its
+ * evview (both the caller's). */
+struct ui_app_view {
+    struct document **docs;
+    size_t n_docs;
+    const struct evview *ev;
+    /* Its log's warnings (a cut log, a malformed line): how many and the first one as
+     * "FILE:LINE: message", for the status line (nothing can go to stderr then). */
+    size_t n_warnings;
+    char first_warning[200];
+};
+
+/* A History Server directory (ui_options.apps): the application list (evapps.h) and how
+ * to read one.  The explorer shows one application at a time, and opens on the list.
+ * load reads application i into *out (false, err filled, when it cannot be read or has no
+ * plan: what was shown stays); once the explorer has let go of what it showed, it calls
+ * swap, and the caller frees the old application. */
+struct ui_apps {
+    struct evapps *list;
+    void *ctx;
+    bool (*load)(void *ctx, size_t i, struct ui_app_view *out, char *err, size_t errcap);
+    void (*swap)(void *ctx);
+};
+
 struct ui_options {
     bool ascii;           /* --ascii: ASCII tree guides even in a UTF-8 locale */
     const char *theme;    /* --theme NAME: dark, light, projector, mono; NULL: chosen (settings.h) */
@@ -22,6 +48,9 @@ struct ui_options {
      * queries; the explorer opens on the query list and adds the other plan versions as
      * tabs.  Borrowed like the documents. */
     const struct evview *ev;
+    /* A History Server directory's applications, or NULL; ev and the documents are then
+     * the first application's. */
+    struct ui_apps *apps;
 };
 
 int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts);

@@ -31,6 +31,7 @@ enum view_id {
     VIEW_HELP,       /* overlay: ? */
     VIEW_DOCS,       /* overlay: D, the open documents */
     VIEW_QUERIES,    /* overlay: Q, an event log's SQL queries */
+    VIEW_APPS,       /* overlay: A, a History Server directory's applications */
     VIEW_FINDINGS,   /* overlay: !, the document's findings */
     VIEW_IDS,        /* overlay: *, the selected node's expression ids */
     VIEW_WALK,       /* overlay without a box: w, the guided walk (keys only) */
@@ -63,6 +64,8 @@ enum {
     RE_POP = 1 << 6,           /* close me */
     RE_FOCUS_TREE = 1 << 7,    /* keys to the tree pane */
     RE_FOCUS_DETAILS = 1 << 8, /* keys to the details pane */
+    RE_SWITCH_APP = 1 << 9,    /* the application list loaded another application
+                                  (ui_apps.pending): the loop shows it instead */
 };
 #define RE_PUSH_SHIFT 16
 #define RE_PUSH(id) ((int)((unsigned)(id) + 1u) << RE_PUSH_SHIFT)

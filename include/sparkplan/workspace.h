@@ -7,13 +7,14 @@
  * The shape: documents -> (applications -> executions) -> subjects.
  *   - A plan-text document has one application and one execution (both 0): its plans and
  *     their sections give the subjects.
- *   - An event-log document (hook, not built yet): its applications and their SQL
- *     executions; each execution's plan versions (initial, each AQE update, final) are
- *     subjects of kind SUBJECT_PLAN_VERSION, numbered by `app`, `exec`, `version`.  Its
- *     reader builds one plan per version (build.h) and adds the tabs with ws_add_subject.
+ *   - An event log: one application at a time (a History Server directory's application
+ *     list, src/ui/view_apps.c, swaps the whole workspace for another application's); each
+ *     SQL execution's final plan is a document, its other plan versions (the start plan,
+ *     each AQE update) are its tabs of kind SUBJECT_PLAN_VERSION; every tab of it carries
+ *     `app` (the application's index in its directory), `exec`, `version`.
  *   - A subject is one of enum subject_kind: a section, an adaptive plan's sub-plan (AQE
- *     "Final"/"Initial", `scope` its label node), a plan version, or a diff pair whose
- *     second side is `other` (hook: the diff view fills it; this module only keeps it).
+ *     "Final"/"Initial", `scope` its label node), a plan version, or a diff pair (the
+ *     explorer's = adds it: its sides are tabs named by index; this module only keeps it).
  *
  * Call order: ws_init; ws_add_document (or ws_open_paste) for each document; ws_tab gives
  * the current tab, ready (its rows built); jumps and searches change the current tab and
@@ -46,7 +47,7 @@ enum subject_kind {
     SUBJECT_SECTION,              /* a section of a plan ("Physical", "Codegen 1/3") */
     SUBJECT_SUBPLAN,              /* an adaptive plan's labelled sub-plan ("Final") */
     SUBJECT_PLAN_VERSION,         /* hook: a plan version of an event-log execution */
-    SUBJECT_DIFF,                 /* hook: a diff pair, `other` its second side */
+    SUBJECT_DIFF,                 /* a diff pair: a_doc/a_tab against b_doc/b_tab */
 };
 
 /* A subject as a tab shows it. */
@@ -56,7 +57,9 @@ struct tab {
     struct plan_section *section;
     struct plan_node *scope;      /* NULL: the whole section */
     uint32_t app, exec, version;  /* an event log's coordinates; 0 for plan text */
-    struct tab *other;            /* SUBJECT_DIFF: the second side (not owned), else NULL */
+    /* SUBJECT_DIFF: side A is the tab (a_doc, a_tab) (its section and scope are copied
+     * above), side B the tab (b_doc, b_tab); indexes, since tab pointers move. */
+    size_t a_doc, a_tab, b_doc, b_tab;
     bool ready;                   /* rows built (on first show) */
     bool indexed;                 /* the summary and the rows' indexes are complete: big
                                      tabs build them between frames (ws_index_slice) */
@@ -112,7 +115,8 @@ bool ws_add_document(struct workspace *ws, struct document *doc, bool owned);
 bool ws_open_paste(struct workspace *ws, char *bytes, size_t len, size_t dropped,
                    size_t limit);
 /* Adds one subject to a document's tabs (a plan version, a diff pair, ...): label is
- * cleaned to printable ASCII; returns the new tab (to fill app/exec/version/other), or NULL
+ * cleaned to printable ASCII; returns the new tab (to fill app/exec/version or a diff's
+ * sides), or NULL
  * without memory.  Tab pointers move when tabs are added: keep indexes, not pointers; add
  * subjects while no search runs in the document (ws->search_tab points at a tab), and the
  * explorer forgets its decorators' caches (decor_forget) after. */

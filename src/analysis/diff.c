@@ -251,9 +251,14 @@ static struct bucket *bucket_find(struct bucket *tab, size_t cap, uint64_t key)
     return &tab[i];
 }
 
+/* Pairs the identical subtrees x and y node by node.  A node an earlier pass paired keeps
+ * its partner (the second round meets subtrees whose insides other passes placed): a pair
+ * is only ever made of two free nodes, so no node stands in two pairs. */
 static void match_range(struct dtree *a, struct dtree *b, uint32_t x, uint32_t y)
 {
     for (uint32_t k = 0; k <= a->size[x]; k++) {
+        if (a->partner[x + k] != DIFF_NONE || b->partner[y + k] != DIFF_NONE)
+            continue;
         a->partner[x + k] = y + k;
         b->partner[y + k] = x + k;
     }

@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,9 @@ struct loader {
     int32_t *by_id;            /* exec id -> index + 1 (0: none) */
     size_t by_id_cap;
     bool nomem;
+    bool brief;                /* evload_brief: the application's events, SQL starts counted */
+    size_t n_sql_starts;
+    const atomic_bool *stop;   /* evload_brief: set from another thread to stop reading */
 };
 
 static const char *file_of(const struct loader *L)
@@ -583,6 +587,13 @@ static void handle_line(struct loader *L, struct slice line, bool last)
     }
     if (k == K_SKIP && !last)
         return;
+    if (L->brief && k == K_SQL_START) { /* counted, not parsed: its plan is the costly part */
+        L->n_sql_starts++;
+        return;
+    }
+    if (L->brief && k != K_LOG_START && k != K_DBC_META && k != K_APP_START && k != K_APP_END &&
+        k != K_ENV)
+        return;
     if (k == K_TASK_END && evtask_scan(line.ptr, line.len, &L->task)) {
         const struct evtask *t = &L->task;
         bool ok_task = t->finish_time != 0 && !t->failed && !t->killed;
@@ -620,7 +631,7 @@ static enum sp_status read_all(struct loader *L, struct diag *err)
             L->app->truncated = true;
             return SP_OK;
         }
-        if (eof)
+        if (eof || (L->stop && atomic_load_explicit(L->stop, memory_order_relaxed)))
             return SP_OK;
         L->app->n_lines++;
         handle_line(L, line, last);
@@ -698,31 +709,72 @@ static enum sp_status loader_init(struct loader *L, const char *name, struct dia
     return SP_OK;
 }
 
+/* The loader of an application's files, its lines open. */
+static enum sp_status loader_files(struct loader *L, const struct ev_app_files *files,
+                                   struct diag *err)
+{
+    enum sp_status s = loader_init(L, files->name, err);
+    if (s != SP_OK)
+        return s;
+    L->app->layout = ev_layout_name(files->layout);
+    L->app->in_progress = files->in_progress;
+    if (files->version_hint)
+        L->app->spark_version = arena_strdup(&L->app->arena, files->version_hint);
+    char **copy = arena_alloc(&L->app->arena, (files->n_files + 1) * sizeof *copy);
+    for (size_t i = 0; copy && i < files->n_files; i++)
+        copy[i] = arena_strdup(&L->app->arena, files->files[i]);
+    L->app->files = (const char *const *)copy;
+    L->app->n_files = files->n_files;
+    L->files = L->app->files;
+    if (!copy || ev_lines_open(L->files, files->n_files, &L->lines, err) != SP_OK) {
+        ev_app_free(L->app);
+        sqll_free(L->sqll);
+        diag_set(err, 0, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    return SP_OK;
+}
+
 enum sp_status evload_app(const struct ev_app_files *files, struct ev_app **out,
                           struct diag *err)
 {
     struct loader L;
     *out = NULL;
-    enum sp_status s = loader_init(&L, files->name, err);
+    enum sp_status s = loader_files(&L, files, err);
+    return s != SP_OK ? s : run(&L, out, err);
+}
+
+static void brief_copy(char *dst, size_t cap, const char *src)
+{
+    snprintf(dst, cap, "%s", src ? src : "");
+}
+
+enum sp_status evload_brief(const struct ev_app_files *files, const atomic_bool *stop,
+                            struct ev_brief *out, struct diag *err)
+{
+    struct loader L;
+    struct ev_app *app = NULL;
+    memset(out, 0, sizeof *out);
+    out->start = out->end = -1;
+    enum sp_status s = loader_files(&L, files, err);
     if (s != SP_OK)
         return s;
-    L.app->layout = ev_layout_name(files->layout);
-    L.app->in_progress = files->in_progress;
-    if (files->version_hint)
-        L.app->spark_version = arena_strdup(&L.app->arena, files->version_hint);
-    char **copy = arena_alloc(&L.app->arena, (files->n_files + 1) * sizeof *copy);
-    for (size_t i = 0; copy && i < files->n_files; i++)
-        copy[i] = arena_strdup(&L.app->arena, files->files[i]);
-    L.app->files = (const char *const *)copy;
-    L.app->n_files = files->n_files;
-    L.files = L.app->files;
-    if (!copy || ev_lines_open(L.files, files->n_files, &L.lines, err) != SP_OK) {
-        ev_app_free(L.app);
-        sqll_free(L.sqll);
-        diag_set(err, 0, "out of memory");
-        return SP_ERR_NOMEM;
-    }
-    return run(&L, out, err);
+    L.brief = true;
+    L.stop = stop;
+    s = run(&L, &app, err);
+    if (s != SP_OK)
+        return s;
+    brief_copy(out->id, sizeof out->id, app->app_id);
+    brief_copy(out->name, sizeof out->name, app->app_name);
+    brief_copy(out->version, sizeof out->version, app->spark_version);
+    out->databricks = app->databricks;
+    out->start = app->start;
+    out->end = app->end;
+    out->n_queries = L.n_sql_starts;
+    out->in_progress = app->in_progress || app->end < 0;
+    out->truncated = app->truncated;
+    ev_app_free(app);
+    return SP_OK;
 }
 
 enum sp_status evload_bytes(const char *name, const void *bytes, size_t len, struct ev_app **out,

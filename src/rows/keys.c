@@ -60,6 +60,8 @@ const char *keys_context_title(enum key_context ctx)
         return "Help";
     case KCTX_QUERIES:
         return "SQL queries of an event log (after Q)";
+    case KCTX_APPS:
+        return "Applications of a History Server directory (after A)";
     case KCTX_DOCS:
         return "Document list";
     case KCTX_LIST:
@@ -69,7 +71,7 @@ const char *keys_context_title(enum key_context ctx)
     case KCTX_DIFF:
         return "Plan diff (after = or I)";
     case KCTX_PICKER:
-        return "Plan picker (after t)";
+        return "Plan picker (after t or =)";
     case KCTX_COUNT:
         break;
     }
@@ -142,8 +144,9 @@ size_t keys_display_list(const struct key_binding *b, char *buf, size_t cap)
 
 /* Contexts in the order people read them. */
 static const enum key_context order[] = {KCTX_TREE, KCTX_GLOBAL, KCTX_DETAILS, KCTX_PROMPT,
-                                         KCTX_PASTE, KCTX_HELP,   KCTX_DOCS,    KCTX_QUERIES,
-                                         KCTX_LIST,  KCTX_WALK,   KCTX_DIFF,    KCTX_PICKER};
+                                         KCTX_PASTE, KCTX_HELP,   KCTX_DOCS,    KCTX_APPS,
+                                         KCTX_QUERIES, KCTX_LIST, KCTX_WALK,   KCTX_DIFF,
+                                         KCTX_PICKER};
 
 void keys_print_help(FILE *f)
 {

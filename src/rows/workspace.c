@@ -156,7 +156,7 @@ void ws_push_history(struct workspace *ws)
 
 static bool tab_holds(const struct tab *tab, const struct plan_node *n)
 {
-    if (tab->section != n->section)
+    if (tab->section != n->section || tab->kind == SUBJECT_DIFF) /* a diff repeats side A */
         return false;
     if (!tab->scope)
         return true;

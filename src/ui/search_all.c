@@ -2,7 +2,7 @@
  * first (the next sections of the document, then the next documents, round to the
  * earlier ones), when the current section has no match, or no further one for n / N.
  * See tui.h.  Sub-plan tabs (an adaptive plan's Final and Initial) repeat their
- * section's nodes and are skipped. */
+ * section's nodes and are skipped, and so are diff tabs (side A's nodes again). */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,7 +39,7 @@ bool tui_search_elsewhere(struct tui *t, const char *pattern, int dir)
     for (size_t step = 1; step < total; step++) { /* every other tab once */
         step_tab(t, &doc, &k, dir);
         struct tab *tab = &t->ws.docs[doc].tabs[k];
-        if (tab->scope)
+        if (tab->scope || tab->kind == SUBJECT_DIFF)
             continue;
         ws_tab_ready(&t->ws, tab);
         long n = rows_search(&tab->rows, pat);

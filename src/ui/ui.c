@@ -15,6 +15,7 @@
 
 #include "sparkplan/clip.h"
 #include "sparkplan/draw.h"
+#include "sparkplan/evapps.h"
 #include "sparkplan/evview.h"
 #include "sparkplan/opclass.h"
 #include "sparkplan/sanitize.h"
@@ -77,10 +78,14 @@ static struct view_slot *focused_pane(struct tui *t)
     return &t->stack[0];
 }
 
+static int switch_app(struct tui *t);
+
 /* Does what a view's reaction asks of the loop; returns the flags left for the loop's
  * turn (drawing, quitting). */
 static int react(struct tui *t, struct view_slot *from, int re)
 {
+    if (re & RE_SWITCH_APP)
+        return switch_app(t);
     if (re & RE_POP && from && from == &t->stack[t->depth - 1])
         pop_view(t);
     if (re & RE_FOCUS_TREE)
@@ -319,10 +324,14 @@ static int global_key(struct tui *t, enum key_action a)
     case KA_QUERIES:
         return RE_PUSH(VIEW_QUERIES) | RE_DRAW;
     case KA_PICKER:
+    case KA_DIFF:
+        t->picker_compare = a == KA_DIFF;
         return RE_PUSH(VIEW_PICKER) | RE_DRAW;
     case KA_NEXT_DOC:
     case KA_PREV_DOC:
         return switch_doc(t, a == KA_NEXT_DOC ? 1 : -1);
+    case KA_APPS:
+        return RE_PUSH(VIEW_APPS) | RE_DRAW;
     case KA_HELP:
         return RE_PUSH(VIEW_HELP) | RE_DRAW;
     case KA_PASTE:
@@ -331,9 +340,8 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_PUSH(VIEW_GOTO) | RE_DRAW;
     case KA_SEARCH:
         return RE_PUSH(VIEW_SEARCH) | RE_DRAW;
-    case KA_DIFF:
     case KA_DIFF_AQE:
-        t->diff_aqe = a == KA_DIFF_AQE;
+        t->diff_aqe = true;
         return RE_PUSH(VIEW_DIFF) | RE_DRAW | RE_FULL;
     case KA_THEME: {
         const char *name = theme_next();
@@ -518,6 +526,11 @@ static bool add_plan_versions(struct tui *t)
         if (!vd)
             continue;
         const struct ev_exec *e = vd->exec;
+        uint32_t app = t->apps ? (uint32_t)t->apps->list->current : 0;
+        for (size_t j = 0; j < t->ws.docs[d].n_tabs; j++) { /* the final plan's own tabs */
+            t->ws.docs[d].tabs[j].app = app;
+            t->ws.docs[d].tabs[j].exec = (uint32_t)(e - t->ev->app->execs);
+        }
         for (size_t k = 0; k + 1 < e->n_plans; k++) {
             const struct ev_plan *p = &e->plans[k];
             if (!p->doc || !p->section)
@@ -531,6 +544,7 @@ static bool add_plan_versions(struct tui *t)
                                              (struct plan_section *)p->section, NULL, label);
             if (!tab)
                 return false;
+            tab->app = app;
             tab->exec = (uint32_t)(e - t->ev->app->execs);
             tab->version = (uint32_t)k;
         }
@@ -549,10 +563,9 @@ static int no_terminal(const char *err)
     return 1;
 }
 
-/* The documents, the terminal, the options and the two panes; false (err set, or a
- * message printed) when there is nothing to show or no terminal. */
-static int start(struct tui *t, struct document **docs, size_t n_docs,
-                 const struct ui_options *opts, char *err, size_t errcap)
+/* The documents (an event log: its queries' final plans, their other versions as tabs)
+ * and the views the explorer opens on; 0, else the exit status (a message printed). */
+static int show_documents(struct tui *t, struct document **docs, size_t n_docs)
 {
     t->ws.show = fit_shown;
     t->ws.show_ctx = t;
@@ -567,14 +580,55 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
         fprintf(stderr, "sparkplan: no plan to show\n");
         return 2;
     }
-    t->ev = opts ? opts->ev : NULL;
-    t->metrics_col = true;
     if (t->ev && !add_plan_versions(t)) {
         fprintf(stderr, "sparkplan: out of memory\n");
         return 1;
     }
     if (!push_view(t, VIEW_TREE) || !push_view(t, VIEW_DETAILS) ||
         (t->ev && !push_view(t, VIEW_QUERIES))) {
+        fprintf(stderr, "sparkplan: out of memory\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* The application list loaded another application (t->app_next): the workspace and the
+ * views of the one shown are let go, the caller frees it (swap), the new one opens on its
+ * query list. */
+static int switch_app(struct tui *t)
+{
+    bool utf8 = t->ws.utf8;
+    char msg[sizeof t->ws.msg];
+    memcpy(msg, t->ws.msg, sizeof msg);
+    while (t->depth > 0)
+        pop_view(t);
+    ws_free(&t->ws); /* stops the analysis thread first */
+    decor_free(t);
+    memset(&t->trace, 0, sizeof t->trace);
+    ws_init(&t->ws);
+    t->ws.utf8 = utf8;
+    t->apps->swap(t->apps->ctx);
+    t->ev = t->app_next.ev;
+    t->focus = FOCUS_TREE;
+    t->details_gen++;
+    if (show_documents(t, t->app_next.docs, t->app_next.n_docs) != 0)
+        return RE_QUIT; /* out of memory: nothing left to show */
+    memcpy(t->ws.msg, msg, sizeof msg);
+    return RE_DRAW | RE_LAYOUT | RE_FULL;
+}
+
+/* The documents, the terminal, the options and the two panes; non-zero (err set, or a
+ * message printed) when there is nothing to show or no terminal. */
+static int start(struct tui *t, struct document **docs, size_t n_docs,
+                 const struct ui_options *opts, char *err, size_t errcap)
+{
+    t->ev = opts ? opts->ev : NULL;
+    t->apps = opts ? opts->apps : NULL;
+    t->metrics_col = true;
+    int status = show_documents(t, docs, n_docs);
+    if (status != 0)
+        return status;
+    if (t->apps && !push_view(t, VIEW_APPS)) {
         fprintf(stderr, "sparkplan: out of memory\n");
         return 1;
     }
@@ -607,7 +661,17 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
 static void frame(struct tui *t, int flags)
 {
     if (flags & RE_LAYOUT) {
-        ws_tab(&t->ws);
+        /* A diff tab shows through the diff view (picked, Tab, the history, ...). */
+        if (ws_tab(&t->ws)->kind == SUBJECT_DIFF && !stack_has(t, VIEW_DIFF)) {
+            t->diff_aqe = false;
+            const struct tab *dt = ws_tab_c(&t->ws);
+            if (!push_view(t, VIEW_DIFF) && dt->a_doc < t->ws.n_docs) { /* back to side A */
+                t->ws.cur_doc = dt->a_doc;
+                t->ws.docs[dt->a_doc].cur = dt->a_tab;
+                ws_tab(&t->ws);
+            }
+            flags |= RE_DRAW | RE_FULL;
+        }
         flags |= ask_analysis(t);
         tui_layout(t);
     }
@@ -643,13 +707,15 @@ static int turn(struct tui *t, int *timeout, bool *quit)
 {
     int flags = 0;
     /* The third: the analysis thread says it is done (-1, ignored, when none runs). */
-    struct pollfd pfd[3] = {{term_fd(), POLLIN, 0}, {term_signal_fd(), POLLIN, 0},
-                            {jobs_wake_fd(&t->ws.jobs), POLLIN, 0}};
+    /* The fourth: an application list's brief came in (-1 when none is being read). */
+    struct pollfd pfd[4] = {{term_fd(), POLLIN, 0}, {term_signal_fd(), POLLIN, 0},
+                            {jobs_wake_fd(&t->ws.jobs), POLLIN, 0},
+                            {t->apps ? evapps_wake_fd(t->apps->list) : -1, POLLIN, 0}};
     /* A search still reading the text goes on between keys, unless a key is half read
      * (libtermkey waits to tell Escape from a sequence). */
     bool searching = t->ws.search_tab && *timeout < 0;
     bool indexing = !searching && *timeout < 0 && ws_background_tab(&t->ws);
-    int n = poll(pfd, 3, searching || indexing ? 0 : *timeout);
+    int n = poll(pfd, 4, searching || indexing ? 0 : *timeout);
     if (n < 0 && errno == EINTR)
         return 0;
     struct input_event ev;
@@ -661,6 +727,10 @@ static int turn(struct tui *t, int *timeout, bool *quit)
         flags |= handle_event(t, &ev);
     if (pfd[2].revents & POLLIN)
         flags |= collect_jobs(t);
+    if (pfd[3].revents & POLLIN) {
+        evapps_drain(t->apps->list);
+        flags |= RE_DRAW;
+    }
     if (pfd[1].revents & POLLIN)
         flags |= take_signals(quit);
     bool eof = false;

@@ -1,14 +1,17 @@
-/* view_diff.c: the plan diff (= or I) over the whole screen.  Two trees side by side when
+/* view_diff.c: the plan diff (a diff tab, or I) over the whole screen.  Two trees side by side when
  * the terminal has 160 columns, else one merged tree; a mark and its theme colour in the
  * gutter of every row, unchanged subtrees folded as [=N], n/N from difference to
  * difference, Enter for both sides' fields with the differing words highlighted, w to walk
- * the differences one at a time.  Its state: the two sides, the diff and its rows
+ * the differences one at a time.  A diff made with = (the picker's compare mode) is a tab
+ * of its own (SUBJECT_DIFF): the loop opens this view whenever that tab is current, and
+ * closing it goes back to side A's tab.  Its state: the two sides, the diff and its rows
  * (diffrows.h), the selection.  The documents are the workspace's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/decor.h"
 #include "sparkplan/diff.h"
 #include "sparkplan/diffrows.h"
 #include "sparkplan/draw.h"
@@ -24,6 +27,7 @@ struct diff_state {
     struct diffrows dr;
     size_t sel, top;
     bool details, walking;
+    bool subject;           /* shows a diff tab: closing goes back to side A's tab */
     char title[256];
     char summary[512];
     int body_h;             /* rows of the tree, set by prepare */
@@ -49,30 +53,66 @@ static void side_of_tab(struct diff_part *p, struct diff_side *s, const struct d
     s->skip_shadowed = scope == NULL;
 }
 
-/* = : this tab against the next document's tab at the same place (its current one when it
- * has fewer), or with one document against the next tab. */
-static bool pick_tabs(struct tui *t, struct diff_state *d)
+/* A diff tab (=, then a tab picked): its side A's tab against its side B's. */
+static bool pick_subject(struct tui *t, struct diff_state *d)
 {
-    struct workspace *ws = &t->ws;
-    struct doc_view *dv = ws_doc(ws);
-    struct tab *a = ws_tab(ws);
-    struct doc_view *ov = dv;
-    struct tab *b = NULL;
-    if (ws->n_docs > 1) {
-        ov = &ws->docs[(ws->cur_doc + 1) % ws->n_docs];
-        b = dv->cur < ov->n_tabs ? &ov->tabs[dv->cur] : &ov->tabs[ov->cur];
-    } else if (dv->n_tabs > 1) {
-        b = &dv->tabs[(dv->cur + 1) % dv->n_tabs];
-    }
-    if (!a || !b) {
-        ws_message(ws, true, "diff: open a second plan (or a document with two tabs) to compare");
+    const struct workspace *ws = &t->ws;
+    const struct tab *dt = ws_tab_c(ws);
+    if (dt->kind != SUBJECT_DIFF || dt->a_doc >= ws->n_docs || dt->b_doc >= ws->n_docs ||
+        dt->a_tab >= ws->docs[dt->a_doc].n_tabs || dt->b_tab >= ws->docs[dt->b_doc].n_tabs) {
+        ws_message(&t->ws, true, "diff: press = and pick the plan to compare with");
         return false;
     }
-    side_of_tab(&d->part_a, &d->side_a, dv->doc, a);
-    side_of_tab(&d->part_b, &d->side_b, ov->doc, b);
-    snprintf(d->title, sizeof d->title, "Diff  A: %s %s  B: %s %s", dv->doc->name, a->label,
-             ov->doc->name, b->label);
+    const struct doc_view *av = &ws->docs[dt->a_doc], *bv = &ws->docs[dt->b_doc];
+    const struct tab *a = &av->tabs[dt->a_tab], *b = &bv->tabs[dt->b_tab];
+    side_of_tab(&d->part_a, &d->side_a, av->doc, a);
+    side_of_tab(&d->part_b, &d->side_b, bv->doc, b);
+    snprintf(d->title, sizeof d->title, "Diff  A: %s %s  B: %s %s", av->doc->name, a->label,
+             bv->doc->name, b->label);
+    d->subject = true;
     return true;
+}
+
+static bool same_pair(const struct tab *x, size_t a_doc, size_t a_tab, size_t b_doc,
+                      size_t b_tab)
+{
+    return x->kind == SUBJECT_DIFF && x->a_doc == a_doc && x->a_tab == a_tab &&
+           x->b_doc == b_doc && x->b_tab == b_tab;
+}
+
+int tui_diff_subject(struct tui *t, size_t b_doc, size_t b_tab)
+{
+    struct workspace *ws = &t->ws;
+    size_t a_doc = ws->cur_doc, a_tab = ws->docs[a_doc].cur;
+    struct doc_view *dv = &ws->docs[a_doc];
+    if (ws->search_tab) { /* tabs must not move under a running search */
+        ws_message(ws, true, "diff: wait for the search to finish");
+        return RE_DRAW;
+    }
+    for (size_t k = 0; k < dv->n_tabs; k++)
+        if (same_pair(&dv->tabs[k], a_doc, a_tab, b_doc, b_tab)) {
+            dv->cur = k;
+            ws_tab(ws);
+            return RE_DRAW | RE_LAYOUT | RE_FULL;
+        }
+    char label[48];
+    const struct tab *b = &ws->docs[b_doc].tabs[b_tab];
+    if (b_doc == a_doc)
+        snprintf(label, sizeof label, "=%.20s", b->label);
+    else
+        snprintf(label, sizeof label, "=%zu:%.20s", b_doc + 1, b->label);
+    struct plan_section *sec = dv->tabs[a_tab].section;
+    struct plan_node *scope = dv->tabs[a_tab].scope;
+    struct tab *nt = ws_add_subject(dv, SUBJECT_DIFF, sec, scope, label);
+    if (!nt) {
+        ws_message(ws, true, "diff: out of memory");
+        return RE_DRAW;
+    }
+    nt->a_doc = a_doc, nt->a_tab = a_tab, nt->b_doc = b_doc, nt->b_tab = b_tab;
+    decor_forget(t);
+    dv->cur = dv->n_tabs - 1;
+    ws_tab(ws);
+    return RE_DRAW | RE_LAYOUT | RE_FULL;
 }
 
 /* I : the current document's adaptive plan, Initial against Final. */
@@ -113,7 +153,7 @@ static void *diff_open(struct tui *t)
         ws_message(&t->ws, true, "diff: out of memory");
         return NULL;
     }
-    if (!(t->diff_aqe ? pick_aqe(t, d) : pick_tabs(t, d))) {
+    if (!(t->diff_aqe ? pick_aqe(t, d) : pick_subject(t, d))) {
         free(d);
         return NULL;
     }
@@ -391,7 +431,15 @@ static int diff_key(struct tui *t, void *state, enum key_action a, const struct 
             d->walking = false;
             return RE_DRAW;
         }
-        return RE_POP | RE_DRAW | RE_FULL;
+        if (d->subject) { /* leave the diff tab (it stays, to come back to) */
+            const struct tab *dt = ws_tab_c(&t->ws);
+            if (dt->kind == SUBJECT_DIFF && dt->a_doc < t->ws.n_docs) {
+                t->ws.cur_doc = dt->a_doc;
+                t->ws.docs[dt->a_doc].cur = dt->a_tab;
+                ws_tab(&t->ws);
+            }
+        }
+        return RE_POP | RE_DRAW | RE_LAYOUT | RE_FULL;
     case KA_QUIT:
         return RE_QUIT;
     default:

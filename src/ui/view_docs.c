@@ -43,6 +43,13 @@ static void draw_entry(const struct tui *t, size_t i, bool selected, struct box 
              d->n_plans == 1 ? "" : "s", d->n_all_nodes, t->ws.docs[i].owned ? " (pasted)" : "",
              format ? ", " : "", format ? format : "");
     draw_puts(&dl, info, theme_attr(ROLE_SUMMARY, v));
+    /* Its diff tabs (=), by label: "diffs: =2:Physical". */
+    const struct doc_view *dv = &t->ws.docs[i];
+    for (size_t k = 0, n = 0; k < dv->n_tabs; k++)
+        if (dv->tabs[k].kind == SUBJECT_DIFF) {
+            draw_puts(&dl, n++ ? " " : ", diffs: ", theme_attr(ROLE_SUMMARY, v));
+            draw_puts(&dl, dv->tabs[k].label, theme_attr(ROLE_SUMMARY, v));
+        }
     draw_fill(&dl, theme_attr(ROLE_NORMAL, v));
     draw_cut_marker(&dl, theme_attr(ROLE_CUT, v));
 }

@@ -12,7 +12,7 @@
 
 static const enum key_context help_order[] = {KCTX_TREE,  KCTX_GLOBAL, KCTX_DETAILS,
                                               KCTX_PROMPT, KCTX_PASTE, KCTX_DOCS,
-                                              KCTX_QUERIES, KCTX_LIST,  KCTX_WALK,
+                                              KCTX_APPS, KCTX_QUERIES, KCTX_LIST,  KCTX_WALK,
                                               KCTX_PICKER, KCTX_DIFF};
 
 /* Columns of the keys (with their 2-column indent) in the wide layout, and the least room

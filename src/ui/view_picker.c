@@ -1,6 +1,8 @@
 /* view_picker.c: the plan picker (t) — every section of every open document in one list,
  * filtered as you type, each with where it comes from (the document, its line, the
- * section's header) and its size (nodes, shuffles); Enter shows it.  Its state: the
+ * section's header) and its size (nodes, shuffles); Enter shows it.  Opened by = it picks
+ * side B of a diff instead (t->picker_compare): the current tab and other diffs are left
+ * out, Enter makes the diff a tab (tui_diff_subject), Esc cancels.  Its state: the
  * entries (made once at open), the filter, the list's selection over the entries kept. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@ struct pick {
 };
 
 struct picker {
+    bool compare;                 /* =: the chosen tab becomes side B of a diff */
     struct pick *all;
     size_t n_all;
     size_t *shown;                /* indexes into all that pass the filter */
@@ -144,8 +147,11 @@ static void picker_draw(const struct tui *t, const void *state)
 {
     static const char *const titles[] = {
         "Plans and sections (type to filter, Enter shows, Esc closes)", "Plans", NULL};
+    static const char *const compare_titles[] = {
+        "Compare this tab with (type to filter, Enter compares, Esc cancels)", "Compare with",
+        NULL};
     const struct picker *p = state;
-    struct box in = overlay_draw(t, picker_box(t, p), titles);
+    struct box in = overlay_draw(t, picker_box(t, p), p->compare ? compare_titles : titles);
     struct draw_line dl;
     draw_line_start(&dl, in.y, in.x, in.w, 0);
     char head[128];
@@ -166,6 +172,8 @@ static int picker_key(struct tui *t, void *state, enum key_action a,
         if (p->n_shown == 0)
             return RE_NONE;
         const struct pick *e = &p->all[p->shown[p->lb.sel]];
+        if (p->compare)
+            return RE_POP | RE_FOCUS_TREE | tui_diff_subject(t, e->doc, e->tab);
         t->ws.cur_doc = e->doc;
         t->ws.docs[e->doc].cur = e->tab;
         ws_tab(&t->ws);
@@ -197,6 +205,25 @@ static int picker_key(struct tui *t, void *state, enum key_action a,
     return RE_NONE;
 }
 
+static void picker_close(struct tui *t, void *state);
+
+/* Comparing, the list starts on the tab = took before there was a choice: the next
+ * document's tab at the same place (its current one when it has fewer), or with one
+ * document the next tab. */
+static void compare_default(const struct tui *t, size_t *doc, size_t *tab)
+{
+    const struct workspace *ws = &t->ws;
+    const struct doc_view *dv = ws_doc_c(ws);
+    *doc = ws->cur_doc;
+    *tab = (dv->cur + 1) % dv->n_tabs;
+    if (ws->n_docs > 1) {
+        *doc = (ws->cur_doc + 1) % ws->n_docs;
+        const struct doc_view *ov = &ws->docs[*doc];
+        *tab = dv->cur < ov->n_tabs && ov->tabs[dv->cur].kind != SUBJECT_DIFF ? dv->cur
+                                                                                : ov->cur;
+    }
+}
+
 static void *picker_open(struct tui *t)
 {
     struct picker *p = calloc(1, sizeof *p);
@@ -214,15 +241,28 @@ static void *picker_open(struct tui *t)
         ws_message(&t->ws, true, "out of memory");
         return NULL;
     }
+    p->compare = t->picker_compare;
+    size_t want_doc, want_tab;
+    compare_default(t, &want_doc, &want_tab);
     for (size_t d = 0; d < t->ws.n_docs; d++)
         for (size_t k = 0; k < t->ws.docs[d].n_tabs; k++) {
+            bool current = d == t->ws.cur_doc && k == t->ws.docs[d].cur;
+            /* Comparing: neither this tab nor another diff can be side B. */
+            if (p->compare && (current || t->ws.docs[d].tabs[k].kind == SUBJECT_DIFF))
+                continue;
             struct pick *e = &p->all[p->n_all++];
             e->doc = d;
             e->tab = k;
             describe(t, e);
-            if (d == t->ws.cur_doc && k == t->ws.docs[d].cur)
+            if (p->compare ? d == want_doc && k == want_tab : current)
                 p->lb.sel = p->n_all - 1;
         }
+    if (p->compare && p->n_all == 0) {
+        picker_close(t, p);
+        ws_message(&t->ws, true, "diff: open a second plan (or a document with two tabs) to "
+                                 "compare");
+        return NULL;
+    }
     apply_filter(p);
     return p;
 }

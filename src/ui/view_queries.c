@@ -86,6 +86,8 @@ static int queries_key(struct tui *t, void *state, enum key_action a,
         return q->rows.n ? open_query(t, evrows_exec(&q->rows, q->lb.sel)) : RE_NONE;
     case KA_L_CLOSE:
         return RE_POP | RE_DRAW | RE_FULL;
+    case KA_APPS: /* the list it came from, in its place */
+        return t->apps ? RE_POP | RE_PUSH(VIEW_APPS) | RE_DRAW | RE_FULL : RE_NONE;
     case KA_Q_SORT: {
         bool by_id = q->rows.sort == EVROWS_BY_DURATION;
         q->rows.sel = q->lb.sel;

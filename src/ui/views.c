@@ -2,7 +2,7 @@
  * its module, one line here. */
 #include "sparkplan/view.h"
 
-extern const struct view_ops view_queries;
+extern const struct view_ops view_queries, view_apps;
 extern const struct view_ops view_tree, view_details, view_help, view_docs, view_findings,
     view_ids, view_walk, view_search, view_goto, view_paste, view_diff, view_picker;
 
@@ -12,6 +12,7 @@ const struct view_ops *const view_registry[VIEW_COUNT] = {
     [VIEW_HELP] = &view_help,
     [VIEW_DOCS] = &view_docs,
     [VIEW_QUERIES] = &view_queries,
+    [VIEW_APPS] = &view_apps,
     [VIEW_FINDINGS] = &view_findings,
     [VIEW_IDS] = &view_ids,
     [VIEW_WALK] = &view_walk,

@@ -260,35 +260,61 @@ static int option_error(int c, char **argv)
 
 static int take_inputs(int argc, char **argv, struct cli_options *o);
 
+/* The command line's options (getopt_long); the codes past 255 are long-only. */
+enum { OPT_ASCII = 256, OPT_THEME, OPT_NO_COLOR, OPT_LINT, OPT_SUMMARY, OPT_RULES,
+       OPT_EXPLAIN_NODE, OPT_SAMPLES, OPT_SAMPLE, OPT_DIFF, OPT_IGNORE, OPT_STRICT,
+       OPT_DIFF_FULL };
+static const struct option long_options[] = {
+    {"print", no_argument, NULL, 'p'},
+    {"json", no_argument, NULL, 'j'},
+    {"ascii", no_argument, NULL, OPT_ASCII},
+    {"theme", required_argument, NULL, OPT_THEME},
+    {"no-color", no_argument, NULL, OPT_NO_COLOR},
+    {"lint", no_argument, NULL, OPT_LINT},
+    {"summary", no_argument, NULL, OPT_SUMMARY},
+    {"rules", no_argument, NULL, OPT_RULES},
+    {"explain-node", required_argument, NULL, OPT_EXPLAIN_NODE},
+    {"samples", no_argument, NULL, OPT_SAMPLES},
+    {"sample", required_argument, NULL, OPT_SAMPLE},
+    {"diff", no_argument, NULL, OPT_DIFF},
+    {"ignore", required_argument, NULL, OPT_IGNORE},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    {"diff-full", no_argument, NULL, OPT_DIFF_FULL},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+/* --diff and its normalisation options; -1 to go on, else the exit status. */
+static int diff_option(int c, struct cli_options *o, bool *diff)
+{
+    struct diag nerr = {0};
+    switch (c) {
+    case OPT_DIFF:
+        *diff = true;
+        break;
+    case OPT_STRICT:
+        o->diff_norm = 0;
+        break;
+    case OPT_DIFF_FULL:
+        o->diff_full = true;
+        break;
+    case OPT_IGNORE:
+        if (diff_norm_parse(optarg, &o->diff_norm, &nerr) != SP_OK) {
+            usage_error(nerr.message, NULL, ""); /* it may quote the argument */
+            return EXIT_USAGE;
+        }
+        break;
+    }
+    return -1;
+}
+
 static int parse_options(int argc, char **argv, struct cli_options *o)
 {
-    enum { OPT_ASCII = 256, OPT_THEME, OPT_NO_COLOR, OPT_LINT, OPT_SUMMARY, OPT_RULES,
-           OPT_EXPLAIN_NODE, OPT_SAMPLES, OPT_SAMPLE, OPT_DIFF, OPT_IGNORE, OPT_STRICT,
-           OPT_DIFF_FULL };
-    static const struct option long_options[] = {
-        {"print", no_argument, NULL, 'p'},
-        {"json", no_argument, NULL, 'j'},
-        {"ascii", no_argument, NULL, OPT_ASCII},
-        {"theme", required_argument, NULL, OPT_THEME},
-        {"no-color", no_argument, NULL, OPT_NO_COLOR},
-        {"lint", no_argument, NULL, OPT_LINT},
-        {"summary", no_argument, NULL, OPT_SUMMARY},
-        {"rules", no_argument, NULL, OPT_RULES},
-        {"explain-node", required_argument, NULL, OPT_EXPLAIN_NODE},
-        {"samples", no_argument, NULL, OPT_SAMPLES},
-        {"sample", required_argument, NULL, OPT_SAMPLE},
-        {"diff", no_argument, NULL, OPT_DIFF},
-        {"ignore", required_argument, NULL, OPT_IGNORE},
-        {"strict", no_argument, NULL, OPT_STRICT},
-        {"diff-full", no_argument, NULL, OPT_DIFF_FULL},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0},
-    };
     memset(o, 0, sizeof *o);
     o->diff_norm = DIFF_NORM_DEFAULT;
     bool diff = false, json = false;
-    struct diag nerr = {0};
+    int status;
     const char *no_color = getenv("NO_COLOR");
     o->ui.no_color = no_color && *no_color;
     opterr = 0; /* our own messages, with "sparkplan:" rather than argv[0] */
@@ -303,19 +329,11 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
             json = true;
             break;
         case OPT_DIFF:
-            diff = true;
-            break;
         case OPT_STRICT:
-            o->diff_norm = 0;
-            break;
         case OPT_DIFF_FULL:
-            o->diff_full = true;
-            break;
         case OPT_IGNORE:
-            if (diff_norm_parse(optarg, &o->diff_norm, &nerr) != SP_OK) {
-                usage_error(nerr.message, NULL, ""); /* it may quote the argument */
-                return EXIT_USAGE;
-            }
+            if ((status = diff_option(c, o, &diff)) >= 0)
+                return status;
             break;
         case OPT_ASCII:
             o->ui.ascii = true;

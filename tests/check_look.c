@@ -117,6 +117,7 @@ static const struct terminal white = {"white.conf", {0, 0, 0}, {255, 255, 255}};
 struct cell_state {
     int fg, bg;            /* palette index, -1: the terminal's default */
     bool reverse, dim;
+    bool bold, underline;
 };
 
 /* One SGR sequence's numbers (after ESC [, up to m). */
@@ -133,11 +134,17 @@ static const char *apply_sgr(const char *p, struct cell_state *s)
     for (int i = 0; i < n; i++) {
         int c = v[i];
         if (c == 0)
-            *s = (struct cell_state){-1, -1, false, false};
+            *s = (struct cell_state){-1, -1, false, false, false, false};
+        else if (c == 1)
+            s->bold = true;
         else if (c == 2)
             s->dim = true;
         else if (c == 22)
-            s->dim = false;
+            s->dim = s->bold = false;
+        else if (c == 4)
+            s->underline = true;
+        else if (c == 24)
+            s->underline = false;
         else if (c == 7)
             s->reverse = true;
         else if (c == 27)
@@ -174,7 +181,7 @@ struct verdict {
 static struct verdict judge(const char *screen, const struct terminal *term)
 {
     struct verdict v = {100.0, "", 0, ""};
-    struct cell_state s = {-1, -1, false, false};
+    struct cell_state s = {-1, -1, false, false, false, false};
     int row = 0, col = 0;
     for (const char *p = screen; *p;) {
         if (p[0] == '\x1b' && p[1] == '[') {
@@ -388,68 +395,20 @@ START_TEST(eight_colours_keep_stage_tints_apart_from_exchanges)
 }
 END_TEST
 
-/* The style (colours and attributes) of a capture's cell, as the escapes set it. */
-struct style_state {
-    int fg, bg;
-    bool bold, underline, reverse;
-};
-
-static const char *apply_style(const char *p, struct style_state *s)
-{
-    int v[16], n = 0;
-    while (*p && *p != 'm' && n < 16) {
-        v[n++] = (int)strtol(p, (char **)&p, 10);
-        if (*p == ';')
-            p++;
-    }
-    if (n == 0)
-        v[n++] = 0;
-    for (int i = 0; i < n; i++) {
-        int c = v[i];
-        if (c == 0)
-            *s = (struct style_state){-1, -1, false, false, false};
-        else if (c == 1)
-            s->bold = true;
-        else if (c == 22)
-            s->bold = false;
-        else if (c == 4)
-            s->underline = true;
-        else if (c == 24)
-            s->underline = false;
-        else if (c == 7)
-            s->reverse = true;
-        else if (c == 27)
-            s->reverse = false;
-        else if (c >= 30 && c <= 37)
-            s->fg = c - 30;
-        else if (c == 39)
-            s->fg = -1;
-        else if (c >= 40 && c <= 47)
-            s->bg = c - 40;
-        else if (c == 49)
-            s->bg = -1;
-        else if ((c == 38 || c == 48) && i + 2 < n && v[i + 1] == 5) {
-            *(c == 38 ? &s->fg : &s->bg) = v[i + 2];
-            i += 2;
-        }
-    }
-    return *p == 'm' ? p + 1 : p;
-}
-
 /* The style of the first visible character of the capture line whose text contains
  * `text` (a legend line: its sample comes first, in its role). */
-static bool legend_sample_style(const char *screen, const char *text, struct style_state *out)
+static bool legend_sample_style(const char *screen, const char *text, struct cell_state *out)
 {
     for (const char *line = screen; *line;) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
         char vis[512];
         size_t nv = 0;
-        struct style_state st = {-1, -1, false, false, false}, first = st;
+        struct cell_state st = {-1, -1, false, false, false, false}, first = st;
         bool have_first = false;
         for (size_t i = 0; i < len;) {
             if (line[i] == '\033' && i + 1 < len && line[i + 1] == '[') {
-                const char *q = apply_style(line + i + 2, &st);
+                const char *q = apply_sgr(line + i + 2, &st);
                 i = (size_t)(q - line);
                 continue;
             }
@@ -513,7 +472,7 @@ static void eight_colour_roles_are_apart(const struct terminal *term, const char
     tmx_wait_for(&x, "Exchange (3)");
     tmx_keys(&x, "? Tab");
     char *screen = tmx_wait_screen(&x, "Marks and glyphs", true, false);
-    struct style_state st[N];
+    struct cell_state st[N];
     for (int i = 0; i < N; i++)
         ck_assert_msg(legend_sample_style(screen, meanings[i], &st[i]),
                       "%s: no legend line '%s'", theme, meanings[i]);

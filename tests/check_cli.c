@@ -12,34 +12,6 @@
 #include "sparkplan/sample.h"
 #include "testutil.h"
 
-static char tmpdir[64];
-
-static void make_tmpdir(void)
-{
-    strcpy(tmpdir, "/tmp/sparkplan-cli-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void remove_tmpdir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
-
-/* Writes len bytes to tmpdir/name; returns the path (static buffer per call site use). */
-static const char *write_tmp(const char *name, const char *bytes, size_t len)
-{
-    static char path[4][256];
-    static int slot;
-    char *p = path[slot++ % 4];
-    snprintf(p, 256, "%s/%s", tmpdir, name);
-    FILE *f = fopen(p, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(bytes, 1, len, f), len);
-    fclose(f);
-    return p;
-}
 
 START_TEST(missing_file_is_reported_with_exit_2)
 {
@@ -59,15 +31,15 @@ END_TEST
 
 START_TEST(directory_is_reported_with_exit_2)
 {
-    make_tmpdir();
+    tu_tmpdir_make("cli");
     int st;
-    char *err = tu_runf(&st, "'%s' --json '%s' 2>&1 >/dev/null", tu_binary(), tmpdir);
+    char *err = tu_runf(&st, "'%s' --json '%s' 2>&1 >/dev/null", tu_binary(), tu_tmpdir());
     ck_assert_int_eq(st, 2);
     char want[256];
-    snprintf(want, sizeof want, "sparkplan: %s: Is a directory\n", tmpdir);
+    snprintf(want, sizeof want, "sparkplan: %s: Is a directory\n", tu_tmpdir());
     ck_assert_str_eq(err, want);
     free(err);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 
@@ -77,8 +49,8 @@ START_TEST(unreadable_file_is_reported_with_exit_2)
         fprintf(stderr, "SKIP: running as root, permissions are not enforced\n");
         return;
     }
-    make_tmpdir();
-    const char *p = write_tmp("secret.txt", "== Physical Plan ==\nRange (0, 1)\n", 33);
+    tu_tmpdir_make("cli");
+    const char *p = tu_tmp_write("secret.txt", "== Physical Plan ==\nRange (0, 1)\n", 33);
     ck_assert_int_eq(chmod(p, 0), 0);
     int st;
     char *err = tu_runf(&st, "'%s' --print '%s' 2>&1 >/dev/null", tu_binary(), p);
@@ -87,14 +59,14 @@ START_TEST(unreadable_file_is_reported_with_exit_2)
     snprintf(want, sizeof want, "sparkplan: %s: Permission denied\n", p);
     ck_assert_str_eq(err, want);
     free(err);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 
 START_TEST(input_without_a_plan_is_reported_with_exit_2)
 {
-    make_tmpdir();
-    const char *p = write_tmp("empty.txt", "\n\n", 2);
+    tu_tmpdir_make("cli");
+    const char *p = tu_tmp_write("empty.txt", "\n\n", 2);
     int st;
     char *err = tu_runf(&st, "'%s' --print '%s' 2>&1 >/dev/null", tu_binary(), p);
     ck_assert_int_eq(st, 2);
@@ -106,16 +78,16 @@ START_TEST(input_without_a_plan_is_reported_with_exit_2)
     ck_assert_int_eq(st, 2);
     ck_assert_str_eq(err, "sparkplan: stdin: no Spark plan found\n");
     free(err);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 
 START_TEST(prose_without_a_plan_is_reported_with_exit_2)
 {
-    make_tmpdir();
+    tu_tmpdir_make("cli");
     static const char prose[] = "Here is what I ran:\n\nspark.sql(\"select 1\").show()\n"
                                 "and it printed a table, not a plan.\n";
-    const char *p = write_tmp("notes.txt", prose, sizeof prose - 1);
+    const char *p = tu_tmp_write("notes.txt", prose, sizeof prose - 1);
     int st;
     char *err = tu_runf(&st, "'%s' '%s' 2>&1 >/dev/null", tu_binary(), p);
     ck_assert_int_eq(st, 2);
@@ -123,7 +95,7 @@ START_TEST(prose_without_a_plan_is_reported_with_exit_2)
     snprintf(want, sizeof want, "sparkplan: %s: no Spark plan found\n", p);
     ck_assert_str_eq(err, want);
     free(err);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 
@@ -131,11 +103,11 @@ END_TEST
  * in JSON the warning is in "warnings" and stderr stays quiet. */
 START_TEST(warnings_go_to_stderr_with_their_line)
 {
-    make_tmpdir();
+    tu_tmpdir_make("cli");
     static const char plan[] = "== Physical Plan ==\n"
                                "*(1) Project [a#1, b#2, ... 5 more fields]\n"
                                "+- *(1) Range (0, 10, step=1, splits=8)\n";
-    const char *p = write_tmp("cut.txt", plan, sizeof plan - 1);
+    const char *p = tu_tmp_write("cut.txt", plan, sizeof plan - 1);
     int st;
     char *err = tu_runf(&st, "'%s' --print '%s' 2>&1 >/dev/null", tu_binary(), p);
     ck_assert_int_eq(st, 0);
@@ -155,7 +127,7 @@ START_TEST(warnings_go_to_stderr_with_their_line)
     out = tu_runf(&st, "'%s' --json '%s' 2>/dev/null", tu_binary(), p);
     ck_assert_ptr_nonnull(strstr(out, "\"warnings\":[{\"line\":2,\"message\":\""));
     free(out);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 
@@ -276,8 +248,8 @@ static const char hostile[] = "== Physical Plan ==\n"
 
 START_TEST(json_escapes_hostile_text)
 {
-    make_tmpdir();
-    const char *p = write_tmp("hostile.txt", hostile, sizeof hostile - 1);
+    tu_tmpdir_make("cli");
+    const char *p = tu_tmp_write("hostile.txt", hostile, sizeof hostile - 1);
     int st;
     char *out = tu_runf(&st, "'%s' --json '%s'", tu_binary(), p);
     ck_assert_int_eq(st, 0);
@@ -285,14 +257,14 @@ START_TEST(json_escapes_hostile_text)
     ck_assert_ptr_nonnull(strstr(out, "\\u001b[31mred\\u001b[0m#1, \\\"q\\\"#2, back\\\\slash#3"));
     ck_assert_ptr_nonnull(strstr(out, "\\u0001\\u007f\\ufffd\\ufffd \\u009b"));
     free(out);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 
 START_TEST(print_shows_escape_sequences_as_carets)
 {
-    make_tmpdir();
-    const char *p = write_tmp("hostile.txt", hostile, sizeof hostile - 1);
+    tu_tmpdir_make("cli");
+    const char *p = tu_tmp_write("hostile.txt", hostile, sizeof hostile - 1);
     int st;
     char *out = tu_runf(&st, "'%s' --print '%s'", tu_binary(), p);
     ck_assert_int_eq(st, 0);
@@ -301,7 +273,7 @@ START_TEST(print_shows_escape_sequences_as_carets)
     ck_assert_ptr_null(strchr(out, '\x1b'));
     ck_assert_ptr_null(strchr(out, '\x01'));
     free(out);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 
@@ -330,9 +302,9 @@ END_TEST
 START_TEST(deep_plan_prints_and_nests_in_json)
 {
     const size_t depth = 2000;
-    make_tmpdir();
+    tu_tmpdir_make("cli");
     char path[256];
-    snprintf(path, sizeof path, "%s/deep.txt", tmpdir);
+    snprintf(path, sizeof path, "%s/deep.txt", tu_tmpdir());
     FILE *f = fopen(path, "wb");
     ck_assert_ptr_nonnull(f);
     fputs("== Physical Plan ==\nProject [a#1]\n", f);
@@ -362,7 +334,7 @@ START_TEST(deep_plan_prints_and_nests_in_json)
     snprintf(want, sizeof want, "[depth %zu] Project [a#1]\n", depth - 1);
     ck_assert_ptr_nonnull(strstr(out, want));
     free(out);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 
@@ -404,11 +376,11 @@ START_TEST(make_install_puts_binary_man_page_and_samples_in_place)
         fprintf(stderr, "SKIP: make install is checked in the plain pass\n");
         return;
     }
-    make_tmpdir();
+    tu_tmpdir_make("cli");
     int st;
     /* The parent make's jobserver descriptors are not ours to use. */
     char *out = tu_runf(&st, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install "
-                         "DESTDIR='%s' PREFIX=/usr 2>&1", tmpdir);
+                         "DESTDIR='%s' PREFIX=/usr 2>&1", tu_tmpdir());
     ck_assert_msg(st == 0, "make install failed:\n%s", out);
     free(out);
     const char *const files[] = {"/usr/bin/sparkplan", "/usr/share/man/man1/sparkplan.1",
@@ -417,19 +389,19 @@ START_TEST(make_install_puts_binary_man_page_and_samples_in_place)
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[512];
         struct stat sb;
-        snprintf(path, sizeof path, "%s%s", tmpdir, files[i]);
+        snprintf(path, sizeof path, "%s%s", tu_tmpdir(), files[i]);
         ck_assert_msg(stat(path, &sb) == 0 && S_ISREG(sb.st_mode), "%s not installed", path);
     }
     for (size_t i = 0; i < n_sample_files; i++) {
         char path[512];
-        snprintf(path, sizeof path, "%s/usr/share/sparkplan/samples/%s", tmpdir, sample_files[i].name);
+        snprintf(path, sizeof path, "%s/usr/share/sparkplan/samples/%s", tu_tmpdir(), sample_files[i].name);
         ck_assert_msg(access(path, R_OK) == 0, "%s not installed", path);
     }
-    out = tu_runf(&st, "'%s/usr/bin/sparkplan' --version", tmpdir);
+    out = tu_runf(&st, "'%s/usr/bin/sparkplan' --version", tu_tmpdir());
     ck_assert_int_eq(st, 0);
     ck_assert_str_eq(out, "sparkplan " SPARKPLAN_VERSION "\n");
     free(out);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 

@@ -12,34 +12,6 @@
 #include "sparkplan/load.h"
 #include "testutil.h"
 
-static char tmpdir[64];
-
-static void make_tmpdir(void)
-{
-    strcpy(tmpdir, "/tmp/sparkplan-rel-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void remove_tmpdir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
-
-/* Writes len bytes to tmpdir/name; returns the path (one of 4 static buffers). */
-static const char *write_tmp(const char *name, const char *bytes, size_t len)
-{
-    static char path[4][256];
-    static int slot;
-    char *p = path[slot++ % 4];
-    snprintf(p, 256, "%s/%s", tmpdir, name);
-    FILE *f = fopen(p, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(bytes, 1, len, f), len);
-    fclose(f);
-    return p;
-}
 
 static size_t n_sections(const struct document *doc)
 {
@@ -174,9 +146,9 @@ START_TEST(inputs_past_the_limits_are_refused_not_cut)
     ck_assert_ptr_null(doc);
     ck_assert_str_eq(err.message, "input too large: more than 100 lines (line numbers are 32-bit)");
     load_set_limits(1000, 0);
-    make_tmpdir();
+    tu_tmpdir_make("rel");
     char *big = tu_union_plan(60, false, "", &len);
-    const char *path = write_tmp("big.txt", big, len);
+    const char *path = tu_tmp_write("big.txt", big, len);
     free(big);
     ck_assert_int_eq(load_path(path, &doc, &err), SP_ERR_TOO_LARGE);
     ck_assert_str_eq(err.message,
@@ -203,7 +175,7 @@ START_TEST(inputs_past_the_limits_are_refused_not_cut)
     ck_assert_str_eq(out, "sparkplan: SPARKPLAN_MAX_INPUT: not a size: 'lots' "
                           "(bytes, or a number with K, M or G)\n");
     free(out);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 
@@ -211,10 +183,10 @@ END_TEST
 
 START_TEST(bidi_controls_in_plan_text_are_shown_by_name)
 {
-    make_tmpdir();
+    tu_tmpdir_make("rel");
     const char plan[] = "== Physical Plan ==\n*(1) Filter (name#1 = evil\xe2\x80\xaetxt.exe\xe2\x81\xa6)\n"
                         "+- Scan parquet t\xe2\x80\x8b[name#1]\n";
-    const char *path = write_tmp("bidi.txt", plan, sizeof plan - 1);
+    const char *path = tu_tmp_write("bidi.txt", plan, sizeof plan - 1);
     int st;
     char *out = tu_runf(&st, "'%s' --print '%s'", tu_binary(), path);
     ck_assert_int_eq(st, 0);
@@ -222,21 +194,21 @@ START_TEST(bidi_controls_in_plan_text_are_shown_by_name)
                           "*(1) Filter (name#1 = evil<U+202E>txt.exe<U+2066>)\n"
                           "  Scan parquet t<U+200B>[name#1]\n");
     free(out);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 
 START_TEST(file_names_and_arguments_are_sanitized_in_every_message)
 {
-    make_tmpdir();
+    tu_tmpdir_make("rel");
     char name[64];
     snprintf(name, sizeof name, "a\033]0;owned\007.txt");
     size_t len;
     char *plan = tu_union_plan(3, false, "", &len);
-    write_tmp(name, plan, len);
+    tu_tmp_write(name, plan, len);
     free(plan);
     int st;
-    char *out = tu_runf(&st, "cd '%s' && '%s' --summary a*.txt a*.txt", tmpdir, tu_binary());
+    char *out = tu_runf(&st, "cd '%s' && '%s' --summary a*.txt a*.txt", tu_tmpdir(), tu_binary());
     ck_assert_int_eq(st, 0);
     ck_assert_ptr_nonnull(strstr(out, "==> a^[]0;owned^G.txt <=="));
     ck_assert_ptr_null(strchr(out, '\033'));
@@ -252,7 +224,7 @@ START_TEST(file_names_and_arguments_are_sanitized_in_every_message)
         }
         free(out);
     }
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 
@@ -284,18 +256,18 @@ START_TEST(make_uninstall_leaves_no_directory_it_created)
         fprintf(stderr, "SKIP: make uninstall is checked in the plain pass\n");
         return;
     }
-    make_tmpdir();
+    tu_tmpdir_make("rel");
     int st;
     /* A directory that was there before the install stays. */
     char *out = tu_runf(&st, "mkdir -p '%s/usr/share/man' && "
                         "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install DESTDIR='%s' "
                         "PREFIX=/usr 2>&1 && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "
                         "uninstall DESTDIR='%s' PREFIX=/usr 2>&1 && cd '%s' && find . | sort",
-                        tmpdir, tmpdir, tmpdir, tmpdir);
+                        tu_tmpdir(), tu_tmpdir(), tu_tmpdir(), tu_tmpdir());
     ck_assert_msg(st == 0, "make install/uninstall failed:\n%s", out);
     ck_assert_str_eq(out, ".\n./usr\n./usr/share\n./usr/share/man\n");
     free(out);
-    remove_tmpdir();
+    tu_tmpdir_remove();
 }
 END_TEST
 

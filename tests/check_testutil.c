@@ -300,3 +300,36 @@ struct plan_detail tu_detail(const struct plan_node *n, unsigned i)
             return d;
     }
 }
+
+static char scratch_dir[64];
+
+void tu_tmpdir_make(const char *tag)
+{
+    snprintf(scratch_dir, sizeof scratch_dir, "/tmp/sparkplan-%.16s-XXXXXX", tag);
+    ck_assert_ptr_nonnull(mkdtemp(scratch_dir));
+}
+
+const char *tu_tmpdir(void)
+{
+    return scratch_dir;
+}
+
+void tu_tmpdir_remove(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch_dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+const char *tu_tmp_write(const char *name, const char *bytes, size_t len)
+{
+    static char path[4][256];
+    static int slot;
+    char *p = path[slot++ % 4];
+    snprintf(p, 256, "%s/%s", scratch_dir, name);
+    FILE *f = fopen(p, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(bytes, 1, len, f), len);
+    fclose(f);
+    return p;
+}

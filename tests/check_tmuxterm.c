@@ -101,6 +101,21 @@ static void start_in(struct tmx *x, const char *conf, const char *name, int w, i
     free(out);
 }
 
+void tmx_start_shell(struct tmx *x, const char *name, int w, int h, const char *env)
+{
+    snprintf(x->sock, sizeof x->sock, "%s/%s.sock", dir, name);
+    x->program = false;
+    char san[512];
+    tu_san_env(san, sizeof san, tmx_report_prefix());
+    char *out = tmx_sh("cd %s && tmux -S %s -f %s/tmux.conf new-session -d -x %d -y %d "
+                       "'exec env -u NO_COLOR -u COLORFGBG -u SPARKPLAN_THEME "
+                       "TERM=xterm-256color LC_ALL=C.UTF-8 XDG_CONFIG_HOME=%s/xdg-%s %s %s "
+                       "SP=%s PS1=READY\\$\\  bash --norc --noprofile -i' 2>&1",
+                       dir, x->sock, dir, w, h, dir, name, san, env, tu_binary());
+    ck_assert_msg(out[0] == '\0', "tmux failed: %s", out);
+    free(out);
+}
+
 void tmx_start(struct tmx *x, const char *name, int w, int h, const char *env, const char *args)
 {
     tmx_start_cmd(x, name, w, h, env, args, false);

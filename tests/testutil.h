@@ -56,6 +56,14 @@ char *tu_run(const char *cmd, int *status);
 /* The same with a printf-style command; fails the test when the shell cannot be started. */
 char *tu_runf(int *status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A scratch directory /tmp/sparkplan-TAG-XXXXXX for a suite (one at a time), its path, and
+ * its removal; tu_tmp_write writes len bytes to DIR/name and returns the path (one of 4
+ * static buffers). */
+void tu_tmpdir_make(const char *tag);
+const char *tu_tmpdir(void);
+void tu_tmpdir_remove(void);
+const char *tu_tmp_write(const char *name, const char *bytes, size_t len);
+
 /* A formatted plan of n scans and exchanges under one Union (n + 1 operators, one details
  * block each; every third operator an Exchange), malloc'd and NUL-terminated, its length in
  * *len.  padded: each block also carries a 140-byte "Arguments: pad 000..." field, so the

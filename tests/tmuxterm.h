@@ -1,4 +1,4 @@
-/* tmuxterm: the one tmux harness of the terminal tests (check_e2e.c, check_insight_e2e.c).
+/* tmuxterm: the one tmux harness of every terminal test suite (the explorer started alone, or from an interactive shell).
  *
  * Each test runs the binary as the only program of a private tmux server (its own socket
  * in the suite's run directory, no user configuration, remain-on-exit so the last screen
@@ -45,6 +45,11 @@ char *tmx_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tmx_start(struct tmx *x, const char *name, int w, int h, const char *env, const char *args);
 void tmx_start_cmd(struct tmx *x, const char *name, int w, int h, const char *env,
                    const char *args, bool then_shell);
+
+/* An interactive bash (prompt "READY$ ", $SP the binary) in a W x H UTF-8 terminal, in the
+ * run directory, with ENV added: a test starts the explorer from it as people do (job
+ * control, signals from the shell).  tmx_stop kills the server without judging an exit. */
+void tmx_start_shell(struct tmx *x, const char *name, int w, int h, const char *env);
 
 /* tmx_start with the run directory's tmux configuration file conf (a window-style that
  * sets the terminal's own colours, as a light or dark terminal has). */

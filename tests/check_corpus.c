@@ -792,6 +792,32 @@ START_TEST(every_corpus_file_loads)
 }
 END_TEST
 
+/* document_finish takes depths, pre-order numbers, subtree sizes and the id tables from
+   the builder's record when the parser made the nodes in pre-order; on every corpus file
+   the model must be the one the walk over all nodes gives. */
+START_TEST(the_model_is_finished_the_same_from_the_record_and_by_the_walk)
+{
+    const char *dir = tu_corpus_dir();
+    if (!dir)
+        return;
+    size_t n, nodes = 0, differ = 0;
+    struct entry *e = read_index(dir, &n);
+    for (size_t i = 0; i < n; i++) {
+        size_t k;
+        char *why = tu_finish_differs(e[i].path, &k);
+        nodes += k;
+        if (why) {
+            fprintf(stderr, "corpus: %s: %s\n", e[i].path, why);
+            differ++;
+        }
+        free(why);
+    }
+    free(e);
+    ck_assert_uint_gt(nodes, 50000);
+    ck_assert_msg(differ == 0, "%zu corpus files are finished differently", differ);
+}
+END_TEST
+
 START_TEST(tree_modes_agree_with_a_simple_reading)
 {
     const char *dir = tu_corpus_dir();
@@ -838,6 +864,7 @@ Suite *corpus_suite(void)
     TCase *tc = tcase_create("corpus");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, every_corpus_file_loads);
+    tcase_add_test(tc, the_model_is_finished_the_same_from_the_record_and_by_the_walk);
     tcase_add_test(tc, tree_modes_agree_with_a_simple_reading);
     tcase_add_test(tc, documented_files_give_exactly_the_printed_tree);
     suite_add_tcase(s, tc);

@@ -208,6 +208,59 @@ START_TEST(details_asked_key_after_key_and_after_the_document_is_gone)
 }
 END_TEST
 
+/* The model finished from the builder's record (the parser makes nodes in pre-order) is the
+   one the walk over every node gives: over the samples, and over shapes that leave the
+   record behind (inner children two levels down, a plan dropped as prose, ids dropped from a
+   section with few of them, a node placed after its section seemed done). */
+START_TEST(the_record_and_the_walk_finish_the_same_model)
+{
+    static const char *const texts[] = {
+        "== Physical Plan ==\n* Project (3)\n+- * Filter (2)\n   +- Scan parquet t (1)\n\n"
+        "(1) Scan parquet t\nOutput [1]: [a#1]\n\n(2) Filter [codegen id : 1]\nInput [1]: [a#1]\n"
+        "Condition : (a#1 > 1)\n\n(3) Project [codegen id : 1]\nOutput [1]: [a#1]\n",
+        "Some prose that names Filter once.\n\n== Physical Plan ==\nProject [a#1]\n"
+        "+- Filter (a#1 > 1)\n   :  +- Subquery subquery#5\n   :     +- Scan x\n"
+        "   +- Scan parquet t\n",
+        "== Analyzed Logical Plan ==\nProject [a#1]\n+- Relation t[a#1] parquet\n\n"
+        "== Physical Plan ==\nAdaptiveSparkPlan isFinalPlan=true\n+- == Final Plan ==\n"
+        "   Project (3)\n   +- Scan (1)\n+- == Initial Plan ==\n   Project (3)\n"
+        "   +- Scan (1)\n",
+        "== Physical Plan ==\nProject [a#1]\n+- Window (2) stray\n   +- Filter x\n      +- Scan t\n",
+        "Filter (a > 1)\n+- Scan t\n\nunrelated text\n\nProject [b#2]\n+- Scan u\n",
+    };
+    tu_tmpdir_make("finish");
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        const char *path = tu_tmp_write("plan.txt", texts[i], strlen(texts[i]));
+        char *why = tu_finish_differs(path, NULL);
+        ck_assert_msg(why == NULL, "text %zu: %s", i, why ? why : "");
+    }
+    /* Past 8 MB the parse runs beside the quick scan (load.c): the same there. */
+    size_t len;
+    char *big = tu_union_plan(70000, true, "", &len);
+    ck_assert_uint_gt(len, 8u << 20);
+    size_t nodes;
+    char *why = tu_finish_differs(tu_tmp_write("big.txt", big, len), &nodes);
+    ck_assert_msg(why == NULL, "big plan: %s", why ? why : "");
+    ck_assert_uint_eq(nodes, 70001);
+    free(big);
+    tu_tmpdir_remove();
+    static const char *const samples[] = {
+        "aqe-initial-final.txt", "broadcast-vs-sortmerge.txt", "cache.txt",
+        "cost-misleading.txt", "diff-analyzed-optimized.txt", "diff-pushdown.txt",
+        "join-aqe-final.txt", "join-codegen.txt", "join-cost.txt", "join-extended.txt",
+        "join-formatted.txt", "join-simple.txt", "partition-pruning.txt",
+        "python-udf-vs-native.txt", "window-partitioning.txt",
+    };
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "samples/%s", samples[i]);
+        why = tu_finish_differs(path, &nodes);
+        ck_assert_msg(why == NULL, "%s: %s", path, why ? why : "");
+        ck_assert_uint_gt(nodes, 0);
+    }
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
     Suite *s = suite_create("plan");
@@ -215,6 +268,7 @@ Suite *plan_suite(void)
     tcase_add_test(tc, arena_hands_out_zeroed_aligned_memory_and_big_blocks);
     tcase_add_test(tc, arena_blocks_fit_while_chunks_grow);
     tcase_add_test(tc, a_deep_chain_finishes_without_recursion);
+    tcase_add_test(tc, the_record_and_the_walk_finish_the_same_model);
     tcase_add_test(tc, a_plan_built_by_enter_and_leave_has_its_tree);
     tcase_add_test(tc, details_asked_key_after_key_and_after_the_document_is_gone);
     suite_add_tcase(s, tc);

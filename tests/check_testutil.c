@@ -333,3 +333,90 @@ const char *tu_tmp_write(const char *name, const char *bytes, size_t len)
     fclose(f);
     return p;
 }
+
+/* ---- the two ways to finish a model ------------------------------------------------------ */
+
+static long index_of(const struct document *doc, const struct plan_node *n)
+{
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < doc->n_all_nodes; i++) /* only asked where a pointer differs */
+        if (doc->all_nodes[i] == n)
+            return (long)i;
+    return -2;
+}
+
+/* The place of a node in its document: plan, section and pre-order number. */
+static bool same_place(const struct plan_node *a, const struct plan_node *b)
+{
+    if (!a || !b)
+        return a == b;
+    return a->preorder == b->preorder && a->line == b->line && a->depth == b->depth &&
+           a->section->kind == b->section->kind && a->section->line == b->section->line;
+}
+
+static char *compare_models(const struct document *a, const struct document *b)
+{
+    char msg[300];
+    if (a->n_all_nodes != b->n_all_nodes || a->n_plans != b->n_plans) {
+        snprintf(msg, sizeof msg, "%zu nodes / %u plans against %zu / %u", a->n_all_nodes,
+                 a->n_plans, b->n_all_nodes, b->n_plans);
+        return strdup(msg);
+    }
+    for (size_t i = 0; i < a->n_all_nodes; i++) {
+        const struct plan_node *x = a->all_nodes[i], *y = b->all_nodes[i];
+        if (x->depth != y->depth || x->preorder != y->preorder ||
+            x->subtree_size != y->subtree_size || x->line != y->line || x->id != y->id ||
+            x->n_children != y->n_children || !same_place(x->parent, y->parent) ||
+            x->section->kind != y->section->kind || x->section->n_nodes != y->section->n_nodes) {
+            snprintf(msg, sizeof msg,
+                     "node %zu (line %u): depth %u/%u preorder %u/%u subtree %u/%u id %d/%d",
+                     i, x->line, x->depth, y->depth, x->preorder, y->preorder, x->subtree_size,
+                     y->subtree_size, x->id, y->id);
+            return strdup(msg);
+        }
+    }
+    const struct plan *p = a->first_plan, *q = b->first_plan;
+    for (; p && q; p = p->next, q = q->next) {
+        if (p->by_id_len != q->by_id_len) {
+            snprintf(msg, sizeof msg, "plan at line %u: by_id_len %u/%u", p->line, p->by_id_len,
+                     q->by_id_len);
+            return strdup(msg);
+        }
+        for (uint32_t k = 0; k < p->by_id_len; k++)
+            if (index_of(a, p->by_id[k]) != index_of(b, q->by_id[k])) {
+                snprintf(msg, sizeof msg, "plan at line %u: id %u points elsewhere", p->line, k);
+                return strdup(msg);
+            }
+        const struct plan_section *s = p->first_section, *t = q->first_section;
+        for (; s && t; s = s->next, t = t->next) {
+            if (s->n_nodes != t->n_nodes)
+                return strdup("a section's node count differs");
+            for (uint32_t k = 0; k < s->n_nodes; k++)
+                if (!same_place(s->preorder[k], t->preorder[k]) ||
+                    s->preorder[k]->preorder != k)
+                    return strdup("a section's pre-order differs");
+        }
+    }
+    return NULL;
+}
+
+char *tu_finish_differs(const char *path, size_t *nodes)
+{
+    struct document *a = NULL, *b = NULL;
+    struct diag err = {0};
+    enum sp_status sa = load_path(path, &a, &err);
+    plan_order_enable(false);
+    enum sp_status sb = load_path(path, &b, &err);
+    plan_order_enable(true);
+    char *why = NULL;
+    if (sa != sb)
+        why = strdup("the load's status differs");
+    else if (sa == SP_OK)
+        why = compare_models(a, b);
+    if (nodes)
+        *nodes = a ? a->n_all_nodes : 0;
+    document_free(a);
+    document_free(b);
+    return why;
+}

@@ -22,6 +22,12 @@ enum sp_status tu_try_parse(const char *text, size_t len, struct document **doc)
 /* Read a whole file into a malloc'd NUL-terminated buffer; NULL when unreadable. */
 char *tu_read_file(const char *path, size_t *len);
 
+/* Loads path twice, once finished from the builder's record of node order and once by the
+ * walk over every node (plan_order_enable), and returns NULL when the two models agree in
+ * every field document_finish sets, else a malloc'd sentence saying where they differ.
+ * *nodes (may be NULL) gets the node count. */
+char *tu_finish_differs(const char *path, size_t *nodes);
+
 /* Corpus directory, or NULL (and a message printed once) when it is absent. */
 const char *tu_corpus_dir(void);
 /* Path of the sparkplan binary under test. */

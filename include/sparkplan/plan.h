@@ -171,6 +171,12 @@ struct document {
     /* Additive (issue 6): when set, parse_document polls it every 4,096 lines and stops with
        SP_ERR_CANCELLED once it is non-zero (load.c's parse beside the quick scan). */
     const atomic_int *parse_cancel;
+    /* The builder's record of the nodes in the order it made them (plan_order_*, for
+       build.c): while every node goes in in pre-order, depths, pre-order numbers and subtree
+       sizes are set as the nodes are made, still in the cache, and document_finish does not
+       walk the whole model again (a third of finishing was waiting for memory).  NULL when
+       nobody asked for it (hand-built trees, the event-log reader): the walk does it all. */
+    struct plan_order *order;
 };
 
 /* Construction: takes ownership of bytes (malloc'd, source_init).  Does not parse. */
@@ -190,6 +196,24 @@ void plan_node_append_child_after(struct plan_node *parent, struct plan_node *la
 void plan_section_append_root(struct plan_section *s, struct plan_node *root);
 void document_warn(struct document *doc, uint32_t line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The builder's record (build.c calls these; nobody else).  plan_order_begin on an empty
+ * document starts it; plan_order_node after each node is linked (its parent, if any, is then
+ * the node last made or one of that node's ancestors, else the record gives up and
+ * document_finish walks); plan_order_plan_begin / plan_order_plan_dropped around a plan that
+ * build_end_plan unlinks; plan_order_id_changed when a reader changes a node's id after
+ * making it.  plan_order_discard drops the record (document_finish then walks: tests
+ * compare the two).  All are no-ops without a record.  Returns false on allocation failure
+ * (the walk does the work then). */
+struct plan_order;
+bool plan_order_begin(struct document *doc);
+void plan_order_node(struct document *doc, struct plan_node *n);
+void plan_order_plan_begin(struct document *doc);
+void plan_order_plan_dropped(struct document *doc);
+void plan_order_id_changed(struct document *doc, const struct plan_node *n);
+void plan_order_discard(struct document *doc);
+/* For tests: off, plan_order_begin keeps no record and every document_finish walks. */
+void plan_order_enable(bool on);
 
 /* After parsing: fills depth, preorder arrays, subtree sizes, by_id and all_nodes.
  * Iterative, linear.  Returns false on allocation failure. */

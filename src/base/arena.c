@@ -16,12 +16,12 @@
 /* Every type the model stores (pointers, sizes, doubles) needs 8 bytes at most; rounding
    to 16 cost a 184-byte node 8 bytes more (4 % of a node-heavy model). */
 #define ARENA_ALIGN 8u
-#define POPULATE_MIN (4u << 20) /* chunks from here on are mapped, populated */
+#define POPULATE_MIN (4u << 20) /* chunks from here on are mapped, populated (chunk_map) */
 
 struct arena_chunk {
     struct arena_chunk *next;
     size_t size, used;
-    bool mapped;
+    size_t mapped_len; /* 0: calloc'd; else the length of its mapping */
     _Alignas(8) unsigned char data[];
 };
 
@@ -35,25 +35,55 @@ void arena_init(struct arena *a)
  * mapped zero pages (calloc skips its memset for them), and the bump pointer never hands
  * out the same bytes twice.  Zeroing each block again touched every page of the model twice
  * (memset was 17 % of loading a 1M-node formatted plan, its page faults included). */
+#define HUGE_PAGE (2u << 20)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL and pages are touched */
+#endif
+
+/* A big chunk: anonymous memory on 2 MB boundaries, asked for as transparent huge pages,
+ * with every page made present before the parser writes to it.  On the reference VM 130 MB
+ * of 4 KB pages took 38-44 ms to fault in (MAP_POPULATE), a third of the budget for loading
+ * a million operators; as 2 MB pages the same memory is present in 15-16 ms (BENCHMARKS.md).
+ * Where huge pages are off (THP "never") the madvise is refused and this is the 4 KB path. */
+static struct arena_chunk *chunk_map(size_t want, size_t *mapped_len)
+{
+    size_t len = (want + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+    char *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    /* Keep the aligned len bytes; give back the unaligned head and tail. */
+    char *base = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (base > m)
+        munmap(m, (size_t)(base - m));
+    if (base + len < m + len + HUGE_PAGE)
+        munmap(base + len, (size_t)(m + len + HUGE_PAGE - (base + len)));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(base, len, MADV_HUGEPAGE);
+#endif
+    if (madvise(base, len, MADV_POPULATE_WRITE) != 0) {
+        /* Bound: one write per 4 KB page of the chunk. */
+        for (size_t i = 0; i < len; i += 4096)
+            ((volatile char *)base)[i] = 0;
+    }
+    *mapped_len = len;
+    return (struct arena_chunk *)(void *)base;
+}
+
 static struct arena_chunk *chunk_new(size_t size)
 {
     struct arena_chunk *c;
-    bool mapped = false;
+    size_t mapped_len = 0;
     if (size >= POPULATE_MIN) {
-        /* A big model's chunks are mapped with their pages filled in one call: faulting
-         * 4 KB at a time as the parser writes was a sixth of loading a 1M-node plan on the
-         * reference VM, and MAP_POPULATE does the same zeroing without a trap per page
-         * (5-10 % of the wall time, +2 % peak memory for the last chunk's unused tail). */
-        void *m = mmap(NULL, sizeof *c + size, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-        c = m == MAP_FAILED ? NULL : m;
-        mapped = c != NULL;
+        c = chunk_map(sizeof *c + size, &mapped_len);
+        if (c) /* the rounding up to 2 MB is the chunk's to use */
+            size = mapped_len - sizeof *c;
     } else {
         c = calloc(1, sizeof *c + size);
     }
     if (!c)
         return NULL;
-    c->mapped = mapped;
+    c->mapped_len = mapped_len;
     c->next = NULL;
     c->size = size;
     c->used = 0;
@@ -153,8 +183,8 @@ void arena_free(struct arena *a)
     struct arena_chunk *c = a->head;
     while (c) {
         struct arena_chunk *next = c->next;
-        if (c->mapped)
-            munmap(c, sizeof *c + c->size);
+        if (c->mapped_len)
+            munmap(c, c->mapped_len);
         else
             free(c);
         c = next;

@@ -122,6 +122,15 @@ enum head_kind headline_kind(const char *s, size_t n)
     /* Every name starts with one of these: most lines are turned away here. */
     if (!n || !headline_first_byte(s[0]))
         return HEAD_NONE;
+    /* A letter, '/' or '-' starts one rule or two of the table (the titles and banners start
+       with '='): a details field line such as "Functions [1]: ..." or "Subquery:1" is told
+       from them by its first bytes, without going through the table (every such line of a
+       big formatted plan comes here twice: the parser and the quick scan). */
+    if ((s[0] == 'F' && !starts(s, n, "Found ", 6)) ||
+        (s[0] == 'G' && !starts(s, n, "Generated code:", 15)) ||
+        (s[0] == 'S' && !starts(s, n, "Sub", 3)) || (s[0] == '/' && !starts(s, n, "/* ", 3)) ||
+        (s[0] == '-' && !starts(s, n, "-- !query", 9)))
+        return HEAD_NONE;
     trim_trailing(s, &n);
     if (n < 3)
         return HEAD_NONE;

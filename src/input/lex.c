@@ -63,18 +63,17 @@ static bool read_uint(const char *s, size_t n, size_t *i, int32_t *out)
 static bool read_id(const char *s, size_t n, size_t *i, int32_t *out)
 {
     size_t k = *i;
-    int64_t v = 0;
-    bool big = false;
+    uint64_t v = 0;
+    /* Once past INT32_MAX the value stops growing (it fits: at most 10 x INT32_MAX + 9):
+       only whether it is too big counts then. */
     while (k < n && is_digit(s[k])) {
-        v = v * 10 + (s[k] - '0');
-        big = big || v > INT32_MAX;
-        if (big)
-            v = 0; /* only whether it is too big counts now */
+        if (v <= INT32_MAX)
+            v = v * 10 + (uint64_t)(s[k] - '0');
         k++;
     }
     if (k == *i)
         return false;
-    *out = big ? LEX_NUMBER_TOO_BIG : (int32_t)v;
+    *out = v > INT32_MAX ? LEX_NUMBER_TOO_BIG : (int32_t)v;
     *i = k;
     return true;
 }
@@ -548,6 +547,24 @@ bool lex_statistics(const char *s, size_t n, struct plan_stats *out, size_t *at_
     return true;
 }
 
+/* Where " [codegen id : 12]" starts when it closes the line, as it does in Spark's own
+   output; SIZE_MAX otherwise.  It is then the last one in the line (only digits and ']'
+   follow it), found without searching the line for every '['. */
+static size_t codegen_tail(const char *s, size_t n)
+{
+    static const char mark[] = " [codegen id : ";
+    const size_t k = sizeof mark - 1;
+    if (n < k + 2 || s[n - 1] != ']')
+        return SIZE_MAX;
+    size_t d = n - 1;
+    /* Bound: walks back over the digits only. */
+    while (d > k && is_digit(s[d - 1]))
+        d--;
+    if (d == n - 1 || d < k || memcmp(s + d - k, mark, k) != 0)
+        return SIZE_MAX;
+    return d - k;
+}
+
 bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name,
                         int32_t *codegen_id)
 {
@@ -564,7 +581,9 @@ bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name
         i++;
     struct slice rest = trim_right(s + i, n - i);
     *codegen_id = -1;
-    size_t cg = find_last(rest.ptr, rest.len, " [codegen id : ");
+    size_t cg = codegen_tail(rest.ptr, rest.len);
+    if (cg == SIZE_MAX)
+        cg = find_last(rest.ptr, rest.len, " [codegen id : ");
     if (cg != SIZE_MAX) {
         size_t k = cg + 15;
         int32_t c;

@@ -22,6 +22,7 @@ void build_free(struct plan_builder *b)
 struct plan *build_plan(struct plan_builder *b, uint32_t line)
 {
     b->prev_plan = b->doc->last_plan;
+    plan_order_plan_begin(b->doc);
     b->plan = document_add_plan(b->doc, line);
     b->section = NULL;
     b->n_open = 0;
@@ -34,6 +35,7 @@ void build_end_plan(struct plan_builder *b, bool keep)
 {
     if (b->plan && !keep) {
         struct document *doc = b->doc;
+        plan_order_plan_dropped(doc);
         doc->last_plan = b->prev_plan;
         if (b->prev_plan)
             b->prev_plan->next = NULL;
@@ -74,6 +76,7 @@ struct plan_node *build_node(struct plan_builder *b, struct plan_node *parent,
         plan_node_append_child_after(parent, after, n);
     else
         plan_section_append_root(b->section, n);
+    plan_order_node(b->doc, n);
     return n;
 }
 

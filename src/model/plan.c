@@ -59,6 +59,7 @@ void document_free(struct document *doc)
     if (!doc)
         return;
     atomic_fetch_add_explicit(&freed_documents, 1, memory_order_relaxed);
+    plan_order_discard(doc);
     arena_free(&doc->arena);
     source_free(&doc->src);
     free(doc);
@@ -247,8 +248,8 @@ static bool finish_push(struct finish_buf *b, struct plan_node *n)
 }
 
 /* One walk over the section: depth, pre-order index, section and the finishing order; then
- * one reverse pass for subtree sizes.  *max_id and *sorted accumulate over the document. */
-static bool section_finish(struct plan_section *s, struct finish_buf *b, int32_t *max_id,
+ * one reverse pass for subtree sizes.  *sorted accumulates over the document. */
+static bool section_finish(struct plan_section *s, struct finish_buf *b,
                            const struct plan_node **last, bool *sorted)
 {
     size_t start = b->n;
@@ -257,8 +258,6 @@ static bool section_finish(struct plan_section *s, struct finish_buf *b, int32_t
         n->preorder = (uint32_t)(b->n - start);
         n->section = s;
         n->subtree_size = 0;
-        if (n->id > *max_id)
-            *max_id = n->id;
         if (*last && compare_nodes(*last, n) > 0)
             *sorted = false;
         *last = n;
@@ -272,6 +271,34 @@ static bool section_finish(struct plan_section *s, struct finish_buf *b, int32_t
         struct plan_node *n = b->v[start + k];
         if (n->parent)
             n->parent->subtree_size += n->subtree_size + 1;
+    }
+    return true;
+}
+
+/* by_id of every plan from the finishing order and its ids. */
+static bool set_by_id(struct document *doc, const struct finish_buf *b)
+{
+    size_t off = 0, total = b->n;
+    for (struct plan *p = doc->first_plan; p; p = p->next) {
+        size_t plan_start = off;
+        for (struct plan_section *s = p->first_section; s; s = s->next)
+            off += s->n_nodes;
+        int32_t max_id = -1;
+        /* Bound: the plan's stretch of the finishing order. */
+        for (size_t i = plan_start; i < off; i++)
+            if (b->ids[i] > max_id)
+                max_id = b->ids[i];
+        /* Ids come from the input: cap the table so "(999999999)" cannot eat memory. */
+        if (max_id < 0 || (size_t)max_id >= 4 * (total + 16))
+            continue;
+        p->by_id_len = (uint32_t)max_id + 1;
+        p->by_id = arena_alloc(&doc->arena, p->by_id_len * sizeof *p->by_id);
+        if (!p->by_id)
+            return false;
+        /* Bound: the plan's stretch again; the first node printed wins. */
+        for (size_t i = plan_start; i < off; i++)
+            if (b->ids[i] >= 0 && !p->by_id[b->ids[i]])
+                p->by_id[b->ids[i]] = b->v[i];
     }
     return true;
 }
@@ -303,8 +330,214 @@ static bool set_preorder(struct document *doc, const struct finish_buf *b, bool 
     return true;
 }
 
+/* ---- the builder's record of node order ------------------------------------------------ */
+
+struct plan_order {
+    struct plan_node **nodes;   /* every node kept so far, in the order made (= finishing
+                                   order while the record holds) */
+    int32_t *ids;               /* nodes[i]->id, read once the node is filled (settle) */
+    size_t n, cap;
+    size_t settled;             /* nodes[0..settled) have their id read and were compared */
+    size_t first_unsorted;      /* first i with nodes[i-1] after nodes[i] in the input, or
+                                   SIZE_MAX: all_nodes needs its sort only then */
+    struct plan_node **path;    /* the last node made and its ancestors, root first */
+    size_t n_path, cap_path;
+    struct plan_section *section;  /* the section of the last node made */
+    size_t sec_start;           /* its first node's index in nodes */
+    size_t plan_mark;           /* the current plan's first node's index */
+    size_t dropped;             /* nodes made and then dropped with their plan */
+    bool broken;                /* a node went in out of pre-order: the walk decides */
+};
+
+static bool order_enabled = true;
+
+void plan_order_enable(bool on)
+{
+    order_enabled = on;
+}
+
+bool plan_order_begin(struct document *doc)
+{
+    if (!order_enabled)
+        return false;
+    if (doc->order || doc->n_nodes_made)
+        return doc->order != NULL;
+    doc->order = calloc(1, sizeof *doc->order);
+    if (doc->order)
+        doc->order->first_unsorted = SIZE_MAX;
+    return doc->order != NULL;
+}
+
+void plan_order_discard(struct document *doc)
+{
+    struct plan_order *o = doc->order;
+    if (!o)
+        return;
+    free(o->nodes);
+    free(o->ids);
+    free(o->path);
+    free(o);
+    doc->order = NULL;
+}
+
+static int compare_nodes(const struct plan_node *x, const struct plan_node *y);
+
+/* Reads the ids of the nodes made since the last call (filled by now) and compares each
+ * with the node before it. */
+static void order_settle(struct plan_order *o)
+{
+    /* Bound: the nodes made since the last call (one, as the builder calls it). */
+    for (size_t i = o->settled; i < o->n; i++) {
+        o->ids[i] = o->nodes[i]->id;
+        if (i > 0 && o->first_unsorted == SIZE_MAX && compare_nodes(o->nodes[i - 1], o->nodes[i]) > 0)
+            o->first_unsorted = i;
+    }
+    o->settled = o->n;
+}
+
+/* The nodes on the path above depth `keep` are complete: `count` nodes of their section
+ * were made so far, so each one's subtree is the nodes made after it. */
+static void order_close_path(struct plan_order *o, size_t keep)
+{
+    size_t count = o->n - o->sec_start;
+    while (o->n_path > keep) {
+        struct plan_node *x = o->path[--o->n_path];
+        x->subtree_size = (uint32_t)(count - x->preorder - 1);
+    }
+}
+
+static void order_end_section(struct plan_order *o)
+{
+    order_close_path(o, 0);
+    if (o->section)
+        o->section->n_nodes = (uint32_t)(o->n - o->sec_start);
+    o->section = NULL;
+}
+
+static bool order_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    size_t c = *cap ? *cap * 2 : 4096;
+    while (c < need)
+        c *= 2;
+    void *nv = realloc(*v, c * size);
+    if (!nv)
+        return false;
+    *v = nv;
+    *cap = c;
+    return true;
+}
+
+/* Room for one more node and one more on the path. */
+static bool order_reserve(struct plan_order *o)
+{
+    size_t cap_ids = o->cap;
+    return order_grow((void **)&o->nodes, &o->cap, o->n + 1, sizeof *o->nodes) &&
+           order_grow((void **)&o->ids, &cap_ids, o->cap, sizeof *o->ids) &&
+           order_grow((void **)&o->path, &o->cap_path, o->n_path + 1, sizeof *o->path);
+}
+
+void plan_order_node(struct document *doc, struct plan_node *n)
+{
+    struct plan_order *o = doc->order;
+    if (!o || o->broken)
+        return;
+    order_settle(o);
+    if (n->section != o->section) {
+        order_end_section(o);
+        o->section = n->section;
+        o->sec_start = o->n;
+    }
+    /* Bound: each node leaves the path once. */
+    size_t keep = o->n_path;
+    while (keep && o->path[keep - 1] != n->parent)
+        keep--;
+    if (n->parent && !keep) {
+        o->broken = true; /* its parent is not on the path: not pre-order */
+        return;
+    }
+    order_close_path(o, keep);
+    if ((o->n == o->cap || o->n_path == o->cap_path) && !order_reserve(o)) {
+        o->broken = true;
+        return;
+    }
+    n->depth = n->parent ? n->parent->depth + 1 : 0;
+    n->preorder = (uint32_t)(o->n - o->sec_start);
+    n->subtree_size = 0;
+    o->path[o->n_path++] = n;
+    o->nodes[o->n++] = n;
+}
+
+void plan_order_plan_begin(struct document *doc)
+{
+    struct plan_order *o = doc->order;
+    if (o && !o->broken) {
+        order_end_section(o);
+        o->plan_mark = o->n;
+    }
+}
+
+void plan_order_plan_dropped(struct document *doc)
+{
+    struct plan_order *o = doc->order;
+    if (!o || o->broken)
+        return;
+    o->n_path = 0;
+    o->section = NULL;
+    o->dropped += o->n - o->plan_mark;
+    o->n = o->plan_mark;
+    if (o->settled > o->n)
+        o->settled = o->n;
+    if (o->first_unsorted != SIZE_MAX && o->first_unsorted >= o->n)
+        o->first_unsorted = SIZE_MAX;
+}
+
+void plan_order_id_changed(struct document *doc, const struct plan_node *n)
+{
+    struct plan_order *o = doc->order;
+    if (!o || o->broken || n->section != o->section)
+        return;
+    size_t i = o->sec_start + n->preorder;
+    if (i < o->settled && o->nodes[i] == n)
+        o->ids[i] = n->id;
+}
+
+/* document_finish from the record: what the walk would find, without reading the nodes.
+ * Returns false when the record cannot answer (the walk then runs). */
+static bool finish_from_order(struct document *doc, bool *ok)
+{
+    struct plan_order *o = doc->order;
+    *ok = false;
+    if (!o || o->broken || o->n + o->dropped != doc->n_nodes_made)
+        return false;
+    order_settle(o);
+    order_end_section(o);
+    size_t total = o->n;
+    doc->all_nodes = arena_alloc(&doc->arena, (total ? total : 1) * sizeof *doc->all_nodes);
+    if (!doc->all_nodes)
+        return true;
+    if (total)
+        memcpy(doc->all_nodes, o->nodes, total * sizeof *doc->all_nodes);
+    doc->n_all_nodes = total;
+    bool sorted = o->first_unsorted == SIZE_MAX;
+    struct finish_buf b = {o->nodes, o->ids, total, total, false};
+    if (!set_preorder(doc, &b, sorted) || !set_by_id(doc, &b))
+        return true;
+    if (!sorted)
+        qsort(doc->all_nodes, doc->n_all_nodes, sizeof *doc->all_nodes, compare_node_line);
+    *ok = true;
+    return true;
+}
+
 bool document_finish(struct document *doc)
 {
+    bool fast_ok;
+    if (finish_from_order(doc, &fast_ok)) {
+        plan_order_discard(doc);
+        return fast_ok;
+    }
+    plan_order_discard(doc);
     struct finish_buf b = {NULL, NULL, 0, 0, false};
     bool sorted = true, ok = false;
     if (doc->n_nodes_made) {
@@ -320,20 +553,10 @@ bool document_finish(struct document *doc)
         b.in_arena = true;
     }
     const struct plan_node *last = NULL;
-    size_t n_plans = 0;
     for (struct plan *p = doc->first_plan; p; p = p->next)
-        n_plans++;
-    /* Each plan's largest formatted id; the by_id tables are sized once the total is known. */
-    int32_t *max_ids = malloc((n_plans ? n_plans : 1) * sizeof *max_ids);
-    if (!max_ids)
-        return false;
-    size_t k = 0;
-    for (struct plan *p = doc->first_plan; p; p = p->next, k++) {
-        max_ids[k] = -1;
         for (struct plan_section *s = p->first_section; s; s = s->next)
-            if (!section_finish(s, &b, &max_ids[k], &last, &sorted))
+            if (!section_finish(s, &b, &last, &sorted))
                 goto done;
-    }
     size_t total = b.n;
     if (b.in_arena) {
         doc->all_nodes = b.v;
@@ -347,25 +570,8 @@ bool document_finish(struct document *doc)
     doc->n_all_nodes = total;
     if (!set_preorder(doc, &b, sorted))
         goto done;
-    k = 0;
-    size_t off = 0;
-    for (struct plan *p = doc->first_plan; p; p = p->next, k++) {
-        size_t plan_start = off;
-        for (struct plan_section *s = p->first_section; s; s = s->next)
-            off += s->n_nodes;
-        int32_t max_id = max_ids[k];
-        /* Ids come from the input: cap the table so "(999999999)" cannot eat memory. */
-        if (max_id < 0 || (size_t)max_id >= 4 * (total + 16))
-            continue;
-        p->by_id_len = (uint32_t)max_id + 1;
-        p->by_id = arena_alloc(&doc->arena, p->by_id_len * sizeof *p->by_id);
-        if (!p->by_id)
-            goto done;
-        /* Bound: the plan's stretch of the finishing order; the first node printed wins. */
-        for (size_t i = plan_start; i < off; i++)
-            if (b.ids[i] >= 0 && !p->by_id[b.ids[i]])
-                p->by_id[b.ids[i]] = b.v[i];
-    }
+    if (!set_by_id(doc, &b))
+        goto done;
     /* Nodes are created in input order almost always (checked during the walk): sort only
      * when they are not (the sort was a tenth of the load time of a 1M-node plan). */
     if (!sorted)
@@ -375,7 +581,6 @@ done:
     if (!b.in_arena)
         free(b.v);
     free(b.ids);
-    free(max_ids);
     return ok;
 }
 

@@ -306,7 +306,10 @@ bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, siz
         if (c != SIZE_MAX)
             n = c;
     }
-    if (n < 3 || s[n - 1] != ')')
+    /* "(12)" or "(unknown)": a digit or the 'n' of "unknown" comes before the ')'.  A
+       simple-mode node string ends in "...])" or "...=true)" a third of the time: turned
+       away here without walking back over it. */
+    if (n < 3 || s[n - 1] != ')' || !(is_digit(s[n - 2]) || s[n - 2] == 'n'))
         return false;
     size_t open = n - 1;
     /* Bound: walks back over the digits of the id only (a 64-bit number's 20 at most). */

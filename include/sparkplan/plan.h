@@ -177,6 +177,8 @@ struct document {
        walk the whole model again (a third of finishing was waiting for memory).  NULL when
        nobody asked for it (hand-built trees, the event-log reader): the walk does it all. */
     struct plan_order *order;
+    bool all_nodes_owned;      /* all_nodes is malloc'd (taken over from the record), not in
+                                  the arena: document_free frees it */
 };
 
 /* Construction: takes ownership of bytes (malloc'd, source_init).  Does not parse. */

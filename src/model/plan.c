@@ -60,6 +60,8 @@ void document_free(struct document *doc)
         return;
     atomic_fetch_add_explicit(&freed_documents, 1, memory_order_relaxed);
     plan_order_discard(doc);
+    if (doc->all_nodes_owned)
+        free(doc->all_nodes);
     arena_free(&doc->arena);
     source_free(&doc->src);
     free(doc);
@@ -279,6 +281,8 @@ static bool section_finish(struct plan_section *s, struct finish_buf *b,
 static bool set_by_id(struct document *doc, const struct finish_buf *b)
 {
     size_t off = 0, total = b->n;
+    if (!b->ids)
+        return true; /* no node has an id */
     for (struct plan *p = doc->first_plan; p; p = p->next) {
         size_t plan_start = off;
         for (struct plan_section *s = p->first_section; s; s = s->next)
@@ -382,13 +386,31 @@ void plan_order_discard(struct document *doc)
 
 static int compare_nodes(const struct plan_node *x, const struct plan_node *y);
 
+/* The first id: from here on ids are kept (a plan without "(N)" ids, the simple mode, keeps
+ * none: 4 bytes an operator less at the model's peak). */
+static bool order_ids_start(struct plan_order *o, size_t upto)
+{
+    o->ids = malloc(o->cap * sizeof *o->ids);
+    if (!o->ids)
+        return false;
+    for (size_t i = 0; i < upto; i++) /* bound: the nodes before the first id */
+        o->ids[i] = -1;
+    return true;
+}
+
 /* Reads the ids of the nodes made since the last call (filled by now) and compares each
  * with the node before it. */
 static void order_settle(struct plan_order *o)
 {
     /* Bound: the nodes made since the last call (one, as the builder calls it). */
     for (size_t i = o->settled; i < o->n; i++) {
-        o->ids[i] = o->nodes[i]->id;
+        int32_t id = o->nodes[i]->id;
+        if (id >= 0 && !o->ids && !order_ids_start(o, i)) {
+            o->broken = true;
+            return;
+        }
+        if (o->ids)
+            o->ids[i] = id;
         if (i > 0 && o->first_unsorted == SIZE_MAX && compare_nodes(o->nodes[i - 1], o->nodes[i]) > 0)
             o->first_unsorted = i;
     }
@@ -434,7 +456,7 @@ static bool order_reserve(struct plan_order *o)
 {
     size_t cap_ids = o->cap;
     return order_grow((void **)&o->nodes, &o->cap, o->n + 1, sizeof *o->nodes) &&
-           order_grow((void **)&o->ids, &cap_ids, o->cap, sizeof *o->ids) &&
+           (!o->ids || order_grow((void **)&o->ids, &cap_ids, o->cap, sizeof *o->ids)) &&
            order_grow((void **)&o->path, &o->cap_path, o->n_path + 1, sizeof *o->path);
 }
 
@@ -444,6 +466,8 @@ void plan_order_node(struct document *doc, struct plan_node *n)
     if (!o || o->broken)
         return;
     order_settle(o);
+    if (o->broken)
+        return;
     if (n->section != o->section) {
         order_end_section(o);
         o->section = n->section;
@@ -499,7 +523,7 @@ void plan_order_id_changed(struct document *doc, const struct plan_node *n)
     if (!o || o->broken || n->section != o->section)
         return;
     size_t i = o->sec_start + n->preorder;
-    if (i < o->settled && o->nodes[i] == n)
+    if (i < o->settled && o->nodes[i] == n && o->ids)
         o->ids[i] = n->id;
 }
 
@@ -512,16 +536,23 @@ static bool finish_from_order(struct document *doc, bool *ok)
     if (!o || o->broken || o->n + o->dropped != doc->n_nodes_made)
         return false;
     order_settle(o);
+    if (o->broken)
+        return false;
     order_end_section(o);
     size_t total = o->n;
-    doc->all_nodes = arena_alloc(&doc->arena, (total ? total : 1) * sizeof *doc->all_nodes);
-    if (!doc->all_nodes)
-        return true;
-    if (total)
-        memcpy(doc->all_nodes, o->nodes, total * sizeof *doc->all_nodes);
+    if (total) {
+        /* The record's array becomes all_nodes: no second copy of it at the model's peak. */
+        doc->all_nodes = o->nodes;
+        doc->all_nodes_owned = true;
+        o->nodes = NULL;
+    } else {
+        doc->all_nodes = arena_alloc(&doc->arena, sizeof *doc->all_nodes);
+        if (!doc->all_nodes)
+            return true;
+    }
     doc->n_all_nodes = total;
     bool sorted = o->first_unsorted == SIZE_MAX;
-    struct finish_buf b = {o->nodes, o->ids, total, total, false};
+    struct finish_buf b = {doc->all_nodes, o->ids, total, total, false};
     if (!set_preorder(doc, &b, sorted) || !set_by_id(doc, &b))
         return true;
     if (!sorted)

@@ -40,11 +40,46 @@ void arena_init(struct arena *a)
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL and pages are touched */
 #endif
 
+/* Free blocks of 2 MB and more the kernel holds (/proc/buddyinfo, in 2 MB units), or 0
+ * when it cannot be read.  Huge pages are asked for only while there are twice as many as a
+ * chunk needs: where memory is fragmented the kernel would compact it first, and such a
+ * fault stalls for seconds (seen with MADV_HUGEPAGE on a 300 MB buffer, BENCHMARKS.md). */
+static size_t free_huge_blocks(void)
+{
+    FILE *f = fopen("/proc/buddyinfo", "r");
+    if (!f)
+        return 0;
+    size_t blocks = 0;
+    char line[512];
+    /* Bound: one line per memory zone. */
+    while (fgets(line, sizeof line, f)) {
+        char *p = strstr(line, "zone");
+        if (!p)
+            continue;
+        p += 4;
+        while (*p == ' ')
+            p++;
+        while (*p && *p != ' ') /* the zone's name */
+            p++;
+        for (int order = 0; order < 16; order++) { /* bound: the orders of the line */
+            char *end;
+            unsigned long n = strtoul(p, &end, 10);
+            if (end == p)
+                break;
+            if (order >= 9)
+                blocks += n << (order - 9);
+            p = end;
+        }
+    }
+    fclose(f);
+    return blocks;
+}
+
 /* A big chunk: anonymous memory on 2 MB boundaries, asked for as transparent huge pages,
  * with every page made present before the parser writes to it.  On the reference VM 130 MB
  * of 4 KB pages took 38-44 ms to fault in (MAP_POPULATE), a third of the budget for loading
  * a million operators; as 2 MB pages the same memory is present in 15-16 ms (BENCHMARKS.md).
- * Where huge pages are off (THP "never") the madvise is refused and this is the 4 KB path. */
+ * Where huge pages are off (THP "never") or memory is fragmented, this is the 4 KB path. */
 static struct arena_chunk *chunk_map(size_t want, size_t *mapped_len)
 {
     size_t len = (want + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
@@ -59,7 +94,8 @@ static struct arena_chunk *chunk_map(size_t want, size_t *mapped_len)
     if (base + len < m + len + HUGE_PAGE)
         munmap(base + len, (size_t)(m + len + HUGE_PAGE - (base + len)));
 #ifdef MADV_HUGEPAGE
-    (void)madvise(base, len, MADV_HUGEPAGE);
+    if (free_huge_blocks() >= 2 * (len / HUGE_PAGE))
+        (void)madvise(base, len, MADV_HUGEPAGE);
 #endif
     if (madvise(base, len, MADV_POPULATE_WRITE) != 0) {
         /* Bound: one write per 4 KB page of the chunk. */

@@ -82,6 +82,8 @@ struct tui {
     bool zoom;                    /* z: the focused pane takes the body */
     unsigned details_gen;         /* bumped when the details must be rebuilt (and their
                                      cursor put back on the first reference) */
+    unsigned details_rev;         /* bumped when what the details show changed under them
+                                     (the findings came in): rebuilt, the cursor kept */
     char narration[512];          /* the guided walk's step, shown atop the details */
     struct layout L;
 

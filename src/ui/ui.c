@@ -345,6 +345,7 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_PUSH(VIEW_DIFF) | RE_DRAW | RE_FULL;
     case KA_THEME: {
         const char *name = theme_next();
+        settings_theme_chosen(); /* a late answer of the terminal no longer changes it */
         ws_message(&t->ws, false, "theme: %s", name);
         settings_save(t, "theme", name);
         return RE_DRAW | RE_FULL;
@@ -465,7 +466,7 @@ static int take_news(struct tui *t, const struct jobs_news *news, bool collected
     ws_take_news(&t->ws, news);
     if (news->n_done) { /* the gutter's marks and the details follow the findings */
         decor_forget(t);
-        t->details_gen++;
+        t->details_rev++; /* where the details were read (Enter G) stays */
     }
     if (!collected)
         return RE_DRAW | RE_LAYOUT;
@@ -652,6 +653,7 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
     draw_set_utf8(t->ws.utf8);
     if (!theme_init(theme, colours))
         ws_message(&t->ws, true, "unknown theme '%s': using dark", theme);
+    settings_ask_terminal(); /* its answer is applied when it comes: nothing waits for it */
     term_modes(true);
     return 0;
 }
@@ -741,6 +743,7 @@ static int turn(struct tui *t, int *timeout, bool *quit)
         if (flags & RE_QUIT)
             *quit = true;
     }
+    flags |= settings_terminal_answer(t);
     if (eof || (flags & RE_QUIT) ||
         ((pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN)))
         *quit = true;
@@ -765,6 +768,11 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
     int timeout = -1;
     bool quit = false;
     jobs_hold(&t.ws.jobs); /* the first frame comes before the analysis */
+    struct pollfd tty = {term_fd(), POLLIN, 0};
+    if (poll(&tty, 1, 0) > 0) { /* the terminal answered already: no flash of the default */
+        input_readable();
+        flags |= settings_terminal_answer(&t);
+    }
     frame(&t, flags);
     struct jobs_news news = {0};
     jobs_release(&t.ws.jobs, ws_doc(&t.ws)->doc, &news);

@@ -47,6 +47,7 @@ struct details {
     size_t pool_len, pool_cap;
     const struct plan_node *node;
     unsigned gen;                 /* t->details_gen the lines were built for */
+    unsigned rev;                 /* and t->details_rev */
     int width;
     struct listbox lb;            /* sel: the cursor (drawn with focus); top */
 };
@@ -611,10 +612,11 @@ static void details_prepare(struct tui *t, void *state)
     int width = t->L.det_w - 1;
     bool same_node = n == ds->node && ds->gen == t->details_gen;
     ds->lb.rows = t->L.det_h > 0 ? (size_t)t->L.det_h : 1;
-    if (same_node && width == ds->width)
+    if (same_node && width == ds->width && ds->rev == t->details_rev)
         return;
     ds->node = n;
     ds->gen = t->details_gen;
+    ds->rev = t->details_rev;
     ds->width = width;
     ds->n_lines = 0;
     ds->lb.n = 0;
@@ -634,6 +636,8 @@ static void details_prepare(struct tui *t, void *state)
     }
     if (ds->lb.sel >= ds->n_lines)
         ds->lb.sel = ds->n_lines ? ds->n_lines - 1 : 0;
+    if (ds->lb.top > ds->lb.sel) /* fewer lines than before (a rebuild keeps the place) */
+        ds->lb.top = ds->lb.sel;
     /* The cursor is only drawn with focus: without it the pane shows the heading. */
     if (t->focus == FOCUS_DETAILS && t->L.det_h > 0 &&
         ds->lb.sel >= ds->lb.top + (size_t)t->L.det_h)

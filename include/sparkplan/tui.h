@@ -98,6 +98,11 @@ struct tui {
      * an application into app_next and returns RE_SWITCH_APP; the loop then shows it. */
     struct ui_apps *apps;
     struct ui_app_view app_next;
+    /* A big input still loading (ui.h): the preview is shown (ws.loading) and the keys
+     * but quit wait in `queued` until the whole document takes its place. */
+    struct loadjob *loading;
+    struct input_event queued[64];
+    size_t n_queued;
 };
 
 /* The workspace's background slices as reactions (view.h): a search's progress or end

@@ -595,7 +595,12 @@ static void details_draw(const struct tui *t, const void *state)
         size_t i = ds->lb.top + (size_t)row;
         struct draw_line dl;
         draw_line_start(&dl, L->det_y + row, L->det_x, L->det_w, 0);
-        if (i >= ds->n_lines)
+        if (t->ws.loading) { /* a preview: the node's details may lie past it */
+            if (row == 0)
+                draw_puts(&dl, t->ws.utf8 ? " loading\xE2\x80\xA6" : " loading...",
+                          theme_attr(ROLE_HINT, VAR_PLAIN));
+            draw_fill(&dl, theme_attr(ROLE_NORMAL, VAR_PLAIN));
+        } else if (i >= ds->n_lines)
             draw_fill(&dl, theme_attr(ROLE_NORMAL, VAR_PLAIN));
         else
             draw_dline(ds, &ds->lines[i], &dl,

@@ -768,6 +768,7 @@ static int take_whole_document(struct tui *t, bool *quit)
     }
     memcpy(t->ws.msg, msg, sizeof msg);
     t->ws.msg_error = msg_error;
+    frame(t, RE_DRAW | RE_LAYOUT); /* the rows fit the screen before the keys move them */
     int flags = RE_DRAW | RE_LAYOUT;
     size_t i = 0;
     for (; i < t->n_queued && !(flags & RE_QUIT); i++)

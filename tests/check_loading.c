@@ -251,6 +251,21 @@ static void write_big_plan(char *path, size_t cap)
     free(text);
 }
 
+/* The rows of the screen before (a preview: LINE_SHOWS "loading…") and after the whole plan
+ * came in are the same; fails with both screens in the run directory otherwise. */
+static void assert_same_tree_pane(const char *before, const char *after)
+{
+    char *a = tree_pane(before), *b = tree_pane(after);
+    if (strcmp(a, b) != 0) {
+        tmx_write_file("rows-preview.txt", before);
+        tmx_write_file("rows-whole.txt", after);
+    }
+    ck_assert_msg(strcmp(a, b) == 0, "the rows changed when the whole plan came in: see "
+                  "rows-preview.txt and rows-whole.txt in %s", tmx_dir());
+    free(a);
+    free(b);
+}
+
 START_TEST(a_big_plan_shows_its_beginning_at_once_then_all_of_it)
 {
     if (!tmx_ready())
@@ -271,15 +286,39 @@ START_TEST(a_big_plan_shows_its_beginning_at_once_then_all_of_it)
     free(tmx_sh("touch %s", gate));
     char *after = TMX_WAIT(&x, false, LACKS("loading"), SHOWS("40001 nodes"),
                            SHOWS("Physical \xC2\xB7 3/40001"), SHOWS("(2) Scan parquet t2"));
-    char *a = tree_pane(before), *b = tree_pane(after);
-    if (strcmp(a, b) != 0) { /* the screens, in the run directory's files, for the message */
-        tmx_write_file("rows-preview.txt", before);
-        tmx_write_file("rows-whole.txt", after);
-    }
-    ck_assert_msg(strcmp(a, b) == 0, "the rows changed when the whole plan came in: see "
-                  "rows-preview.txt and rows-whole.txt in %s", tmx_dir());
-    free(a);
-    free(b);
+    assert_same_tree_pane(before, after);
+    free(before);
+    free(after);
+    tmx_stop(&x);
+}
+END_TEST
+
+/* Simple mode prints each node's codegen stage on its line: the preview's stage gutter is
+ * the whole plan's too, and so is the selected node's stage on the status line. */
+START_TEST(a_big_simple_plan_shows_its_stages_from_the_start)
+{
+    if (!tmx_ready())
+        return;
+    size_t len;
+    char *text = simple_plan(14000, &len);
+    char path[256], gate[256], env[600];
+    snprintf(path, sizeof path, "%s/simple.txt", tmx_dir());
+    write_text(path, text, len);
+    free(text);
+    snprintf(gate, sizeof gate, "%s/gate-simple", tmx_dir());
+    snprintf(env, sizeof env, "SPARKPLAN_TEST_LOAD_GATE=%s SPARKPLAN_TEST_ANALYSIS_GATE=%s/never",
+             gate, tmx_dir());
+    struct tmx x;
+    tmx_start(&x, "simple", 130, 30, env, "simple.txt");
+    tmx_wait_for(&x, "Union");
+    tmx_keys(&x, "j"); /* waits for the whole plan */
+    char *before = TMX_WAIT(&x, false, LINE_SHOWS(1, "loading\xE2\x80\xA6"),
+                            SHOWS("\n  1 \xE2\x94\x9C\xE2\x94\x80\xE2\x96\xBE Project [a#1"),
+                            SHOWS("\n  3 \xE2\x94\x9C\xE2\x94\x80\xE2\x96\xBE Project [a#3"));
+    free(tmx_sh("touch %s", gate));
+    char *after = TMX_WAIT(&x, false, LACKS("loading"), SHOWS("42001 nodes"),
+                           SHOWS(" Project  stage *(1)"), SHOWS("Physical \xC2\xB7 2/42001"));
+    assert_same_tree_pane(before, after);
     free(before);
     free(after);
     tmx_stop(&x);
@@ -489,6 +528,7 @@ Suite *loading_suite(void)
     tcase_add_unchecked_fixture(tc, tmux_setup, tmux_teardown);
     tcase_set_timeout(tc, 240); /* a loaded machine; each wait gives up after 30 s */
     tcase_add_test(tc, a_big_plan_shows_its_beginning_at_once_then_all_of_it);
+    tcase_add_test(tc, a_big_simple_plan_shows_its_stages_from_the_start);
     tcase_add_test(tc, a_big_plan_that_fails_to_load_ends_with_its_message);
     tcase_add_test(tc, quit_during_the_load_ends_at_once);
     suite_add_tcase(s, tc);

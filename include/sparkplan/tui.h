@@ -105,6 +105,14 @@ struct tui {
     size_t n_queued;
 };
 
+/* Is n's codegen stage known?  Always, but in a preview (ws.loading) of a formatted plan:
+ * there a node's stage is in its details block, past the preview (simple mode prints it on
+ * the node's own line, *(3)). */
+static inline bool tui_stage_known(const struct tui *t, const struct plan_node *n)
+{
+    return !t->ws.loading || n->id < 0;
+}
+
 /* The workspace's background slices as reactions (view.h): a search's progress or end
  * redraws; an indexed tab changes the header and the gutter's width. */
 static inline int tui_search_slice(struct tui *t)

@@ -231,7 +231,7 @@ static void draw_status(const struct tui *t)
         if (n->id >= 0)
             e += (size_t)snprintf(extra + e, sizeof extra - e, " (%d)", n->id);
         char label[16];
-        if (n->stage >= 0 && !t->ws.loading) /* a preview's stages are not known yet */
+        if (n->stage >= 0 && tui_stage_known(t, n))
             e += (size_t)snprintf(extra + e, sizeof extra - e, "  stage %s",
                                   tree_stage_label(n, label, sizeof label));
         draw_puts(&dl, extra, st);

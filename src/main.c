@@ -989,10 +989,14 @@ static int explore_eventlog(struct cli_options *o, const char *path)
  * the exit status, a failed load reported once the terminal is restored. */
 static int explore_while_loading(struct cli_options *o, const char *path)
 {
-    struct loadjob job;
-    if (!loadjob_start(&job, path))
-        return -1;
+    /* The preview first (a few ms): the loader's first use sets its limits, which two
+     * threads must not do at once. */
     struct document *preview = loadjob_preview(path);
+    struct loadjob job;
+    if (!loadjob_start(&job, path)) {
+        document_free(preview);
+        return -1;
+    }
     if (!isatty(STDIN_FILENO))
         o->ui.tty_from_dev = true;
     int status = 0;

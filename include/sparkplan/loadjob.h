@@ -1,13 +1,14 @@
 /* loadjob: a big input loaded on a thread while the explorer shows its beginning.
  *
  * A plan file of several MB takes longer to load than the first screen needs: the explorer
- * starts the whole load on a thread (loadjob_start), reads a preview on its own thread (the
- * input's first MB cut at a line end, through the same loader: loadjob_preview) and shows
+ * reads a preview (the input's first MB cut at a line end, through the same loader:
+ * loadjob_preview), starts the whole load on a thread (loadjob_start) and shows
  * that until the whole document is in (loadjob_wake_fd readable, then loadjob_finish).  A
  * preview is only made when its first screen is the whole document's: one plan, not
  * adaptive, whose first section is its physical plan and has more nodes than the explorer
  * reads to decide on its stage gutter.  Core (no curses): tests drive it directly.
  *
+ * Make the preview before starting the job: the loader sets its limits on first use.
  * Who frees what: the job owns the path copy and, once finished, the whole document
  * (loadjob_free frees both, after joining the thread); a preview is the caller's
  * (document_free).  Never: prints, touches the terminal; the preview's warnings (a cut tree)

@@ -132,6 +132,13 @@ START_TEST(a_preview_is_refused_where_it_would_show_something_else)
     char *text;
     ck_assert(!loadjob_wanted("-"));
     ck_assert(!loadjob_wanted(tu_tmpdir())); /* a directory */
+    /* past the input limit: its message at once, never a glimpse of it */
+    const char *huge = TMP_PLAN("huge.txt", simple_plan(14000, &len));
+    ck_assert(loadjob_wanted(huge));
+    load_set_limits(len - 1, 0);
+    ck_assert(!loadjob_wanted(huge));
+    load_set_limits(0, 0);
+    ck_assert(loadjob_wanted(huge));
     /* under 4 MB: loaded before the first screen, as always */
     ck_assert(!loadjob_wanted(TMP_PLAN("small.txt", tu_union_plan(1000, true, "", &len))));
     /* a first section of fewer nodes than the gutter probe reads, then more plans */

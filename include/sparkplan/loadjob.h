@@ -44,7 +44,8 @@ struct loadjob {
     struct diag err;
 };
 
-/* path names a regular file of LOADJOB_MIN_BYTES or more ("-" and pipes never). */
+/* path names a regular file of LOADJOB_MIN_BYTES or more, within the input limit (load.h;
+ * "-" and pipes never). */
 bool loadjob_wanted(const char *path);
 /* Starts loading path on a thread; false (nothing started) when no thread or pipe can be
  * had.  SPARKPLAN_TEST_LOAD_GATE=FILE (tests) holds the load until FILE exists. */

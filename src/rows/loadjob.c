@@ -21,8 +21,10 @@
 bool loadjob_wanted(const char *path)
 {
     struct stat st;
+    /* A file past the input limit fails at once: its message, not a glimpse of it first. */
     return path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-           (uint64_t)st.st_size >= LOADJOB_MIN_BYTES;
+           (uint64_t)st.st_size >= LOADJOB_MIN_BYTES &&
+           (uint64_t)st.st_size <= (uint64_t)load_max_bytes();
 }
 
 static void *load_main(void *arg)

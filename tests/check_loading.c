@@ -515,6 +515,23 @@ START_TEST(an_answer_cut_in_two_is_taken_whole)
 }
 END_TEST
 
+/* A terminal that never answers (the query stays open): "ESC [" alone, which could begin an
+ * answer, is held only half a second, then taken as keys (Alt-[), so a key a second later
+ * is a key of its own (held on, the two would make one CSI sequence and q would be lost). */
+START_TEST(the_beginning_of_an_answer_that_never_ends_is_keys)
+{
+    const char *plan = tu_tmp_write("never.txt", small_plan, strlen(small_plan));
+    static struct pty_run p;
+    pty_start(&p, plan);
+    ck_assert(pty_wait(&p, 0, "FileScan parquet db.t"));
+    pty_send(&p, "\033[");
+    struct timespec ts = {1, 0};
+    nanosleep(&ts, NULL);
+    pty_send(&p, "q");
+    ck_assert_int_eq(pty_exit(&p), 0);
+}
+END_TEST
+
 Suite *loading_suite(void)
 {
     Suite *s = suite_create("loading");
@@ -530,6 +547,7 @@ Suite *loading_suite(void)
     tcase_set_timeout(pty, 120);
     tcase_add_test(pty, a_late_background_answer_turns_the_theme_and_the_keys_after_it_work);
     tcase_add_test(pty, an_answer_cut_in_two_is_taken_whole);
+    tcase_add_test(pty, the_beginning_of_an_answer_that_never_ends_is_keys);
     suite_add_tcase(s, pty);
     TCase *tc = tcase_create("tmux");
     tcase_add_unchecked_fixture(tc, tmux_setup, tmux_teardown);

@@ -3,10 +3,12 @@
  *
  * Events carry the canonical key names of keys.h ("j", "C-d", "S-Tab", "PageDown",
  * "Click", "WheelUp", "Paste").  A bracketed paste is collected here and delivered as one
- * IN_PASTE event: its text never reaches the key bindings.
- * Owns: the termkey instance and the paste buffer being collected; an IN_PASTE event's
- * text is handed over (malloc'd, the receiver frees it).
- * Never: reads the tty on its own (the loop polls and calls input_readable), draws.
+ * IN_PASTE event: its text never reaches the key bindings.  The terminal's answers to the
+ * background query are taken out of the bytes before libtermkey sees them.
+ * Owns: the termkey instance, the paste buffer being collected and an answer cut between
+ * two reads; an IN_PASTE event's text is handed over (malloc'd, the receiver frees it).
+ * Never: reads the tty on its own (the loop polls and calls input_readable; only
+ * input_drain_answers, as the explorer ends, waits for answers itself), draws.
  */
 #ifndef SPARKPLAN_INPUT_H
 #define SPARKPLAN_INPUT_H

@@ -56,8 +56,20 @@ static struct {
     bool on;                      /* the device-attributes answer is still to come */
     char held[256];               /* an answer cut at the end of a read */
     size_t n_held;
+    long held_at;                 /* when (ms): the rest is given HOLD_MS to come */
     int bg;                       /* the background an OSC 11 answer said, not yet taken */
 } answers;
+
+/* How long the beginning of an answer waits for its rest before it is taken for keys (a
+ * lone "ESC [" is also what Alt-[ sends). */
+#define HOLD_MS 500
+
+static long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
 
 /* Debian's libtermkey 0.22 takes ncurses 6's kmous=\E[< as an X10 mouse prefix and then
  * mis-decodes every SGR mouse report; keep key_mouse only when it is exactly \E[M (the
@@ -267,6 +279,7 @@ static size_t take_answers(char *buf, size_t len)
             if (len - i <= sizeof answers.held) {
                 memcpy(answers.held, buf + i, len - i);
                 answers.n_held = len - i;
+                answers.held_at = now_ms();
                 return out;
             }
             buf[out++] = buf[i++];
@@ -375,6 +388,10 @@ static bool take_burst(struct input_event *ev)
 
 int input_wait_ms(void)
 {
+    if (answers.n_held) { /* the rest of an answer: until HOLD_MS after it began */
+        long left = HOLD_MS - (now_ms() - answers.held_at);
+        return left > 0 ? (int)left : 0;
+    }
     return tk && pending ? termkey_get_waittime(tk) : -1;
 }
 
@@ -578,6 +595,12 @@ bool input_next(struct input_event *ev, bool *eof)
 bool input_force(struct input_event *ev)
 {
     TermKeyKey k;
+    if (answers.n_held && tk) { /* its rest never came: it was keys */
+        termkey_push_bytes(tk, answers.held, answers.n_held);
+        answers.n_held = 0;
+        pending = true;
+        return input_next(ev, &(bool){false});
+    }
     pending = false;
     while (tk && termkey_getkey_force(tk, &k) == TERMKEY_RES_KEY)
         if (translate(&k, ev))

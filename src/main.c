@@ -26,6 +26,7 @@
 #include "sparkplan/insight.h"
 #include "sparkplan/keys.h"
 #include "sparkplan/load.h"
+#include "sparkplan/loadjob.h"
 #include "sparkplan/sample.h"
 #include "sparkplan/sanitize.h"
 #include "sparkplan/ui.h"
@@ -982,6 +983,43 @@ static int explore_eventlog(struct cli_options *o, const char *path)
     return status;
 }
 
+/* One big plan file: the explorer shows a preview of its beginning while the whole of it
+ * loads on a thread (loadjob.h), then the whole document; without a preview it waits for
+ * the load as for any input.  -1 when no thread could be had (the caller loads it), else
+ * the exit status, a failed load reported once the terminal is restored. */
+static int explore_while_loading(struct cli_options *o, const char *path)
+{
+    /* The preview first (a few ms): the loader's first use sets its limits, which two
+     * threads must not do at once. */
+    struct document *preview = loadjob_preview(path);
+    struct loadjob job;
+    if (!loadjob_start(&job, path)) {
+        document_free(preview);
+        return -1;
+    }
+    if (!isatty(STDIN_FILENO))
+        o->ui.tty_from_dev = true;
+    int status = 0;
+    struct document *doc;
+    struct diag err = {0};
+    enum sp_status s = SP_OK;
+    if (preview) {
+        o->ui.loading = &job;
+        status = ui_run(&preview, 1, &o->ui);
+        o->ui.loading = NULL;
+        s = loadjob_finish(&job, &doc, &err);
+    } else if ((s = loadjob_finish(&job, &doc, &err)) == SP_OK) {
+        status = ui_run(&doc, 1, &o->ui);
+    }
+    if (s != SP_OK && s != SP_ERR_CANCELLED) {
+        report(input_name(path), err.line, "", err.message);
+        status = status ? status : sp_status_exit_code(s);
+    }
+    loadjob_free(&job);
+    document_free(preview);
+    return status;
+}
+
 /* The interactive explorer over every input.  Any input that fails to load ends the run
  * before the screen is taken, so the message stays readable. */
 static int run_explorer(struct cli_options *o)
@@ -998,6 +1036,13 @@ static int run_explorer(struct cli_options *o)
             free(docs);
             return explore_eventlog(o, o->inputs[i]);
         }
+    if (o->n_inputs == 1 && loadjob_wanted(o->inputs[0])) {
+        int st = explore_while_loading(o, o->inputs[0]);
+        if (st >= 0) {
+            free(docs);
+            return st;
+        }
+    }
     for (size_t i = 0; i < o->n_inputs; i++) {
         const char *path = o->inputs[i];
         struct diag err = {0};

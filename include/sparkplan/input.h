@@ -3,10 +3,12 @@
  *
  * Events carry the canonical key names of keys.h ("j", "C-d", "S-Tab", "PageDown",
  * "Click", "WheelUp", "Paste").  A bracketed paste is collected here and delivered as one
- * IN_PASTE event: its text never reaches the key bindings.
- * Owns: the termkey instance and the paste buffer being collected; an IN_PASTE event's
- * text is handed over (malloc'd, the receiver frees it).
- * Never: reads the tty on its own (the loop polls and calls input_readable), draws.
+ * IN_PASTE event: its text never reaches the key bindings.  The terminal's answers to the
+ * background query are taken out of the bytes before libtermkey sees them.
+ * Owns: the termkey instance, the paste buffer being collected and an answer cut between
+ * two reads; an IN_PASTE event's text is handed over (malloc'd, the receiver frees it).
+ * Never: reads the tty on its own (the loop polls and calls input_readable; only
+ * input_drain_answers, as the explorer ends, waits for answers itself), draws.
  */
 #ifndef SPARKPLAN_INPUT_H
 #define SPARKPLAN_INPUT_H
@@ -39,6 +41,17 @@ void input_stop(void);   /* around a suspend */
 void input_start(void);
 /* Bytes read from the tty by someone else (the terminal's answers were taken out). */
 void input_push(const char *bytes, size_t len);
+/* The terminal was asked its background (an OSC 11 query followed by a device-attributes
+ * query, term_ask_background): until the device-attributes answer is in, the answers are
+ * taken out of what is read (also one cut between two reads, or ended by BEL), so none of
+ * it reaches the keys, and the OSC 11 one is kept for input_take_background. */
+void input_expect_answers(void);
+bool input_answers_pending(void);
+/* The background an answer said since the last call (enum theme_bg, theme.h), once. */
+int input_take_background(void);
+/* Before the terminal is given back: reads and drops the answers still to come, for at
+ * most timeout_ms (a late answer would otherwise land on the shell's command line). */
+void input_drain_answers(int timeout_ms);
 /* The tty is readable: take its bytes (then drain with input_next). */
 void input_readable(void);
 /* Next complete event; false when none is ready. *eof is set when the tty went away. */

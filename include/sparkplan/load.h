@@ -25,6 +25,8 @@
 /* The limits every later load checks (0: the default).  main sets it from
  * SPARKPLAN_MAX_INPUT; tests lower both limits to reach them with small inputs. */
 void load_set_limits(size_t max_bytes, uint64_t max_lines);
+/* The byte limit every later load checks (an input past it fails with SP_ERR_TOO_LARGE). */
+size_t load_max_bytes(void);
 
 /* path "-" reads stdin. name is what people see ("stdin" for "-"). */
 enum sp_status load_path(const char *path, struct document **out, struct diag *err);

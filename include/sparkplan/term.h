@@ -24,11 +24,15 @@ enum {
  * /dev/tty), install the signal handlers.  On failure (TERM unset, no tty) fills err and
  * returns false, having touched nothing. */
 bool term_open(bool force_dev_tty, char *err, size_t errcap);
-/* The terminal's background: COLORFGBG, else an OSC 11 query answered within timeout_ms
- * (nothing left on screen or in the input when the terminal does not answer; keys typed
- * meanwhile go to the key reader).  Call after term_open and input_open, before curses
- * starts.  Returns an enum theme_bg (theme.h). */
-int term_background(int timeout_ms);
+/* The terminal's background as COLORFGBG says it (after term_open): an enum theme_bg
+ * (theme.h), THEME_BG_UNKNOWN when it says nothing. */
+int term_background(void);
+/* Asks the terminal its background (OSC 11, then a device-attributes query), after
+ * term_start_screen; false when the terminal cannot be asked (TERM dumb or vt*).  Nothing
+ * waits for the answer: the key reader takes it (input_take_background) and the explorer
+ * applies it when it comes; term_close waits for it a moment at most, so that it never
+ * lands on the shell. */
+bool term_ask_background(void);
 /* Start curses on the chosen tty (after input_open).  utf8: the locale's codeset. */
 bool term_start_screen(char *err, size_t errcap);
 /* The tty to poll for keys; -1 (poll skips it) while suspended in the background. */

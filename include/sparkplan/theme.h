@@ -66,6 +66,9 @@ bool theme_has_colour(void);
 enum theme_bg { THEME_BG_UNKNOWN, THEME_BG_DARK, THEME_BG_LIGHT };
 const char *theme_for_background(enum theme_bg bg);
 bool theme_known(const char *name);
+/* Switch to a known theme (the terminal's answer came after the first frame); the caller
+ * redraws all.  Nothing changes without colours. */
+void theme_use(const char *name);
 /* Cycle to the next theme (the T key); returns its name. */
 const char *theme_next(void);
 const char *theme_name(void);

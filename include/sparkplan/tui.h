@@ -82,6 +82,8 @@ struct tui {
     bool zoom;                    /* z: the focused pane takes the body */
     unsigned details_gen;         /* bumped when the details must be rebuilt (and their
                                      cursor put back on the first reference) */
+    unsigned details_rev;         /* bumped when what the details show changed under them
+                                     (the findings came in): rebuilt, the cursor kept */
     char narration[512];          /* the guided walk's step, shown atop the details */
     struct layout L;
 
@@ -96,7 +98,20 @@ struct tui {
      * an application into app_next and returns RE_SWITCH_APP; the loop then shows it. */
     struct ui_apps *apps;
     struct ui_app_view app_next;
+    /* A big input still loading (ui.h): the preview is shown (ws.loading) and the keys
+     * but quit wait in `queued` until the whole document takes its place. */
+    struct loadjob *loading;
+    struct input_event queued[64];
+    size_t n_queued;
 };
+
+/* Is n's codegen stage known?  Always, but in a preview (ws.loading) of a formatted plan:
+ * there a node's stage is in its details block, past the preview (simple mode prints it on
+ * the node's own line, *(3)). */
+static inline bool tui_stage_known(const struct tui *t, const struct plan_node *n)
+{
+    return !t->ws.loading || n->id < 0;
+}
 
 /* The workspace's background slices as reactions (view.h): a search's progress or end
  * redraws; an indexed tab changes the header and the gutter's width. */

@@ -14,6 +14,7 @@
 #include "sparkplan/plan.h"
 
 struct evapps;
+struct loadjob;
 
 /* One application as the explorer shows it: the final plans of its queries and its
  * evview (both the caller's). */
@@ -51,6 +52,12 @@ struct ui_options {
     /* A History Server directory's applications, or NULL; ev and the documents are then
      * the first application's. */
     struct ui_apps *apps;
+    /* A big input still loading (loadjob.h), or NULL: docs is then its one preview, shown
+     * until the whole document is in (its counts say "loading…", keys other than quit wait
+     * for it), which then takes the preview's place; ui_run returns at once when the load
+     * fails (the caller says why, from the job).  Borrowed: the caller frees the job and
+     * its document after ui_run. */
+    struct loadjob *loading;
 };
 
 int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts);

@@ -92,6 +92,9 @@ struct workspace {
     size_t n_hist;
     struct tab *search_tab;       /* a search still reading its tab's text, or NULL */
     bool utf8;                    /* summaries may use a middle dot and an ellipsis */
+    bool loading;                 /* the document shown is the preview of one still loading
+                                     (loadjob.h): its summary says "loading…" rather than
+                                     counts, and no background work runs on it */
     char msg[256];                /* the status message; "" for none */
     bool msg_error;
     struct jobs jobs;             /* each document's analysis */

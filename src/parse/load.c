@@ -48,6 +48,11 @@ void load_set_limits(size_t bytes, uint64_t lines)
     max_lines = lines && lines < LOAD_MAX_LINES ? lines : LOAD_MAX_LINES;
 }
 
+size_t load_max_bytes(void)
+{
+    return limit_bytes();
+}
+
 /* "16 GiB", "1 MiB", "1000 bytes": the limit as people set it; "11.8 GiB" when it is no
  * whole number of a unit (half the memory). */
 static void size_text(size_t n, char *out, size_t cap)

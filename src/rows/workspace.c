@@ -54,6 +54,11 @@ static void findings_summary(const struct workspace *ws, struct tab *tab)
 
 void ws_tab_summary(struct workspace *ws, struct tab *tab)
 {
+    if (ws->loading) { /* a preview's counts are not the document's */
+        snprintf(tab->summary, sizeof tab->summary, "%s",
+                 ws->utf8 ? "loading\xE2\x80\xA6" : "loading...");
+        return;
+    }
     if (!tab->indexed) {
         snprintf(tab->summary, sizeof tab->summary, "%u nodes %s", tab->rows.end - tab->rows.begin,
                  ws->utf8 ? "\xC2\xB7 counting\xE2\x80\xA6" : "| counting...");
@@ -102,6 +107,8 @@ void ws_tab_ready(struct workspace *ws, struct tab *tab)
 /* Work left for between frames: a tab shown but not yet indexed (the current one first). */
 struct tab *ws_background_tab(struct workspace *ws)
 {
+    if (ws->loading)
+        return NULL;
     struct doc_view *dv = ws_doc(ws);
     if (dv->tabs[dv->cur].ready && !dv->tabs[dv->cur].indexed)
         return &dv->tabs[dv->cur];

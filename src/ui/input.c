@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termkey.h>
+#include <time.h>
 #include <unistd.h>
+
+/* enum theme_bg's values (theme.h, which brings curses and its key_name with it). */
+enum { BG_UNKNOWN = 0, BG_DARK = 1, BG_LIGHT = 2 };
 
 static TermKey *tk;
 static int tty_fd = -1;
@@ -43,6 +47,29 @@ static struct {
     bool cut;
     size_t dropped;               /* past input_paste_max(), not kept */
 } burst;
+
+/* The terminal's answers to the background query (term_ask_background): taken out of the
+ * bytes read before libtermkey sees them (it waits for an ST that a BEL-ended answer never
+ * sends, and would take the keys after it for the string), until the device-attributes
+ * answer, which comes last, is in. */
+static struct {
+    bool on;                      /* the device-attributes answer is still to come */
+    char held[256];               /* an answer cut at the end of a read */
+    size_t n_held;
+    long held_at;                 /* when (ms): the rest is given HOLD_MS to come */
+    int bg;                       /* the background an OSC 11 answer said, not yet taken */
+} answers;
+
+/* How long the beginning of an answer waits for its rest before it is taken for keys (a
+ * lone "ESC [" is also what Alt-[ sends). */
+#define HOLD_MS 500
+
+static long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
 
 /* Debian's libtermkey 0.22 takes ncurses 6's kmous=\E[< as an X10 mouse prefix and then
  * mis-decodes every SGR mouse report; keep key_mouse only when it is exactly \E[M (the
@@ -84,6 +111,7 @@ void input_close(void)
     memset(&paste, 0, sizeof paste);
     free(burst.buf);
     memset(&burst, 0, sizeof burst);
+    memset(&answers, 0, sizeof answers);
     tty_fd = -1;
 }
 
@@ -173,17 +201,161 @@ static void collect_burst(const char *first, size_t n)
     paste.len = paste.cap = 0;
 }
 
+/* One hex colour channel of 1 to 4 digits, as 0..1. */
+static double channel(const char *s, const char *end, const char **next)
+{
+    unsigned v = 0, digits = 0;
+    while (s < end && digits < 4 &&
+           ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F'))) {
+        v = v * 16 + (unsigned)(*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10);
+        s++, digits++;
+    }
+    *next = s;
+    return digits ? v / (double)((1u << (4 * digits)) - 1) : -1;
+}
+
+/* An OSC answer "ESC ] 11 ; rgb:RRRR/GGGG/BBBB" (its end left out): light or dark by its
+ * luminance, BG_UNKNOWN for anything else. */
+static int osc11_background(const char *s, size_t n)
+{
+    const char *end = s + n;
+    static const char head[] = "\033]11;rgb:";
+    if (n < sizeof head || memcmp(s, head, sizeof head - 1) != 0)
+        return BG_UNKNOWN;
+    const char *p = s + sizeof head - 1;
+    double rgb[3];
+    for (int i = 0; i < 3; i++) {
+        rgb[i] = channel(p, end, &p);
+        if (rgb[i] < 0 || (i < 2 && (p >= end || *p++ != '/')))
+            return BG_UNKNOWN;
+    }
+    double y = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+    return y > 0.5 ? BG_LIGHT : BG_DARK;
+}
+
+/* At s: an answer (OSC ... BEL or ST; CSI ? digits ; ... c) of *len bytes (1: complete),
+ * a beginning of one cut by the end of the bytes (0), or no answer (-1). */
+static int answer_at(const char *s, size_t n, size_t *len)
+{
+    if (n < 2 || s[0] != '\033')
+        return -1; /* a lone ESC is the Escape key */
+    if (s[1] == ']') {
+        for (size_t i = 2; i < n; i++) {
+            if (s[i] == '\007' || (s[i] == '\033' && i + 1 < n && s[i + 1] == '\\')) {
+                *len = i + (s[i] == '\007' ? 1 : 2);
+                return 1;
+            }
+            if (s[i] == '\033' && i + 1 < n)
+                return -1; /* not an answer: some other sequence follows */
+        }
+        return 0;
+    }
+    if (s[1] != '[' || (n > 2 && s[2] != '?'))
+        return -1;
+    size_t i = 3;
+    while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';'))
+        i++;
+    if (i >= n)
+        return 0;
+    if (s[i] != 'c')
+        return -1;
+    *len = i + 1;
+    return 1;
+}
+
+/* Takes the answers out of buf (len bytes, room for sizeof answers.held more before it is
+ * full: the held bytes go first); returns the bytes left, which are keys. */
+static size_t take_answers(char *buf, size_t len)
+{
+    size_t out = 0;
+    for (size_t i = 0; i < len;) {
+        size_t alen = 0;
+        int a = answers.on ? answer_at(buf + i, len - i, &alen) : -1;
+        if (a < 0) {
+            buf[out++] = buf[i++];
+            continue;
+        }
+        if (a == 0) { /* the rest comes with the next read */
+            if (len - i <= sizeof answers.held) {
+                memcpy(answers.held, buf + i, len - i);
+                answers.n_held = len - i;
+                answers.held_at = now_ms();
+                return out;
+            }
+            buf[out++] = buf[i++];
+            continue;
+        }
+        if (buf[i + 1] == ']') {
+            int bg = osc11_background(buf + i, alen);
+            if (bg != BG_UNKNOWN)
+                answers.bg = bg;
+        } else {
+            answers.on = false; /* the last answer: what follows is keys */
+        }
+        i += alen;
+    }
+    return out;
+}
+
+void input_expect_answers(void)
+{
+    answers.on = true;
+    answers.n_held = 0;
+    answers.bg = BG_UNKNOWN;
+}
+
+bool input_answers_pending(void)
+{
+    return answers.on;
+}
+
+int input_take_background(void)
+{
+    int bg = answers.bg;
+    answers.bg = BG_UNKNOWN;
+    return bg;
+}
+
+void input_drain_answers(int timeout_ms)
+{
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (answers.on && tty_fd >= 0) { /* bounded by the timeout */
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long left = timeout_ms - ((now.tv_sec - start.tv_sec) * 1000 +
+                                  (now.tv_nsec - start.tv_nsec) / 1000000);
+        struct pollfd pfd = {tty_fd, POLLIN, 0};
+        if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+            break;
+        char buf[512];
+        ssize_t n = read(tty_fd, buf, sizeof buf);
+        if (n <= 0)
+            break;
+        take_answers(buf, (size_t)n); /* the keys typed as the explorer ends are let go */
+    }
+    answers.on = false;
+}
+
 void input_readable(void)
 {
     if (!tk || tty_fd < 0)
         return;
-    char buf[4096];
-    ssize_t n = read(tty_fd, buf, sizeof buf);
+    char buf[4096 + sizeof answers.held];
+    size_t held = answers.n_held;
+    memcpy(buf, answers.held, held);
+    answers.n_held = 0;
+    ssize_t n = read(tty_fd, buf + held, 4096);
     if (n == 0) {
         closed = true;
         return;
     }
-    if (n < 0)
+    if (n < 0) {
+        memcpy(answers.held, buf, held); /* nothing read: kept for the next time */
+        answers.n_held = held;
+        return;
+    }
+    n = (ssize_t)take_answers(buf, held + (size_t)n);
+    if (n == 0)
         return;
     if (!paste.on && !burst.ready && looks_pasted(buf, (size_t)n)) {
         collect_burst(buf, (size_t)n);
@@ -216,6 +388,10 @@ static bool take_burst(struct input_event *ev)
 
 int input_wait_ms(void)
 {
+    if (answers.n_held) { /* the rest of an answer: until HOLD_MS after it began */
+        long left = HOLD_MS - (now_ms() - answers.held_at);
+        return left > 0 ? (int)left : 0;
+    }
     return tk && pending ? termkey_get_waittime(tk) : -1;
 }
 
@@ -419,6 +595,12 @@ bool input_next(struct input_event *ev, bool *eof)
 bool input_force(struct input_event *ev)
 {
     TermKeyKey k;
+    if (answers.n_held && tk) { /* its rest never came: it was keys */
+        termkey_push_bytes(tk, answers.held, answers.n_held);
+        answers.n_held = 0;
+        pending = true;
+        return input_next(ev, &(bool){false});
+    }
     pending = false;
     while (tk && termkey_getkey_force(tk, &k) == TERMKEY_RES_KEY)
         if (translate(&k, ev))

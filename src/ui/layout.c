@@ -18,7 +18,10 @@ int tui_split(const struct tui *t, const struct tab *tab)
     if (t->split_pct)
         return t->split_pct;
     const struct plan_node *root = tab->section ? tab->section->first_root : NULL;
-    bool long_details = (root && root->details_text.len > 0) || t->explain;
+    /* A preview of a formatted plan has its nodes' ids but not yet their details, which
+     * the whole document will have. */
+    bool long_details = (root && (root->details_text.len > 0 || (t->ws.loading && root->id >= 0))) ||
+                        t->explain;
     return long_details ? 60 : 66;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/input.h"
 #include "sparkplan/term.h"
 #include "sparkplan/theme.h"
 #include "sparkplan/tui.h"
@@ -14,10 +15,8 @@ static struct {
     struct config cfg;
     char path[1024];
     bool has_path;
+    bool follow_terminal;         /* nothing chose the theme: the terminal's answer may */
 } S;
-
-/* How long the terminal has to answer the background query. */
-#define BG_QUERY_MS 150
 
 void settings_load(struct tui *t)
 {
@@ -53,9 +52,35 @@ const char *settings_theme(struct tui *t, const struct ui_options *opts, const c
         *why = "config";
         return S.cfg.theme;
     }
-    int bg = term_background(BG_QUERY_MS);
+    int bg = term_background();
     *why = bg == THEME_BG_UNKNOWN ? "default" : "terminal background";
+    S.follow_terminal = bg == THEME_BG_UNKNOWN;
     return theme_for_background((enum theme_bg)bg);
+}
+
+void settings_ask_terminal(void)
+{
+    if (S.follow_terminal && !term_ask_background())
+        S.follow_terminal = false;
+}
+
+int settings_terminal_answer(struct tui *t)
+{
+    (void)t;
+    int bg = input_take_background();
+    if (bg == THEME_BG_UNKNOWN || !S.follow_terminal)
+        return RE_NONE;
+    S.follow_terminal = false;
+    const char *name = theme_for_background((enum theme_bg)bg);
+    if (strcmp(name, theme_name()) == 0)
+        return RE_NONE;
+    theme_use(name);
+    return RE_DRAW | RE_FULL;
+}
+
+void settings_theme_chosen(void)
+{
+    S.follow_terminal = false;
 }
 
 void settings_save(struct tui *t, const char *key, const char *value)

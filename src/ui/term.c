@@ -36,6 +36,7 @@ static struct {
     bool modes_on;
     bool opened;
     int quit_sig;        /* the signal that ends the explorer (SIGINT, SIGTERM, ...), or 0 */
+    long asked_ms;       /* when the background query went out (term_ask_background) */
 } T = {.fd = -1, .pipe_rd = -1, .pipe_wr = -1};
 
 static const int caught[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCONT, SIGTSTP};
@@ -61,6 +62,8 @@ static void install(int sig)
     sa.sa_flags = SA_RESTART;
     sigaction(sig, &sa, NULL);
 }
+
+static void write_all(const char *s);
 
 static void set_nonblock_cloexec(int fd)
 {
@@ -122,129 +125,38 @@ static enum theme_bg colorfgbg(void)
     return bg == 7 || (bg >= 9 && bg <= 15) ? THEME_BG_LIGHT : THEME_BG_DARK;
 }
 
-/* One hex colour channel of 1 to 4 digits, as 0..1. */
-static double channel(const char *s, const char **end)
+/* How long after the background query the explorer may wait, as it ends, for the answers
+ * still to come (they would land on the shell's command line): a terminal on this machine
+ * answers in a few milliseconds, one over ssh in a round trip. */
+#define ANSWER_GRACE_MS 300
+
+int term_background(void)
 {
-    unsigned v = 0, digits = 0;
-    while (digits < 4 && ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') ||
-                          (*s >= 'A' && *s <= 'F'))) {
-        v = v * 16 + (unsigned)(*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10);
-        s++, digits++;
-    }
-    *end = s;
-    return digits ? v / (double)((1u << (4 * digits)) - 1) : -1;
+    return T.fd < 0 ? THEME_BG_UNKNOWN : colorfgbg();
 }
 
-/* "...]11;rgb:RRRR/GGGG/BBBB..." -> light or dark by its luminance. */
-static enum theme_bg parse_osc11(const char *reply)
+static long now_ms(void)
 {
-    const char *p = strstr(reply, "]11;rgb:");
-    if (!p)
-        return THEME_BG_UNKNOWN;
-    p += 8;
-    double rgb[3];
-    for (int i = 0; i < 3; i++) {
-        rgb[i] = channel(p, &p);
-        if (rgb[i] < 0 || (i < 2 && *p++ != '/'))
-            return THEME_BG_UNKNOWN;
-    }
-    double y = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
-    return y > 0.5 ? THEME_BG_LIGHT : THEME_BG_DARK;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-/* The length of the terminal's answer at s (OSC ... BEL or ST; CSI ? ... c), or 0. */
-static size_t answer_len(const char *s, size_t n)
+/* The background (OSC 11) query, followed by a device-attributes query (DA1) that every
+ * terminal answers, after its OSC 11 answer: the key reader takes both answers out of the
+ * input (input_expect_answers) and the explorer applies the first when it comes.  Curses
+ * has the tty in raw mode without echo by now, so no answer shows on screen. */
+bool term_ask_background(void)
 {
-    if (n < 3 || s[0] != '\033')
-        return 0;
-    if (s[1] == ']') {
-        for (size_t i = 2; i < n; i++) {
-            if (s[i] == '\007')
-                return i + 1;
-            if (s[i] == '\033' && i + 1 < n && s[i + 1] == '\\')
-                return i + 2;
-        }
-        return n;
-    }
-    if (s[1] == '[' && s[2] == '?') {
-        size_t i = 3;
-        while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';'))
-            i++;
-        return i < n && s[i] == 'c' ? i + 1 : 0;
-    }
-    return 0;
-}
-
-/* Keys typed while the terminal answered go on to the key reader, the answers not. */
-static void keep_keys(const char *buf, size_t len)
-{
-    char keys[512];
-    size_t k = 0;
-    for (size_t i = 0; i < len;) {
-        size_t a = answer_len(buf + i, len - i);
-        if (a) {
-            i += a;
-            continue;
-        }
-        keys[k++] = buf[i++];
-    }
-    if (k)
-        input_push(keys, k);
-}
-
-/* Asks the terminal its background (OSC 11), followed by a device-attributes query (DA1)
- * that every terminal answers: once the DA1 answer is in, an OSC 11 answer would have
- * come before it, so nothing arrives later as keys.  Raw mode without echo meanwhile, so
- * no answer shows on screen. */
-static enum theme_bg query_osc11(int timeout_ms)
-{
-    struct termios old, raw;
-    if (!isatty(T.fd) || tcgetattr(T.fd, &old) != 0)
-        return THEME_BG_UNKNOWN;
-    raw = old;
-    raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
-    raw.c_cc[VMIN] = 0;
-    raw.c_cc[VTIME] = 0;
-    if (tcsetattr(T.fd, TCSANOW, &raw) != 0)
-        return THEME_BG_UNKNOWN;
-    static const char q[] = "\033]11;?\033\\\033[c";
-    ssize_t w = write(T.fd, q, sizeof q - 1);
-    char buf[512];
-    size_t len = 0;
-    struct timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    while (w > 0 && len + 1 < sizeof buf) { /* bounded by the timeout and the buffer */
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        long left = timeout_ms - ((now.tv_sec - start.tv_sec) * 1000 +
-                                  (now.tv_nsec - start.tv_nsec) / 1000000);
-        struct pollfd pfd = {T.fd, POLLIN, 0};
-        if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
-            break;
-        ssize_t n = read(T.fd, buf + len, sizeof buf - 1 - len);
-        if (n <= 0)
-            break;
-        len += (size_t)n;
-        buf[len] = '\0';
-        const char *da = strstr(buf, "\033[?");
-        if (da && strchr(da, 'c'))
-            break;
-    }
-    buf[len] = '\0';
-    tcsetattr(T.fd, TCSANOW, &old);
-    enum theme_bg bg = parse_osc11(buf);
-    keep_keys(buf, len);
-    return bg;
-}
-
-int term_background(int timeout_ms)
-{
-    enum theme_bg bg = colorfgbg();
-    if (bg != THEME_BG_UNKNOWN || T.fd < 0)
-        return bg;
     const char *term = getenv("TERM");
-    if (!term || strcmp(term, "dumb") == 0 || strncmp(term, "vt", 2) == 0)
-        return THEME_BG_UNKNOWN;
-    return query_osc11(timeout_ms);
+    if (T.fd < 0 || !isatty(T.fd) || !term || strcmp(term, "dumb") == 0 ||
+        strncmp(term, "vt", 2) == 0)
+        return false;
+    static const char q[] = "\033]11;?\033\\\033[c";
+    input_expect_answers();
+    write_all(q);
+    T.asked_ms = now_ms();
+    return true;
 }
 
 bool term_start_screen(char *err, size_t errcap)
@@ -528,6 +440,9 @@ void term_close(void)
     if (T.left)
         background_timer(false);
     else {
+        long left = ANSWER_GRACE_MS - (now_ms() - T.asked_ms);
+        if (input_answers_pending() && left > 0)
+            input_drain_answers((int)left);
         term_modes(false);
         if (T.screen_up) {
             curs_set(1);

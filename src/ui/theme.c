@@ -292,6 +292,15 @@ bool theme_init(const char *name, bool colours)
     return known;
 }
 
+void theme_use(const char *name)
+{
+    int p = find_palette(name);
+    if (p == -2 || !th.colours)
+        return;
+    th.palette = p;
+    init_pairs();
+}
+
 bool theme_has_colour(void)
 {
     return current() != NULL;

@@ -17,6 +17,7 @@
 #include "sparkplan/draw.h"
 #include "sparkplan/evapps.h"
 #include "sparkplan/evview.h"
+#include "sparkplan/loadjob.h"
 #include "sparkplan/opclass.h"
 #include "sparkplan/sanitize.h"
 #include "sparkplan/settings.h"
@@ -196,16 +197,21 @@ static void draw_status(const struct tui *t)
             len += (size_t)snprintf(right + len, sizeof right - len, "[-/%zu \xC2\xB7 %.20s] ",
                                     r->n_matches, tab->label);
     }
-    const char *busy = !jobs_analysing(&t->ws.jobs, dv->doc)  ? NULL
-                       : t->ws.utf8                              ? "analysing\xE2\x80\xA6"
-                                                              : "analysing...";
+    const char *busy = t->ws.loading ? (t->ws.utf8 ? "loading\xE2\x80\xA6" : "loading...")
+                       : !jobs_analysing(&t->ws.jobs, dv->doc) ? NULL
+                       : t->ws.utf8                            ? "analysing\xE2\x80\xA6"
+                                                               : "analysing...";
     if (busy)
         len += (size_t)snprintf(right + len, sizeof right - len, "%s  ", busy);
     bool walking = stack_has(t, VIEW_WALK); /* its message leads: counter and keys */
     /* The section by name, from 60 columns (narrower, the header's active tab says it;
      * a search counter says it already). */
     bool named = COLS >= 60 && !(r->pattern && !walking);
-    if (r->sel && !walking)
+    if (r->sel && !walking && t->ws.loading) /* the preview's count is not the document's */
+        len += (size_t)snprintf(right + len, sizeof right - len, "%.24s%s%u/%s  ",
+                                named ? tab->label : "", named ? " \xC2\xB7 " : "",
+                                r->sel->preorder - r->begin + 1, t->ws.utf8 ? "\xE2\x80\xA6" : "...");
+    else if (r->sel && !walking)
         len += (size_t)snprintf(right + len, sizeof right - len, "%.24s%s%u/%u  ",
                                 named ? tab->label : "", named ? " \xC2\xB7 " : "",
                                 r->sel->preorder - r->begin + 1, r->end - r->begin);
@@ -225,7 +231,7 @@ static void draw_status(const struct tui *t)
         if (n->id >= 0)
             e += (size_t)snprintf(extra + e, sizeof extra - e, " (%d)", n->id);
         char label[16];
-        if (n->stage >= 0)
+        if (n->stage >= 0 && tui_stage_known(t, n))
             e += (size_t)snprintf(extra + e, sizeof extra - e, "  stage %s",
                                   tree_stage_label(n, label, sizeof label));
         draw_puts(&dl, extra, st);
@@ -345,6 +351,7 @@ static int global_key(struct tui *t, enum key_action a)
         return RE_PUSH(VIEW_DIFF) | RE_DRAW | RE_FULL;
     case KA_THEME: {
         const char *name = theme_next();
+        settings_theme_chosen(); /* a late answer of the terminal no longer changes it */
         ws_message(&t->ws, false, "theme: %s", name);
         settings_save(t, "theme", name);
         return RE_DRAW | RE_FULL;
@@ -465,7 +472,7 @@ static int take_news(struct tui *t, const struct jobs_news *news, bool collected
     ws_take_news(&t->ws, news);
     if (news->n_done) { /* the gutter's marks and the details follow the findings */
         decor_forget(t);
-        t->details_gen++;
+        t->details_rev++; /* where the details were read (Enter G) stays */
     }
     if (!collected)
         return RE_DRAW | RE_LAYOUT;
@@ -502,6 +509,10 @@ static int ask_analysis(struct tui *t)
 
 static void free_state(struct tui *t)
 {
+    for (size_t i = 0; i < t->n_queued; i++) /* keys that waited for a load never done */
+        if (t->queued[i].kind == IN_PASTE)
+            free(t->queued[i].paste);
+    t->n_queued = 0;
     jobs_free(&t->ws.jobs); /* first: it stops the analysis thread, which reads the documents */
     while (t->depth > 0)
         pop_view(t);
@@ -624,6 +635,8 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
 {
     t->ev = opts ? opts->ev : NULL;
     t->apps = opts ? opts->apps : NULL;
+    t->loading = opts ? opts->loading : NULL;
+    t->ws.loading = t->loading != NULL;
     t->metrics_col = true;
     int status = show_documents(t, docs, n_docs);
     if (status != 0)
@@ -652,6 +665,7 @@ static int start(struct tui *t, struct document **docs, size_t n_docs,
     draw_set_utf8(t->ws.utf8);
     if (!theme_init(theme, colours))
         ws_message(&t->ws, true, "unknown theme '%s': using dark", theme);
+    settings_ask_terminal(); /* its answer is applied when it comes: nothing waits for it */
     term_modes(true);
     return 0;
 }
@@ -672,7 +686,8 @@ static void frame(struct tui *t, int flags)
             }
             flags |= RE_DRAW | RE_FULL;
         }
-        flags |= ask_analysis(t);
+        if (!t->loading) /* a preview is not analysed: the whole document will be */
+            flags |= ask_analysis(t);
         tui_layout(t);
     }
     if (flags & RE_FULL)
@@ -702,20 +717,87 @@ static int take_signals(bool *quit)
     return flags;
 }
 
+/* An event: handled, or while the whole document loads kept for it (a key on the preview
+ * would act on a cut tree: G, a search, a count), but for quit, suspend and redraw. */
+static int take_event(struct tui *t, struct input_event *ev)
+{
+    if (!t->loading)
+        return handle_event(t, ev);
+    if (ev->kind == IN_KEY) {
+        enum key_action a = keys_lookup(KCTX_TREE, ev->name);
+        if (a == KA_QUIT)
+            return RE_QUIT;
+        if (a == KA_SUSPEND)
+            return RE_SUSPEND;
+        if (a == KA_REDRAW)
+            return RE_DRAW | RE_FULL | RE_LAYOUT;
+    }
+    if (t->n_queued < sizeof t->queued / sizeof t->queued[0])
+        t->queued[t->n_queued++] = *ev;
+    else if (ev->kind == IN_PASTE) /* more than a person types in a load: let go */
+        free(ev->paste);
+    return RE_NONE;
+}
+
+/* The whole document is in: it takes the preview's place (the same first screen, now with
+ * its counts, stages and details), then the keys that waited for it are done.  A load that
+ * failed ends the explorer: the caller says why. */
+static int take_whole_document(struct tui *t, bool *quit)
+{
+    struct document *doc = NULL;
+    enum sp_status s = loadjob_finish(t->loading, &doc, NULL);
+    t->loading = NULL;
+    if (s != SP_OK || !doc) {
+        *quit = true;
+        return RE_NONE;
+    }
+    bool utf8 = t->ws.utf8;
+    char msg[sizeof t->ws.msg];
+    bool msg_error = t->ws.msg_error;
+    memcpy(msg, t->ws.msg, sizeof msg);
+    while (t->depth > 0)
+        pop_view(t);
+    ws_free(&t->ws); /* the preview's tabs (no analysis ran on it) */
+    decor_free(t);
+    ws_init(&t->ws);
+    t->ws.utf8 = utf8;
+    t->details_gen++;
+    if (show_documents(t, &doc, 1) != 0) { /* out of memory (said): nothing to show */
+        *quit = true;
+        return RE_NONE;
+    }
+    memcpy(t->ws.msg, msg, sizeof msg);
+    t->ws.msg_error = msg_error;
+    frame(t, RE_DRAW | RE_LAYOUT); /* the rows fit the screen before the keys move them */
+    int flags = RE_DRAW | RE_LAYOUT;
+    size_t i = 0;
+    for (; i < t->n_queued && !(flags & RE_QUIT); i++)
+        flags |= handle_event(t, &t->queued[i]);
+    for (; i < t->n_queued; i++) /* after a quit */
+        if (t->queued[i].kind == IN_PASTE)
+            free(t->queued[i].paste);
+    t->n_queued = 0;
+    if (flags & RE_QUIT)
+        *quit = true;
+    return flags;
+}
+
 /* One turn: wait for input (or do a slice of background work), handle what came. */
 static int turn(struct tui *t, int *timeout, bool *quit)
 {
     int flags = 0;
     /* The third: the analysis thread says it is done (-1, ignored, when none runs). */
     /* The fourth: an application list's brief came in (-1 when none is being read). */
-    struct pollfd pfd[4] = {{term_fd(), POLLIN, 0}, {term_signal_fd(), POLLIN, 0},
+    /* The fifth: the whole document is in (-1 when nothing loads). */
+    struct pollfd pfd[5] = {{term_fd(), POLLIN, 0}, {term_signal_fd(), POLLIN, 0},
                             {jobs_wake_fd(&t->ws.jobs), POLLIN, 0},
-                            {t->apps ? evapps_wake_fd(t->apps->list) : -1, POLLIN, 0}};
+                            {t->apps ? evapps_wake_fd(t->apps->list) : -1, POLLIN, 0},
+                            {loadjob_wake_fd(t->loading), POLLIN, 0}};
     /* A search still reading the text goes on between keys, unless a key is half read
      * (libtermkey waits to tell Escape from a sequence). */
     bool searching = t->ws.search_tab && *timeout < 0;
     bool indexing = !searching && *timeout < 0 && ws_background_tab(&t->ws);
-    int n = poll(pfd, 4, searching || indexing ? 0 : *timeout);
+    int n = poll(pfd, 5, searching || indexing ? 0 : *timeout);
     if (n < 0 && errno == EINTR)
         return 0;
     struct input_event ev;
@@ -724,7 +806,7 @@ static int turn(struct tui *t, int *timeout, bool *quit)
     else if (n == 0 && indexing)
         flags |= tui_index_slice(t);
     else if (n == 0 && input_force(&ev))
-        flags |= handle_event(t, &ev);
+        flags |= take_event(t, &ev);
     if (pfd[2].revents & POLLIN)
         flags |= collect_jobs(t);
     if (pfd[3].revents & POLLIN) {
@@ -737,10 +819,13 @@ static int turn(struct tui *t, int *timeout, bool *quit)
     if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))
         input_readable();
     while (!*quit && input_next(&ev, &eof)) {
-        flags |= handle_event(t, &ev);
+        flags |= take_event(t, &ev);
         if (flags & RE_QUIT)
             *quit = true;
     }
+    flags |= settings_terminal_answer(t);
+    if ((pfd[4].revents & POLLIN) && !*quit)
+        flags |= take_whole_document(t, quit);
     if (eof || (flags & RE_QUIT) ||
         ((pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN)))
         *quit = true;
@@ -765,10 +850,18 @@ int ui_run(struct document **docs, size_t n_docs, const struct ui_options *opts)
     int timeout = -1;
     bool quit = false;
     jobs_hold(&t.ws.jobs); /* the first frame comes before the analysis */
+    struct pollfd tty = {term_fd(), POLLIN, 0};
+    if (poll(&tty, 1, 0) > 0) { /* the terminal answered already: no flash of the default */
+        input_readable();
+        flags |= settings_terminal_answer(&t);
+    }
     frame(&t, flags);
-    struct jobs_news news = {0};
-    jobs_release(&t.ws.jobs, ws_doc(&t.ws)->doc, &news);
-    flags = take_news(&t, &news, false); /* no thread: the findings were made in place */
+    flags = 0;
+    if (!t.loading) { /* a preview's jobs stay held: the whole document's replace them */
+        struct jobs_news news = {0};
+        jobs_release(&t.ws.jobs, ws_doc(&t.ws)->doc, &news);
+        flags = take_news(&t, &news, false); /* no thread: the findings were made in place */
+    }
     while (!quit) {
         if (flags & RE_SUSPEND) {
             term_suspend();

@@ -47,6 +47,7 @@ struct details {
     size_t pool_len, pool_cap;
     const struct plan_node *node;
     unsigned gen;                 /* t->details_gen the lines were built for */
+    unsigned rev;                 /* and t->details_rev */
     int width;
     struct listbox lb;            /* sel: the cursor (drawn with focus); top */
 };
@@ -594,7 +595,12 @@ static void details_draw(const struct tui *t, const void *state)
         size_t i = ds->lb.top + (size_t)row;
         struct draw_line dl;
         draw_line_start(&dl, L->det_y + row, L->det_x, L->det_w, 0);
-        if (i >= ds->n_lines)
+        if (t->ws.loading) { /* a preview: the node's details may lie past it */
+            if (row == 0)
+                draw_puts(&dl, t->ws.utf8 ? " loading\xE2\x80\xA6" : " loading...",
+                          theme_attr(ROLE_HINT, VAR_PLAIN));
+            draw_fill(&dl, theme_attr(ROLE_NORMAL, VAR_PLAIN));
+        } else if (i >= ds->n_lines)
             draw_fill(&dl, theme_attr(ROLE_NORMAL, VAR_PLAIN));
         else
             draw_dline(ds, &ds->lines[i], &dl,
@@ -611,10 +617,11 @@ static void details_prepare(struct tui *t, void *state)
     int width = t->L.det_w - 1;
     bool same_node = n == ds->node && ds->gen == t->details_gen;
     ds->lb.rows = t->L.det_h > 0 ? (size_t)t->L.det_h : 1;
-    if (same_node && width == ds->width)
+    if (same_node && width == ds->width && ds->rev == t->details_rev)
         return;
     ds->node = n;
     ds->gen = t->details_gen;
+    ds->rev = t->details_rev;
     ds->width = width;
     ds->n_lines = 0;
     ds->lb.n = 0;
@@ -634,6 +641,8 @@ static void details_prepare(struct tui *t, void *state)
     }
     if (ds->lb.sel >= ds->n_lines)
         ds->lb.sel = ds->n_lines ? ds->n_lines - 1 : 0;
+    if (ds->lb.top > ds->lb.sel) /* fewer lines than before (a rebuild keeps the place) */
+        ds->lb.top = ds->lb.sel;
     /* The cursor is only drawn with focus: without it the pane shows the heading. */
     if (t->focus == FOCUS_DETAILS && t->L.det_h > 0 &&
         ds->lb.sel >= ds->lb.top + (size_t)t->L.det_h)

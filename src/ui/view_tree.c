@@ -150,6 +150,10 @@ static void draw_gutter(const struct tui *t, int y, const struct screen_row *sr,
     struct draw_line dl;
     draw_line_start(&dl, y, t->L.tree_x, t->L.gutter_w, 0);
     enum variant v = band ? VAR_BAND : VAR_PLAIN;
+    if (!tui_stage_known(t, n)) {
+        draw_fill(&dl, theme_attr(ROLE_GUTTER, VAR_PLAIN));
+        return;
+    }
     /* A decoration's mark goes in the gutter's last column. */
     if (first_line && sr->dec.mark) {
         draw_line_start(&dl, y, t->L.tree_x + t->L.gutter_w - 1, 1, 0);
@@ -249,7 +253,9 @@ static void draw_row(const struct tui *t, const struct tree_state *st,
     int w = t->L.tree_w - t->L.gutter_w;
 
     for (int i = 0; i < row->h; i++)
-        draw_gutter(t, y + i, sr, band || (selected && n->stage >= 0 && t->stage_hl), i == 0);
+        draw_gutter(t, y + i, sr,
+                    band || (selected && n->stage >= 0 && t->stage_hl && tui_stage_known(t, n)),
+                    i == 0);
 
     struct slice text = tree_row_text(n);
     struct draw_line dl;
@@ -386,7 +392,7 @@ static void tree_prepare(struct tui *t, void *state)
     if (t->L.tree_h <= 0)
         return;
     choose_window(t, tab);
-    st->band_on = t->stage_hl && r->sel && r->sel->stage >= 0;
+    st->band_on = t->stage_hl && r->sel && r->sel->stage >= 0 && tui_stage_known(t, r->sel);
     st->band = st->band_on ? tree_stage_key(r->sel) : 0;
     int used = 0;
     for (struct plan_node *n = r->top; n && used < t->L.tree_h && grow(st); n = rows_next(r, n)) {

@@ -3,7 +3,8 @@
  * Built by `make fuzz` with clang -fsanitize=fuzzer,address,undefined.  Besides crashes and
  * sanitizer reports it traps on broken model invariants: a load ends in SP_OK or
  * SP_ERR_NO_PLAN, every slice lies inside the text the parser read, depths follow parents,
- * line numbers stay within the input.  Not part of the Check runner (no main here).
+ * line numbers stay within the input, and the model finished from the builder's record of
+ * node order is the one the walk over every node gives.  Not part of the Check runner (no main here).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,37 @@ static uint32_t input_lines(const char *data, size_t size)
     return n;
 }
 
+/* The model document_finish took from the builder's record is the one its walk over every
+   node gives (plan.h, plan_order_enable). */
+static void same_as_the_walk(const struct document *doc, const uint8_t *data, size_t size)
+{
+    char *copy = malloc(size + 1);
+    if (!copy)
+        return;
+    memcpy(copy, data, size);
+    copy[size] = '\0';
+    struct document *w = NULL;
+    struct diag err = {0};
+    plan_order_enable(false);
+    enum sp_status s = load_bytes("fuzz", copy, size, &w, &err);
+    plan_order_enable(true);
+    check(s == SP_OK && w->n_all_nodes == doc->n_all_nodes);
+    for (size_t i = 0; i < doc->n_all_nodes; i++) {
+        const struct plan_node *a = doc->all_nodes[i], *b = w->all_nodes[i];
+        check(a->line == b->line && a->depth == b->depth && a->preorder == b->preorder &&
+              a->subtree_size == b->subtree_size && a->id == b->id &&
+              a->section->n_nodes == b->section->n_nodes);
+    }
+    for (const struct plan *p = doc->first_plan, *q = w->first_plan; p && q;
+         p = p->next, q = q->next) {
+        check(p->by_id_len == q->by_id_len);
+        for (uint32_t k = 0; k < p->by_id_len; k++)
+            check(!p->by_id[k] == !q->by_id[k] &&
+                  (!p->by_id[k] || p->by_id[k]->line == q->by_id[k]->line));
+    }
+    document_free(w);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *copy = malloc(size + 1);
@@ -58,6 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (uint32_t i = 0; i < sec->n_nodes; i++) {
                 const struct plan_node *n = sec->preorder[i];
                 check(n->section == sec);
+                check(n->preorder == i);
+                check(i + 1 + (size_t)n->subtree_size <= sec->n_nodes);
                 check(n->parent ? n->depth == n->parent->depth + 1 : n->depth == 0);
                 check(n->line >= 1 && n->line <= lines);
                 check_slice(doc, n->name);
@@ -80,6 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         }
     check(seen == doc->n_all_nodes);
+    same_as_the_walk(doc, data, size);
     for (const struct plan_warning *w = doc->first_warning; w; w = w->next)
         check(w->line <= lines);
     /* The outputs read every field of the model. */

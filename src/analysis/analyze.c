@@ -188,13 +188,21 @@ const struct rule *rule_by_id(const char *id)
 
 struct ctx {
     struct analysis *a;
+    /* what the rules add: this thread's findings (in the order they were added), their
+     * messages' arena, the summary counts they move, and the findings only counted */
+    struct finding *findings;
+    size_t n_findings, cap;
+    struct arena *arena;
+    struct summary *sum;
+    size_t dropped;
+    bool messages;               /* word each kept finding (false: --summary's counts only) */
+    bool last_kept;              /* the last add() kept its finding */
     /* logical joins whose children carry size estimates (cost mode), in input order, and
      * an index of the expression ids each one mentions (sorted by id) */
     const struct plan_node **logical_joins;
     size_t n_logical_joins, logical_joins_cap;
     struct id_join { uint64_t id; uint32_t join; } *join_ids;
     size_t n_join_ids;
-    size_t cap;
     size_t per_rule[RULE_COUNT];
     bool oom;                    /* stop: memory ran out, or cancelled (then both are set) */
     bool cancelled;
@@ -235,50 +243,62 @@ static const char *clip_tail(struct slice s)
     return s.len > CLIP ? "..." : "";
 }
 
+/* Would a finding of this rule be kept with its message?  False beyond the rule's cap (it
+ * is only counted) and when the caller asked for no messages (--summary): then a rule skips
+ * the work that only words its message, and add() counts the finding the same. */
+static bool message_wanted(const struct ctx *c, enum rule_id rule)
+{
+    return c->messages && c->per_rule[rule] < MAX_PER_RULE;
+}
+
 __attribute__((format(printf, 4, 5)))
 static void add(struct ctx *c, enum rule_id rule, const struct plan_node *n, const char *fmt, ...)
 {
-    struct analysis *a = c->a;
+    c->last_kept = false;
     if (c->oom)
         return;
     if (c->per_rule[rule]++ >= MAX_PER_RULE) {
-        a->summary.n_findings_dropped++;
+        c->dropped++;
         return;
     }
-    if (a->n_findings == c->cap) {
+    if (c->n_findings == c->cap) {
         size_t ncap = c->cap ? c->cap * 2 : 64;
-        struct finding *nf = realloc(a->findings, ncap * sizeof *nf);
+        struct finding *nf = realloc(c->findings, ncap * sizeof *nf);
         if (!nf) {
             c->oom = true;
             return;
         }
-        a->findings = nf;
+        c->findings = nf;
         c->cap = ncap;
     }
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    const char *msg = arena_strdup(&a->arena, buf);
-    if (!msg) {
-        c->oom = true;
-        return;
+    const char *msg = "";
+    if (c->messages) {
+        char buf[1024];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        va_end(ap);
+        msg = arena_strdup(c->arena, buf);
+        if (!msg) {
+            c->oom = true;
+            return;
+        }
     }
-    struct finding *f = &a->findings[a->n_findings++];
+    struct finding *f = &c->findings[c->n_findings++];
     f->rule = rule;
     f->severity = analyze_rules[rule].severity;
     f->node = n;
     f->line = n ? n->line : 0;
     f->message = msg;
+    c->last_kept = true;
 }
 
-/* Lower the severity of the finding just added (a case that is usually fine). */
+/* Lower the severity of the finding just added (a case that is usually fine); nothing when
+ * that finding was only counted. */
 static void soften_last(struct ctx *c, enum rule_id rule)
 {
-    struct analysis *a = c->a;
-    if (a->n_findings && a->findings[a->n_findings - 1].rule == rule)
-        a->findings[a->n_findings - 1].severity = SEVERITY_INFO;
+    if (c->last_kept && c->n_findings && c->findings[c->n_findings - 1].rule == rule)
+        c->findings[c->n_findings - 1].severity = SEVERITY_INFO;
 }
 
 /* ---- which sections ran ------------------------------------------------------------------- */
@@ -544,24 +564,38 @@ static bool join_side_size(const struct ctx *c, const struct plan_node *n, int k
 
 /* ---- rules on executed nodes ------------------------------------------------------------------ */
 
-static void rule_exchange(struct ctx *c, const struct plan_node *n)
+/* A single-partition shuffle whose input has few rows (a global aggregate, a limit): each
+ * task sends a partial result, so one task receiving them all is fine. */
+static bool single_partition_bounded(const struct ctx *c, const struct plan_node *n)
 {
-    enum partitioning_kind kind;
-    struct slice part = node_partitioning(n, &kind);
-    struct slice keys = partitioning_keys(part);
+    const struct plan_node *in = input_of(n);
+    return in && (c->one_row[in->preorder] ||
+                  (node_role(in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
+                  node_role(in) == CAT_LIMIT ||
+                  (node_role(in) == CAT_WINDOW &&
+                   slice_find_in(short_name(in), "WindowGroupLimit", 0) >= 0));
+}
+
+/* Where the shuffle comes from: its origin, else that of the map stage wrapping it. */
+static struct slice shuffle_origin(const struct plan_node *n)
+{
     struct slice origin = node_shuffle_origin(n);
     /* Photon prints the origin on the map stage that wraps its shuffle sink. */
     if (!origin.len && n->parent && node_role(n->parent) == CAT_QUERY_STAGE)
         origin = node_shuffle_origin(n->parent);
-    const struct plan_node *consumer = consumer_of(n);
-    if (node_is_executor_broadcast(n)) {
-        /* Photon's executor-side broadcast: a single-partition shuffle every task reads. */
-        struct slice cn = consumer ? short_name(consumer) : slice_cstr("the join");
-        add(c, RULE_BROADCAST, n, "executor-side broadcast (EXECUTOR_BROADCAST) for %.*s%s",
-            (int)cn.len, cn.ptr, consumer ? "" : "");
+    return origin;
+}
+
+/* SP001's message for a shuffle of this kind. */
+static void add_shuffle(struct ctx *c, const struct plan_node *n, enum partitioning_kind kind,
+                        struct slice part, struct slice origin, const struct plan_node *consumer,
+                        bool bounded)
+{
+    if (!message_wanted(c, RULE_SHUFFLE)) {
+        add(c, RULE_SHUFFLE, n, "%s", "");  /* counted alike, nothing to word */
         return;
     }
-    c->a->summary.shuffles[kind]++;  /* by kind; the total is count_section's */
+    struct slice keys = partitioning_keys(part);
     char why[200] = "";
     if (origin.len && slice_starts_with(origin, "REPARTITION"))
         snprintf(why, sizeof why, "; asked for by the query (%.*s)", (int)origin.len, origin.ptr);
@@ -571,12 +605,6 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
         struct slice cn = short_name(consumer);
         snprintf(why, sizeof why, "; needed by %.*s on line %u", (int)cn.len, cn.ptr, consumer->line);
     }
-    const struct plan_node *in = input_of(n);
-    bool bounded = in && (c->one_row[in->preorder] ||
-                          (node_role(in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
-                          node_role(in) == CAT_LIMIT ||
-                          (node_role(in) == CAT_WINDOW &&
-                           slice_find_in(short_name(in), "WindowGroupLimit", 0) >= 0));
     switch (kind) {
     case PART_HASH:
         add(c, RULE_SHUFFLE, n, "shuffle by hash of %.*s%s%s", clip_len(keys), keys.ptr,
@@ -605,7 +633,33 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
             add(c, RULE_SHUFFLE, n, "shuffle%s", why);
     }
     }
-    if (kind != PART_SINGLE || bounded)
+}
+
+static void rule_exchange(struct ctx *c, const struct plan_node *n)
+{
+    enum partitioning_kind kind;
+    struct slice part = node_partitioning(n, &kind);
+    if (node_is_executor_broadcast(n)) {
+        /* Photon's executor-side broadcast: a single-partition shuffle every task reads. */
+        if (!message_wanted(c, RULE_BROADCAST)) {
+            add(c, RULE_BROADCAST, n, "%s", "");
+            return;
+        }
+        const struct plan_node *consumer = consumer_of(n);
+        struct slice cn = consumer ? short_name(consumer) : slice_cstr("the join");
+        add(c, RULE_BROADCAST, n, "executor-side broadcast (EXECUTOR_BROADCAST) for %.*s%s",
+            (int)cn.len, cn.ptr, consumer ? "" : "");
+        return;
+    }
+    c->sum->shuffles[kind]++;  /* by kind; the total is count_section's */
+    bool single = kind == PART_SINGLE;
+    bool bounded = single && single_partition_bounded(c, n);
+    bool wanted = message_wanted(c, RULE_SHUFFLE);
+    /* The origin and the consumer word SP001 and name what SP002 is about. */
+    struct slice origin = wanted || (single && !bounded) ? shuffle_origin(n) : slice_make(NULL, 0);
+    const struct plan_node *consumer = wanted || (single && !bounded) ? consumer_of(n) : NULL;
+    add_shuffle(c, n, kind, part, origin, consumer, bounded);
+    if (!single || bounded)
         return;
     const char *what = "";
     const struct plan_node *up = consumer;
@@ -626,6 +680,10 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
 
 static void rule_broadcast(struct ctx *c, const struct plan_node *n)
 {
+    if (!message_wanted(c, RULE_BROADCAST)) {
+        add(c, RULE_BROADCAST, n, "%s", "");
+        return;
+    }
     struct slice mode = node_field(n, "Arguments");
     if (!mode.len) {
         long sp = slice_find_in(n->text, " ", 0);
@@ -972,7 +1030,7 @@ static size_t partition_columns(struct slice schema, struct slice out, char *buf
 
 static void rule_scan(struct ctx *c, const struct plan_node *n, const struct table_index *tables)
 {
-    struct summary *sum = &c->a->summary;
+    struct summary *sum = c->sum;
     struct slice table = node_table_name(n);
     struct slice pushed = scan_list_field(n, "PushedFilters");
     struct slice pf = scan_list_field(n, "PartitionFilters");
@@ -1022,7 +1080,7 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
 
 static void rule_python(struct ctx *c, const struct plan_node *n, const struct catalog_entry *e)
 {
-    c->a->summary.n_python++;
+    c->sum->n_python++;
     bool row_at_a_time = strncmp(e->name, "BatchEvalPython", 15) == 0;
     struct slice args = node_field(n, "Arguments");
     if (!args.len) {
@@ -1401,8 +1459,8 @@ static void rule_truncated_plan(struct ctx *c, const struct document *doc)
             const struct plan_node *n = document_node_at_line(doc, orig);
             add(c, RULE_TRUNCATED_PLAN, n, "the plan text was cut (\"%s\"): raise "
                 "spark.sql.maxPlanStringLength", m == 0 ? "... more characters" : "Truncated plan of");
-            if (c->a->n_findings && c->a->findings[c->a->n_findings - 1].rule == RULE_TRUNCATED_PLAN)
-                c->a->findings[c->a->n_findings - 1].line = orig;
+            if (c->last_kept)
+                c->findings[c->n_findings - 1].line = orig;
         }
     }
 }
@@ -1419,7 +1477,7 @@ static void count_section(struct ctx *c, const struct plan_section *s)
         c->oom = true;
         return;
     }
-    struct summary *sum = &c->a->summary;
+    struct summary *sum = c->sum;
     sum->n_physical_nodes += os.nodes;
     sum->n_shuffles += os.shuffles;
     sum->n_broadcasts += os.broadcasts;
@@ -1456,7 +1514,7 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
         case CAT_AQE: rule_aqe(c, n, draft_reported); break;
         case CAT_CACHE:
             if (strcmp(e->name, "InMemoryTableScan") == 0) {
-                c->a->summary.n_cache_scans++;
+                c->sum->n_cache_scans++;
                 rule_scan(c, n, tables);
                 add(c, RULE_CACHE_USED, n, "reads a cached relation (InMemoryTableScan)");
             }
@@ -1534,8 +1592,8 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
     return analyze_document_cancellable(doc, NULL, out, err);
 }
 
-enum sp_status analyze_document_cancellable(const struct document *doc, const atomic_int *cancel,
-                                            struct analysis **out, struct diag *err)
+static enum sp_status analyze_run(const struct document *doc, const atomic_int *cancel,
+                                  bool messages, struct analysis **out, struct diag *err)
 {
     *out = NULL;
     struct analysis *a = calloc(1, sizeof *a);
@@ -1545,7 +1603,8 @@ enum sp_status analyze_document_cancellable(const struct document *doc, const at
     }
     arena_init(&a->arena);
     a->doc = doc;
-    struct ctx c = {.a = a, .cancel = cancel};
+    struct ctx c = {.a = a, .cancel = cancel, .arena = &a->arena, .sum = &a->summary,
+                    .messages = messages};
     struct table_index tables = {0};
     scan_text_once(&c, doc);
     collect_tables(&c, doc, &tables);
@@ -1576,6 +1635,9 @@ enum sp_status analyze_document_cancellable(const struct document *doc, const at
     free(c.one_row);
     free(c.logical_joins);
     free(c.join_ids);
+    a->findings = c.findings;
+    a->n_findings = c.n_findings;
+    a->summary.n_findings_dropped = c.dropped;
 
     if (!c.oom && a->n_findings) {
         qsort(a->findings, a->n_findings, sizeof *a->findings, cmp_findings);
@@ -1612,6 +1674,18 @@ enum sp_status analyze_document_cancellable(const struct document *doc, const at
     }
     *out = a;
     return SP_OK;
+}
+
+enum sp_status analyze_document_cancellable(const struct document *doc, const atomic_int *cancel,
+                                            struct analysis **out, struct diag *err)
+{
+    return analyze_run(doc, cancel, true, out, err);
+}
+
+enum sp_status analyze_document_counts(const struct document *doc, struct analysis **out,
+                                       struct diag *err)
+{
+    return analyze_run(doc, NULL, false, out, err);
 }
 
 void analysis_free(struct analysis *a)

@@ -83,6 +83,8 @@ struct finding {
 /* Counts for --summary and the explorer's header. */
 struct scan_info {
     const struct plan_node *node;
+    struct slice op;             /* the operator as named ("Scan parquet", "FileScan") */
+    uint32_t line;               /* the node's line */
     struct slice table;          /* may be empty */
     long read_columns;           /* ReadSchema fields, -1 unknown */
     long pushed_filters;         /* -1: the scan has no PushedFilters field */

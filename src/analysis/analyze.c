@@ -1038,6 +1038,8 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     long out = output.len ? node_list_count(output) : -1;
     struct scan_info info = {
         .node = n,
+        .op = catalog_operator_name(n->name.len ? n->name : n->text),
+        .line = n->line,
         .table = table,
         .read_columns = node_schema_field_count(schema),
         .pushed_filters = pushed.ptr ? node_list_count(pushed) : -1,

@@ -114,6 +114,7 @@ struct summary {
 
 struct analysis {
     struct arena arena;
+    struct arena side_arena;     /* messages worded by the second thread */
     const struct document *doc;
     struct finding *findings;    /* sorted by line, then rule */
     size_t n_findings;
@@ -136,6 +137,9 @@ enum sp_status analyze_document_cancellable(const struct document *doc, const at
 enum sp_status analyze_document_counts(const struct document *doc, struct analysis **out,
                                        struct diag *err);
 void analysis_free(struct analysis *a);
+/* Sections and documents of at least `nodes` nodes are analysed on two threads (0: the
+ * default, 8,192).  For tests and benchmarks; set it before any analysis runs. */
+void analyze_set_parallel_min(size_t nodes);
 
 /* Findings about one node (pointer into a->by_node, *count of them; NULL when none). */
 struct finding *const *analysis_node_findings(const struct analysis *a,

@@ -23,6 +23,7 @@
 #include "sparkplan/exprid.h"
 #include "sparkplan/nodeinfo.h"
 #include "sparkplan/opclass.h"
+#include "sparkplan/thread.h"
 
 #define MIB (1024.0 * 1024.0)
 #define BROADCAST_THRESHOLD (10.0 * MIB)     /* spark.sql.autoBroadcastJoinThreshold default */
@@ -251,6 +252,22 @@ static bool message_wanted(const struct ctx *c, enum rule_id rule)
     return c->messages && c->per_rule[rule] < MAX_PER_RULE;
 }
 
+/* A new finding at the end of c's list; NULL (and c->oom) when memory ran out. */
+static struct finding *push_finding(struct ctx *c)
+{
+    if (c->n_findings == c->cap) {
+        size_t ncap = c->cap ? c->cap * 2 : 64;
+        struct finding *nf = realloc(c->findings, ncap * sizeof *nf);
+        if (!nf) {
+            c->oom = true;
+            return NULL;
+        }
+        c->findings = nf;
+        c->cap = ncap;
+    }
+    return &c->findings[c->n_findings++];
+}
+
 __attribute__((format(printf, 4, 5)))
 static void add(struct ctx *c, enum rule_id rule, const struct plan_node *n, const char *fmt, ...)
 {
@@ -261,16 +278,9 @@ static void add(struct ctx *c, enum rule_id rule, const struct plan_node *n, con
         c->dropped++;
         return;
     }
-    if (c->n_findings == c->cap) {
-        size_t ncap = c->cap ? c->cap * 2 : 64;
-        struct finding *nf = realloc(c->findings, ncap * sizeof *nf);
-        if (!nf) {
-            c->oom = true;
-            return;
-        }
-        c->findings = nf;
-        c->cap = ncap;
-    }
+    struct finding *f = push_finding(c);
+    if (!f)
+        return;
     const char *msg = "";
     if (c->messages) {
         char buf[1024];
@@ -280,11 +290,11 @@ static void add(struct ctx *c, enum rule_id rule, const struct plan_node *n, con
         va_end(ap);
         msg = arena_strdup(c->arena, buf);
         if (!msg) {
+            c->n_findings--;
             c->oom = true;
             return;
         }
     }
-    struct finding *f = &c->findings[c->n_findings++];
     f->rule = rule;
     f->severity = analyze_rules[rule].severity;
     f->node = n;
@@ -399,7 +409,8 @@ static bool compute_one_row(struct ctx *c, const struct plan_node *n)
     }
 }
 
-static bool prepare_section(struct ctx *c, const struct plan_section *s)
+/* Room for the section's "at most one row" marks. */
+static bool one_row_room(struct ctx *c, const struct plan_section *s)
 {
     if (s->n_nodes > c->scratch_cap) {
         unsigned char *p = realloc(c->one_row, s->n_nodes);
@@ -410,13 +421,18 @@ static bool prepare_section(struct ctx *c, const struct plan_section *s)
         c->one_row = p;
         c->scratch_cap = s->n_nodes;
     }
+    return true;
+}
+
+/* Fills c->one_row (room made by one_row_room) for every node of the section. */
+static void fill_one_row(struct ctx *c, const struct plan_section *s)
+{
     /* Reverse preorder: every node after all of its descendants. */
     for (size_t i = s->n_nodes; i-- > 0;) {
         if (stop_at(c, (uint32_t)i))
-            return false;
+            return;
         c->one_row[i] = compute_one_row(c, s->preorder[i]);
     }
-    return true;
 }
 
 /* ---- helpers for messages ------------------------------------------------------------------- */
@@ -1413,19 +1429,6 @@ static bool nodes_in_text(struct ctx *c, const struct document *doc)
     return true;
 }
 
-/* One pass over the document text for each needle a rule looks for in every node: on a
- * plan without estimates or "... N more fields" (most plans), two passes over the text
- * replace two searches in each node's text and details (an eighth of the analysis of a
- * 1M-node formatted plan). */
-static void scan_text_once(struct ctx *c, const struct document *doc)
-{
-    find_marks(c, slice_make(doc->src.text, doc->src.text ? doc->src.text_len : 0), c->first_mark);
-    if (!doc->src.text || !nodes_in_text(c, doc))
-        return;
-    c->no_statistics = c->first_mark[MARK_STATISTICS] < 0 && !stopped(c);
-    c->no_more_fields = c->first_mark[MARK_MORE_FIELD] < 0 && !stopped(c);
-}
-
 static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 {
     struct slice t = slice_make(doc->src.text, doc->src.text_len);
@@ -1489,13 +1492,11 @@ static void count_section(struct ctx *c, const struct plan_section *s)
         sum->joins[j] += os.join_strategies[j];
 }
 
-static void analyze_section(struct ctx *c, const struct plan_section *s,
-                            const struct table_index *tables, bool *draft_reported)
+/* The per-node rules over the nodes [from, to) of a section, in preorder. */
+static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t from, uint32_t to,
+                       const struct table_index *tables, bool *draft_reported)
 {
-    if (!prepare_section(c, s))
-        return;
-    count_section(c, s);
-    for (uint32_t i = 0; i < s->n_nodes && !stop_at(c, i) && !c->oom; i++) {
+    for (uint32_t i = from; i < to && !stop_at(c, i) && !c->oom; i++) {
         const struct plan_node *n = s->preorder[i];
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;  /* skip the whole Initial Plan subtree */
@@ -1569,6 +1570,231 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
     }
 }
 
+/* ---- two cores ------------------------------------------------------------------------------ */
+
+/* From this many nodes on, a document's text pass and a section's passes are shared with a
+ * second thread: below it, starting one costs more than it saves. */
+#define PARALLEL_MIN 8192u
+static size_t parallel_min = PARALLEL_MIN;
+
+void analyze_set_parallel_min(size_t nodes)
+{
+    parallel_min = nodes ? nodes : PARALLEL_MIN;
+}
+
+/* The second thread's share of one step.  Its ctx reads what the first thread's does (the
+ * "one row" marks, the join index, the text marks) and adds findings and counts of its own,
+ * appended after the step to the first thread's in the order one thread adds them. */
+struct second {
+    struct ctx c;
+    struct summary sum;
+    void (*run)(struct second *);
+    pthread_t thread;
+    bool started;
+    /* a section's step: its nodes [from, to) */
+    const struct plan_section *s;
+    const struct table_index *tables;
+    uint32_t from, to;
+    bool draft_reported;
+    /* the text step: its second half */
+    const struct document *doc;
+    struct slice text;
+    long first[MARK_COUNT];
+    bool in_text;
+};
+
+static void second_init(struct second *w, const struct ctx *c)
+{
+    memset(w, 0, sizeof *w);
+    w->c = *c;
+    w->c.findings = NULL;
+    w->c.n_findings = w->c.cap = 0;
+    w->c.arena = &c->a->side_arena;
+    w->c.sum = &w->sum;
+    w->c.dropped = 0;
+    memset(w->c.per_rule, 0, sizeof w->c.per_rule);
+    w->c.last_kept = false;
+    w->c.scratch_cap = 0; /* one_row is the first thread's: never grown here */
+}
+
+static void *second_main(void *arg)
+{
+    struct second *w = arg;
+    w->run(w);
+    return NULL;
+}
+
+/* Starts run on a thread of its own; when none can be had, second_join runs it. */
+static void second_start(struct second *w, void (*run)(struct second *))
+{
+    w->run = run;
+    w->started = thread_start_quiet(&w->thread, second_main, w);
+}
+
+static void second_join(struct ctx *c, struct second *w)
+{
+    if (w->started)
+        pthread_join(w->thread, NULL);
+    else
+        w->run(w);
+    w->started = false;
+    c->oom = c->oom || w->c.oom;
+    c->cancelled = c->cancelled || w->c.cancelled;
+}
+
+static void text_second(struct second *w)
+{
+    find_marks(&w->c, w->text, w->first);
+    w->in_text = w->doc->src.text && nodes_in_text(&w->c, w->doc);
+}
+
+static void one_row_second(struct second *w)
+{
+    fill_one_row(&w->c, w->s);
+}
+
+static void rules_second(struct second *w)
+{
+    rule_nodes(&w->c, w->s, w->from, w->to, w->tables, &w->draft_reported);
+}
+
+/* The second thread's findings after the first's, kept or only counted as if one thread had
+ * added them all: a rule's first MAX_PER_RULE are kept.  (It kept up to MAX_PER_RULE a rule
+ * itself; those it only counted come after them, so they would be only counted here too.)
+ * A plan's draft finding (SP040) is reported once: not again when the first half did. */
+static void second_merge(struct ctx *c, struct second *w, bool *draft_reported)
+{
+    struct ctx *b = &w->c;
+    size_t kept[RULE_COUNT] = {0};
+    for (size_t i = 0; i < b->n_findings && !c->oom; i++) { /* bound: its findings */
+        const struct finding *f = &b->findings[i];
+        kept[f->rule]++;
+        if (f->rule == RULE_AQE_DRAFT && *draft_reported)
+            continue; /* never added when one thread runs */
+        if (c->per_rule[f->rule]++ >= MAX_PER_RULE) {
+            c->dropped++;
+            continue;
+        }
+        struct finding *to = push_finding(c);
+        if (to)
+            *to = *f;
+    }
+    for (size_t r = 0; r < RULE_COUNT; r++) {
+        size_t only_counted = b->per_rule[r] - kept[r];
+        c->per_rule[r] += only_counted;
+        c->dropped += only_counted;
+    }
+    *draft_reported = *draft_reported || w->draft_reported;
+    struct summary *sum = c->sum;
+    for (size_t k = 0; k < sizeof sum->shuffles / sizeof sum->shuffles[0]; k++)
+        sum->shuffles[k] += w->sum.shuffles[k];
+    sum->n_python += w->sum.n_python;
+    sum->n_cache_scans += w->sum.n_cache_scans;
+    if (w->sum.n_scans && !c->oom) {
+        /* rule_scan grows the array 64 entries at a time: keep that room */
+        size_t n = sum->n_scans + w->sum.n_scans, room = (n + 63) / 64 * 64;
+        struct scan_info *grown = realloc(sum->scans, room * sizeof *grown);
+        if (!grown)
+            c->oom = true;
+        else {
+            memcpy(grown + sum->n_scans, w->sum.scans, w->sum.n_scans * sizeof *grown);
+            sum->scans = grown;
+            sum->n_scans = n;
+        }
+    }
+    free(b->findings);
+    free(w->sum.scans);
+    b->findings = NULL;
+    w->sum.scans = NULL;
+}
+
+/* Where the second thread's half of a section's rules starts: half way, moved past any
+ * replaced Initial Plan holding that node (the rules skip those whole). */
+static uint32_t rule_split(const struct plan_section *s)
+{
+    uint32_t m = s->n_nodes / 2;
+    for (const struct plan_node *p = s->preorder[m]; p; p = p->parent) /* bound: the depth */
+        if (is_shadowed_initial(p) && p->preorder + p->subtree_size + 1 > m)
+            m = p->preorder + p->subtree_size + 1;
+    return m < s->n_nodes ? m : s->n_nodes;
+}
+
+/* A section that runs: its "one row" marks, its counts, its per-node rules.  From
+ * parallel_min nodes on, the marks are filled on a second thread while this one counts, and
+ * the rules run over the two halves of the section at once. */
+static void analyze_section(struct ctx *c, const struct plan_section *s,
+                            const struct table_index *tables, bool *draft_reported)
+{
+    if (!one_row_room(c, s))
+        return;
+    if (s->n_nodes < parallel_min) {
+        fill_one_row(c, s);
+        if (c->oom)
+            return;
+        count_section(c, s);
+        rule_nodes(c, s, 0, s->n_nodes, tables, draft_reported);
+        return;
+    }
+    struct second *w = malloc(sizeof *w);
+    if (!w) {
+        c->oom = true;
+        return;
+    }
+    second_init(w, c);
+    w->s = s;
+    w->tables = tables;
+    second_start(w, one_row_second);
+    count_section(c, s);
+    second_join(c, w);
+    if (!c->oom) {
+        w->from = rule_split(s);
+        w->to = s->n_nodes;
+        second_start(w, rules_second);
+        rule_nodes(c, s, 0, w->from, tables, draft_reported);
+        second_join(c, w);
+    }
+    second_merge(c, w, draft_reported);
+    free(w);
+}
+
+/* The document's text marks (scan_text_once), the second half of the text on a second
+ * thread, while this one collects the tables and logical joins and counts the nodes. */
+static void prepare_document(struct ctx *c, const struct document *doc, struct table_index *tables)
+{
+    size_t len = doc->src.text ? doc->src.text_len : 0;
+    bool two = doc->n_all_nodes >= parallel_min && len >= 4 * MARK_MAX_LEN;
+    size_t mid = two ? len / 2 : len;
+    struct second w;
+    if (two) {
+        second_init(&w, c);
+        w.doc = doc;
+        w.text = slice_make(doc->src.text + mid, len - mid);
+        second_start(&w, text_second);
+    }
+    collect_tables(c, doc, tables);
+    table_index_finish(tables);
+    index_join_ids(c);
+    c->a->summary.n_plans = doc->n_plans;
+    for (size_t i = 0; i < doc->n_all_nodes && !stop_at(c, (uint32_t)i) && !c->oom; i++)
+        c->a->summary.n_nodes += !(doc->all_nodes[i]->flags & NODE_LABEL);
+    /* a match starting before mid may end after it */
+    find_marks(c, slice_make(doc->src.text, two ? mid + MARK_MAX_LEN : len), c->first_mark);
+    bool in_text;
+    if (two) {
+        second_join(c, &w);
+        for (size_t k = 0; k < MARK_COUNT; k++)
+            if (c->first_mark[k] < 0 && w.first[k] >= 0)
+                c->first_mark[k] = (long)mid + w.first[k];
+        in_text = w.in_text;
+    } else {
+        in_text = doc->src.text && nodes_in_text(c, doc);
+    }
+    if (!in_text)
+        return;
+    c->no_statistics = c->first_mark[MARK_STATISTICS] < 0 && !stopped(c);
+    c->no_more_fields = c->first_mark[MARK_MORE_FIELD] < 0 && !stopped(c);
+}
+
 static int cmp_findings(const void *x, const void *y)
 {
     const struct finding *a = x, *b = y;
@@ -1604,18 +1830,12 @@ static enum sp_status analyze_run(const struct document *doc, const atomic_int *
         return SP_ERR_NOMEM;
     }
     arena_init(&a->arena);
+    arena_init(&a->side_arena);
     a->doc = doc;
     struct ctx c = {.a = a, .cancel = cancel, .arena = &a->arena, .sum = &a->summary,
                     .messages = messages};
     struct table_index tables = {0};
-    scan_text_once(&c, doc);
-    collect_tables(&c, doc, &tables);
-    table_index_finish(&tables);
-    index_join_ids(&c);
-
-    a->summary.n_plans = doc->n_plans;
-    for (size_t i = 0; i < doc->n_all_nodes && !stop_at(&c, (uint32_t)i) && !c.oom; i++)
-        a->summary.n_nodes += !(doc->all_nodes[i]->flags & NODE_LABEL);
+    prepare_document(&c, doc, &tables);
     bool has_exec = document_has_exec(doc);
     for (const struct plan *p = doc->first_plan; p && !c.oom; p = p->next) {
         bool draft_reported = false;
@@ -1698,6 +1918,7 @@ void analysis_free(struct analysis *a)
     free(a->by_node);
     free(a->summary.scans);
     arena_free(&a->arena);
+    arena_free(&a->side_arena);
     free(a);
 }
 

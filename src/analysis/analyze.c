@@ -997,11 +997,13 @@ static long hive_relation_columns(const struct plan_node *n)
 }
 
 /* Partition columns of a file scan: output columns that ReadSchema (the columns stored in the
- * files) does not list.  Writes their names, comma separated, into buf; returns how many. */
-static size_t partition_columns(struct slice schema, struct slice out, char *buf, size_t cap)
+ * files, schema_fields of them: -1 not a schema) does not list.  Writes their names, comma
+ * separated, into buf; returns how many. */
+static size_t partition_columns(struct slice schema, long schema_fields, struct slice out, char *buf,
+                                size_t cap)
 {
     buf[0] = '\0';
-    if (node_schema_field_count(schema) < 0 || out.len < 2 || out.ptr[0] != '[')
+    if (schema_fields < 0 || out.len < 2 || out.ptr[0] != '[')
         return 0;
     size_t found = 0, used = 0, start = 1;
     int depth = 0;
@@ -1062,10 +1064,11 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
         .partition_filters = pf.ptr ? node_list_count(pf) : -1,
         .dynamic_pruning = pf.len && slice_find_in(pf, "dynamicpruning", 0) >= 0,
     };
+    long schema_fields = info.read_columns;
     if (info.read_columns < 0)
         info.read_columns = out;
     char part_cols[256];
-    info.partitioned = partition_columns(schema, output, part_cols, sizeof part_cols) > 0;
+    info.partitioned = partition_columns(schema, schema_fields, output, part_cols, sizeof part_cols) > 0;
     if (sum->n_scans % 64 == 0) {
         struct scan_info *grown = realloc(sum->scans, (sum->n_scans + 64) * sizeof *grown);
         if (!grown) {

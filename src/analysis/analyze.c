@@ -209,13 +209,18 @@ struct ctx {
     bool cancelled;
     const atomic_int *cancel;    /* NULL: never cancelled */
     /* a needle absent from the document text, whose nodes all point into it: the rules
-     * that look for it in each node are skipped (set by scan_text_once) */
+     * that look for it in each node are skipped (set by prepare_document) */
     bool no_statistics, no_more_fields;
     /* where each of text_marks first occurs in the document text, -1 when nowhere */
     long first_mark[4];
-    /* per section scratch, indexed by node->preorder */
-    unsigned char *one_row;
+    /* per section, indexed by node->preorder: "at most one row", found when a rule asks
+     * (ONE_ROW_*); both threads read and fill it, and a node's value is the same whoever
+     * finds it */
+    _Atomic unsigned char *one_row;
     size_t scratch_cap;
+    /* the walk that finds it: nodes waiting for a child's value (this thread's own) */
+    const struct plan_node **walk;
+    size_t walk_cap;
 };
 
 /* True when the analysis must stop: out of memory, or the caller's cancel flag is set. */
@@ -378,14 +383,26 @@ static bool is_shadowed_initial(const struct plan_node *n)
 
 /* ---- "at most one row" ---------------------------------------------------------------------- */
 
-static bool compute_one_row(struct ctx *c, const struct plan_node *n)
+enum { ONE_ROW_UNKNOWN, ONE_ROW_NO, ONE_ROW_YES };
+
+/* A child's value, when known; else *missing names it (the first one missing). */
+static bool child_one(const struct ctx *c, const struct plan_node *ch, const struct plan_node **missing)
 {
-    const unsigned char *one = c->one_row;
+    unsigned char v = atomic_load_explicit(&c->one_row[ch->preorder], memory_order_relaxed);
+    if (v == ONE_ROW_UNKNOWN && !*missing)
+        *missing = ch;
+    return v == ONE_ROW_YES;
+}
+
+/* Does n produce at most one row?  Reads the values of the children it needs only; when one
+ * of them is not known yet, *missing names it and the answer is to be asked again. */
+static bool compute_one_row(const struct ctx *c, const struct plan_node *n,
+                            const struct plan_node **missing)
+{
     const struct catalog_entry *e = node_entry(n);
     const struct plan_node *ch = n->first_child;
-    bool child_one = ch && one[ch->preorder];
     if (node_is_label(n))
-        return child_one;
+        return ch && child_one(c, ch, missing);
     if (!e)
         return false;
     if (strcmp(e->name, "Scan OneRowRelation") == 0 || strcmp(e->name, "OneRowRelation") == 0)
@@ -397,23 +414,23 @@ static bool compute_one_row(struct ctx *c, const struct plan_node *n)
         return false;
     case CAT_JOIN:
         for (const struct plan_node *k = n->first_child; k; k = k->next_sibling)
-            if (!one[k->preorder] && !(k->flags & NODE_INNER))
+            if (!(k->flags & NODE_INNER) && !child_one(c, k, missing))
                 return false;
         return ch != NULL;
     case CAT_CODEGEN: case CAT_QUERY_STAGE: case CAT_SHUFFLE_READ: case CAT_TRANSITION:
     case CAT_AQE: case CAT_PROJECT: case CAT_FILTER: case CAT_SORT: case CAT_SHUFFLE:
     case CAT_BROADCAST: case CAT_LIMIT: case CAT_WINDOW: case CAT_SUBQUERY: case CAT_OTHER:
-        return child_one && n->n_children == 1;
+        return n->n_children == 1 && child_one(c, ch, missing);
     default:
         return false;
     }
 }
 
-/* Room for the section's "at most one row" marks. */
+/* A fresh "one row" table for the section (every value unknown). */
 static bool one_row_room(struct ctx *c, const struct plan_section *s)
 {
     if (s->n_nodes > c->scratch_cap) {
-        unsigned char *p = realloc(c->one_row, s->n_nodes);
+        _Atomic unsigned char *p = realloc((void *)c->one_row, s->n_nodes);
         if (!p) {
             c->oom = true;
             return false;
@@ -421,17 +438,46 @@ static bool one_row_room(struct ctx *c, const struct plan_section *s)
         c->one_row = p;
         c->scratch_cap = s->n_nodes;
     }
+    for (size_t i = 0; i < s->n_nodes; i++) /* bound: the section */
+        atomic_init(&c->one_row[i], ONE_ROW_UNKNOWN);
     return true;
 }
 
-/* Fills c->one_row (room made by one_row_room) for every node of the section. */
-static void fill_one_row(struct ctx *c, const struct plan_section *s)
+/* Does n produce at most one row (a global aggregate, or what passes one through)?  Found
+ * when a rule asks, for n and the nodes below it it depends on, and kept: most plans ask
+ * about a few nodes only (the input of a single-partition shuffle, the sides of a nested
+ * loop join), and the aggregates' keys are read from their details only then.  A walk with
+ * a stack of its own (no recursion on depth); each node's value is found once. */
+static bool one_row_of(struct ctx *c, const struct plan_node *n)
 {
-    /* Reverse preorder: every node after all of its descendants. */
-    for (size_t i = s->n_nodes; i-- > 0;) {
-        if (stop_at(c, (uint32_t)i))
-            return;
-        c->one_row[i] = compute_one_row(c, s->preorder[i]);
+    unsigned char v = atomic_load_explicit(&c->one_row[n->preorder], memory_order_relaxed);
+    if (v != ONE_ROW_UNKNOWN)
+        return v == ONE_ROW_YES;
+    size_t depth = 0;
+    const struct plan_node *at = n;
+    for (;;) { /* each round finds one node's value or goes one node down: bounded by 2x the subtree */
+        const struct plan_node *missing = NULL;
+        bool one = compute_one_row(c, at, &missing);
+        if (missing) {
+            if (depth == c->walk_cap) {
+                size_t ncap = c->walk_cap ? c->walk_cap * 2 : 64;
+                const struct plan_node **nw = realloc(c->walk, ncap * sizeof *nw);
+                if (!nw) {
+                    c->oom = true;
+                    return false;
+                }
+                c->walk = nw;
+                c->walk_cap = ncap;
+            }
+            c->walk[depth++] = at;
+            at = missing;
+            continue;
+        }
+        atomic_store_explicit(&c->one_row[at->preorder], one ? ONE_ROW_YES : ONE_ROW_NO,
+                              memory_order_relaxed);
+        if (!depth)
+            return one;
+        at = c->walk[--depth];
     }
 }
 
@@ -582,10 +628,10 @@ static bool join_side_size(const struct ctx *c, const struct plan_node *n, int k
 
 /* A single-partition shuffle whose input has few rows (a global aggregate, a limit): each
  * task sends a partial result, so one task receiving them all is fine. */
-static bool single_partition_bounded(const struct ctx *c, const struct plan_node *n)
+static bool single_partition_bounded(struct ctx *c, const struct plan_node *n)
 {
     const struct plan_node *in = input_of(n);
-    return in && (c->one_row[in->preorder] ||
+    return in && (one_row_of(c, in) ||
                   (node_role(in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
                   node_role(in) == CAT_LIMIT ||
                   (node_role(in) == CAT_WINDOW &&
@@ -744,7 +790,7 @@ static void rule_join(struct ctx *c, const struct plan_node *n, const struct cat
         enum rule_id rule = e->join == JOIN_CARTESIAN ? RULE_CARTESIAN : RULE_NESTED_LOOP_JOIN;
         struct slice cond = join_condition(n);
         const struct plan_node *l = nth_real_child(n, 0), *r = nth_real_child(n, 1);
-        bool tiny = (l && c->one_row[l->preorder]) || (r && c->one_row[r->preorder]);
+        bool tiny = (l && one_row_of(c, l)) || (r && one_row_of(c, r));
         char what[160];
         if (cond.len)
             snprintf(what, sizeof what, "condition %.*s%s has no equality", clip_len(cond),
@@ -1618,6 +1664,8 @@ static void second_init(struct second *w, const struct ctx *c)
     memset(w->c.per_rule, 0, sizeof w->c.per_rule);
     w->c.last_kept = false;
     w->c.scratch_cap = 0; /* one_row is the first thread's: never grown here */
+    w->c.walk = NULL;
+    w->c.walk_cap = 0;
 }
 
 static void *second_main(void *arg)
@@ -1649,11 +1697,6 @@ static void text_second(struct second *w)
 {
     find_marks(&w->c, w->text, w->first);
     w->in_text = w->doc->src.text && nodes_in_text(&w->c, w->doc);
-}
-
-static void one_row_second(struct second *w)
-{
-    fill_one_row(&w->c, w->s);
 }
 
 static void rules_second(struct second *w)
@@ -1707,33 +1750,33 @@ static void second_merge(struct ctx *c, struct second *w, bool *draft_reported)
     }
     free(b->findings);
     free(w->sum.scans);
+    free(b->walk);
     b->findings = NULL;
     w->sum.scans = NULL;
+    b->walk = NULL;
 }
 
-/* Where the second thread's half of a section's rules starts: half way, moved past any
+/* Where the second thread's share of a section's rules starts: 3/8 of the way (the first
+ * thread counts the section too, which costs about a quarter of the rules), moved past any
  * replaced Initial Plan holding that node (the rules skip those whole). */
 static uint32_t rule_split(const struct plan_section *s)
 {
-    uint32_t m = s->n_nodes / 2;
+    uint32_t m = (uint32_t)((uint64_t)s->n_nodes * 3 / 8);
     for (const struct plan_node *p = s->preorder[m]; p; p = p->parent) /* bound: the depth */
         if (is_shadowed_initial(p) && p->preorder + p->subtree_size + 1 > m)
             m = p->preorder + p->subtree_size + 1;
     return m < s->n_nodes ? m : s->n_nodes;
 }
 
-/* A section that runs: its "one row" marks, its counts, its per-node rules.  From
- * parallel_min nodes on, the marks are filled on a second thread while this one counts, and
- * the rules run over the two halves of the section at once. */
+/* A section that runs: its counts and its per-node rules.  From parallel_min nodes on, a
+ * second thread runs the rules over the section's last 5/8 while this one counts the
+ * section and runs them over the rest. */
 static void analyze_section(struct ctx *c, const struct plan_section *s,
                             const struct table_index *tables, bool *draft_reported)
 {
     if (!one_row_room(c, s))
         return;
     if (s->n_nodes < parallel_min) {
-        fill_one_row(c, s);
-        if (c->oom)
-            return;
         count_section(c, s);
         rule_nodes(c, s, 0, s->n_nodes, tables, draft_reported);
         return;
@@ -1746,27 +1789,23 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
     second_init(w, c);
     w->s = s;
     w->tables = tables;
-    second_start(w, one_row_second);
+    w->from = rule_split(s);
+    w->to = s->n_nodes;
+    second_start(w, rules_second);
     count_section(c, s);
+    rule_nodes(c, s, 0, w->from, tables, draft_reported);
     second_join(c, w);
-    if (!c->oom) {
-        w->from = rule_split(s);
-        w->to = s->n_nodes;
-        second_start(w, rules_second);
-        rule_nodes(c, s, 0, w->from, tables, draft_reported);
-        second_join(c, w);
-    }
     second_merge(c, w, draft_reported);
     free(w);
 }
 
-/* The document's text marks (scan_text_once), the second half of the text on a second
- * thread, while this one collects the tables and logical joins and counts the nodes. */
+/* The document's text marks, the text's last 5/8 read on a second thread while this one
+ * collects the tables and logical joins, counts the nodes and reads the rest. */
 static void prepare_document(struct ctx *c, const struct document *doc, struct table_index *tables)
 {
     size_t len = doc->src.text ? doc->src.text_len : 0;
     bool two = doc->n_all_nodes >= parallel_min && len >= 4 * MARK_MAX_LEN;
-    size_t mid = two ? len / 2 : len;
+    size_t mid = two ? len / 8 * 3 : len; /* this thread has the tables and the counts too */
     struct second w;
     if (two) {
         second_init(&w, c);
@@ -1857,7 +1896,8 @@ static enum sp_status analyze_run(const struct document *doc, const atomic_int *
     if (!c.oom)
         rule_truncated_plan(&c, doc);
     free(tables.v);
-    free(c.one_row);
+    free((void *)c.one_row);
+    free(c.walk);
     free(c.logical_joins);
     free(c.join_ids);
     a->findings = c.findings;

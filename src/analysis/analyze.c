@@ -610,6 +610,8 @@ static void index_join_ids(struct ctx *c)
 static bool join_side_size(const struct ctx *c, const struct plan_node *n, int k, double *bytes,
                            bool *runtime)
 {
+    if (c->no_statistics)
+        return false; /* no estimate anywhere: node_stats would say no for every node */
     const struct plan_node *side = nth_real_child(n, k);
     if (side && side_size(side, bytes, runtime))
         return true;
@@ -1391,17 +1393,18 @@ static const char *const text_marks[MARK_COUNT] = {"Statistics(", " more field",
 #define MARK_MAX_LEN 18
 _Static_assert(MARK_COUNT == sizeof ((struct ctx *)0)->first_mark / sizeof(long), "first_mark");
 
-/* Is mark k at t.ptr[p]?  (Its ends are known to match.) */
+/* Is mark k at t.ptr[p]? */
 static bool mark_at(struct slice t, size_t p, size_t k, size_t len)
 {
     return p + len <= t.len && memcmp(t.ptr + p, text_marks[k], len) == 0;
 }
 
-/* The first place of every mark in t, in one pass: 16 starts a step are tested on each
- * mark's first and last byte together, and only starts that pass are compared whole (the
- * four searches were four passes over the text, a sixth of the analysis).  Looks at the
- * cancel flag every TEXT_CHUNK bytes; once stopped, a mark not found yet is said to be at 0
- * (look from the start), so nothing is skipped on a guess. */
+/* The first place of every mark in t, in one pass: 16 starts a step are tested on the
+ * marks' first two bytes ("St", " m" for both " more ..." marks, "Tr": each pair is rare in
+ * plan text, a few in a thousand bytes of the corpus), and only starts that pass are
+ * compared whole, with every mark not found yet.  Looks at the cancel flag every TEXT_CHUNK
+ * bytes; once stopped, a mark not found yet is said to be at 0 (look from the start), so
+ * nothing is skipped on a guess. */
 static void find_marks(struct ctx *c, struct slice t, long first[MARK_COUNT])
 {
     size_t len[MARK_COUNT];
@@ -1413,36 +1416,27 @@ static void find_marks(struct ctx *c, struct slice t, long first[MARK_COUNT])
     }
     size_t i = 0;
 #ifdef __SSE2__
-    /* Written out for the four marks so the eight byte vectors stay in registers. */
-    _Static_assert(MARK_COUNT == 4, "find_marks tests four marks a step");
-    const __m128i h0 = _mm_set1_epi8(text_marks[0][0]), t0 = _mm_set1_epi8(text_marks[0][len[0] - 1]);
-    const __m128i h1 = _mm_set1_epi8(text_marks[1][0]), t1 = _mm_set1_epi8(text_marks[1][len[1] - 1]);
-    const __m128i h2 = _mm_set1_epi8(text_marks[2][0]), t2 = _mm_set1_epi8(text_marks[2][len[2] - 1]);
-    const __m128i h3 = _mm_set1_epi8(text_marks[3][0]), t3 = _mm_set1_epi8(text_marks[3][len[3] - 1]);
-    const size_t e0 = len[0] - 1, e1 = len[1] - 1, e2 = len[2] - 1, e3 = len[3] - 1;
+    _Static_assert(MARK_COUNT == 4, "find_marks knows the four marks' first two bytes");
+    const __m128i s0 = _mm_set1_epi8('S'), s1 = _mm_set1_epi8('t');  /* Statistics( */
+    const __m128i m0 = _mm_set1_epi8(' '), m1 = _mm_set1_epi8('m');  /* " more field", " more characters" */
+    const __m128i t0 = _mm_set1_epi8('T'), t1 = _mm_set1_epi8('r');  /* Truncated plan of */
     for (; left && i + 16 + MARK_MAX_LEN <= t.len; i += 16) { /* bound: 16 bytes a step */
         if (i % TEXT_CHUNK == 0 && stopped(c))
             break;
         const char *q = t.ptr + i;
         __m128i a = _mm_loadu_si128((const __m128i *)q);
-#define MARK_HITS(h, tl, e) \
-    _mm_and_si128(_mm_cmpeq_epi8(a, h), _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(q + (e))), tl))
-        __m128i hit[MARK_COUNT] = {MARK_HITS(h0, t0, e0), MARK_HITS(h1, t1, e1), MARK_HITS(h2, t2, e2),
-                                   MARK_HITS(h3, t3, e3)};
-#undef MARK_HITS
-        __m128i any = _mm_or_si128(_mm_or_si128(hit[0], hit[1]), _mm_or_si128(hit[2], hit[3]));
-        if (!_mm_movemask_epi8(any))
-            continue;
-        for (size_t k = 0; k < MARK_COUNT; k++) {
-            unsigned m = (left >> k & 1) ? (unsigned)_mm_movemask_epi8(hit[k]) : 0;
-            for (; m; m &= m - 1) { /* bound: one bit per candidate start */
-                size_t p = i + (size_t)__builtin_ctz(m);
-                if (mark_at(t, p, k, len[k])) {
+        __m128i b = _mm_loadu_si128((const __m128i *)(q + 1));
+        __m128i hit = _mm_or_si128(
+            _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, s0), _mm_cmpeq_epi8(b, s1)),
+                         _mm_and_si128(_mm_cmpeq_epi8(a, m0), _mm_cmpeq_epi8(b, m1))),
+            _mm_and_si128(_mm_cmpeq_epi8(a, t0), _mm_cmpeq_epi8(b, t1)));
+        for (unsigned m = (unsigned)_mm_movemask_epi8(hit); m; m &= m - 1) { /* bound: 16 starts */
+            size_t p = i + (size_t)__builtin_ctz(m);
+            for (size_t k = 0; k < MARK_COUNT; k++)
+                if ((left >> k & 1) && mark_at(t, p, k, len[k])) {
                     first[k] = (long)p;
                     left &= ~(1u << k);
-                    break;
                 }
-            }
         }
     }
 #endif

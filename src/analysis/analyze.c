@@ -1750,12 +1750,12 @@ static void second_merge(struct ctx *c, struct second *w, bool *draft_reported)
     b->walk = NULL;
 }
 
-/* Where the second thread's share of a section's rules starts: 3/8 of the way (the first
- * thread counts the section too, which costs about a quarter of the rules), moved past any
+/* Where the second thread's share of a section's rules starts: 5/16 of the way (the first
+ * thread counts the section too, which costs about a third of the rules), moved past any
  * replaced Initial Plan holding that node (the rules skip those whole). */
 static uint32_t rule_split(const struct plan_section *s)
 {
-    uint32_t m = (uint32_t)((uint64_t)s->n_nodes * 3 / 8);
+    uint32_t m = (uint32_t)((uint64_t)s->n_nodes * 5 / 16);
     for (const struct plan_node *p = s->preorder[m]; p; p = p->parent) /* bound: the depth */
         if (is_shadowed_initial(p) && p->preorder + p->subtree_size + 1 > m)
             m = p->preorder + p->subtree_size + 1;
@@ -1763,7 +1763,7 @@ static uint32_t rule_split(const struct plan_section *s)
 }
 
 /* A section that runs: its counts and its per-node rules.  From parallel_min nodes on, a
- * second thread runs the rules over the section's last 5/8 while this one counts the
+ * second thread runs the rules over the section's last 11/16 while this one counts the
  * section and runs them over the rest. */
 static void analyze_section(struct ctx *c, const struct plan_section *s,
                             const struct table_index *tables, bool *draft_reported)
@@ -1793,13 +1793,13 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
     free(w);
 }
 
-/* The document's text marks, the text's last 5/8 read on a second thread while this one
+/* The document's text marks, the text's last 3/4 read on a second thread while this one
  * collects the tables and logical joins, counts the nodes and reads the rest. */
 static void prepare_document(struct ctx *c, const struct document *doc, struct table_index *tables)
 {
     size_t len = doc->src.text ? doc->src.text_len : 0;
     bool two = doc->n_all_nodes >= parallel_min && len >= 4 * MARK_MAX_LEN;
-    size_t mid = two ? len / 8 * 3 : len; /* this thread has the tables and the counts too */
+    size_t mid = two ? len / 4 : len; /* this thread has the tables and the counts too */
     struct second w;
     if (two) {
         second_init(&w, c);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,30 +266,51 @@ static void ob_flush(struct out_buf *o)
     o->len = 0;
 }
 
-/* s whole, as sanitize_fwrite writes it: bytes other than printable ASCII take its path. */
+/* n bytes the caller knows to be printable ASCII. */
+static void ob_bytes(struct out_buf *o, const char *p, size_t n)
+{
+    if (o->len + n > sizeof o->b)
+        ob_flush(o);
+    memcpy(o->b + o->len, p, n);
+    o->len += n;
+}
+
+/* Is every byte of p[0..n) printable ASCII (0x20-0x7E)?  Eight bytes a step: a byte below
+ * 0x20 borrows in w - 0x2020..20, one of 0x7F and up has or gets its top bit in w or
+ * w + 0x0101..01.  A borrow or carry may flag its neighbour too: then the answer is "no" for
+ * printable text, never "yes" for text that is not. */
+static bool all_printable(const char *p, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) { /* bound: the bytes */
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (((w - 0x20 * ones) | w | (w + 0x01 * ones)) & highs)
+            return false;
+    }
+    for (; i < n; i++) /* bound: fewer than 8 bytes */
+        if ((unsigned char)p[i] < 0x20 || (unsigned char)p[i] >= 0x7F)
+            return false;
+    return true;
+}
+
+/* s whole, as sanitize_fwrite writes it: text that is not all printable ASCII takes its
+ * path (which writes printable ASCII as it is, so a doubtful word above costs nothing but
+ * time). */
 static void ob_text(struct out_buf *o, struct slice s)
 {
-    size_t i = 0;
-    while (i < s.len && (unsigned char)s.ptr[i] >= 0x20 && (unsigned char)s.ptr[i] < 0x7F)
-        i++; /* bound: the slice */
-    if (i < s.len || s.len > sizeof o->b / 2) {
+    if (s.len > sizeof o->b / 2 || !all_printable(s.ptr, s.len)) {
         ob_flush(o);
         sanitize_fwrite(o->out, s);
         return;
     }
-    if (o->len + s.len > sizeof o->b)
-        ob_flush(o);
-    memcpy(o->b + o->len, s.ptr, s.len);
-    o->len += s.len;
+    ob_bytes(o, s.ptr, s.len);
 }
 
 static void ob_str(struct out_buf *o, const char *s)
 {
-    size_t n = strlen(s);
-    if (o->len + n > sizeof o->b)
-        ob_flush(o);
-    memcpy(o->b + o->len, s, n);
-    o->len += n;
+    ob_bytes(o, s, strlen(s));
 }
 
 /* before, v in decimal, after: what fprintf("%s%ld%s") prints. */
@@ -304,7 +326,7 @@ static void ob_number(struct out_buf *o, const char *before, long v, const char 
     if (v < 0)
         digits[--i] = '-';
     ob_str(o, before);
-    ob_text(o, slice_make(digits + i, sizeof digits - i));
+    ob_bytes(o, digits + i, sizeof digits - i);
     ob_str(o, after);
 }
 

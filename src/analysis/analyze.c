@@ -1455,23 +1455,6 @@ static void find_marks(struct ctx *c, struct slice t, long first[MARK_COUNT])
                 first[k] = 0;
 }
 
-/* Does every node's text and details lie inside the document text?  (Then a needle the
- * text lacks is in no node.) */
-static bool nodes_in_text(struct ctx *c, const struct document *doc)
-{
-    const char *lo = doc->src.text, *hi = doc->src.text + doc->src.text_len;
-    for (size_t i = 0; i < doc->n_all_nodes; i++) { /* bounded by the node count */
-        if (stop_at(c, (uint32_t)i))
-            return false;
-        const struct plan_node *n = doc->all_nodes[i];
-        if ((n->text.len && (n->text.ptr < lo || n->text.ptr + n->text.len > hi)) ||
-            (n->details_text.len &&
-             (n->details_text.ptr < lo || n->details_text.ptr + n->details_text.len > hi)))
-            return false;
-    }
-    return true;
-}
-
 static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 {
     struct slice t = slice_make(doc->src.text, doc->src.text_len);
@@ -1576,10 +1559,22 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
 }
 
 /* Logical relations and Hive relation nodes: how many columns each table has. */
-static void collect_tables(struct ctx *c, const struct document *doc, struct table_index *t)
+/* In the same pass over every node: the nodes that are not labels, counted into the
+ * summary, and *in_text: whether every node's text and details lie inside the document text
+ * (then a needle the text lacks is in no node). */
+static void collect_tables(struct ctx *c, const struct document *doc, struct table_index *t,
+                           bool *in_text)
 {
+    const char *lo = doc->src.text, *hi = lo ? lo + doc->src.text_len : NULL;
+    bool inside = lo != NULL;
+    size_t n_nodes = 0;
     for (size_t i = 0; i < doc->n_all_nodes && !stop_at(c, (uint32_t)i) && !c->oom; i++) {
         const struct plan_node *n = doc->all_nodes[i];
+        n_nodes += !(n->flags & NODE_LABEL);
+        if ((n->text.len && (n->text.ptr < lo || n->text.ptr + n->text.len > hi)) ||
+            (n->details_text.len &&
+             (n->details_text.ptr < lo || n->details_text.ptr + n->details_text.len > hi)))
+            inside = false;
         enum catalog_role r = node_role(n);
         if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
             struct plan_stats st;
@@ -1611,6 +1606,8 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
                                 node_list_count(slice_make(n->text.ptr + lb, n->text.len - (size_t)lb)));
         }
     }
+    c->a->summary.n_nodes = n_nodes;
+    *in_text = inside;
 }
 
 /* ---- two cores ------------------------------------------------------------------------------ */
@@ -1639,11 +1636,9 @@ struct second {
     const struct table_index *tables;
     uint32_t from, to;
     bool draft_reported;
-    /* the text step: its second half */
-    const struct document *doc;
+    /* the text step: its part of the text */
     struct slice text;
     long first[MARK_COUNT];
-    bool in_text;
 };
 
 static void second_init(struct second *w, const struct ctx *c)
@@ -1690,7 +1685,6 @@ static void second_join(struct ctx *c, struct second *w)
 static void text_second(struct second *w)
 {
     find_marks(&w->c, w->text, w->first);
-    w->in_text = w->doc->src.text && nodes_in_text(&w->c, w->doc);
 }
 
 static void rules_second(struct second *w)
@@ -1793,37 +1787,32 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
     free(w);
 }
 
-/* The document's text marks, the text's last 3/4 read on a second thread while this one
- * collects the tables and logical joins, counts the nodes and reads the rest. */
+/* The document's text marks, the text's last 7/8 read on a second thread while this one
+ * reads the rest after one pass over every node (tables and logical joins, the node count,
+ * whether the nodes lie in the text). */
 static void prepare_document(struct ctx *c, const struct document *doc, struct table_index *tables)
 {
     size_t len = doc->src.text ? doc->src.text_len : 0;
-    bool two = doc->n_all_nodes >= parallel_min && len >= 4 * MARK_MAX_LEN;
-    size_t mid = two ? len / 4 : len; /* this thread has the tables and the counts too */
+    bool two = doc->n_all_nodes >= parallel_min && len >= 16 * MARK_MAX_LEN;
+    size_t mid = two ? len / 8 : len;
     struct second w;
     if (two) {
         second_init(&w, c);
-        w.doc = doc;
         w.text = slice_make(doc->src.text + mid, len - mid);
         second_start(&w, text_second);
     }
-    collect_tables(c, doc, tables);
+    bool in_text = false;
+    c->a->summary.n_plans = doc->n_plans;
+    collect_tables(c, doc, tables, &in_text);
     table_index_finish(tables);
     index_join_ids(c);
-    c->a->summary.n_plans = doc->n_plans;
-    for (size_t i = 0; i < doc->n_all_nodes && !stop_at(c, (uint32_t)i) && !c->oom; i++)
-        c->a->summary.n_nodes += !(doc->all_nodes[i]->flags & NODE_LABEL);
     /* a match starting before mid may end after it */
     find_marks(c, slice_make(doc->src.text, two ? mid + MARK_MAX_LEN : len), c->first_mark);
-    bool in_text;
     if (two) {
         second_join(c, &w);
         for (size_t k = 0; k < MARK_COUNT; k++)
             if (c->first_mark[k] < 0 && w.first[k] >= 0)
                 c->first_mark[k] = (long)mid + w.first[k];
-        in_text = w.in_text;
-    } else {
-        in_text = doc->src.text && nodes_in_text(c, doc);
     }
     if (!in_text)
         return;

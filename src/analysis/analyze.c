@@ -1744,12 +1744,12 @@ static void second_merge(struct ctx *c, struct second *w, bool *draft_reported)
     b->walk = NULL;
 }
 
-/* Where the second thread's share of a section's rules starts: 5/16 of the way (the first
+/* Where the second thread's share of a section's rules starts: 11/32 of the way (the first
  * thread counts the section too, which costs about a third of the rules), moved past any
  * replaced Initial Plan holding that node (the rules skip those whole). */
 static uint32_t rule_split(const struct plan_section *s)
 {
-    uint32_t m = (uint32_t)((uint64_t)s->n_nodes * 5 / 16);
+    uint32_t m = (uint32_t)((uint64_t)s->n_nodes * 11 / 32);
     for (const struct plan_node *p = s->preorder[m]; p; p = p->parent) /* bound: the depth */
         if (is_shadowed_initial(p) && p->preorder + p->subtree_size + 1 > m)
             m = p->preorder + p->subtree_size + 1;
@@ -1757,7 +1757,7 @@ static uint32_t rule_split(const struct plan_section *s)
 }
 
 /* A section that runs: its counts and its per-node rules.  From parallel_min nodes on, a
- * second thread runs the rules over the section's last 11/16 while this one counts the
+ * second thread runs the rules over the section's last 21/32 while this one counts the
  * section and runs them over the rest. */
 static void analyze_section(struct ctx *c, const struct plan_section *s,
                             const struct table_index *tables, bool *draft_reported)

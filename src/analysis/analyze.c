@@ -1055,7 +1055,8 @@ static size_t partition_columns(struct slice schema, long schema_fields, struct 
         return 0;
     size_t found = 0, used = 0, start = 1;
     int depth = 0;
-    for (size_t i = 1; i < out.len; i++) {  /* bounded by the output list */
+    /* Only brackets and commas act below: the other bytes are skipped. */
+    for (size_t i = slice_next_structural(out, 1); i < out.len; i = slice_next_structural(out, i + 1)) {
         char ch = out.ptr[i];
         if (ch == '(' || ch == '[')
             depth++;

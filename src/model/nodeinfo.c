@@ -126,7 +126,7 @@ long slice_find_in(struct slice hay, const char *needle, size_t from)
  * s.len when there is none.  The walks over lists, schemas and groups below act on these
  * bytes only: skipping the others 16 at a time (SSE2) makes them a few times cheaper on
  * the column lists a scan carries. */
-static size_t next_structural(struct slice s, size_t i)
+size_t slice_next_structural(struct slice s, size_t i)
 {
 #ifdef __SSE2__
     if (i + 16 <= s.len) {
@@ -164,7 +164,7 @@ static size_t next_structural(struct slice s, size_t i)
 static size_t group_end(struct slice s, size_t at)
 {
     int depth = 0;
-    for (size_t i = next_structural(s, at); i < s.len; i = next_structural(s, i + 1)) {
+    for (size_t i = slice_next_structural(s, at); i < s.len; i = slice_next_structural(s, i + 1)) {
         char c = s.ptr[i];
         if (c == '[' || c == '(' || c == '<')
             depth++;
@@ -365,7 +365,7 @@ long node_list_count(struct slice list)
     int depth = 0, group = 1;
     size_t el_start = 1, end = list.len;
     /* Other bytes change nothing below: they are skipped. */
-    for (size_t i = next_structural(list, 1); i < list.len; i = next_structural(list, i + 1)) {
+    for (size_t i = slice_next_structural(list, 1); i < list.len; i = slice_next_structural(list, i + 1)) {
         char c = list.ptr[i];
         group += group_step(c);
         if (group == 0) {
@@ -406,7 +406,7 @@ long node_schema_field_count(struct slice schema)
     int depth = 0, group = 1;
     size_t end = schema.len;
     /* Other bytes change nothing below: they are skipped. */
-    for (size_t i = next_structural(schema, 7); i < schema.len; i = next_structural(schema, i + 1)) {
+    for (size_t i = slice_next_structural(schema, 7); i < schema.len; i = slice_next_structural(schema, i + 1)) {
         char c = schema.ptr[i];
         group += group_step(c);
         if (group == 0) {
@@ -684,6 +684,9 @@ bool node_aggregate_is_partial(const struct plan_node *n)
 
 static bool is_format_word(struct slice w)
 {
+    /* Every format below starts with one of these letters: most words are table names. */
+    if (!w.len || !strchr("pocjtadhbilx", w.ptr[0]))
+        return false;
     static const char *const formats[] = {
         "parquet", "orc", "csv", "json", "text", "avro", "delta", "hive", "binaryFile",
         "libsvm",  "image", "xml",

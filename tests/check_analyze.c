@@ -536,24 +536,30 @@ END_TEST
 START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
 {
     /* The whole-text look for "... N more characters", "... N more fields" and
-     * "Statistics(" reads 16 bytes a step: marks at the start of a step, across two steps and
-     * in the last bytes, after a few kilobytes of plan. */
-    for (unsigned pad = 0; pad < 17; pad += 5) {
+     * "Statistics(" reads 32 bytes a step: marks at every place in a step, across two steps
+     * and in the last bytes, after a few kilobytes of plan; on one thread and on two (the
+     * text cut in two between them). */
+    for (unsigned run = 0; run < 2 * 34 * 50; run++) {
+        unsigned pad = run % 34, tail = run / 34 % 50;
+        analyze_set_parallel_min(run < 34 * 50 ? 0 : 2);
         char text[8192];
         size_t used = (size_t)snprintf(text, sizeof text, "== Physical Plan ==\n*(1) Project [c%.*s#0]\n",
-                                       (int)pad, "xxxxxxxxxxxxxxxxx");
+                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
         for (unsigned i = 1; i < 60; i++)
             used += (size_t)snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c%u#%u]\n",
                                      (int)(i - 1) * 3, "", i, i);
         used += (size_t)snprintf(text + used, sizeof text - used,
                                  "%*s+- *(1) LocalTableScan [c1#1, ... 4 more fields]\n", 59 * 3, "");
-        snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c... 77 more characters", 60 * 3, "");
+        /* and the last mark moved over the place where the 32-byte steps give way to bytes */
+        snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c... 77 more characters %.*s",
+                 60 * 3, "", (int)tail, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
         struct linted l = lint(text);
-        ck_assert_msg(count(&l, RULE_TRUNCATED_PLAN, NULL) == 1, "pad %u", pad);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_PLAN, NULL) == 1, "pad %u tail %u", pad, tail);
         ck_assert_uint_eq(first_of(&l, RULE_TRUNCATED_PLAN)->line, 63);
-        ck_assert_msg(count(&l, RULE_TRUNCATED_FIELDS, NULL) == 1, "pad %u", pad);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_FIELDS, NULL) == 1, "pad %u tail %u", pad, tail);
         done(&l);
     }
+    analyze_set_parallel_min(0);
 }
 END_TEST
 

@@ -84,11 +84,11 @@ struct finding {
 struct scan_info {
     const struct plan_node *node;
     struct slice op;             /* the operator as named ("Scan parquet", "FileScan") */
-    uint32_t line;               /* the node's line */
     struct slice table;          /* may be empty */
     long read_columns;           /* ReadSchema fields, -1 unknown */
     long pushed_filters;         /* -1: the scan has no PushedFilters field */
     long partition_filters;      /* -1: no PartitionFilters field */
+    uint32_t line;               /* the node's line */
     bool dynamic_pruning;        /* PartitionFilters holds dynamicpruningexpression */
     bool partitioned;            /* its output has columns the files do not hold */
 };

@@ -132,8 +132,9 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
  * others read the same document (never while it is changed or freed). */
 enum sp_status analyze_document_cancellable(const struct document *doc, const atomic_int *cancel,
                                             struct analysis **out, struct diag *err);
-/* The same findings, counts and order without the findings' messages (each is ""), for
- * --summary, which prints counts only: the rules skip the work that only words a message. */
+/* The same findings, counts and order without the findings' messages (each is "") and
+ * without by_node (analysis_node_findings finds nothing), for --summary, which prints
+ * counts only: the rules skip the work that only words a message. */
 enum sp_status analyze_document_counts(const struct document *doc, struct analysis **out,
                                        struct diag *err);
 void analysis_free(struct analysis *a);

@@ -1900,8 +1900,9 @@ static enum sp_status analyze_run(const struct document *doc, const atomic_int *
     a->n_findings = c.n_findings;
     a->summary.n_findings_dropped = c.dropped;
 
-    if (!c.oom && a->n_findings) {
+    if (!c.oom && a->n_findings)
         qsort(a->findings, a->n_findings, sizeof *a->findings, cmp_findings);
+    if (!c.oom && a->n_findings && messages) { /* the explorer's look-up by node */
         a->by_node = malloc(a->n_findings * sizeof *a->by_node);
         if (!a->by_node)
             c.oom = true;

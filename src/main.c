@@ -695,7 +695,7 @@ static int run_insight(const struct cli_options *o)
             input_status = sp_status_exit_code(s);
             continue;
         }
-        s = analyze_document(doc, &a, &err);
+        s = lint ? analyze_document(doc, &a, &err) : analyze_document_counts(doc, &a, &err);
         if (s == SP_OK) {
             if (!lint && o->n_inputs > 1) {
                 fputs(i ? "\n==> " : "==> ", stdout);

@@ -536,24 +536,30 @@ END_TEST
 START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
 {
     /* The whole-text look for "... N more characters", "... N more fields" and
-     * "Statistics(" reads 16 bytes a step: marks at the start of a step, across two steps and
-     * in the last bytes, after a few kilobytes of plan. */
-    for (unsigned pad = 0; pad < 17; pad += 5) {
+     * "Statistics(" reads 32 bytes a step: marks at every place in a step, across two steps
+     * and in the last bytes, after a few kilobytes of plan; on one thread and on two (the
+     * text cut in two between them). */
+    for (unsigned run = 0; run < 2 * 34 * 50; run++) {
+        unsigned pad = run % 34, tail = run / 34 % 50;
+        analyze_set_parallel_min(run < 34 * 50 ? 0 : 2);
         char text[8192];
         size_t used = (size_t)snprintf(text, sizeof text, "== Physical Plan ==\n*(1) Project [c%.*s#0]\n",
-                                       (int)pad, "xxxxxxxxxxxxxxxxx");
+                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
         for (unsigned i = 1; i < 60; i++)
             used += (size_t)snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c%u#%u]\n",
                                      (int)(i - 1) * 3, "", i, i);
         used += (size_t)snprintf(text + used, sizeof text - used,
                                  "%*s+- *(1) LocalTableScan [c1#1, ... 4 more fields]\n", 59 * 3, "");
-        snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c... 77 more characters", 60 * 3, "");
+        /* and the last mark moved over the place where the 32-byte steps give way to bytes */
+        snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c... 77 more characters %.*s",
+                 60 * 3, "", (int)tail, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
         struct linted l = lint(text);
-        ck_assert_msg(count(&l, RULE_TRUNCATED_PLAN, NULL) == 1, "pad %u", pad);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_PLAN, NULL) == 1, "pad %u tail %u", pad, tail);
         ck_assert_uint_eq(first_of(&l, RULE_TRUNCATED_PLAN)->line, 63);
-        ck_assert_msg(count(&l, RULE_TRUNCATED_FIELDS, NULL) == 1, "pad %u", pad);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_FIELDS, NULL) == 1, "pad %u tail %u", pad, tail);
         done(&l);
     }
+    analyze_set_parallel_min(0);
 }
 END_TEST
 
@@ -680,6 +686,184 @@ START_TEST(findings_are_ordered_by_line_and_found_by_node)
     ck_assert_uint_eq(l.a->findings[next].line, 4);
     ck_assert_int_eq(analysis_next_finding(l.a, 4, true), 0);  /* wraps */
     done(&l);
+}
+END_TEST
+
+/* Past the cap a finding is only counted: a null-check filter counted there does not lower
+ * the severity of the last kept finding of its rule, a real predicate's warning. */
+START_TEST(a_finding_past_the_cap_leaves_the_kept_ones_as_they_are)
+{
+    static const char real[] =
+        "   :- Filter (a#1 > 3)\n"
+        "   :  +- FileScan parquet db.t[a#1] Batched: true, DataFilters: [], Format: Parquet, PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int>\n";
+    static const char null_check[] =
+        "   :- Filter isnotnull(a#1)\n"
+        "   :  +- FileScan parquet db.t[a#1] Batched: true, DataFilters: [], Format: Parquet, PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int>\n";
+    size_t cap = 64 + 5000 * sizeof real + 10 * sizeof null_check, len = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    len = (size_t)snprintf(text, cap, "== Physical Plan ==\nUnion\n");
+    for (size_t i = 0; i < 5010; i++) {
+        const char *b = i < 5000 ? real : null_check;
+        memcpy(text + len, b, strlen(b));
+        len += strlen(b);
+    }
+    text[len] = '\0';
+    struct linted l = lint(text);
+    size_t w;
+    ck_assert_uint_eq(count(&l, RULE_FILTER_NOT_PUSHED, &w), 5000);
+    ck_assert_uint_eq(w, 5000);
+    ck_assert_uint_eq(l.a->summary.n_findings_dropped, 10);
+    done(&l);
+    free(text);
+}
+END_TEST
+
+/* ---- two threads ------------------------------------------------------------------------- */
+
+/* Everything an analysis holds that a reader sees: the findings in order (rule, severity,
+ * line, node, message) and every count of the summary, scans included. */
+static void expect_same_analysis(const struct analysis *x, const struct analysis *y, const char *what)
+{
+    ck_assert_msg(x->n_findings == y->n_findings, "%s: %zu findings against %zu", what,
+                  x->n_findings, y->n_findings);
+    for (size_t i = 0; i < x->n_findings; i++) {
+        const struct finding *f = &x->findings[i], *g = &y->findings[i];
+        ck_assert_msg(f->rule == g->rule && f->severity == g->severity && f->line == g->line &&
+                          f->node == g->node && strcmp(f->message, g->message) == 0,
+                      "%s: finding %zu differs: %s / %s", what, i, f->message, g->message);
+    }
+    const struct summary *a = &x->summary, *b = &y->summary;
+    ck_assert_msg(a->n_findings_dropped == b->n_findings_dropped && a->n_warnings == b->n_warnings &&
+                      a->n_info == b->n_info && a->n_nodes == b->n_nodes &&
+                      a->n_physical_nodes == b->n_physical_nodes && a->n_python == b->n_python &&
+                      a->n_cache_scans == b->n_cache_scans && a->n_scans == b->n_scans &&
+                      memcmp(a->shuffles, b->shuffles, sizeof a->shuffles) == 0 &&
+                      memcmp(a->joins, b->joins, sizeof a->joins) == 0,
+                  "%s: the summary counts differ", what);
+    for (size_t i = 0; i < a->n_scans; i++) {
+        const struct scan_info *s = &a->scans[i], *t = &b->scans[i];
+        ck_assert_msg(s->node == t->node && s->read_columns == t->read_columns &&
+                          s->pushed_filters == t->pushed_filters &&
+                          s->partition_filters == t->partition_filters &&
+                          s->dynamic_pruning == t->dynamic_pruning && s->partitioned == t->partitioned,
+                      "%s: scan %zu differs", what, i);
+    }
+}
+
+/* The document analysed by one thread, then with every section of 2 nodes or more shared
+ * between two: the same analysis. */
+static void expect_two_threads_agree(const struct document *doc, const char *what)
+{
+    struct diag err = {0};
+    struct analysis *one, *two;
+    analyze_set_parallel_min(SIZE_MAX);
+    ck_assert_int_eq(analyze_document(doc, &one, &err), SP_OK);
+    analyze_set_parallel_min(2);
+    ck_assert_int_eq(analyze_document(doc, &two, &err), SP_OK);
+    analyze_set_parallel_min(0);
+    expect_same_analysis(one, two, what);
+    analysis_free(one);
+    ck_assert_int_eq(analyze_document_counts(doc, &one, &err), SP_OK);
+    ck_assert_uint_eq(one->n_findings, two->n_findings);
+    ck_assert_uint_eq(one->summary.n_warnings, two->summary.n_warnings);
+    ck_assert_uint_eq(one->summary.n_scans, two->summary.n_scans);
+    for (size_t i = 0; i < one->n_findings; i++) {
+        ck_assert_int_eq(one->findings[i].rule, two->findings[i].rule);
+        ck_assert_int_eq(one->findings[i].severity, two->findings[i].severity);
+        ck_assert_str_eq(one->findings[i].message, ""); /* --summary words none */
+    }
+    analysis_free(one);
+    analysis_free(two);
+}
+
+/* A plan of `blocks` query blocks under one Union, in simple mode, with what each rule the
+ * two threads share looks for: a draft AQE plan in every block (reported once a plan),
+ * single-partition shuffles, broadcasts, filters over scans that push nothing (only null
+ * checks: softened), partitioned scans read whole, nested loop joins of a single row. */
+static char *many_findings_plan(size_t blocks)
+{
+    static const char block[] =
+        "   :- AdaptiveSparkPlan isFinalPlan=false\n"
+        "   :  +- BroadcastNestedLoopJoin BuildRight, Inner\n"
+        "   :     :- Exchange SinglePartition, ENSURE_REQUIREMENTS, [plan_id=1]\n"
+        "   :     :  +- Filter isnotnull(a#1)\n"
+        "   :     :     +- FileScan parquet db.t[a#1,p#2] Batched: true, DataFilters: [], Format: Parquet, PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int>\n"
+        "   :     +- BroadcastExchange IdentityBroadcastMode, [plan_id=2]\n"
+        "   :        +- HashAggregate(keys=[], functions=[count(1)])\n"
+        "   :           +- LocalTableScan <empty>, [b#3]\n";
+    size_t cap = 64 + blocks * sizeof block;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    size_t len = (size_t)snprintf(text, cap, "== Physical Plan ==\nUnion\n");
+    for (size_t i = 0; i < blocks; i++) {
+        memcpy(text + len, block, sizeof block - 1);
+        len += sizeof block - 1;
+    }
+    text[len] = '\0';
+    return text;
+}
+
+START_TEST(two_threads_find_what_one_finds_in_the_same_order)
+{
+    /* Past the cap of 5,000 kept findings a rule, in each half of the two threads too. */
+    char *text = many_findings_plan(12000);
+    struct document *doc = tu_parse(text);
+    struct diag err = {0};
+    struct analysis *a;
+    ck_assert_int_eq(analyze_document(doc, &a, &err), SP_OK);
+    size_t draft = 0, shuffles = 0, softened = 0;
+    for (size_t i = 0; i < a->n_findings; i++) {
+        draft += a->findings[i].rule == RULE_AQE_DRAFT;
+        shuffles += a->findings[i].rule == RULE_SHUFFLE;
+        softened += a->findings[i].rule == RULE_FILTER_NOT_PUSHED &&
+                    a->findings[i].severity == SEVERITY_INFO;
+    }
+    ck_assert_uint_eq(draft, 1);
+    ck_assert_uint_eq(shuffles, 5000);
+    ck_assert_uint_eq(softened, 5000);
+    ck_assert_uint_eq(a->summary.n_findings_dropped, 6 * 7000); /* six rules, 12,000 each */
+    ck_assert_uint_eq(a->summary.n_scans, 2 * 12000);
+    analysis_free(a);
+    expect_two_threads_agree(doc, "12,000 blocks");
+    document_free(doc);
+    free(text);
+
+    for (size_t i = 0; i < n_sample_files; i++) {
+        doc = tu_parse(sample_files[i].data);
+        expect_two_threads_agree(doc, sample_files[i].name);
+        document_free(doc);
+    }
+}
+END_TEST
+
+static size_t n_agreeing;
+
+static int visit_two_threads(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)ftw;
+    if (type != FTW_F || !strstr(path, ".txt"))
+        return 0;
+    struct document *doc;
+    struct diag err = {0};
+    if (load_path(path, &doc, &err) != SP_OK)
+        return 0;
+    expect_two_threads_agree(doc, path);
+    document_free(doc);
+    n_agreeing++;
+    return 0;
+}
+
+START_TEST(two_threads_find_what_one_finds_on_the_corpus)
+{
+    const char *dir = tu_corpus_dir();
+    if (!dir) {
+        fprintf(stderr, "two_threads_find_what_one_finds_on_the_corpus: no corpus, skipped\n");
+        return;
+    }
+    n_agreeing = 0;
+    ck_assert_int_eq(nftw(dir, visit_two_threads, 16, FTW_PHYS), 0);
+    ck_assert_uint_gt(n_agreeing, 100);
 }
 END_TEST
 
@@ -1220,6 +1404,8 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, an_analysis_on_a_thread_finds_the_same_and_stops_when_cancelled);
     tcase_add_test(tc, the_summary_pass_of_a_big_plan_stops_when_cancelled);
     tcase_add_test(tc, exchange_partitionings_are_read_in_any_case_with_a_glued_prefix);
+    tcase_add_test(tc, two_threads_find_what_one_finds_in_the_same_order);
+    tcase_add_test(tc, a_finding_past_the_cap_leaves_the_kept_ones_as_they_are);
     suite_add_tcase(s, tc);
     TCase *linear = tcase_create("linear");
     tcase_set_timeout(linear, 20); /* quadratic: minutes */
@@ -1227,6 +1413,7 @@ Suite *analyze_suite(void)
     suite_add_tcase(s, linear);
     TCase *corpus = tcase_create("corpus");
     tcase_add_test(corpus, tpcds_ordinary_shuffles_raise_no_warning);
+    tcase_add_test(corpus, two_threads_find_what_one_finds_on_the_corpus);
     tcase_add_test(corpus, every_nested_loop_cartesian_python_and_truncation_in_the_corpus_is_found);
     suite_add_tcase(s, corpus);
     return s;

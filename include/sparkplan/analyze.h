@@ -83,10 +83,12 @@ struct finding {
 /* Counts for --summary and the explorer's header. */
 struct scan_info {
     const struct plan_node *node;
+    struct slice op;             /* the operator as named ("Scan parquet", "FileScan") */
     struct slice table;          /* may be empty */
     long read_columns;           /* ReadSchema fields, -1 unknown */
     long pushed_filters;         /* -1: the scan has no PushedFilters field */
     long partition_filters;      /* -1: no PartitionFilters field */
+    uint32_t line;               /* the node's line */
     bool dynamic_pruning;        /* PartitionFilters holds dynamicpruningexpression */
     bool partitioned;            /* its output has columns the files do not hold */
 };
@@ -112,6 +114,7 @@ struct summary {
 
 struct analysis {
     struct arena arena;
+    struct arena side_arena;     /* messages worded by the second thread */
     const struct document *doc;
     struct finding *findings;    /* sorted by line, then rule */
     size_t n_findings;
@@ -129,7 +132,15 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
  * others read the same document (never while it is changed or freed). */
 enum sp_status analyze_document_cancellable(const struct document *doc, const atomic_int *cancel,
                                             struct analysis **out, struct diag *err);
+/* The same findings, counts and order without the findings' messages (each is "") and
+ * without by_node (analysis_node_findings finds nothing), for --summary, which prints
+ * counts only: the rules skip the work that only words a message. */
+enum sp_status analyze_document_counts(const struct document *doc, struct analysis **out,
+                                       struct diag *err);
 void analysis_free(struct analysis *a);
+/* Sections and documents of at least `nodes` nodes are analysed on two threads (0: the
+ * default, 8,192).  For tests and benchmarks; set it before any analysis runs. */
+void analyze_set_parallel_min(size_t nodes);
 
 /* Findings about one node (pointer into a->by_node, *count of them; NULL when none). */
 struct finding *const *analysis_node_findings(const struct analysis *a,

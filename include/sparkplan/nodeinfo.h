@@ -94,5 +94,8 @@ bool node_is_shadowed_initial(const struct plan_node *n);
 
 /* Byte search inside a slice, for needles of a few bytes. */
 long slice_find_in(struct slice hay, const char *needle, size_t from);
+/* The first byte at or after i that is a bracket of any kind ([ ] ( ) < > { }) or a comma;
+ * s.len when none.  For walks that act on those bytes only. */
+size_t slice_next_structural(struct slice s, size_t i);
 
 #endif

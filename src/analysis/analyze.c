@@ -23,6 +23,7 @@
 #include "sparkplan/exprid.h"
 #include "sparkplan/nodeinfo.h"
 #include "sparkplan/opclass.h"
+#include "sparkplan/thread.h"
 
 #define MIB (1024.0 * 1024.0)
 #define BROADCAST_THRESHOLD (10.0 * MIB)     /* spark.sql.autoBroadcastJoinThreshold default */
@@ -188,25 +189,38 @@ const struct rule *rule_by_id(const char *id)
 
 struct ctx {
     struct analysis *a;
+    /* what the rules add: this thread's findings (in the order they were added), their
+     * messages' arena, the summary counts they move, and the findings only counted */
+    struct finding *findings;
+    size_t n_findings, cap;
+    struct arena *arena;
+    struct summary *sum;
+    size_t dropped;
+    bool messages;               /* word each kept finding (false: --summary's counts only) */
+    bool last_kept;              /* the last add() kept its finding */
     /* logical joins whose children carry size estimates (cost mode), in input order, and
      * an index of the expression ids each one mentions (sorted by id) */
     const struct plan_node **logical_joins;
     size_t n_logical_joins, logical_joins_cap;
     struct id_join { uint64_t id; uint32_t join; } *join_ids;
     size_t n_join_ids;
-    size_t cap;
     size_t per_rule[RULE_COUNT];
     bool oom;                    /* stop: memory ran out, or cancelled (then both are set) */
     bool cancelled;
     const atomic_int *cancel;    /* NULL: never cancelled */
     /* a needle absent from the document text, whose nodes all point into it: the rules
-     * that look for it in each node are skipped (set by scan_text_once) */
+     * that look for it in each node are skipped (set by prepare_document) */
     bool no_statistics, no_more_fields;
     /* where each of text_marks first occurs in the document text, -1 when nowhere */
     long first_mark[4];
-    /* per section scratch, indexed by node->preorder */
-    unsigned char *one_row;
+    /* per section, indexed by node->preorder: "at most one row", found when a rule asks
+     * (ONE_ROW_*); both threads read and fill it, and a node's value is the same whoever
+     * finds it */
+    _Atomic unsigned char *one_row;
     size_t scratch_cap;
+    /* the walk that finds it: nodes waiting for a child's value (this thread's own) */
+    const struct plan_node **walk;
+    size_t walk_cap;
 };
 
 /* True when the analysis must stop: out of memory, or the caller's cancel flag is set. */
@@ -235,50 +249,71 @@ static const char *clip_tail(struct slice s)
     return s.len > CLIP ? "..." : "";
 }
 
+/* Would a finding of this rule be kept with its message?  False beyond the rule's cap (it
+ * is only counted) and when the caller asked for no messages (--summary): then a rule skips
+ * the work that only words its message, and add() counts the finding the same. */
+static bool message_wanted(const struct ctx *c, enum rule_id rule)
+{
+    return c->messages && c->per_rule[rule] < MAX_PER_RULE;
+}
+
+/* A new finding at the end of c's list; NULL (and c->oom) when memory ran out. */
+static struct finding *push_finding(struct ctx *c)
+{
+    if (c->n_findings == c->cap) {
+        size_t ncap = c->cap ? c->cap * 2 : 64;
+        struct finding *nf = realloc(c->findings, ncap * sizeof *nf);
+        if (!nf) {
+            c->oom = true;
+            return NULL;
+        }
+        c->findings = nf;
+        c->cap = ncap;
+    }
+    return &c->findings[c->n_findings++];
+}
+
 __attribute__((format(printf, 4, 5)))
 static void add(struct ctx *c, enum rule_id rule, const struct plan_node *n, const char *fmt, ...)
 {
-    struct analysis *a = c->a;
+    c->last_kept = false;
     if (c->oom)
         return;
     if (c->per_rule[rule]++ >= MAX_PER_RULE) {
-        a->summary.n_findings_dropped++;
+        c->dropped++;
         return;
     }
-    if (a->n_findings == c->cap) {
-        size_t ncap = c->cap ? c->cap * 2 : 64;
-        struct finding *nf = realloc(a->findings, ncap * sizeof *nf);
-        if (!nf) {
+    struct finding *f = push_finding(c);
+    if (!f)
+        return;
+    const char *msg = "";
+    if (c->messages) {
+        char buf[1024];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        va_end(ap);
+        msg = arena_strdup(c->arena, buf);
+        if (!msg) {
+            c->n_findings--;
             c->oom = true;
             return;
         }
-        a->findings = nf;
-        c->cap = ncap;
     }
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    const char *msg = arena_strdup(&a->arena, buf);
-    if (!msg) {
-        c->oom = true;
-        return;
-    }
-    struct finding *f = &a->findings[a->n_findings++];
     f->rule = rule;
     f->severity = analyze_rules[rule].severity;
     f->node = n;
     f->line = n ? n->line : 0;
     f->message = msg;
+    c->last_kept = true;
 }
 
-/* Lower the severity of the finding just added (a case that is usually fine). */
+/* Lower the severity of the finding just added (a case that is usually fine); nothing when
+ * that finding was only counted. */
 static void soften_last(struct ctx *c, enum rule_id rule)
 {
-    struct analysis *a = c->a;
-    if (a->n_findings && a->findings[a->n_findings - 1].rule == rule)
-        a->findings[a->n_findings - 1].severity = SEVERITY_INFO;
+    if (c->last_kept && c->n_findings && c->findings[c->n_findings - 1].rule == rule)
+        c->findings[c->n_findings - 1].severity = SEVERITY_INFO;
 }
 
 /* ---- which sections ran ------------------------------------------------------------------- */
@@ -348,14 +383,26 @@ static bool is_shadowed_initial(const struct plan_node *n)
 
 /* ---- "at most one row" ---------------------------------------------------------------------- */
 
-static bool compute_one_row(struct ctx *c, const struct plan_node *n)
+enum { ONE_ROW_UNKNOWN, ONE_ROW_NO, ONE_ROW_YES };
+
+/* A child's value, when known; else *missing names it (the first one missing). */
+static bool child_one(const struct ctx *c, const struct plan_node *ch, const struct plan_node **missing)
 {
-    const unsigned char *one = c->one_row;
+    unsigned char v = atomic_load_explicit(&c->one_row[ch->preorder], memory_order_relaxed);
+    if (v == ONE_ROW_UNKNOWN && !*missing)
+        *missing = ch;
+    return v == ONE_ROW_YES;
+}
+
+/* Does n produce at most one row?  Reads the values of the children it needs only; when one
+ * of them is not known yet, *missing names it and the answer is to be asked again. */
+static bool compute_one_row(const struct ctx *c, const struct plan_node *n,
+                            const struct plan_node **missing)
+{
     const struct catalog_entry *e = node_entry(n);
     const struct plan_node *ch = n->first_child;
-    bool child_one = ch && one[ch->preorder];
     if (node_is_label(n))
-        return child_one;
+        return ch && child_one(c, ch, missing);
     if (!e)
         return false;
     if (strcmp(e->name, "Scan OneRowRelation") == 0 || strcmp(e->name, "OneRowRelation") == 0)
@@ -367,22 +414,23 @@ static bool compute_one_row(struct ctx *c, const struct plan_node *n)
         return false;
     case CAT_JOIN:
         for (const struct plan_node *k = n->first_child; k; k = k->next_sibling)
-            if (!one[k->preorder] && !(k->flags & NODE_INNER))
+            if (!(k->flags & NODE_INNER) && !child_one(c, k, missing))
                 return false;
         return ch != NULL;
     case CAT_CODEGEN: case CAT_QUERY_STAGE: case CAT_SHUFFLE_READ: case CAT_TRANSITION:
     case CAT_AQE: case CAT_PROJECT: case CAT_FILTER: case CAT_SORT: case CAT_SHUFFLE:
     case CAT_BROADCAST: case CAT_LIMIT: case CAT_WINDOW: case CAT_SUBQUERY: case CAT_OTHER:
-        return child_one && n->n_children == 1;
+        return n->n_children == 1 && child_one(c, ch, missing);
     default:
         return false;
     }
 }
 
-static bool prepare_section(struct ctx *c, const struct plan_section *s)
+/* A fresh "one row" table for the section (every value unknown). */
+static bool one_row_room(struct ctx *c, const struct plan_section *s)
 {
     if (s->n_nodes > c->scratch_cap) {
-        unsigned char *p = realloc(c->one_row, s->n_nodes);
+        _Atomic unsigned char *p = realloc((void *)c->one_row, s->n_nodes);
         if (!p) {
             c->oom = true;
             return false;
@@ -390,13 +438,47 @@ static bool prepare_section(struct ctx *c, const struct plan_section *s)
         c->one_row = p;
         c->scratch_cap = s->n_nodes;
     }
-    /* Reverse preorder: every node after all of its descendants. */
-    for (size_t i = s->n_nodes; i-- > 0;) {
-        if (stop_at(c, (uint32_t)i))
-            return false;
-        c->one_row[i] = compute_one_row(c, s->preorder[i]);
-    }
+    for (size_t i = 0; i < s->n_nodes; i++) /* bound: the section */
+        atomic_init(&c->one_row[i], ONE_ROW_UNKNOWN);
     return true;
+}
+
+/* Does n produce at most one row (a global aggregate, or what passes one through)?  Found
+ * when a rule asks, for n and the nodes below it it depends on, and kept: most plans ask
+ * about a few nodes only (the input of a single-partition shuffle, the sides of a nested
+ * loop join), and the aggregates' keys are read from their details only then.  A walk with
+ * a stack of its own (no recursion on depth); each node's value is found once. */
+static bool one_row_of(struct ctx *c, const struct plan_node *n)
+{
+    unsigned char v = atomic_load_explicit(&c->one_row[n->preorder], memory_order_relaxed);
+    if (v != ONE_ROW_UNKNOWN)
+        return v == ONE_ROW_YES;
+    size_t depth = 0;
+    const struct plan_node *at = n;
+    for (;;) { /* each round finds one node's value or goes one node down: bounded by 2x the subtree */
+        const struct plan_node *missing = NULL;
+        bool one = compute_one_row(c, at, &missing);
+        if (missing) {
+            if (depth == c->walk_cap) {
+                size_t ncap = c->walk_cap ? c->walk_cap * 2 : 64;
+                const struct plan_node **nw = realloc(c->walk, ncap * sizeof *nw);
+                if (!nw) {
+                    c->oom = true;
+                    return false;
+                }
+                c->walk = nw;
+                c->walk_cap = ncap;
+            }
+            c->walk[depth++] = at;
+            at = missing;
+            continue;
+        }
+        atomic_store_explicit(&c->one_row[at->preorder], one ? ONE_ROW_YES : ONE_ROW_NO,
+                              memory_order_relaxed);
+        if (!depth)
+            return one;
+        at = c->walk[--depth];
+    }
 }
 
 /* ---- helpers for messages ------------------------------------------------------------------- */
@@ -528,6 +610,8 @@ static void index_join_ids(struct ctx *c)
 static bool join_side_size(const struct ctx *c, const struct plan_node *n, int k, double *bytes,
                            bool *runtime)
 {
+    if (c->no_statistics)
+        return false; /* no estimate anywhere: node_stats would say no for every node */
     const struct plan_node *side = nth_real_child(n, k);
     if (side && side_size(side, bytes, runtime))
         return true;
@@ -544,24 +628,38 @@ static bool join_side_size(const struct ctx *c, const struct plan_node *n, int k
 
 /* ---- rules on executed nodes ------------------------------------------------------------------ */
 
-static void rule_exchange(struct ctx *c, const struct plan_node *n)
+/* A single-partition shuffle whose input has few rows (a global aggregate, a limit): each
+ * task sends a partial result, so one task receiving them all is fine. */
+static bool single_partition_bounded(struct ctx *c, const struct plan_node *n)
 {
-    enum partitioning_kind kind;
-    struct slice part = node_partitioning(n, &kind);
-    struct slice keys = partitioning_keys(part);
+    const struct plan_node *in = input_of(n);
+    return in && (one_row_of(c, in) ||
+                  (node_role(in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
+                  node_role(in) == CAT_LIMIT ||
+                  (node_role(in) == CAT_WINDOW &&
+                   slice_find_in(short_name(in), "WindowGroupLimit", 0) >= 0));
+}
+
+/* Where the shuffle comes from: its origin, else that of the map stage wrapping it. */
+static struct slice shuffle_origin(const struct plan_node *n)
+{
     struct slice origin = node_shuffle_origin(n);
     /* Photon prints the origin on the map stage that wraps its shuffle sink. */
     if (!origin.len && n->parent && node_role(n->parent) == CAT_QUERY_STAGE)
         origin = node_shuffle_origin(n->parent);
-    const struct plan_node *consumer = consumer_of(n);
-    if (node_is_executor_broadcast(n)) {
-        /* Photon's executor-side broadcast: a single-partition shuffle every task reads. */
-        struct slice cn = consumer ? short_name(consumer) : slice_cstr("the join");
-        add(c, RULE_BROADCAST, n, "executor-side broadcast (EXECUTOR_BROADCAST) for %.*s%s",
-            (int)cn.len, cn.ptr, consumer ? "" : "");
+    return origin;
+}
+
+/* SP001's message for a shuffle of this kind. */
+static void add_shuffle(struct ctx *c, const struct plan_node *n, enum partitioning_kind kind,
+                        struct slice part, struct slice origin, const struct plan_node *consumer,
+                        bool bounded)
+{
+    if (!message_wanted(c, RULE_SHUFFLE)) {
+        add(c, RULE_SHUFFLE, n, "%s", "");  /* counted alike, nothing to word */
         return;
     }
-    c->a->summary.shuffles[kind]++;  /* by kind; the total is count_section's */
+    struct slice keys = partitioning_keys(part);
     char why[200] = "";
     if (origin.len && slice_starts_with(origin, "REPARTITION"))
         snprintf(why, sizeof why, "; asked for by the query (%.*s)", (int)origin.len, origin.ptr);
@@ -571,12 +669,6 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
         struct slice cn = short_name(consumer);
         snprintf(why, sizeof why, "; needed by %.*s on line %u", (int)cn.len, cn.ptr, consumer->line);
     }
-    const struct plan_node *in = input_of(n);
-    bool bounded = in && (c->one_row[in->preorder] ||
-                          (node_role(in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
-                          node_role(in) == CAT_LIMIT ||
-                          (node_role(in) == CAT_WINDOW &&
-                           slice_find_in(short_name(in), "WindowGroupLimit", 0) >= 0));
     switch (kind) {
     case PART_HASH:
         add(c, RULE_SHUFFLE, n, "shuffle by hash of %.*s%s%s", clip_len(keys), keys.ptr,
@@ -605,7 +697,33 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
             add(c, RULE_SHUFFLE, n, "shuffle%s", why);
     }
     }
-    if (kind != PART_SINGLE || bounded)
+}
+
+static void rule_exchange(struct ctx *c, const struct plan_node *n)
+{
+    enum partitioning_kind kind;
+    struct slice part = node_partitioning(n, &kind);
+    if (node_is_executor_broadcast(n)) {
+        /* Photon's executor-side broadcast: a single-partition shuffle every task reads. */
+        if (!message_wanted(c, RULE_BROADCAST)) {
+            add(c, RULE_BROADCAST, n, "%s", "");
+            return;
+        }
+        const struct plan_node *consumer = consumer_of(n);
+        struct slice cn = consumer ? short_name(consumer) : slice_cstr("the join");
+        add(c, RULE_BROADCAST, n, "executor-side broadcast (EXECUTOR_BROADCAST) for %.*s%s",
+            (int)cn.len, cn.ptr, consumer ? "" : "");
+        return;
+    }
+    c->sum->shuffles[kind]++;  /* by kind; the total is count_section's */
+    bool single = kind == PART_SINGLE;
+    bool bounded = single && single_partition_bounded(c, n);
+    bool wanted = message_wanted(c, RULE_SHUFFLE);
+    /* The origin and the consumer word SP001 and name what SP002 is about. */
+    struct slice origin = wanted || (single && !bounded) ? shuffle_origin(n) : slice_make(NULL, 0);
+    const struct plan_node *consumer = wanted || (single && !bounded) ? consumer_of(n) : NULL;
+    add_shuffle(c, n, kind, part, origin, consumer, bounded);
+    if (!single || bounded)
         return;
     const char *what = "";
     const struct plan_node *up = consumer;
@@ -626,6 +744,10 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n)
 
 static void rule_broadcast(struct ctx *c, const struct plan_node *n)
 {
+    if (!message_wanted(c, RULE_BROADCAST)) {
+        add(c, RULE_BROADCAST, n, "%s", "");
+        return;
+    }
     struct slice mode = node_field(n, "Arguments");
     if (!mode.len) {
         long sp = slice_find_in(n->text, " ", 0);
@@ -670,7 +792,7 @@ static void rule_join(struct ctx *c, const struct plan_node *n, const struct cat
         enum rule_id rule = e->join == JOIN_CARTESIAN ? RULE_CARTESIAN : RULE_NESTED_LOOP_JOIN;
         struct slice cond = join_condition(n);
         const struct plan_node *l = nth_real_child(n, 0), *r = nth_real_child(n, 1);
-        bool tiny = (l && c->one_row[l->preorder]) || (r && c->one_row[r->preorder]);
+        bool tiny = (l && one_row_of(c, l)) || (r && one_row_of(c, r));
         char what[160];
         if (cond.len)
             snprintf(what, sizeof what, "condition %.*s%s has no equality", clip_len(cond),
@@ -923,15 +1045,18 @@ static long hive_relation_columns(const struct plan_node *n)
 }
 
 /* Partition columns of a file scan: output columns that ReadSchema (the columns stored in the
- * files) does not list.  Writes their names, comma separated, into buf; returns how many. */
-static size_t partition_columns(struct slice schema, struct slice out, char *buf, size_t cap)
+ * files, schema_fields of them: -1 not a schema) does not list.  Writes their names, comma
+ * separated, into buf; returns how many. */
+static size_t partition_columns(struct slice schema, long schema_fields, struct slice out, char *buf,
+                                size_t cap)
 {
     buf[0] = '\0';
-    if (node_schema_field_count(schema) < 0 || out.len < 2 || out.ptr[0] != '[')
+    if (schema_fields < 0 || out.len < 2 || out.ptr[0] != '[')
         return 0;
     size_t found = 0, used = 0, start = 1;
     int depth = 0;
-    for (size_t i = 1; i < out.len; i++) {  /* bounded by the output list */
+    /* Only brackets and commas act below: the other bytes are skipped. */
+    for (size_t i = slice_next_structural(out, 1); i < out.len; i = slice_next_structural(out, i + 1)) {
         char ch = out.ptr[i];
         if (ch == '(' || ch == '[')
             depth++;
@@ -972,7 +1097,7 @@ static size_t partition_columns(struct slice schema, struct slice out, char *buf
 
 static void rule_scan(struct ctx *c, const struct plan_node *n, const struct table_index *tables)
 {
-    struct summary *sum = &c->a->summary;
+    struct summary *sum = c->sum;
     struct slice table = node_table_name(n);
     struct slice pushed = scan_list_field(n, "PushedFilters");
     struct slice pf = scan_list_field(n, "PartitionFilters");
@@ -980,16 +1105,19 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     long out = output.len ? node_list_count(output) : -1;
     struct scan_info info = {
         .node = n,
+        .op = catalog_operator_name(n->name.len ? n->name : n->text),
+        .line = n->line,
         .table = table,
         .read_columns = node_schema_field_count(schema),
         .pushed_filters = pushed.ptr ? node_list_count(pushed) : -1,
         .partition_filters = pf.ptr ? node_list_count(pf) : -1,
         .dynamic_pruning = pf.len && slice_find_in(pf, "dynamicpruning", 0) >= 0,
     };
+    long schema_fields = info.read_columns;
     if (info.read_columns < 0)
         info.read_columns = out;
     char part_cols[256];
-    info.partitioned = partition_columns(schema, output, part_cols, sizeof part_cols) > 0;
+    info.partitioned = partition_columns(schema, schema_fields, output, part_cols, sizeof part_cols) > 0;
     if (sum->n_scans % 64 == 0) {
         struct scan_info *grown = realloc(sum->scans, (sum->n_scans + 64) * sizeof *grown);
         if (!grown) {
@@ -1022,7 +1150,7 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
 
 static void rule_python(struct ctx *c, const struct plan_node *n, const struct catalog_entry *e)
 {
-    c->a->summary.n_python++;
+    c->sum->n_python++;
     bool row_at_a_time = strncmp(e->name, "BatchEvalPython", 15) == 0;
     struct slice args = node_field(n, "Arguments");
     if (!args.len) {
@@ -1266,17 +1394,18 @@ static const char *const text_marks[MARK_COUNT] = {"Statistics(", " more field",
 #define MARK_MAX_LEN 18
 _Static_assert(MARK_COUNT == sizeof ((struct ctx *)0)->first_mark / sizeof(long), "first_mark");
 
-/* Is mark k at t.ptr[p]?  (Its ends are known to match.) */
+/* Is mark k at t.ptr[p]? */
 static bool mark_at(struct slice t, size_t p, size_t k, size_t len)
 {
     return p + len <= t.len && memcmp(t.ptr + p, text_marks[k], len) == 0;
 }
 
-/* The first place of every mark in t, in one pass: 16 starts a step are tested on each
- * mark's first and last byte together, and only starts that pass are compared whole (the
- * four searches were four passes over the text, a sixth of the analysis).  Looks at the
- * cancel flag every TEXT_CHUNK bytes; once stopped, a mark not found yet is said to be at 0
- * (look from the start), so nothing is skipped on a guess. */
+/* The first place of every mark in t, in one pass: 32 bytes a step are tested for the
+ * marks' rarest leading bytes ('S', 'T', and the 'm' of " more": together about 2 % of the
+ * bytes of plan text), and only there are the marks compared whole, each start in order
+ * (an 'm' stands for the start before it).  Looks at the cancel flag every TEXT_CHUNK
+ * bytes; once stopped, a mark not found yet is said to be at 0 (look from the start), so
+ * nothing is skipped on a guess. */
 static void find_marks(struct ctx *c, struct slice t, long first[MARK_COUNT])
 {
     size_t len[MARK_COUNT];
@@ -1288,38 +1417,40 @@ static void find_marks(struct ctx *c, struct slice t, long first[MARK_COUNT])
     }
     size_t i = 0;
 #ifdef __SSE2__
-    /* Written out for the four marks so the eight byte vectors stay in registers. */
-    _Static_assert(MARK_COUNT == 4, "find_marks tests four marks a step");
-    const __m128i h0 = _mm_set1_epi8(text_marks[0][0]), t0 = _mm_set1_epi8(text_marks[0][len[0] - 1]);
-    const __m128i h1 = _mm_set1_epi8(text_marks[1][0]), t1 = _mm_set1_epi8(text_marks[1][len[1] - 1]);
-    const __m128i h2 = _mm_set1_epi8(text_marks[2][0]), t2 = _mm_set1_epi8(text_marks[2][len[2] - 1]);
-    const __m128i h3 = _mm_set1_epi8(text_marks[3][0]), t3 = _mm_set1_epi8(text_marks[3][len[3] - 1]);
-    const size_t e0 = len[0] - 1, e1 = len[1] - 1, e2 = len[2] - 1, e3 = len[3] - 1;
-    for (; left && i + 16 + MARK_MAX_LEN <= t.len; i += 16) { /* bound: 16 bytes a step */
+    _Static_assert(MARK_COUNT == 4, "find_marks knows the four marks' leading bytes");
+    _Static_assert(TEXT_CHUNK % 32 == 0, "the cancel flag is looked at on a step");
+    const __m128i upper_s = _mm_set1_epi8('S'), upper_t = _mm_set1_epi8('T'), lower_m = _mm_set1_epi8('m');
+    for (; left && i + 32 + MARK_MAX_LEN <= t.len; i += 32) { /* bound: 32 bytes a step */
         if (i % TEXT_CHUNK == 0 && stopped(c))
             break;
         const char *q = t.ptr + i;
         __m128i a = _mm_loadu_si128((const __m128i *)q);
-#define MARK_HITS(h, tl, e) \
-    _mm_and_si128(_mm_cmpeq_epi8(a, h), _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(q + (e))), tl))
-        __m128i hit[MARK_COUNT] = {MARK_HITS(h0, t0, e0), MARK_HITS(h1, t1, e1), MARK_HITS(h2, t2, e2),
-                                   MARK_HITS(h3, t3, e3)};
-#undef MARK_HITS
-        __m128i any = _mm_or_si128(_mm_or_si128(hit[0], hit[1]), _mm_or_si128(hit[2], hit[3]));
-        if (!_mm_movemask_epi8(any))
-            continue;
-        for (size_t k = 0; k < MARK_COUNT; k++) {
-            unsigned m = (left >> k & 1) ? (unsigned)_mm_movemask_epi8(hit[k]) : 0;
-            for (; m; m &= m - 1) { /* bound: one bit per candidate start */
-                size_t p = i + (size_t)__builtin_ctz(m);
-                if (mark_at(t, p, k, len[k])) {
+        __m128i b = _mm_loadu_si128((const __m128i *)(q + 16));
+        __m128i ha = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, upper_s), _mm_cmpeq_epi8(a, upper_t)),
+                                  _mm_cmpeq_epi8(a, lower_m));
+        __m128i hb = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, upper_s), _mm_cmpeq_epi8(b, upper_t)),
+                                  _mm_cmpeq_epi8(b, lower_m));
+        uint32_t m = (uint32_t)_mm_movemask_epi8(ha) | (uint32_t)_mm_movemask_epi8(hb) << 16;
+        for (; m; m &= m - 1) { /* bound: 32 bytes */
+            size_t p = i + (size_t)__builtin_ctz(m);
+            char at = t.ptr[p];
+            /* the byte beside it first: "St", " m", "Tr" are rarer still */
+            if (at == 'm') {
+                if (p == 0 || t.ptr[p - 1] != ' ')
+                    continue; /* " more" cannot start before the text */
+                p--;
+            } else if (t.ptr[p + 1] != (at == 'S' ? 't' : 'r')) {
+                continue;
+            }
+            for (size_t k = 0; k < MARK_COUNT; k++)
+                if ((left >> k & 1) && mark_at(t, p, k, len[k])) {
                     first[k] = (long)p;
                     left &= ~(1u << k);
-                    break;
                 }
-            }
         }
     }
+    if (i && !c->oom)
+        i--; /* a " more" whose 'm' the steps did not reach starts on their last byte */
 #endif
     for (; left && i < t.len; i++) { /* bound: the text; with SSE2 its last bytes only */
         if (i % TEXT_CHUNK == 0 && stopped(c))
@@ -1334,36 +1465,6 @@ static void find_marks(struct ctx *c, struct slice t, long first[MARK_COUNT])
         for (size_t k = 0; k < MARK_COUNT; k++)
             if (first[k] < 0)
                 first[k] = 0;
-}
-
-/* Does every node's text and details lie inside the document text?  (Then a needle the
- * text lacks is in no node.) */
-static bool nodes_in_text(struct ctx *c, const struct document *doc)
-{
-    const char *lo = doc->src.text, *hi = doc->src.text + doc->src.text_len;
-    for (size_t i = 0; i < doc->n_all_nodes; i++) { /* bounded by the node count */
-        if (stop_at(c, (uint32_t)i))
-            return false;
-        const struct plan_node *n = doc->all_nodes[i];
-        if ((n->text.len && (n->text.ptr < lo || n->text.ptr + n->text.len > hi)) ||
-            (n->details_text.len &&
-             (n->details_text.ptr < lo || n->details_text.ptr + n->details_text.len > hi)))
-            return false;
-    }
-    return true;
-}
-
-/* One pass over the document text for each needle a rule looks for in every node: on a
- * plan without estimates or "... N more fields" (most plans), two passes over the text
- * replace two searches in each node's text and details (an eighth of the analysis of a
- * 1M-node formatted plan). */
-static void scan_text_once(struct ctx *c, const struct document *doc)
-{
-    find_marks(c, slice_make(doc->src.text, doc->src.text ? doc->src.text_len : 0), c->first_mark);
-    if (!doc->src.text || !nodes_in_text(c, doc))
-        return;
-    c->no_statistics = c->first_mark[MARK_STATISTICS] < 0 && !stopped(c);
-    c->no_more_fields = c->first_mark[MARK_MORE_FIELD] < 0 && !stopped(c);
 }
 
 static void rule_truncated_plan(struct ctx *c, const struct document *doc)
@@ -1401,8 +1502,8 @@ static void rule_truncated_plan(struct ctx *c, const struct document *doc)
             const struct plan_node *n = document_node_at_line(doc, orig);
             add(c, RULE_TRUNCATED_PLAN, n, "the plan text was cut (\"%s\"): raise "
                 "spark.sql.maxPlanStringLength", m == 0 ? "... more characters" : "Truncated plan of");
-            if (c->a->n_findings && c->a->findings[c->a->n_findings - 1].rule == RULE_TRUNCATED_PLAN)
-                c->a->findings[c->a->n_findings - 1].line = orig;
+            if (c->last_kept)
+                c->findings[c->n_findings - 1].line = orig;
         }
     }
 }
@@ -1419,7 +1520,7 @@ static void count_section(struct ctx *c, const struct plan_section *s)
         c->oom = true;
         return;
     }
-    struct summary *sum = &c->a->summary;
+    struct summary *sum = c->sum;
     sum->n_physical_nodes += os.nodes;
     sum->n_shuffles += os.shuffles;
     sum->n_broadcasts += os.broadcasts;
@@ -1429,13 +1530,11 @@ static void count_section(struct ctx *c, const struct plan_section *s)
         sum->joins[j] += os.join_strategies[j];
 }
 
-static void analyze_section(struct ctx *c, const struct plan_section *s,
-                            const struct table_index *tables, bool *draft_reported)
+/* The per-node rules over the nodes [from, to) of a section, in preorder. */
+static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t from, uint32_t to,
+                       const struct table_index *tables, bool *draft_reported)
 {
-    if (!prepare_section(c, s))
-        return;
-    count_section(c, s);
-    for (uint32_t i = 0; i < s->n_nodes && !stop_at(c, i) && !c->oom; i++) {
+    for (uint32_t i = from; i < to && !stop_at(c, i) && !c->oom; i++) {
         const struct plan_node *n = s->preorder[i];
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;  /* skip the whole Initial Plan subtree */
@@ -1456,7 +1555,7 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
         case CAT_AQE: rule_aqe(c, n, draft_reported); break;
         case CAT_CACHE:
             if (strcmp(e->name, "InMemoryTableScan") == 0) {
-                c->a->summary.n_cache_scans++;
+                c->sum->n_cache_scans++;
                 rule_scan(c, n, tables);
                 add(c, RULE_CACHE_USED, n, "reads a cached relation (InMemoryTableScan)");
             }
@@ -1472,10 +1571,22 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
 }
 
 /* Logical relations and Hive relation nodes: how many columns each table has. */
-static void collect_tables(struct ctx *c, const struct document *doc, struct table_index *t)
+/* In the same pass over every node: the nodes that are not labels, counted into the
+ * summary, and *in_text: whether every node's text and details lie inside the document text
+ * (then a needle the text lacks is in no node). */
+static void collect_tables(struct ctx *c, const struct document *doc, struct table_index *t,
+                           bool *in_text)
 {
+    const char *lo = doc->src.text, *hi = lo ? lo + doc->src.text_len : NULL;
+    bool inside = lo != NULL;
+    size_t n_nodes = 0;
     for (size_t i = 0; i < doc->n_all_nodes && !stop_at(c, (uint32_t)i) && !c->oom; i++) {
         const struct plan_node *n = doc->all_nodes[i];
+        n_nodes += !(n->flags & NODE_LABEL);
+        if ((n->text.len && (n->text.ptr < lo || n->text.ptr + n->text.len > hi)) ||
+            (n->details_text.len &&
+             (n->details_text.ptr < lo || n->details_text.ptr + n->details_text.len > hi)))
+            inside = false;
         enum catalog_role r = node_role(n);
         if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
             struct plan_stats st;
@@ -1507,6 +1618,219 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
                                 node_list_count(slice_make(n->text.ptr + lb, n->text.len - (size_t)lb)));
         }
     }
+    c->a->summary.n_nodes = n_nodes;
+    *in_text = inside;
+}
+
+/* ---- two cores ------------------------------------------------------------------------------ */
+
+/* From this many nodes on, a document's text pass and a section's passes are shared with a
+ * second thread: below it, starting one costs more than it saves. */
+#define PARALLEL_MIN 8192u
+static size_t parallel_min = PARALLEL_MIN;
+
+void analyze_set_parallel_min(size_t nodes)
+{
+    parallel_min = nodes ? nodes : PARALLEL_MIN;
+}
+
+/* The second thread's share of one step.  Its ctx reads what the first thread's does (the
+ * "one row" marks, the join index, the text marks) and adds findings and counts of its own,
+ * appended after the step to the first thread's in the order one thread adds them. */
+struct second {
+    struct ctx c;
+    struct summary sum;
+    void (*run)(struct second *);
+    pthread_t thread;
+    bool started;
+    /* a section's step: its nodes [from, to) */
+    const struct plan_section *s;
+    const struct table_index *tables;
+    uint32_t from, to;
+    bool draft_reported;
+    /* the text step: its part of the text */
+    struct slice text;
+    long first[MARK_COUNT];
+};
+
+static void second_init(struct second *w, const struct ctx *c)
+{
+    memset(w, 0, sizeof *w);
+    w->c = *c;
+    w->c.findings = NULL;
+    w->c.n_findings = w->c.cap = 0;
+    w->c.arena = &c->a->side_arena;
+    w->c.sum = &w->sum;
+    w->c.dropped = 0;
+    memset(w->c.per_rule, 0, sizeof w->c.per_rule);
+    w->c.last_kept = false;
+    w->c.scratch_cap = 0; /* one_row is the first thread's: never grown here */
+    w->c.walk = NULL;
+    w->c.walk_cap = 0;
+}
+
+static void *second_main(void *arg)
+{
+    struct second *w = arg;
+    w->run(w);
+    return NULL;
+}
+
+/* Starts run on a thread of its own; when none can be had, second_join runs it. */
+static void second_start(struct second *w, void (*run)(struct second *))
+{
+    w->run = run;
+    w->started = thread_start_quiet(&w->thread, second_main, w);
+}
+
+static void second_join(struct ctx *c, struct second *w)
+{
+    if (w->started)
+        pthread_join(w->thread, NULL);
+    else
+        w->run(w);
+    w->started = false;
+    c->oom = c->oom || w->c.oom;
+    c->cancelled = c->cancelled || w->c.cancelled;
+}
+
+static void text_second(struct second *w)
+{
+    find_marks(&w->c, w->text, w->first);
+}
+
+static void rules_second(struct second *w)
+{
+    rule_nodes(&w->c, w->s, w->from, w->to, w->tables, &w->draft_reported);
+}
+
+/* The second thread's findings after the first's, kept or only counted as if one thread had
+ * added them all: a rule's first MAX_PER_RULE are kept.  (It kept up to MAX_PER_RULE a rule
+ * itself; those it only counted come after them, so they would be only counted here too.)
+ * A plan's draft finding (SP040) is reported once: not again when the first half did. */
+static void second_merge(struct ctx *c, struct second *w, bool *draft_reported)
+{
+    struct ctx *b = &w->c;
+    size_t kept[RULE_COUNT] = {0};
+    for (size_t i = 0; i < b->n_findings && !c->oom; i++) { /* bound: its findings */
+        const struct finding *f = &b->findings[i];
+        kept[f->rule]++;
+        if (f->rule == RULE_AQE_DRAFT && *draft_reported)
+            continue; /* never added when one thread runs */
+        if (c->per_rule[f->rule]++ >= MAX_PER_RULE) {
+            c->dropped++;
+            continue;
+        }
+        struct finding *to = push_finding(c);
+        if (to)
+            *to = *f;
+    }
+    for (size_t r = 0; r < RULE_COUNT; r++) {
+        size_t only_counted = b->per_rule[r] - kept[r];
+        c->per_rule[r] += only_counted;
+        c->dropped += only_counted;
+    }
+    *draft_reported = *draft_reported || w->draft_reported;
+    struct summary *sum = c->sum;
+    for (size_t k = 0; k < sizeof sum->shuffles / sizeof sum->shuffles[0]; k++)
+        sum->shuffles[k] += w->sum.shuffles[k];
+    sum->n_python += w->sum.n_python;
+    sum->n_cache_scans += w->sum.n_cache_scans;
+    if (w->sum.n_scans && !c->oom) {
+        /* rule_scan grows the array 64 entries at a time: keep that room */
+        size_t n = sum->n_scans + w->sum.n_scans, room = (n + 63) / 64 * 64;
+        struct scan_info *grown = realloc(sum->scans, room * sizeof *grown);
+        if (!grown)
+            c->oom = true;
+        else {
+            memcpy(grown + sum->n_scans, w->sum.scans, w->sum.n_scans * sizeof *grown);
+            sum->scans = grown;
+            sum->n_scans = n;
+        }
+    }
+    free(b->findings);
+    free(w->sum.scans);
+    free(b->walk);
+    b->findings = NULL;
+    w->sum.scans = NULL;
+    b->walk = NULL;
+}
+
+/* Where the second thread's share of a section's rules starts: 11/32 of the way (the first
+ * thread counts the section too, which costs about a third of the rules), moved past any
+ * replaced Initial Plan holding that node (the rules skip those whole). */
+static uint32_t rule_split(const struct plan_section *s)
+{
+    uint32_t m = (uint32_t)((uint64_t)s->n_nodes * 11 / 32);
+    for (const struct plan_node *p = s->preorder[m]; p; p = p->parent) /* bound: the depth */
+        if (is_shadowed_initial(p) && p->preorder + p->subtree_size + 1 > m)
+            m = p->preorder + p->subtree_size + 1;
+    return m < s->n_nodes ? m : s->n_nodes;
+}
+
+/* A section that runs: its counts and its per-node rules.  From parallel_min nodes on, a
+ * second thread runs the rules over the section's last 21/32 while this one counts the
+ * section and runs them over the rest. */
+static void analyze_section(struct ctx *c, const struct plan_section *s,
+                            const struct table_index *tables, bool *draft_reported)
+{
+    if (!one_row_room(c, s))
+        return;
+    if (s->n_nodes < parallel_min) {
+        count_section(c, s);
+        rule_nodes(c, s, 0, s->n_nodes, tables, draft_reported);
+        return;
+    }
+    struct second *w = malloc(sizeof *w);
+    if (!w) {
+        c->oom = true;
+        return;
+    }
+    second_init(w, c);
+    w->s = s;
+    w->tables = tables;
+    w->from = rule_split(s);
+    w->to = s->n_nodes;
+    second_start(w, rules_second);
+    count_section(c, s);
+    rule_nodes(c, s, 0, w->from, tables, draft_reported);
+    second_join(c, w);
+    second_merge(c, w, draft_reported);
+    free(w);
+}
+
+/* The document's text marks, the text's last 2/3 read on a second thread while this one
+ * reads the rest after one pass over every node (tables and logical joins, the node count,
+ * whether the nodes lie in the text).  Shares measured in time on the million-operator
+ * plans: the pass over the text runs at fewer instructions a cycle than the node pass. */
+static void prepare_document(struct ctx *c, const struct document *doc, struct table_index *tables)
+{
+    size_t len = doc->src.text ? doc->src.text_len : 0;
+    bool two = doc->n_all_nodes >= parallel_min && len >= 16 * MARK_MAX_LEN;
+    size_t mid = two ? len / 3 : len;
+    struct second w;
+    if (two) {
+        second_init(&w, c);
+        w.text = slice_make(doc->src.text + mid, len - mid);
+        second_start(&w, text_second);
+    }
+    bool in_text = false;
+    c->a->summary.n_plans = doc->n_plans;
+    collect_tables(c, doc, tables, &in_text);
+    table_index_finish(tables);
+    index_join_ids(c);
+    /* a match starting before mid may end after it */
+    find_marks(c, slice_make(doc->src.text, two ? mid + MARK_MAX_LEN : len), c->first_mark);
+    if (two) {
+        second_join(c, &w);
+        for (size_t k = 0; k < MARK_COUNT; k++)
+            if (c->first_mark[k] < 0 && w.first[k] >= 0)
+                c->first_mark[k] = (long)mid + w.first[k];
+    }
+    if (!in_text)
+        return;
+    c->no_statistics = c->first_mark[MARK_STATISTICS] < 0 && !stopped(c);
+    c->no_more_fields = c->first_mark[MARK_MORE_FIELD] < 0 && !stopped(c);
 }
 
 static int cmp_findings(const void *x, const void *y)
@@ -1534,8 +1858,8 @@ enum sp_status analyze_document(const struct document *doc, struct analysis **ou
     return analyze_document_cancellable(doc, NULL, out, err);
 }
 
-enum sp_status analyze_document_cancellable(const struct document *doc, const atomic_int *cancel,
-                                            struct analysis **out, struct diag *err)
+static enum sp_status analyze_run(const struct document *doc, const atomic_int *cancel,
+                                  bool messages, struct analysis **out, struct diag *err)
 {
     *out = NULL;
     struct analysis *a = calloc(1, sizeof *a);
@@ -1544,17 +1868,12 @@ enum sp_status analyze_document_cancellable(const struct document *doc, const at
         return SP_ERR_NOMEM;
     }
     arena_init(&a->arena);
+    arena_init(&a->side_arena);
     a->doc = doc;
-    struct ctx c = {.a = a, .cancel = cancel};
+    struct ctx c = {.a = a, .cancel = cancel, .arena = &a->arena, .sum = &a->summary,
+                    .messages = messages};
     struct table_index tables = {0};
-    scan_text_once(&c, doc);
-    collect_tables(&c, doc, &tables);
-    table_index_finish(&tables);
-    index_join_ids(&c);
-
-    a->summary.n_plans = doc->n_plans;
-    for (size_t i = 0; i < doc->n_all_nodes && !stop_at(&c, (uint32_t)i) && !c.oom; i++)
-        a->summary.n_nodes += !(doc->all_nodes[i]->flags & NODE_LABEL);
+    prepare_document(&c, doc, &tables);
     bool has_exec = document_has_exec(doc);
     for (const struct plan *p = doc->first_plan; p && !c.oom; p = p->next) {
         bool draft_reported = false;
@@ -1573,12 +1892,17 @@ enum sp_status analyze_document_cancellable(const struct document *doc, const at
     if (!c.oom)
         rule_truncated_plan(&c, doc);
     free(tables.v);
-    free(c.one_row);
+    free((void *)c.one_row);
+    free(c.walk);
     free(c.logical_joins);
     free(c.join_ids);
+    a->findings = c.findings;
+    a->n_findings = c.n_findings;
+    a->summary.n_findings_dropped = c.dropped;
 
-    if (!c.oom && a->n_findings) {
+    if (!c.oom && a->n_findings)
         qsort(a->findings, a->n_findings, sizeof *a->findings, cmp_findings);
+    if (!c.oom && a->n_findings && messages) { /* the explorer's look-up by node */
         a->by_node = malloc(a->n_findings * sizeof *a->by_node);
         if (!a->by_node)
             c.oom = true;
@@ -1614,6 +1938,18 @@ enum sp_status analyze_document_cancellable(const struct document *doc, const at
     return SP_OK;
 }
 
+enum sp_status analyze_document_cancellable(const struct document *doc, const atomic_int *cancel,
+                                            struct analysis **out, struct diag *err)
+{
+    return analyze_run(doc, cancel, true, out, err);
+}
+
+enum sp_status analyze_document_counts(const struct document *doc, struct analysis **out,
+                                       struct diag *err)
+{
+    return analyze_run(doc, NULL, false, out, err);
+}
+
 void analysis_free(struct analysis *a)
 {
     if (!a)
@@ -1622,6 +1958,7 @@ void analysis_free(struct analysis *a)
     free(a->by_node);
     free(a->summary.scans);
     arena_free(&a->arena);
+    arena_free(&a->side_arena);
     free(a);
 }
 

@@ -122,12 +122,49 @@ long slice_find_in(struct slice hay, const char *needle, size_t from)
     return hit ? hit - hay.ptr : -1;
 }
 
+/* The first byte at or after i that is a bracket of any kind ([ ] ( ) < > { }) or a comma;
+ * s.len when there is none.  The walks over lists, schemas and groups below act on these
+ * bytes only: skipping the others 16 at a time (SSE2) makes them a few times cheaper on
+ * the column lists a scan carries. */
+size_t slice_next_structural(struct slice s, size_t i)
+{
+#ifdef __SSE2__
+    if (i + 16 <= s.len) {
+        const __m128i sq_open = _mm_set1_epi8('['), sq_close = _mm_set1_epi8(']');
+        const __m128i paren = _mm_set1_epi8('('), paren_close = _mm_set1_epi8(')');
+        const __m128i angle = _mm_set1_epi8('<'), angle_close = _mm_set1_epi8('>');
+        const __m128i brace = _mm_set1_epi8('{'), brace_close = _mm_set1_epi8('}');
+        const __m128i comma = _mm_set1_epi8(',');
+        for (; i + 16 <= s.len; i += 16) { /* bound: 16 bytes a step */
+            __m128i a = _mm_loadu_si128((const __m128i *)(s.ptr + i));
+            __m128i m = _mm_or_si128(
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, sq_open), _mm_cmpeq_epi8(a, sq_close)),
+                             _mm_or_si128(_mm_cmpeq_epi8(a, paren), _mm_cmpeq_epi8(a, paren_close))),
+                _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(a, angle), _mm_cmpeq_epi8(a, angle_close)),
+                    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, brace), _mm_cmpeq_epi8(a, brace_close)),
+                                 _mm_cmpeq_epi8(a, comma))));
+            unsigned bits = (unsigned)_mm_movemask_epi8(m);
+            if (bits)
+                return i + (size_t)__builtin_ctz(bits);
+        }
+    }
+#endif
+    for (; i < s.len; i++) { /* bound: the slice; with SSE2 its last 15 bytes */
+        char c = s.ptr[i];
+        if (c == '[' || c == ']' || c == '(' || c == ')' || c == '<' || c == '>' || c == '{' ||
+            c == '}' || c == ',')
+            return i;
+    }
+    return s.len;
+}
+
 /* End (exclusive) of a bracketed group starting at s.ptr[at] ('[', '(' or '<'); nesting of all
  * three kinds is tracked.  Returns s.len when unclosed. */
 static size_t group_end(struct slice s, size_t at)
 {
     int depth = 0;
-    for (size_t i = at; i < s.len; i++) {
+    for (size_t i = slice_next_structural(s, at); i < s.len; i = slice_next_structural(s, i + 1)) {
         char c = s.ptr[i];
         if (c == '[' || c == '(' || c == '<')
             depth++;
@@ -327,7 +364,8 @@ long node_list_count(struct slice list)
     long count = 0;
     int depth = 0, group = 1;
     size_t el_start = 1, end = list.len;
-    for (size_t i = 1; i < list.len; i++) { /* bound: the list */
+    /* Other bytes change nothing below: they are skipped. */
+    for (size_t i = slice_next_structural(list, 1); i < list.len; i = slice_next_structural(list, i + 1)) {
         char c = list.ptr[i];
         group += group_step(c);
         if (group == 0) {
@@ -367,7 +405,8 @@ long node_schema_field_count(struct slice schema)
     long count = 1;
     int depth = 0, group = 1;
     size_t end = schema.len;
-    for (size_t i = 7; i < schema.len; i++) { /* bound: the schema */
+    /* Other bytes change nothing below: they are skipped. */
+    for (size_t i = slice_next_structural(schema, 7); i < schema.len; i = slice_next_structural(schema, i + 1)) {
         char c = schema.ptr[i];
         group += group_step(c);
         if (group == 0) {
@@ -645,6 +684,9 @@ bool node_aggregate_is_partial(const struct plan_node *n)
 
 static bool is_format_word(struct slice w)
 {
+    /* Every format below starts with one of these letters: most words are table names. */
+    if (!w.len || !strchr("pocjtadhbilx", w.ptr[0]))
+        return false;
     static const char *const formats[] = {
         "parquet", "orc", "csv", "json", "text", "avro", "delta", "hive", "binaryFile",
         "libsvm",  "image", "xml",

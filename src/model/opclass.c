@@ -121,11 +121,9 @@ static enum op_class reused_kind(const struct plan_node *n)
     return OP_SHUFFLE_REUSED;
 }
 
-enum op_class op_class_of(const struct plan_node *n)
+/* op_class_of of a node that is not a label, whose op_word is w. */
+static enum op_class class_of_word(const struct plan_node *n, struct slice w)
 {
-    if (n->flags & NODE_LABEL)
-        return OP_LABEL;
-    struct slice w = op_word(n);
     if (w.len == 0)
         return OP_OTHER;
     unsigned p = word_parts(w);
@@ -147,6 +145,13 @@ enum op_class op_class_of(const struct plan_node *n)
     if ((p & T_SCAN) || word_ends_with(w, "Relation") || slice_eq_cstr(w, "LogicalRDD"))
         return OP_SCAN;
     return OP_OTHER;
+}
+
+enum op_class op_class_of(const struct plan_node *n)
+{
+    if (n->flags & NODE_LABEL)
+        return OP_LABEL;
+    return class_of_word(n, op_word(n));
 }
 
 /* "SortMergeJoin", or "Join Inner" for the logical Join whose type is the next word. */
@@ -313,13 +318,16 @@ int op_summary_more(struct op_summary_run *run, uint32_t budget)
         }
         bool start = n->stage >= 0 && (i == run->begin || !n->parent ||
                                        n->parent->stage != n->stage);
+        /* the operator's word, read once for the stage test and the class */
+        bool label = n->flags & NODE_LABEL;
+        struct slice w = label && n->stage >= 0 ? slice_make(NULL, 0) : op_word(n);
         if (start && n->stage > 0 && run->starts)
             run->starts[run->n_starts++] = n->stage;
         else if (start && n->stage == 0)
             run->unnumbered++;
-        else if (n->stage < 0 && slice_starts_with(op_word(n), "WholeStageCodegen"))
+        else if (n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"))
             run->unnumbered++;
-        op_summary_add(sum, n, op_class_of(n));
+        op_summary_add(sum, n, label ? OP_LABEL : class_of_word(n, w));
     }
     run->next = stop;
     if (run->next < run->end)

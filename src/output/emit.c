@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "sparkplan/sanitize.h"
 
@@ -115,11 +118,25 @@ static inline uint64_t has_zero_byte(uint64_t w)
 }
 
 /* Length of the prefix of p[0..n) made of printable ASCII (0x20..0x7E), also stopping at
- * '"' and '\\' when json.  Eight bytes at a time: plan text is almost all such bytes, and
- * this scan is most of the cost of writing it. */
+ * '"' and '\\' when json.  Sixteen bytes at a time with SSE2 (as signed bytes, 0x80 and up
+ * are below 0x20 too), else eight: plan text is almost all such bytes, and this scan is most
+ * of the cost of writing it. */
 static size_t plain_run(const char *p, size_t n, bool json)
 {
     size_t i = 0;
+#ifdef __SSE2__
+    const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    for (; i + 16 <= n; i += 16) { /* bound: 16 bytes a step */
+        __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i bad = _mm_or_si128(_mm_cmplt_epi8(a, space), _mm_cmpeq_epi8(a, del));
+        if (json)
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(a, quote), _mm_cmpeq_epi8(a, backslash)));
+        unsigned m = (unsigned)_mm_movemask_epi8(bad);
+        if (m)
+            return i + (size_t)__builtin_ctz(m);
+    }
+#endif
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
         memcpy(&w, p + i, 8);

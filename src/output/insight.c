@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,10 +249,72 @@ enum sp_status insight_print_lint(FILE *out, const struct document *doc,
     return write_status(out, err);
 }
 
-/* before, v in decimal, after: what fprintf("%s%ld%s") prints, for the summary's one line
- * per scan (a million-operator plan has 150,000 of them, and fprintf cost 700 instructions a
- * call). */
-static void put_number(FILE *out, const char *before, long v, const char *after)
+/* The summary's one line per scan (a million-operator plan has 150,000 of them) is put
+ * together in a buffer of its own and written 16 KB at a time: a few stdio calls a line
+ * (fprintf cost 700 instructions a call, fputs and fwrite about 100) were most of printing
+ * the summary. */
+struct out_buf {
+    FILE *out;
+    size_t len;
+    char b[16 * 1024];
+};
+
+static void ob_flush(struct out_buf *o)
+{
+    if (o->len)
+        fwrite(o->b, 1, o->len, o->out);
+    o->len = 0;
+}
+
+/* n bytes the caller knows to be printable ASCII. */
+static void ob_bytes(struct out_buf *o, const char *p, size_t n)
+{
+    if (o->len + n > sizeof o->b)
+        ob_flush(o);
+    memcpy(o->b + o->len, p, n);
+    o->len += n;
+}
+
+/* Is every byte of p[0..n) printable ASCII (0x20-0x7E)?  Eight bytes a step: a byte below
+ * 0x20 borrows in w - 0x2020..20, one of 0x7F and up has or gets its top bit in w or
+ * w + 0x0101..01.  A borrow or carry may flag its neighbour too: then the answer is "no" for
+ * printable text, never "yes" for text that is not. */
+static bool all_printable(const char *p, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) { /* bound: the bytes */
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (((w - 0x20 * ones) | w | (w + 0x01 * ones)) & highs)
+            return false;
+    }
+    for (; i < n; i++) /* bound: fewer than 8 bytes */
+        if ((unsigned char)p[i] < 0x20 || (unsigned char)p[i] >= 0x7F)
+            return false;
+    return true;
+}
+
+/* s whole, as sanitize_fwrite writes it: text that is not all printable ASCII takes its
+ * path (which writes printable ASCII as it is, so a doubtful word above costs nothing but
+ * time). */
+static void ob_text(struct out_buf *o, struct slice s)
+{
+    if (s.len > sizeof o->b / 2 || !all_printable(s.ptr, s.len)) {
+        ob_flush(o);
+        sanitize_fwrite(o->out, s);
+        return;
+    }
+    ob_bytes(o, s.ptr, s.len);
+}
+
+static void ob_str(struct out_buf *o, const char *s)
+{
+    ob_bytes(o, s, strlen(s));
+}
+
+/* before, v in decimal, after: what fprintf("%s%ld%s") prints. */
+static void ob_number(struct out_buf *o, const char *before, long v, const char *after)
 {
     char digits[24];
     size_t i = sizeof digits;
@@ -262,9 +325,36 @@ static void put_number(FILE *out, const char *before, long v, const char *after)
     } while (u);
     if (v < 0)
         digits[--i] = '-';
-    fputs(before, out);
-    fwrite(digits + i, 1, sizeof digits - i, out);
-    fputs(after, out);
+    ob_str(o, before);
+    ob_bytes(o, digits + i, sizeof digits - i);
+    ob_str(o, after);
+}
+
+static void print_scans(FILE *out, const struct summary *s)
+{
+    struct out_buf o = {.out = out};
+    for (size_t i = 0; i < s->n_scans; i++) {
+        const struct scan_info *sc = &s->scans[i];
+        ob_number(&o, "  line ", (long)sc->line, ": ");
+        ob_text(&o, sc->op);
+        if (sc->table.len) {
+            ob_str(&o, " ");
+            ob_text(&o, sc->table);
+        }
+        if (sc->read_columns >= 0)
+            ob_number(&o, ", ", sc->read_columns, sc->read_columns == 1 ? " column read" : " columns read");
+        if (sc->pushed_filters >= 0)
+            ob_number(&o, ", ", sc->pushed_filters,
+                      sc->pushed_filters == 1 ? " pushed filter" : " pushed filters");
+        if (sc->partition_filters > 0) {
+            ob_number(&o, ", ", sc->partition_filters,
+                      sc->partition_filters == 1 ? " partition filter" : " partition filters");
+            if (sc->dynamic_pruning)
+                ob_str(&o, " (dynamic pruning)");
+        }
+        ob_str(&o, "\n");
+    }
+    ob_flush(&o);
 }
 
 static void print_counted(FILE *out, bool *first, size_t n, const char *what)
@@ -317,28 +407,7 @@ enum sp_status insight_print_summary(FILE *out, const struct document *doc,
         fprintf(out, "Cached relations read: %zu\n", s->n_cache_scans);
 
     fprintf(out, "Scans: %zu\n", s->n_scans);
-    for (size_t i = 0; i < s->n_scans; i++) {
-        const struct scan_info *sc = &s->scans[i];
-        struct slice name = catalog_operator_name(sc->node->name.len ? sc->node->name : sc->node->text);
-        put_number(out, "  line ", (long)sc->node->line, ": ");
-        sanitize_fwrite(out, name);
-        if (sc->table.len) {
-            fputc(' ', out);
-            sanitize_fwrite(out, sc->table);
-        }
-        if (sc->read_columns >= 0)
-            put_number(out, ", ", sc->read_columns, sc->read_columns == 1 ? " column read" : " columns read");
-        if (sc->pushed_filters >= 0)
-            put_number(out, ", ", sc->pushed_filters,
-                       sc->pushed_filters == 1 ? " pushed filter" : " pushed filters");
-        if (sc->partition_filters > 0) {
-            put_number(out, ", ", sc->partition_filters,
-                       sc->partition_filters == 1 ? " partition filter" : " partition filters");
-            if (sc->dynamic_pruning)
-                fputs(" (dynamic pruning)", out);
-        }
-        fputc('\n', out);
-    }
+    print_scans(out, s);
 
     fprintf(out, "Findings: %zu warning%s, %zu info", s->n_warnings, s->n_warnings == 1 ? "" : "s",
             s->n_info);

@@ -5,7 +5,9 @@
  * sanitizer reports it traps on broken invariants: the analysis of a loaded document
  * succeeds; every finding names a node of the document (or none) and a line inside the
  * input, is sorted by line, and is counted once as a warning or an info; every scan the
- * summary lists is a node of the document; both outputs write without error.
+ * summary lists is a node of the document; both outputs write without error; the analysis
+ * on two threads (every section of 2 nodes and more shared) finds the same, in the same
+ * order, as the one on one thread.
  * Not part of the Check runner (no main here).
  */
 #include <stdint.h>
@@ -39,6 +41,22 @@ static int doc_has_node(const struct document *doc, const struct plan_node *n)
         if (doc->all_nodes[i] == n)
             return 1;
     return 0;
+}
+
+/* Two analyses of the same document hold the same findings and counts. */
+static void check_same(const struct analysis *x, const struct analysis *y)
+{
+    check(x->n_findings == y->n_findings);
+    for (size_t i = 0; i < x->n_findings; i++) {
+        const struct finding *f = &x->findings[i], *g = &y->findings[i];
+        check(f->rule == g->rule && f->severity == g->severity && f->line == g->line &&
+              f->node == g->node && strcmp(f->message, g->message) == 0);
+    }
+    check(x->summary.n_findings_dropped == y->summary.n_findings_dropped);
+    check(x->summary.n_scans == y->summary.n_scans && x->summary.n_nodes == y->summary.n_nodes);
+    check(memcmp(x->summary.shuffles, y->summary.shuffles, sizeof x->summary.shuffles) == 0);
+    for (size_t i = 0; i < x->summary.n_scans; i++)
+        check(x->summary.scans[i].node == y->summary.scans[i].node);
 }
 
 static void check_analysis(const struct document *doc, const struct analysis *a, uint32_t lines)
@@ -78,6 +96,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct analysis *a = NULL;
     check(analyze_document(doc, &a, &err) == SP_OK && a != NULL);
     check_analysis(doc, a, lines);
+    struct analysis *two = NULL;
+    analyze_set_parallel_min(2);
+    check(analyze_document(doc, &two, &err) == SP_OK && two != NULL);
+    analyze_set_parallel_min(0);
+    check_same(a, two);
+    analysis_free(two);
     FILE *out = fopen("/dev/null", "w");
     if (out) {
         check(insight_print_lint(out, doc, a, &err) == SP_OK);

@@ -67,6 +67,7 @@ struct cleaner {
     size_t spare_size;
     size_t input_len;
     uint32_t changed;       /* CL_* bits */
+    bool input_written;     /* the lines were written over src->bytes (clean.c) */
     bool nomem;
 };
 

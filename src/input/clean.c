@@ -798,20 +798,41 @@ static bool line_needs_steps(const struct cl_line *l, bool after_blank)
 }
 
 /* The lines written over the input, each followed by '\n', each line then pointing at its
- * copy.  Returns the bytes written. */
-static size_t write_lines_over_input(struct cleaner *c)
+ * copy; *needs_steps: a line breaks the rule above.  Returns the bytes written. */
+static size_t write_lines_over_input(struct cleaner *c, bool *needs_steps)
 {
     char *text = c->src->bytes;
     size_t o = 0;
+    bool after_blank = true, needs = false;
     for (size_t i = 0; i < c->lines.n; i++) {
         struct cl_line *l = &c->lines.v[i];
+        needs = needs || line_needs_steps(l, after_blank);
+        after_blank = l->len == 0;
         if (l->len && l->p != text + o)
             memmove(text + o, l->p, l->len);
         l->p = text + o;
         o += l->len;
         text[o++] = '\n';
     }
+    *needs_steps = needs;
     return o;
+}
+
+/* The text written by write_lines_over_input (n bytes) becomes the source's, with the line
+ * map emit() would make; false when out of memory. */
+static bool keep_written_text(struct cleaner *c, size_t n)
+{
+    if (c->lines.n > UINT32_MAX - 1)
+        return false;
+    uint32_t *map = arena_alloc(&c->src->arena, (c->lines.n + 1) * sizeof *map);
+    if (!map)
+        return false;
+    for (size_t i = 0; i < c->lines.n; i++)
+        map[i + 1] = c->lines.v[i].orig;
+    char *text = c->src->bytes;
+    text[n] = '\0'; /* n < len: inside the input's buffer */
+    source_set_text(c->src, text, n, map, (uint32_t)c->lines.n, NULL);
+    return true;
 }
 
 /* After the literal step rewrote the lines: 1 when the text is done (the rule above), 0 when
@@ -820,20 +841,14 @@ static size_t write_lines_over_input(struct cleaner *c)
 static int decoded_text_done(struct cleaner *c)
 {
     size_t total;
-    if (!(c->changed & CL_LITERAL) || !fits_in_place(c, &total))
+    if (!(c->changed & CL_LITERAL) || c->lines.n > UINT32_MAX - 1 || !fits_in_place(c, &total))
         return 0;
-    bool after_blank = true;
-    for (size_t i = 0; i < c->lines.n; i++) {
-        const struct cl_line *l = &c->lines.v[i];
-        if (line_needs_steps(l, after_blank))
-            return 0;
-        after_blank = l->len == 0;
-    }
-    size_t n = write_lines_over_input(c);
+    bool needs_steps;
+    size_t n = write_lines_over_input(c, &needs_steps);
     c->input_written = true;
-    if (clean_quick_scan(c->src->bytes, n))
+    if (needs_steps || clean_quick_scan(c->src->bytes, n))
         return 0;
-    return emit(c) ? 1 : -1;
+    return keep_written_text(c, n) ? 1 : -1;
 }
 
 /* ---- the quick scan -------------------------------------------------------------------- */

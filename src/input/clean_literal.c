@@ -17,6 +17,7 @@
 #endif
 
 #include "clean_impl.h"
+#include "sparkplan/mapfile.h"
 
 struct lit {
     uint32_t a, b;  /* opening and closing quote offsets */
@@ -96,21 +97,26 @@ static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, bool
 {
 #ifdef __SSE2__
     const __m128i vb = _mm_set1_epi8('\\'), vq = _mm_set1_epi8(q);
-    /* Bound: j moves forward every round (16 bytes, or to a backslash and past it). */
-    while (j < len && len - j >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
+    /* Every backslash and quote of a block in turn; j is the first byte no escape covers (a
+       backslash at a block's end covers the next block's first byte).  Bound: 16 bytes a
+       round. */
+    uint32_t at = j;
+    for (; len - at >= 16 && at < len; at += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
         unsigned m = (unsigned)_mm_movemask_epi8(
             _mm_or_si128(_mm_cmpeq_epi8(v, vb), _mm_cmpeq_epi8(v, vq)));
-        if (!m) {
-            j += 16;
-            continue;
+        for (; m; m &= m - 1) {
+            uint32_t k = at + (uint32_t)__builtin_ctz(m);
+            if (k < j)
+                continue; /* the byte after a backslash */
+            if (p[k] == q)
+                return k;
+            *nl = *nl || escapes_newline(p, len, k);
+            j = k + 2;
         }
-        j += (uint32_t)__builtin_ctz(m);
-        if (p[j] == q)
-            return j;
-        *nl = *nl || escapes_newline(p, len, j);
-        j += 2;
     }
+    if (j < at)
+        j = at;
 #endif
     /* Bound: j only moves forward. */
     while (j < len) {
@@ -243,6 +249,8 @@ struct assembler {
     bool open;          /* a line is being built (possibly empty after a string's "\n") */
     bool open_has_text;
     uint32_t string_orig; /* the input line of the string being decoded */
+    bool in_place;        /* buf is the run's own lines in the input (never ahead of them) */
+    bool more;            /* a backslash was written, or text kept: another pass may decode */
 };
 
 static bool asm_break(struct assembler *as, size_t k);
@@ -317,6 +325,8 @@ static bool decode_one(struct assembler *as, size_t base, const char *p, uint32_
             break;
         }
     }
+    for (size_t t = *n_io; t < n; t++)
+        as->more = as->more || o[t] == '\\';
     *i_io = i;
     *n_io = n;
     /* A '\n' is only ever the last byte an escape writes (a code point's bytes are >= 0x80). */
@@ -326,8 +336,8 @@ static bool decode_one(struct assembler *as, size_t base, const char *p, uint32_
 /* Decodes the body p[0..len) (quotes excluded) into as->buf at as->used, ending a line at
  * each '\n' it writes; false on allocation failure.  Never longer than the input (every
  * escape is at least as long as what it stands for), so the run's buffer, as long as its
- * lines, holds it and a 16-byte store at the output never passes the end of the input still
- * to read.  One pass: 16 bytes are copied at a time up to the next backslash (or raw '\n'),
+ * lines, holds it, a 16-byte store at the output never passes the end of the body, and the
+ * output can be written over the body itself (as->in_place) without passing the reads.  One pass: 16 bytes are copied at a time up to the next backslash (or raw '\n'),
  * which is decoded on its own. */
 static bool decode_body(struct assembler *as, size_t base, const char *p, uint32_t len,
                         size_t *out_len)
@@ -340,19 +350,33 @@ static bool decode_body(struct assembler *as, size_t base, const char *p, uint32
     /* Bound: i moves forward every round; n <= i, so the store stays inside the buffer. */
     while (len - i >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-        _mm_storeu_si128((__m128i *)(void *)(o + n), v);
         unsigned m = (unsigned)_mm_movemask_epi8(
             _mm_or_si128(_mm_cmpeq_epi8(v, bs), _mm_cmpeq_epi8(v, nl)));
+        if (!m || !as->in_place || (size_t)((p + i) - (o + n)) >= 16)
+            _mm_storeu_si128((__m128i *)(void *)(o + n), v);
         if (!m) {
             i += 16;
             n += 16;
             continue;
         }
         unsigned k = (unsigned)__builtin_ctz(m);
+        /* Written over the input, the block stored whole would reach bytes after the escape
+           still to be read until the escapes so far have made 16 bytes of room: before that
+           the bytes up to the escape go one at a time (forwards, never ahead of the reads). */
+        if (as->in_place && (size_t)((p + i) - (o + n)) < 16)
+            for (unsigned t = 0; t < k; t++)
+                o[n + t] = p[i + t];
         i += k;
         n += k;
-        if (!decode_one(as, base, p, len, &i, o, &n))
+        if (p[i] == '\\' && i + 1 < len && (p[i + 1] == 'n' || p[i + 1] == '"')) {
+            /* The escapes of nearly every line of a plan in JSON, without the switch. */
+            o[n++] = p[i + 1] == 'n' ? '\n' : '"';
+            i += 2;
+            if (o[n - 1] == '\n' && !asm_break(as, base + n - 1))
+                return false;
+        } else if (!decode_one(as, base, p, len, &i, o, &n)) {
             return false;
+        }
     }
 #endif
     /* The rest, a byte at a time.  Bound: i moves forward every round. */
@@ -482,7 +506,17 @@ static bool asm_text(struct assembler *as, const char *p, uint32_t a, uint32_t b
         a++;
     while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t'))
         b--;
-    return a == b || cl_push(as->c, as->out, p + a, b - a, orig);
+    if (a == b)
+        return true;
+    as->more = true;
+    if (!as->in_place)
+        return cl_push(as->c, as->out, p + a, b - a, orig);
+    /* Over the input, the text moves into the buffer (it would be written over later). */
+    char *to = as->buf + as->used;
+    memmove(to, p + a, b - a);
+    as->used += b - a;
+    as->open_start = as->used;
+    return cl_push(as->c, as->out, to, b - a, orig);
 }
 
 /* A line that is only a string between join glue (a notebook array element without "\n",
@@ -510,15 +544,40 @@ static bool single_string_line(const char *p, uint32_t len, const struct lits *l
     return classify_glue(p, ls->v[0].b + 1, len, ls, &li) != G_KEEP;
 }
 
+/* Where the run's lines [a, b) can be decoded over themselves: they lie one after the other
+ * in the input's own buffer, which can be written (a mapping is made writable; it stays
+ * private).  Then no new memory the size of the run is needed (an event log's line: hundreds
+ * of megabytes of fresh pages) and the decoded lines are often where the text will be.  NULL
+ * when they cannot; c->input_written is set when they can. */
+static char *run_in_place(struct cleaner *c, size_t a, size_t b)
+{
+    struct source *src = c->src;
+    if (!src->bytes)
+        return NULL;
+    uintptr_t lo = (uintptr_t)src->bytes, hi = lo + src->len, at = lo;
+    for (size_t i = a; i < b; i++) {
+        uintptr_t p = (uintptr_t)c->lines.v[i].p;
+        if (p < at || p > hi || c->lines.v[i].len > hi - p)
+            return NULL;
+        at = p + c->lines.v[i].len;
+    }
+    if (src->mapped && !mapfile_writable(src->bytes, src->len))
+        return NULL;
+    c->input_written = true;
+    return src->bytes + ((uintptr_t)c->lines.v[a].p - lo);
+}
+
 /* Rewrites lines [a, b) of c->lines (a run) into out; first holds the strings of line a (read
  * once: an event log's line is hundreds of megabytes). */
 static bool emit_run(struct cleaner *c, struct cl_lines *out, size_t a, size_t b,
-                     const struct lits *first)
+                     const struct lits *first, bool *more)
 {
     size_t bytes = 0;
     for (size_t i = a; i < b; i++)
         bytes += c->lines.v[i].len;
-    struct assembler as = {c, out, cl_alloc(c, bytes + 1), 0, 0, 0, false, false, 0};
+    char *over = run_in_place(c, a, b);
+    struct assembler as = {.c = c, .out = out, .buf = over ? over : cl_alloc(c, bytes + 1),
+                           .in_place = over != NULL};
     if (!as.buf)
         return false;
     struct lits ls = {0};
@@ -560,15 +619,22 @@ static bool emit_run(struct cleaner *c, struct cl_lines *out, size_t a, size_t b
     ok = asm_flush(&as);
     if (ok && b < c->lines.n && c->lines.v[b].len)
         ok = cl_push(c, out, "", 0, c->lines.v[b - 1].orig);
+    *more = *more || as.more;
 done:
     free(ls.v);
     return ok;
 }
 
-/* One decoding pass over all lines; *changed says whether any run was decoded. */
-static bool literal_pass(struct cleaner *c, bool *changed)
+/* One decoding pass over all lines; *changed says whether any run was decoded, *more whether
+ * a decoded line may hold an escape for another pass (a backslash was written, or text kept
+ * as it was).  Without one, another pass decodes nothing: the lines no run changed start and
+ * end the same runs as in this pass (a decoded run starts on a line with a string holding \n,
+ * which would have continued any run before it), and the decoded lines hold no backslash,
+ * so no run starts on them. */
+static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
 {
     *changed = false;
+    *more = false;
     size_t n = c->lines.n;
     struct lits ls = {0}, lx = {0}; /* the strings of line i, of a line after it */
     struct cl_lines out = {0};
@@ -630,7 +696,7 @@ static bool literal_pass(struct cleaner *c, bool *changed)
         for (size_t m = copied; m < i; m++)
             if (!cl_push(c, &out, c->lines.v[m].p, c->lines.v[m].len, c->lines.v[m].orig))
                 goto done;
-        if (!emit_run(c, &out, i, j, &ls))
+        if (!emit_run(c, &out, i, j, &ls, more))
             goto done;
         copied = i = j;
         *changed = true;
@@ -656,10 +722,10 @@ bool cl_step_literals(struct cleaner *c)
 {
     /* A repr inside a JSON string needs two passes; three covers one more layer. */
     for (int pass = 0; pass < 3; pass++) {
-        bool changed;
-        if (!literal_pass(c, &changed))
+        bool changed, more;
+        if (!literal_pass(c, &changed, &more))
             return false;
-        if (!changed)
+        if (!changed || !more)
             break;
     }
     return true;

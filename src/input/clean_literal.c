@@ -337,8 +337,9 @@ static bool decode_one(struct assembler *as, size_t base, const char *p, uint32_
  * each '\n' it writes; false on allocation failure.  Never longer than the input (every
  * escape is at least as long as what it stands for), so the run's buffer, as long as its
  * lines, holds it, a 16-byte store at the output never passes the end of the body, and the
- * output can be written over the body itself (as->in_place) without passing the reads.  One pass: 16 bytes are copied at a time up to the next backslash (or raw '\n'),
- * which is decoded on its own. */
+ * output can be written over the body itself (as->in_place) without passing the reads.
+ * One pass: 16 bytes are copied at a time up to the next backslash (or raw '\n'), which is
+ * decoded on its own. */
 static bool decode_body(struct assembler *as, size_t base, const char *p, uint32_t len,
                         size_t *out_len)
 {

@@ -868,6 +868,67 @@ START_TEST(event_log_escapes_at_every_offset_are_decoded)
 }
 END_TEST
 
+/* A plan's string decoded over its own line must give the bytes a plain decoder gives, with
+   escapes of every kind falling at every offset of the 16-byte steps, before and after the
+   decoded text has made room (a long run of plain bytes, then escapes one after another). */
+START_TEST(strings_decoded_over_their_own_line_give_every_byte)
+{
+    static const char *const pieces[][2] = {
+        /* escaped, decoded */
+        {"\\n", "\n"},       {"\\\"", "\""},      {"\\\\", "\\"},      {"\\/", "/"},
+        {"\\t", "\t"},       {"\\u00e9", "\xC3\xA9"}, {"\\u003d", "="}, {"\\r\\n", "\n"},
+        {"ab", "ab"},        {"x", "x"},          {"0123456789abcdef", "0123456789abcdef"},
+    };
+    size_t np = sizeof pieces / sizeof pieces[0];
+    unsigned r = 12345;
+    for (int round = 0; round < 300; round++) {
+        struct sb esc = {0}, want = {0};
+        /* The string at the line's start (the output has no room ahead of the reads until
+           16 escapes are decoded) or after an event's fields (room from the start). */
+        if (round % 2)
+            sb_str(&esc, "{\"Event\":\"SparkListenerSQLExecutionStart\",\"physicalPlanDescription\":\"");
+        else
+            sb_str(&esc, "\"");
+        sb_str(&esc, "== Physical Plan ==\\n");
+        sb_str(&want, "== Physical Plan ==\n");
+        int n = 1 + round % 97;
+        bool line_open = false;
+        size_t line_start = want.n;
+        for (int k = 0; k < n; k++) {
+            r = r * 1103515245u + 12345u;
+            const char *const *pc = pieces[(r >> 16) % np];
+            /* Lines under 36 bytes (shorter than any wrapped line), starting with a word
+               and ending in none of the blanks: only the decoding is under test. */
+            if (want.n - line_start >= 20)
+                pc = pieces[0];
+            bool nl = pc[1][0] == '\n';
+            if (!line_open && (nl || pc[1][0] == '\t'))
+                pc = pieces[9];
+            else if (nl && want.p[want.n - 1] == '\t')
+                pc = pieces[9];
+            sb_str(&esc, pc[0]);
+            sb_str(&want, pc[1]);
+            line_open = pc[1][0] != '\n';
+            if (!line_open)
+                line_start = want.n;
+        }
+        if (line_open && want.p[want.n - 1] == '\t') {
+            sb_str(&esc, "x"); /* no blank at a line's end */
+            sb_str(&want, "x");
+        }
+        if (line_open)
+            sb_str(&want, "\n");
+        sb_str(&esc, round % 2 ? "\",\"time\":1}\n" : "\"\n");
+        char *got = cleaned(esc.p);
+        ck_assert_msg(strcmp(got, want.p) == 0, "round %d: want [%s] got [%s]", round, want.p,
+                      got);
+        free(got);
+        free(esc.p);
+        free(want.p);
+    }
+}
+END_TEST
+
 static void m_json(const char *text, struct sb *o)
 {
     if (strstr(text, "Plan ==")) {
@@ -1636,6 +1697,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, row_repr_is_decoded);
     tcase_add_test(tc, json_string_and_notebook_output_are_decoded);
     tcase_add_test(tc, event_log_escapes_at_every_offset_are_decoded);
+    tcase_add_test(tc, strings_decoded_over_their_own_line_give_every_byte);
     tcase_add_test(tc, codegen_strings_are_not_decoded);
     tcase_add_test(tc, comment_and_quote_prefixes_are_removed);
     tcase_add_test(tc, sql_test_comments_are_not_prefixes);

@@ -868,6 +868,67 @@ START_TEST(event_log_escapes_at_every_offset_are_decoded)
 }
 END_TEST
 
+/* A plan's string decoded over its own line must give the bytes a plain decoder gives, with
+   escapes of every kind falling at every offset of the 16-byte steps, before and after the
+   decoded text has made room (a long run of plain bytes, then escapes one after another). */
+START_TEST(strings_decoded_over_their_own_line_give_every_byte)
+{
+    static const char *const pieces[][2] = {
+        /* escaped, decoded */
+        {"\\n", "\n"},       {"\\\"", "\""},      {"\\\\", "\\"},      {"\\/", "/"},
+        {"\\t", "\t"},       {"\\u00e9", "\xC3\xA9"}, {"\\u003d", "="}, {"\\r\\n", "\n"},
+        {"ab", "ab"},        {"x", "x"},          {"0123456789abcdef", "0123456789abcdef"},
+    };
+    size_t np = sizeof pieces / sizeof pieces[0];
+    unsigned r = 12345;
+    for (int round = 0; round < 300; round++) {
+        struct sb esc = {0}, want = {0};
+        /* The string at the line's start (the output has no room ahead of the reads until
+           16 escapes are decoded) or after an event's fields (room from the start). */
+        if (round % 2)
+            sb_str(&esc, "{\"Event\":\"SparkListenerSQLExecutionStart\",\"physicalPlanDescription\":\"");
+        else
+            sb_str(&esc, "\"");
+        sb_str(&esc, "== Physical Plan ==\\n");
+        sb_str(&want, "== Physical Plan ==\n");
+        int n = 1 + round % 97;
+        bool line_open = false;
+        size_t line_start = want.n;
+        for (int k = 0; k < n; k++) {
+            r = r * 1103515245u + 12345u;
+            const char *const *pc = pieces[(r >> 16) % np];
+            /* Lines under 36 bytes (shorter than any wrapped line), starting with a word
+               and ending in none of the blanks: only the decoding is under test. */
+            if (want.n - line_start >= 20)
+                pc = pieces[0];
+            bool nl = pc[1][0] == '\n';
+            if (!line_open && (nl || pc[1][0] == '\t'))
+                pc = pieces[9];
+            else if (nl && want.p[want.n - 1] == '\t')
+                pc = pieces[9];
+            sb_str(&esc, pc[0]);
+            sb_str(&want, pc[1]);
+            line_open = pc[1][0] != '\n';
+            if (!line_open)
+                line_start = want.n;
+        }
+        if (line_open && want.p[want.n - 1] == '\t') {
+            sb_str(&esc, "x"); /* no blank at a line's end */
+            sb_str(&want, "x");
+        }
+        if (line_open)
+            sb_str(&want, "\n");
+        sb_str(&esc, round % 2 ? "\",\"time\":1}\n" : "\"\n");
+        char *got = cleaned(esc.p);
+        ck_assert_msg(strcmp(got, want.p) == 0, "round %d: want [%s] got [%s]", round, want.p,
+                      got);
+        free(got);
+        free(esc.p);
+        free(want.p);
+    }
+}
+END_TEST
+
 static void m_json(const char *text, struct sb *o)
 {
     if (strstr(text, "Plan ==")) {
@@ -1479,6 +1540,153 @@ START_TEST(spark_output_gives_the_same_tree_with_and_without_clean_up)
 }
 END_TEST
 
+/* ---- the shortcut for decoded strings: the same bytes as every step --------------------- */
+
+/* Cleans a copy of text[0..n) with every step, or with the shortcut allowed; the text, its
+   line map, its depths and its notes in one string (fails the test on error). */
+static char *cleaned_with(const char *text, size_t n, bool shortcut, bool *taken)
+{
+    char *copy = malloc(n + 1);
+    memcpy(copy, text, n);
+    copy[n] = '\0';
+    struct document *doc = document_new("t", copy, n);
+    ck_assert_ptr_nonnull(doc);
+    struct diag err = {0};
+    ck_assert_int_eq(clean_document_steps(doc, &err, shortcut, taken), SP_OK);
+    const struct source *src = &doc->src;
+    struct sb o = {0};
+    sb_str(&o, "");
+    sb_put(&o, src->text, src->text_len);
+    sb_printf(&o, "\n-- %zu bytes, %u lines, map:", src->text_len, src->n_text_lines);
+    for (uint32_t i = 1; src->line_map && i <= src->n_text_lines; i++)
+        sb_printf(&o, " %u", src->line_map[i]);
+    sb_str(&o, src->line_depth ? "\n-- depths:" : "\n-- no depths");
+    for (uint32_t i = 1; src->line_depth && i <= src->n_text_lines; i++)
+        sb_printf(&o, " %u", src->line_depth[i]);
+    for (unsigned k = 0; k < src->n_notes; k++)
+        sb_printf(&o, "\n-- note %u: %s", src->notes[k].line, src->notes[k].message);
+    document_free(doc);
+    return o.p;
+}
+
+/* Lines changed at random (seeded): trailing blanks, blank lines of blanks, a tab before a
+   line, a carriage return, a lone border or comment line: what makes the trailing step and
+   the quick scan decide differently. */
+static void m_random(const char *text, struct sb *o, unsigned seed)
+{
+    unsigned r = seed * 2654435761u + 1;
+    FOR_LINES(text, ls, le)
+    {
+        r = r * 1103515245u + 12345u;
+        unsigned k = (r >> 16) % 256;
+        if (k < 2)
+            sb_str(o, "\t");
+        sb_put(o, ls, (size_t)(le - ls));
+        if (k >= 2 && k < 24)
+            sb_str(o, k % 2 ? " " : "  \t");
+        else if (k == 24)
+            sb_str(o, "\r");
+        else if (k == 25)
+            sb_str(o, "\n   \t ");
+        else if (k == 26)
+            sb_str(o, "\n+------+");
+        else if (k == 27)
+            sb_str(o, "\n-- x\n-- y");
+        sb_ch(o, '\n');
+    }
+}
+
+/* What a decoded plan was wrapped in: an event log's line, a Row repr after a prompt line,
+   a notebook's output array (one string a line, the notebook's own lines around them). */
+static void wrap_in_string(const char *text, struct sb *o, unsigned how)
+{
+    if (how % 3 == 0)
+        m_json(text, o);
+    else if (how % 3 == 1)
+        m_row_repr(text, o);
+    else
+        m_notebook(text, o);
+    if (how % 2)
+        sb_str(o, "what it printed   \n");
+}
+
+/* The shortcut (decoded_text_done in clean.c) must give every byte every step gives: the
+   corpus plans as Spark printed them, then mangled at random and by each mangler of the
+   corpus test above, each wrapped in strings. */
+START_TEST(decoded_strings_skip_steps_only_where_they_change_nothing)
+{
+    const char *dir = tu_corpus_dir();
+    if (!dir)
+        return;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cd '%s' && find . -type f \\( -name '*.txt' -o -name '*.out' \\) | sort", dir);
+    char *list = tu_run(cmd, NULL);
+    ck_assert_ptr_nonnull(list);
+    size_t f = 0, tried = 0, taken_n = 0, as_printed = 0, as_printed_taken = 0;
+    size_t nm = sizeof MANGLERS / sizeof MANGLERS[0];
+    for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, p + 2);
+        size_t len;
+        char *text = tu_read_file(path, &len);
+        if (!text)
+            continue;
+        for (unsigned v = 0; v < 4; v++) {
+            struct sb mangled = {0}, in = {0};
+            sb_str(&mangled, "");
+            if (v == 0)
+                sb_str(&mangled, text);
+            else if (v < 3)
+                m_random(text, &mangled, (unsigned)f * 4 + v);
+            else if (MANGLERS[f % nm].fn != m_numbered)
+                MANGLERS[f % nm].fn(text, &mangled);
+            else {
+                /* It follows the tree of the plan as read. */
+                enum sp_status st;
+                struct document *orig = load_text(text, len, &st);
+                if (orig) {
+                    g_orig = orig;
+                    m_numbered(text, &mangled);
+                    document_free(orig);
+                    g_orig = NULL;
+                }
+            }
+            sb_str(&in, "");
+            if (v == 0)
+                m_json(mangled.p, &in); /* alone in an event log's line */
+            else
+                wrap_in_string(mangled.p, &in, (unsigned)f + v);
+            bool taken = false;
+            char *want = cleaned_with(in.p, in.n, false, NULL);
+            char *got = cleaned_with(in.p, in.n, true, &taken);
+            if (strcmp(want, got) != 0) {
+                char why[400];
+                first_difference(want, got, why, sizeof why);
+                ck_abort_msg("%s, variant %u: the shortcut differs: %s", p, v, why);
+            }
+            tried++;
+            taken_n += taken;
+            if (v == 0 && strstr(text, "Plan ==")) {
+                as_printed++;
+                as_printed_taken += taken;
+            }
+            free(want);
+            free(got);
+            free(mangled.p);
+            free(in.p);
+        }
+        free(text);
+    }
+    free(list);
+    fprintf(stderr, "clean: %zu wrapped plans, %zu took the shortcut; event log lines of plans "
+                    "as printed: %zu of %zu\n", tried, taken_n, as_printed_taken, as_printed);
+    ck_assert_uint_gt(tried, 4000);
+    /* Spark's own output in an event log's line takes it: most corpus plans (not those
+       with trailing blanks, nor the few the quick scan finds work in). */
+    ck_assert_uint_gt(as_printed_taken * 100, as_printed * 80);
+}
+END_TEST
+
 Suite *clean_suite(void)
 {
     Suite *s = suite_create("clean");
@@ -1489,6 +1697,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, row_repr_is_decoded);
     tcase_add_test(tc, json_string_and_notebook_output_are_decoded);
     tcase_add_test(tc, event_log_escapes_at_every_offset_are_decoded);
+    tcase_add_test(tc, strings_decoded_over_their_own_line_give_every_byte);
     tcase_add_test(tc, codegen_strings_are_not_decoded);
     tcase_add_test(tc, comment_and_quote_prefixes_are_removed);
     tcase_add_test(tc, sql_test_comments_are_not_prefixes);
@@ -1513,6 +1722,7 @@ Suite *clean_suite(void)
     tcase_set_timeout(tk, 600);
     tcase_add_test(tk, mangled_corpus_plans_give_the_original_tree);
     tcase_add_test(tk, quick_scan_never_skips_a_needed_rewrite);
+    tcase_add_test(tk, decoded_strings_skip_steps_only_where_they_change_nothing);
     tcase_add_test(tk, spark_output_gives_the_same_tree_with_and_without_clean_up);
     suite_add_tcase(s, tk);
     return s;

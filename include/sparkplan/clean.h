@@ -9,7 +9,8 @@
  * Otherwise the source's text stays its bytes (no copy).  Adds warnings to the document for
  * what it guessed ("tree structure inferred from markers", "N wrapped lines joined to the
  * line before").
- * Never: writes to the input bytes other than the final text over them, recursion, a pass
+ * Never: writes to the input bytes other than the cleaned lines over them (the final text,
+ * or lines the later steps read from there; the input is then released), recursion, a pass
  * that is not linear.
  * See src/input/clean_impl.h for the steps.
  */
@@ -30,5 +31,12 @@ bool clean_quick_scan(const char *bytes, size_t len);
 
 /* Every step whatever the quick scan says (tests compare the two). */
 enum sp_status clean_document_full(struct document *doc, struct diag *err);
+
+/* clean_document_full with its shortcut on or off (tests compare the two).  The shortcut
+ * skips the steps after the decoding of quoted strings when the decoded text reads as
+ * Spark's own output (the quick scan finds nothing to do in it): they would only cut
+ * trailing blanks.  *taken (may be NULL) says whether it was taken. */
+enum sp_status clean_document_steps(struct document *doc, struct diag *err, bool shortcut,
+                                    bool *taken);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "clean_impl.h"
+#include "sparkplan/headline.h"
 #include "sparkplan/lex.h"
 #include "sparkplan/mapfile.h"
 
@@ -94,7 +95,7 @@ static bool step_split(struct cleaner *c)
     }
     if (!s)
         return false;
-    const char *end = s + n;
+    const char *end = s + n, *rest = s; /* no '\n' between s and rest */
     uint32_t line = 0;
 #ifdef __SSE2__
     /* The '\n' of 16 bytes in one compare, every line ending in them taken in turn: most
@@ -110,11 +111,14 @@ static bool step_split(struct cleaner *c)
                 return false;
             s = e + 1;
         }
+        rest = q + 16;
     }
 #endif
-    /* The rest (no '\n' before s is left). */
+    /* The rest (no '\n' before s is left, nor between s and rest: an event log's line of
+       hundreds of megabytes is not searched twice). */
     while (s < end) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *from = rest > s ? rest : s;
+        const char *nl = memchr(from, '\n', (size_t)(end - from));
         const char *e = nl ? nl : end;
         if (!split_line(c, s, e, ++line))
             return false;
@@ -739,7 +743,112 @@ static bool emit(struct cleaner *c)
     /* In place, the buffer now holds the text: it changes owner, the input is gone
        (source_set_text; src->mapped still says how the buffer is released). */
     source_set_text(src, text, o, map, (uint32_t)c->lines.n, units);
+    /* Elsewhere, after decoded_text_done wrote lines over the input: what is left there is no
+       longer the input, so it goes as an input written over goes (cleaning again keeps the
+       text). */
+    if (c->input_written && !in_place)
+        source_drop_input(src);
     return true;
+}
+
+/* ---- decoded text that needs nothing more ---------------------------------------------- */
+
+/* A plan decoded from a string (an event log's physicalPlanDescription) is usually Spark's
+ * own output, which in a file of its own skips every step.  Skipping the steps after the
+ * literal step gives exactly their result when the quick scan finds nothing to do in the
+ * lines written out (each followed by '\n') and three things hold of the lines that the
+ * quick scan does not check the way the steps do:
+ *  - no line ends in a blank: the scan measures a line without its trailing blanks, the
+ *    wrap step with them, step_trailing cuts them without a word when few lines carry them,
+ *    and step_tabs expands tabs in blank lines without a word;
+ *  - no line starts with a numberedTreeString number ("00 "): step_numbers follows numbered
+ *    lines across unnumbered ones, the scan only looks at two lines in a row;
+ *  - no indented line follows a blank line or opens the text, or reads as a header or a
+ *    section line once its indentation is cut: step_indent's blocks start there.
+ * Then, step by step, on the same lines as the scan sees (no '\r' and no byte order mark:
+ * the scan says dirty on both): a tab before a line's first other byte, a table border, two
+ * lines in a row with one comment prefix, a markup line make the scan say dirty, and nothing
+ * less lets step_tabs, step_tables, step_prefixes or cl_step_markup act; the wrap step
+ * decides on the evidence the scan gathers (cl_wrap_scan_line) from the same lines, widths
+ * and facts, and asks for more of it; the tree step resets its checker at more block ends
+ * than the scan, which carries the columns of a block before into the next, so whatever the
+ * step finds bad the scan found bad too.  So no step changes a line, and the text is the
+ * lines as they are.  tests/check_clean.c compares it with every step run, over the corpus
+ * wrapped in strings and mangled. */
+
+/* Does line l (after a blank line or none when after_blank) break the conditions above? */
+static bool line_needs_steps(const struct cl_line *l, bool after_blank)
+{
+    if (!l->len)
+        return false;
+    char last = l->p[l->len - 1];
+    if (last == ' ' || last == '\t')
+        return true;
+    uint32_t plen;
+    if (is_digit(l->p[0]) && line_number_prefix(l, &plen) >= 0)
+        return true;
+    uint32_t ind = cl_indent(l->p, l->len);
+    if (!ind)
+        return false;
+    if (after_blank)
+        return true;
+    const char *t = l->p + ind;
+    uint32_t n = l->len - ind;
+    return t[0] == '=' || (headline_first_byte(t[0]) && headline_kind(t, n) != HEAD_NONE);
+}
+
+/* The lines written over the input, each followed by '\n', each line then pointing at its
+ * copy; *needs_steps: a line breaks the rule above.  Returns the bytes written. */
+static size_t write_lines_over_input(struct cleaner *c, bool *needs_steps)
+{
+    char *text = c->src->bytes;
+    size_t o = 0;
+    bool after_blank = true, needs = false;
+    for (size_t i = 0; i < c->lines.n; i++) {
+        struct cl_line *l = &c->lines.v[i];
+        needs = needs || line_needs_steps(l, after_blank);
+        after_blank = l->len == 0;
+        if (l->len && l->p != text + o)
+            memmove(text + o, l->p, l->len);
+        l->p = text + o;
+        o += l->len;
+        text[o++] = '\n';
+    }
+    *needs_steps = needs;
+    return o;
+}
+
+/* The text written by write_lines_over_input (n bytes) becomes the source's, with the line
+ * map emit() would make; false when out of memory. */
+static bool keep_written_text(struct cleaner *c, size_t n)
+{
+    if (c->lines.n > UINT32_MAX - 1)
+        return false;
+    uint32_t *map = arena_alloc(&c->src->arena, (c->lines.n + 1) * sizeof *map);
+    if (!map)
+        return false;
+    for (size_t i = 0; i < c->lines.n; i++)
+        map[i + 1] = c->lines.v[i].orig;
+    char *text = c->src->bytes;
+    text[n] = '\0'; /* n < len: inside the input's buffer */
+    source_set_text(c->src, text, n, map, (uint32_t)c->lines.n, NULL);
+    return true;
+}
+
+/* After the literal step rewrote the lines: 1 when the text is done (the rule above), 0 when
+ * the other steps must run (then the lines may have been written over the input already,
+ * and c->input_written says so), -1 out of memory. */
+static int decoded_text_done(struct cleaner *c)
+{
+    size_t total;
+    if (!(c->changed & CL_LITERAL) || c->lines.n > UINT32_MAX - 1 || !fits_in_place(c, &total))
+        return 0;
+    bool needs_steps;
+    size_t n = write_lines_over_input(c, &needs_steps);
+    c->input_written = true;
+    if (needs_steps || clean_quick_scan(c->src->bytes, n))
+        return 0;
+    return keep_written_text(c, n) ? 1 : -1;
 }
 
 /* ---- the quick scan -------------------------------------------------------------------- */
@@ -897,37 +1006,45 @@ bool clean_quick_scan(const char *s, size_t n)
 
 /* ---- the pipeline ---------------------------------------------------------------------- */
 
-static enum sp_status run_pipeline(struct document *doc, struct diag *err)
+/* The steps after the literal step, then the text when any of them changed something. */
+static bool steps_after_literals(struct cleaner *c)
+{
+    if (!step_tabs(c) || !cl_step_markup(c))
+        return false;
+    step_prefixes(c);
+    if (!step_tables(c))
+        return false;
+    step_indent(c);
+    step_numbers(c);
+    if (!cl_step_wrap(c))
+        return false;
+    step_trailing(c);
+    if (!cl_step_tree(c))
+        return false;
+    /* The spare array is not needed any more: the text may need the memory. */
+    free(c->spare);
+    c->spare = NULL;
+    c->spare_size = 0;
+    /* The exact steps need no warning; the wrap and tree steps warn for themselves. */
+    return !c->changed || emit(c);
+}
+
+static enum sp_status run_pipeline(struct document *doc, struct diag *err, bool shortcut,
+                                   bool *taken)
 {
     struct cleaner c = {0};
     c.src = &doc->src;
     c.input_len = doc->src.len;
     arena_init(&c.scratch);
     enum sp_status status = SP_OK;
-    if (!step_split(&c) || !cl_step_literals(&c) || !step_tabs(&c) || !cl_step_markup(&c))
-        goto nomem;
-    step_prefixes(&c);
-    if (!step_tables(&c))
-        goto nomem;
-    step_indent(&c);
-    step_numbers(&c);
-    if (!cl_step_wrap(&c))
-        goto nomem;
-    step_trailing(&c);
-    if (!cl_step_tree(&c))
-        goto nomem;
-    /* The spare array is not needed any more: the text may need the memory. */
-    free(c.spare);
-    c.spare = NULL;
-    c.spare_size = 0;
-    /* The exact steps need no warning; the wrap and tree steps warn for themselves. */
-    if (c.changed && !emit(&c))
-        goto nomem;
-    goto done;
-nomem:
-    diag_set(err, 0, "out of memory");
-    status = SP_ERR_NOMEM;
-done:
+    bool ok = step_split(&c) && cl_step_literals(&c);
+    int done = !ok ? -1 : shortcut ? decoded_text_done(&c) : 0;
+    if (taken)
+        *taken = done > 0;
+    if (done < 0 || (done == 0 && !steps_after_literals(&c))) {
+        diag_set(err, 0, "out of memory");
+        status = SP_ERR_NOMEM;
+    }
     cl_lines_free(&c.lines);
     free(c.facts);
     free(c.spare);
@@ -936,13 +1053,21 @@ done:
     return status;
 }
 
-enum sp_status clean_document_full(struct document *doc, struct diag *err)
+enum sp_status clean_document_steps(struct document *doc, struct diag *err, bool shortcut,
+                                    bool *taken)
 {
+    if (taken)
+        *taken = false;
     if (!source_read_input(&doc->src))
         return SP_OK; /* cleaned before, and the input is gone: the text stays */
     if (doc->src.len > UINT32_MAX / 2)
         return SP_OK; /* lines and offsets are 32-bit: such input is read as it is */
-    return run_pipeline(doc, err);
+    return run_pipeline(doc, err, shortcut, taken);
+}
+
+enum sp_status clean_document_full(struct document *doc, struct diag *err)
+{
+    return clean_document_steps(doc, err, true, NULL);
 }
 
 enum sp_status clean_document(struct document *doc, struct diag *err)

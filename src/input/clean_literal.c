@@ -17,6 +17,7 @@
 #endif
 
 #include "clean_impl.h"
+#include "sparkplan/mapfile.h"
 
 struct lit {
     uint32_t a, b;  /* opening and closing quote offsets */
@@ -81,6 +82,56 @@ static uint32_t next_of(const char *p, uint32_t len, uint32_t i, char a, char b)
     return i;
 }
 
+/* A backslash at p[j]: does it start "\n", or "\\n" of a string escaped twice (decoded by a
+ * second pass)? */
+static bool escapes_newline(const char *p, uint32_t len, uint32_t j)
+{
+    return j + 1 < len && (p[j + 1] == 'n' || (p[j + 1] == '\\' && j + 2 < len && p[j + 2] == 'n'));
+}
+
+/* The closing quote q of the string whose body starts at j (an escape's two bytes skipped),
+ * or len when the line ends first; *nl is set when the body holds a \n escape.  The body of
+ * an event log's plan is hundreds of megabytes with an escape every few dozen bytes: the
+ * blocks are read here, without a call for each escape. */
+static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, bool *nl)
+{
+#ifdef __SSE2__
+    const __m128i vb = _mm_set1_epi8('\\'), vq = _mm_set1_epi8(q);
+    /* Every backslash and quote of a block in turn; j is the first byte no escape covers (a
+       backslash at a block's end covers the next block's first byte).  Bound: 16 bytes a
+       round. */
+    uint32_t at = j;
+    for (; len - at >= 16 && at < len; at += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(v, vb), _mm_cmpeq_epi8(v, vq)));
+        for (; m; m &= m - 1) {
+            uint32_t k = at + (uint32_t)__builtin_ctz(m);
+            if (k < j)
+                continue; /* the byte after a backslash */
+            if (p[k] == q)
+                return k;
+            *nl = *nl || escapes_newline(p, len, k);
+            j = k + 2;
+        }
+    }
+    if (j < at)
+        j = at;
+#endif
+    /* Bound: j only moves forward. */
+    while (j < len) {
+        if (p[j] == q)
+            return j;
+        if (p[j] == '\\') {
+            *nl = *nl || escapes_newline(p, len, j);
+            j += 2;
+        } else {
+            j++;
+        }
+    }
+    return len;
+}
+
 /* The quoted strings of one line; returns false on allocation failure. */
 static bool find_literals(const char *p, uint32_t len, struct lits *out)
 {
@@ -92,22 +143,9 @@ static bool find_literals(const char *p, uint32_t len, struct lits *out)
             i = next_of(p, len, i + 1, '"', '\'');
             continue;
         }
-        uint32_t j = i + 1;
-        bool nl = false, closed = false;
-        /* Bound: j only moves forward, to the next backslash or quote each round. */
-        while ((j = next_of(p, len, j, '\\', q)) < len) {
-            if (p[j] == '\\') {
-                /* "\n", or "\\n" of a string escaped twice (decoded by a second pass). */
-                if (j + 1 < len && (p[j + 1] == 'n' ||
-                                    (p[j + 1] == '\\' && j + 2 < len && p[j + 2] == 'n')))
-                    nl = true;
-                j += 2;
-                continue;
-            }
-            closed = true;
-            break;
-        }
-        if (!closed)
+        bool nl = false;
+        uint32_t j = string_end(p, len, i + 1, q, &nl);
+        if (j >= len)
             return true; /* the rest of the line is an unterminated string: not ours */
         if (!lits_push(out, i, j, nl))
             return false;
@@ -200,26 +238,35 @@ static size_t put_utf8(char *o, uint32_t u)
     return 4;
 }
 
-/* Decodes the body p[0..len) (quotes excluded) into o; never longer than the input (every
- * escape is at least as long as what it stands for). */
-static size_t decode_body(const char *p, uint32_t len, char *o)
+/* Where decoded lines are assembled: one buffer per run, lines are slices of it. */
+struct assembler {
+    struct cleaner *c;
+    struct cl_lines *out;
+    char *buf;
+    size_t used;
+    size_t open_start;  /* start of the line being built */
+    uint32_t open_orig;
+    bool open;          /* a line is being built (possibly empty after a string's "\n") */
+    bool open_has_text;
+    uint32_t string_orig; /* the input line of the string being decoded */
+    bool in_place;        /* buf is the run's own lines in the input (never ahead of them) */
+    bool more;            /* a backslash was written, or text kept: another pass may decode */
+};
+
+static bool asm_break(struct assembler *as, size_t k);
+
+/* One escape at p[*i] (a backslash, or a raw '\n') written at o[*n]; both move past it.  A
+ * '\n' written ends the line being assembled (asm_break at its offset base + its place). */
+static bool decode_one(struct assembler *as, size_t base, const char *p, uint32_t len,
+                       uint32_t *i_io, char *o, size_t *n_io)
 {
-    size_t n = 0;
-    uint32_t i = 0;
-    while (i < len) {
-        /* The bytes up to the next escape are copied as they are. */
-        uint32_t e0 = next_of(p, len, i, '\\', '\\');
-        memcpy(o + n, p + i, e0 - i);
-        n += e0 - i;
-        i = e0;
-        if (i >= len)
-            break;
-        char ch = p[i];
-        if (i + 1 >= len) {
-            o[n++] = ch;
-            i++;
-            continue;
-        }
+    uint32_t i = *i_io;
+    size_t n = *n_io;
+    char ch = p[i];
+    if (ch != '\\' || i + 1 >= len) {
+        o[n++] = ch;
+        i++;
+    } else {
         char e = p[i + 1];
         uint32_t u;
         i += 2;
@@ -278,7 +325,70 @@ static size_t decode_body(const char *p, uint32_t len, char *o)
             break;
         }
     }
-    return n;
+    for (size_t t = *n_io; t < n; t++)
+        as->more = as->more || o[t] == '\\';
+    *i_io = i;
+    *n_io = n;
+    /* A '\n' is only ever the last byte an escape writes (a code point's bytes are >= 0x80). */
+    return o[n - 1] != '\n' || asm_break(as, base + n - 1);
+}
+
+/* Decodes the body p[0..len) (quotes excluded) into as->buf at as->used, ending a line at
+ * each '\n' it writes; false on allocation failure.  Never longer than the input (every
+ * escape is at least as long as what it stands for), so the run's buffer, as long as its
+ * lines, holds it, a 16-byte store at the output never passes the end of the body, and the
+ * output can be written over the body itself (as->in_place) without passing the reads.
+ * One pass: 16 bytes are copied at a time up to the next backslash (or raw '\n'), which is
+ * decoded on its own. */
+static bool decode_body(struct assembler *as, size_t base, const char *p, uint32_t len,
+                        size_t *out_len)
+{
+    char *o = as->buf + base;
+    size_t n = 0;
+    uint32_t i = 0;
+#ifdef __SSE2__
+    const __m128i bs = _mm_set1_epi8('\\'), nl = _mm_set1_epi8('\n');
+    /* Bound: i moves forward every round; n <= i, so the store stays inside the buffer. */
+    while (len - i >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(v, bs), _mm_cmpeq_epi8(v, nl)));
+        if (!m || !as->in_place || (size_t)((p + i) - (o + n)) >= 16)
+            _mm_storeu_si128((__m128i *)(void *)(o + n), v);
+        if (!m) {
+            i += 16;
+            n += 16;
+            continue;
+        }
+        unsigned k = (unsigned)__builtin_ctz(m);
+        /* Written over the input, the block stored whole would reach bytes after the escape
+           still to be read until the escapes so far have made 16 bytes of room: before that
+           the bytes up to the escape go one at a time (forwards, never ahead of the reads). */
+        if (as->in_place && (size_t)((p + i) - (o + n)) < 16)
+            for (unsigned t = 0; t < k; t++)
+                o[n + t] = p[i + t];
+        i += k;
+        n += k;
+        if (p[i] == '\\' && i + 1 < len && (p[i + 1] == 'n' || p[i + 1] == '"')) {
+            /* The escapes of nearly every line of a plan in JSON, without the switch. */
+            o[n++] = p[i + 1] == 'n' ? '\n' : '"';
+            i += 2;
+            if (o[n - 1] == '\n' && !asm_break(as, base + n - 1))
+                return false;
+        } else if (!decode_one(as, base, p, len, &i, o, &n)) {
+            return false;
+        }
+    }
+#endif
+    /* The rest, a byte at a time.  Bound: i moves forward every round. */
+    while (i < len) {
+        if (p[i] != '\\' && p[i] != '\n')
+            o[n++] = p[i++];
+        else if (!decode_one(as, base, p, len, &i, o, &n))
+            return false;
+    }
+    *out_len = n;
+    return true;
 }
 
 /* Text between strings: "join" (blanks, ',' or '+': the strings continue each other),
@@ -338,17 +448,6 @@ static enum glue classify_glue(const char *p, uint32_t a, uint32_t b, const stru
     return only_join ? G_JOIN : G_DROP;
 }
 
-/* Where decoded lines are assembled: one buffer per run, lines are slices of it. */
-struct assembler {
-    struct cleaner *c;
-    struct cl_lines *out;
-    char *buf;
-    size_t used;
-    size_t open_start;  /* start of the line being built */
-    uint32_t open_orig;
-    bool open;          /* a line is being built (possibly empty after a string's "\n") */
-    bool open_has_text;
-};
 
 static bool asm_flush(struct assembler *as)
 {
@@ -365,6 +464,20 @@ static bool asm_flush(struct assembler *as)
     return true;
 }
 
+/* The decoded '\n' at as->buf[k] ends the line being built (its '\r's before it go). */
+static bool asm_break(struct assembler *as, size_t k)
+{
+    size_t len2 = k - as->open_start;
+    while (len2 && as->buf[as->open_start + len2 - 1] == '\r')
+        len2--;
+    if (!cl_push(as->c, as->out, as->buf + as->open_start, len2, as->open_orig))
+        return false;
+    as->open_start = k + 1;
+    as->open_orig = as->string_orig;
+    as->open_has_text = false;
+    return true;
+}
+
 static bool asm_string(struct assembler *as, const char *body, uint32_t len, uint32_t orig)
 {
     if (!as->open) {
@@ -375,23 +488,12 @@ static bool asm_string(struct assembler *as, const char *body, uint32_t len, uin
         /* The line opened by the last string's "\n" starts with this string: its line. */
         as->open_orig = orig;
     }
-    size_t from = as->used;
-    as->used += decode_body(body, len, as->buf + as->used);
-    /* Split at the decoded newlines.  Bound: memchr moves k forward each round. */
-    for (size_t k = from; k < as->used; k++) {
-        const char *nl = memchr(as->buf + k, '\n', as->used - k);
-        if (!nl)
-            break;
-        k = (size_t)(nl - as->buf);
-        size_t len2 = k - as->open_start;
-        while (len2 && as->buf[as->open_start + len2 - 1] == '\r')
-            len2--;
-        if (!cl_push(as->c, as->out, as->buf + as->open_start, len2, as->open_orig))
-            return false;
-        as->open_start = k + 1;
-        as->open_orig = orig;
-        as->open_has_text = false;
-    }
+    /* Lines end at the decoded newlines as they are written. */
+    as->string_orig = orig;
+    size_t n;
+    if (!decode_body(as, as->used, body, len, &n))
+        return false;
+    as->used += n;
     if (as->used > as->open_start)
         as->open_has_text = true;
     return true;
@@ -405,7 +507,17 @@ static bool asm_text(struct assembler *as, const char *p, uint32_t a, uint32_t b
         a++;
     while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t'))
         b--;
-    return a == b || cl_push(as->c, as->out, p + a, b - a, orig);
+    if (a == b)
+        return true;
+    as->more = true;
+    if (!as->in_place)
+        return cl_push(as->c, as->out, p + a, b - a, orig);
+    /* Over the input, the text moves into the buffer (it would be written over later). */
+    char *to = as->buf + as->used;
+    memmove(to, p + a, b - a);
+    as->used += b - a;
+    as->open_start = as->used;
+    return cl_push(as->c, as->out, to, b - a, orig);
 }
 
 /* A line that is only a string between join glue (a notebook array element without "\n",
@@ -433,32 +545,60 @@ static bool single_string_line(const char *p, uint32_t len, const struct lits *l
     return classify_glue(p, ls->v[0].b + 1, len, ls, &li) != G_KEEP;
 }
 
-/* Rewrites lines [a, b) of c->lines (a run) into out; ls_all are their strings. */
-static bool emit_run(struct cleaner *c, struct cl_lines *out, size_t a, size_t b)
+/* Where the run's lines [a, b) can be decoded over themselves: they lie one after the other
+ * in the input's own buffer, which can be written (a mapping is made writable; it stays
+ * private).  Then no new memory the size of the run is needed (an event log's line: hundreds
+ * of megabytes of fresh pages) and the decoded lines are often where the text will be.  NULL
+ * when they cannot; c->input_written is set when they can. */
+static char *run_in_place(struct cleaner *c, size_t a, size_t b)
+{
+    struct source *src = c->src;
+    if (!src->bytes)
+        return NULL;
+    uintptr_t lo = (uintptr_t)src->bytes, hi = lo + src->len, at = lo;
+    for (size_t i = a; i < b; i++) {
+        uintptr_t p = (uintptr_t)c->lines.v[i].p;
+        if (p < at || p > hi || c->lines.v[i].len > hi - p)
+            return NULL;
+        at = p + c->lines.v[i].len;
+    }
+    if (src->mapped && !mapfile_writable(src->bytes, src->len))
+        return NULL;
+    c->input_written = true;
+    return src->bytes + ((uintptr_t)c->lines.v[a].p - lo);
+}
+
+/* Rewrites lines [a, b) of c->lines (a run) into out; first holds the strings of line a (read
+ * once: an event log's line is hundreds of megabytes). */
+static bool emit_run(struct cleaner *c, struct cl_lines *out, size_t a, size_t b,
+                     const struct lits *first, bool *more)
 {
     size_t bytes = 0;
     for (size_t i = a; i < b; i++)
         bytes += c->lines.v[i].len;
-    struct assembler as = {c, out, cl_alloc(c, bytes + 1), 0, 0, 0, false, false};
+    char *over = run_in_place(c, a, b);
+    struct assembler as = {.c = c, .out = out, .buf = over ? over : cl_alloc(c, bytes + 1),
+                           .in_place = over != NULL};
     if (!as.buf)
         return false;
     struct lits ls = {0};
     bool ok = false;
     for (size_t i = a; i < b; i++) {
         const struct cl_line *l = &c->lines.v[i];
-        if (!find_literals(l->p, l->len, &ls))
+        if (i > a && !find_literals(l->p, l->len, &ls))
             goto done;
+        const struct lits *cur = i == a ? first : &ls;
         uint32_t pos = 0;
         size_t li = 0;
         /* Strings with \n (or a line's only string) are decoded; the text before, between
            and after them is glue.  Join glue lets the line being built continue (into the
            next line of the run too); drop glue ends it; prose ends it and stays. */
-        for (size_t k = 0; k <= ls.n; k++) {
-            bool piece = k < ls.n && (ls.v[k].nl || ls.n == 1);
-            if (k < ls.n && !piece)
+        for (size_t k = 0; k <= cur->n; k++) {
+            bool piece = k < cur->n && (cur->v[k].nl || cur->n == 1);
+            if (k < cur->n && !piece)
                 continue; /* opaque: part of the surrounding text */
-            uint32_t end = piece ? ls.v[k].a : l->len;
-            enum glue g = classify_glue(l->p, pos, end, &ls, &li);
+            uint32_t end = piece ? cur->v[k].a : l->len;
+            enum glue g = classify_glue(l->p, pos, end, cur, &li);
             if (g == G_KEEP) {
                 if (!asm_text(&as, l->p, pos, end, l->orig))
                     goto done;
@@ -467,9 +607,10 @@ static bool emit_run(struct cleaner *c, struct cl_lines *out, size_t a, size_t b
                     goto done;
             }
             if (piece) {
-                if (!asm_string(&as, l->p + ls.v[k].a + 1, ls.v[k].b - ls.v[k].a - 1, l->orig))
+                const struct lit *x = &cur->v[k];
+                if (!asm_string(&as, l->p + x->a + 1, x->b - x->a - 1, l->orig))
                     goto done;
-                pos = ls.v[k].b + 1;
+                pos = cur->v[k].b + 1;
             }
         }
     }
@@ -479,17 +620,24 @@ static bool emit_run(struct cleaner *c, struct cl_lines *out, size_t a, size_t b
     ok = asm_flush(&as);
     if (ok && b < c->lines.n && c->lines.v[b].len)
         ok = cl_push(c, out, "", 0, c->lines.v[b - 1].orig);
+    *more = *more || as.more;
 done:
     free(ls.v);
     return ok;
 }
 
-/* One decoding pass over all lines; *changed says whether any run was decoded. */
-static bool literal_pass(struct cleaner *c, bool *changed)
+/* One decoding pass over all lines; *changed says whether any run was decoded, *more whether
+ * a decoded line may hold an escape for another pass (a backslash was written, or text kept
+ * as it was).  Without one, another pass decodes nothing: the lines no run changed start and
+ * end the same runs as in this pass (a decoded run starts on a line with a string holding \n,
+ * which would have continued any run before it), and the decoded lines hold no backslash,
+ * so no run starts on them. */
+static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
 {
     *changed = false;
+    *more = false;
     size_t n = c->lines.n;
-    struct lits ls = {0};
+    struct lits ls = {0}, lx = {0}; /* the strings of line i, of a line after it */
     struct cl_lines out = {0};
     bool ok = false;
     size_t i = 0, copied = 0; /* lines [copied, i) still to copy as they are */
@@ -523,20 +671,20 @@ static bool literal_pass(struct cleaner *c, bool *changed)
         size_t j = i + 1;
         for (; j < n; j++) {
             const struct cl_line *x = &c->lines.v[j];
-            if (!find_literals(x->p, x->len, &ls))
+            if (!find_literals(x->p, x->len, &lx))
                 goto done;
             bool xc = false;
-            for (size_t k = 0; k < ls.n; k++)
-                if (ls.v[k].nl) {
-                    const char *body = x->p + ls.v[k].a + 1;
-                    uint32_t blen = ls.v[k].b - ls.v[k].a - 1;
+            for (size_t k = 0; k < lx.n; k++)
+                if (lx.v[k].nl) {
+                    const char *body = x->p + lx.v[k].a + 1;
+                    uint32_t blen = lx.v[k].b - lx.v[k].a - 1;
                     xc = true;
                     header = header || raw_has_header(body, blen);
                     marker = marker || raw_has_marker(body, blen);
                 }
-            if (!xc && !lone_string_line(x->p, x->len, &ls))
+            if (!xc && !lone_string_line(x->p, x->len, &lx))
                 break;
-            lone = lone && single_string_line(x->p, x->len, &ls);
+            lone = lone && single_string_line(x->p, x->len, &lx);
         }
         if (!header && !(marker && lone)) {
             i = j;
@@ -549,7 +697,7 @@ static bool literal_pass(struct cleaner *c, bool *changed)
         for (size_t m = copied; m < i; m++)
             if (!cl_push(c, &out, c->lines.v[m].p, c->lines.v[m].len, c->lines.v[m].orig))
                 goto done;
-        if (!emit_run(c, &out, i, j))
+        if (!emit_run(c, &out, i, j, &ls, more))
             goto done;
         copied = i = j;
         *changed = true;
@@ -564,6 +712,7 @@ static bool literal_pass(struct cleaner *c, bool *changed)
     ok = true;
 done:
     free(ls.v);
+    free(lx.v);
     cl_lines_free(&out);
     if (!ok)
         c->nomem = true;
@@ -574,10 +723,10 @@ bool cl_step_literals(struct cleaner *c)
 {
     /* A repr inside a JSON string needs two passes; three covers one more layer. */
     for (int pass = 0; pass < 3; pass++) {
-        bool changed;
-        if (!literal_pass(c, &changed))
+        bool changed, more;
+        if (!literal_pass(c, &changed, &more))
             return false;
-        if (!changed)
+        if (!changed || !more)
             break;
     }
     return true;

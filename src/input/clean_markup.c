@@ -10,6 +10,14 @@
 
 #include <string.h>
 
+/* The line's first byte after its leading spaces ('\0' for none): every shape here starts
+ * with a given one (a MAGIC prefix, a comment's opener, an HTML tag). */
+static char first_byte(const struct cl_line *l)
+{
+    uint32_t i = cl_indent(l->p, l->len);
+    return i < l->len ? l->p[i] : '\0';
+}
+
 /* ---- Databricks notebook source ------------------------------------------------------- */
 
 /* "# MAGIC ", "-- MAGIC ", "// MAGIC " (or the word alone): the length to cut, else 0. */
@@ -206,7 +214,7 @@ static bool html_blocks(struct cleaner *c)
 {
     size_t first = c->lines.n;
     for (size_t i = 0; i < c->lines.n && first == c->lines.n; i++)
-        if (html_opener(c->lines.v[i].p, c->lines.v[i].len))
+        if (first_byte(&c->lines.v[i]) == '<' && html_opener(c->lines.v[i].p, c->lines.v[i].len))
             first = i;
     if (first == c->lines.n)
         return true;
@@ -236,6 +244,13 @@ bool cl_step_markup(struct cleaner *c)
     size_t magic = 0;
     for (size_t i = 0; i < c->lines.n;) {
         struct cl_line *l = &c->lines.v[i];
+        /* A MAGIC prefix and a comment's opener start with one of these: most lines are done
+           after one look at their first other byte. */
+        char c0 = first_byte(l);
+        if (c0 != '#' && c0 != '-' && c0 != '/') {
+            i++;
+            continue;
+        }
         uint32_t cut = magic_prefix(l->p, l->len);
         if (cut) {
             l->p += cut;

@@ -441,15 +441,20 @@ static size_t block_end(struct cleaner *c, size_t i)
     return b;
 }
 
-/* Pass 1: which blocks to rebuild, and the size of the result.  False on allocation failure. */
-static bool tree_find_blocks(struct tree_step *ts)
+/* A blank line, a header or a section line: the block ends that need no look at the words
+ * (is_block_boundary's first ones). */
+static bool is_plain_boundary(const struct cleaner *c, size_t i)
+{
+    enum cl_kind k = c->facts[i].kind;
+    return k == K_BLANK || k == K_HEADER || k == K_SECTION;
+}
+
+/* Pass 1 over the blocks of lines [a, e): which to rebuild, and the size of the result.
+ * False on allocation failure. */
+static bool tree_find_blocks_in(struct tree_step *ts, size_t a, size_t e)
 {
     struct cleaner *c = ts->c;
-    size_t n = c->lines.n;
-    ts->rebuild = calloc(n ? n : 1, 1);
-    if (!ts->rebuild)
-        return false;
-    for (size_t i = 0; i < n;) {
+    for (size_t i = a; i < e;) {
         if (is_block_boundary(c, i)) {
             ts->total += c->lines.v[i].len + 1;
             i++;
@@ -473,6 +478,47 @@ static bool tree_find_blocks(struct tree_step *ts)
                 ts->total += c->lines.v[m].len + 1;
         }
         i = b;
+    }
+    return true;
+}
+
+/* Pass 1: which blocks to rebuild, and the size of the result.  False on allocation failure.
+ * The blocks lie inside the stretches between plain boundaries (the other block ends are
+ * lines that read as prose or code: telling them is most of this pass on a big paste).  A
+ * stretch whose tree lines, checked as one block, are neither laid out impossibly nor
+ * collapsed holds no block that is: checked from a later line with the columns of the
+ * lines before it forgotten, a block's checker holds a part of the stretch checker's columns,
+ * the same for every column it holds, so every sibling after a last child it finds the
+ * stretch checker finds too.  Only the other stretches are split into blocks. */
+static bool tree_find_blocks(struct tree_step *ts)
+{
+    struct cleaner *c = ts->c;
+    size_t n = c->lines.n;
+    ts->rebuild = calloc(n ? n : 1, 1);
+    if (!ts->rebuild)
+        return false;
+    for (size_t a = 0; a < n;) {
+        if (is_plain_boundary(c, a)) {
+            ts->total += c->lines.v[a].len + 1;
+            a++;
+            continue;
+        }
+        cl_tree_check_reset(&ts->tc);
+        size_t e = a, bytes = 0;
+        for (; e < n && !is_plain_boundary(c, e); e++) {
+            bytes += c->lines.v[e].len + 1;
+            if (c->facts[e].content && !cl_tree_check_line(&ts->tc, &c->facts[e])) {
+                c->nomem = true;
+                return false;
+            }
+        }
+        if (ts->tc.bad || ts->tc.collapsed_colons) {
+            if (!tree_find_blocks_in(ts, a, e))
+                return false;
+        } else {
+            ts->total += bytes;
+        }
+        a = e;
     }
     return true;
 }

@@ -370,6 +370,21 @@ bool cl_facts_all(struct cleaner *c)
 bool cl_line_has_escaped_newline(const char *p, uint32_t len)
 {
     const char *s = p, *end = p + len;
+#ifdef __SSE2__
+    /* The backslashes of 16 bytes in one compare: this runs on every line a decoded string
+       became (millions for an event log's plan), most of them short and holding none. */
+    const __m128i bs = _mm_set1_epi8('\\');
+    for (; end - s >= 16; s += 16) {
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)s), bs));
+        /* Bound: one round for each backslash of the block. */
+        for (; m; m &= m - 1) {
+            const char *b = s + __builtin_ctz(m);
+            if (b + 1 < end && b[1] == 'n')
+                return true;
+        }
+    }
+#endif
     while (s < end) {
         const char *b = memchr(s, '\\', (size_t)(end - s));
         if (!b || b + 1 >= end)

@@ -67,6 +67,8 @@ struct cleaner {
     size_t spare_size;
     size_t input_len;
     uint32_t changed;       /* CL_* bits */
+    bool input_written;     /* lines were written over src->bytes: src->bytes is no longer
+                               the input (clean.c, clean_literal.c) */
     bool nomem;
 };
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "clean_impl.h"
+#include "sparkplan/grow.h"
 #include "sparkplan/lex.h"
 
 /* ---- the shape checker (also used by the quick scan) ----------------------------------- */
@@ -109,21 +110,6 @@ struct walker {
     bool nomem;
 };
 
-static bool grow(void **v, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    size_t ncap = *cap ? *cap * 2 : 64;
-    while (ncap < need)
-        ncap *= 2;
-    void *nv = realloc(*v, ncap * size);
-    if (!nv)
-        return false;
-    *v = nv;
-    *cap = ncap;
-    return true;
-}
-
 static void walker_free(struct walker *w)
 {
     free(w->st);
@@ -153,11 +139,11 @@ static void pop_to(struct walker *w, size_t keep)
 static bool push(struct walker *w, struct entry e)
 {
     size_t pos = w->n;
-    if (!grow((void **)&w->st, &w->cap, pos + 1, sizeof *w->st) ||
-        !grow((void **)&w->guides, &w->cap_g, 3 * (pos + 1), 1) ||
-        (e.kind <= E_SECROOT && !grow((void **)&w->sections, &w->cap_s, w->ns + 1, sizeof(size_t))) ||
-        (e.colon && !grow((void **)&w->colons, &w->cap_c, w->nc + 1, sizeof(size_t))) ||
-        (e.kind == E_HEADER && !grow((void **)&w->headers, &w->cap_h, w->nh + 1, sizeof(size_t)))) {
+    if (!grow_array((void **)&w->st, &w->cap, pos + 1, sizeof *w->st) ||
+        !grow_array((void **)&w->guides, &w->cap_g, 3 * (pos + 1), 1) ||
+        (e.kind <= E_SECROOT && !grow_array((void **)&w->sections, &w->cap_s, w->ns + 1, sizeof(size_t))) ||
+        (e.colon && !grow_array((void **)&w->colons, &w->cap_c, w->nc + 1, sizeof(size_t))) ||
+        (e.kind == E_HEADER && !grow_array((void **)&w->headers, &w->cap_h, w->nh + 1, sizeof(size_t)))) {
         w->nomem = true;
         return false;
     }

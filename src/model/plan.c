@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/grow.h"
 #include "sparkplan/lex.h"
 
 #if UINTPTR_MAX == UINT64_MAX
@@ -436,28 +437,13 @@ static void order_end_section(struct plan_order *o)
     o->section = NULL;
 }
 
-static bool order_grow(void **v, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    size_t c = *cap ? *cap * 2 : 4096;
-    while (c < need)
-        c *= 2;
-    void *nv = realloc(*v, c * size);
-    if (!nv)
-        return false;
-    *v = nv;
-    *cap = c;
-    return true;
-}
-
 /* Room for one more node and one more on the path. */
 static bool order_reserve(struct plan_order *o)
 {
     size_t cap_ids = o->cap;
-    return order_grow((void **)&o->nodes, &o->cap, o->n + 1, sizeof *o->nodes) &&
-           (!o->ids || order_grow((void **)&o->ids, &cap_ids, o->cap, sizeof *o->ids)) &&
-           order_grow((void **)&o->path, &o->cap_path, o->n_path + 1, sizeof *o->path);
+    return grow_array((void **)&o->nodes, &o->cap, o->n + 1, sizeof *o->nodes) &&
+           (!o->ids || grow_array((void **)&o->ids, &cap_ids, o->cap, sizeof *o->ids)) &&
+           grow_array((void **)&o->path, &o->cap_path, o->n_path + 1, sizeof *o->path);
 }
 
 void plan_order_node(struct document *doc, struct plan_node *n)

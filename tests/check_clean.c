@@ -1358,6 +1358,24 @@ static bool has_inner_children(const struct document *doc)
     return false;
 }
 
+/* The corpus's plan files (*.txt, *.out), sorted: a malloc'd list, one "./dir/file" a line. */
+static char *corpus_plan_list(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cd '%s' && find . -type f \\( -name '*.txt' -o -name '*.out' \\) | sort", dir);
+    char *list = tu_run(cmd, NULL);
+    ck_assert_ptr_nonnull(list);
+    return list;
+}
+
+/* One file of that list ("./dir/file"), read whole; NULL when unreadable. */
+static char *corpus_read(const char *dir, const char *listed, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, listed + 2);
+    return tu_read_file(path, len);
+}
+
 START_TEST(mangled_corpus_plans_give_the_original_tree)
 {
     const char *dir = tu_corpus_dir();
@@ -1368,9 +1386,7 @@ START_TEST(mangled_corpus_plans_give_the_original_tree)
     size_t nfiles = 0, nm = sizeof MANGLERS / sizeof MANGLERS[0];
     char *list = NULL;
     if (getenv("SPARKPLAN_CLEAN_ALL")) {
-        char cmd[600];
-        snprintf(cmd, sizeof cmd, "cd '%s' && find . -type f \\( -name '*.txt' -o -name '*.out' \\) | sort", dir);
-        list = tu_run(cmd, NULL);
+        list = corpus_plan_list(dir);
         for (char *p = strtok(list, "\n"); p && nfiles < 2048; p = strtok(NULL, "\n"))
             files[nfiles++] = p + 2;
     } else {
@@ -1429,16 +1445,11 @@ START_TEST(quick_scan_never_skips_a_needed_rewrite)
     const char *dir = tu_corpus_dir();
     if (!dir)
         return;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "cd '%s' && find . -type f \\( -name '*.txt' -o -name '*.out' \\) | sort", dir);
-    char *list = tu_run(cmd, NULL);
-    ck_assert_ptr_nonnull(list);
+    char *list = corpus_plan_list(dir);
     size_t files = 0, scanned_clean = 0;
     for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n")) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, p + 2);
         size_t len;
-        char *text = tu_read_file(path, &len);
+        char *text = corpus_read(dir, p, &len);
         if (!text)
             continue;
         files++;
@@ -1492,16 +1503,11 @@ START_TEST(spark_output_gives_the_same_tree_with_and_without_clean_up)
     const char *dir = tu_corpus_dir();
     if (!dir)
         return;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "cd '%s' && find . -type f \\( -name '*.txt' -o -name '*.out' \\) | sort", dir);
-    char *list = tu_run(cmd, NULL);
-    ck_assert_ptr_nonnull(list);
+    char *list = corpus_plan_list(dir);
     size_t files = 0, differ = 0;
     for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n")) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, p + 2);
         size_t len;
-        char *text = tu_read_file(path, &len);
+        char *text = corpus_read(dir, p, &len);
         if (!text)
             continue;
         files++;
@@ -1618,17 +1624,12 @@ START_TEST(decoded_strings_skip_steps_only_where_they_change_nothing)
     const char *dir = tu_corpus_dir();
     if (!dir)
         return;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "cd '%s' && find . -type f \\( -name '*.txt' -o -name '*.out' \\) | sort", dir);
-    char *list = tu_run(cmd, NULL);
-    ck_assert_ptr_nonnull(list);
+    char *list = corpus_plan_list(dir);
     size_t f = 0, tried = 0, taken_n = 0, as_printed = 0, as_printed_taken = 0;
     size_t nm = sizeof MANGLERS / sizeof MANGLERS[0];
     for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, p + 2);
         size_t len;
-        char *text = tu_read_file(path, &len);
+        char *text = corpus_read(dir, p, &len);
         if (!text)
             continue;
         for (unsigned v = 0; v < 4; v++) {

@@ -265,6 +265,30 @@ START_TEST(exchange_lines_have_their_colours)
 }
 END_TEST
 
+/* A plan of a million operators numbers its codegen stages past 999: the gutter's three
+ * columns show the last two digits after an ellipsis (stage 317928 once read as "3179"),
+ * small ids stay whole, and the status line names the selected node's whole stage. */
+START_TEST(stage_ids_past_999_are_cut_visibly_in_the_gutter)
+{
+    if (skip_test())
+        return;
+    tmx_write_file("stages.txt", "== Physical Plan ==\n"
+                                 "*(317928) Project [a#1]\n"
+                                 "+- *(317928) Filter (a#1 > 1)\n"
+                                 "   +- Exchange hashpartitioning(a#1, 200)\n"
+                                 "      +- *(7) Project [a#1]\n"
+                                 "         +- *(7) ColumnarToRow\n"
+                                 "            +- FileScan parquet t[a#1]\n");
+    struct tmx x;
+    tmx_start(&x, "stages", 100, 20, "", "stages.txt");
+    char *s = TMX_WAIT(&x, false, SHOWS("FileScan parquet t"), SHOWS("stage *(317928)"),
+                       ROW_SHOWS("Filter (a#1 > 1)", "\xE2\x80\xA6" "28"),
+                       ROW_SHOWS("ColumnarToRow", "  7"), ROW_LACKS("Filter (a#1 > 1)", "3179"));
+    free(s);
+    tmx_stop(&x);
+}
+END_TEST
+
 START_TEST(no_color_uses_attributes)
 {
     if (skip_test())
@@ -914,6 +938,7 @@ Suite *e2e_suite(void)
     tcase_add_test(tc, tree_folds_and_unfolds);
     tcase_add_test(tc, exchange_lines_have_their_colours);
     tcase_add_test(tc, no_color_uses_attributes);
+    tcase_add_test(tc, stage_ids_past_999_are_cut_visibly_in_the_gutter);
     tcase_add_test(tc, stage_tints_and_highlight);
     tcase_add_test(tc, goto_id_shows_details_and_follows_references);
     tcase_add_test(tc, details_name_the_node_once_and_wrap_paths_whole);

@@ -164,6 +164,9 @@ static void draw_gutter(const struct tui *t, int y, const struct screen_row *sr,
         char num[16];
         if (n->stage == 0)
             snprintf(num, sizeof num, "  *");
+        else if (n->stage > 999) /* the last digits, marked as cut: the status line has it all */
+            snprintf(num, sizeof num, "%s%02d", t->ws.utf8 && !t->ascii ? "\xE2\x80\xA6" : "~",
+                     n->stage % 100);
         else
             snprintf(num, sizeof num, "%3d", n->stage);
         enum role r = tree_stage_role(n);

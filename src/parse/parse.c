@@ -160,13 +160,10 @@ static bool is_space(char c)
 
 /* ---- warnings ------------------------------------------------------------------------ */
 
-static void check_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
-                             struct plan_node *node)
+/* The warnings proper, out of line: most lines never get here (check_truncation). */
+static void report_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
+                              struct plan_node *node)
 {
-    /* Both of Spark's marks need a '.' ("... 12 more fields") or start with 'T' ("Truncated
-       plan of"): a piece of the current line without either has neither (most lines). */
-    if (!p->maybe_dot && s >= p->ls && s + n <= p->le && (n == 0 || s[0] != 'T'))
-        return;
     long f, c;
     lex_truncation(s, n, &f, &c);
     if (f >= 0) {
@@ -189,6 +186,17 @@ static void check_truncation(struct parser *p, const char *s, size_t n, uint32_t
                       "spark.sql.maxPlanStringLength",
                       c);
     }
+}
+
+/* Inline so that the test below, which turns away most lines, costs no call. */
+static inline void check_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
+                                    struct plan_node *node)
+{
+    /* Both of Spark's marks need a '.' ("... 12 more fields") or start with 'T' ("Truncated
+       plan of"): a piece of the current line without either has neither (most lines). */
+    if (!p->maybe_dot && s >= p->ls && s + n <= p->le && (n == 0 || s[0] != 'T'))
+        return;
+    report_truncation(p, s, n, lno, node);
 }
 
 /* ---- the tree stack ------------------------------------------------------------------ */
@@ -788,7 +796,8 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
     n->text = slice_make(s, len);
     n->line = orig_line(p, lno);
     struct slice inner;
-    if (lex_aqe_label(s, len, &inner) && n->stage < 0) {
+    /* A label is "== Final Plan ==": its first '=' rules out nearly every node cheaply. */
+    if (len && s[0] == '=' && lex_aqe_label(s, len, &inner) && n->stage < 0) {
         n->flags |= NODE_LABEL;
         n->name = inner;
         if (slice_is(inner, "Final Plan"))

@@ -69,6 +69,9 @@ struct slice lex_node_name(const char *s, size_t n, size_t formatted_end);
  * Returns true when a Statistics( group was found (stats may still be empty: "Statistics(X)");
  * *at is its position or SIZE_MAX. */
 bool lex_statistics(const char *s, size_t n, struct plan_stats *out, size_t *at);
+/* Where lex_statistics finds its "Statistics(" group, without reading the figures; SIZE_MAX
+ * when there is none. */
+size_t lex_statistics_at(const char *s, size_t n);
 
 /* "1.5 KiB" -> 1536.  Returns false when s holds no number. */
 bool lex_size_bytes(const char *s, size_t n, double *out);

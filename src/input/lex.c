@@ -519,20 +519,24 @@ bool lex_size_bytes(const char *s, size_t n, double *out)
    tail of a line ending with ')' is searched, not a 2 KB scan string on every line. */
 #define STATS_TAIL 512
 
-bool lex_statistics(const char *s, size_t n, struct plan_stats *out, size_t *at_out)
+size_t lex_statistics_at(const char *s, size_t n)
 {
-    *at_out = SIZE_MAX;
     size_t end = n;
     while (end && (s[end - 1] == ' ' || s[end - 1] == '\t' || s[end - 1] == '\r'))
         end--;
     if (end == 0 || s[end - 1] != ')')
-        return false;
+        return SIZE_MAX;
     size_t from = end > STATS_TAIL ? end - STATS_TAIL : 0;
     size_t at = find_last(s + from, n - from, "Statistics(");
+    return at == SIZE_MAX ? SIZE_MAX : from + at;
+}
+
+bool lex_statistics(const char *s, size_t n, struct plan_stats *out, size_t *at_out)
+{
+    size_t at = lex_statistics_at(s, n);
+    *at_out = at;
     if (at == SIZE_MAX)
         return false;
-    at += from;
-    *at_out = at;
     const char *p = s + at + 11;
     size_t m = n - at - 11;
     const char *close = memchr(p, ')', m);

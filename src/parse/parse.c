@@ -807,13 +807,13 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
         return;
     }
     int32_t id;
-    size_t name_end, stats_at;
-    struct plan_stats stats; /* read again on demand (plan_node_stats): only its place counts */
-    lex_statistics(s, len, &stats, &stats_at);
+    size_t name_end;
     /* An id closes the line, or comes before a " // note" someone added to an outline: the
-       search for the note (the whole line) is only worth it where ids are printed. */
+       search for the note (the whole line) is only worth it where ids are printed.  Of a
+       ", Statistics(...)" group only the place counts here (its figures are read on demand:
+       plan_node_stats), and only to find an id before it. */
     bool may_have_id = (len && s[len - 1] == ')') || p->sec_nodes == 0 || p->sec_formatted > 0;
-    if (may_have_id && lex_formatted_id(s, len, stats_at, &id, &name_end)) {
+    if (may_have_id && lex_formatted_id(s, len, lex_statistics_at(s, len), &id, &name_end)) {
         n->id = id = small_number(p, id, lno);
         p->sec_formatted++;
         if (id >= 0)

@@ -280,6 +280,28 @@ static size_t find_last_n(const char *s, size_t n, const char *needle, size_t k)
     return found;
 }
 
+/* Walks back from s[end) over the digits of an id (21 at most: a 64-bit number's 20 and one
+ * more) and returns where they start; *v is their value as read_id reads it.  Up to 9 digits
+ * (every id Spark prints) the value is summed on the way back, so they are read once. */
+static size_t id_digits_before(const char *s, size_t end, int32_t *v)
+{
+    size_t i = end;
+    uint64_t val = 0, scale = 1; /* past 19 digits they wrap, and read_id reads the run */
+    /* Bound: 21 digits. */
+    while (i > 0 && end - i < 21 && is_digit(s[i - 1])) {
+        val += (uint64_t)(s[i - 1] - '0') * scale;
+        scale *= 10;
+        i--;
+    }
+    if (end - i > 9) {
+        size_t k = i;
+        read_id(s, end, &k, v);
+    } else {
+        *v = (int32_t)val;
+    }
+    return i;
+}
+
 #define COMMENT_TAIL 1024 /* an annotation after the id is a few words */
 
 bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, size_t *name_end)
@@ -301,7 +323,7 @@ bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, siz
         s[stats_at - 1] == ' ')
         n = stats_at - 2;
     /* 4.x InMemoryTableScan: "InMemoryTableScan (3) (columnarIn=false, columnarOut=true)". */
-    if (has_suffix(s, n, "true)") || has_suffix(s, n, "false)")) {
+    if (n >= 2 && s[n - 2] == 'e' && (has_suffix(s, n, "true)") || has_suffix(s, n, "false)"))) {
         size_t c = find_last(s, n, " (columnarIn=");
         if (c != SIZE_MAX)
             n = c;
@@ -311,23 +333,18 @@ bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, siz
        away here without walking back over it. */
     if (n < 3 || s[n - 1] != ')' || !(is_digit(s[n - 2]) || s[n - 2] == 'n'))
         return false;
-    size_t open = n - 1;
-    /* Bound: walks back over the digits of the id only (a 64-bit number's 20 at most). */
-    while (open > 0 && s[open - 1] != '(' && n - open < 22)
-        open--;
-    if (open == 0 || s[open - 1] != '(')
-        return false;
-    size_t start = open - 1; /* the '(' */
-    const char *in = s + open;
-    size_t k = n - 1 - open;
     int32_t v = -1;
-    if (is_lit(in, k, "unknown")) {
-        v = -1;
+    size_t open; /* the group's first byte after its '(' */
+    if (s[n - 2] == 'n') {
+        if (!has_suffix(s, n - 1, "(unknown"))
+            return false;
+        open = n - 8;
     } else {
-        size_t i = 0;
-        if (!read_id(in, k, &i, &v) || i != k)
+        open = id_digits_before(s, n - 1, &v);
+        if (open == 0 || s[open - 1] != '(')
             return false;
     }
+    size_t start = open - 1; /* the '(' */
     /* The group stands apart from the name: "Project (2)", not "RoundRobinPartitioning(10)". */
     if (start > 0 && s[start - 1] != ' ')
         return false;

@@ -400,8 +400,9 @@ static bool order_ids_start(struct plan_order *o, size_t upto)
 }
 
 /* Reads the ids of the nodes made since the last call (filled by now) and compares each
- * with the node before it. */
-static void order_settle(struct plan_order *o)
+ * with the node before it.  Inline: called once a node, for one node, it costs less than its
+ * call did. */
+static inline void order_settle(struct plan_order *o)
 {
     /* Bound: the nodes made since the last call (one, as the builder calls it). */
     for (size_t i = o->settled; i < o->n; i++) {

@@ -367,6 +367,24 @@ static const bool word_end_char[256] = {[' '] = 1, ['('] = 1, ['['] = 1, [','] =
 static size_t word_len(const char *s, size_t n)
 {
     size_t i = 0;
+#ifdef __SSE2__
+    /* Names are 5-30 bytes: 16 at a time (five compares) instead of a table read a byte.
+       Bound: each round consumes 16 bytes or returns. */
+    while (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i sp = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
+        __m128i paren = _mm_cmpeq_epi8(v, _mm_set1_epi8('('));
+        __m128i bracket = _mm_cmpeq_epi8(v, _mm_set1_epi8('['));
+        __m128i comma = _mm_cmpeq_epi8(v, _mm_set1_epi8(','));
+        __m128i angle = _mm_cmpeq_epi8(v, _mm_set1_epi8('<'));
+        __m128i end = _mm_or_si128(_mm_or_si128(sp, paren),
+                                   _mm_or_si128(_mm_or_si128(bracket, comma), angle));
+        unsigned m = (unsigned)_mm_movemask_epi8(end);
+        if (m)
+            return i + (size_t)__builtin_ctz(m);
+        i += 16;
+    }
+#endif
     while (i < n && !word_end_char[(unsigned char)s[i]])
         i++;
     return i;

@@ -33,7 +33,18 @@ struct lex_prefix {
     bool spaces_only;   /* every unit is "   " (AQE sub-plan roots, indented text) */
 };
 
-void lex_tree_prefix(const char *s, size_t n, struct lex_prefix *out);
+/* The prefix of a line that starts with a unit (s[0] is ' ', ':' or '+', n >= 3). */
+void lex_tree_units(const char *s, size_t n, struct lex_prefix *out);
+
+/* The prefix of any line.  Inline: a line that cannot start with a unit (a details line, text:
+ * most lines of a formatted plan) has an empty prefix, said without a call. */
+static inline void lex_tree_prefix(const char *s, size_t n, struct lex_prefix *out)
+{
+    if (n >= 3 && (s[0] == ' ' || s[0] == ':' || s[0] == '+'))
+        lex_tree_units(s, n, out);
+    else
+        *out = (struct lex_prefix){.units = 0, .len = 0, .branch = false, .spaces_only = true};
+}
 
 /* An id or stage Spark cannot have printed (its ids and stages are 32-bit ints): the
  * number is past INT32_MAX.  The parser keeps such a number as text, with a warning. */

@@ -143,16 +143,15 @@ static void sixteen_units(const char *s, uint64_t *plain, uint64_t *branch, uint
 }
 #endif
 
-void lex_tree_prefix(const char *s, size_t n, struct lex_prefix *out)
+void lex_tree_units(const char *s, size_t n, struct lex_prefix *out)
 {
     size_t i = 0;
     bool branch = false, spaces_only = true;
 #ifdef __SSE2__
     /* Prefixes are read 16 units a round (a deep line's is 10,000 units; a formatted
-       outline's or a simple plan's some 15).  Lines that cannot start with a unit (details,
-       text: most of a formatted plan) are left to the loop below, done at its first test.
-       Bound: each round consumes 48 bytes or ends the loop. */
-    if (n >= 3 && (s[0] == ' ' || s[0] == ':' || s[0] == '+')) {
+       outline's or a simple plan's some 15).  Bound: each round consumes 48 bytes or ends
+       the loop. */
+    {
         const uint64_t unit_starts = 0x249249249249ull;
         while (i + 48 <= n) {
             bool all_spaces;

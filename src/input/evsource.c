@@ -328,6 +328,21 @@ static enum sp_status cut_block(struct ev_lines *r, size_t n)
     return SP_OK;
 }
 
+/* A block's `want` bytes at the read position, header included: true with *p on them; false
+ * with *st what the decoder returns (a read error, or a log cut inside the block). */
+static bool whole_block(struct ev_lines *r, size_t want, const unsigned char **p,
+                        enum sp_status *st, struct diag *err)
+{
+    size_t n;
+    if (!raw_peek(&r->raw, want, p, &n))
+        *st = read_error(r, err);
+    else if (n < want)
+        *st = cut_block(r, n);
+    else
+        return true;
+    return false;
+}
+
 /* lz4-java: "LZ4Block", token, compressed length, original length, checksum, payload. */
 static enum sp_status decode_lz4(struct ev_lines *r, struct diag *err)
 {
@@ -350,10 +365,9 @@ static enum sp_status decode_lz4(struct ev_lines *r, struct diag *err)
         if ((method != 0x10 && method != 0x20) || clen > (1u << 30) || olen > (1u << 30) ||
             (method == 0x10 && clen != olen))
             return corrupt(r, err, "bad block header");
-        if (!raw_peek(&r->raw, LZ4_HEADER + (size_t)clen, &p, &n))
-            return read_error(r, err);
-        if (n < LZ4_HEADER + (size_t)clen)
-            return cut_block(r, n);
+        enum sp_status st;
+        if (!whole_block(r, LZ4_HEADER + (size_t)clen, &p, &st, err))
+            return st;
         if (!out_reserve(r, olen + 1))
             return read_error(r, err);
         if (method == 0x10) {
@@ -397,10 +411,9 @@ static enum sp_status decode_snappy(struct ev_lines *r, struct diag *err)
         uint32_t clen = be32(p);
         if (clen > (1u << 30))
             return corrupt(r, err, "bad block length");
-        if (!raw_peek(&r->raw, 4 + (size_t)clen, &p, &n))
-            return read_error(r, err);
-        if (n < 4 + (size_t)clen)
-            return cut_block(r, n);
+        enum sp_status st;
+        if (!whole_block(r, 4 + (size_t)clen, &p, &st, err))
+            return st;
         size_t olen;
         if (snappy_uncompressed_length((const char *)p + 4, clen, &olen) != SNAPPY_OK ||
             olen > (1u << 30))
@@ -439,10 +452,9 @@ static enum sp_status decode_lzf(struct ev_lines *r, struct diag *err)
         size_t clen = (size_t)p[3] << 8 | p[4], hdr = p[2] == 0 ? 5 : 7;
         if (n < hdr)
             return cut_block(r, n);
-        if (!raw_peek(&r->raw, hdr + clen, &p, &n))
-            return read_error(r, err);
-        if (n < hdr + clen)
-            return cut_block(r, n);
+        enum sp_status st;
+        if (!whole_block(r, hdr + clen, &p, &st, err))
+            return st;
         if (p[2] == 0) {
             memcpy(r->out, p + hdr, clen);
             r->out_len = clen;

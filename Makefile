@@ -214,7 +214,7 @@ CORPUS_DIR        ?= $(if $(SPARKPLAN_CORPUS),$(SPARKPLAN_CORPUS),../shared/corp
 # j j Space C E 1 x ] / E).
 FUZZ_ROWS_KEYS     = '\014\000\024\000\000\006\011\012\013\014\016\020E'
 
-$(FZ)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(B)/sample_data.c $(CORE_HDR)
+$(FZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(CORE_SRC) $(B)/sample_data.c $(CORE_HDR)
 	@mkdir -p $(FZ)
 	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(DEFS) $(FUZZ_FLAGS) -o $@ $< \
 	  $(CORE_SRC) $(B)/sample_data.c $(CORE_LIBS) -lm

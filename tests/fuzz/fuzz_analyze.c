@@ -19,19 +19,7 @@
 #include "sparkplan/insight.h"
 #include "sparkplan/load.h"
 
-static void check(int ok)
-{
-    if (!ok)
-        __builtin_trap();
-}
-
-static uint32_t input_lines(const char *data, size_t size)
-{
-    uint32_t n = 1;
-    for (size_t i = 0; i < size; i++)
-        n += data[i] == '\n' || data[i] == '\r';
-    return n;
-}
+#include "fuzz.h"
 
 /* The node is one of the document's (a binary search would need them sorted by address:
  * a linear look is fine at fuzz sizes). */
@@ -81,12 +69,10 @@ static void check_analysis(const struct document *doc, const struct analysis *a,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *copy = malloc(size + 1);
+    char *copy = fuzz_text(data, size);
     if (!copy)
         return 0;
-    memcpy(copy, data, size);
-    copy[size] = '\0';
-    uint32_t lines = input_lines(copy, size);
+    uint32_t lines = fuzz_lines(copy, size);
     struct document *doc = NULL;
     struct diag err = {0};
     enum sp_status s = load_bytes("fuzz", copy, size, &doc, &err);

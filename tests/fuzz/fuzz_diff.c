@@ -17,11 +17,7 @@
 #include "sparkplan/diffout.h"
 #include "sparkplan/load.h"
 
-static void check(int ok)
-{
-    if (!ok)
-        __builtin_trap();
-}
+#include "fuzz.h"
 
 /* Where the second plan starts: after a line "----", else after the line break nearest the
  * middle, else the middle. */
@@ -46,11 +42,9 @@ static size_t cut_point(const char *d, size_t n, size_t *second)
 
 static struct document *load_part(const char *d, size_t n)
 {
-    char *copy = malloc(n + 1);
+    char *copy = fuzz_text((const uint8_t *)d, n);
     if (!copy)
         return NULL;
-    memcpy(copy, d, n);
-    copy[n] = '\0';
     struct document *doc = NULL;
     struct diag err = {0};
     enum sp_status s = load_bytes("fuzz", copy, n, &doc, &err);

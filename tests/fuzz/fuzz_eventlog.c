@@ -9,6 +9,8 @@
 #include "sparkplan/evemit.h"
 #include "sparkplan/evload.h"
 
+#include "fuzz.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -16,14 +18,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ev_app *app = NULL;
     struct diag err = {0};
     enum sp_status s = evload_bytes("fuzz", data, size, &app, &err);
-    if (s != SP_OK && s != SP_ERR_NOMEM)
-        __builtin_trap();
+    check(s == SP_OK || s == SP_ERR_NOMEM);
     if (!app)
         return 0;
     for (size_t i = 0; i < app->n_execs; i++)
         for (size_t k = 1; k < app->execs[i].n_values; k++)
-            if (app->execs[i].values[k - 1].acc_id >= app->execs[i].values[k].acc_id)
-                __builtin_trap();
+            check(app->execs[i].values[k - 1].acc_id < app->execs[i].values[k].acc_id);
     FILE *null = fopen("/dev/null", "w");
     if (null) {
         bool warned;

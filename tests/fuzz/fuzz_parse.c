@@ -14,11 +14,7 @@
 #include "sparkplan/emit.h"
 #include "sparkplan/load.h"
 
-static void check(int ok)
-{
-    if (!ok)
-        __builtin_trap();
-}
+#include "fuzz.h"
 
 static void check_slice(const struct document *doc, struct slice s)
 {
@@ -27,24 +23,13 @@ static void check_slice(const struct document *doc, struct slice s)
     check(s.ptr >= doc->src.text && s.ptr + s.len <= doc->src.text + doc->src.text_len);
 }
 
-/* At least the input's lines: a CR-only input's CRs are its line ends. */
-static uint32_t input_lines(const char *data, size_t size)
-{
-    uint32_t n = 1;
-    for (size_t i = 0; i < size; i++)
-        n += data[i] == '\n' || data[i] == '\r';
-    return n;
-}
-
 /* The model document_finish took from the builder's record is the one its walk over every
    node gives (plan.h, plan_order_enable). */
 static void same_as_the_walk(const struct document *doc, const uint8_t *data, size_t size)
 {
-    char *copy = malloc(size + 1);
+    char *copy = fuzz_text(data, size);
     if (!copy)
         return;
-    memcpy(copy, data, size);
-    copy[size] = '\0';
     struct document *w = NULL;
     struct diag err = {0};
     plan_order_enable(false);
@@ -69,12 +54,10 @@ static void same_as_the_walk(const struct document *doc, const uint8_t *data, si
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *copy = malloc(size + 1);
+    char *copy = fuzz_text(data, size);
     if (!copy)
         return 0;
-    memcpy(copy, data, size);
-    copy[size] = '\0';
-    uint32_t lines = input_lines(copy, size);
+    uint32_t lines = fuzz_lines(copy, size);
     struct document *doc = NULL;
     struct diag err = {0};
     enum sp_status s = load_bytes("fuzz", copy, size, &doc, &err);

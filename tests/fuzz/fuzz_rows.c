@@ -19,11 +19,7 @@
 #include "sparkplan/load.h"
 #include "sparkplan/rows.h"
 
-static void check(int ok)
-{
-    if (!ok)
-        __builtin_trap();
-}
+#include "fuzz.h"
 
 static int visible(struct rows *r, const struct plan_node *n)
 {
@@ -128,11 +124,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *keys = data + 3;
     size_t n_key_bytes = nkeys - 2;
     size_t text_len = size - 1 - nkeys;
-    char *text = malloc(text_len + 1);
+    char *text = fuzz_text(data + 1 + nkeys, text_len);
     if (!text)
         return 0;
-    memcpy(text, data + 1 + nkeys, text_len);
-    text[text_len] = '\0';
     struct document *doc = NULL;
     struct diag err = {0};
     if (load_bytes("fuzz", text, text_len, &doc, &err) != SP_OK)

@@ -68,6 +68,16 @@ static void explore(struct tmx *p, const char *args)
     tmx_wait_format(p, EXPLORING);
 }
 
+/* A shell whose explorer on plan.txt was just stopped with Ctrl-z. */
+static void explore_then_stop(struct tmx *p, const char *name)
+{
+    open_shell(p, name, "");
+    SEE(p, SHOWS("READY$"));
+    explore(p, "plan.txt");
+    tmx_keys(p, "C-z");
+    SEE(p, SHOWS("Stopped"));
+}
+
 /* ---- fixtures --------------------------------------------------------------------------- */
 
 static void setup(void)
@@ -122,11 +132,7 @@ START_TEST(ctrl_z_then_bg_stays_quiet_and_kill_ends_it)
     if (skipped())
         return;
     struct tmx p;
-    open_shell(&p, "bg", "");
-    SEE(&p, SHOWS("READY$"));
-    explore(&p, "plan.txt");
-    tmx_keys(&p, "C-z");
-    SEE(&p, SHOWS("Stopped"));
+    explore_then_stop(&p, "bg");
     tmx_wait_format(&p, RESTORED);
     cmd(&p, "bg");
     cmd(&p, "sleep 1; jobs");
@@ -146,11 +152,7 @@ START_TEST(ctrl_z_then_kill_ends_the_stopped_explorer)
     if (skipped())
         return;
     struct tmx p;
-    open_shell(&p, "stopkill", "");
-    SEE(&p, SHOWS("READY$"));
-    explore(&p, "plan.txt");
-    tmx_keys(&p, "C-z");
-    SEE(&p, SHOWS("Stopped"));
+    explore_then_stop(&p, "stopkill");
     /* Not "wait %1": bash may still hold the job for stopped (148) or have reaped it already;
        its own report says how the job ended ("Exit 143"), at jobs or at the next prompt. */
     cmd(&p, "clear; kill %1; sleep 2; jobs");
@@ -167,11 +169,7 @@ START_TEST(kill_cont_in_the_background_stays_quiet_and_fg_resumes)
     if (skipped())
         return;
     struct tmx p;
-    open_shell(&p, "cont", "");
-    SEE(&p, SHOWS("READY$"));
-    explore(&p, "plan.txt");
-    tmx_keys(&p, "C-z");
-    SEE(&p, SHOWS("Stopped"));
+    explore_then_stop(&p, "cont");
     cmd(&p, "kill -CONT %1; sleep 1; jobs");
     SEE(&p, SHOWS("Running"), LACKS("SortMergeJoin"));
     tmx_wait_format(&p, RESTORED);

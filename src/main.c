@@ -61,6 +61,8 @@ static const char usage_text[] =
     "With no FILE, read standard input when it is a pipe or a file; on a terminal, open\n"
     "the built-in sample plan.  FILE '-' is standard input.  When standard output is not\n"
     "a terminal, or with --print or --json, write the plans instead of exploring them.\n"
+    "The explorer shows a big plan file (4 MB or more) from its first MB at once and\n"
+    "swaps the whole plan in when it is loaded; counts say \"loading\" until then.\n"
     "\n"
     "FILE may be a Spark event log: a log file (plain, zstd, lz4, snappy, lzf or gzip,\n"
     "told from its bytes), a rolling eventlog_v2_* directory, a Databricks or Spark 1.x log\n"

@@ -1275,6 +1275,14 @@ START_TEST(section_lines_are_named_from_one_table)
         {"Subquery: none", HEAD_NONE},
         {"-- !query analysis", HEAD_QUERY_ANALYSIS},
         {"Filter (a > 1)", HEAD_NONE},
+        /* each rule's first bytes let its lines through, and turn away look-alikes */
+        {"Subplan:2", HEAD_SUBPLAN_ENTRY},
+        {"/* 001 */ public Object generate(Object[] references) {", HEAD_CODE_LINE},
+        {"-- !query output", HEAD_QUERY_OUTPUT},
+        {"Functions [1]: [sum(ws_ext_sales_price#2)]", HEAD_NONE},
+        {"Grouping Attributes [1]: [a#1]", HEAD_NONE},
+        {"Sort [a#1 ASC NULLS FIRST], true, 0", HEAD_NONE},
+        {"-- a comment", HEAD_NONE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         ck_assert_msg(headline_kind(cases[i].line, strlen(cases[i].line)) == cases[i].kind,

@@ -133,8 +133,15 @@ bool lex_tree_marker_line(const char *s, size_t n);
 bool lex_log_record(const char *s, size_t n, struct slice *when, struct slice *logger);
 
 /* A line (after its tree prefix) that only shortens the tree: "...", "…" (U+2026) and
- * blanks.  Tutorials print "+- ..." or ":  ..." where they left operators out. */
-bool lex_is_elision(const char *s, size_t n);
+ * blanks.  Tutorials print "+- ..." or ":  ..." where they left operators out.  Inline: such
+ * a line starts with a blank, a '.' or the ellipsis' first byte, and the rest of nearly
+ * every tree line (a node's name) is turned away without a call. */
+bool lex_elision_line(const char *s, size_t n);
+static inline bool lex_is_elision(const char *s, size_t n)
+{
+    return n && (s[0] == '.' || s[0] == ' ' || s[0] == '\t' || s[0] == '\xE2') &&
+           lex_elision_line(s, n);
+}
 
 /* Truncation markers, in one pass: *fields = N of "... N more fields", *chars = N of
  * "... N more characters" or "Truncated plan of N characters"; -1 when absent. */

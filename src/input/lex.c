@@ -973,7 +973,7 @@ bool lex_foreign_line(const char *s, size_t n)
     return is_upper(c0) && lex_sentence_line(s, n);
 }
 
-bool lex_is_elision(const char *s, size_t n)
+bool lex_elision_line(const char *s, size_t n)
 {
     size_t i = 0;
     /* Bound: the line, once. */

@@ -1118,13 +1118,6 @@ static enum verdict bare_tree_line(struct parser *p, const struct lex_prefix *pf
     return V_NOT_MINE;
 }
 
-/* An elision ("...", "…") starts with a blank, a '.' or the ellipsis' first byte: a node's
-   name, the rest of nearly every tree line, is turned away without the call. */
-static inline bool may_be_elision(const char *rest, const char *le)
-{
-    return rest < le && (*rest == '.' || *rest == ' ' || *rest == '\t' || *rest == '\xE2');
-}
-
 /* A line while sec's tree is open.  Returns true when the line belongs to the tree. */
 static bool tree_line(struct parser *p, const struct lex_prefix *pf_in, const char *rest)
 {
@@ -1143,7 +1136,7 @@ static bool tree_line(struct parser *p, const struct lex_prefix *pf_in, const ch
                 p->last_units = 0;
         }
     }
-    if (may_be_elision(rest, p->le) && lex_is_elision(rest, (size_t)(p->le - rest))) {
+    if (lex_is_elision(rest, (size_t)(p->le - rest))) {
         if (p->top < 0 && !p->sec->first_root)
             /* The whole tree left out: what follows is not its root. */
             p->tree_open = false;

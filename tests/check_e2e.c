@@ -584,6 +584,40 @@ START_TEST(tab_switches_sections)
 }
 END_TEST
 
+/* A plan of 120 subqueries has 121 tabs: the header shows the active one whatever its place
+ * (from the first of them, "‹" saying some are left of the screen) and is cut at its end. */
+START_TEST(many_tabs_keep_the_active_one_in_the_header)
+{
+    if (skip_test())
+        return;
+    const unsigned n = 120;
+    size_t cap = 256 + (size_t)n * 256, len = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    len += (size_t)sprintf(text + len, "== Physical Plan ==\n* Project (1)\n\n"
+                                       "(1) Project [codegen id : 1]\nOutput [1]: [a#1]\n\n"
+                                       "===== Subqueries =====\n\n");
+    for (unsigned i = 1; i <= n; i++)
+        len += (size_t)sprintf(text + len,
+                               "Subquery:%u Hosting operator id = 1 Hosting Expression = "
+                               "Subquery scalar-subquery#%u, [id=#%u]\n* Project (%u)\n\n"
+                               "(%u) Project [codegen id : 1]\nOutput [1]: [b#%u]\n\n",
+                               i, i + 1, i + 1, i + 1, i + 1, i + 1);
+    tmx_write_file("tabs.txt", text);
+    free(text);
+    struct tmx x;
+    tmx_start(&x, "tabs", 100, 24, "", "tabs.txt");
+    TMX_EXPECT(&x, false, SHOWS("[Physical]"), SHOWS(" Subquery:1 "), LACKS("Subquery:120"),
+               LACKS("\xE2\x80\xB9"));
+    tmx_keys(&x, "BTab");
+    TMX_EXPECT(&x, false, SHOWS("[Subquery:120]"), SHOWS("\xE2\x80\xB9 "),
+               LACKS("[Physical]"));
+    tmx_keys(&x, "Tab");
+    TMX_EXPECT(&x, false, SHOWS("[Physical]"), LACKS("\xE2\x80\xB9"));
+    tmx_stop(&x);
+}
+END_TEST
+
 START_TEST(resize_relayouts_down_to_tiny)
 {
     if (skip_test())
@@ -947,6 +981,7 @@ Suite *e2e_suite(void)
     tcase_add_test(tc, help_fits_a_narrow_terminal);
     tcase_add_test(tc, search_counts_matches);
     tcase_add_test(tc, tab_switches_sections);
+    tcase_add_test(tc, many_tabs_keep_the_active_one_in_the_header);
     tcase_add_test(tc, resize_relayouts_down_to_tiny);
     tcase_add_test(tc, quit_restores_the_terminal);
     tcase_add_test(tc, signals_restore_the_terminal);

@@ -220,6 +220,57 @@ START_TEST(a_subject_added_by_hand_keeps_its_kind_and_a_clean_label)
 }
 END_TEST
 
+/* A plan of two sections, each a Union over n scans: tabs too big to index at once. */
+static struct document *wide_union(unsigned n)
+{
+    size_t cap = 64 + (size_t)n * 64, len = 0;
+    char *b = malloc(cap);
+    ck_assert_ptr_nonnull(b);
+    static const char *const heads[] = {"== Optimized Logical Plan ==\nUnion\n",
+                                        "\n== Physical Plan ==\nUnion\n"};
+    static const char *const leaves[] = {"LocalRelation [a#1]", "LocalTableScan [a#1]"};
+    for (int s = 0; s < 2; s++) {
+        len += (size_t)sprintf(b + len, "%s", heads[s]);
+        for (unsigned i = 0; i < n; i++)
+            len += (size_t)sprintf(b + len, "%s %s\n", i + 1 < n ? ":-" : "+-", leaves[s]);
+    }
+    struct document *doc = NULL;
+    struct diag err = {0};
+    ck_assert_msg(load_bytes("wide", b, len, &doc, &err) == SP_OK, "%s", err.message);
+    return doc;
+}
+
+START_TEST(a_big_tab_is_indexed_between_frames_and_then_left_alone)
+{
+    struct workspace ws;
+    ws_init(&ws);
+    ck_assert(ws_add_document(&ws, wide_union(6000), true));
+    struct doc_view *dv = ws_doc(&ws);
+    ck_assert_uint_eq(dv->n_tabs, 2);
+    ck_assert_ptr_null(ws_background_tab(&ws)); /* nothing shown yet: nothing to index */
+    struct tab *shown = ws_tab(&ws);
+    ck_assert_ptr_eq(ws_background_tab(&ws), shown);
+    ck_assert(!shown->indexed);
+    for (int i = 0; i < 10000 && ws_background_tab(&ws); i++)
+        ws_index_slice(&ws);
+    ck_assert(shown->indexed);
+    ck_assert_ptr_null(ws_background_tab(&ws));
+    /* The other tab, shown later, is indexed too. */
+    dv->cur = dv->cur == 0 ? 1 : 0;
+    struct tab *other = ws_tab(&ws);
+    ck_assert_ptr_ne(other, shown);
+    ck_assert_ptr_eq(ws_background_tab(&ws), other);
+    for (int i = 0; i < 10000 && ws_background_tab(&ws); i++)
+        ws_index_slice(&ws);
+    ck_assert(other->indexed);
+    ck_assert_ptr_null(ws_background_tab(&ws));
+    ck_assert_msg(strstr(other->summary, "6001") || strstr(other->summary, "6,001") ||
+                      strstr(other->summary, "6000") || strstr(other->summary, "6,000"),
+                  "summary: %s", other->summary);
+    ws_free(&ws);
+}
+END_TEST
+
 Suite *workspace_suite(void)
 {
     Suite *s = suite_create("workspace");
@@ -232,6 +283,7 @@ Suite *workspace_suite(void)
     tcase_add_test(tc, a_search_runs_in_slices_and_says_how_many_it_found);
     tcase_add_test(tc, each_document_keeps_its_own_analysis);
     tcase_add_test(tc, a_subject_added_by_hand_keeps_its_kind_and_a_clean_label);
+    tcase_add_test(tc, a_big_tab_is_indexed_between_frames_and_then_left_alone);
     suite_add_tcase(s, tc);
     return s;
 }

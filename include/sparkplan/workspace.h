@@ -90,6 +90,8 @@ struct workspace {
     unsigned pastes;              /* "paste N" names */
     struct jump hist[WS_HISTORY];
     size_t n_hist;
+    size_t unindexed;             /* tabs made ready and not yet indexed (may count some
+                                     gone since: ws_background_tab then resets it) */
     struct tab *search_tab;       /* a search still reading its tab's text, or NULL */
     bool utf8;                    /* summaries may use a middle dot and an ellipsis */
     bool loading;                 /* the document shown is the preview of one still loading

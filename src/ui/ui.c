@@ -145,17 +145,26 @@ static void draw_header(const struct tui *t)
     draw_puts(&dl, "  ", hdr);
     /* Tabs: start late enough that the active one is on screen. */
     int room = COLS - dl.x;
-    size_t first = 0;
-    int width_to_active = 0;
-    for (size_t i = 0; i <= dv->cur && i < dv->n_tabs; i++)
-        width_to_active += (int)strlen(dv->tabs[i].label) + 3;
-    while (first < dv->cur && width_to_active > room) {
-        width_to_active -= (int)strlen(dv->tabs[first].label) + 3;
-        first++;
+    /* The first tab shown: the earliest from which the tabs up to the active one fit, found
+       walking back from the active tab (not from the first of thousands). */
+    size_t first = dv->cur < dv->n_tabs ? dv->cur : 0;
+    int width_to_active = dv->cur < dv->n_tabs ? (int)strlen(dv->tabs[first].label) + 3 : 0;
+    while (first > 0) {
+        int w = (int)strlen(dv->tabs[first - 1].label) + 3;
+        if (width_to_active + w > room)
+            break;
+        width_to_active += w;
+        first--;
     }
     if (first > 0)
         draw_puts(&dl, t->ws.utf8 && !t->ascii ? "\xE2\x80\xB9 " : "< ", hdr);
     for (size_t i = first; i < dv->n_tabs; i++) {
+        /* A full line shows no more tabs, only its cut marker: a document of 80,000
+           subqueries has as many tabs, and drawing them all cost a sixth of its first frame. */
+        if (dl.x >= dl.limit) {
+            dl.cut = true;
+            break;
+        }
         bool active = i == dv->cur;
         attr_t a = theme_attr(active ? ROLE_TAB_ACTIVE : ROLE_TAB, VAR_PLAIN);
         draw_puts(&dl, active ? "[" : " ", a);

@@ -64,11 +64,20 @@ struct tab {
     bool indexed;                 /* the summary and the rows' indexes are complete: big
                                      tabs build them between frames (ws_index_slice) */
     struct rows rows;
-    struct op_summary_run sum;    /* the header's counts, in slices */
-    char summary[256];
+    struct tab_counts *counts;    /* the header's counts and summary line: made when the
+                                     tab is first shown (a plan can have 80,000 tabs, one
+                                     per subquery, and most are never shown) */
     bool has_stages;
     unsigned skip;                /* levels the screen hides at its left (tree prepare) */
 };
+
+struct tab_counts {
+    struct op_summary_run sum;    /* the header's counts, in slices */
+    char summary[256];
+};
+
+/* The tab's summary line ("12 nodes · 3 shuffles ..."); "" before the tab is first shown. */
+const char *ws_tab_summary_text(const struct tab *tab);
 
 struct doc_view {
     struct document *doc;

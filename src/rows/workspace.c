@@ -47,24 +47,34 @@ static void findings_summary(const struct workspace *ws, struct tab *tab)
     }
     if (!warnings && !info)
         return;
-    size_t len = strlen(tab->summary);
-    snprintf(tab->summary + len, sizeof tab->summary - len, "%s%zu warning%s, %zu info (!)",
+    char *line = tab->counts->summary;
+    size_t len = strlen(line);
+    snprintf(line + len, sizeof tab->counts->summary - len, "%s%zu warning%s, %zu info (!)",
              ws->utf8 ? " \xC2\xB7 " : " | ", warnings, warnings == 1 ? "" : "s", info);
+}
+
+const char *ws_tab_summary_text(const struct tab *tab)
+{
+    return tab->counts ? tab->counts->summary : "";
 }
 
 void ws_tab_summary(struct workspace *ws, struct tab *tab)
 {
+    if (!tab->counts)
+        return;
+    char *line = tab->counts->summary;
+    size_t cap = sizeof tab->counts->summary;
     if (ws->loading) { /* a preview's counts are not the document's */
-        snprintf(tab->summary, sizeof tab->summary, "%s",
+        snprintf(line, cap, "%s",
                  ws->utf8 ? "loading\xE2\x80\xA6" : "loading...");
         return;
     }
     if (!tab->indexed) {
-        snprintf(tab->summary, sizeof tab->summary, "%u nodes %s", tab->rows.end - tab->rows.begin,
+        snprintf(line, cap, "%u nodes %s", tab->rows.end - tab->rows.begin,
                  ws->utf8 ? "\xC2\xB7 counting\xE2\x80\xA6" : "| counting...");
         return;
     }
-    op_summary_format(&tab->sum.sum, ws->utf8, tab->summary, sizeof tab->summary);
+    op_summary_format(&tab->counts->sum.sum, ws->utf8, line, cap);
     findings_summary(ws, tab);
 }
 
@@ -74,13 +84,13 @@ static bool tab_index_step(struct workspace *ws, struct tab *tab, uint32_t budge
     if (tab->indexed)
         return true;
     int rows_done = rows_index_more(&tab->rows, budget);
-    int sum_done = op_summary_more(&tab->sum, budget);
+    int sum_done = tab->counts ? op_summary_more(&tab->counts->sum, budget) : -1;
     if (rows_done == 0 || sum_done == 0)
         return false;
     tab->indexed = true;
     if (ws->unindexed > 0)
         ws->unindexed--;
-    tab->has_stages = tab->sum.sum.stages > 0;
+    tab->has_stages = tab->counts && tab->counts->sum.sum.stages > 0;
     ws_tab_summary(ws, tab);
     if (rows_done < 0 || sum_done < 0)
         ws_message(ws, true, "out of memory");
@@ -96,7 +106,11 @@ void ws_tab_ready(struct workspace *ws, struct tab *tab)
     if (!rows_init(&tab->rows, tab->section, tab->scope))
         ws_message(ws, true, "out of memory");
     struct rows *r = &tab->rows;
-    op_summary_start(&tab->sum, tab->section, r->begin, r->end);
+    tab->counts = calloc(1, sizeof *tab->counts);
+    if (tab->counts)
+        op_summary_start(&tab->counts->sum, tab->section, r->begin, r->end);
+    else
+        ws_message(ws, true, "out of memory");
     if (r->end - r->begin <= TAB_INDEX_NOW) {
         tab_index_step(ws, tab, UINT32_MAX);
         return;
@@ -584,7 +598,9 @@ void ws_free(struct workspace *ws)
         for (size_t j = 0; j < dv->n_tabs; j++)
             if (dv->tabs[j].ready) {
                 rows_free(&dv->tabs[j].rows);
-                op_summary_stop(&dv->tabs[j].sum);
+                if (dv->tabs[j].counts)
+                    op_summary_stop(&dv->tabs[j].counts->sum);
+                free(dv->tabs[j].counts);
             }
         free(dv->tabs);
         if (dv->owned)

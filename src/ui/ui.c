@@ -178,7 +178,7 @@ static void draw_header(const struct tui *t)
         const struct tab *tab = &dv->tabs[dv->cur];
         draw_line_start(&dl, 1, 0, COLS, 0);
         draw_puts(&dl, " ", theme_attr(ROLE_SUMMARY, VAR_PLAIN));
-        draw_puts(&dl, tab->summary, theme_attr(ROLE_SUMMARY, VAR_PLAIN));
+        draw_puts(&dl, ws_tab_summary_text(tab), theme_attr(ROLE_SUMMARY, VAR_PLAIN));
         draw_fill(&dl, theme_attr(ROLE_SUMMARY, VAR_PLAIN));
         draw_cut_marker(&dl, theme_attr(ROLE_CUT, VAR_PLAIN));
     }

@@ -108,6 +108,7 @@ struct summary {
     size_t n_cache_scans;
     struct scan_info *scans;
     size_t n_scans;
+    size_t cap_scans;            /* room in scans (grow_array) */
     size_t n_findings, n_warnings, n_info;
     size_t n_findings_dropped;   /* beyond the per-rule cap, counted but not kept */
 };

@@ -10,6 +10,7 @@
  * bytes of text, so a stop is quick.
  */
 #include "sparkplan/analyze.h"
+#include "sparkplan/grow.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -1118,13 +1119,11 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
         info.read_columns = out;
     char part_cols[256];
     info.partitioned = partition_columns(schema, schema_fields, output, part_cols, sizeof part_cols) > 0;
-    if (sum->n_scans % 64 == 0) {
-        struct scan_info *grown = realloc(sum->scans, (sum->n_scans + 64) * sizeof *grown);
-        if (!grown) {
-            c->oom = true;
-            return;
-        }
-        sum->scans = grown;
+    /* Doubling, not 64 more at a time: a million-operator plan has 150,000 scans, and each
+       of 2,300 reallocs moved the whole array (an mremap, a TLB shootdown per call). */
+    if (!grow_array((void **)&sum->scans, &sum->cap_scans, sum->n_scans + 1, sizeof info)) {
+        c->oom = true;
+        return;
     }
     sum->scans[sum->n_scans++] = info;
 
@@ -1737,14 +1736,11 @@ static void second_merge(struct ctx *c, struct second *w, bool *draft_reported)
     sum->n_python += w->sum.n_python;
     sum->n_cache_scans += w->sum.n_cache_scans;
     if (w->sum.n_scans && !c->oom) {
-        /* rule_scan grows the array 64 entries at a time: keep that room */
-        size_t n = sum->n_scans + w->sum.n_scans, room = (n + 63) / 64 * 64;
-        struct scan_info *grown = realloc(sum->scans, room * sizeof *grown);
-        if (!grown)
+        size_t n = sum->n_scans + w->sum.n_scans;
+        if (!grow_array((void **)&sum->scans, &sum->cap_scans, n, sizeof *sum->scans))
             c->oom = true;
         else {
-            memcpy(grown + sum->n_scans, w->sum.scans, w->sum.n_scans * sizeof *grown);
-            sum->scans = grown;
+            memcpy(sum->scans + sum->n_scans, w->sum.scans, w->sum.n_scans * sizeof *sum->scans);
             sum->n_scans = n;
         }
     }
@@ -1753,6 +1749,7 @@ static void second_merge(struct ctx *c, struct second *w, bool *draft_reported)
     free(b->walk);
     b->findings = NULL;
     w->sum.scans = NULL;
+    w->sum.n_scans = w->sum.cap_scans = 0;
     b->walk = NULL;
 }
 

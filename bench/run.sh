@@ -208,6 +208,8 @@ for name in $ONLY; do
     # The same floor the fast way: every line end found 64 bytes a step (finding 10).
     line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" scan "$f")
     record "$name" scan "$(field time "$line")"
+    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" scan "$f" read)
+    record "$name" scan_read "$(field time "$line")"
     # The compact index of finding 10 built in one pass (bench/index.c: a prototype that reads
     # Spark's own output only; its node count is set beside the loader's in table 1c).
     line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" index "$f")

@@ -64,17 +64,19 @@ END {
         if (!has(i, "parse") || !has(i, "wc")) continue
         if (!shown++) {
             printf "\n1c. Against wc -l of the same file (same run): the loading targets of issue 17\n"
-            printf "    scan = the file mapped and every line end found 64 bytes a step (spbench scan):\n"
-            printf "           the floor measured the fast way; index = fresh memory for 16 bytes an\n"
-            printf "           operator (a compact index of the plan), one core, MAP_POPULATE\n"
+            printf "    scan = every line end found 64 bytes a step (spbench scan): the floor measured the\n"
+            printf "           fast way, the file mapped as the loader maps it / read into fresh memory\n"
+            printf "           asked for as 2 MB pages (spbench scan FILE read)\n"
+            printf "    index = fresh memory for 16 bytes an operator (a compact index of the plan), one\n"
+            printf "            core, MAP_POPULATE\n"
             printf "    parse <= 3 (formatted, simple), <= 6 (corpus paste, event-log line), the other rows\n"
             printf "    figures only (table 1 holds them to issue 6's 3x);\n"
             printf "    summary <= 5, print <= 6, RSS <= 1.5x input on the million-node plans;\n"
             printf "    screen = first full screen (pty) <= 4 on the formatted plan\n"
             printf "    proto = the one-pass index prototype (spbench index, bench/index.c): time and\n"
             printf "            RSS against wc -l and the input, and its node count beside the loader's\n"
-            printf "%-10s %6s %7s %8s %-13s %-13s %-13s %-13s %-13s %s\n", "input", "wc ms",
-                "scan x", "index ms", "parse x", "summary x", "print x", "screen x", "RSS/input",
+            printf "%-10s %6s %11s %8s %-13s %-13s %-13s %-13s %-13s %s\n", "input", "wc ms",
+                "scan x m/r", "index ms", "parse x", "summary x", "print x", "screen x", "RSS/input",
                 "proto x / RSS / nodes (loader)"
         }
         w = v[i, "wc"]
@@ -105,8 +107,10 @@ END {
             cell_x = sprintf("%.1f / %.2f / %d (%d)", ratio(v[i, "proto"], w),
                 ratio(v[i, "proto_rss_kb"] * 1024 / 1e6, v[i, "bytes"] / 1e6), v[i, "proto_nodes"],
                 v[i, "in_nodes"])
-        printf "%-10s %6s %7s %8s %-13s %-13s %-13s %-13s %-13s %s\n", i, ms(w),
-            has(i, "scan") ? sprintf("%.2f", ratio(v[i, "scan"], w)) : "-",
+        cell_r = has(i, "scan") ? sprintf("%.2f", ratio(v[i, "scan"], w)) : "-"
+        if (has(i, "scan_read"))
+            cell_r = cell_r sprintf("/%.2f", ratio(v[i, "scan_read"], w))
+        printf "%-10s %6s %11s %8s %-13s %-13s %-13s %-13s %-13s %s\n", i, ms(w), cell_r,
             has(i, "fresh_index") ? sprintf("%.1f", v[i, "fresh_index"] * 1000) : "-", cell_p, cell_s, cell_o, cell_t,
             cell_m, cell_x
     }

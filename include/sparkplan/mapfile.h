@@ -23,9 +23,12 @@
 char *mapfile_open(int fd, size_t size);
 void mapfile_close(char *p, size_t size);
 
-/* Makes a mapping writable (still private: nothing reaches the file; a page written becomes
- * the process's own copy, in place of the file's page, so writing it all costs no more
- * memory than reading it).  Clean-up writes its text over the input with it.  False when
+/* Makes a mapping writable, at the same address and with the same bytes, still private:
+ * nothing reaches the file.  The file's pages are swapped for a copy in fresh memory in one
+ * go (freshmem.h; a first write to each file page in turn costs many times more here), or,
+ * when that memory cannot be had, made writable as they are (each page copied when first
+ * written).  Either way writing it all costs no more memory than reading it, once the
+ * file's pages are let go.  Clean-up writes its text over the input with it.  False when
  * the system refuses. */
 bool mapfile_writable(char *p, size_t size);
 

@@ -5,6 +5,7 @@
 
 #include "sparkplan/freshmem.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -70,6 +71,54 @@ static size_t round_up(size_t n, size_t to)
     return (n + to - 1) / to * to;
 }
 
+/* read() that retries on EINTR. */
+static ssize_t pread_some(int fd, char *buf, size_t n, off_t at)
+{
+    ssize_t got;
+    do
+        got = pread(fd, buf, n, at);
+    while (got < 0 && errno == EINTR);
+    return got;
+}
+
+/* A file whose first byte other than a blank is '{' (an event log's JSON lines, a notebook)
+ * holds its plans in strings, which clean-up decodes over the input: such a file is read
+ * into fresh memory (freshmem.h) rather than mapped, and is writable from the start.
+ * Mapped, the first touch of each page and then its copy when first written (or the swap
+ * for a copy, mapfile_writable) cost more than the read: on the benchmark VM, for a 100 MB
+ * event-log line, 90-110 ms for the first reads of the mapping and 90-110 ms for the swap,
+ * against 25-40 ms for the read into huge pages.  NULL for other files, or when the read
+ * fails (the file is mapped then).  Bytes past what read() gave (a file that shrank) stay
+ * NUL, as a mapping's zero pages past the cut. */
+static char *json_read(int fd, size_t size, size_t total)
+{
+    char head[64];
+    ssize_t got = pread_some(fd, head, sizeof head, 0);
+    ssize_t i = 0;
+    while (i < got && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+        i++;
+    if (i >= got || head[i] != '{')
+        return NULL;
+    size_t len;
+    char *buf = freshmem_map(total, &len);
+    if (!buf)
+        return NULL;
+    if (len > total)
+        munmap(buf + total, len - total);
+    /* Bound: each round reads more, or ends the loop. */
+    for (size_t at = 0; at < size;) {
+        ssize_t n = pread_some(fd, buf + at, size - at, (off_t)at);
+        if (n < 0) {
+            munmap(buf, total);
+            return NULL;
+        }
+        if (n == 0)
+            break;
+        at += (size_t)n;
+    }
+    return buf;
+}
+
 char *mapfile_open(int fd, size_t size)
 {
     if (!page_size) {
@@ -85,10 +134,17 @@ char *mapfile_open(int fd, size_t size)
         slot++;
     if (slot == MAX_MAPS)
         return NULL;
+    size_t total = round_up(size + 1, page_size);
+    char *read_in = json_read(fd, size, total);
+    if (read_in) {
+        maps[slot].len = total;
+        maps[slot].copied = true;
+        maps[slot].start = read_in;
+        return read_in;
+    }
     /* Zero pages for the whole length first, then the file over them: the guard byte is the
        zero tail of the file's last page, or a zero page of its own when the file ends on a
        page boundary. */
-    size_t total = round_up(size + 1, page_size);
     /* On a 2 MB boundary: a writable copy made of huge pages (mapfile_writable) is moved
        here whole, without splitting its pages. */
     size_t align = HUGE_ALIGN > page_size ? HUGE_ALIGN : page_size;

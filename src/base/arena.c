@@ -158,3 +158,22 @@ void arena_free(struct arena *a)
     a->head = NULL;
     a->used_bytes = 0;
 }
+
+void arena_adopt(struct arena *to, struct arena *from)
+{
+    struct arena_chunk *tail = from->head;
+    if (!tail)
+        return;
+    /* Bound: one step per chunk of `from`. */
+    while (tail->next)
+        tail = tail->next;
+    /* Behind to's head, whose free space stays the next to be handed out. */
+    if (to->head) {
+        tail->next = to->head->next;
+        to->head->next = from->head;
+    } else {
+        to->head = from->head;
+    }
+    to->used_bytes += from->used_bytes;
+    arena_init(from);
+}

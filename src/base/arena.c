@@ -57,13 +57,19 @@ static struct arena_chunk *chunk_new(size_t size)
 }
 
 /* Chunk size grows with the arena: 64 KB first, doubling with what is used up to 1 MB, then
- * 1/8 of what is used up to 32 MB.  A pasted plan or a sample costs 64 KB, not a 1 MB calloc
- * (which under ASan is an mmap and a page fault per page: half of a fuzz run's time); a
- * 400 MB model takes ~30 chunks instead of 400 and the unused tail of the last chunk stays
- * under 1/8 (untouched pages of it are never resident anyway). */
+ * 1/8 of what is used up to 32 MB, and never under 4 MB once 4 MB are used.  A pasted plan
+ * or a sample costs 64 KB, not a 1 MB calloc (which under ASan is an mmap and a page fault
+ * per page: half of a fuzz run's time); a 400 MB model takes ~30 chunks instead of 400 and
+ * the unused tail of the last chunk stays under 1/8 (untouched pages of it are never
+ * resident anyway) or under 4 MB.  The 4 MB floor makes every chunk after the first 4 MB a
+ * mapped one (chunk_new: huge pages, or 4 KB pages made present in one call): the 1 MB
+ * chunks between 4 and 32 MB used were calloc'd, a page fault every 4 KB, 90 ms of loading
+ * the 100 MB event-log line on the benchmark VM (BENCHMARKS.md finding 10). */
 static size_t next_chunk_size(const struct arena *a)
 {
     size_t want = a->used_bytes / 8;
+    if (a->used_bytes >= POPULATE_MIN && want < POPULATE_MIN)
+        return POPULATE_MIN;
     if (want >= ARENA_CHUNK_SIZE)
         return want > ARENA_CHUNK_MAX ? ARENA_CHUNK_MAX : want;
     want = a->used_bytes;

@@ -8,6 +8,10 @@
  * A file truncated while mapped would make reads past its new end raise SIGBUS; a handler
  * installed on first use maps zero pages there instead, so such a file reads as NUL bytes
  * from the cut on (shown as ^@) and the program never dies of it.
+ * A JSON file (its first byte other than a blank is '{': an event log's lines, a notebook)
+ * is read into fresh memory instead, handed out and released the same way: its plans are
+ * strings that clean-up decodes over the input, and writing over a mapping costs more than
+ * the read (mapfile.c).
  * Never: aborts.  mapfile_open() returns NULL whenever mapping is not possible and the
  * caller reads the file instead.
  */

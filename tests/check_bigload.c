@@ -10,7 +10,10 @@
 #include <unistd.h>
 
 #include "sparkplan/arena.h"
+#include "sparkplan/clean.h"
+#include "sparkplan/emit.h"
 #include "sparkplan/mapfile.h"
+#include "sparkplan/parse.h"
 #include "sparkplan/thread.h"
 
 static const char plan_text[] = "== Physical Plan ==\n"
@@ -184,6 +187,129 @@ START_TEST(a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last)
     }
     free(quoted);
     free(late);
+}
+END_TEST
+
+/* An event log: a first record, then the plan of an SQL execution as Spark writes it, one
+   JSON string on the second line, holding copies of a formatted plan up to about `target`
+   bytes; `dirt` (JSON-escaped), when not NULL, is one more line of the plan at the given
+   place (0: first, 1: in the middle, 2: last). */
+static const char formatted_plan[] = "== Physical Plan ==\\n* Project (2)\\n+- * Range (1)\\n\\n\\n"
+                                     "(1) Range [codegen id : 1]\\nOutput [1]: [id#0L]\\n"
+                                     "Arguments: Range (0, 10, step=1, splits=Some(2))\\n\\n"
+                                     "(2) Project [codegen id : 1]\\nOutput [1]: [id#0L]\\n"
+                                     "Input [1]: [id#0L]\\n\\n";
+
+static char *event_log_line(size_t target, const char *dirt, int where, size_t *len)
+{
+    static const char head[] =
+        "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.0\"}\n"
+        "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+        "\"executionId\":0,\"description\":\"q\",\"details\":\"\",\"physicalPlanDescription\":\"";
+    static const char tail[] = "\",\"sparkPlanInfo\":{},\"time\":1}\n";
+    size_t n = strlen(formatted_plan), copies = target / n + 1;
+    size_t dn = dirt ? strlen(dirt) : 0;
+    char *buf = malloc(sizeof head + copies * n + dn + sizeof tail), *w = buf;
+    w += sprintf(w, "%s", head);
+    for (size_t i = 0; i < copies; i++) {
+        if (dirt && i == (where == 0 ? 0 : where == 1 ? copies / 2 : copies - 1) && where != 2) {
+            memcpy(w, dirt, dn);
+            w += dn;
+        }
+        memcpy(w, formatted_plan, n);
+        w += n;
+    }
+    if (dirt && where == 2) {
+        memcpy(w, dirt, dn);
+        w += dn;
+    }
+    w += sprintf(w, "%s", tail);
+    *len = (size_t)(w - buf);
+    return buf;
+}
+
+static char *emitted(const struct document *doc, bool json, size_t *len)
+{
+    char *out = NULL;
+    FILE *f = open_memstream(&out, len);
+    struct diag err = {0};
+    ck_assert_int_eq(json ? emit_json(f, doc, &err) : emit_print(f, doc, &err), SP_OK);
+    fclose(f);
+    return out;
+}
+
+static void assert_same_document(const struct document *a, const struct document *b)
+{
+    ck_assert_uint_eq(a->src.text_len, b->src.text_len);
+    ck_assert(memcmp(a->src.text, b->src.text, a->src.text_len) == 0);
+    ck_assert_uint_eq(a->n_plans, b->n_plans);
+    ck_assert_uint_eq(a->n_all_nodes, b->n_all_nodes);
+    ck_assert_uint_eq(a->n_warnings, b->n_warnings);
+    for (int json = 0; json < 2; json++) {
+        size_t la, lb;
+        char *ea = emitted(a, json, &la), *eb = emitted(b, json, &lb);
+        ck_assert_uint_eq(la, lb);
+        ck_assert(memcmp(ea, eb, la) == 0);
+        free(ea);
+        free(eb);
+    }
+}
+
+/* A big plan decoded from an event log's string is parsed while a second thread runs the
+   quick scan over the decoded text (load.c).  Whether the scan finds the text as Spark
+   prints it (the parse is kept) or finds something to clean in it, first, in the middle or
+   on the last line (the parse is thrown away and the clean-up's steps run), the document is
+   the one a parse after the scan gives, from bytes in memory and from a file. */
+START_TEST(a_decoded_plan_parsed_beside_its_scan_is_the_plan_parsed_after_it)
+{
+    size_t target = getenv("SPARKPLAN_SANITIZED") ? (9u << 20) : (12u << 20);
+    /* A line led by a tab (the tabs step expands it): the scan says dirty, the shortcut's
+       own rule (line_needs_steps) does not. */
+    static const char tabbed[] = "\\t+- * Range (1)\\n";
+    struct {
+        const char *dirt;
+        int where;
+    } cases[] = {{NULL, 0}, {tabbed, 0}, {tabbed, 1}, {tabbed, 2}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_t len;
+        char *line = event_log_line(target, cases[k].dirt, cases[k].where, &len);
+        ck_assert_uint_ge(len, 8u << 20);
+        char *copy = malloc(len + 1), *after = malloc(len + 1);
+        memcpy(copy, line, len + 1);
+        memcpy(after, line, len + 1);
+        struct document *beside = NULL, *file = NULL;
+        struct diag err = {0};
+        ck_assert_int_eq(load_bytes("event log", copy, len, &beside, &err), SP_OK);
+        /* The same bytes, the quick scan run by the clean-up itself before the parse. */
+        struct document *seq = document_new("event log", after, len);
+        ck_assert_ptr_nonnull(seq);
+        ck_assert_int_eq(clean_document_full(seq, &err), SP_OK);
+        ck_assert_uint_eq(seq->src.n_notes, 0);
+        source_drop_input(&seq->src);
+        ck_assert_int_eq(parse_document(seq, &err), SP_OK);
+        ck_assert(document_finish(seq));
+        ck_assert_uint_ge(seq->n_plans, 8u << 20 >> 8);
+        ck_assert_uint_eq(seq->all_nodes[0]->line, 2); /* the JSON record's line */
+        assert_same_document(beside, seq);
+        /* From a file: read into memory rather than mapped (its first byte is '{'). */
+        char path[] = "/tmp/sparkplan-evline-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        ck_assert_int_eq(write(fd, line, len), (ssize_t)len);
+        close(fd);
+        ck_assert_int_eq(load_path(path, &file, &err), SP_OK);
+        if (!cases[k].dirt) /* the text is where the file's bytes were read */
+            ck_assert_ptr_eq(file->src.text, file->src.over);
+        ck_assert_uint_eq(file->src.text_len, seq->src.text_len);
+        ck_assert(memcmp(file->src.text, seq->src.text, seq->src.text_len) == 0);
+        ck_assert_uint_eq(file->n_all_nodes, seq->n_all_nodes);
+        ck_assert_uint_eq(file->all_nodes[file->n_all_nodes - 1]->line, 2);
+        unlink(path);
+        document_free(file);
+        document_free(seq);
+        document_free(beside);
+        free(line);
+    }
 }
 END_TEST
 
@@ -366,6 +492,7 @@ Suite *bigload_suite(void)
     tcase_add_test(tc, a_mapped_file_truncated_under_us_reads_as_nul_bytes);
     tcase_add_test(tc, a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last);
     tcase_add_test(tc, a_mapped_input_is_cleaned_in_place);
+    tcase_add_test(tc, a_decoded_plan_parsed_beside_its_scan_is_the_plan_parsed_after_it);
     tcase_add_test(tc, devices_and_directories_load_like_before);
     tcase_add_test(tc, the_arena_grows_its_chunks_and_keeps_memory_zeroed);
     tcase_add_test(tc, nodes_out_of_line_order_are_still_found_by_line);

@@ -24,5 +24,7 @@ char *arena_strdup(struct arena *a, const char *s);
 char *arena_printf(struct arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void arena_free(struct arena *a);
+/* Every block of `from` now lives, and is freed, with `to`; `from` is left empty. */
+void arena_adopt(struct arena *to, struct arena *from);
 
 #endif

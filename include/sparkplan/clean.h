@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sparkplan/plan.h"
 #include "sparkplan/status.h"
@@ -38,5 +39,21 @@ enum sp_status clean_document_full(struct document *doc, struct diag *err);
  * trailing blanks.  *taken (may be NULL) says whether it was taken. */
 enum sp_status clean_document_steps(struct document *doc, struct diag *err, bool shortcut,
                                     bool *taken);
+
+/* What the clean-up asks of its caller before it keeps a text that only the decoding of
+ * quoted strings wrote (the shortcut above: an event log's plan): scan(ctx, text, len,
+ * line_map, n_lines) must return clean_quick_scan(text, len), and may read the text, as
+ * the source will hold it with that line map (1-based, n_lines + 1 entries), until it
+ * returns.  The loader parses the text there while a second thread scans it: when the scan
+ * finds nothing, that parse is the document's.  text[len] is NUL. */
+struct clean_scan_hook {
+    bool (*scan)(void *ctx, const char *text, size_t len, const uint32_t *line_map,
+                 uint32_t n_lines);
+    void *ctx;
+};
+
+/* clean_document_full, its decoded text's quick scan done by hook (may be NULL). */
+enum sp_status clean_document_full_hooked(struct document *doc, struct diag *err,
+                                          const struct clean_scan_hook *hook);
 
 #endif

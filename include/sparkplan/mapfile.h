@@ -8,6 +8,10 @@
  * A file truncated while mapped would make reads past its new end raise SIGBUS; a handler
  * installed on first use maps zero pages there instead, so such a file reads as NUL bytes
  * from the cut on (shown as ^@) and the program never dies of it.
+ * A JSON file (its first byte other than a blank is '{': an event log's lines, a notebook)
+ * is read into fresh memory instead, handed out and released the same way: its plans are
+ * strings that clean-up decodes over the input, and writing over a mapping costs more than
+ * the read (mapfile.c).
  * Never: aborts.  mapfile_open() returns NULL whenever mapping is not possible and the
  * caller reads the file instead.
  */
@@ -23,9 +27,12 @@
 char *mapfile_open(int fd, size_t size);
 void mapfile_close(char *p, size_t size);
 
-/* Makes a mapping writable (still private: nothing reaches the file; a page written becomes
- * the process's own copy, in place of the file's page, so writing it all costs no more
- * memory than reading it).  Clean-up writes its text over the input with it.  False when
+/* Makes a mapping writable, at the same address and with the same bytes, still private:
+ * nothing reaches the file.  The file's pages are swapped for a copy in fresh memory in one
+ * go (freshmem.h; a first write to each file page in turn costs many times more here), or,
+ * when that memory cannot be had, made writable as they are (each page copied when first
+ * written).  Either way writing it all costs no more memory than reading it, once the
+ * file's pages are let go.  Clean-up writes its text over the input with it.  False when
  * the system refuses. */
 bool mapfile_writable(char *p, size_t size);
 

@@ -1,6 +1,7 @@
 /* arena.c: chunked bump allocator (see arena.h). */
-#define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
 #include "sparkplan/arena.h"
+
+#include "sparkplan/freshmem.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -16,7 +17,7 @@
 /* Every type the model stores (pointers, sizes, doubles) needs 8 bytes at most; rounding
    to 16 cost a 184-byte node 8 bytes more (4 % of a node-heavy model). */
 #define ARENA_ALIGN 8u
-#define POPULATE_MIN (4u << 20) /* chunks from here on are mapped, populated (chunk_map) */
+#define POPULATE_MIN (4u << 20) /* chunks from here on are mapped, populated (freshmem.h) */
 
 struct arena_chunk {
     struct arena_chunk *next;
@@ -35,87 +36,12 @@ void arena_init(struct arena *a)
  * mapped zero pages (calloc skips its memset for them), and the bump pointer never hands
  * out the same bytes twice.  Zeroing each block again touched every page of the model twice
  * (memset was 17 % of loading a 1M-node formatted plan, its page faults included). */
-#define HUGE_PAGE (2u << 20)
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL and pages are touched */
-#endif
-
-/* Free blocks of 2 MB and more the kernel holds (/proc/buddyinfo, in 2 MB units), or 0
- * when it cannot be read.  Huge pages are asked for only while there are twice as many as a
- * chunk needs: where memory is fragmented the kernel would compact it first, and such a
- * fault stalls for seconds (seen with MADV_HUGEPAGE on a 300 MB buffer, BENCHMARKS.md). */
-static size_t free_huge_blocks(void)
-{
-    FILE *f = fopen("/proc/buddyinfo", "r");
-    if (!f)
-        return 0;
-    size_t blocks = 0;
-    char line[512];
-    /* Bound: one line per memory zone. */
-    while (fgets(line, sizeof line, f)) {
-        char *p = strstr(line, "zone");
-        if (!p)
-            continue;
-        p += 4;
-        while (*p == ' ')
-            p++;
-        while (*p && *p != ' ') /* the zone's name */
-            p++;
-        for (int order = 0; order < 16; order++) { /* bound: the orders of the line */
-            char *end;
-            unsigned long n = strtoul(p, &end, 10);
-            if (end == p)
-                break;
-            if (order >= 9)
-                blocks += n << (order - 9);
-            p = end;
-        }
-    }
-    fclose(f);
-    return blocks;
-}
-
-/* A big chunk: anonymous memory on 2 MB boundaries, asked for as transparent huge pages,
- * with every page made present before the parser writes to it.  On the reference VM 130 MB
- * of 4 KB pages took 38-44 ms to fault in (MAP_POPULATE), a third of the budget for loading
- * a million operators; as 2 MB pages the same memory is present in 15-16 ms (BENCHMARKS.md).
- * Where huge pages are off (THP "never") or memory is fragmented, this is the 4 KB path. */
-static struct arena_chunk *chunk_map(size_t want, size_t *mapped_len)
-{
-    size_t len = (want + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-    char *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
-    if (m == MAP_FAILED)
-        return NULL;
-    /* Keep the aligned len bytes; give back the unaligned head and tail. */
-    char *base = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-    if (base > m)
-        munmap(m, (size_t)(base - m));
-    if (base + len < m + len + HUGE_PAGE)
-        munmap(base + len, (size_t)(m + len + HUGE_PAGE - (base + len)));
-    bool huge = false;
-#ifdef MADV_HUGEPAGE
-    if (free_huge_blocks() >= 2 * (len / HUGE_PAGE))
-        huge = madvise(base, len, MADV_HUGEPAGE) == 0;
-#endif
-    /* As 2 MB pages the chunk is faulted in a page at a time as the arena hands it out: 64
-       faults for 128 MB, and the last chunk's unused tail (up to an eighth of the model)
-       never becomes resident.  As 4 KB pages it is made present in one call. */
-    if (!huge && madvise(base, len, MADV_POPULATE_WRITE) != 0) {
-        /* Bound: one write per 4 KB page of the chunk. */
-        for (size_t i = 0; i < len; i += 4096)
-            ((volatile char *)base)[i] = 0;
-    }
-    *mapped_len = len;
-    return (struct arena_chunk *)(void *)base;
-}
-
 static struct arena_chunk *chunk_new(size_t size)
 {
     struct arena_chunk *c;
     size_t mapped_len = 0;
     if (size >= POPULATE_MIN) {
-        c = chunk_map(sizeof *c + size, &mapped_len);
+        c = freshmem_map(sizeof *c + size, &mapped_len);
         if (c) /* the rounding up to 2 MB is the chunk's to use */
             size = mapped_len - sizeof *c;
     } else {
@@ -131,13 +57,19 @@ static struct arena_chunk *chunk_new(size_t size)
 }
 
 /* Chunk size grows with the arena: 64 KB first, doubling with what is used up to 1 MB, then
- * 1/8 of what is used up to 32 MB.  A pasted plan or a sample costs 64 KB, not a 1 MB calloc
- * (which under ASan is an mmap and a page fault per page: half of a fuzz run's time); a
- * 400 MB model takes ~30 chunks instead of 400 and the unused tail of the last chunk stays
- * under 1/8 (untouched pages of it are never resident anyway). */
+ * 1/8 of what is used up to 32 MB, and never under 4 MB once 4 MB are used.  A pasted plan
+ * or a sample costs 64 KB, not a 1 MB calloc (which under ASan is an mmap and a page fault
+ * per page: half of a fuzz run's time); a 400 MB model takes ~30 chunks instead of 400 and
+ * the unused tail of the last chunk stays under 1/8 (untouched pages of it are never
+ * resident anyway) or under 4 MB.  The 4 MB floor makes every chunk after the first 4 MB a
+ * mapped one (chunk_new: huge pages, or 4 KB pages made present in one call): the 1 MB
+ * chunks between 4 and 32 MB used were calloc'd, a page fault every 4 KB, 90 ms of loading
+ * the 100 MB event-log line on the benchmark VM (BENCHMARKS.md finding 10). */
 static size_t next_chunk_size(const struct arena *a)
 {
     size_t want = a->used_bytes / 8;
+    if (a->used_bytes >= POPULATE_MIN && want < POPULATE_MIN)
+        return POPULATE_MIN;
     if (want >= ARENA_CHUNK_SIZE)
         return want > ARENA_CHUNK_MAX ? ARENA_CHUNK_MAX : want;
     want = a->used_bytes;
@@ -231,4 +163,23 @@ void arena_free(struct arena *a)
     }
     a->head = NULL;
     a->used_bytes = 0;
+}
+
+void arena_adopt(struct arena *to, struct arena *from)
+{
+    struct arena_chunk *tail = from->head;
+    if (!tail)
+        return;
+    /* Bound: one step per chunk of `from`. */
+    while (tail->next)
+        tail = tail->next;
+    /* Behind to's head, whose free space stays the next to be handed out. */
+    if (to->head) {
+        tail->next = to->head->next;
+        to->head->next = from->head;
+    } else {
+        to->head = from->head;
+    }
+    to->used_bytes += from->used_bytes;
+    arena_init(from);
 }

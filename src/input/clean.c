@@ -818,26 +818,45 @@ static size_t write_lines_over_input(struct cleaner *c, bool *needs_steps)
     return o;
 }
 
-/* The text written by write_lines_over_input (n bytes) becomes the source's, with the line
- * map emit() would make; false when out of memory. */
-static bool keep_written_text(struct cleaner *c, size_t n)
+/* The line map emit() would make for the lines written by write_lines_over_input, in the
+ * source's arena; NULL when out of memory. */
+static uint32_t *written_text_map(struct cleaner *c)
 {
     if (c->lines.n > UINT32_MAX - 1)
-        return false;
+        return NULL;
     uint32_t *map = arena_alloc(&c->src->arena, (c->lines.n + 1) * sizeof *map);
     if (!map)
-        return false;
+        return NULL;
     for (size_t i = 0; i < c->lines.n; i++)
         map[i + 1] = c->lines.v[i].orig;
-    char *text = c->src->bytes;
-    text[n] = '\0'; /* n < len: inside the input's buffer */
-    source_set_text(c->src, text, n, map, (uint32_t)c->lines.n, NULL);
+    return map;
+}
+
+/* c->lines (empty) made again from the text write_lines_over_input wrote (n bytes, n_lines
+ * lines each ended by '\n', none holding one) and its map; false when out of memory. */
+static bool lines_from_text(struct cleaner *c, const char *text, size_t n, const uint32_t *map,
+                            uint32_t n_lines)
+{
+    if (!cl_lines_reserve(c, &c->lines, n_lines))
+        return false;
+    const char *s = text, *end = text + n;
+    /* Bound: one line a round, n_lines rounds. */
+    for (uint32_t i = 1; i <= n_lines && s < end; i++) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        if (!nl)
+            nl = end;
+        if (!cl_push(c, &c->lines, s, (size_t)(nl - s), map[i]))
+            return false;
+        s = nl + 1;
+    }
     return true;
 }
 
 /* After the literal step rewrote the lines: 1 when the text is done (the rule above), 0 when
  * the other steps must run (then the lines may have been written over the input already,
- * and c->input_written says so), -1 out of memory. */
+ * and c->input_written says so), -1 out of memory.  With a hook (clean.h) the quick scan is
+ * the hook's, and the map is made first, for what the hook does beside the scan; when the
+ * scan finds the text dirty, that map stays unused in the source's arena (4 bytes a line). */
 static int decoded_text_done(struct cleaner *c)
 {
     size_t total;
@@ -846,9 +865,26 @@ static int decoded_text_done(struct cleaner *c)
     bool needs_steps;
     size_t n = write_lines_over_input(c, &needs_steps);
     c->input_written = true;
-    if (needs_steps || clean_quick_scan(c->src->bytes, n))
+    if (needs_steps)
         return 0;
-    return keep_written_text(c, n) ? 1 : -1;
+    char *text = c->src->bytes;
+    if (!c->hook && clean_quick_scan(text, n))
+        return 0;
+    uint32_t *map = written_text_map(c);
+    if (!map)
+        return -1;
+    text[n] = '\0'; /* n < len: inside the input's buffer */
+    uint32_t n_lines = (uint32_t)c->lines.n;
+    if (c->hook) {
+        /* The lines are the text's, one each '\n': their array (16 bytes a line) goes
+           before the hook fills memory with the parsed model, and is made again from the
+           text when the steps must run after all. */
+        cl_lines_free(&c->lines);
+        if (c->hook->scan(c->hook->ctx, text, n, map, n_lines))
+            return lines_from_text(c, text, n, map, n_lines) ? 0 : -1;
+    }
+    source_set_text(c->src, text, n, map, n_lines, NULL);
+    return 1;
 }
 
 /* ---- the quick scan -------------------------------------------------------------------- */
@@ -1030,10 +1066,11 @@ static bool steps_after_literals(struct cleaner *c)
 }
 
 static enum sp_status run_pipeline(struct document *doc, struct diag *err, bool shortcut,
-                                   bool *taken)
+                                   bool *taken, const struct clean_scan_hook *hook)
 {
     struct cleaner c = {0};
     c.src = &doc->src;
+    c.hook = hook;
     c.input_len = doc->src.len;
     arena_init(&c.scratch);
     enum sp_status status = SP_OK;
@@ -1053,8 +1090,8 @@ static enum sp_status run_pipeline(struct document *doc, struct diag *err, bool 
     return status;
 }
 
-enum sp_status clean_document_steps(struct document *doc, struct diag *err, bool shortcut,
-                                    bool *taken)
+static enum sp_status clean_steps(struct document *doc, struct diag *err, bool shortcut,
+                                  bool *taken, const struct clean_scan_hook *hook)
 {
     if (taken)
         *taken = false;
@@ -1062,12 +1099,24 @@ enum sp_status clean_document_steps(struct document *doc, struct diag *err, bool
         return SP_OK; /* cleaned before, and the input is gone: the text stays */
     if (doc->src.len > UINT32_MAX / 2)
         return SP_OK; /* lines and offsets are 32-bit: such input is read as it is */
-    return run_pipeline(doc, err, shortcut, taken);
+    return run_pipeline(doc, err, shortcut, taken, hook);
+}
+
+enum sp_status clean_document_steps(struct document *doc, struct diag *err, bool shortcut,
+                                    bool *taken)
+{
+    return clean_steps(doc, err, shortcut, taken, NULL);
 }
 
 enum sp_status clean_document_full(struct document *doc, struct diag *err)
 {
-    return clean_document_steps(doc, err, true, NULL);
+    return clean_steps(doc, err, true, NULL, NULL);
+}
+
+enum sp_status clean_document_full_hooked(struct document *doc, struct diag *err,
+                                          const struct clean_scan_hook *hook)
+{
+    return clean_steps(doc, err, true, NULL, hook);
 }
 
 enum sp_status clean_document(struct document *doc, struct diag *err)

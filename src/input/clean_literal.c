@@ -22,6 +22,7 @@
 struct lit {
     uint32_t a, b;  /* opening and closing quote offsets */
     bool nl;        /* holds a \n escape */
+    uint32_t nls;   /* how many (at most the lines its decoding ends) */
 };
 
 struct lits {
@@ -29,7 +30,7 @@ struct lits {
     size_t n, cap;
 };
 
-static bool lits_push(struct lits *l, uint32_t a, uint32_t b, bool nl)
+static bool lits_push(struct lits *l, uint32_t a, uint32_t b, uint32_t nls)
 {
     if (l->n == l->cap) {
         size_t ncap = l->cap ? l->cap * 2 : 16;
@@ -41,7 +42,8 @@ static bool lits_push(struct lits *l, uint32_t a, uint32_t b, bool nl)
     }
     l->v[l->n].a = a;
     l->v[l->n].b = b;
-    l->v[l->n].nl = nl;
+    l->v[l->n].nl = nls != 0;
+    l->v[l->n].nls = nls;
     l->n++;
     return true;
 }
@@ -90,10 +92,10 @@ static bool escapes_newline(const char *p, uint32_t len, uint32_t j)
 }
 
 /* The closing quote q of the string whose body starts at j (an escape's two bytes skipped),
- * or len when the line ends first; *nl is set when the body holds a \n escape.  The body of
+ * or len when the line ends first; *nls counts the body's \n escapes.  The body of
  * an event log's plan is hundreds of megabytes with an escape every few dozen bytes: the
  * blocks are read here, without a call for each escape. */
-static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, bool *nl)
+static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, uint32_t *nls)
 {
 #ifdef __SSE2__
     const __m128i vb = _mm_set1_epi8('\\'), vq = _mm_set1_epi8(q);
@@ -111,7 +113,7 @@ static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, bool
                 continue; /* the byte after a backslash */
             if (p[k] == q)
                 return k;
-            *nl = *nl || escapes_newline(p, len, k);
+            *nls += escapes_newline(p, len, k);
             j = k + 2;
         }
     }
@@ -123,7 +125,7 @@ static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, bool
         if (p[j] == q)
             return j;
         if (p[j] == '\\') {
-            *nl = *nl || escapes_newline(p, len, j);
+            *nls += escapes_newline(p, len, j);
             j += 2;
         } else {
             j++;
@@ -143,11 +145,11 @@ static bool find_literals(const char *p, uint32_t len, struct lits *out)
             i = next_of(p, len, i + 1, '"', '\'');
             continue;
         }
-        bool nl = false;
-        uint32_t j = string_end(p, len, i + 1, q, &nl);
+        uint32_t nls = 0;
+        uint32_t j = string_end(p, len, i + 1, q, &nls);
         if (j >= len)
             return true; /* the rest of the line is an unterminated string: not ours */
-        if (!lits_push(out, i, j, nl))
+        if (!lits_push(out, i, j, nls))
             return false;
         i = j + 1;
     }
@@ -690,10 +692,17 @@ static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
             i = j;
             continue;
         }
-        /* The first run decoded: the new array gets room for the lines as they are (the
-           decoded strings add some: cl_push grows it then). */
-        if (!*changed && !cl_lines_reserve(c, &out, n))
-            goto done;
+        /* The first run decoded: the new array gets room for the lines as they are and the
+           lines the first line's strings decode to (an event log's line is millions: the
+           array is not grown and moved a dozen times on the way); the other lines of a run
+           add some, and cl_push grows it then. */
+        if (!*changed) {
+            size_t room = n + 1;
+            for (size_t k = 0; k < ls.n; k++)
+                room += ls.v[k].nls;
+            if (!cl_lines_reserve(c, &out, room))
+                goto done;
+        }
         for (size_t m = copied; m < i; m++)
             if (!cl_push(c, &out, c->lines.v[m].p, c->lines.v[m].len, c->lines.v[m].orig))
                 goto done;

@@ -46,6 +46,7 @@ enum {
 };
 
 struct cl_facts;
+struct clean_scan_hook;
 
 struct cleaner {
     struct source *src;     /* doc->src: the input read, the text written */
@@ -69,6 +70,7 @@ struct cleaner {
     uint32_t changed;       /* CL_* bits */
     bool input_written;     /* lines were written over src->bytes: src->bytes is no longer
                                the input (clean.c, clean_literal.c) */
+    const struct clean_scan_hook *hook; /* the decoded text's quick scan, or NULL (clean.h) */
     bool nomem;
 };
 

@@ -351,6 +351,47 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
     return trial;
 }
 
+/* ---- a decoded plan: its quick scan and its parse at once ---------------------------- */
+
+/* The plan of an event log's line is decoded from its string by clean-up, which keeps the
+ * decoded text as it is when the quick scan finds nothing to clean in it.  That scan runs on
+ * a second thread while this one parses the text (clean.h's hook), as for a big file's own
+ * bytes above: the parse is kept when the scan finds nothing, thrown away otherwise. */
+struct decoded_parse {
+    const char *name;
+    struct diag *err;
+    struct document *trial; /* the parse of the decoded text, when the scan found it clean */
+    enum sp_status st;      /* its status */
+};
+
+static bool scan_decoded_beside_parse(void *ctx, const char *text, size_t len,
+                                      const uint32_t *line_map, uint32_t n_lines)
+{
+    struct decoded_parse *dp = ctx;
+    struct scan_job job = {text, len, 0};
+    pthread_t th;
+    if (len < PARALLEL_SCAN_MIN || !thread_start_quiet(&th, scan_main, &job))
+        return clean_quick_scan(text, len);
+    struct document *trial = document_new(dp->name, NULL, 0);
+    if (trial) {
+        source_borrow(&trial->src, text, len);
+        /* What the source will hold once clean-up keeps the text: the parser reads the
+           input line of each text line from it. */
+        trial->src.line_map = line_map;
+        trial->src.n_text_lines = n_lines;
+        trial->parse_cancel = &job.dirty;
+        dp->st = parse_document(trial, dp->err);
+        trial->parse_cancel = NULL;
+    }
+    pthread_join(th, NULL);
+    bool dirty = atomic_load(&job.dirty) != 0;
+    if (!dirty)
+        dp->trial = trial;
+    else
+        document_free(trial);
+    return dirty;
+}
+
 /* ---- line ends and encodings clean-up does not know -------------------------------------- */
 
 enum utf16 { UTF16_NONE, UTF16_LE, UTF16_BE };
@@ -498,7 +539,24 @@ static enum sp_status load_document(struct document *doc, struct document **out,
         document_free(doc);
         return SP_ERR_NOMEM;
     }
-    s = scanned && dirty ? clean_document_full(doc, err) : clean_document(doc, err);
+    struct decoded_parse dp = {.name = doc->name, .err = err};
+    struct clean_scan_hook hook = {scan_decoded_beside_parse, &dp};
+    s = scanned && dirty ? clean_document_full_hooked(doc, err, &hook) : clean_document(doc, err);
+    if (dp.trial && s == SP_OK && !doc->src.n_notes) {
+        /* The decoded text was parsed beside its scan (and clean-up, which kept it, had
+           nothing to warn about: its warnings would come before the parser's).  The trial
+           read doc's text without holding it: now it takes the whole source, and the arena
+           where the cell map was read before clean-up. */
+        struct document *trial = dp.trial;
+        source_free(&trial->src);
+        source_move(&trial->src, &doc->src);
+        arena_adopt(&trial->arena, &doc->arena);
+        document_free(doc);
+        doc = trial;
+        s = dp.st;
+        goto finish;
+    }
+    document_free(dp.trial);
     file_notes(doc);
     /* Clean-up wrote a text of its own and nothing points into the input any more: a second
        copy of it would only raise the peak (corpus concatenation: 3.75x). */

@@ -1,0 +1,28 @@
+/* freshmem: big blocks of new anonymous memory, made present at the lowest cost the machine
+ * offers.
+ *
+ * Why: on the benchmark VMs the first touch of a fresh 4 KB page costs about as much as
+ * reading 1 KB of a file (BENCHMARKS.md); as transparent 2 MB pages the same memory is
+ * present several times faster.  The arena's big chunks and the writable copy of a mapped
+ * input (mapfile_writable) both come from here.
+ * Owns: nothing after it returns; the caller munmap()s the block (mapped_len bytes).
+ * Never: asks for huge pages where the kernel would first have to compact memory for them
+ * (such a fault can stall for seconds); then the block is 4 KB pages, made present in one
+ * call.
+ */
+#ifndef SPARKPLAN_FRESHMEM_H
+#define SPARKPLAN_FRESHMEM_H
+
+#include <stddef.h>
+
+/* At least want bytes, zeroed, readable and writable, on a 2 MB boundary, every page present;
+ * *mapped_len is the length mapped (want rounded up to 2 MB).  NULL when out of memory. */
+void *freshmem_map(size_t want, size_t *mapped_len);
+
+/* Asks for huge pages (where they are cheap, as above) for the pages of a big block from
+ * malloc that are not present yet and are about to be written whole (a line array of
+ * millions of lines): each 2 MB of it is then one fault instead of 512.  Nothing else
+ * changes: the block is still realloc'd and freed as malloc's. */
+void freshmem_advise(void *p, size_t len);
+
+#endif

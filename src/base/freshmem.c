@@ -1,0 +1,107 @@
+/* freshmem.c: big blocks of new memory, as huge pages where they are cheap (see freshmem.h). */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
+#include "sparkplan/freshmem.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define HUGE_PAGE (2u << 20)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL and pages are touched */
+#endif
+
+/* Free blocks of 2 MB and more the kernel holds (/proc/buddyinfo, in 2 MB units), or 0
+ * when it cannot be read.  Huge pages are asked for only while there are twice as many as a
+ * block needs: where memory is fragmented the kernel would compact it first, and such a
+ * fault stalls for seconds (seen with MADV_HUGEPAGE on a 300 MB buffer, BENCHMARKS.md). */
+static size_t free_huge_blocks(void)
+{
+    FILE *f = fopen("/proc/buddyinfo", "r");
+    if (!f)
+        return 0;
+    size_t blocks = 0;
+    char line[512];
+    /* Bound: one line per memory zone. */
+    while (fgets(line, sizeof line, f)) {
+        char *p = strstr(line, "zone");
+        if (!p)
+            continue;
+        p += 4;
+        while (*p == ' ')
+            p++;
+        while (*p && *p != ' ') /* the zone's name */
+            p++;
+        for (int order = 0; order < 16; order++) { /* bound: the orders of the line */
+            char *end;
+            unsigned long n = strtoul(p, &end, 10);
+            if (end == p)
+                break;
+            if (order >= 9)
+                blocks += n << (order - 9);
+            p = end;
+        }
+    }
+    fclose(f);
+    return blocks;
+}
+
+/* Huge pages are asked for when there are twice as many free as len needs. */
+static bool huge_pages_cheap(size_t len)
+{
+    return free_huge_blocks() >= 2 * ((len + HUGE_PAGE - 1) / HUGE_PAGE);
+}
+
+void freshmem_advise(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+    /* The whole pages of the block: madvise wants a page boundary, and a part of a page
+       belongs to the allocator's bookkeeping or another block. */
+    uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, e = ((uintptr_t)p + len) & ~(uintptr_t)4095;
+    if (e > a && e - a >= HUGE_PAGE && huge_pages_cheap(e - a))
+        madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)len;
+#endif
+}
+
+/* Anonymous memory on 2 MB boundaries, asked for as transparent huge pages, with every page
+ * made present before it is written.  On the reference VM 130 MB of 4 KB pages took 38-44 ms
+ * to fault in (MAP_POPULATE); as 2 MB pages the same memory is present in 15-16 ms
+ * (BENCHMARKS.md).  Where huge pages are off (THP "never") or memory is fragmented, this is
+ * the 4 KB path. */
+void *freshmem_map(size_t want, size_t *mapped_len)
+{
+    if (want > SIZE_MAX - 2 * (size_t)HUGE_PAGE)
+        return NULL;
+    size_t len = (want + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+    char *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    /* Keep the aligned len bytes; give back the unaligned head and tail. */
+    char *base = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (base > m)
+        munmap(m, (size_t)(base - m));
+    if (base + len < m + len + HUGE_PAGE)
+        munmap(base + len, (size_t)(m + len + HUGE_PAGE - (base + len)));
+    bool huge = false;
+#ifdef MADV_HUGEPAGE
+    if (huge_pages_cheap(len))
+        huge = madvise(base, len, MADV_HUGEPAGE) == 0;
+#endif
+    /* As 2 MB pages the block is faulted in a page at a time as it is written: 64 faults for
+       128 MB, and an unused tail never becomes resident.  As 4 KB pages it is made present
+       in one call. */
+    if (!huge && madvise(base, len, MADV_POPULATE_WRITE) != 0) {
+        /* Bound: one write per 4 KB page of the block. */
+        for (size_t i = 0; i < len; i += 4096)
+            ((volatile char *)base)[i] = 0;
+    }
+    *mapped_len = len;
+    return base;
+}

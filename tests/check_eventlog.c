@@ -273,8 +273,8 @@ static struct ev_app *load_mem(const char *bytes, size_t len)
 static const struct plan_node *node_named(const struct ev_plan *p, const char *name)
 {
     for (uint32_t i = 0; i < p->section->n_nodes; i++)
-        if (tu_slice_is(p->section->preorder[i]->name, name))
-            return p->section->preorder[i];
+        if (tu_slice_is(plan_node_name(plan_section_node(p->section, i)), name))
+            return plan_section_node(p->section, i);
     ck_abort_msg("no node %s", name);
     return NULL;
 }

@@ -56,7 +56,7 @@ static struct document *chain_document(uint32_t depth)
         struct plan_node *n = plan_node_new(s);
         n->line = i + 2;
         n->id = (int32_t)(depth - i);
-        n->name = n->text = slice_cstr("Project");
+        plan_node_set_text(n, slice_cstr("Project")), plan_node_set_name(n, plan_node_text(n));
         if (prev)
             plan_node_append_child(prev, n);
         else
@@ -73,11 +73,11 @@ START_TEST(a_deep_chain_finishes_without_recursion)
     struct plan_section *s = doc->first_plan->first_section;
     ck_assert_uint_eq(s->n_nodes, 200000);
     ck_assert_uint_eq(s->first_root->subtree_size, 199999);
-    ck_assert_uint_eq(s->preorder[199999]->depth, 199999);
+    ck_assert_uint_eq(plan_section_node(s, 199999)->depth, 199999);
     struct plan_node *n = plan_node_find_by_id(doc->first_plan, 1);
     ck_assert_ptr_nonnull(n);
     ck_assert_uint_eq(n->depth, 199999);
-    ck_assert_ptr_eq(document_node_at_line(doc, 5), s->preorder[3]);
+    ck_assert_ptr_eq(document_node_at_line(doc, 5), plan_section_node(s, 3));
     document_free(doc);
 }
 END_TEST
@@ -108,7 +108,7 @@ START_TEST(a_plan_built_by_enter_and_leave_has_its_tree)
     build_leave(&b);
     for (int i = 0; i < 4; i++) {
         ck_assert_ptr_nonnull(n[i]);
-        n[i]->name = n[i]->text = slice_cstr(names[i]);
+        plan_node_set_text(n[i], slice_cstr(names[i])), plan_node_set_name(n[i], plan_node_text(n[i]));
         n[i]->line = (uint32_t)i + 2;
     }
     build_details_start(n[2], slice_cstr("(3) Exchange"), 9, 9);
@@ -125,14 +125,14 @@ START_TEST(a_plan_built_by_enter_and_leave_has_its_tree)
     const struct plan_section *sec = doc->first_plan->first_section;
     ck_assert_uint_eq(sec->n_roots, 1);
     ck_assert_ptr_eq(sec->first_root, n[0]);
-    ck_assert_uint_eq(n[0]->n_children, 2);
-    ck_assert_ptr_eq(n[0]->first_child, n[1]);
-    ck_assert_ptr_eq(n[1]->next_sibling, n[3]);
-    ck_assert_ptr_eq(n[2]->parent, n[1]);
+    ck_assert_uint_eq(plan_node_n_children(n[0]), 2);
+    ck_assert_ptr_eq(plan_node_first_child(n[0]), n[1]);
+    ck_assert_ptr_eq(plan_node_next_sibling(n[1]), n[3]);
+    ck_assert_ptr_eq(plan_node_parent(n[2]), n[1]);
     ck_assert_uint_eq(n[2]->depth, 2);
     ck_assert_uint_eq(n[0]->subtree_size, 3);
     for (uint32_t i = 0; i < 4; i++)
-        ck_assert_ptr_eq(sec->preorder[i], n[i]);
+        ck_assert_ptr_eq(plan_section_node(sec, i), n[i]);
     struct plan_detail d;
     ck_assert(plan_node_detail(n[2], "Input", &d));
     ck_assert_msg(tu_slice_is(d.value, "[1]: [a#1]"), "Input is \"%.*s\"", (int)d.value.len,
@@ -154,7 +154,7 @@ static struct document *one_node_with_details(const char *buf, uint32_t n_fields
     struct plan_node *n = build_enter(&b);
     ck_assert_ptr_nonnull(n);
     build_leave(&b);
-    n->name = n->text = slice_cstr("Exchange");
+    plan_node_set_text(n, slice_cstr("Exchange")), plan_node_set_name(n, plan_node_text(n));
     n->line = 2;
     const char *nl = strchr(buf, '\n');
     build_details_start(n, slice_make(buf, (size_t)(nl - buf)), 9, 9);

@@ -24,5 +24,9 @@ char *arena_strdup(struct arena *a, const char *s);
 char *arena_printf(struct arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void arena_free(struct arena *a);
+/* Readies fresh anonymous memory the way big chunks are (2 MB aligned base and len): as
+ * transparent huge pages where the kernel has them free, else made present in one call.
+ * For other owners of big growing memory (plan.c's node store). */
+void arena_prepare_pages(char *base, size_t len);
 
 #endif

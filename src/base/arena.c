@@ -110,6 +110,20 @@ static struct arena_chunk *chunk_map(size_t want, size_t *mapped_len)
     return (struct arena_chunk *)(void *)base;
 }
 
+void arena_prepare_pages(char *base, size_t len)
+{
+    bool huge = false;
+#ifdef MADV_HUGEPAGE
+    if (free_huge_blocks() >= 2 * (len / HUGE_PAGE))
+        huge = madvise(base, len, MADV_HUGEPAGE) == 0;
+#endif
+    if (!huge && madvise(base, len, MADV_POPULATE_WRITE) != 0) {
+        /* Bound: one write per 4 KB page of the range. */
+        for (size_t i = 0; i < len; i += 4096)
+            ((volatile char *)base)[i] = 0;
+    }
+}
+
 static struct arena_chunk *chunk_new(size_t size)
 {
     struct arena_chunk *c;

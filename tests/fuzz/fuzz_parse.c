@@ -37,17 +37,20 @@ static void same_as_the_walk(const struct document *doc, const uint8_t *data, si
     plan_order_enable(true);
     check(s == SP_OK && w->n_all_nodes == doc->n_all_nodes);
     for (size_t i = 0; i < doc->n_all_nodes; i++) {
-        const struct plan_node *a = doc->all_nodes[i], *b = w->all_nodes[i];
-        check(a->line == b->line && a->depth == b->depth && a->preorder == b->preorder &&
+        const struct plan_node *a = document_node(doc, i), *b = document_node(w, i);
+        check(a->line == b->line && a->depth == b->depth &&
+              plan_node_preorder(a) == plan_node_preorder(b) &&
               a->subtree_size == b->subtree_size && a->id == b->id &&
               a->section->n_nodes == b->section->n_nodes);
     }
     for (const struct plan *p = doc->first_plan, *q = w->first_plan; p && q;
          p = p->next, q = q->next) {
         check(p->by_id_len == q->by_id_len);
-        for (uint32_t k = 0; k < p->by_id_len; k++)
-            check(!p->by_id[k] == !q->by_id[k] &&
-                  (!p->by_id[k] || p->by_id[k]->line == q->by_id[k]->line));
+        for (uint32_t k = 0; k < p->by_id_len; k++) {
+            const struct plan_node *x = plan_node_find_by_id(p, (int32_t)k);
+            const struct plan_node *y = plan_node_find_by_id(q, (int32_t)k);
+            check(!x == !y && (!x || x->line == y->line));
+        }
     }
     document_free(w);
 }

@@ -420,3 +420,54 @@ char *tu_finish_differs(const char *path, size_t *nodes)
     document_free(b);
     return why;
 }
+
+void tu_check_derived(const struct document *doc)
+{
+    const char *text = doc->src.text;
+    size_t made = 0;
+    for (const struct plan *p = doc->first_plan; p; p = p->next)
+        for (const struct plan_section *s = p->first_section; s; s = s->next) {
+            uint32_t *kids = calloc((size_t)s->n_nodes + 1, sizeof *kids);
+            ck_assert_ptr_nonnull(kids);
+            for (uint32_t k = 0; k < s->n_nodes; k++) {
+                const struct plan_node *n = plan_section_node(s, k);
+                ck_assert_ptr_eq(n->section, s);
+                ck_assert_uint_eq(plan_node_preorder(n), k);
+                const struct plan_node *up = plan_node_parent(n);
+                if (up) {
+                    ck_assert_ptr_eq(up->section, s);
+                    ck_assert_uint_lt(plan_node_preorder(up), k);
+                    kids[plan_node_preorder(up)]++;
+                }
+                struct slice t = plan_node_text(n), name = plan_node_name(n);
+                if (name.len)
+                    ck_assert_msg(name.ptr >= t.ptr && name.ptr + name.len <= t.ptr + t.len,
+                                  "line %u: the name is not inside the text", n->line);
+                struct slice d = plan_node_details_text(n);
+                uint32_t tl = plan_node_details_text_line(n);
+                if (d.len) {
+                    ck_assert_ptr_nonnull(text);
+                    ck_assert(d.ptr >= text && d.ptr + d.len <= text + doc->src.text_len);
+                    uint32_t line = 1;
+                    for (const char *c = text; c < d.ptr; c++) /* bound: small documents */
+                        line += *c == '\n';
+                    ck_assert_uint_eq(tl, line);
+                    ck_assert_uint_eq(plan_node_details_line(n), document_original_line(doc, line));
+                    if (!doc->src.line_map)
+                        ck_assert_uint_eq(plan_node_details_line(n), line);
+                } else {
+                    ck_assert_uint_eq(n->n_details, 0);
+                }
+            }
+            for (uint32_t k = 0; k < s->n_nodes; k++)
+                ck_assert_uint_eq(plan_node_n_children(plan_section_node(s, k)), kids[k]);
+            made += s->n_nodes;
+            free(kids);
+        }
+    ck_assert_uint_eq(doc->n_all_nodes, made);
+    for (size_t i = 1; i < doc->n_all_nodes; i++)
+        ck_assert_uint_le(document_node(doc, i - 1)->line, document_node(doc, i)->line);
+    for (size_t i = 0; i < doc->n_all_nodes; i++)
+        ck_assert_ptr_eq(document_node_at_line(doc, document_node(doc, i)->line)->section->plan->doc,
+                         doc);
+}

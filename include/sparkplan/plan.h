@@ -241,6 +241,8 @@ static inline struct slice plan_node_name(const struct plan_node *n)
 {
     if (n->name_len_ == UINT32_MAX) /* a name far from the text (hand-built trees) */
         return plan_node_far_name_(n);
+    if (!n->name_len_)
+        return slice_make(n->text_ptr_, 0);
     return slice_make(n->text_ptr_ + n->name_off_, n->name_len_);
 }
 /* Index of a node in its document's nodes (the order made). */
@@ -325,6 +327,10 @@ void plan_order_enable(bool on);
  * not one stretch of the store), by_id and input order.
  * Iterative, linear.  Returns false on allocation failure. */
 bool document_finish(struct document *doc);
+
+/* Bytes the model holds: its arena, the nodes made and their details blocks (for the
+ * benchmark and the tests that keep the model small). */
+size_t document_model_bytes(const struct document *doc);
 
 /* Original input line for a 1-based line of doc->text. */
 uint32_t document_original_line(const struct document *doc, uint32_t text_line);

@@ -372,6 +372,14 @@ void document_warn(struct document *doc, uint32_t line, const char *fmt, ...)
     doc->n_warnings++;
 }
 
+size_t document_model_bytes(const struct document *doc)
+{
+    size_t n = doc->n_nodes_made;
+    return doc->arena.used_bytes + n * sizeof(struct plan_node) +
+           (doc->blocks.base ? n * sizeof(struct plan_node_block) : 0) +
+           doc->cap_far_names * sizeof *doc->far_names;
+}
+
 uint32_t document_original_line(const struct document *doc, uint32_t text_line)
 {
     if (!doc->src.line_map || text_line == 0 || text_line > doc->src.n_text_lines)

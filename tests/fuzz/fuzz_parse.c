@@ -74,14 +74,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (const struct plan_section *sec = p->first_section; sec; sec = sec->next) {
             check_slice(doc, sec->title);
             for (uint32_t i = 0; i < sec->n_nodes; i++) {
-                const struct plan_node *n = sec->preorder[i];
+                const struct plan_node *n = plan_section_node(sec, i);
                 check(n->section == sec);
-                check(n->preorder == i);
+                check(plan_node_preorder(n) == i);
                 check(i + 1 + (size_t)n->subtree_size <= sec->n_nodes);
-                check(n->parent ? n->depth == n->parent->depth + 1 : n->depth == 0);
+                check(plan_node_parent(n) ? n->depth == plan_node_parent(n)->depth + 1 : n->depth == 0);
                 check(n->line >= 1 && n->line <= lines);
-                check_slice(doc, n->name);
-                check_slice(doc, n->text);
+                check_slice(doc, plan_node_name(n));
+                check_slice(doc, plan_node_text(n));
                 /* The fields split on demand are the ones the parser counted. */
                 struct plan_details it;
                 struct plan_detail d;
@@ -90,10 +90,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 for (; plan_details_next(&it, &d); k++) {
                     check_slice(doc, d.key);
                     check_slice(doc, d.value);
-                    check_slice(doc, n->details_text);
-                    check(d.key.ptr >= n->details_text.ptr &&
-                          d.value.ptr + d.value.len <= n->details_text.ptr + n->details_text.len);
-                    check(d.line >= n->details_line && d.line <= lines);
+                    check_slice(doc, plan_node_details_text(n));
+                    check(d.key.ptr >= plan_node_details_text(n).ptr &&
+                          d.value.ptr + d.value.len <= plan_node_details_text(n).ptr + plan_node_details_text(n).len);
+                    check(d.line >= plan_node_details_line(n) && d.line <= lines);
                 }
                 check(k == n->n_details);
                 seen++;

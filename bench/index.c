@@ -234,7 +234,8 @@ static size_t pi_check(const struct pi *x, const char *path)
     for (uint32_t i = 0; i < x->n && i < doc->n_all_nodes; i++) { /* bound: every operator */
         const struct plan_node *n = document_node(doc, i);
         const struct pi_node *e = &x->v[i];
-        uint32_t parent = plan_node_parent(n) ? plan_node_preorder(plan_node_parent(n)) : UINT32_MAX;
+        uint32_t parent =
+            plan_node_parent(n) ? plan_node_preorder(plan_node_parent(n)) : UINT32_MAX;
         int32_t want_id = n->id >= 0 ? n->id : n->stage >= 0 ? n->stage : 0;
         const char *why = n->depth != e->depth                   ? "depth"
                           : parent != x->parent[i]               ? "parent"

@@ -984,14 +984,17 @@ static int visit_all(const char *path, const struct stat *st, int type, struct F
     struct linted l = lint_file(path, &ok);
     for (size_t i = 0; ok && i < l.doc->n_all_nodes; i++) {
         const struct plan_node *n = document_node(l.doc, i);
-        if (slice_find_in(plan_node_text(n), "... ", 0) >= 0 && slice_find_in(plan_node_text(n), " more field", 0) >= 0)
+        if (slice_find_in(plan_node_text(n), "... ", 0) >= 0 &&
+            slice_find_in(plan_node_text(n), " more field", 0) >= 0)
             expect(l.a, n, RULE_TRUNCATED_FIELDS, RULE_TRUNCATED_FIELDS, path);
         enum section_kind k = n->section->kind;
         if (k != SECTION_PHYSICAL && k != SECTION_SUBQUERY)
             continue;
         bool in_initial = false;  /* AQE initial plans shadowed by a final plan are not linted */
-        for (const struct plan_node *p = plan_node_parent(n); p && !in_initial; p = plan_node_parent(p))
-            in_initial = node_is_initial_plan_label(p) && plan_node_parent(p) && plan_node_first_child(plan_node_parent(p)) != p;
+        for (const struct plan_node *p = plan_node_parent(n); p && !in_initial;
+             p = plan_node_parent(p))
+            in_initial = node_is_initial_plan_label(p) && plan_node_parent(p) &&
+                         plan_node_first_child(plan_node_parent(p)) != p;
         if (in_initial)
             continue;
         const struct catalog_entry *e = node_entry(n);
@@ -1043,7 +1046,8 @@ static void tab_summary(struct plan_section *s, struct plan_node *scope, struct 
 static struct plan_node *label_with(struct plan_section *s, const char *word)
 {
     for (uint32_t i = 0; i < s->n_nodes; i++)
-        if ((plan_section_node(s, i)->flags & NODE_LABEL) && slice_find(plan_node_text(plan_section_node(s, i)), word) >= 0)
+        if ((plan_section_node(s, i)->flags & NODE_LABEL) &&
+            slice_find(plan_node_text(plan_section_node(s, i)), word) >= 0)
             return plan_section_node(s, i);
     ck_abort_msg("no %s label", word);
     return NULL;
@@ -1287,7 +1291,8 @@ START_TEST(exchange_partitionings_are_read_in_any_case_with_a_glued_prefix)
     const struct plan_section *sec = doc->first_plan->first_section;
     for (uint32_t i = 0; i < sec->n_nodes; i++) {
         const struct plan_node *n = plan_section_node(sec, i);
-        if (!tu_slice_is(plan_node_name(n), "Exchange") && !tu_slice_is(plan_node_name(n), "GpuColumnarExchange"))
+        if (!tu_slice_is(plan_node_name(n), "Exchange") &&
+            !tu_slice_is(plan_node_name(n), "GpuColumnarExchange"))
             continue;
         ck_assert_uint_lt(k, sizeof want / sizeof want[0]);
         enum partitioning_kind kind = PART_UNKNOWN;

@@ -179,7 +179,8 @@ START_TEST(a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last)
         ck_assert_uint_eq(doc->n_all_nodes, 2 * copies);
         ck_assert_ptr_ne(doc->src.text, doc->src.bytes); /* cleaned */
         const struct plan_node *last = document_node(doc, doc->n_all_nodes - 1);
-        ck_assert(plan_node_text(last).len && plan_node_text(last).ptr[plan_node_text(last).len - 1] == ')');
+        ck_assert(plan_node_text(last).len &&
+                  plan_node_text(last).ptr[plan_node_text(last).len - 1] == ')');
         document_free(doc);
     }
     free(quoted);
@@ -298,7 +299,8 @@ START_TEST(finishing_numbers_every_section_and_keeps_the_first_id)
                 n[k] = plan_node_new(s);
                 n[k]->line = ++line;
                 n[k]->id = ids[k];
-                plan_node_set_text(n[k], slice_cstr("Project")), plan_node_set_name(n[k], plan_node_text(n[k]));
+                plan_node_set_text(n[k], slice_cstr("Project")),
+                    plan_node_set_name(n[k], plan_node_text(n[k]));
             }
             plan_section_append_root(s, n[0]);
             plan_node_append_child(n[0], n[1]);
@@ -313,7 +315,8 @@ START_TEST(finishing_numbers_every_section_and_keeps_the_first_id)
     int pi = 0;
     for (struct plan *p = doc->first_plan; p; p = p->next, pi++) {
         ck_assert_uint_eq(p->by_id_len, 5);
-        ck_assert_ptr_eq(plan_node_find_by_id(p, 3), first_3[pi]); /* the first section's, not the second's */
+        ck_assert_ptr_eq(plan_node_find_by_id(p, 3),
+                         first_3[pi]); /* the first section's, not the second's */
         for (struct plan_section *s = p->first_section; s; s = s->next) {
             ck_assert_uint_eq(s->n_nodes, 4);
             ck_assert_uint_eq(s->first_root->subtree_size, 3);

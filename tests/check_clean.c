@@ -214,7 +214,8 @@ START_TEST(cleaned_text_takes_the_inputs_place)
     tu_assert_slice_is(plan_node_name(tu_root(loaded)), "Project");
     struct plan_node *filter = document_node_at_line(loaded, 3);
     tu_assert_slice_is(plan_node_name(filter), "Filter");
-    ck_assert_ptr_nonnull(strstr(plan_node_text(filter).ptr, "        +- *(1) Range")); /* 8 columns */
+    ck_assert_ptr_nonnull(
+        strstr(plan_node_text(filter).ptr, "        +- *(1) Range")); /* 8 columns */
     document_free(loaded);
 }
 END_TEST
@@ -454,7 +455,8 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
     ck_assert_int_eq(an->kind, SECTION_ANALYZED);
     const struct plan_node *root = an->first_root;
     tu_assert_slice_is(plan_node_name(root), "Project");
-    ck_assert_ptr_null(memchr(plan_node_text(root).ptr, '\n', plan_node_text(root).len)); /* one line again */
+    ck_assert_ptr_null(
+        memchr(plan_node_text(root).ptr, '\n', plan_node_text(root).len)); /* one line again */
     ck_assert_uint_eq(plan_node_n_children(root), 1);
     const struct plan_node *parsed = doc->first_plan->first_section->first_root;
     ck_assert_ptr_null(memchr(plan_node_text(parsed).ptr, '\n', plan_node_text(parsed).len));
@@ -489,7 +491,8 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
     for (size_t k = 0; k < 2; k++) {
         doc = tu_parse(moved[k]);
         const struct plan_node *scan = tu_child(tu_root(doc), 0);
-        tu_assert_slice_is(plan_node_name(scan), "FileScan parquet spark_catalog.default.partitioned_employees");
+        tu_assert_slice_is(plan_node_name(scan),
+                           "FileScan parquet spark_catalog.default.partitioned_employees");
         ck_assert_ptr_null(memchr(plan_node_text(scan).ptr, '\n', plan_node_text(scan).len));
         document_free(doc);
     }
@@ -1237,7 +1240,8 @@ static void m_numbered(const char *text, struct sb *o)
             for (uint32_t i = 0; i < s->n_nodes; i++) {
                 const struct plan_node *n = plan_section_node(s, i);
                 uint32_t end = n->line;
-                for (const char *q = plan_node_text(n).ptr; q < plan_node_text(n).ptr + plan_node_text(n).len; q++)
+                for (const char *q = plan_node_text(n).ptr;
+                     q < plan_node_text(n).ptr + plan_node_text(n).len; q++)
                     end += *q == '\n';
                 if (end > last)
                     last = end;

@@ -344,7 +344,8 @@ static bool agrees(struct document *doc, const struct ref *r, char *why, size_t 
             ok = false;
         } else if (!a || b->line < a->line) {
             snprintf(why, whylen, "line %u: model has a node the file does not (%.*s)", b->line,
-                     (int)(plan_node_name(b).len > 40 ? 40 : plan_node_name(b).len), plan_node_name(b).ptr);
+                     (int)(plan_node_name(b).len > 40 ? 40 : plan_node_name(b).len),
+                     plan_node_name(b).ptr);
             ok = false;
         } else {
             int pu = printed_units(b);

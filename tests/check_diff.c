@@ -319,7 +319,8 @@ START_TEST(aqe_wrappers_are_added_without_moving_what_they_wrap)
                               slice_starts_with(plan_node_name(e->b), "BroadcastQueryStage") ||
                               slice_starts_with(plan_node_name(e->b), "ColumnarToRow") ||
                               slice_starts_with(plan_node_name(e->b), "BroadcastExchange"),
-                          "unexpected added node %.*s", (int)plan_node_name(e->b).len, plan_node_name(e->b).ptr);
+                          "unexpected added node %.*s", (int)plan_node_name(e->b).len,
+                          plan_node_name(e->b).ptr);
         /* Both shuffles are still there, the same, below their new query stages. */
         if (e->b && slice_starts_with(plan_node_name(e->b), "Exchange"))
             ck_assert_int_eq(e->change, DIFF_SAME);

@@ -52,7 +52,8 @@ START_TEST(every_node_mentioning_an_id_is_found_and_the_scan_produces_it)
     ck_assert_int_eq(exprid_find(doc, NULL, NULL, 13, &h, &err), SP_OK);
     ck_assert_uint_ge(h.n, 5);  /* scan, filter, exchange, sort, join, project (input) */
     ck_assert_ptr_nonnull(h.producer);
-    ck_assert(slice_starts_with(plan_node_name(h.producer), "Scan parquet spark_catalog.default.orders"));
+    ck_assert(
+        slice_starts_with(plan_node_name(h.producer), "Scan parquet spark_catalog.default.orders"));
     bool join_seen = false;
     for (size_t i = 0; i < h.n; i++) {
         join_seen = join_seen || slice_starts_with(plan_node_name(h.nodes[i]), "SortMergeJoin");

@@ -28,8 +28,8 @@ static void outline(const struct plan_section *s, char *out, size_t cap)
     size_t used = 0;
     out[0] = '\0';
     for (const struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
-        int k = snprintf(out + used, cap - used, "%s%.*s@%u", used ? " " : "", (int)plan_node_name(n).len,
-                         plan_node_name(n).ptr, n->depth);
+        int k = snprintf(out + used, cap - used, "%s%.*s@%u", used ? " " : "",
+                         (int)plan_node_name(n).len, plan_node_name(n).ptr, n->depth);
         ck_assert(k > 0 && (size_t)k < cap - used);
         used += (size_t)k;
     }
@@ -406,7 +406,8 @@ START_TEST(formatted_details_attach_by_id)
     tu_assert_slice_is(tu_detail(scan, 2).value, "InMemoryFileIndex [file:/tmp/t]");
     ck_assert_uint_eq(tu_detail(scan, 4).line, 12);
     ck_assert_uint_eq(plan_node_details_line(scan), 7);
-    ck_assert(slice_starts_with(plan_node_details_text(scan), "(1) Scan parquet spark_catalog.default.t\n"));
+    ck_assert(slice_starts_with(plan_node_details_text(scan),
+                                "(1) Scan parquet spark_catalog.default.t\n"));
     ck_assert(ends_with(plan_node_details_text(scan), "\nReadSchema: struct<key:int,val:int>"));
     ck_assert_int_eq(scan->stage, -1);
     struct plan_node *filter = plan_node_find_by_id(p, 3);
@@ -516,7 +517,8 @@ START_TEST(cost_statistics_become_numbers)
         "== Physical Plan ==\n"
         "ShuffleQueryStage (3), Statistics(X)\n");
     struct plan_section *s = section_n(doc, 0, 0);
-    struct plan_node *a = plan_section_node(s, 0), *pr = plan_section_node(s, 1), *r = plan_section_node(s, 2);
+    struct plan_node *a = plan_section_node(s, 0), *pr = plan_section_node(s, 1),
+                     *r = plan_section_node(s, 2);
     struct plan_stats as, ps, rs, qs;
     ck_assert(plan_node_stats(a, &as) && plan_node_stats(pr, &ps) && plan_node_stats(r, &rs));
     ck_assert(as.has_size && as.has_rows);
@@ -865,7 +867,8 @@ START_TEST(multi_line_node_text_is_joined)
     struct document *doc = tu_parse(text);
     struct plan_node *r = tu_root(doc);
     ck_assert_uint_eq(plan_node_n_children(r), 1);
-    tu_assert_slice_is(plan_node_text(r), "Project [line one\nline two AS s#1]\n:  more continuation text");
+    tu_assert_slice_is(plan_node_text(r),
+                       "Project [line one\nline two AS s#1]\n:  more continuation text");
     tu_assert_slice_is(plan_node_name(r), "Project");
     ck_assert_uint_eq(tu_child(r, 0)->line, 5);
     ck_assert(r->flags & NODE_MULTILINE);
@@ -950,7 +953,8 @@ START_TEST(odd_ids_and_details_never_crash)
     ck_assert_int_eq(plan_section_node(s, 3)->id, -1);
     tu_assert_slice_is(plan_node_name(plan_section_node(s, 3)), "Range");
     tu_assert_slice_is(tu_detail(plan_section_node(s, 1), 0).value, "[1]: [a#1]");
-    ck_assert_ptr_eq(plan_node_details_text(plan_section_node(s, 2)).ptr, plan_node_details_text(plan_section_node(s, 1)).ptr);
+    ck_assert_ptr_eq(plan_node_details_text(plan_section_node(s, 2)).ptr,
+                     plan_node_details_text(plan_section_node(s, 1)).ptr);
     tu_assert_slice_is(tu_detail(plan_section_node(s, 2), 0).value, "[1]: [a#1]");
     ck_assert_ptr_null(plan_node_find_by_id(doc->first_plan, 77));
     document_free(doc);
@@ -1156,8 +1160,9 @@ START_TEST(random_token_soup_never_breaks_the_model)
         for (size_t i = 0; i < doc->n_all_nodes; i++) {
             const struct plan_node *x = document_node(doc, i);
             const struct source *src = &doc->src;
-            ck_assert(plan_node_text(x).len == 0 || (plan_node_text(x).ptr >= src->text &&
-                                           plan_node_text(x).ptr + plan_node_text(x).len <= src->text + src->text_len));
+            ck_assert(plan_node_text(x).len == 0 ||
+                      (plan_node_text(x).ptr >= src->text &&
+                       plan_node_text(x).ptr + plan_node_text(x).len <= src->text + src->text_len));
             ck_assert(!plan_node_parent(x) || x->depth == plan_node_parent(x)->depth + 1);
             ck_assert(x->line >= 1 && x->line <= n + 1);
         }

@@ -108,7 +108,8 @@ START_TEST(a_plan_built_by_enter_and_leave_has_its_tree)
     build_leave(&b);
     for (int i = 0; i < 4; i++) {
         ck_assert_ptr_nonnull(n[i]);
-        plan_node_set_text(n[i], slice_cstr(names[i])), plan_node_set_name(n[i], plan_node_text(n[i]));
+        plan_node_set_text(n[i], slice_cstr(names[i])),
+            plan_node_set_name(n[i], plan_node_text(n[i]));
         n[i]->line = (uint32_t)i + 2;
     }
     build_details_start(n[2], slice_cstr("(3) Exchange"), 9, 9);

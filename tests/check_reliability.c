@@ -95,8 +95,8 @@ START_TEST(ids_and_stages_beyond_32_bits_are_text_and_never_misattached)
     ck_assert_int_lt(scan->stage, 1); /* not read as a stage */
     ck_assert_msg(tu_slice_is(plan_node_text(project), "Project (4294967296)"), "%.*s",
                   (int)plan_node_text(project).len, plan_node_text(project).ptr);
-    ck_assert_msg(tu_slice_is(plan_node_name(filter), "Filter"), "%.*s", (int)plan_node_name(filter).len,
-                  plan_node_name(filter).ptr);
+    ck_assert_msg(tu_slice_is(plan_node_name(filter), "Filter"), "%.*s",
+                  (int)plan_node_name(filter).len, plan_node_name(filter).ptr);
     /* The Filter keeps its own details, and the others get none. */
     ck_assert_uint_eq(filter->n_details, 1);
     ck_assert(tu_slice_is(tu_detail(filter, 0).key, "Condition"));

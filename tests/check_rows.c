@@ -705,7 +705,8 @@ static void check_sliced_search(struct rows *r, const char *pattern, const char 
             bool wrapped;
             ck_assert(rows_search_step(r, slices % 2 ? 1 : -1, &wrapped));
             const struct plan_node *m = r->sel;
-            ck_assert(naive_has(plan_node_text(m).len ? plan_node_text(m) : plan_node_name(m), low, fold) ||
+            ck_assert(naive_has(plan_node_text(m).len ? plan_node_text(m) : plan_node_name(m), low,
+                                fold) ||
                       naive_has(plan_node_details_text(m), low, fold));
             ck_assert_uint_ge(rows_match_index(r), 1);
             ck_assert_uint_le(rows_match_index(r), seen);
@@ -744,7 +745,8 @@ static void check_search_like_naive(struct document *doc, const char *name)
                 long want = 0;
                 for (uint32_t i = 0; i < s->n_nodes; i++) {
                     const struct plan_node *n = plan_section_node(s, i);
-                    want += naive_has(plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n), low, fold) ||
+                    want += naive_has(plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n),
+                                      low, fold) ||
                             naive_has(plan_node_details_text(n), low, fold);
                 }
                 long got = rows_search(&r, patterns[k]);
@@ -969,7 +971,8 @@ START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
         const struct plan_node *m = plan_section_node(s, i);
         want[k++] = (struct rows_span){(uint32_t)(plan_node_text(m).ptr - doc->src.text), 0, i};
         if (plan_node_details_text(m).len)
-            want[k++] = (struct rows_span){(uint32_t)(plan_node_details_text(m).ptr - doc->src.text), 0, i};
+            want[k++] =
+                (struct rows_span){(uint32_t)(plan_node_details_text(m).ptr - doc->src.text), 0, i};
     }
     qsort(want, k, sizeof *want, compare_start);
     ck_assert_uint_eq(r.n_spans, k);
@@ -1140,8 +1143,8 @@ static void assert_up_is_down_reversed(struct rows *r)
     ck_assert_uint_eq(nd, nu);
     for (unsigned i = 0; i < nd; i++)
         ck_assert_msg(down[i] == up[nd - 1 - i], "row %u: %.*s going down, %.*s going up", i,
-                      (int)plan_node_text(down[i]).len, plan_node_text(down[i]).ptr, (int)plan_node_text(up[nd - 1 - i]).len,
-                      plan_node_text(up[nd - 1 - i]).ptr);
+                      (int)plan_node_text(down[i]).len, plan_node_text(down[i]).ptr,
+                      (int)plan_node_text(up[nd - 1 - i]).len, plan_node_text(up[nd - 1 - i]).ptr);
 }
 
 START_TEST(moving_up_is_moving_down_reversed_under_any_fold)

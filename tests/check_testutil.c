@@ -351,8 +351,9 @@ static bool same_place(const struct plan_node *a, const struct plan_node *b)
 {
     if (!a || !b)
         return a == b;
-    return plan_node_preorder(a) == plan_node_preorder(b) && a->line == b->line && a->depth == b->depth &&
-           a->section->kind == b->section->kind && a->section->line == b->section->line;
+    return plan_node_preorder(a) == plan_node_preorder(b) && a->line == b->line &&
+           a->depth == b->depth && a->section->kind == b->section->kind &&
+           a->section->line == b->section->line;
 }
 
 static char *compare_models(const struct document *a, const struct document *b)
@@ -367,12 +368,13 @@ static char *compare_models(const struct document *a, const struct document *b)
         const struct plan_node *x = document_node(a, i), *y = document_node(b, i);
         if (x->depth != y->depth || plan_node_preorder(x) != plan_node_preorder(y) ||
             x->subtree_size != y->subtree_size || x->line != y->line || x->id != y->id ||
-            plan_node_n_children(x) != plan_node_n_children(y) || !same_place(plan_node_parent(x), plan_node_parent(y)) ||
+            plan_node_n_children(x) != plan_node_n_children(y) ||
+            !same_place(plan_node_parent(x), plan_node_parent(y)) ||
             x->section->kind != y->section->kind || x->section->n_nodes != y->section->n_nodes) {
             snprintf(msg, sizeof msg,
-                     "node %zu (line %u): depth %u/%u preorder %u/%u subtree %u/%u id %d/%d",
-                     i, x->line, x->depth, y->depth, plan_node_preorder(x), plan_node_preorder(y), x->subtree_size,
-                     y->subtree_size, x->id, y->id);
+                     "node %zu (line %u): depth %u/%u preorder %u/%u subtree %u/%u id %d/%d", i,
+                     x->line, x->depth, y->depth, plan_node_preorder(x), plan_node_preorder(y),
+                     x->subtree_size, y->subtree_size, x->id, y->id);
             return strdup(msg);
         }
     }
@@ -384,7 +386,8 @@ static char *compare_models(const struct document *a, const struct document *b)
             return strdup(msg);
         }
         for (uint32_t k = 0; k < p->by_id_len; k++)
-            if (index_of(a, plan_node_find_by_id(p, (int32_t)k)) != index_of(b, plan_node_find_by_id(q, (int32_t)k))) {
+            if (index_of(a, plan_node_find_by_id(p, (int32_t)k)) !=
+                index_of(b, plan_node_find_by_id(q, (int32_t)k))) {
                 snprintf(msg, sizeof msg, "plan at line %u: id %u points elsewhere", p->line, k);
                 return strdup(msg);
             }
@@ -468,6 +471,6 @@ void tu_check_derived(const struct document *doc)
     for (size_t i = 1; i < doc->n_all_nodes; i++)
         ck_assert_uint_le(document_node(doc, i - 1)->line, document_node(doc, i)->line);
     for (size_t i = 0; i < doc->n_all_nodes; i++)
-        ck_assert_ptr_eq(document_node_at_line(doc, document_node(doc, i)->line)->section->plan->doc,
-                         doc);
+        ck_assert_ptr_eq(
+            document_node_at_line(doc, document_node(doc, i)->line)->section->plan->doc, doc);
 }

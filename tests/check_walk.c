@@ -91,7 +91,8 @@ START_TEST(walk_of_an_aqe_plan_skips_the_initial_plan_and_stage_wrappers)
     const struct plan_section *sec = doc->first_plan->first_section;
     const struct plan_node *initial = NULL;
     for (uint32_t i = 0; i < sec->n_nodes; i++)
-        if ((plan_section_node(sec, i)->flags & NODE_LABEL) && slice_find(plan_node_text(plan_section_node(sec, i)), "Initial") >= 0)
+        if ((plan_section_node(sec, i)->flags & NODE_LABEL) &&
+            slice_find(plan_node_text(plan_section_node(sec, i)), "Initial") >= 0)
             initial = plan_section_node(sec, i);
     ck_assert_ptr_nonnull(initial);
     struct diag err = {0};
@@ -116,7 +117,8 @@ START_TEST(postorder_puts_children_before_parents_and_survives_deep_chains)
     ck_assert(slice_starts_with(plan_node_name(v[0]), "FileScan"));
     ck_assert(slice_starts_with(plan_node_name(v[n - 1]), "Project"));
     for (size_t i = 0; i < n; i++)
-        for (const struct plan_node *c = plan_node_first_child(v[i]); c; c = plan_node_next_sibling(c)) {
+        for (const struct plan_node *c = plan_node_first_child(v[i]); c;
+             c = plan_node_next_sibling(c)) {
             size_t j = 0;
             while (j < n && v[j] != c)
                 j++;
@@ -136,7 +138,9 @@ START_TEST(postorder_puts_children_before_parents_and_survives_deep_chains)
     for (uint32_t i = 0; i < depth; i++) {
         struct plan_node *nd = plan_node_new(sec);
         nd->line = i + 2;
-        plan_node_set_text(nd, slice_cstr(i == depth / 2 ? "Exchange SinglePartition" : "Project [a#1]")), plan_node_set_name(nd, plan_node_text(nd));
+        plan_node_set_text(
+            nd, slice_cstr(i == depth / 2 ? "Exchange SinglePartition" : "Project [a#1]")),
+            plan_node_set_name(nd, plan_node_text(nd));
         if (prev)
             plan_node_append_child(prev, nd);
         else

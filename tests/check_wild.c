@@ -570,7 +570,8 @@ static void all_texts(const struct document *doc, char *out, size_t cap)
     out[0] = '\0';
     for (size_t i = 0; i < doc->n_all_nodes; i++) {
         const struct plan_node *n = document_node(doc, i);
-        int k = snprintf(out + used, cap - used, "%.*s|", (int)plan_node_text(n).len, plan_node_text(n).ptr);
+        int k = snprintf(out + used, cap - used, "%.*s|", (int)plan_node_text(n).len,
+                         plan_node_text(n).ptr);
         ck_assert(k > 0 && (size_t)k < cap - used);
         used += (size_t)k;
     }
@@ -657,7 +658,8 @@ START_TEST(two_bare_trees_in_a_row_are_two_plans)
         ck_assert(tu_slice_is(plan_node_text(second), "Project [k#1]"));
         ck_assert_uint_eq(plan_node_n_children(second), 1);
         ck_assert(!(plan_node_first_child(second)->flags & NODE_INNER));
-        ck_assert(tu_slice_is(plan_node_text(plan_node_first_child(second)), "Relation default.t[k#1] parquet"));
+        ck_assert(tu_slice_is(plan_node_text(plan_node_first_child(second)),
+                              "Relation default.t[k#1] parquet"));
         document_free(doc);
     }
 }
@@ -715,8 +717,8 @@ static void expect_three_levels(const char *text)
     struct document *doc = tu_parse(text);
     ck_assert_msg(doc->n_plans == 1, "%u plans in:\n%s", doc->n_plans, text);
     struct plan_node *r = tu_root(doc);
-    ck_assert_msg(tu_slice_is(plan_node_text(r), "Project [a#1]"), "root %.*s in:\n%s", (int)plan_node_text(r).len,
-                  plan_node_text(r).ptr, text);
+    ck_assert_msg(tu_slice_is(plan_node_text(r), "Project [a#1]"), "root %.*s in:\n%s",
+                  (int)plan_node_text(r).len, plan_node_text(r).ptr, text);
     ck_assert_uint_eq(plan_node_n_children(r), 1);
     struct plan_node *f = tu_child(r, 0);
     ck_assert(tu_slice_is(plan_node_text(f), "Filter (a#1 > 1)"));
@@ -812,8 +814,8 @@ static void signature(const struct document *doc, char *out, size_t cap)
     out[0] = '\0';
     for (size_t i = 0; i < doc->n_all_nodes; i++) {
         const struct plan_node *n = document_node(doc, i);
-        int k = snprintf(out + used, cap - used, "%.*s@%u|", (int)plan_node_text(n).len, plan_node_text(n).ptr,
-                         n->depth);
+        int k = snprintf(out + used, cap - used, "%.*s@%u|", (int)plan_node_text(n).len,
+                         plan_node_text(n).ptr, n->depth);
         ck_assert(k > 0 && (size_t)k < cap - used);
         used += (size_t)k;
     }

@@ -1,10 +1,11 @@
 /* plan: the plan model — documents → plans → sections → nodes.
  *
  * Owns: a struct document owns its source (source.h: the input bytes and the text the parser
- * read) and one arena.  Plans, sections, nodes and warnings all live in that arena; their
- * text fields are slices into doc->src.text.  Details fields are not stored:
- * plan_details_next splits them from a node's details_text when asked.  document_free() releases everything at once; nothing
- * else is ever freed separately.
+ * read), one arena and its node store.  Plans, sections and warnings live in that arena,
+ * nodes (and their details blocks) in the store (struct plan_store: one array, never moved);
+ * their text fields are slices into doc->src.text.  Details fields are not stored:
+ * plan_details_next splits them from a node's details text when asked.  document_free()
+ * releases everything at once; nothing else is ever freed separately.
  * Never: recursion on tree depth (walk with plan_node_next_preorder), curses, printing.
  * Filled through the plan builder (build.h) by the readers: parse.c.  Read by: emit, analyze,
  * rows, ui.

@@ -389,7 +389,8 @@ enum { ONE_ROW_UNKNOWN, ONE_ROW_NO, ONE_ROW_YES };
 /* A child's value, when known; else *missing names it (the first one missing). */
 static bool child_one(const struct ctx *c, const struct plan_node *ch, const struct plan_node **missing)
 {
-    unsigned char v = atomic_load_explicit(&c->one_row[plan_node_preorder(ch)], memory_order_relaxed);
+    unsigned char v =
+        atomic_load_explicit(&c->one_row[plan_node_preorder(ch)], memory_order_relaxed);
     if (v == ONE_ROW_UNKNOWN && !*missing)
         *missing = ch;
     return v == ONE_ROW_YES;
@@ -451,7 +452,8 @@ static bool one_row_room(struct ctx *c, const struct plan_section *s)
  * a stack of its own (no recursion on depth); each node's value is found once. */
 static bool one_row_of(struct ctx *c, const struct plan_node *n)
 {
-    unsigned char v = atomic_load_explicit(&c->one_row[plan_node_preorder(n)], memory_order_relaxed);
+    unsigned char v =
+        atomic_load_explicit(&c->one_row[plan_node_preorder(n)], memory_order_relaxed);
     if (v != ONE_ROW_UNKNOWN)
         return v == ONE_ROW_YES;
     size_t depth = 0;
@@ -537,7 +539,8 @@ static bool side_size(const struct plan_node *side, double *bytes, bool *runtime
 
 static const struct plan_node *nth_real_child(const struct plan_node *n, int k)
 {
-    for (const struct plan_node *ch = plan_node_first_child(n); ch; ch = plan_node_next_sibling(ch)) {
+    for (const struct plan_node *ch = plan_node_first_child(n); ch;
+         ch = plan_node_next_sibling(ch)) {
         if (ch->flags & NODE_INNER)
             continue;
         if (k-- == 0)
@@ -689,8 +692,9 @@ static void add_shuffle(struct ctx *c, const struct plan_node *n, enum partition
     default: {
         /* Simplified trees print the keys as a list: "Exchange [a,b] #1". */
         long lb = slice_find_in(plan_node_text(n), "[", 0);
-        struct slice list = lb >= 0 ? slice_make(plan_node_text(n).ptr + lb, plan_node_text(n).len - (size_t)lb)
-                                    : slice_make(NULL, 0);
+        struct slice list =
+            lb >= 0 ? slice_make(plan_node_text(n).ptr + lb, plan_node_text(n).len - (size_t)lb)
+                    : slice_make(NULL, 0);
         if (list.len)
             add(c, RULE_SHUFFLE, n, "shuffle on %.*s%s%s", clip_len(list), list.ptr,
                 clip_tail(list), why);
@@ -752,7 +756,8 @@ static void rule_broadcast(struct ctx *c, const struct plan_node *n)
     struct slice mode = node_field(n, "Arguments");
     if (!mode.len) {
         long sp = slice_find_in(plan_node_text(n), " ", 0);
-        mode = sp >= 0 ? slice_trim(slice_make(plan_node_text(n).ptr + sp, plan_node_text(n).len - (size_t)sp))
+        mode = sp >= 0 ? slice_trim(slice_make(plan_node_text(n).ptr + sp,
+                                               plan_node_text(n).len - (size_t)sp))
                        : slice_make(NULL, 0);
     }
     const struct plan_node *consumer = consumer_of(n);
@@ -777,8 +782,10 @@ static struct slice join_condition(const struct plan_node *n)
     if (!type.len)
         return slice_make(NULL, 0);
     size_t after = (size_t)(type.ptr - plan_node_text(n).ptr) + type.len;
-    if (after + 2 <= plan_node_text(n).len && plan_node_text(n).ptr[after] == ',' && plan_node_text(n).ptr[after + 1] == ' ')
-        return slice_trim(slice_make(plan_node_text(n).ptr + after + 2, plan_node_text(n).len - after - 2));
+    if (after + 2 <= plan_node_text(n).len && plan_node_text(n).ptr[after] == ',' &&
+        plan_node_text(n).ptr[after + 1] == ' ')
+        return slice_trim(
+            slice_make(plan_node_text(n).ptr + after + 2, plan_node_text(n).len - after - 2));
     return slice_make(NULL, 0);
 }
 
@@ -850,7 +857,8 @@ static struct slice filter_condition(const struct plan_node *n)
         cond = node_field(n, "Arguments");
     if (!cond.len && !n->n_details) {
         long sp = slice_find_in(plan_node_text(n), " ", 0);
-        cond = sp >= 0 ? slice_trim(slice_make(plan_node_text(n).ptr + sp, plan_node_text(n).len - (size_t)sp))
+        cond = sp >= 0 ? slice_trim(slice_make(plan_node_text(n).ptr + sp,
+                                               plan_node_text(n).len - (size_t)sp))
                        : slice_make(NULL, 0);
     }
     return cond;
@@ -1029,7 +1037,8 @@ static struct slice scan_output(const struct plan_node *n, struct slice table)
     struct slice out = node_field(n, "Output");
     if (out.len)
         return out;
-    return list_after(plan_node_text(n), table.len ? table : catalog_operator_name(plan_node_text(n)));
+    return list_after(plan_node_text(n),
+                      table.len ? table : catalog_operator_name(plan_node_text(n)));
 }
 
 /* "HiveTableRelation [`db`.`t`, serde, Data Cols: [a#1, b#2], Partition Cols: [p#3]]" */
@@ -1175,7 +1184,8 @@ static void count_subtree(struct ctx *c, const struct plan_node *label, struct p
 {
     memset(pc, 0, sizeof *pc);
     const struct plan_section *s = label->section;
-    for (uint32_t i = plan_node_preorder(label) + 1; i <= plan_node_preorder(label) + label->subtree_size && i < s->n_nodes; i++) {
+    for (uint32_t i = plan_node_preorder(label) + 1;
+         i <= plan_node_preorder(label) + label->subtree_size && i < s->n_nodes; i++) {
         if (stop_at(c, i)) /* a plan's whole Final or Initial Plan: up to every node */
             return;
         const struct catalog_entry *e = node_entry(plan_section_node(s, i));
@@ -1214,7 +1224,8 @@ static void rule_aqe(struct ctx *c, const struct plan_node *n, bool *draft_repor
         add(c, RULE_AQE_DRAFT, n, "isFinalPlan=false: this is not the plan that ran");
     }
     const struct plan_node *final = NULL, *initial = NULL;
-    for (const struct plan_node *ch = plan_node_first_child(n); ch; ch = plan_node_next_sibling(ch)) {
+    for (const struct plan_node *ch = plan_node_first_child(n); ch;
+         ch = plan_node_next_sibling(ch)) {
         if (!node_is_label(ch))
             continue;
         if (node_is_initial_plan_label(ch))
@@ -1294,7 +1305,8 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
         if (absurd_size(n, leaf_sum, &size)) {
             /* Report where it starts: no child is absurd too. */
             bool child_absurd = false;
-            for (const struct plan_node *ch = plan_node_first_child(n); ch && !child_absurd; ch = plan_node_next_sibling(ch)) {
+            for (const struct plan_node *ch = plan_node_first_child(n); ch && !child_absurd;
+                 ch = plan_node_next_sibling(ch)) {
                 double cs;
                 child_absurd = absurd_size(ch, leaf_sum, &cs);
             }
@@ -1314,8 +1326,9 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
         const struct catalog_entry *e = node_entry(n);
         if (e && e->role == CAT_FILTER && plan_node_first_child(n) && s->kind != SECTION_PHYSICAL) {
             struct plan_stats a, b;
-            if (node_stats(n, &a) && node_stats(plan_node_first_child(n), &b) && a.has_size && b.has_size &&
-                a.size_bytes == b.size_bytes && (!a.has_rows || !b.has_rows || a.row_count == b.row_count)) {
+            if (node_stats(n, &a) && node_stats(plan_node_first_child(n), &b) && a.has_size &&
+                b.has_size && a.size_bytes == b.size_bytes &&
+                (!a.has_rows || !b.has_rows || a.row_count == b.row_count)) {
                 if (!first_not_reducing)
                     first_not_reducing = n;
                 not_reducing++;
@@ -1582,9 +1595,11 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
     for (size_t i = 0; i < doc->n_all_nodes && !stop_at(c, (uint32_t)i) && !c->oom; i++) {
         const struct plan_node *n = document_node(doc, i);
         n_nodes += !(n->flags & NODE_LABEL);
-        if ((plan_node_text(n).len && (plan_node_text(n).ptr < lo || plan_node_text(n).ptr + plan_node_text(n).len > hi)) ||
+        if ((plan_node_text(n).len &&
+             (plan_node_text(n).ptr < lo || plan_node_text(n).ptr + plan_node_text(n).len > hi)) ||
             (plan_node_details_text(n).len &&
-             (plan_node_details_text(n).ptr < lo || plan_node_details_text(n).ptr + plan_node_details_text(n).len > hi)))
+             (plan_node_details_text(n).ptr < lo ||
+              plan_node_details_text(n).ptr + plan_node_details_text(n).len > hi)))
             inside = false;
         enum catalog_role r = node_role(n);
         if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
@@ -1614,7 +1629,8 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
             long lb = slice_find_in(plan_node_text(n), "[", 0);
             if (lb >= 0)
                 table_index_add(c, t, table,
-                                node_list_count(slice_make(plan_node_text(n).ptr + lb, plan_node_text(n).len - (size_t)lb)));
+                                node_list_count(slice_make(plan_node_text(n).ptr + lb,
+                                                           plan_node_text(n).len - (size_t)lb)));
         }
     }
     c->a->summary.n_nodes = n_nodes;
@@ -1759,7 +1775,8 @@ static void second_merge(struct ctx *c, struct second *w, bool *draft_reported)
 static uint32_t rule_split(const struct plan_section *s)
 {
     uint32_t m = (uint32_t)((uint64_t)s->n_nodes * 11 / 32);
-    for (const struct plan_node *p = plan_section_node(s, m); p; p = plan_node_parent(p)) /* bound: the depth */
+    for (const struct plan_node *p = plan_section_node(s, m); p;
+         p = plan_node_parent(p)) /* bound: the depth */
         if (is_shadowed_initial(p) && plan_node_preorder(p) + p->subtree_size + 1 > m)
             m = plan_node_preorder(p) + p->subtree_size + 1;
     return m < s->n_nodes ? m : s->n_nodes;

@@ -143,7 +143,8 @@ static bool dtree_build(struct dtree *t, const struct diff_side *side, bool head
             top = dtree_add(t, 0, last);
             t->part[top] = &side->parts[p];
         }
-        for (const struct plan_node *r = side->parts[p].first_root; ok && r; r = plan_node_next_sibling(r))
+        for (const struct plan_node *r = side->parts[p].first_root; ok && r;
+             r = plan_node_next_sibling(r))
             ok = dtree_add_subtree(t, r, top, last, side->skip_shadowed, &stack, &stack_cap);
     }
     free(last);
@@ -887,7 +888,8 @@ static bool side_has_opaque_ids(const struct diff_side *s)
         const struct plan_section *sec = r->section;
         for (uint32_t k = 0; k < sec->n_nodes && looked < 256; k++, looked++) {
             const struct plan_node *n = plan_section_node(sec, k);
-            struct slice t = plan_node_details_text(n).len ? plan_node_details_text(n) : plan_node_text(n);
+            struct slice t =
+                plan_node_details_text(n).len ? plan_node_details_text(n) : plan_node_text(n);
             for (size_t i = 1; i + 1 < t.len; i++)
                 if (t.ptr[i] == '#' && (t.ptr[i + 1] == 'x' || t.ptr[i + 1] == 'X') &&
                     (i + 2 == t.len || !isalnum((unsigned char)t.ptr[i + 2])) &&

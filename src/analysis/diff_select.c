@@ -121,7 +121,8 @@ static bool select_in_plan(const struct plan *p, const char *what, struct diff_s
         if (aqe) {
             const struct plan_node *label = aqe_label(s, what[0] == 'i');
             if (label && plan_node_first_child(label)) {
-                ok = ok && add_part(side, cap, plan_node_text(label), label->line, plan_node_first_child(label), s);
+                ok = ok && add_part(side, cap, plan_node_text(label), label->line,
+                                    plan_node_first_child(label), s);
                 return ok;  /* the first adaptive plan of the plan */
             }
             continue;

@@ -169,7 +169,8 @@ bool exprid_mentions(struct slice t, uint64_t id)
 
 bool exprid_node_mentions(const struct plan_node *n, uint64_t id)
 {
-    return exprid_mentions(plan_node_text(n), id) || (plan_node_details_text(n).len && exprid_mentions(plan_node_details_text(n), id));
+    return exprid_mentions(plan_node_text(n), id) ||
+           (plan_node_details_text(n).len && exprid_mentions(plan_node_details_text(n), id));
 }
 
 bool exprid_parse(const char *s, uint64_t *id)

@@ -112,8 +112,10 @@ static void rule_skew(struct rt_ctx *c, const struct plan_node *n)
     char mx[48], md[48];
     fmt_metric(v->type, v->max, mx, sizeof mx);
     fmt_metric(v->type, v->med, md, sizeof md);
-    add(c, RULE_RT_SKEW, n, "%.*s: %s: the largest task (stage %d.%d, task %lld) has %s, the "
-        "median task %s", (int)plan_node_name(n).len, plan_node_name(n).ptr, worst->def->name, v->max_stage,
+    add(c, RULE_RT_SKEW, n,
+        "%.*s: %s: the largest task (stage %d.%d, task %lld) has %s, the "
+        "median task %s",
+        (int)plan_node_name(n).len, plan_node_name(n).ptr, worst->def->name, v->max_stage,
         v->max_attempt, (long long)v->max_task, mx, md);
 }
 
@@ -124,7 +126,8 @@ static void rule_spill(struct rt_ctx *c, const struct plan_node *n)
         return;
     char b[48];
     sqlm_bytes_string(v->total, b, sizeof b);
-    add(c, RULE_RT_SPILL, n, "%.*s spilled %s to disk", (int)plan_node_name(n).len, plan_node_name(n).ptr, b);
+    add(c, RULE_RT_SPILL, n, "%.*s spilled %s to disk", (int)plan_node_name(n).len,
+        plan_node_name(n).ptr, b);
 }
 
 static void rule_join(struct rt_ctx *c, const struct plan_node *n)
@@ -135,7 +138,8 @@ static void rule_join(struct rt_ctx *c, const struct plan_node *n)
     if (!out || out->total < RT_JOIN_MIN_ROWS)
         return;
     int64_t in_max = -1;
-    for (const struct plan_node *ch = plan_node_first_child(n); ch; ch = plan_node_next_sibling(ch)) {
+    for (const struct plan_node *ch = plan_node_first_child(n); ch;
+         ch = plan_node_next_sibling(ch)) {
         int64_t r = rows_out(c, ch);
         if (r < 0)
             return; /* an input we cannot count: say nothing */
@@ -193,7 +197,8 @@ static void rule_partitions(struct rt_ctx *c, const struct plan_node *n)
     int64_t from = partitions_below(c, n);
     if (to && from > 0 && to->total < from)
         add(c, RULE_RT_COALESCED, n, "%.*s: AQE coalesced %lld shuffle partitions into %lld",
-            (int)plan_node_name(n).len, plan_node_name(n).ptr, (long long)from, (long long)to->total);
+            (int)plan_node_name(n).len, plan_node_name(n).ptr, (long long)from,
+            (long long)to->total);
 }
 
 static void rule_broadcast(struct rt_ctx *c, const struct plan_node *n)
@@ -228,8 +233,8 @@ static void rule_scan(struct rt_ctx *c, const struct plan_node *n)
         return;
     }
     if (files && files->total >= RT_SCAN_MANY_FILES)
-        add(c, RULE_RT_SCAN_PRUNING, n, "%.*s read %lld files", (int)plan_node_name(n).len, plan_node_name(n).ptr,
-            (long long)files->total);
+        add(c, RULE_RT_SCAN_PRUNING, n, "%.*s read %lld files", (int)plan_node_name(n).len,
+            plan_node_name(n).ptr, (long long)files->total);
 }
 
 enum sp_status analyze_runtime(const struct ev_app *app, struct rt_findings **out,
@@ -258,7 +263,8 @@ enum sp_status analyze_runtime(const struct ev_app *app, struct rt_findings **ou
             rule_filter(&c, n);
             rule_partitions(&c, n);
             rule_broadcast(&c, n);
-            if (slice_starts_with(plan_node_name(n), "Scan") || slice_starts_with(plan_node_name(n), "FileScan"))
+            if (slice_starts_with(plan_node_name(n), "Scan") ||
+                slice_starts_with(plan_node_name(n), "FileScan"))
                 rule_scan(&c, n);
         }
     }

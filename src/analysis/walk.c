@@ -34,7 +34,8 @@ static void postorder_fill(const struct plan_section *s, const struct plan_node 
             out[k++] = n;
             if (n == root)
                 break;
-            n = plan_node_next_sibling(n) ? leftmost_leaf(plan_node_next_sibling(n)) : plan_node_parent(n);
+            n = plan_node_next_sibling(n) ? leftmost_leaf(plan_node_next_sibling(n))
+                                          : plan_node_parent(n);
         }
     }
 }
@@ -77,7 +78,8 @@ static bool is_shadowed_initial_plan(const struct plan_node *n)
 {
     if (!node_is_initial_plan_label(n) || !plan_node_parent(n))
         return false;
-    for (const struct plan_node *c = plan_node_first_child(plan_node_parent(n)); c; c = plan_node_next_sibling(c))
+    for (const struct plan_node *c = plan_node_first_child(plan_node_parent(n)); c;
+         c = plan_node_next_sibling(c))
         if (c != n && node_is_label(c) && !node_is_initial_plan_label(c))
             return true;
     return false;

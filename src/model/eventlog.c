@@ -251,8 +251,8 @@ static bool names_match(const struct plan_node *t, const struct ev_info *i)
 static const struct plan_node *text_children(const struct plan_node *t)
 {
     for (const struct plan_node *c = plan_node_first_child(t); c; c = plan_node_next_sibling(c))
-        if ((c->flags & NODE_LABEL) &&
-            (slice_find(plan_node_text(c), "Final Plan") >= 0 || slice_find(plan_node_text(c), "Current Plan") >= 0))
+        if ((c->flags & NODE_LABEL) && (slice_find(plan_node_text(c), "Final Plan") >= 0 ||
+                                        slice_find(plan_node_text(c), "Current Plan") >= 0))
             return plan_node_first_child(c);
     return plan_node_first_child(t);
 }

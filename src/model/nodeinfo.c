@@ -658,7 +658,8 @@ int node_aggregate_has_keys(const struct plan_node *n)
         return node_list_is_empty(strip_count_prefix(d.value)) ? 0 : 1;
     long at = slice_find_in(plan_node_text(n), "keys=[", 0);
     if (at >= 0)
-        return (size_t)at + 6 < plan_node_text(n).len && plan_node_text(n).ptr[at + 6] == ']' ? 0 : 1;
+        return (size_t)at + 6 < plan_node_text(n).len && plan_node_text(n).ptr[at + 6] == ']' ? 0
+                                                                                              : 1;
     return -1;
 }
 
@@ -769,7 +770,8 @@ bool node_is_shadowed_initial(const struct plan_node *n)
     /* An AdaptiveSparkPlan holds two or three labels; a hostile input with thousands of
      * sibling labels must not make every one of them scan all the others. */
     int guard = 0;
-    for (const struct plan_node *c = plan_node_first_child(plan_node_parent(n)); c && guard < 16; c = plan_node_next_sibling(c), guard++)
+    for (const struct plan_node *c = plan_node_first_child(plan_node_parent(n)); c && guard < 16;
+         c = plan_node_next_sibling(c), guard++)
         if (c != n && node_is_label(c) && !node_is_initial_plan_label(c))
             return true;
     return false;

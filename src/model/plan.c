@@ -189,7 +189,8 @@ static size_t store_nodes(const struct document *doc)
 struct plan_node *plan_node_new(struct plan_section *s)
 {
     struct document *doc = s->plan->doc;
-    if (!doc->nodes.base && !store_reserve(&doc->nodes, store_nodes(doc) * sizeof(struct plan_node)))
+    if (!doc->nodes.base &&
+        !store_reserve(&doc->nodes, store_nodes(doc) * sizeof(struct plan_node)))
         return NULL;
     size_t i = doc->n_nodes_made;
     if (i >= UINT32_MAX || !store_commit(&doc->nodes, (i + 1) * sizeof(struct plan_node)))
@@ -606,7 +607,8 @@ static inline void order_settle(struct document *doc, struct plan_order *o)
             return;
         }
         if (o->ids) {
-            if (i >= o->cap_ids && !grow_array((void **)&o->ids, &o->cap_ids, i + 1, sizeof *o->ids)) {
+            if (i >= o->cap_ids &&
+                !grow_array((void **)&o->ids, &o->cap_ids, i + 1, sizeof *o->ids)) {
                 o->broken = true;
                 return;
             }
@@ -724,7 +726,8 @@ static bool finish_from_order(struct document *doc, bool *ok)
     order_end_section(doc, o);
     doc->n_all_nodes = o->n;
     doc->all_nodes_ = NULL;
-    if (!set_by_id(doc, o->ids))
+    /* No ids kept: no node has one (the simple mode), and no node is read again. */
+    if (o->ids && !set_by_id(doc, o->ids))
         return true;
     if (o->first_unsorted != SIZE_MAX && !set_all_nodes_(doc, false))
         return true;

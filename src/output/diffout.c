@@ -165,7 +165,8 @@ static void json_side(FILE *f, const struct diff_entry *e, bool side_b)
         return;
     }
     fprintf(f, "{\"line\":%u,\"name\":", n ? n->line : p->line);
-    json_string(f, n ? (plan_node_name(n).len ? plan_node_name(n) : entry_line(e, side_b)) : p->title);
+    json_string(f,
+                n ? (plan_node_name(n).len ? plan_node_name(n) : entry_line(e, side_b)) : p->title);
     if (n && n->id >= 0)
         fprintf(f, ",\"id\":%d}", n->id);
     else

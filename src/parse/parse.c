@@ -613,7 +613,8 @@ static void close_section(struct parser *p)
             unindex_node(p, x);
             x->id = -1;
             plan_order_id_changed(p->doc, x);
-            plan_node_set_name(x, lex_node_name(plan_node_text(x).ptr, first_line_len(plan_node_text(x)), SIZE_MAX));
+            plan_node_set_name(x, lex_node_name(plan_node_text(x).ptr,
+                                                first_line_len(plan_node_text(x)), SIZE_MAX));
         }
     }
     if (p->details_only)
@@ -751,7 +752,8 @@ static void share_details(struct parser *p)
                 int32_t id, cg;
                 struct slice nm;
                 const char *t = plan_node_details_text(first).ptr;
-                if (lex_details_header(t, first_line_len(plan_node_details_text(first)), &id, &nm, &cg) &&
+                if (lex_details_header(t, first_line_len(plan_node_details_text(first)), &id, &nm,
+                                       &cg) &&
                     cg >= 0)
                     n->stage = cg;
             }
@@ -835,7 +837,8 @@ static void continue_node(struct parser *p, struct plan_node *n)
     while (le > plan_node_text(n).ptr && is_space(le[-1]))
         le--;
     if (le > plan_node_text(n).ptr + plan_node_text(n).len) {
-        plan_node_set_text(n, slice_make(plan_node_text(n).ptr, (size_t)(le - plan_node_text(n).ptr)));
+        plan_node_set_text(n,
+                           slice_make(plan_node_text(n).ptr, (size_t)(le - plan_node_text(n).ptr)));
         n->flags |= NODE_MULTILINE;
     }
     check_truncation(p, p->ls, (size_t)(p->le - p->ls), p->lno, n);

@@ -63,7 +63,8 @@ void rows_free(struct rows *r)
 
 bool rows_contains(const struct rows *r, const struct plan_node *n)
 {
-    return n && n->section == r->section && plan_node_preorder(n) >= r->begin && plan_node_preorder(n) < r->end &&
+    return n && n->section == r->section && plan_node_preorder(n) >= r->begin &&
+           plan_node_preorder(n) < r->end &&
            plan_section_node(r->section, plan_node_preorder(n)) == n;
 }
 
@@ -231,8 +232,8 @@ static bool screen_valid(const struct rows *r)
 
 static void screen_save(struct rows *r, unsigned sel_line)
 {
-    r->screen = (struct rows_screen){r->top, r->sel, r->height, sel_line, plan_node_preorder(r->top),
-                                     r->fold_gen, uniform_rows(r)};
+    r->screen = (struct rows_screen){r->top, r->sel, r->height, sel_line,
+                                     plan_node_preorder(r->top), r->fold_gen, uniform_rows(r)};
 }
 
 /* The top row's pre-order position, without touching the node when the screen knows it
@@ -525,7 +526,8 @@ void rows_scroll(struct rows *r, int delta)
  * O(1): the subtree is a pre-order range. */
 static struct plan_node *out_of_fold(const struct plan_node *n, struct plan_node *x)
 {
-    if (x && plan_node_preorder(x) > plan_node_preorder(n) && plan_node_preorder(x) <= plan_node_preorder(n) + n->subtree_size)
+    if (x && plan_node_preorder(x) > plan_node_preorder(n) &&
+        plan_node_preorder(x) <= plan_node_preorder(n) + n->subtree_size)
         return (struct plan_node *)n;
     return x;
 }
@@ -616,7 +618,8 @@ void rows_show_levels(struct rows *r, unsigned levels)
             r->folded[i] = r->depth8[i] + 1u >= levels;
     else
         for (uint32_t i = r->begin; i < r->end; i++)
-            r->folded[i - r->begin] = rows_rel_depth(r, plan_section_node(r->section, i)) + 1 >= levels;
+            r->folded[i - r->begin] =
+                rows_rel_depth(r, plan_section_node(r->section, i)) + 1 >= levels;
     folds_changed_everywhere(r, false);
     refold(r);
 }
@@ -801,7 +804,8 @@ static void index_node(struct rows *r, uint32_t i, const struct document *doc)
     if (r->depth8)
         r->depth8[i - r->begin] = (uint8_t)(d > 255 ? 255 : d);
     size_t before = r->n_spans;
-    if (!add_span(r, &ix->cap_sp, plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n), i, doc) ||
+    if (!add_span(r, &ix->cap_sp, plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n), i,
+                  doc) ||
         !add_span(r, &ix->cap_sp, plan_node_details_text(n), i, doc)) {
         r->n_spans = before;
         ix->ok &= push(&r->loose, &r->n_loose, &ix->cap_l, i);
@@ -815,7 +819,8 @@ static void index_node(struct rows *r, uint32_t i, const struct document *doc)
     enum op_class c = op_class_of(n);
     if (op_class_is_exchange(c))
         ix->ok &= push(&r->exchanges, &r->n_exchanges, &ix->cap_x, i);
-    if (n->stage >= 0 && (n == r->scope || !plan_node_parent(n) || plan_node_parent(n)->stage != n->stage))
+    if (n->stage >= 0 &&
+        (n == r->scope || !plan_node_parent(n) || plan_node_parent(n)->stage != n->stage))
         ix->ok &= push(&r->stage_starts, &r->n_stage_starts, &ix->cap_s, i);
 }
 
@@ -963,7 +968,8 @@ static bool contains(struct slice s, const char *pat, size_t m, bool fold)
 
 static bool node_matches(const char *pat, size_t m, bool fold, const struct plan_node *n)
 {
-    return contains(plan_node_text(n), pat, m, fold) || contains(plan_node_details_text(n), pat, m, fold);
+    return contains(plan_node_text(n), pat, m, fold) ||
+           contains(plan_node_details_text(n), pat, m, fold);
 }
 
 /* A match at text offset at: mark the node whose span holds it.  The scan's span cursor
@@ -1649,7 +1655,8 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
     snprintf(out->glyph, sizeof out->glyph, "%s", g);
     /* Open children hang from the glyph's column. */
     add(out->cont, sizeof out->cont, &cont_len,
-        plan_node_first_child(n) && !rows_is_folded(r, n) ? (ascii ? "| " : "\xE2\x94\x82 ") : "  ");
+        plan_node_first_child(n) && !rows_is_folded(r, n) ? (ascii ? "| " : "\xE2\x94\x82 ")
+                                                          : "  ");
     if (plan_node_first_child(n) && rows_is_folded(r, n))
         snprintf(out->marker, sizeof out->marker, "[+%u] ", (unsigned)n->subtree_size);
 }

@@ -368,7 +368,8 @@ bool ws_build_tabs(struct doc_view *dv)
                 continue;
             /* Only an adaptive plan has labels to split on: no pass over the others. */
             struct plan_node *a = p->adaptive ? outer_adaptive(s) : NULL;
-            for (struct plan_node *c = a ? plan_node_first_child(a) : NULL; c; c = plan_node_next_sibling(c)) {
+            for (struct plan_node *c = a ? plan_node_first_child(a) : NULL; c;
+                 c = plan_node_next_sibling(c)) {
                 if (!(c->flags & NODE_LABEL))
                     continue;
                 label_name(c, label, sizeof label);

@@ -12,9 +12,11 @@ struct slice clip_subtree_text(const struct plan_node *n)
 {
     const struct plan_section *sec = n->section;
     const struct plan_node *last = n;
-    if (sec && (sec->preorder_ || sec->first_node) && plan_node_preorder(n) + n->subtree_size < sec->n_nodes)
+    if (sec && (sec->preorder_ || sec->first_node) &&
+        plan_node_preorder(n) + n->subtree_size < sec->n_nodes)
         last = plan_section_node(sec, plan_node_preorder(n) + n->subtree_size);
-    const char *begin = plan_node_text(n).ptr, *end = plan_node_text(last).ptr + plan_node_text(last).len;
+    const char *begin = plan_node_text(n).ptr,
+               *end = plan_node_text(last).ptr + plan_node_text(last).len;
     if (end < begin) /* not printed in order (cannot happen for Spark's trees) */
         return plan_node_text(n);
     const char *text = sec && sec->plan && sec->plan->doc ? sec->plan->doc->src.text : NULL;

@@ -20,8 +20,9 @@ int tui_split(const struct tui *t, const struct tab *tab)
     const struct plan_node *root = tab->section ? tab->section->first_root : NULL;
     /* A preview of a formatted plan has its nodes' ids but not yet their details, which
      * the whole document will have. */
-    bool long_details = (root && (plan_node_details_text(root).len > 0 || (t->ws.loading && root->id >= 0))) ||
-                        t->explain;
+    bool long_details =
+        (root && (plan_node_details_text(root).len > 0 || (t->ws.loading && root->id >= 0))) ||
+        t->explain;
     return long_details ? 60 : 66;
 }
 
@@ -103,7 +104,8 @@ void tui_fit_rows(struct tui *t, struct tab *tab)
 static const struct plan_node *star_run_top(const struct plan_node *n)
 {
     const struct plan_node *top = n;
-    for (unsigned i = 0; i < 4096 && plan_node_parent(top) && plan_node_parent(top)->stage == 0; i++)
+    for (unsigned i = 0; i < 4096 && plan_node_parent(top) && plan_node_parent(top)->stage == 0;
+         i++)
         top = plan_node_parent(top);
     return top;
 }

@@ -219,7 +219,8 @@ static void draw_status(const struct tui *t)
     if (r->sel && !walking && t->ws.loading) /* the preview's count is not the document's */
         len += (size_t)snprintf(right + len, sizeof right - len, "%.24s%s%u/%s  ",
                                 named ? tab->label : "", named ? " \xC2\xB7 " : "",
-                                plan_node_preorder(r->sel) - r->begin + 1, t->ws.utf8 ? "\xE2\x80\xA6" : "...");
+                                plan_node_preorder(r->sel) - r->begin + 1,
+                                t->ws.utf8 ? "\xE2\x80\xA6" : "...");
     else if (r->sel && !walking)
         len += (size_t)snprintf(right + len, sizeof right - len, "%.24s%s%u/%u  ",
                                 named ? tab->label : "", named ? " \xC2\xB7 " : "",

@@ -378,7 +378,8 @@ static void add_insight(struct details *ds, const struct tui *t, const struct pl
     add_line(ds, ROLE_NORMAL, 0, "");
     struct insight_text entry;
     int width = ds->width > 12 ? ds->width - 1 : 12;
-    bool known = insight_format_entry(plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n), width, &entry);
+    bool known = insight_format_entry(plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n),
+                                      width, &entry);
     for (size_t i = 0; i < entry.n_lines; i++) {
         const char *line = entry.lines[i];
         enum role role = ROLE_NORMAL;
@@ -426,17 +427,20 @@ static void build(struct details *ds, const struct tui *t, const struct plan_nod
     struct slice fields = {0};
     if (plan_node_details_text(n).len) {
         const char *nl = memchr(plan_node_details_text(n).ptr, '\n', plan_node_details_text(n).len);
-        size_t head = nl ? (size_t)(nl - plan_node_details_text(n).ptr) : plan_node_details_text(n).len;
+        size_t head =
+            nl ? (size_t)(nl - plan_node_details_text(n).ptr) : plan_node_details_text(n).len;
         struct slice header = slice_make(plan_node_details_text(n).ptr, head > 4096 ? 4096 : head);
         if (nl)
             fields = slice_make(nl + 1, plan_node_details_text(n).len - head - 1);
         if (!add_merged_heading(ds, n, header, role)) {
             /* Unusual shapes: the header, then the tree line, labelled. */
             add_logical_as(ds, header.ptr, 0, header.len, role, 0, true);
-            add_labelled(ds, "Tree line", plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n));
+            add_labelled(ds, "Tree line",
+                         plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n));
         }
     } else {
-        add_block(ds, plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n), role, false, true);
+        add_block(ds, plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n), role, false,
+                  true);
     }
     if (n->flags & NODE_TRUNCATED)
         add_generated(ds, ROLE_HINT, 0, "(the plan printed this node's text cut short)");

@@ -136,8 +136,9 @@ static void trace_id(struct tui *t, const struct exprid_ref *ref)
         rows_select_centered(r, plan_section_node(r->section, pos[0]));
     char where[160] = "not in this plan";
     if (hits.producer) {
-        struct slice w = catalog_operator_name(plan_node_name(hits.producer).len ? plan_node_name(hits.producer)
-                                                                       : plan_node_text(hits.producer));
+        struct slice w = catalog_operator_name(plan_node_name(hits.producer).len
+                                                   ? plan_node_name(hits.producer)
+                                                   : plan_node_text(hits.producer));
         snprintf(where, sizeof where, "%.*s on line %lu", (int)(w.len > 60 ? 60 : w.len), w.ptr,
                  (unsigned long)hits.producer->line);
     }

@@ -57,7 +57,8 @@ static void show_step(struct tui *t, const struct walk_state *w)
     const struct walk_step *st = &w->walk.steps[w->step];
     ws_jump_to(&t->ws, (struct plan_node *)st->node, false);
     t->details_gen++; /* the details follow the step */
-    struct slice op = catalog_operator_name(plan_node_name(st->node).len ? plan_node_name(st->node) : plan_node_text(st->node));
+    struct slice op = catalog_operator_name(
+        plan_node_name(st->node).len ? plan_node_name(st->node) : plan_node_text(st->node));
     int opn = (int)(op.len > 60 ? 60 : op.len);
     if (logical(ws_tab(&t->ws))) {
         ws_message(&t->ws, false, "walk %zu/%zu (Space b q) \xC2\xB7 logical plan: %.*s",

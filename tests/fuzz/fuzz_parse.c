@@ -78,7 +78,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 check(n->section == sec);
                 check(plan_node_preorder(n) == i);
                 check(i + 1 + (size_t)n->subtree_size <= sec->n_nodes);
-                check(plan_node_parent(n) ? n->depth == plan_node_parent(n)->depth + 1 : n->depth == 0);
+                check(plan_node_parent(n) ? n->depth == plan_node_parent(n)->depth + 1
+                                          : n->depth == 0);
                 check(n->line >= 1 && n->line <= lines);
                 check_slice(doc, plan_node_name(n));
                 check_slice(doc, plan_node_text(n));
@@ -92,7 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     check_slice(doc, d.value);
                     check_slice(doc, plan_node_details_text(n));
                     check(d.key.ptr >= plan_node_details_text(n).ptr &&
-                          d.value.ptr + d.value.len <= plan_node_details_text(n).ptr + plan_node_details_text(n).len);
+                          d.value.ptr + d.value.len <=
+                              plan_node_details_text(n).ptr + plan_node_details_text(n).len);
                     check(d.line >= plan_node_details_line(n) && d.line <= lines);
                 }
                 check(k == n->n_details);

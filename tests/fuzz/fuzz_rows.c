@@ -26,7 +26,8 @@ static int visible(struct rows *r, const struct plan_node *n)
     if (!n || !rows_contains(r, n))
         return 0;
     /* Bound: the node's depth inside the tab. */
-    for (const struct plan_node *a = plan_node_parent(n); a && rows_contains(r, a); a = plan_node_parent(a))
+    for (const struct plan_node *a = plan_node_parent(n); a && rows_contains(r, a);
+         a = plan_node_parent(a))
         if (rows_is_folded(r, a))
             return 0;
     return 1;

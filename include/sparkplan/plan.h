@@ -98,10 +98,12 @@ struct plan_node_block {
     uint32_t text_line;       /* line of the details header in doc->text, 0 when none */
 };
 
-/* A growing array in reserved address space: what it holds never moves (plan.c). */
+/* A growing array in reserved address space (a small text's: a fixed one in the arena, as
+ * long as the text allows): what it holds never moves (plan.c). */
 struct plan_store {
     char *base;
     size_t reserved, committed;   /* bytes */
+    bool in_arena;
 };
 
 /* The fields of a node's details block, split from details_text on demand with the lexing
@@ -194,6 +196,7 @@ struct document {
     struct plan_store nodes;
     struct plan_store blocks;  /* struct plan_node_block beside each node, once one is set */
     size_t n_nodes_made;
+    bool nodes_are_lines;      /* plan_nodes_are_lines */
     uint32_t *pre_ix;          /* private: pre-order index of each node of a section that is
                                   not one stretch (NULL when every section is) */
     struct slice *far_names;   /* private: names set far from their node's text (malloc'd) */
@@ -284,6 +287,10 @@ void plan_node_set_name(struct plan_node *n, struct slice name);
 /* Its details block and the block's header line in doc->text (build_details_* call it);
  * false when no memory for it. */
 bool plan_node_set_details(struct plan_node *n, struct slice text, uint32_t text_line);
+/* The reader makes at most one node of each line of doc->src.text (the text parser): a small
+ * text's nodes then take an array of its arena as long as its lines allow (an event log's
+ * thousands of plans would otherwise take a mapping each).  Before the first node. */
+void plan_nodes_are_lines(struct document *doc);
 /* Takes back the nodes made from index mark on (a plan the builder drops: nothing points to
  * them any more). */
 void plan_nodes_take_back(struct document *doc, size_t mark);

@@ -120,6 +120,7 @@ struct plan_section *plan_add_section(struct plan *p, enum section_kind kind, st
 #define STORE_HUGE ((size_t)2 << 20)
 #define STORE_SMALL ((size_t)4 << 20)
 #define STORE_MIN_NODES ((size_t)1 << 22)
+#define STORE_ARENA_TEXT ((size_t)64 << 10) /* texts up to this size: the arena */
 
 static size_t round_up(size_t n, size_t to)
 {
@@ -174,7 +175,7 @@ static bool store_commit(struct plan_store *st, size_t bytes)
 
 static void store_free(struct plan_store *st)
 {
-    if (st->base)
+    if (st->base && !st->in_arena)
         munmap(st->base, st->reserved);
     memset(st, 0, sizeof *st);
 }
@@ -186,11 +187,56 @@ static size_t store_nodes(const struct document *doc)
     return n > STORE_MIN_NODES ? n + STORE_MIN_NODES / 16 : STORE_MIN_NODES;
 }
 
+void plan_nodes_are_lines(struct document *doc)
+{
+    if (!doc->n_nodes_made && !doc->nodes.base)
+        doc->nodes_are_lines = true;
+}
+
+/* Lines of a text with something other than blanks on them: no more nodes than that (a node
+ * is a line, a label too); twice that and a few more for good measure. */
+static size_t text_node_bound(const char *t, size_t len)
+{
+    size_t n = 8;
+    bool filled = false;
+    for (size_t i = 0; i < len; i++) { /* bound: the text, once (small texts only) */
+        char c = t[i];
+        if (c == '\n') {
+            n += filled;
+            filled = false;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+            filled = true;
+        }
+    }
+    return 2 * (n + filled);
+}
+
+/* The store of a small text's document: an array in its arena, as long as its text allows.
+ * An event log holds thousands of plans: a reservation each would be thousands of mappings
+ * (the kernel allows 65,530 a process), and a small plan needs no more than a few KB. */
+static bool store_in_arena(struct document *doc, struct plan_store *st, size_t bytes)
+{
+    st->base = arena_alloc(&doc->arena, bytes);
+    if (!st->base)
+        return false;
+    st->reserved = st->committed = bytes;
+    st->in_arena = true;
+    return true;
+}
+
+static bool nodes_store_init(struct document *doc)
+{
+    size_t len = doc->src.text_len;
+    if (doc->nodes_are_lines && len && len <= STORE_ARENA_TEXT)
+        return store_in_arena(doc, &doc->nodes,
+                              text_node_bound(doc->src.text, len) * sizeof(struct plan_node));
+    return store_reserve(&doc->nodes, store_nodes(doc) * sizeof(struct plan_node));
+}
+
 struct plan_node *plan_node_new(struct plan_section *s)
 {
     struct document *doc = s->plan->doc;
-    if (!doc->nodes.base &&
-        !store_reserve(&doc->nodes, store_nodes(doc) * sizeof(struct plan_node)))
+    if (!doc->nodes.base && !nodes_store_init(doc))
         return NULL;
     size_t i = doc->n_nodes_made;
     if (i >= UINT32_MAX || !store_commit(&doc->nodes, (i + 1) * sizeof(struct plan_node)))
@@ -302,9 +348,9 @@ uint32_t plan_node_details_line(const struct plan_node *n)
 bool plan_node_set_details(struct plan_node *n, struct slice text, uint32_t text_line)
 {
     struct document *doc = n->section->plan->doc;
-    if (!doc->blocks.base &&
-        !store_reserve(&doc->blocks, (doc->nodes.reserved / sizeof(struct plan_node)) *
-                                         sizeof(struct plan_node_block)))
+    size_t bytes = doc->nodes.reserved / sizeof(struct plan_node) * sizeof(struct plan_node_block);
+    if (!doc->blocks.base && !(doc->nodes.in_arena ? store_in_arena(doc, &doc->blocks, bytes)
+                                                   : store_reserve(&doc->blocks, bytes)))
         return false;
     size_t i = plan_node_index(n);
     if (!store_commit(&doc->blocks, (i + 1) * sizeof(struct plan_node_block)))
@@ -375,7 +421,7 @@ void document_warn(struct document *doc, uint32_t line, const char *fmt, ...)
 
 size_t document_model_bytes(const struct document *doc)
 {
-    size_t n = doc->n_nodes_made;
+    size_t n = doc->nodes.in_arena ? 0 : doc->n_nodes_made; /* else counted in the arena */
     return doc->arena.used_bytes + n * sizeof(struct plan_node) +
            (doc->blocks.base ? n * sizeof(struct plan_node_block) : 0) +
            doc->cap_far_names * sizeof *doc->far_names;

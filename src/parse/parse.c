@@ -1521,6 +1521,8 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     build_init(&p.b, doc);
     /* Nodes go in in pre-order here: the model is finished from the builder's record. */
     plan_order_begin(doc);
+    /* And each is a line of the text (a tree line, a label, a details header). */
+    plan_nodes_are_lines(doc);
     p.status = SP_OK;
     p.plan_max_order = -1;
     p.top = -1;

@@ -36,11 +36,13 @@ enum mode {
    "(999999999)" costs a slot, not gigabytes.  Scratch memory (malloc), reset per plan. */
 struct id_slot {
     int32_t id;                /* -1: empty */
-    struct plan_node *node;    /* NULL: the id was seen, its node withdrawn */
+    uint32_t node;             /* node number + 1 (plan_node_index); 0: the id was seen, its
+                                  node withdrawn */
 };
 
+/* Nodes are kept by number (4 bytes an id at the model's peak, not a pointer's 8). */
 struct id_index {
-    struct plan_node **direct; /* direct[id] for id < direct_cap */
+    uint32_t *direct;          /* direct[id] for id < direct_cap: node number + 1, 0 none */
     size_t direct_cap;
     size_t direct_limit;       /* ids from here on go to the table */
     struct id_slot *table;
@@ -265,7 +267,7 @@ static struct id_slot *ids_table_slot(struct id_index *x, int32_t id)
         if (!t)
             return NULL;
         for (size_t i = 0; i < cap; i++)
-            t[i].id = -1, t[i].node = NULL;
+            t[i].id = -1, t[i].node = 0;
         /* Bound: each old slot moves once; the table doubles, so moves are linear overall. */
         for (size_t i = 0; i < x->table_cap; i++) {
             if (x->table[i].id < 0)
@@ -291,7 +293,7 @@ static struct id_slot *ids_table_slot(struct id_index *x, int32_t id)
 }
 
 /* Where the node of id is kept (creating the place), or NULL on allocation failure. */
-static struct plan_node **ids_place(struct id_index *x, int32_t id)
+static uint32_t *ids_place(struct id_index *x, int32_t id)
 {
     if ((size_t)id >= x->direct_limit) {
         struct id_slot *t = ids_table_slot(x, id);
@@ -305,7 +307,7 @@ static struct plan_node **ids_place(struct id_index *x, int32_t id)
             cap *= 2;
         if (cap > x->direct_limit)
             cap = x->direct_limit;
-        struct plan_node **d = calloc(cap, sizeof *d);
+        uint32_t *d = calloc(cap, sizeof *d);
         if (!d)
             return NULL;
         if (x->direct_cap)
@@ -317,19 +319,35 @@ static struct plan_node **ids_place(struct id_index *x, int32_t id)
     return &x->direct[id];
 }
 
-static struct plan_node *ids_get(const struct id_index *x, int32_t id)
+/* The node of number + 1 k (0: none). */
+static struct plan_node *node_numbered(const struct document *doc, uint32_t k)
+{
+    return k ? (struct plan_node *)(void *)doc->nodes.base + (k - 1) : NULL;
+}
+
+static uint32_t node_number(const struct plan_node *n)
+{
+    return (uint32_t)plan_node_index(n) + 1;
+}
+
+static uint32_t ids_get_number(const struct id_index *x, int32_t id)
 {
     if (id < 0)
-        return NULL;
+        return 0;
     if ((size_t)id < x->direct_limit)
-        return (size_t)id < x->direct_cap ? x->direct[id] : NULL;
+        return (size_t)id < x->direct_cap ? x->direct[id] : 0;
     if (!x->table_cap)
-        return NULL;
+        return 0;
     size_t h = ((uint32_t)id * 2654435761u) & (x->table_cap - 1);
     /* Bound: the table is at most half full, so a probe ends at an empty slot. */
     while (x->table[h].id >= 0 && x->table[h].id != id)
         h = (h + 1) & (x->table_cap - 1);
-    return x->table[h].id == id ? x->table[h].node : NULL;
+    return x->table[h].id == id ? x->table[h].node : 0;
+}
+
+static struct plan_node *ids_get(const struct parser *p, int32_t id)
+{
+    return node_numbered(p->doc, ids_get_number(&p->ids, id));
 }
 
 /* A node printed with a formatted id: the first one printed keeps the id's details. */
@@ -339,7 +357,7 @@ static void index_node(struct parser *p, struct plan_node *n)
         /* Dense ids number the operators, and an operator takes 8 bytes of input or more
            ("+- X (9)\n"): ids beyond that are sparse by construction. */
         p->ids.direct_limit = p->doc->src.text_len / 8 + 1024;
-    struct plan_node **place = ids_place(&p->ids, n->id);
+    uint32_t *place = ids_place(&p->ids, n->id);
     if (!place) {
         fail(p, SP_ERR_NOMEM);
         return;
@@ -347,7 +365,7 @@ static void index_node(struct parser *p, struct plan_node *n)
     if (*place)
         p->dup_ids = true;
     else
-        *place = n;
+        *place = node_number(n);
 }
 
 static void unindex_node(struct parser *p, struct plan_node *n)
@@ -355,13 +373,13 @@ static void unindex_node(struct parser *p, struct plan_node *n)
     if (n->id < 0)
         return;
     if ((size_t)n->id < p->ids.direct_limit) {
-        if ((size_t)n->id < p->ids.direct_cap && p->ids.direct[n->id] == n)
-            p->ids.direct[n->id] = NULL;
+        if ((size_t)n->id < p->ids.direct_cap && p->ids.direct[n->id] == node_number(n))
+            p->ids.direct[n->id] = 0;
         return;
     }
-    struct plan_node **place = ids_place(&p->ids, n->id);
-    if (place && *place == n)
-        *place = NULL;
+    uint32_t *place = ids_place(&p->ids, n->id);
+    if (place && *place == node_number(n))
+        *place = 0;
 }
 
 static void tree_reset(struct parser *p)
@@ -702,12 +720,12 @@ static void start_block(struct parser *p, int32_t id, struct slice name, int32_t
     p->block_end = p->le;
     p->block_aqe = slice_is(name, "AdaptiveSparkPlan");
     p->mode = MODE_DETAILS;
-    struct plan_node *n = ids_get(&p->ids, id);
+    struct plan_node *n = ids_get(p, id);
     /* Blocks come in id order while the nodes lie in tree order, far apart in memory: ask
        for the next block's node now, so it is in the cache when its header is read (a miss
        a block was a fifth of reading a million details blocks). */
     if (id >= 0 && (size_t)id + 1 < p->ids.direct_cap) {
-        const struct plan_node *next = p->ids.direct[id + 1];
+        const struct plan_node *next = node_numbered(p->doc, p->ids.direct[id + 1]);
         if (next)
             __builtin_prefetch(next, 1);
     }
@@ -742,7 +760,7 @@ static void share_details(struct parser *p)
         for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
             if (n->id < 0 || plan_node_details_line(n))
                 continue;
-            const struct plan_node *first = ids_get(&p->ids, n->id);
+            const struct plan_node *first = ids_get(p, n->id);
             if (!first || first == n || !plan_node_details_line(first))
                 continue;
             build_details_start(n, plan_node_details_text(first), plan_node_details_line(first),

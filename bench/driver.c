@@ -282,7 +282,7 @@ static int cmd_load(const char *path, int runs)
         }
         double t4 = now();
         nodes = doc->n_all_nodes;
-        arena = doc->arena.used_bytes + doc->src.arena.used_bytes; /* the model and the text */
+        arena = document_model_bytes(doc) + doc->src.arena.used_bytes; /* the model and the text */
         document_free(doc);
         double t5 = now();
         t[READ][r] = t1 - t0;

@@ -232,18 +232,19 @@ static size_t pi_check(const struct pi *x, const char *path)
     size_t bad = doc->n_all_nodes != x->n;
     const char *t = doc->src.text;
     for (uint32_t i = 0; i < x->n && i < doc->n_all_nodes; i++) { /* bound: every operator */
-        const struct plan_node *n = doc->all_nodes[i];
+        const struct plan_node *n = document_node(doc, i);
         const struct pi_node *e = &x->v[i];
-        uint32_t parent = n->parent ? n->parent->preorder : UINT32_MAX;
+        uint32_t parent =
+            plan_node_parent(n) ? plan_node_preorder(plan_node_parent(n)) : UINT32_MAX;
         int32_t want_id = n->id >= 0 ? n->id : n->stage >= 0 ? n->stage : 0;
         const char *why = n->depth != e->depth                   ? "depth"
                           : parent != x->parent[i]               ? "parent"
                           : i + 1 + n->subtree_size != x->end[i] ? "subtree end"
-                          : n->name.ptr - t != (long)(e->off + e->name_off) ? "name"
+                          : plan_node_name(n).ptr - t != (long)(e->off + e->name_off) ? "name"
                           : (uint32_t)want_id != e->id ? "id"
-                          : n->details_text.len &&
+                          : plan_node_details_text(n).len &&
                                   (n->id < 0 || (uint32_t)n->id >= x->n_ids ||
-                                   n->details_text.ptr - t != (long)x->details[n->id])
+                                   plan_node_details_text(n).ptr - t != (long)x->details[n->id])
                               ? "details"
                               : NULL;
         if (why && bad++ < 5)

@@ -87,11 +87,11 @@ static int setup(struct bench *b, const char *path)
     /* Start half-way down (or on a node with children near it): a key in the middle of a
      * big plan is the fair case, not the first rows. */
     uint32_t mid = s->n_nodes / 2;
-    while (mid + 1 < s->n_nodes && !s->preorder[mid]->first_child)
+    while (mid + 1 < s->n_nodes && !plan_node_first_child(plan_section_node(s, mid)))
         mid++;
-    b->middle = s->preorder[mid];
-    b->node_a = s->preorder[s->n_nodes / 3];
-    b->node_b = s->preorder[2 * (s->n_nodes / 3)];
+    b->middle = plan_section_node(s, mid);
+    b->node_a = plan_section_node(s, s->n_nodes / 3);
+    b->node_b = plan_section_node(s, 2 * (s->n_nodes / 3));
     b->id_a = b->node_a->id;
     b->id_b = b->node_b->id;
     rows_select_centered(&b->rows, b->middle);

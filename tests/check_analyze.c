@@ -983,15 +983,18 @@ static int visit_all(const char *path, const struct stat *st, int type, struct F
     bool ok;
     struct linted l = lint_file(path, &ok);
     for (size_t i = 0; ok && i < l.doc->n_all_nodes; i++) {
-        const struct plan_node *n = l.doc->all_nodes[i];
-        if (slice_find_in(n->text, "... ", 0) >= 0 && slice_find_in(n->text, " more field", 0) >= 0)
+        const struct plan_node *n = document_node(l.doc, i);
+        if (slice_find_in(plan_node_text(n), "... ", 0) >= 0 &&
+            slice_find_in(plan_node_text(n), " more field", 0) >= 0)
             expect(l.a, n, RULE_TRUNCATED_FIELDS, RULE_TRUNCATED_FIELDS, path);
         enum section_kind k = n->section->kind;
         if (k != SECTION_PHYSICAL && k != SECTION_SUBQUERY)
             continue;
         bool in_initial = false;  /* AQE initial plans shadowed by a final plan are not linted */
-        for (const struct plan_node *p = n->parent; p && !in_initial; p = p->parent)
-            in_initial = node_is_initial_plan_label(p) && p->parent && p->parent->first_child != p;
+        for (const struct plan_node *p = plan_node_parent(n); p && !in_initial;
+             p = plan_node_parent(p))
+            in_initial = node_is_initial_plan_label(p) && plan_node_parent(p) &&
+                         plan_node_first_child(plan_node_parent(p)) != p;
         if (in_initial)
             continue;
         const struct catalog_entry *e = node_entry(n);
@@ -1043,8 +1046,9 @@ static void tab_summary(struct plan_section *s, struct plan_node *scope, struct 
 static struct plan_node *label_with(struct plan_section *s, const char *word)
 {
     for (uint32_t i = 0; i < s->n_nodes; i++)
-        if ((s->preorder[i]->flags & NODE_LABEL) && slice_find(s->preorder[i]->text, word) >= 0)
-            return s->preorder[i];
+        if ((plan_section_node(s, i)->flags & NODE_LABEL) &&
+            slice_find(plan_node_text(plan_section_node(s, i)), word) >= 0)
+            return plan_section_node(s, i);
     ck_abort_msg("no %s label", word);
     return NULL;
 }
@@ -1117,7 +1121,7 @@ START_TEST(a_deep_chain_is_analysed_without_recursion)
         const char *text = i % 1000 == 999 ? "Exchange SinglePartition, ENSURE_REQUIREMENTS, [plan_id=1]"
                            : i % 3 == 0    ? "ColumnarToRow"
                                            : "Filter (a#1 > 0)";
-        nd->name = nd->text = slice_cstr(text);
+        plan_node_set_text(nd, slice_cstr(text)), plan_node_set_name(nd, plan_node_text(nd));
         if (prev)
             plan_node_append_child(prev, nd);
         else
@@ -1185,7 +1189,7 @@ START_TEST(an_analysis_on_a_thread_finds_the_same_and_stops_when_cancelled)
     ck_assert_int_eq(pthread_create(&th, NULL, analyse_on_thread, &job), 0);
     size_t exchanges = 0;
     for (size_t i = 0; i < doc->n_all_nodes; i++) /* meanwhile, what drawing does */
-        exchanges += node_role(doc->all_nodes[i]) == CAT_SHUFFLE;
+        exchanges += node_role(document_node(doc, i)) == CAT_SHUFFLE;
     pthread_join(th, NULL);
     ck_assert_uint_eq(exchanges, n / 3);
     ck_assert_int_eq(job.status, SP_OK);
@@ -1286,8 +1290,9 @@ START_TEST(exchange_partitionings_are_read_in_any_case_with_a_glued_prefix)
     size_t k = 0;
     const struct plan_section *sec = doc->first_plan->first_section;
     for (uint32_t i = 0; i < sec->n_nodes; i++) {
-        const struct plan_node *n = sec->preorder[i];
-        if (!tu_slice_is(n->name, "Exchange") && !tu_slice_is(n->name, "GpuColumnarExchange"))
+        const struct plan_node *n = plan_section_node(sec, i);
+        if (!tu_slice_is(plan_node_name(n), "Exchange") &&
+            !tu_slice_is(plan_node_name(n), "GpuColumnarExchange"))
             continue;
         ck_assert_uint_lt(k, sizeof want / sizeof want[0]);
         enum partitioning_kind kind = PART_UNKNOWN;

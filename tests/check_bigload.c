@@ -124,7 +124,7 @@ START_TEST(a_mapped_input_is_cleaned_in_place)
     ck_assert_uint_eq(doc->src.text_len, size - (n_lines + 2)); /* every '\r' gone */
     ck_assert_ptr_null(memchr(doc->src.text, '\r', doc->src.text_len));
     ck_assert_uint_eq(doc->n_all_nodes, n_lines + 1);
-    ck_assert_uint_eq(doc->all_nodes[n_lines]->line, n_lines + 2);
+    ck_assert_uint_eq(document_node(doc, n_lines)->line, n_lines + 2);
     /* The same plan as from the bytes read into memory. */
     struct document *read = NULL;
     ck_assert_int_eq(load_bytes("crlf", buf, size, &read, &err), SP_OK);
@@ -181,8 +181,9 @@ START_TEST(a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last)
         ck_assert_uint_eq(doc->n_plans, copies);
         ck_assert_uint_eq(doc->n_all_nodes, 2 * copies);
         ck_assert_ptr_ne(doc->src.text, doc->src.bytes); /* cleaned */
-        const struct plan_node *last = doc->all_nodes[doc->n_all_nodes - 1];
-        ck_assert(last->text.len && last->text.ptr[last->text.len - 1] == ')');
+        const struct plan_node *last = document_node(doc, doc->n_all_nodes - 1);
+        ck_assert(plan_node_text(last).len &&
+                  plan_node_text(last).ptr[plan_node_text(last).len - 1] == ')');
         document_free(doc);
     }
     free(quoted);
@@ -289,7 +290,7 @@ START_TEST(a_decoded_plan_parsed_beside_its_scan_is_the_plan_parsed_after_it)
         ck_assert_int_eq(parse_document(seq, &err), SP_OK);
         ck_assert(document_finish(seq));
         ck_assert_uint_ge(seq->n_plans, 8u << 20 >> 8);
-        ck_assert_uint_eq(seq->all_nodes[0]->line, 2); /* the JSON record's line */
+        ck_assert_uint_eq(document_node(seq, 0)->line, 2); /* the JSON record's line */
         assert_same_document(beside, seq);
         /* From a file: read into memory rather than mapped (its first byte is '{'). */
         char path[] = "/tmp/sparkplan-evline-XXXXXX";
@@ -303,7 +304,7 @@ START_TEST(a_decoded_plan_parsed_beside_its_scan_is_the_plan_parsed_after_it)
         ck_assert_uint_eq(file->src.text_len, seq->src.text_len);
         ck_assert(memcmp(file->src.text, seq->src.text, seq->src.text_len) == 0);
         ck_assert_uint_eq(file->n_all_nodes, seq->n_all_nodes);
-        ck_assert_uint_eq(file->all_nodes[file->n_all_nodes - 1]->line, 2);
+        ck_assert_uint_eq(document_node(file, file->n_all_nodes - 1)->line, 2);
         unlink(path);
         document_free(file);
         document_free(seq);
@@ -362,7 +363,7 @@ START_TEST(finishing_more_nodes_than_were_counted)
         struct plan_node *n = plan_node_new(s);
         n->line = i + 2;
         n->id = (int32_t)i;
-        n->name = n->text = slice_cstr("Project");
+        plan_node_set_text(n, slice_cstr("Project")), plan_node_set_name(n, plan_node_text(n));
         if (last)
             plan_node_append_child_after(last, NULL, n); /* a chain */
         else
@@ -374,9 +375,9 @@ START_TEST(finishing_more_nodes_than_were_counted)
     ck_assert_uint_eq(doc->n_all_nodes, 10000);
     ck_assert_uint_eq(s->n_nodes, 10000);
     for (uint32_t i = 0; i < 10000; i++) {
-        ck_assert_uint_eq(doc->all_nodes[i]->line, i + 2);
-        ck_assert_ptr_eq(s->preorder[i], doc->all_nodes[i]);
-        ck_assert_ptr_eq(plan_node_find_by_id(p, (int32_t)i), doc->all_nodes[i]);
+        ck_assert_uint_eq(document_node(doc, i)->line, i + 2);
+        ck_assert_ptr_eq(plan_section_node(s, i), document_node(doc, i));
+        ck_assert_ptr_eq(plan_node_find_by_id(p, (int32_t)i), document_node(doc, i));
     }
     document_free(doc);
 }
@@ -392,7 +393,7 @@ START_TEST(nodes_out_of_line_order_are_still_found_by_line)
     for (uint32_t i = 0; i < 1000; i++) { /* roots created from the last line up */
         struct plan_node *n = plan_node_new(s);
         n->line = 2000 - 2 * i;
-        n->name = n->text = slice_cstr("Project");
+        plan_node_set_text(n, slice_cstr("Project")), plan_node_set_name(n, plan_node_text(n));
         plan_section_append_root(s, n);
     }
     ck_assert(document_finish(doc));
@@ -424,7 +425,8 @@ START_TEST(finishing_numbers_every_section_and_keeps_the_first_id)
                 n[k] = plan_node_new(s);
                 n[k]->line = ++line;
                 n[k]->id = ids[k];
-                n[k]->name = n[k]->text = slice_cstr("Project");
+                plan_node_set_text(n[k], slice_cstr("Project")),
+                    plan_node_set_name(n[k], plan_node_text(n[k]));
             }
             plan_section_append_root(s, n[0]);
             plan_node_append_child(n[0], n[1]);
@@ -439,20 +441,21 @@ START_TEST(finishing_numbers_every_section_and_keeps_the_first_id)
     int pi = 0;
     for (struct plan *p = doc->first_plan; p; p = p->next, pi++) {
         ck_assert_uint_eq(p->by_id_len, 5);
-        ck_assert_ptr_eq(p->by_id[3], first_3[pi]); /* the first section's, not the second's */
+        ck_assert_ptr_eq(plan_node_find_by_id(p, 3),
+                         first_3[pi]); /* the first section's, not the second's */
         for (struct plan_section *s = p->first_section; s; s = s->next) {
             ck_assert_uint_eq(s->n_nodes, 4);
             ck_assert_uint_eq(s->first_root->subtree_size, 3);
-            ck_assert_uint_eq(s->preorder[2]->depth, 2);
-            ck_assert_int_eq(s->preorder[2]->id, 1);
+            ck_assert_uint_eq(plan_section_node(s, 2)->depth, 2);
+            ck_assert_int_eq(plan_section_node(s, 2)->id, 1);
             for (uint32_t i = 0; i < 4; i++) {
-                ck_assert_uint_eq(s->preorder[i]->preorder, i);
-                ck_assert_ptr_eq(s->preorder[i]->section, s);
+                ck_assert_uint_eq(plan_node_preorder(plan_section_node(s, i)), i);
+                ck_assert_ptr_eq(plan_section_node(s, i)->section, s);
             }
         }
     }
     for (size_t i = 1; i < doc->n_all_nodes; i++) /* input order, nothing to sort */
-        ck_assert_uint_lt(doc->all_nodes[i - 1]->line, doc->all_nodes[i]->line);
+        ck_assert_uint_lt(document_node(doc, i - 1)->line, document_node(doc, i)->line);
     ck_assert_uint_eq(document_node_at_line(doc, 7)->line, 7);
     document_free(doc);
 }

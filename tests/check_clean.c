@@ -74,10 +74,10 @@ static char *tree_signature(const struct document *doc)
         for (const struct plan_section *s = p->first_section; s; s = s->next) {
             sb_printf(&b, "section %s\n", section_kind_name(s->kind));
             for (uint32_t i = 0; i < s->n_nodes; i++) {
-                const struct plan_node *n = s->preorder[i];
+                const struct plan_node *n = plan_section_node(s, i);
                 sb_printf(&b, "%u stage=%d id=%d%s ", n->depth, n->stage, n->id,
                           (n->flags & NODE_LABEL) ? " label" : "");
-                sb_put(&b, n->name.ptr, n->name.len);
+                sb_put(&b, plan_node_name(n).ptr, plan_node_name(n).len);
                 sb_ch(&b, '\n');
             }
         }
@@ -211,10 +211,11 @@ START_TEST(cleaned_text_takes_the_inputs_place)
     ck_assert_ptr_null(loaded->src.over);
     ck_assert_ptr_null(loaded->src.bytes); /* freed by the loader: nothing points into it */
     ck_assert_uint_gt(loaded->src.text_len, strlen(tabbed));
-    tu_assert_slice_is(tu_root(loaded)->name, "Project");
+    tu_assert_slice_is(plan_node_name(tu_root(loaded)), "Project");
     struct plan_node *filter = document_node_at_line(loaded, 3);
-    tu_assert_slice_is(filter->name, "Filter");
-    ck_assert_ptr_nonnull(strstr(filter->text.ptr, "        +- *(1) Range")); /* 8 columns */
+    tu_assert_slice_is(plan_node_name(filter), "Filter");
+    ck_assert_ptr_nonnull(
+        strstr(plan_node_text(filter).ptr, "        +- *(1) Range")); /* 8 columns */
     document_free(loaded);
 }
 END_TEST
@@ -382,8 +383,8 @@ START_TEST(utf16_input_is_read)
     struct diag err = {0};
     ck_assert_int_eq(load_bytes("t", buf, 2 + 2 * n, &doc, &err), SP_OK);
     struct plan_node *r = tu_root(doc);
-    tu_assert_slice_is(r->name, "Project");
-    tu_assert_slice_is(tu_child(r, 0)->name, "Range");
+    tu_assert_slice_is(plan_node_name(r), "Project");
+    tu_assert_slice_is(plan_node_name(tu_child(r, 0)), "Range");
     document_free(doc);
 }
 END_TEST
@@ -409,8 +410,8 @@ START_TEST(hard_wrapped_lines_are_joined)
         "      Location: CatalogFileIndex[file:/spark/spark-warehouse/t], PartitionFilters: [],\n"
         "      PushedFilters: [], ReadSchema: struct<name:string>\n");
     struct plan_node *scan = tu_child(tu_child(tu_root(doc), 0), 0);
-    tu_assert_slice_is(scan->name, "FileScan parquet default.t");
-    ck_assert_ptr_null(memchr(scan->text.ptr, '\n', scan->text.len));
+    tu_assert_slice_is(plan_node_name(scan), "FileScan parquet default.t");
+    ck_assert_ptr_null(memchr(plan_node_text(scan).ptr, '\n', plan_node_text(scan).len));
     ck_assert(has_warning(doc, "joined"));
     document_free(doc);
 }
@@ -453,11 +454,12 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
     const struct plan_section *an = doc->first_plan->first_section->next;
     ck_assert_int_eq(an->kind, SECTION_ANALYZED);
     const struct plan_node *root = an->first_root;
-    tu_assert_slice_is(root->name, "Project");
-    ck_assert_ptr_null(memchr(root->text.ptr, '\n', root->text.len)); /* one line again */
-    ck_assert_uint_eq(root->n_children, 1);
+    tu_assert_slice_is(plan_node_name(root), "Project");
+    ck_assert_ptr_null(
+        memchr(plan_node_text(root).ptr, '\n', plan_node_text(root).len)); /* one line again */
+    ck_assert_uint_eq(plan_node_n_children(root), 1);
     const struct plan_node *parsed = doc->first_plan->first_section->first_root;
-    ck_assert_ptr_null(memchr(parsed->text.ptr, '\n', parsed->text.len));
+    ck_assert_ptr_null(memchr(plan_node_text(parsed).ptr, '\n', plan_node_text(parsed).len));
     document_free(doc);
     /* explain("codegen") with its subtree header broken: still a codegen section. */
     doc = tu_parse("Found 1 WholeStageCodegen subtrees.\n"
@@ -472,7 +474,7 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
                    "/* 003 */ }\n");
     const struct plan_section *cg = doc->first_plan->first_section;
     ck_assert_int_eq(cg->kind, SECTION_CODEGEN);
-    tu_assert_slice_is(cg->first_root->name, "Project");
+    tu_assert_slice_is(plan_node_name(cg->first_root), "Project");
     document_free(doc);
     /* A table name too long to break moved down whole, the only broken line of the plan:
        by an email client (column 0) or by hand (indented past the marker). */
@@ -489,8 +491,9 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
     for (size_t k = 0; k < 2; k++) {
         doc = tu_parse(moved[k]);
         const struct plan_node *scan = tu_child(tu_root(doc), 0);
-        tu_assert_slice_is(scan->name, "FileScan parquet spark_catalog.default.partitioned_employees");
-        ck_assert_ptr_null(memchr(scan->text.ptr, '\n', scan->text.len));
+        tu_assert_slice_is(plan_node_name(scan),
+                           "FileScan parquet spark_catalog.default.partitioned_employees");
+        ck_assert_ptr_null(memchr(plan_node_text(scan).ptr, '\n', plan_node_text(scan).len));
         document_free(doc);
     }
 }
@@ -1233,11 +1236,12 @@ static void m_numbered(const char *text, struct sb *o)
         for (const struct plan_section *s = p->first_section; s; s = s->next) {
             if (!s->n_nodes)
                 continue;
-            uint32_t first = s->preorder[0]->line, last = first;
+            uint32_t first = plan_section_node(s, 0)->line, last = first;
             for (uint32_t i = 0; i < s->n_nodes; i++) {
-                const struct plan_node *n = s->preorder[i];
+                const struct plan_node *n = plan_section_node(s, i);
                 uint32_t end = n->line;
-                for (const char *q = n->text.ptr; q < n->text.ptr + n->text.len; q++)
+                for (const char *q = plan_node_text(n).ptr;
+                     q < plan_node_text(n).ptr + plan_node_text(n).len; q++)
                     end += *q == '\n';
                 if (end > last)
                     last = end;
@@ -1353,7 +1357,7 @@ static const struct mangler MANGLERS[] = {
 static bool has_inner_children(const struct document *doc)
 {
     for (size_t i = 0; i < doc->n_all_nodes; i++)
-        if (doc->all_nodes[i]->flags & NODE_INNER)
+        if (document_node(doc, i)->flags & NODE_INNER)
             return true;
     return false;
 }

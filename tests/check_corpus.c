@@ -311,7 +311,7 @@ static int printed_units(const struct plan_node *n)
     int d = (int)n->depth;
     if (n->flags & NODE_INNER)
         d++;
-    for (const struct plan_node *a = n->parent; a; a = a->parent) {
+    for (const struct plan_node *a = plan_node_parent(n); a; a = plan_node_parent(a)) {
         if (a->flags & NODE_INNER)
             d++;
         if (a->flags & NODE_LABEL)
@@ -331,7 +331,8 @@ static int cmp_node_line(const void *a, const void *b)
 static bool agrees(struct document *doc, const struct ref *r, char *why, size_t whylen)
 {
     struct plan_node **m = malloc((doc->n_all_nodes + 1) * sizeof *m);
-    memcpy(m, doc->all_nodes, doc->n_all_nodes * sizeof *m);
+    for (size_t k = 0; k < doc->n_all_nodes; k++)
+        m[k] = document_node(doc, k);
     qsort(m, doc->n_all_nodes, sizeof *m, cmp_node_line);
     size_t i = 0, j = 0;
     bool ok = true;
@@ -343,7 +344,8 @@ static bool agrees(struct document *doc, const struct ref *r, char *why, size_t 
             ok = false;
         } else if (!a || b->line < a->line) {
             snprintf(why, whylen, "line %u: model has a node the file does not (%.*s)", b->line,
-                     (int)(b->name.len > 40 ? 40 : b->name.len), b->name.ptr);
+                     (int)(plan_node_name(b).len > 40 ? 40 : plan_node_name(b).len),
+                     plan_node_name(b).ptr);
             ok = false;
         } else {
             int pu = printed_units(b);
@@ -722,7 +724,7 @@ static char *serialize(struct document *doc)
             for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
                 put(&buf, &len, &cap, "%*s%s%s%.*s", (int)(2 * n->depth), "",
                     n->flags & NODE_LABEL ? "L:" : "", n->flags & NODE_INNER ? "I:" : "",
-                    (int)n->name.len, n->name.ptr);
+                    (int)plan_node_name(n).len, plan_node_name(n).ptr);
                 if (n->stage >= 0)
                     put(&buf, &len, &cap, " *%d", n->stage);
                 if (n->id >= 0)

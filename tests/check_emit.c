@@ -29,8 +29,8 @@ static struct plan_node *new_node(struct plan_section *s, struct plan_node *pare
 {
     struct plan_node *n = plan_node_new(s);
     ck_assert_ptr_nonnull(n);
-    n->name = slice_cstr(name);
-    n->text = slice_cstr(text);
+    plan_node_set_text(n, slice_cstr(text));
+    plan_node_set_name(n, slice_cstr(name));
     n->line = line;
     if (parent)
         plan_node_append_child(parent, n);
@@ -168,10 +168,10 @@ START_TEST(json_has_the_contract_shape)
         "Scan parquet spark_catalog.default.orders (1), Statistics(sizeInBytes=1234.0 B, rowCount=5)",
         3);
     scan->id = 1;
-    scan->details_text = slice_cstr("(1) Scan parquet spark_catalog.default.orders\n"
-                                    "Output [2]: [a#1, b#2]\n"
-                                    "Batched: true");
-    scan->details_line = scan->details_text_line = 6;
+    plan_node_set_details(scan, slice_cstr("(1) Scan parquet spark_catalog.default.orders\n"
+                                           "Output [2]: [a#1, b#2]\n"
+                                           "Batched: true"),
+                          6);
     scan->n_details = 2;
     ck_assert(document_finish(doc));
     document_warn(doc, 12, "field list truncated: raise spark.sql.debug.maxToStringFields");

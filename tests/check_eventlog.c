@@ -273,8 +273,8 @@ static struct ev_app *load_mem(const char *bytes, size_t len)
 static const struct plan_node *node_named(const struct ev_plan *p, const char *name)
 {
     for (uint32_t i = 0; i < p->section->n_nodes; i++)
-        if (tu_slice_is(p->section->preorder[i]->name, name))
-            return p->section->preorder[i];
+        if (tu_slice_is(plan_node_name(plan_section_node(p->section, i)), name))
+            return plan_section_node(p->section, i);
     ck_abort_msg("no node %s", name);
     return NULL;
 }
@@ -815,6 +815,27 @@ static void add_line(void *ctx, size_t key_len, const char *line)
     }
 }
 
+/* An event log's plan is parsed like any other: the fields the model derives read what its
+ * physicalPlanDescription printed. */
+START_TEST(an_event_log_plan_derives_its_fields)
+{
+    size_t len;
+    char *log = fixture_log(false, &len);
+    struct ev_app *app = load_mem(log, len);
+    const struct ev_plan *p = ev_exec_final(&app->execs[0]);
+    ck_assert_ptr_nonnull(p->doc);
+    const struct plan_node *sort = node_named(p, "Sort"), *filter = node_named(p, "Filter");
+    ck_assert_uint_eq(plan_node_n_children(sort), 1);
+    ck_assert_ptr_eq(plan_node_first_child(sort), filter);
+    tu_assert_slice_is(plan_node_text(filter), "Filter (isnotnull(a#1) AND (a#1 > 5))");
+    ck_assert_uint_eq(plan_node_preorder(filter), 1);
+    ck_assert_uint_eq(plan_node_details_line(filter), 0);
+    tu_check_derived(p->doc);
+    ev_app_free(app);
+    free(log);
+}
+END_TEST
+
 START_TEST(the_explorers_side_of_a_node)
 {
     size_t len;
@@ -922,6 +943,7 @@ Suite *eventlog_suite(void)
     tcase_add_test(t, the_query_list_sorts_by_duration_and_id);
     tcase_add_test(t, heat_and_labels);
     tcase_add_test(t, the_explorers_side_of_a_node);
+    tcase_add_test(t, an_event_log_plan_derives_its_fields);
     suite_add_tcase(s, t);
     t = tcase_create("cli");
     tcase_add_test(t, cli_json_has_the_application_executions_and_metrics);

@@ -475,7 +475,7 @@ START_TEST(a_few_values_checked_by_hand)
     /* Range (1): spark.range(0, 100, 1, 8): 100 rows output */
     const struct plan_node *range = NULL, *agg = NULL;
     for (uint32_t i = 0; i < p->section->n_nodes; i++) {
-        const struct plan_node *n = p->section->preorder[i];
+        const struct plan_node *n = plan_section_node(p->section, i);
         if (n->id == 1 && !range)
             range = n;
         if (n->id == 5)

@@ -52,10 +52,11 @@ START_TEST(every_node_mentioning_an_id_is_found_and_the_scan_produces_it)
     ck_assert_int_eq(exprid_find(doc, NULL, NULL, 13, &h, &err), SP_OK);
     ck_assert_uint_ge(h.n, 5);  /* scan, filter, exchange, sort, join, project (input) */
     ck_assert_ptr_nonnull(h.producer);
-    ck_assert(slice_starts_with(h.producer->name, "Scan parquet spark_catalog.default.orders"));
+    ck_assert(
+        slice_starts_with(plan_node_name(h.producer), "Scan parquet spark_catalog.default.orders"));
     bool join_seen = false;
     for (size_t i = 0; i < h.n; i++) {
-        join_seen = join_seen || slice_starts_with(h.nodes[i]->name, "SortMergeJoin");
+        join_seen = join_seen || slice_starts_with(plan_node_name(h.nodes[i]), "SortMergeJoin");
         if (i)
             ck_assert_uint_lt(h.nodes[i - 1]->line, h.nodes[i]->line);  /* input order */
     }
@@ -65,8 +66,8 @@ START_TEST(every_node_mentioning_an_id_is_found_and_the_scan_produces_it)
     /* Every id the join mentions: both keys. */
     const struct plan_node *join = NULL;
     for (size_t i = 0; i < doc->n_all_nodes; i++)
-        if (slice_starts_with(doc->all_nodes[i]->name, "SortMergeJoin"))
-            join = doc->all_nodes[i];
+        if (slice_starts_with(plan_node_name(document_node(doc, i)), "SortMergeJoin"))
+            join = document_node(doc, i);
     ck_assert_ptr_nonnull(join);
     struct exprid_ref r[16];
     size_t n = exprid_node_refs(join, r, 16);
@@ -89,12 +90,12 @@ START_TEST(an_alias_produces_its_id)
     ck_assert_int_eq(exprid_find(doc, doc->first_plan, NULL, 20, &h, &err), SP_OK);
     ck_assert_uint_eq(h.n, 2);
     ck_assert_ptr_nonnull(h.producer);
-    ck_assert(slice_eq_cstr(h.producer->name, "Project"));
+    ck_assert(slice_eq_cstr(plan_node_name(h.producer), "Project"));
     exprid_hits_free(&h);
 
     ck_assert_int_eq(exprid_find(doc, doc->first_plan, NULL, 11, &h, &err), SP_OK);
     ck_assert_uint_eq(h.n, 2);
-    ck_assert(slice_eq_cstr(h.producer->name, "LocalTableScan"));
+    ck_assert(slice_eq_cstr(plan_node_name(h.producer), "LocalTableScan"));
     exprid_hits_free(&h);
 
     ck_assert_int_eq(exprid_find(doc, NULL, NULL, 999, &h, &err), SP_OK);

@@ -75,7 +75,7 @@ START_TEST(binary_and_nul_bytes_never_crash)
     static const char nul_plan[] = "== Physical Plan ==\n*(1) Project [a\0b#1]\n+- *(1) Range (0,\0 5)\n";
     struct document *doc = load_any(nul_plan, sizeof nul_plan - 1, NULL);
     ck_assert_ptr_nonnull(doc);
-    ck_assert_uint_eq(tu_root(doc)->n_children, 1);
+    ck_assert_uint_eq(plan_node_n_children(tu_root(doc)), 1);
     document_free(doc);
     free(buf);
 }
@@ -117,7 +117,7 @@ START_TEST(invalid_utf8_is_kept_as_it_is)
     struct document *doc = load_any(bad, sizeof bad - 1, NULL);
     ck_assert_ptr_nonnull(doc);
     struct plan_node *scan = tu_child(tu_root(doc), 0);
-    ck_assert_ptr_nonnull(memchr(scan->text.ptr, '\xFF', scan->text.len));
+    ck_assert_ptr_nonnull(memchr(plan_node_text(scan).ptr, '\xFF', plan_node_text(scan).len));
     document_free(doc);
 }
 END_TEST
@@ -141,7 +141,7 @@ START_TEST(a_10_mb_single_line_loads)
     struct document *doc = load_any(buf, len, NULL);
     ck_assert_ptr_nonnull(doc);
     ck_assert_uint_eq(doc->n_all_nodes, 2);
-    ck_assert_uint_gt(tu_root(doc)->text.len, 10000000);
+    ck_assert_uint_gt(plan_node_text(tu_root(doc)).len, 10000000);
     document_free(doc);
     /* The same line inside a Row repr: one 10 MB string literal to decode. */
     size_t n = len + 64, o = 0;
@@ -197,7 +197,7 @@ START_TEST(a_10000_deep_plan_survives_clean_up)
     ck_assert_ptr_nonnull(doc);
     struct plan_section *s = doc->first_plan->first_section;
     ck_assert_uint_eq(s->n_nodes, d);
-    ck_assert_uint_eq(s->preorder[d - 1]->depth, d - 1);
+    ck_assert_uint_eq(plan_section_node(s, d - 1)->depth, d - 1);
     fprintf(stderr, "hostile: %zu-deep quoted plan (%.0f MB) in %.2f s\n", d, (double)len / 1e6,
             secs);
     document_free(doc);
@@ -222,7 +222,7 @@ static void assert_chain(struct document *doc, size_t n)
     ck_assert_uint_eq(s->n_nodes, n);
     ck_assert_uint_eq(s->first_root->subtree_size, n - 1);
     for (size_t i = 0; i < n; i++)
-        ck_assert_uint_eq(s->preorder[i]->depth, i);
+        ck_assert_uint_eq(plan_section_node(s, i)->depth, i);
     bool warned = false;
     for (struct plan_warning *w = doc->first_warning; w; w = w->next)
         warned |= strstr(w->message, "tree structure inferred from markers") != NULL;

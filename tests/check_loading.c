@@ -77,11 +77,13 @@ static void assert_same_rows(struct document *a, struct document *b, unsigned wa
     const struct plan_node *x = rows_first(&ra), *y = rows_first(&rb);
     for (unsigned i = 0; i < want; i++) {
         ck_assert_msg(x && y, "row %u missing", i);
-        ck_assert_msg(x->text.len == y->text.len && memcmp(x->text.ptr, y->text.ptr, x->text.len) == 0,
-                      "row %u: '%.*s' against '%.*s'", i, (int)x->text.len, x->text.ptr,
-                      (int)y->text.len, y->text.ptr);
+        ck_assert_msg(
+            plan_node_text(x).len == plan_node_text(y).len &&
+                memcmp(plan_node_text(x).ptr, plan_node_text(y).ptr, plan_node_text(x).len) == 0,
+            "row %u: '%.*s' against '%.*s'", i, (int)plan_node_text(x).len, plan_node_text(x).ptr,
+            (int)plan_node_text(y).len, plan_node_text(y).ptr);
         ck_assert_uint_eq(x->depth, y->depth);
-        ck_assert_uint_eq(x->preorder, y->preorder);
+        ck_assert_uint_eq(plan_node_preorder(x), plan_node_preorder(y));
         ck_assert_uint_eq(rows_has_children(&ra, x), rows_has_children(&rb, y));
         x = rows_next(&ra, x);
         y = rows_next(&rb, y);

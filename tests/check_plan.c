@@ -56,7 +56,7 @@ static struct document *chain_document(uint32_t depth)
         struct plan_node *n = plan_node_new(s);
         n->line = i + 2;
         n->id = (int32_t)(depth - i);
-        n->name = n->text = slice_cstr("Project");
+        plan_node_set_text(n, slice_cstr("Project")), plan_node_set_name(n, plan_node_text(n));
         if (prev)
             plan_node_append_child(prev, n);
         else
@@ -73,11 +73,11 @@ START_TEST(a_deep_chain_finishes_without_recursion)
     struct plan_section *s = doc->first_plan->first_section;
     ck_assert_uint_eq(s->n_nodes, 200000);
     ck_assert_uint_eq(s->first_root->subtree_size, 199999);
-    ck_assert_uint_eq(s->preorder[199999]->depth, 199999);
+    ck_assert_uint_eq(plan_section_node(s, 199999)->depth, 199999);
     struct plan_node *n = plan_node_find_by_id(doc->first_plan, 1);
     ck_assert_ptr_nonnull(n);
     ck_assert_uint_eq(n->depth, 199999);
-    ck_assert_ptr_eq(document_node_at_line(doc, 5), s->preorder[3]);
+    ck_assert_ptr_eq(document_node_at_line(doc, 5), plan_section_node(s, 3));
     document_free(doc);
 }
 END_TEST
@@ -108,7 +108,8 @@ START_TEST(a_plan_built_by_enter_and_leave_has_its_tree)
     build_leave(&b);
     for (int i = 0; i < 4; i++) {
         ck_assert_ptr_nonnull(n[i]);
-        n[i]->name = n[i]->text = slice_cstr(names[i]);
+        plan_node_set_text(n[i], slice_cstr(names[i])),
+            plan_node_set_name(n[i], plan_node_text(n[i]));
         n[i]->line = (uint32_t)i + 2;
     }
     build_details_start(n[2], slice_cstr("(3) Exchange"), 9, 9);
@@ -125,14 +126,14 @@ START_TEST(a_plan_built_by_enter_and_leave_has_its_tree)
     const struct plan_section *sec = doc->first_plan->first_section;
     ck_assert_uint_eq(sec->n_roots, 1);
     ck_assert_ptr_eq(sec->first_root, n[0]);
-    ck_assert_uint_eq(n[0]->n_children, 2);
-    ck_assert_ptr_eq(n[0]->first_child, n[1]);
-    ck_assert_ptr_eq(n[1]->next_sibling, n[3]);
-    ck_assert_ptr_eq(n[2]->parent, n[1]);
+    ck_assert_uint_eq(plan_node_n_children(n[0]), 2);
+    ck_assert_ptr_eq(plan_node_first_child(n[0]), n[1]);
+    ck_assert_ptr_eq(plan_node_next_sibling(n[1]), n[3]);
+    ck_assert_ptr_eq(plan_node_parent(n[2]), n[1]);
     ck_assert_uint_eq(n[2]->depth, 2);
     ck_assert_uint_eq(n[0]->subtree_size, 3);
     for (uint32_t i = 0; i < 4; i++)
-        ck_assert_ptr_eq(sec->preorder[i], n[i]);
+        ck_assert_ptr_eq(plan_section_node(sec, i), n[i]);
     struct plan_detail d;
     ck_assert(plan_node_detail(n[2], "Input", &d));
     ck_assert_msg(tu_slice_is(d.value, "[1]: [a#1]"), "Input is \"%.*s\"", (int)d.value.len,
@@ -154,7 +155,7 @@ static struct document *one_node_with_details(const char *buf, uint32_t n_fields
     struct plan_node *n = build_enter(&b);
     ck_assert_ptr_nonnull(n);
     build_leave(&b);
-    n->name = n->text = slice_cstr("Exchange");
+    plan_node_set_text(n, slice_cstr("Exchange")), plan_node_set_name(n, plan_node_text(n));
     n->line = 2;
     const char *nl = strchr(buf, '\n');
     build_details_start(n, slice_make(buf, (size_t)(nl - buf)), 9, 9);
@@ -261,6 +262,167 @@ START_TEST(the_record_and_the_walk_finish_the_same_model)
 }
 END_TEST
 
+/* What the model derives instead of storing (a node's child count, name, details lines,
+ * pre-order number) is what the parser saw: on a formatted plan, a simple one with AQE
+ * labels, and a pasted one the clean-up moves lines in. */
+START_TEST(derived_fields_read_what_the_parser_saw)
+{
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "* SortMergeJoin Inner (5)\n"
+        ":- * Sort (2)\n"
+        ":  +- Scan parquet db.a (1)\n"
+        "+- * Sort (4)\n"
+        "   +- Scan parquet db.b (3)\n"
+        "\n"
+        "\n"
+        "(1) Scan parquet db.a\n"
+        "Output [1]: [x#1]\n"
+        "\n"
+        "(2) Sort [codegen id : 1]\n"
+        "Input [1]: [x#1]\n"
+        "Arguments: [x#1 ASC NULLS FIRST], false, 0\n"
+        "\n"
+        "(3) Scan parquet db.b\n"
+        "Output [1]: [y#2]\n"
+        "\n"
+        "(4) Sort [codegen id : 2]\n"
+        "Input [1]: [y#2]\n"
+        "\n"
+        "(5) SortMergeJoin [codegen id : 3]\n"
+        "Left keys [1]: [x#1]\n"
+        "Right keys [1]: [y#2]\n"
+        "Join type: Inner\n");
+    struct plan_node *join = tu_root(doc);
+    tu_assert_slice_is(plan_node_name(join), "SortMergeJoin");
+    ck_assert_uint_eq(plan_node_n_children(join), 2);
+    ck_assert_uint_eq(plan_node_details_line(join), 22);
+    ck_assert_uint_eq(join->n_details, 3);
+    struct plan_node *scan = plan_node_find_by_id(doc->first_plan, 3);
+    tu_assert_slice_is(plan_node_name(scan), "Scan parquet db.b");
+    ck_assert_uint_eq(plan_node_n_children(scan), 0);
+    ck_assert_uint_eq(plan_node_details_line(scan), 16);
+    ck_assert_uint_eq(plan_node_preorder(scan), 4);
+    ck_assert_ptr_eq(plan_node_parent(scan), plan_node_find_by_id(doc->first_plan, 4));
+    tu_check_derived(doc);
+    document_free(doc);
+
+    doc = tu_parse("== Physical Plan ==\n"
+                   "AdaptiveSparkPlan isFinalPlan=true\n"
+                   "+- == Final Plan ==\n"
+                   "   *(2) Project [a#1]\n"
+                   "   +- 'Filter (a#1 > 1)\n"
+                   "      +- Scan parquet t[a#1]\n"
+                   "+- == Initial Plan ==\n"
+                   "   Project [a#1]\n"
+                   "   +- Filter (a#1 > 1)\n"
+                   "      +- Scan parquet t[a#1]\n");
+    struct plan_node *root = tu_root(doc);
+    ck_assert_uint_eq(plan_node_n_children(root), 2);
+    struct plan_node *final = tu_child(root, 0);
+    ck_assert(final->flags & NODE_LABEL);
+    tu_assert_slice_is(plan_node_name(final), "Final Plan");
+    tu_assert_slice_is(plan_node_name(tu_child(final, 0)), "Project");
+    tu_assert_slice_is(plan_node_name(tu_child(tu_child(final, 0), 0)), "Filter");
+    tu_assert_slice_is(plan_node_text(tu_child(tu_child(final, 0), 0)), "'Filter (a#1 > 1)");
+    ck_assert_uint_eq(plan_node_details_line(root), 0);
+    tu_check_derived(doc);
+    document_free(doc);
+
+    /* A markdown quote: the clean-up rewrites the lines, the map takes them back. */
+    doc = tu_parse("Here is the plan:\n\n"
+                   "> == Physical Plan ==\n"
+                   "> * Project (2)\n"
+                   "> +- Scan parquet t (1)\n"
+                   ">\n"
+                   ">\n"
+                   "> (1) Scan parquet t\n"
+                   "> Output [1]: [a#1]\n"
+                   ">\n"
+                   "> (2) Project [codegen id : 1]\n"
+                   "> Output [1]: [a#1]\n");
+    struct plan_node *project = plan_node_find_by_id(doc->first_plan, 2);
+    ck_assert_ptr_nonnull(project);
+    ck_assert_uint_eq(plan_node_details_line(project), 11);
+    ck_assert_uint_eq(plan_node_details_line(plan_node_find_by_id(doc->first_plan, 1)), 8);
+    tu_check_derived(doc);
+    document_free(doc);
+}
+END_TEST
+
+/* Nodes made out of pre-order (a section's nodes are then not one stretch of the store, and
+ * its pre-order is kept in an array) or out of input order still read back in pre-order and
+ * by line; a dropped plan's nodes are taken back and the store is the input order again. */
+START_TEST(nodes_made_out_of_order_read_back_in_order)
+{
+    struct document *doc = document_new("hand", NULL, 0);
+    ck_assert_ptr_nonnull(doc);
+    struct plan *p = document_add_plan(doc, 1);
+    struct plan_section *s = plan_add_section(p, SECTION_PHYSICAL, slice_cstr("t"), 1);
+    struct plan_section *s2 = plan_add_section(p, SECTION_SUBQUERY, slice_cstr("u"), 9);
+    struct plan_node *root = plan_node_new(s), *b = plan_node_new(s), *other = plan_node_new(s2),
+                     *a = plan_node_new(s);
+    static const char *const names[] = {"Join", "B", "Other", "A"};
+    struct plan_node *all[] = {root, b, other, a};
+    for (int i = 0; i < 4; i++) {
+        plan_node_set_text(all[i], slice_cstr(names[i]));
+        plan_node_set_name(all[i], plan_node_text(all[i]));
+    }
+    root->line = 2, a->line = 3, b->line = 4, other->line = 10;
+    plan_section_append_root(s, root);
+    plan_node_append_child(root, a); /* made last, printed first */
+    plan_node_append_child(root, b);
+    plan_section_append_root(s2, other);
+    ck_assert(document_finish(doc));
+    ck_assert_uint_eq(s->n_nodes, 3);
+    ck_assert_ptr_eq(plan_section_node(s, 1), a);
+    ck_assert_ptr_eq(plan_section_node(s, 2), b);
+    ck_assert_uint_eq(plan_node_preorder(a), 1);
+    ck_assert_uint_eq(plan_node_preorder(b), 2);
+    ck_assert_uint_eq(plan_node_preorder(other), 0);
+    ck_assert_uint_eq(plan_node_n_children(root), 2);
+    ck_assert_ptr_eq(document_node(doc, 1), a);
+    ck_assert_ptr_eq(document_node(doc, 3), other);
+    ck_assert_ptr_eq(document_node_at_line(doc, 3), a);
+    tu_check_derived(doc);
+    document_free(doc);
+
+    /* A plan the builder drops gives its nodes back: the next plan's nodes take their
+     * place, and the store is all_nodes. */
+    doc = document_new("dropped", NULL, 0);
+    ck_assert_ptr_nonnull(doc);
+    struct plan_builder bld;
+    build_init(&bld, doc);
+    ck_assert_ptr_nonnull(build_plan(&bld, 1));
+    ck_assert_ptr_nonnull(build_section(&bld, SECTION_PHYSICAL, slice_cstr("x"), 1));
+    struct plan_node *gone = build_enter(&bld);
+    ck_assert_ptr_nonnull(gone);
+    build_leave(&bld);
+    build_end_section(&bld);
+    build_end_plan(&bld, false);
+    ck_assert_uint_eq(doc->n_nodes_made, 0);
+    ck_assert_ptr_nonnull(build_plan(&bld, 5));
+    ck_assert_ptr_nonnull(build_section(&bld, SECTION_PHYSICAL, slice_cstr("y"), 5));
+    struct plan_node *kept = build_enter(&bld);
+    ck_assert_ptr_eq(kept, gone);
+    plan_node_set_text(kept, slice_cstr("Scan t"));
+    plan_node_set_name(kept, slice_make(plan_node_text(kept).ptr, 4));
+    kept->line = 6;
+    build_leave(&bld);
+    build_end_section(&bld);
+    build_end_plan(&bld, true);
+    build_free(&bld);
+    ck_assert(document_finish(doc));
+    ck_assert_uint_eq(doc->n_all_nodes, 1);
+    ck_assert_ptr_eq(document_node(doc, 0), kept);
+    tu_assert_slice_is(plan_node_name(kept), "Scan");
+    ck_assert_uint_eq(kept->depth, 0);
+    ck_assert_uint_eq(plan_node_details_line(kept), 0);
+    tu_check_derived(doc);
+    document_free(doc);
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
     Suite *s = suite_create("plan");
@@ -271,6 +433,8 @@ Suite *plan_suite(void)
     tcase_add_test(tc, the_record_and_the_walk_finish_the_same_model);
     tcase_add_test(tc, a_plan_built_by_enter_and_leave_has_its_tree);
     tcase_add_test(tc, details_asked_key_after_key_and_after_the_document_is_gone);
+    tcase_add_test(tc, derived_fields_read_what_the_parser_saw);
+    tcase_add_test(tc, nodes_made_out_of_order_read_back_in_order);
     suite_add_tcase(s, tc);
     return s;
 }

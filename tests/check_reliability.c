@@ -93,10 +93,10 @@ START_TEST(ids_and_stages_beyond_32_bits_are_text_and_never_misattached)
     ck_assert_int_eq(filter->id, 2147483647);
     ck_assert_int_eq(scan->id, -1);
     ck_assert_int_lt(scan->stage, 1); /* not read as a stage */
-    ck_assert_msg(tu_slice_is(project->text, "Project (4294967296)"), "%.*s",
-                  (int)project->text.len, project->text.ptr);
-    ck_assert_msg(tu_slice_is(filter->name, "Filter"), "%.*s", (int)filter->name.len,
-                  filter->name.ptr);
+    ck_assert_msg(tu_slice_is(plan_node_text(project), "Project (4294967296)"), "%.*s",
+                  (int)plan_node_text(project).len, plan_node_text(project).ptr);
+    ck_assert_msg(tu_slice_is(plan_node_name(filter), "Filter"), "%.*s",
+                  (int)plan_node_name(filter).len, plan_node_name(filter).ptr);
     /* The Filter keeps its own details, and the others get none. */
     ck_assert_uint_eq(filter->n_details, 1);
     ck_assert(tu_slice_is(tu_detail(filter, 0).key, "Condition"));
@@ -128,7 +128,7 @@ START_TEST(cr_only_line_ends_and_utf16_without_bom_are_read)
         doc = NULL;
         ck_assert_int_eq(tu_try_parse(u16, n, &doc), SP_OK);
         ck_assert_uint_eq(doc->n_all_nodes, 2);
-        ck_assert(tu_slice_is(tu_child(tu_root(doc), 0)->name, "Scan parquet t"));
+        ck_assert(tu_slice_is(plan_node_name(tu_child(tu_root(doc), 0)), "Scan parquet t"));
         document_free(doc);
     }
 }

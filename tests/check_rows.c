@@ -54,13 +54,13 @@ static struct document *outline(const char *spec)
                 break;
             }
         char *text_end = bar ? bar : end;
-        n->text = slice_make(t, (size_t)(text_end - t));
+        plan_node_set_text(n, slice_make(t, (size_t)(text_end - t)));
         char *w = t;
         while (w < text_end && *w != ' ')
             w++;
-        n->name = slice_make(t, (size_t)(w - t));
+        plan_node_set_name(n, slice_make(t, (size_t)(w - t)));
         if (bar)
-            n->details_text = slice_make(bar + 3, (size_t)(end - bar - 3));
+            plan_node_set_details(n, slice_make(bar + 3, (size_t)(end - bar - 3)), 0);
         n->line = lineno;
         if (depth == 0) {
             plan_section_append_root(s, n);
@@ -94,7 +94,7 @@ static const char *render(struct rows *r)
         rows_prefix(r, n, true, 0, 20, &pf);
         len += (size_t)snprintf(screen + len, sizeof screen - len, "%s%s%s%s%s%.*s\n",
                                 n == r->sel ? "> " : "  ", pf.hint, pf.guides, pf.glyph,
-                                pf.marker, (int)n->text.len, n->text.ptr);
+                                pf.marker, (int)plan_node_text(n).len, plan_node_text(n).ptr);
     }
     return screen;
 }
@@ -103,8 +103,8 @@ static struct plan_node *by_text(struct document *doc, const char *text)
 {
     struct plan_section *s = first_section(doc);
     for (uint32_t i = 0; i < s->n_nodes; i++)
-        if (tu_slice_is(s->preorder[i]->text, text))
-            return s->preorder[i];
+        if (tu_slice_is(plan_node_text(plan_section_node(s, i)), text))
+            return plan_section_node(s, i);
     ck_abort_msg("no node %s", text);
     return NULL;
 }
@@ -178,7 +178,7 @@ START_TEST(fold_hides_subtree_and_shows_hidden_count)
                      "        \\-- Scan parquet b\n");
     /* Moving down skips the hidden rows; up comes back to the folded one. */
     rows_move(&r, 1);
-    tu_assert_slice_is(r.sel->text, "Sort");
+    tu_assert_slice_is(plan_node_text(r.sel), "Sort");
     ck_assert_int_eq(r.sel->id, 7);
     rows_move(&r, -1);
     ck_assert_int_eq(r.sel->id, 4);
@@ -198,17 +198,17 @@ START_TEST(left_folds_then_goes_to_parent_right_unfolds_then_enters)
     rows_select(&r, by_text(doc, "Filter"));
     rows_left(&r); /* Filter has a child: fold it */
     ck_assert(rows_is_folded(&r, r.sel));
-    tu_assert_slice_is(r.sel->text, "Filter");
+    tu_assert_slice_is(plan_node_text(r.sel), "Filter");
     rows_left(&r); /* already folded: go to the parent */
-    tu_assert_slice_is(r.sel->text, "Exchange hashpartitioning(a)");
+    tu_assert_slice_is(plan_node_text(r.sel), "Exchange hashpartitioning(a)");
     rows_select(&r, by_text(doc, "Filter"));
     rows_right(&r); /* folded: unfold */
     ck_assert(!rows_is_folded(&r, r.sel));
-    tu_assert_slice_is(r.sel->text, "Filter");
+    tu_assert_slice_is(plan_node_text(r.sel), "Filter");
     rows_right(&r); /* open: go to the first child */
-    tu_assert_slice_is(r.sel->text, "Scan parquet a");
+    tu_assert_slice_is(plan_node_text(r.sel), "Scan parquet a");
     rows_right(&r); /* a leaf: nothing happens */
-    tu_assert_slice_is(r.sel->text, "Scan parquet a");
+    tu_assert_slice_is(plan_node_text(r.sel), "Scan parquet a");
     rows_free(&r);
     document_free(doc);
 }
@@ -253,7 +253,7 @@ START_TEST(scrolling_keeps_selection_on_screen)
                      "    |-- Sort\n"
                      ">   | \\-- Exchange hashpartitioning(a)\n");
     rows_move(&r, -2); /* still on screen: the view stays */
-    tu_assert_slice_is(r.top->text, "SortMergeJoin");
+    tu_assert_slice_is(plan_node_text(r.top), "SortMergeJoin");
     ck_assert_ptr_eq(r.sel, r.top);
     rows_move(&r, -1);
     ck_assert_str_eq(render(&r),
@@ -261,18 +261,18 @@ START_TEST(scrolling_keeps_selection_on_screen)
                      "  \\-- SortMergeJoin\n"
                      "    |-- Sort\n");
     rows_go_last(&r);
-    tu_assert_slice_is(r.sel->text, "Scan parquet b");
+    tu_assert_slice_is(plan_node_text(r.sel), "Scan parquet b");
     ck_assert(strstr(render(&r), "> ") != NULL);
     rows_go_first(&r);
-    tu_assert_slice_is(r.sel->text, "Project");
+    tu_assert_slice_is(plan_node_text(r.sel), "Project");
     rows_page(&r, 2);
-    tu_assert_slice_is(r.top->text, "Exchange hashpartitioning(a)");
-    tu_assert_slice_is(r.sel->text, "Exchange hashpartitioning(a)");
+    tu_assert_slice_is(plan_node_text(r.top), "Exchange hashpartitioning(a)");
+    tu_assert_slice_is(plan_node_text(r.sel), "Exchange hashpartitioning(a)");
     rows_page(&r, 100); /* far past the end: clamps, the screen stays full */
-    tu_assert_slice_is(r.sel->text, "Scan parquet b");
-    tu_assert_slice_is(r.top->text, "Sort");
+    tu_assert_slice_is(plan_node_text(r.sel), "Scan parquet b");
+    tu_assert_slice_is(plan_node_text(r.top), "Sort");
     rows_scroll(&r, -2); /* the wheel drags the selection along when it leaves */
-    tu_assert_slice_is(r.top->text, "Filter");
+    tu_assert_slice_is(plan_node_text(r.top), "Filter");
     ck_assert_int_eq(r.sel->id, 7); /* the last row still on screen */
     rows_free(&r);
     document_free(doc);
@@ -283,7 +283,7 @@ END_TEST
 static unsigned two_lines_for_sort(const struct plan_node *n, void *ctx)
 {
     (void)ctx;
-    return tu_slice_is(n->text, "Sort") ? 2 : 1;
+    return tu_slice_is(plan_node_text(n), "Sort") ? 2 : 1;
 }
 
 START_TEST(tall_rows_scroll_by_their_height)
@@ -294,7 +294,7 @@ START_TEST(tall_rows_scroll_by_their_height)
     rows_set_height(&r, 3);
     rows_set_height_fn(&r, two_lines_for_sort, NULL);
     rows_move(&r, 2); /* Sort takes lines 3-4 with top at Project: scroll by one */
-    tu_assert_slice_is(r.top->text, "SortMergeJoin");
+    tu_assert_slice_is(plan_node_text(r.top), "SortMergeJoin");
     rows_free(&r);
     document_free(doc);
 }
@@ -371,7 +371,7 @@ START_TEST(search_counts_matches_in_text_and_details_and_unfolds)
     ck_assert_int_eq(rows_search(&r, "parquet"), 2);
     ck_assert_uint_eq(rows_match_index(&r), 0);
     ck_assert(rows_search_step(&r, +1, NULL));
-    tu_assert_slice_is(r.sel->text, "Scan parquet a");
+    tu_assert_slice_is(plan_node_text(r.sel), "Scan parquet a");
     ck_assert_uint_eq(rows_match_index(&r), 1);
     ck_assert_ptr_eq(rows_prev(&r, r.sel), by_text(doc, "Filter")); /* unfolded */
     ck_assert(rows_search_step(&r, +1, NULL));
@@ -400,7 +400,7 @@ START_TEST(a_subtree_tab_shows_only_that_subtree)
                      "    \\-- Filter\n"
                      "      \\-- Scan parquet a\n");
     rows_go_last(&r);
-    tu_assert_slice_is(r.sel->text, "Scan parquet a");
+    tu_assert_slice_is(plan_node_text(r.sel), "Scan parquet a");
     rows_left(&r);
     rows_left(&r);
     rows_left(&r);
@@ -489,7 +489,7 @@ START_TEST(deep_chain_rows_are_compressed)
     struct plan_node *prev = NULL;
     for (unsigned i = 0; i < n; i++) {
         struct plan_node *m = plan_node_new(s);
-        m->text = m->name = slice_make(bytes, 5);
+        plan_node_set_text(m, slice_make(bytes, 5)), plan_node_set_name(m, plan_node_text(m));
         if (prev)
             plan_node_append_child(prev, m);
         else
@@ -705,8 +705,9 @@ static void check_sliced_search(struct rows *r, const char *pattern, const char 
             bool wrapped;
             ck_assert(rows_search_step(r, slices % 2 ? 1 : -1, &wrapped));
             const struct plan_node *m = r->sel;
-            ck_assert(naive_has(m->text.len ? m->text : m->name, low, fold) ||
-                      naive_has(m->details_text, low, fold));
+            ck_assert(naive_has(plan_node_text(m).len ? plan_node_text(m) : plan_node_name(m), low,
+                                fold) ||
+                      naive_has(plan_node_details_text(m), low, fold));
             ck_assert_uint_ge(rows_match_index(r), 1);
             ck_assert_uint_le(rows_match_index(r), seen);
         }
@@ -743,9 +744,10 @@ static void check_search_like_naive(struct document *doc, const char *name)
                 snprintf(low, sizeof low, "%s", patterns[k]);
                 long want = 0;
                 for (uint32_t i = 0; i < s->n_nodes; i++) {
-                    const struct plan_node *n = s->preorder[i];
-                    want += naive_has(n->text.len ? n->text : n->name, low, fold) ||
-                            naive_has(n->details_text, low, fold);
+                    const struct plan_node *n = plan_section_node(s, i);
+                    want += naive_has(plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n),
+                                      low, fold) ||
+                            naive_has(plan_node_details_text(n), low, fold);
                 }
                 long got = rows_search(&r, patterns[k]);
                 ck_assert_msg(got == want, "%s: section %s: '%s' found in %ld nodes, not %ld",
@@ -917,8 +919,8 @@ START_TEST(indexing_in_slices_gives_the_whole_pass)
                 check_sliced_like_whole(s, NULL, samples[i]);
                 checked++;
                 for (uint32_t k = 0; k < s->n_nodes; k++) /* the Final / Initial tabs */
-                    if (s->preorder[k]->flags & NODE_LABEL)
-                        check_sliced_like_whole(s, s->preorder[k], samples[i]);
+                    if (plan_section_node(s, k)->flags & NODE_LABEL)
+                        check_sliced_like_whole(s, plan_section_node(s, k), samples[i]);
             }
         document_free(doc);
     }
@@ -958,7 +960,7 @@ START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
     /* x in the middle of the pass: the rest is indexed then, and the jump lands. */
     ck_assert(rows_next_exchange(&r, 1, NULL));
     ck_assert(rows_indexed(&r));
-    tu_assert_slice_is(r.sel->name, "Exchange t3");
+    tu_assert_slice_is(plan_node_name(r.sel), "Exchange t3");
     ck_assert_uint_eq(r.n_exchanges, n / 3);
     ck_assert(!r.ix.sorted); /* the spans did need sorting */
 
@@ -966,10 +968,11 @@ START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
     struct rows_span *want = malloc((size_t)(2 * n + 2) * sizeof *want);
     size_t k = 0;
     for (uint32_t i = 0; i < s->n_nodes; i++) {
-        const struct plan_node *m = s->preorder[i];
-        want[k++] = (struct rows_span){(uint32_t)(m->text.ptr - doc->src.text), 0, i};
-        if (m->details_text.len)
-            want[k++] = (struct rows_span){(uint32_t)(m->details_text.ptr - doc->src.text), 0, i};
+        const struct plan_node *m = plan_section_node(s, i);
+        want[k++] = (struct rows_span){(uint32_t)(plan_node_text(m).ptr - doc->src.text), 0, i};
+        if (plan_node_details_text(m).len)
+            want[k++] =
+                (struct rows_span){(uint32_t)(plan_node_details_text(m).ptr - doc->src.text), 0, i};
     }
     qsort(want, k, sizeof *want, compare_start);
     ck_assert_uint_eq(r.n_spans, k);
@@ -991,7 +994,7 @@ START_TEST(a_big_formatted_plan_sorts_its_spans_and_finishes_on_demand)
     /* The root's details block is the last thing in the text. */
     ck_assert_int_eq(rows_search(&r, "needle#1"), 1);
     ck_assert(rows_search_step(&r, 1, NULL));
-    ck_assert_ptr_eq(r.sel, s->preorder[0]);
+    ck_assert_ptr_eq(r.sel, plan_section_node(s, 0));
     rows_free(&r);
     document_free(doc);
     free(text);
@@ -1058,8 +1061,8 @@ START_TEST(fast_paths_agree_with_the_full_walks)
                 case 4: case 5: case 6: rows_move(r, -1); break;
                 case 7: rows_move(r, (int)(arg % 7) - 3); break;
                 case 8: case 9: rows_toggle(r); break;
-                case 10: rows_select_centered(r, s->preorder[arg]); break;
-                case 11: rows_select(r, s->preorder[arg]); break;
+                case 10: rows_select_centered(r, plan_section_node(s, arg)); break;
+                case 11: rows_select(r, plan_section_node(s, arg)); break;
                 case 12: rows_left(r); break;
                 case 13: rows_right(r); break;
                 case 14: rows_page(r, arg % 2 ? 2 : -1); break;
@@ -1073,14 +1076,14 @@ START_TEST(fast_paths_agree_with_the_full_walks)
             }
             ck_assert_msg(fast.sel == full.sel && fast.top == full.top,
                           "height %u, key %u (%u) at step %u: sel %u/%u top %u/%u", heights[hi],
-                          key, arg, k, fast.sel->preorder, full.sel->preorder,
-                          fast.top->preorder, full.top->preorder);
+                          key, arg, k, plan_node_preorder(fast.sel), plan_node_preorder(full.sel),
+                          plan_node_preorder(fast.top), plan_node_preorder(full.top));
             /* and the hidden bound holds */
             if (fast.hidden != ROWS_HIDDEN_UNKNOWN) {
                 uint64_t hidden = 0;
                 for (uint32_t i = 0; i < s->n_nodes; i++)
-                    if (rows_is_folded(&fast, s->preorder[i]))
-                        hidden += s->preorder[i]->subtree_size;
+                    if (rows_is_folded(&fast, plan_section_node(s, i)))
+                        hidden += plan_section_node(s, i)->subtree_size;
                 ck_assert_uint_eq(fast.hidden, hidden);
             }
         }
@@ -1101,9 +1104,9 @@ START_TEST(keys_on_a_full_screen_do_not_walk_it)
     struct rows r;
     ck_assert(rows_init(&r, s, NULL));
     rows_set_height(&r, 38);
-    struct plan_node *mid = s->preorder[2500];
-    while (!mid->first_child)
-        mid = s->preorder[mid->preorder + 1];
+    struct plan_node *mid = plan_section_node(s, 2500);
+    while (!plan_node_first_child(mid))
+        mid = plan_section_node(s, plan_node_preorder(mid) + 1);
     rows_select_centered(&r, mid);
     uint64_t before = r.steps;
     for (int i = 0; i < 100; i++)
@@ -1115,7 +1118,7 @@ START_TEST(keys_on_a_full_screen_do_not_walk_it)
     ck_assert_uint_le(r.steps - before, 100 * 2);
     before = r.steps;
     for (int i = 0; i < 100; i++)
-        rows_select_centered(&r, s->preorder[i % 2 ? 1000 : 4000]);
+        rows_select_centered(&r, plan_section_node(s, i % 2 ? 1000 : 4000));
     ck_assert_uint_le(r.steps - before, 100 * 2);
     rows_free(&r);
     document_free(doc);
@@ -1140,8 +1143,8 @@ static void assert_up_is_down_reversed(struct rows *r)
     ck_assert_uint_eq(nd, nu);
     for (unsigned i = 0; i < nd; i++)
         ck_assert_msg(down[i] == up[nd - 1 - i], "row %u: %.*s going down, %.*s going up", i,
-                      (int)down[i]->text.len, down[i]->text.ptr, (int)up[nd - 1 - i]->text.len,
-                      up[nd - 1 - i]->text.ptr);
+                      (int)plan_node_text(down[i]).len, plan_node_text(down[i]).ptr,
+                      (int)plan_node_text(up[nd - 1 - i]).len, plan_node_text(up[nd - 1 - i]).ptr);
 }
 
 START_TEST(moving_up_is_moving_down_reversed_under_any_fold)

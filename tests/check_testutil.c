@@ -277,9 +277,9 @@ struct plan_node *tu_root(struct document *doc)
 struct plan_node *tu_child(struct plan_node *n, unsigned i)
 {
     ck_assert_ptr_nonnull(n);
-    struct plan_node *c = n->first_child;
+    struct plan_node *c = plan_node_first_child(n);
     while (c && i--)
-        c = c->next_sibling;
+        c = plan_node_next_sibling(c);
     ck_assert_msg(c != NULL, "node has no child %u", i);
     return c;
 }
@@ -341,7 +341,7 @@ static long index_of(const struct document *doc, const struct plan_node *n)
     if (!n)
         return -1;
     for (size_t i = 0; i < doc->n_all_nodes; i++) /* only asked where a pointer differs */
-        if (doc->all_nodes[i] == n)
+        if (document_node(doc, i) == n)
             return (long)i;
     return -2;
 }
@@ -351,8 +351,9 @@ static bool same_place(const struct plan_node *a, const struct plan_node *b)
 {
     if (!a || !b)
         return a == b;
-    return a->preorder == b->preorder && a->line == b->line && a->depth == b->depth &&
-           a->section->kind == b->section->kind && a->section->line == b->section->line;
+    return plan_node_preorder(a) == plan_node_preorder(b) && a->line == b->line &&
+           a->depth == b->depth && a->section->kind == b->section->kind &&
+           a->section->line == b->section->line;
 }
 
 static char *compare_models(const struct document *a, const struct document *b)
@@ -364,15 +365,16 @@ static char *compare_models(const struct document *a, const struct document *b)
         return strdup(msg);
     }
     for (size_t i = 0; i < a->n_all_nodes; i++) {
-        const struct plan_node *x = a->all_nodes[i], *y = b->all_nodes[i];
-        if (x->depth != y->depth || x->preorder != y->preorder ||
+        const struct plan_node *x = document_node(a, i), *y = document_node(b, i);
+        if (x->depth != y->depth || plan_node_preorder(x) != plan_node_preorder(y) ||
             x->subtree_size != y->subtree_size || x->line != y->line || x->id != y->id ||
-            x->n_children != y->n_children || !same_place(x->parent, y->parent) ||
+            plan_node_n_children(x) != plan_node_n_children(y) ||
+            !same_place(plan_node_parent(x), plan_node_parent(y)) ||
             x->section->kind != y->section->kind || x->section->n_nodes != y->section->n_nodes) {
             snprintf(msg, sizeof msg,
-                     "node %zu (line %u): depth %u/%u preorder %u/%u subtree %u/%u id %d/%d",
-                     i, x->line, x->depth, y->depth, x->preorder, y->preorder, x->subtree_size,
-                     y->subtree_size, x->id, y->id);
+                     "node %zu (line %u): depth %u/%u preorder %u/%u subtree %u/%u id %d/%d", i,
+                     x->line, x->depth, y->depth, plan_node_preorder(x), plan_node_preorder(y),
+                     x->subtree_size, y->subtree_size, x->id, y->id);
             return strdup(msg);
         }
     }
@@ -384,7 +386,8 @@ static char *compare_models(const struct document *a, const struct document *b)
             return strdup(msg);
         }
         for (uint32_t k = 0; k < p->by_id_len; k++)
-            if (index_of(a, p->by_id[k]) != index_of(b, q->by_id[k])) {
+            if (index_of(a, plan_node_find_by_id(p, (int32_t)k)) !=
+                index_of(b, plan_node_find_by_id(q, (int32_t)k))) {
                 snprintf(msg, sizeof msg, "plan at line %u: id %u points elsewhere", p->line, k);
                 return strdup(msg);
             }
@@ -393,8 +396,8 @@ static char *compare_models(const struct document *a, const struct document *b)
             if (s->n_nodes != t->n_nodes)
                 return strdup("a section's node count differs");
             for (uint32_t k = 0; k < s->n_nodes; k++)
-                if (!same_place(s->preorder[k], t->preorder[k]) ||
-                    s->preorder[k]->preorder != k)
+                if (!same_place(plan_section_node(s, k), plan_section_node(t, k)) ||
+                    plan_node_preorder(plan_section_node(s, k)) != k)
                     return strdup("a section's pre-order differs");
         }
     }
@@ -419,4 +422,55 @@ char *tu_finish_differs(const char *path, size_t *nodes)
     document_free(a);
     document_free(b);
     return why;
+}
+
+void tu_check_derived(const struct document *doc)
+{
+    const char *text = doc->src.text;
+    size_t made = 0;
+    for (const struct plan *p = doc->first_plan; p; p = p->next)
+        for (const struct plan_section *s = p->first_section; s; s = s->next) {
+            uint32_t *kids = calloc((size_t)s->n_nodes + 1, sizeof *kids);
+            ck_assert_ptr_nonnull(kids);
+            for (uint32_t k = 0; k < s->n_nodes; k++) {
+                const struct plan_node *n = plan_section_node(s, k);
+                ck_assert_ptr_eq(n->section, s);
+                ck_assert_uint_eq(plan_node_preorder(n), k);
+                const struct plan_node *up = plan_node_parent(n);
+                if (up) {
+                    ck_assert_ptr_eq(up->section, s);
+                    ck_assert_uint_lt(plan_node_preorder(up), k);
+                    kids[plan_node_preorder(up)]++;
+                }
+                struct slice t = plan_node_text(n), name = plan_node_name(n);
+                if (name.len)
+                    ck_assert_msg(name.ptr >= t.ptr && name.ptr + name.len <= t.ptr + t.len,
+                                  "line %u: the name is not inside the text", n->line);
+                struct slice d = plan_node_details_text(n);
+                uint32_t tl = plan_node_details_text_line(n);
+                if (d.len) {
+                    ck_assert_ptr_nonnull(text);
+                    ck_assert(d.ptr >= text && d.ptr + d.len <= text + doc->src.text_len);
+                    uint32_t line = 1;
+                    for (const char *c = text; c < d.ptr; c++) /* bound: small documents */
+                        line += *c == '\n';
+                    ck_assert_uint_eq(tl, line);
+                    ck_assert_uint_eq(plan_node_details_line(n), document_original_line(doc, line));
+                    if (!doc->src.line_map)
+                        ck_assert_uint_eq(plan_node_details_line(n), line);
+                } else {
+                    ck_assert_uint_eq(n->n_details, 0);
+                }
+            }
+            for (uint32_t k = 0; k < s->n_nodes; k++)
+                ck_assert_uint_eq(plan_node_n_children(plan_section_node(s, k)), kids[k]);
+            made += s->n_nodes;
+            free(kids);
+        }
+    ck_assert_uint_eq(doc->n_all_nodes, made);
+    for (size_t i = 1; i < doc->n_all_nodes; i++)
+        ck_assert_uint_le(document_node(doc, i - 1)->line, document_node(doc, i)->line);
+    for (size_t i = 0; i < doc->n_all_nodes; i++)
+        ck_assert_ptr_eq(
+            document_node_at_line(doc, document_node(doc, i)->line)->section->plan->doc, doc);
 }

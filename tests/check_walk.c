@@ -18,7 +18,7 @@ static struct walk walk_of(struct document *doc, const struct plan_section *s)
 
 static bool step_is(const struct walk *w, size_t i, const char *prefix)
 {
-    return i < w->n && slice_starts_with(w->steps[i].node->name, prefix);
+    return i < w->n && slice_starts_with(plan_node_name(w->steps[i].node), prefix);
 }
 
 /* join-simple: orders stage, customers stage, then the join stage. */
@@ -66,8 +66,8 @@ START_TEST(walk_of_an_aqe_plan_skips_the_initial_plan_and_stage_wrappers)
     struct document *doc = tu_parse(s->data);
     struct walk w = walk_of(doc, doc->first_plan->first_section);
     for (size_t i = 0; i < w.n; i++) {
-        ck_assert(!slice_starts_with(w.steps[i].node->name, "ShuffleQueryStage"));
-        ck_assert(!slice_starts_with(w.steps[i].node->name, "AdaptiveSparkPlan"));
+        ck_assert(!slice_starts_with(plan_node_name(w.steps[i].node), "ShuffleQueryStage"));
+        ck_assert(!slice_starts_with(plan_node_name(w.steps[i].node), "AdaptiveSparkPlan"));
         ck_assert(!(w.steps[i].node->flags & NODE_LABEL));
         ck_assert_uint_lt(w.steps[i].node->line, 20);  /* the Initial Plan label is on line 20 */
     }
@@ -80,7 +80,7 @@ START_TEST(walk_of_an_aqe_plan_skips_the_initial_plan_and_stage_wrappers)
         if (!w.steps[i].crosses_exchange)
             continue;
         readers++;
-        ck_assert(slice_starts_with(w.steps[i].reads->name, "Exchange"));
+        ck_assert(slice_starts_with(plan_node_name(w.steps[i].reads), "Exchange"));
         ck_assert_uint_gt(w.steps[i].reads_stage, 0);
         ck_assert_uint_lt(w.steps[i].reads_stage, w.steps[i].stage);
     }
@@ -91,8 +91,9 @@ START_TEST(walk_of_an_aqe_plan_skips_the_initial_plan_and_stage_wrappers)
     const struct plan_section *sec = doc->first_plan->first_section;
     const struct plan_node *initial = NULL;
     for (uint32_t i = 0; i < sec->n_nodes; i++)
-        if ((sec->preorder[i]->flags & NODE_LABEL) && slice_find(sec->preorder[i]->text, "Initial") >= 0)
-            initial = sec->preorder[i];
+        if ((plan_section_node(sec, i)->flags & NODE_LABEL) &&
+            slice_find(plan_node_text(plan_section_node(sec, i)), "Initial") >= 0)
+            initial = plan_section_node(sec, i);
     ck_assert_ptr_nonnull(initial);
     struct diag err = {0};
     ck_assert_int_eq(walk_section(sec, initial, &w, &err), SP_OK);
@@ -113,10 +114,11 @@ START_TEST(postorder_puts_children_before_parents_and_survives_deep_chains)
     struct diag err = {0};
     ck_assert_int_eq(walk_postorder(doc->first_plan->first_section, &v, &n, &err), SP_OK);
     ck_assert_uint_eq(n, 12);
-    ck_assert(slice_starts_with(v[0]->name, "FileScan"));
-    ck_assert(slice_starts_with(v[n - 1]->name, "Project"));
+    ck_assert(slice_starts_with(plan_node_name(v[0]), "FileScan"));
+    ck_assert(slice_starts_with(plan_node_name(v[n - 1]), "Project"));
     for (size_t i = 0; i < n; i++)
-        for (const struct plan_node *c = v[i]->first_child; c; c = c->next_sibling) {
+        for (const struct plan_node *c = plan_node_first_child(v[i]); c;
+             c = plan_node_next_sibling(c)) {
             size_t j = 0;
             while (j < n && v[j] != c)
                 j++;
@@ -136,7 +138,9 @@ START_TEST(postorder_puts_children_before_parents_and_survives_deep_chains)
     for (uint32_t i = 0; i < depth; i++) {
         struct plan_node *nd = plan_node_new(sec);
         nd->line = i + 2;
-        nd->name = nd->text = slice_cstr(i == depth / 2 ? "Exchange SinglePartition" : "Project [a#1]");
+        plan_node_set_text(
+            nd, slice_cstr(i == depth / 2 ? "Exchange SinglePartition" : "Project [a#1]")),
+            plan_node_set_name(nd, plan_node_text(nd));
         if (prev)
             plan_node_append_child(prev, nd);
         else

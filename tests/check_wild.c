@@ -228,14 +228,14 @@ START_TEST(elisions_are_not_nodes)
     ck_assert_uint_eq(doc->n_all_nodes, 4);
     struct plan_node *join = tu_child(r, 0);
     struct plan_node *filter = tu_child(join, 0), *bx = tu_child(join, 1);
-    ck_assert(tu_slice_is(filter->name, "Filter"));
-    ck_assert(tu_slice_is(bx->name, "BroadcastExchange"));
+    ck_assert(tu_slice_is(plan_node_name(filter), "Filter"));
+    ck_assert(tu_slice_is(plan_node_name(bx), "BroadcastExchange"));
     ck_assert(filter->flags & NODE_ELIDED);
     ck_assert(bx->flags & NODE_ELIDED);
     ck_assert(!(join->flags & NODE_ELIDED));
-    ck_assert_uint_eq(filter->n_children, 0);
+    ck_assert_uint_eq(plan_node_n_children(filter), 0);
     /* no "..." glued to a node's text */
-    ck_assert(!memchr(filter->text.ptr, '.', filter->text.len));
+    ck_assert(!memchr(plan_node_text(filter).ptr, '.', plan_node_text(filter).len));
     document_free(doc);
 }
 END_TEST
@@ -255,12 +255,12 @@ START_TEST(lines_after_an_elision_hang_under_the_nearest_node)
     ck_assert_uint_eq(doc->n_all_nodes, 5);
     struct plan_node *agg = tu_child(r, 0);
     ck_assert(agg->flags & NODE_ELIDED);
-    ck_assert_uint_eq(agg->n_children, 2);
+    ck_assert_uint_eq(plan_node_n_children(agg), 2);
     struct plan_node *bqs = tu_child(agg, 0);
-    ck_assert(tu_slice_is(bqs->name, "BroadcastQueryStage"));
+    ck_assert(tu_slice_is(plan_node_name(bqs), "BroadcastQueryStage"));
     ck_assert(!(bqs->flags & NODE_INNER));
-    ck_assert(tu_slice_is(tu_child(bqs, 0)->name, "BroadcastExchange"));
-    ck_assert(tu_slice_is(tu_child(agg, 1)->name, "Scan parquet default.t"));
+    ck_assert(tu_slice_is(plan_node_name(tu_child(bqs, 0)), "BroadcastExchange"));
+    ck_assert(tu_slice_is(plan_node_name(tu_child(agg, 1)), "Scan parquet default.t"));
     document_free(doc);
 }
 END_TEST
@@ -319,11 +319,11 @@ START_TEST(partial_trees_read_as_partial)
         struct plan_section *s = doc->first_plan->first_section;
         ck_assert_uint_eq(s->n_roots, 2);
         ck_assert_uint_eq(doc->n_all_nodes, 4);
-        ck_assert(tu_slice_is(s->first_root->name, "Filter"));
-        ck_assert(tu_slice_is(tu_child(s->first_root, 0)->name, "FileScan parquet"));
-        struct plan_node *second = s->first_root->next_sibling;
-        ck_assert(tu_slice_is(second->name, "BroadcastExchange"));
-        ck_assert_uint_eq(second->n_children, 1);
+        ck_assert(tu_slice_is(plan_node_name(s->first_root), "Filter"));
+        ck_assert(tu_slice_is(plan_node_name(tu_child(s->first_root, 0)), "FileScan parquet"));
+        struct plan_node *second = plan_node_next_sibling(s->first_root);
+        ck_assert(tu_slice_is(plan_node_name(second), "BroadcastExchange"));
+        ck_assert_uint_eq(plan_node_n_children(second), 1);
         ck_assert(warned(doc, "partial tree"));
         document_free(doc);
     }
@@ -348,12 +348,12 @@ START_TEST(details_blocks_alone_are_a_flat_list)
     ck_assert_uint_eq(doc->n_plans, 1);
     struct plan_section *s = doc->first_plan->first_section;
     ck_assert_uint_eq(s->n_roots, 3);
-    struct plan_node *scan = s->first_root, *filter = scan->next_sibling;
-    ck_assert(tu_slice_is(scan->name, "Scan parquet default.t"));
+    struct plan_node *scan = s->first_root, *filter = plan_node_next_sibling(scan);
+    ck_assert(tu_slice_is(plan_node_name(scan), "Scan parquet default.t"));
     ck_assert_int_eq(scan->id, 1);
     ck_assert_uint_eq(scan->n_details, 3);
     ck_assert(tu_slice_is(tu_detail(scan, 0).key, "Output"));
-    ck_assert(tu_slice_is(filter->name, "Filter"));
+    ck_assert(tu_slice_is(plan_node_name(filter), "Filter"));
     ck_assert_int_eq(filter->stage, 1);
     ck_assert(tu_slice_is(tu_detail(filter, 1).value, "isnotnull(a#1)"));
     ck_assert(warned(doc, "without their tree"));
@@ -569,8 +569,9 @@ static void all_texts(const struct document *doc, char *out, size_t cap)
     size_t used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < doc->n_all_nodes; i++) {
-        const struct plan_node *n = doc->all_nodes[i];
-        int k = snprintf(out + used, cap - used, "%.*s|", (int)n->text.len, n->text.ptr);
+        const struct plan_node *n = document_node(doc, i);
+        int k = snprintf(out + used, cap - used, "%.*s|", (int)plan_node_text(n).len,
+                         plan_node_text(n).ptr);
         ck_assert(k > 0 && (size_t)k < cap - used);
         used += (size_t)k;
     }
@@ -651,13 +652,14 @@ START_TEST(two_bare_trees_in_a_row_are_two_plans)
         struct document *doc = tu_parse(text);
         ck_assert_msg(doc->n_plans == 2, "%u plans with %s", doc->n_plans, between[i]);
         struct plan_node *first = doc->first_plan->first_section->first_root;
-        ck_assert_uint_eq(first->n_children, 1);
-        ck_assert_uint_eq(first->first_child->n_children, 1);
+        ck_assert_uint_eq(plan_node_n_children(first), 1);
+        ck_assert_uint_eq(plan_node_n_children(plan_node_first_child(first)), 1);
         struct plan_node *second = doc->first_plan->next->first_section->first_root;
-        ck_assert(tu_slice_is(second->text, "Project [k#1]"));
-        ck_assert_uint_eq(second->n_children, 1);
-        ck_assert(!(second->first_child->flags & NODE_INNER));
-        ck_assert(tu_slice_is(second->first_child->text, "Relation default.t[k#1] parquet"));
+        ck_assert(tu_slice_is(plan_node_text(second), "Project [k#1]"));
+        ck_assert_uint_eq(plan_node_n_children(second), 1);
+        ck_assert(!(plan_node_first_child(second)->flags & NODE_INNER));
+        ck_assert(tu_slice_is(plan_node_text(plan_node_first_child(second)),
+                              "Relation default.t[k#1] parquet"));
         document_free(doc);
     }
 }
@@ -676,11 +678,11 @@ START_TEST(tree_markers_off_the_grid_are_still_tree_lines)
                                     "        +- LocalTableScan [b#2]\n");
     ck_assert_uint_eq(doc->n_all_nodes, 6);
     struct plan_node *join = tu_child(tu_root(doc), 0);
-    ck_assert_uint_eq(join->n_children, 2);
-    ck_assert(tu_slice_is(tu_child(join, 0)->name, "Filter"));
-    ck_assert(tu_slice_is(tu_child(tu_child(join, 0), 0)->name, "LocalTableScan"));
-    ck_assert(tu_slice_is(tu_child(join, 1)->name, "BroadcastExchange"));
-    ck_assert(tu_slice_is(tu_child(tu_child(join, 1), 0)->text, "LocalTableScan [b#2]"));
+    ck_assert_uint_eq(plan_node_n_children(join), 2);
+    ck_assert(tu_slice_is(plan_node_name(tu_child(join, 0)), "Filter"));
+    ck_assert(tu_slice_is(plan_node_name(tu_child(tu_child(join, 0), 0)), "LocalTableScan"));
+    ck_assert(tu_slice_is(plan_node_name(tu_child(join, 1)), "BroadcastExchange"));
+    ck_assert(tu_slice_is(plan_node_text(tu_child(tu_child(join, 1), 0)), "LocalTableScan [b#2]"));
     document_free(doc);
 }
 END_TEST
@@ -699,10 +701,10 @@ START_TEST(prose_before_a_plan_never_joins_its_root)
         struct document *doc = tu_parse(texts[i]);
         ck_assert_uint_eq(doc->n_plans, 1);
         struct plan_node *r = tu_root(doc);
-        ck_assert_msg(tu_slice_is(r->text, "Project [a#1]"), "root %.*s in:\n%s",
-                      (int)r->text.len, r->text.ptr, texts[i]);
-        ck_assert(tu_slice_is(tu_child(r, 0)->name, "Filter"));
-        ck_assert(tu_slice_is(tu_child(tu_child(r, 0), 0)->name, "LocalTableScan"));
+        ck_assert_msg(tu_slice_is(plan_node_text(r), "Project [a#1]"), "root %.*s in:\n%s",
+                      (int)plan_node_text(r).len, plan_node_text(r).ptr, texts[i]);
+        ck_assert(tu_slice_is(plan_node_name(tu_child(r, 0)), "Filter"));
+        ck_assert(tu_slice_is(plan_node_name(tu_child(tu_child(r, 0), 0)), "LocalTableScan"));
         document_free(doc);
     }
 }
@@ -715,14 +717,14 @@ static void expect_three_levels(const char *text)
     struct document *doc = tu_parse(text);
     ck_assert_msg(doc->n_plans == 1, "%u plans in:\n%s", doc->n_plans, text);
     struct plan_node *r = tu_root(doc);
-    ck_assert_msg(tu_slice_is(r->text, "Project [a#1]"), "root %.*s in:\n%s", (int)r->text.len,
-                  r->text.ptr, text);
-    ck_assert_uint_eq(r->n_children, 1);
+    ck_assert_msg(tu_slice_is(plan_node_text(r), "Project [a#1]"), "root %.*s in:\n%s",
+                  (int)plan_node_text(r).len, plan_node_text(r).ptr, text);
+    ck_assert_uint_eq(plan_node_n_children(r), 1);
     struct plan_node *f = tu_child(r, 0);
-    ck_assert(tu_slice_is(f->text, "Filter (a#1 > 1)"));
+    ck_assert(tu_slice_is(plan_node_text(f), "Filter (a#1 > 1)"));
     ck_assert(!(f->flags & NODE_INNER));
-    ck_assert_uint_eq(f->n_children, 1);
-    ck_assert(tu_slice_is(tu_child(f, 0)->text, "LocalTableScan [a#1]"));
+    ck_assert_uint_eq(plan_node_n_children(f), 1);
+    ck_assert(tu_slice_is(plan_node_text(tu_child(f, 0)), "LocalTableScan [a#1]"));
     document_free(doc);
 }
 
@@ -741,8 +743,8 @@ START_TEST(indented_and_hand_indented_trees)
     struct document *doc = tu_parse("Project [a#1]\n  :- Filter (a#1 > 1)\n"
                                     "  :  +- LocalTableScan [a#1]\n  +- LocalTableScan [b#2]\n");
     struct plan_node *r = tu_root(doc);
-    ck_assert_uint_eq(r->n_children, 2);
-    ck_assert(tu_slice_is(tu_child(r, 1)->text, "LocalTableScan [b#2]"));
+    ck_assert_uint_eq(plan_node_n_children(r), 2);
+    ck_assert(tu_slice_is(plan_node_text(tu_child(r, 1)), "LocalTableScan [b#2]"));
     document_free(doc);
 }
 END_TEST
@@ -757,11 +759,11 @@ static void expect_project_range(const char *text)
     ck_assert_msg(tu_slice_is(s->title, "== Physical Plan =="), "no header in:\n%s", text);
     ck_assert_uint_eq(doc->n_all_nodes, 3);
     struct plan_node *r = tu_root(doc);
-    ck_assert(tu_slice_is(r->text, "Project [id#0L]"));
+    ck_assert(tu_slice_is(plan_node_text(r), "Project [id#0L]"));
     struct plan_node *f = tu_child(r, 0);
-    ck_assert_msg(tu_slice_is(f->text, "Filter (id#0L > 1)"), "filter %.*s in:\n%s",
-                  (int)f->text.len, f->text.ptr, text);
-    ck_assert(tu_slice_is(tu_child(f, 0)->text, "Range (0, 3, step=1, splits=2)"));
+    ck_assert_msg(tu_slice_is(plan_node_text(f), "Filter (id#0L > 1)"), "filter %.*s in:\n%s",
+                  (int)plan_node_text(f).len, plan_node_text(f).ptr, text);
+    ck_assert(tu_slice_is(plan_node_text(tu_child(f, 0)), "Range (0, 3, step=1, splits=2)"));
     document_free(doc);
 }
 
@@ -811,9 +813,9 @@ static void signature(const struct document *doc, char *out, size_t cap)
     size_t used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < doc->n_all_nodes; i++) {
-        const struct plan_node *n = doc->all_nodes[i];
-        int k = snprintf(out + used, cap - used, "%.*s@%u|", (int)n->text.len, n->text.ptr,
-                         n->depth);
+        const struct plan_node *n = document_node(doc, i);
+        int k = snprintf(out + used, cap - used, "%.*s@%u|", (int)plan_node_text(n).len,
+                         plan_node_text(n).ptr, n->depth);
         ck_assert(k > 0 && (size_t)k < cap - used);
         used += (size_t)k;
     }

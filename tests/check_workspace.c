@@ -34,12 +34,12 @@ static void assert_labels(const struct doc_view *dv, const char *const *want, si
 static struct plan_node *node_in(struct tab *tab, const char *word)
 {
     struct plan_section *s = tab->section;
-    uint32_t from = tab->scope ? tab->scope->preorder : 0;
+    uint32_t from = tab->scope ? plan_node_preorder(tab->scope) : 0;
     uint32_t to = tab->scope ? from + tab->scope->subtree_size + 1 : s->n_nodes;
     for (uint32_t i = from; i < to && i < s->n_nodes; i++) {
-        struct slice t = slice_trim(s->preorder[i]->text);
+        struct slice t = slice_trim(plan_node_text(plan_section_node(s, i)));
         if (t.len >= strlen(word) && memcmp(t.ptr, word, strlen(word)) == 0)
-            return s->preorder[i];
+            return plan_section_node(s, i);
     }
     ck_abort_msg("no %s in tab %s", word, tab->label);
     return NULL;

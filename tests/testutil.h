@@ -88,6 +88,12 @@ bool tu_slice_is(struct slice s, const char *c);
         ck_assert_msg(tu_slice_is(tu_s_, tu_c_), "%s is '%.*s', expected '%s'", #s,        \
                       (int)(tu_s_.len > 400 ? 400 : tu_s_.len), tu_s_.ptr, tu_c_);       \
     } while (0)
+/* The fields the model derives instead of storing (plan.h), against what they stand for, on
+ * every node of doc: its child count is the number of nodes naming it their parent, its
+ * pre-order number and section read back, its name lies inside its text, its details
+ * header's lines are those the block starts on; input order is by line.  Counts lines from
+ * the text's start for each block: small documents only. */
+void tu_check_derived(const struct document *doc);
 /* The i-th field of a node's details block (plan_details_next); fails the test when the
  * block has fewer fields. */
 struct plan_detail tu_detail(const struct plan_node *n, unsigned i);

@@ -41,6 +41,7 @@ struct plan_builder {
     struct document *doc;
     struct plan *plan;             /* begun by build_plan, NULL after build_end_plan */
     struct plan *prev_plan;        /* the last plan before it (build_end_plan may unlink it) */
+    size_t plan_mark;              /* nodes made before it (dropped, it gives its nodes back) */
     struct plan_section *section;  /* begun by build_section, NULL after build_end_section */
     /* build_enter / build_leave: the open nodes, innermost last, and the last child placed
        under each of them so far (NULL: none yet). */

@@ -54,7 +54,7 @@ struct ev_plan {
     struct document *doc;       /* the parsed physicalPlanDescription (may be NULL) */
     const struct plan_section *section; /* the physical section aligned, NULL when none */
     struct ev_info *info;       /* root of sparkPlanInfo */
-    struct ev_node_side *side;  /* side[n->preorder] for n in section; NULL when no section;
+    struct ev_node_side *side;  /* side[plan_node_preorder(n)] for n in section; NULL when none;
                                    then the subquery sections' nodes (ev_plan_side finds them) */
     const struct plan_section **sub_sections; /* formatted "Subquery:N" sections aligned */
     uint32_t *sub_offsets;      /* where each one's nodes start in side */

@@ -19,6 +19,12 @@
  * *mapped_len is the length mapped (want rounded up to 2 MB).  NULL when out of memory. */
 void *freshmem_map(size_t want, size_t *mapped_len);
 
+/* Readies fresh anonymous memory already mapped (base and len on 2 MB boundaries) the way
+ * freshmem_map readies its blocks: huge pages where they are cheap, else every page made
+ * present in one call.  For owners of big memory that grows in place (plan.c's node store,
+ * a reservation made usable as it fills). */
+void freshmem_prepare(void *base, size_t len);
+
 /* Asks for huge pages (where they are cheap, as above) for the pages of a big block from
  * malloc that are not present yet and are about to be written whole (a line array of
  * millions of lines): each 2 MB of it is then one fault instead of 512.  Nothing else

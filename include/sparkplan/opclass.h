@@ -66,12 +66,12 @@ void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_c
 /* How many distinct non-negative ids; may reorder ids. */
 uint32_t op_count_distinct(int32_t *ids, size_t n);
 
-/* The summary of section->preorder[begin..end) — an explorer tab, or a whole section for
- * --summary — counting the plan that runs: the subtree of an AQE Initial Plan label that a
- * Final/Current plan replaced is skipped, unless it is the range's own root (the "Initial"
- * tab).  Codegen stages: distinct *(N) ids, plus each run of Spark 2's bare '*' and each
- * WholeStageCodegen node of a simplified tree.  Linear; returns 0 on allocation failure
- * (then the stage count is left at 0), 1 otherwise. */
+/* The summary of the section's pre-order [begin..end) (plan_section_node) — an explorer tab, or a
+ * whole section for --summary — counting the plan that runs: the subtree of an AQE Initial Plan
+ * label that a Final/Current plan replaced is skipped, unless it is the range's own root (the
+ * "Initial" tab).  Codegen stages: distinct *(N) ids, plus each run of Spark 2's bare '*' and each
+ * WholeStageCodegen node of a simplified tree.  Linear; returns 0 on allocation failure (then the
+ * stage count is left at 0), 1 otherwise. */
 int op_summary_compute(struct op_summary *sum, const struct plan_section *s, uint32_t begin,
                        uint32_t end);
 /* The same for a thread that may be told to stop (the explorer's analysis): *cancel (may be

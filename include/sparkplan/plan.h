@@ -1,10 +1,11 @@
 /* plan: the plan model — documents → plans → sections → nodes.
  *
  * Owns: a struct document owns its source (source.h: the input bytes and the text the parser
- * read) and one arena.  Plans, sections, nodes and warnings all live in that arena; their
- * text fields are slices into doc->src.text.  Details fields are not stored:
- * plan_details_next splits them from a node's details_text when asked.  document_free() releases everything at once; nothing
- * else is ever freed separately.
+ * read), one arena and its node store.  Plans, sections and warnings live in that arena,
+ * nodes (and their details blocks) in the store (struct plan_store: one array, never moved);
+ * their text fields are slices into doc->src.text.  Details fields are not stored:
+ * plan_details_next splits them from a node's details text when asked.  document_free()
+ * releases everything at once; nothing else is ever freed separately.
  * Never: recursion on tree depth (walk with plan_node_next_preorder), curses, printing.
  * Filled through the plan builder (build.h) by the readers: parse.c.  Read by: emit, analyze,
  * rows, ui.
@@ -58,29 +59,51 @@ struct plan_stats {
     double row_count;
 };
 
-/* 120 bytes, no padding: a 1M-operator plan is 120 MB of nodes, and on a machine where
+/* 64 bytes, no padding: a 1M-operator plan is 64 MB of nodes, and on a machine where
  * fresh memory costs more than reading input, the model's size is most of the load time
  * (BENCHMARKS.md).  What can be derived is not stored: details fields are split from
- * details_text on demand (plan_details_*), statistics read from the text (plan_node_stats),
- * the last child and previous sibling are found from the pre-order (rows.c). */
+ * the details text on demand (plan_details_*), statistics read from the text (plan_node_stats),
+ * the last child and previous sibling are found from the pre-order (rows.c), the child count
+ * by counting, the details header's input line through the line map, a node's place in its
+ * section's pre-order from its address.
+ *
+ * Nodes of one document lie in one array (document.nodes, a reservation of address space
+ * filled as it grows: a node never moves), in the order they were made: the tree links are
+ * 32-bit offsets to another node of that array, and a section made in pre-order (every
+ * parsed one) is one stretch of it, so neither a section's pre-order nor the document's
+ * input order needs an array of pointers.  A details block (formatted plans) is kept beside
+ * the node, in a second array of the same shape made for the first block.
+ * Read the fields marked private through the accessors below. */
 struct plan_node {
-    struct plan_node *parent, *first_child, *next_sibling;
     struct plan_section *section;
-    struct slice name;        /* operator name, no markers: "SortMergeJoin", "Scan parquet db.t" */
-    struct slice text;        /* the node string without tree prefix and codegen marker;
-                                 includes continuation lines (contiguous in doc->text) */
-    struct slice details_text;    /* the whole details block, header line included */
+    const char *text_ptr_;    /* private: plan_node_text() */
+    int32_t parent_, first_child_, next_sibling_;  /* private: offsets in nodes, 0 = none */
+    uint32_t text_len_;       /* private (a node's text is one line and its continuations) */
+    int32_t name_off_;        /* private: plan_node_name() starts at text_ptr_ + name_off_ */
+    uint32_t name_len_;       /* (UINT32_MAX: the name is far from the text, in
+                                 document.far_names[name_off_]) */
     uint32_t line;            /* 1-based line in the ORIGINAL input (after line mapping) */
     int32_t stage;            /* whole-stage codegen id, -1 when none (0 = Spark 2 bare '*') */
     int32_t id;               /* formatted-mode operator id, -1 when none */
     uint32_t depth;           /* 0 for section roots */
-    uint32_t n_children;
     uint32_t subtree_size;    /* number of descendants (not counting the node) */
-    uint32_t preorder;        /* index in section->preorder */
-    uint32_t details_line;    /* original line of the details header, 0 when none */
-    uint32_t details_text_line;  /* line of the details header in doc->text, 0 when none */
     uint16_t n_details;       /* fields in the details block (a block keeps at most 65,535) */
     uint16_t flags;           /* NODE_* */
+};
+
+/* A node's details block, kept beside it (plan_node_details_text). */
+struct plan_node_block {
+    const char *ptr;          /* the whole details block, header line included */
+    uint32_t len;             /* (a block is far below 4 GB: its fields are short lines) */
+    uint32_t text_line;       /* line of the details header in doc->text, 0 when none */
+};
+
+/* A growing array in reserved address space (a small text's: a fixed one in the arena, as
+ * long as the text allows): what it holds never moves (plan.c). */
+struct plan_store {
+    char *base;
+    size_t reserved, committed;   /* bytes */
+    bool in_arena;
 };
 
 /* The fields of a node's details block, split from details_text on demand with the lexing
@@ -112,7 +135,10 @@ struct plan_section {
     uint32_t n_roots;
     uint32_t n_nodes;
     uint32_t n_elided;         /* additive: nodes with NODE_ELIDED (the explorer's "…" rows) */
-    struct plan_node **preorder;  /* all nodes of the section in pre-order (parents first) */
+    struct plan_node *first_node;  /* private: its pre-order is nodes first_node .. + n_nodes
+                                      when it is one stretch of the document's nodes */
+    struct plan_node **preorder_;  /* private: else all its nodes in pre-order (parents first)
+                                      (plan_section_node reads either) */
     struct plan *plan;
     struct plan_section *next;
 };
@@ -140,7 +166,8 @@ struct plan {
     uint32_t line;             /* original line where this plan starts */
     bool adaptive;             /* an AdaptiveSparkPlan is present */
     int is_final;              /* 1 isFinalPlan=true, 0 false, -1 not adaptive / unknown */
-    struct plan_node **by_id;  /* formatted id -> node (first one printed); NULL entries allowed */
+    uint32_t *by_id;           /* formatted id -> node index + 1 in doc->nodes (first one
+                                  printed), 0 when none: plan_node_find_by_id */
     struct plan_source source; /* additive: provenance (parse.c and load.c fill it) */
     uint32_t by_id_len;        /* valid ids are 0 .. by_id_len-1 */
     struct document *doc;
@@ -164,10 +191,19 @@ struct document {
     uint32_t n_plans;
     struct plan_warning *first_warning, *last_warning;
     uint32_t n_warnings;
-    struct plan_node **all_nodes;  /* every node of every plan in input order */
+    /* Every node made, in the order made (plan_node_new; a dropped plan's nodes are taken
+       back).  n_nodes_made of struct plan_node in nodes.base. */
+    struct plan_store nodes;
+    struct plan_store blocks;  /* struct plan_node_block beside each node, once one is set */
+    size_t n_nodes_made;
+    bool nodes_are_lines;      /* plan_nodes_are_lines */
+    uint32_t *pre_ix;          /* private: pre-order index of each node of a section that is
+                                  not one stretch (NULL when every section is) */
+    struct slice *far_names;   /* private: names set far from their node's text (malloc'd) */
+    uint32_t n_far_names, cap_far_names;
+    struct plan_node **all_nodes_;  /* private: every node of every plan in input order, when
+                                      that is not the order made (document_node reads it) */
     size_t n_all_nodes;
-    size_t n_nodes_made;       /* additive: nodes plan_node_new made (document_finish sizes
-                                  all_nodes with it: no growing copy at the peak) */
     /* Additive (issue 6): when set, parse_document polls it every 4,096 lines and stops with
        SP_ERR_CANCELLED once it is non-zero (load.c's parse beside the quick scan). */
     const atomic_int *parse_cancel;
@@ -175,11 +211,89 @@ struct document {
        build.c): while every node goes in in pre-order, depths, pre-order numbers and subtree
        sizes are set as the nodes are made, still in the cache, and document_finish does not
        walk the whole model again (a third of finishing was waiting for memory).  NULL when
-       nobody asked for it (hand-built trees, the event-log reader): the walk does it all. */
+       nobody asked for it (hand-built trees): the walk does it all. */
     struct plan_order *order;
-    bool all_nodes_owned;      /* all_nodes is malloc'd (taken over from the record), not in
-                                  the arena: document_free frees it */
 };
+
+/* ---- reading a node ------------------------------------------------------------------ */
+
+static inline struct plan_node *plan_node_at_(const struct plan_node *n, int32_t off)
+{
+    return off ? (struct plan_node *)n + off : NULL;
+}
+static inline struct plan_node *plan_node_parent(const struct plan_node *n)
+{
+    return plan_node_at_(n, n->parent_);
+}
+static inline struct plan_node *plan_node_first_child(const struct plan_node *n)
+{
+    return plan_node_at_(n, n->first_child_);
+}
+static inline struct plan_node *plan_node_next_sibling(const struct plan_node *n)
+{
+    return plan_node_at_(n, n->next_sibling_);
+}
+/* The node string without tree prefix and codegen marker; includes continuation lines
+ * (contiguous in doc->text). */
+static inline struct slice plan_node_text(const struct plan_node *n)
+{
+    return slice_make(n->text_ptr_, n->text_len_);
+}
+struct slice plan_node_far_name_(const struct plan_node *n);
+/* Operator name, no markers: "SortMergeJoin", "Scan parquet db.t"; a label's inner words. */
+static inline struct slice plan_node_name(const struct plan_node *n)
+{
+    if (n->name_len_ == UINT32_MAX) /* a name far from the text (hand-built trees) */
+        return plan_node_far_name_(n);
+    if (!n->name_len_)
+        return slice_make(n->text_ptr_, 0);
+    return slice_make(n->text_ptr_ + n->name_off_, n->name_len_);
+}
+/* Index of a node in its document's nodes (the order made). */
+static inline size_t plan_node_index(const struct plan_node *n)
+{
+    return (size_t)(n - (const struct plan_node *)(const void *)n->section->plan->doc->nodes.base);
+}
+/* Its details block (header line included), empty when none. */
+struct slice plan_node_details_text(const struct plan_node *n);
+/* Line of the details header in doc->text / in the original input, 0 when none. */
+uint32_t plan_node_details_text_line(const struct plan_node *n);
+uint32_t plan_node_details_line(const struct plan_node *n);
+/* Counted: O(children). */
+uint32_t plan_node_n_children(const struct plan_node *n);
+/* Index in its section's pre-order (plan_section_node(n->section, i) == n). */
+static inline uint32_t plan_node_preorder(const struct plan_node *n)
+{
+    const struct plan_section *s = n->section;
+    if (!s->preorder_)
+        return (uint32_t)(n - s->first_node);
+    return s->plan->doc->pre_ix[plan_node_index(n)];
+}
+/* The i-th node (0 <= i < s->n_nodes) of the section in pre-order, parents first. */
+static inline struct plan_node *plan_section_node(const struct plan_section *s, uint32_t i)
+{
+    return s->preorder_ ? s->preorder_[i] : s->first_node + i;
+}
+/* The i-th node (0 <= i < doc->n_all_nodes) of the document in input order. */
+static inline struct plan_node *document_node(const struct document *doc, size_t i)
+{
+    return doc->all_nodes_ ? doc->all_nodes_[i] : (struct plan_node *)(void *)doc->nodes.base + i;
+}
+
+/* Writing: the text first, then the name (inside the text as readers set it: kept as an
+ * offset from the text; a name elsewhere is kept aside). */
+void plan_node_set_text(struct plan_node *n, struct slice text);
+void plan_node_set_name(struct plan_node *n, struct slice name);
+/* Its details block and the block's header line in doc->text (build_details_* call it);
+ * false when no memory for it. */
+bool plan_node_set_details(struct plan_node *n, struct slice text, uint32_t text_line);
+/* The reader makes at most one node of each line of doc->src.text (the text parser): a small
+ * text's nodes then take an array of its arena as long as its lines allow (an event log's
+ * thousands of plans would otherwise take a mapping each).  Before the first node. */
+void plan_nodes_are_lines(struct document *doc);
+/* Takes back the nodes made from index mark on (a plan the builder drops: nothing points to
+ * them any more). */
+void plan_nodes_take_back(struct document *doc, size_t mark);
 
 /* Construction: takes ownership of bytes (malloc'd, source_init).  Does not parse. */
 struct document *document_new(const char *name, char *bytes, size_t len);
@@ -217,9 +331,14 @@ void plan_order_discard(struct document *doc);
 /* For tests: off, plan_order_begin keeps no record and every document_finish walks. */
 void plan_order_enable(bool on);
 
-/* After parsing: fills depth, preorder arrays, subtree sizes, by_id and all_nodes.
+/* After parsing: fills depth, subtree sizes, pre-order (arrays only for sections that are
+ * not one stretch of the store), by_id and input order.
  * Iterative, linear.  Returns false on allocation failure. */
 bool document_finish(struct document *doc);
+
+/* Bytes the model holds: its arena, the nodes made and their details blocks (for the
+ * benchmark and the tests that keep the model small). */
+size_t document_model_bytes(const struct document *doc);
 
 /* Original input line for a 1-based line of doc->text. */
 uint32_t document_original_line(const struct document *doc, uint32_t text_line);

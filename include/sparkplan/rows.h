@@ -2,11 +2,12 @@
  * which one is selected and which one is at the top of the pane.  Plain C, no curses.
  *
  * A tab is a section, or one subtree of it (an AQE "== Final Plan ==" label): the nodes
- * section->preorder[begin..end).  The visible rows are that pre-order with folded subtrees
- * skipped, so moving a row is O(1) (node->subtree_size jumps over a folded subtree) and
- * going back one row is O(depth).  Nothing here builds a list of all visible rows: the view
- * asks for the rows around the viewport only.  Whole-tab passes (fold all, unfold all,
- * levels, search, the exchange and stage indexes) are linear and run once per request.
+ * of the section's pre-order [begin..end) (plan_section_node).  The visible rows are that
+ * pre-order with folded subtrees skipped, so moving a row is O(1) (node->subtree_size jumps
+ * over a folded subtree) and going back one row is O(depth).  Nothing here builds a list of
+ * all visible rows: the view asks for the rows around the viewport only.  Whole-tab passes
+ * (fold all, unfold all, levels, search, the exchange and stage indexes) are linear and run
+ * once per request.
  *
  * Owns: the fold bytes, the search matches and the lazy indexes (malloc, rows_free()).
  * Borrows: the section and its nodes (the document outlives the rows).
@@ -34,7 +35,7 @@ typedef unsigned rows_height_fn(const struct plan_node *n, void *ctx);
 struct rows {
     struct plan_section *section;
     struct plan_node *scope;      /* the tab's single root, or NULL for the whole section */
-    uint32_t begin, end;          /* the tab's nodes: section->preorder[begin..end) */
+    uint32_t begin, end;          /* the tab's nodes: the section's pre-order [begin..end) */
     uint32_t base_depth;          /* depth of the tab's roots */
     uint8_t *folded;              /* 1 = folded; indexed by node->preorder - begin */
     struct plan_node *sel;        /* selected node, always visible (NULL only when empty) */

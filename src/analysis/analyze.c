@@ -389,7 +389,8 @@ enum { ONE_ROW_UNKNOWN, ONE_ROW_NO, ONE_ROW_YES };
 /* A child's value, when known; else *missing names it (the first one missing). */
 static bool child_one(const struct ctx *c, const struct plan_node *ch, const struct plan_node **missing)
 {
-    unsigned char v = atomic_load_explicit(&c->one_row[ch->preorder], memory_order_relaxed);
+    unsigned char v =
+        atomic_load_explicit(&c->one_row[plan_node_preorder(ch)], memory_order_relaxed);
     if (v == ONE_ROW_UNKNOWN && !*missing)
         *missing = ch;
     return v == ONE_ROW_YES;
@@ -401,7 +402,7 @@ static bool compute_one_row(const struct ctx *c, const struct plan_node *n,
                             const struct plan_node **missing)
 {
     const struct catalog_entry *e = node_entry(n);
-    const struct plan_node *ch = n->first_child;
+    const struct plan_node *ch = plan_node_first_child(n);
     if (node_is_label(n))
         return ch && child_one(c, ch, missing);
     if (!e)
@@ -414,14 +415,14 @@ static bool compute_one_row(const struct ctx *c, const struct plan_node *n,
             return true;
         return false;
     case CAT_JOIN:
-        for (const struct plan_node *k = n->first_child; k; k = k->next_sibling)
+        for (const struct plan_node *k = plan_node_first_child(n); k; k = plan_node_next_sibling(k))
             if (!(k->flags & NODE_INNER) && !child_one(c, k, missing))
                 return false;
         return ch != NULL;
     case CAT_CODEGEN: case CAT_QUERY_STAGE: case CAT_SHUFFLE_READ: case CAT_TRANSITION:
     case CAT_AQE: case CAT_PROJECT: case CAT_FILTER: case CAT_SORT: case CAT_SHUFFLE:
     case CAT_BROADCAST: case CAT_LIMIT: case CAT_WINDOW: case CAT_SUBQUERY: case CAT_OTHER:
-        return n->n_children == 1 && child_one(c, ch, missing);
+        return plan_node_n_children(n) == 1 && child_one(c, ch, missing);
     default:
         return false;
     }
@@ -451,7 +452,8 @@ static bool one_row_room(struct ctx *c, const struct plan_section *s)
  * a stack of its own (no recursion on depth); each node's value is found once. */
 static bool one_row_of(struct ctx *c, const struct plan_node *n)
 {
-    unsigned char v = atomic_load_explicit(&c->one_row[n->preorder], memory_order_relaxed);
+    unsigned char v =
+        atomic_load_explicit(&c->one_row[plan_node_preorder(n)], memory_order_relaxed);
     if (v != ONE_ROW_UNKNOWN)
         return v == ONE_ROW_YES;
     size_t depth = 0;
@@ -474,7 +476,7 @@ static bool one_row_of(struct ctx *c, const struct plan_node *n)
             at = missing;
             continue;
         }
-        atomic_store_explicit(&c->one_row[at->preorder], one ? ONE_ROW_YES : ONE_ROW_NO,
+        atomic_store_explicit(&c->one_row[plan_node_preorder(at)], one ? ONE_ROW_YES : ONE_ROW_NO,
                               memory_order_relaxed);
         if (!depth)
             return one;
@@ -487,19 +489,19 @@ static bool one_row_of(struct ctx *c, const struct plan_node *n)
 /* The operator a shuffle or broadcast feeds: up through wrappers and sorts. */
 static const struct plan_node *consumer_of(const struct plan_node *n)
 {
-    const struct plan_node *p = n->parent;
+    const struct plan_node *p = plan_node_parent(n);
     for (int guard = 0; p && guard < 16; guard++) {  /* wrapper chains are short */
         enum catalog_role r = node_role(p);
         if (!node_is_wrapper(p) && r != CAT_SORT)
             return p;
-        p = p->parent;
+        p = plan_node_parent(p);
     }
     return p;
 }
 
 static struct slice short_name(const struct plan_node *n)
 {
-    struct slice name = n->name.len ? n->name : n->text;
+    struct slice name = plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n);
     struct slice op = catalog_operator_name(name);
     return op.len ? op : name;
 }
@@ -507,9 +509,9 @@ static struct slice short_name(const struct plan_node *n)
 /* First child that is a real (not inner) child, through wrappers. */
 static const struct plan_node *input_of(const struct plan_node *n)
 {
-    const struct plan_node *ch = n->first_child;
+    const struct plan_node *ch = plan_node_first_child(n);
     while (ch && (ch->flags & NODE_INNER))
-        ch = ch->next_sibling;
+        ch = plan_node_next_sibling(ch);
     return ch ? node_down_through_wrappers(ch) : NULL;
 }
 
@@ -523,21 +525,22 @@ static bool side_size(const struct plan_node *side, double *bytes, bool *runtime
         if (node_stats(n, &st) && st.has_size) {
             *bytes = st.size_bytes;
             *runtime = node_role(n) == CAT_QUERY_STAGE ||
-                       slice_find_in(n->text, "isRuntime=true", 0) >= 0;
+                       slice_find_in(plan_node_text(n), "isRuntime=true", 0) >= 0;
             return true;
         }
         enum catalog_role r = node_role(n);
         if (!node_is_wrapper(n) && r != CAT_SORT && r != CAT_SHUFFLE && r != CAT_BROADCAST &&
             r != CAT_PROJECT)
             return false;
-        n = n->first_child;
+        n = plan_node_first_child(n);
     }
     return false;
 }
 
 static const struct plan_node *nth_real_child(const struct plan_node *n, int k)
 {
-    for (const struct plan_node *ch = n->first_child; ch; ch = ch->next_sibling) {
+    for (const struct plan_node *ch = plan_node_first_child(n); ch;
+         ch = plan_node_next_sibling(ch)) {
         if (ch->flags & NODE_INNER)
             continue;
         if (k-- == 0)
@@ -571,7 +574,7 @@ static const struct plan_node *logical_join_of(const struct ctx *c, const struct
             continue;
         bool all = true;
         for (size_t i = 1; i < k && all; i++)
-            all = !refs[i].normalized && exprid_mentions(lj->text, refs[i].id);
+            all = !refs[i].normalized && exprid_mentions(plan_node_text(lj), refs[i].id);
         if (all)
             return lj;
     }
@@ -598,7 +601,7 @@ static void index_join_ids(struct ctx *c)
     }
     for (size_t j = 0; j < c->n_logical_joins; j++) {
         struct exprid_ref refs[16];
-        size_t k = exprid_scan(c->logical_joins[j]->text, refs, 16);
+        size_t k = exprid_scan(plan_node_text(c->logical_joins[j]), refs, 16);
         for (size_t i = 0; i < k && i < 16; i++)
             if (!refs[i].normalized)
                 c->join_ids[c->n_join_ids++] = (struct id_join){refs[i].id, (uint32_t)j};
@@ -646,8 +649,8 @@ static struct slice shuffle_origin(const struct plan_node *n)
 {
     struct slice origin = node_shuffle_origin(n);
     /* Photon prints the origin on the map stage that wraps its shuffle sink. */
-    if (!origin.len && n->parent && node_role(n->parent) == CAT_QUERY_STAGE)
-        origin = node_shuffle_origin(n->parent);
+    if (!origin.len && plan_node_parent(n) && node_role(plan_node_parent(n)) == CAT_QUERY_STAGE)
+        origin = node_shuffle_origin(plan_node_parent(n));
     return origin;
 }
 
@@ -688,9 +691,10 @@ static void add_shuffle(struct ctx *c, const struct plan_node *n, enum partition
         break;
     default: {
         /* Simplified trees print the keys as a list: "Exchange [a,b] #1". */
-        long lb = slice_find_in(n->text, "[", 0);
-        struct slice list = lb >= 0 ? slice_make(n->text.ptr + lb, n->text.len - (size_t)lb)
-                                    : slice_make(NULL, 0);
+        long lb = slice_find_in(plan_node_text(n), "[", 0);
+        struct slice list =
+            lb >= 0 ? slice_make(plan_node_text(n).ptr + lb, plan_node_text(n).len - (size_t)lb)
+                    : slice_make(NULL, 0);
         if (list.len)
             add(c, RULE_SHUFFLE, n, "shuffle on %.*s%s%s", clip_len(list), list.ptr,
                 clip_tail(list), why);
@@ -751,8 +755,9 @@ static void rule_broadcast(struct ctx *c, const struct plan_node *n)
     }
     struct slice mode = node_field(n, "Arguments");
     if (!mode.len) {
-        long sp = slice_find_in(n->text, " ", 0);
-        mode = sp >= 0 ? slice_trim(slice_make(n->text.ptr + sp, n->text.len - (size_t)sp))
+        long sp = slice_find_in(plan_node_text(n), " ", 0);
+        mode = sp >= 0 ? slice_trim(slice_make(plan_node_text(n).ptr + sp,
+                                               plan_node_text(n).len - (size_t)sp))
                        : slice_make(NULL, 0);
     }
     const struct plan_node *consumer = consumer_of(n);
@@ -770,15 +775,17 @@ static struct slice join_condition(const struct plan_node *n)
     struct slice cond = node_field(n, "Join condition");
     if (cond.len)
         return slice_eq_cstr(slice_trim(cond), "None") ? slice_make(NULL, 0) : cond;
-    if (n->details_text.len || n->id >= 0)
+    if (plan_node_details_text(n).len || n->id >= 0)
         return slice_make(NULL, 0);  /* formatted mode: the details would have it */
     /* Simple mode: the text after the join type ("BuildRight, Inner, (a#1 < b#2)"). */
     struct slice type = node_join_type(n);
     if (!type.len)
         return slice_make(NULL, 0);
-    size_t after = (size_t)(type.ptr - n->text.ptr) + type.len;
-    if (after + 2 <= n->text.len && n->text.ptr[after] == ',' && n->text.ptr[after + 1] == ' ')
-        return slice_trim(slice_make(n->text.ptr + after + 2, n->text.len - after - 2));
+    size_t after = (size_t)(type.ptr - plan_node_text(n).ptr) + type.len;
+    if (after + 2 <= plan_node_text(n).len && plan_node_text(n).ptr[after] == ',' &&
+        plan_node_text(n).ptr[after + 1] == ' ')
+        return slice_trim(
+            slice_make(plan_node_text(n).ptr + after + 2, plan_node_text(n).len - after - 2));
     return slice_make(NULL, 0);
 }
 
@@ -786,7 +793,7 @@ static void rule_join(struct ctx *c, const struct plan_node *n, const struct cat
 {
     struct slice type = node_join_type(n);
     struct slice name = short_name(n);
-    if (slice_find_in(n->text, "skew=true", 0) >= 0)
+    if (slice_find_in(plan_node_text(n), "skew=true", 0) >= 0)
         add(c, RULE_SKEW_JOIN, n, "%.*s split skewed partitions", (int)name.len, name.ptr);
 
     if (e->join == JOIN_BROADCAST_NESTED_LOOP || e->join == JOIN_CARTESIAN) {
@@ -849,8 +856,9 @@ static struct slice filter_condition(const struct plan_node *n)
     if (!cond.len)
         cond = node_field(n, "Arguments");
     if (!cond.len && !n->n_details) {
-        long sp = slice_find_in(n->text, " ", 0);
-        cond = sp >= 0 ? slice_trim(slice_make(n->text.ptr + sp, n->text.len - (size_t)sp))
+        long sp = slice_find_in(plan_node_text(n), " ", 0);
+        cond = sp >= 0 ? slice_trim(slice_make(plan_node_text(n).ptr + sp,
+                                               plan_node_text(n).len - (size_t)sp))
                        : slice_make(NULL, 0);
     }
     return cond;
@@ -1029,7 +1037,8 @@ static struct slice scan_output(const struct plan_node *n, struct slice table)
     struct slice out = node_field(n, "Output");
     if (out.len)
         return out;
-    return list_after(n->text, table.len ? table : catalog_operator_name(n->text));
+    return list_after(plan_node_text(n),
+                      table.len ? table : catalog_operator_name(plan_node_text(n)));
 }
 
 /* "HiveTableRelation [`db`.`t`, serde, Data Cols: [a#1, b#2], Partition Cols: [p#3]]" */
@@ -1106,7 +1115,7 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     long out = output.len ? node_list_count(output) : -1;
     struct scan_info info = {
         .node = n,
-        .op = catalog_operator_name(n->name.len ? n->name : n->text),
+        .op = catalog_operator_name(plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n)),
         .line = n->line,
         .table = table,
         .read_columns = node_schema_field_count(schema),
@@ -1138,7 +1147,7 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
             "", part_cols);
 
     long all = table.len ? table_index_get(tables, table) : -1;
-    if (all < 0 && slice_find_in(n->text, "HiveTableRelation", 0) >= 0)
+    if (all < 0 && slice_find_in(plan_node_text(n), "HiveTableRelation", 0) >= 0)
         all = hive_relation_columns(n);
     /* Information only: the query asked for every column (Spark prunes unused ones), which
      * is what a SELECT * is for; nothing here says the result needs fewer. */
@@ -1153,9 +1162,9 @@ static void rule_python(struct ctx *c, const struct plan_node *n, const struct c
     bool row_at_a_time = strncmp(e->name, "BatchEvalPython", 15) == 0;
     struct slice args = node_field(n, "Arguments");
     if (!args.len) {
-        long lb = slice_find_in(n->text, "[", 0);
+        long lb = slice_find_in(plan_node_text(n), "[", 0);
         if (lb >= 0)
-            args = slice_make(n->text.ptr + lb, n->text.len - (size_t)lb);
+            args = slice_make(plan_node_text(n).ptr + lb, plan_node_text(n).len - (size_t)lb);
     }
     struct slice name = short_name(n);
     add(c, row_at_a_time ? RULE_PYTHON_ROWS : RULE_PYTHON_ARROW, n,
@@ -1175,10 +1184,11 @@ static void count_subtree(struct ctx *c, const struct plan_node *label, struct p
 {
     memset(pc, 0, sizeof *pc);
     const struct plan_section *s = label->section;
-    for (uint32_t i = label->preorder + 1; i <= label->preorder + label->subtree_size && i < s->n_nodes; i++) {
+    for (uint32_t i = plan_node_preorder(label) + 1;
+         i <= plan_node_preorder(label) + label->subtree_size && i < s->n_nodes; i++) {
         if (stop_at(c, i)) /* a plan's whole Final or Initial Plan: up to every node */
             return;
-        const struct catalog_entry *e = node_entry(s->preorder[i]);
+        const struct catalog_entry *e = node_entry(plan_section_node(s, i));
         if (!e)
             continue;
         if (e->role == CAT_JOIN)
@@ -1207,14 +1217,15 @@ static void describe_joins(const struct plan_counts *pc, char *buf, size_t cap)
 
 static void rule_aqe(struct ctx *c, const struct plan_node *n, bool *draft_reported)
 {
-    bool draft = slice_find_in(n->text, "isFinalPlan=false", 0) >= 0 ||
-                 slice_find_in(n->details_text, "isFinalPlan=false", 0) >= 0;
+    bool draft = slice_find_in(plan_node_text(n), "isFinalPlan=false", 0) >= 0 ||
+                 slice_find_in(plan_node_details_text(n), "isFinalPlan=false", 0) >= 0;
     if (draft && !*draft_reported) {
         *draft_reported = true;
         add(c, RULE_AQE_DRAFT, n, "isFinalPlan=false: this is not the plan that ran");
     }
     const struct plan_node *final = NULL, *initial = NULL;
-    for (const struct plan_node *ch = n->first_child; ch; ch = ch->next_sibling) {
+    for (const struct plan_node *ch = plan_node_first_child(n); ch;
+         ch = plan_node_next_sibling(ch)) {
         if (!node_is_label(ch))
             continue;
         if (node_is_initial_plan_label(ch))
@@ -1253,7 +1264,7 @@ static bool absurd_size(const struct plan_node *n, double leaf_sum, double *size
     const struct catalog_entry *e = node_entry(n);
     if (e && (e->role == CAT_QUERY_STAGE))
         return false;  /* runtime figures (ResultQueryStage's 8.0 EiB is a placeholder) */
-    if (slice_find_in(n->text, "isRuntime=true", 0) >= 0)
+    if (slice_find_in(plan_node_text(n), "isRuntime=true", 0) >= 0)
         return false;
     if (st.size_bytes >= UNKNOWN_SIZE)
         return true;
@@ -1268,7 +1279,7 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
     double leaf_sum = 0;
     bool any_stats = false;
     for (uint32_t i = 0; i < s->n_nodes && !stop_at(c, i); i++) {
-        const struct plan_node *n = s->preorder[i];
+        const struct plan_node *n = plan_section_node(s, i);
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;  /* what AQE did not run: SP041/SP042 compare it */
             continue;
@@ -1277,7 +1288,7 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
         if (!node_stats(n, &st) || !st.has_size)
             continue;
         any_stats = true;
-        if (!n->first_child && st.size_bytes < UNKNOWN_SIZE)
+        if (!plan_node_first_child(n) && st.size_bytes < UNKNOWN_SIZE)
             leaf_sum += st.size_bytes;
     }
     if (!any_stats || c->oom)
@@ -1285,7 +1296,7 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
     size_t not_reducing = 0;
     const struct plan_node *first_not_reducing = NULL;
     for (uint32_t i = 0; i < s->n_nodes && !stop_at(c, i); i++) {
-        const struct plan_node *n = s->preorder[i];
+        const struct plan_node *n = plan_section_node(s, i);
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;
             continue;
@@ -1294,7 +1305,8 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
         if (absurd_size(n, leaf_sum, &size)) {
             /* Report where it starts: no child is absurd too. */
             bool child_absurd = false;
-            for (const struct plan_node *ch = n->first_child; ch && !child_absurd; ch = ch->next_sibling) {
+            for (const struct plan_node *ch = plan_node_first_child(n); ch && !child_absurd;
+                 ch = plan_node_next_sibling(ch)) {
                 double cs;
                 child_absurd = absurd_size(ch, leaf_sum, &cs);
             }
@@ -1312,10 +1324,11 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
             }
         }
         const struct catalog_entry *e = node_entry(n);
-        if (e && e->role == CAT_FILTER && n->first_child && s->kind != SECTION_PHYSICAL) {
+        if (e && e->role == CAT_FILTER && plan_node_first_child(n) && s->kind != SECTION_PHYSICAL) {
             struct plan_stats a, b;
-            if (node_stats(n, &a) && node_stats(n->first_child, &b) && a.has_size && b.has_size &&
-                a.size_bytes == b.size_bytes && (!a.has_rows || !b.has_rows || a.row_count == b.row_count)) {
+            if (node_stats(n, &a) && node_stats(plan_node_first_child(n), &b) && a.has_size &&
+                b.has_size && a.size_bytes == b.size_bytes &&
+                (!a.has_rows || !b.has_rows || a.row_count == b.row_count)) {
                 if (!first_not_reducing)
                     first_not_reducing = n;
                 not_reducing++;
@@ -1333,7 +1346,7 @@ static void rules_statistics(struct ctx *c, const struct plan_section *s)
 
 static void rule_truncated_fields(struct ctx *c, const struct plan_node *n)
 {
-    struct slice parts[2] = {n->text, n->details_text};
+    struct slice parts[2] = {plan_node_text(n), plan_node_details_text(n)};
     long total = 0;
     for (int k = 0; k < 2; k++) {
         for (size_t from = 0;;) {  /* each round moves past one marker */
@@ -1360,7 +1373,7 @@ static void rules_truncated_fields(struct ctx *c, const struct plan_section *s)
     if (c->no_more_fields)
         return;
     for (uint32_t i = 0; i < s->n_nodes && !stop_at(c, i) && !c->oom; i++) {
-        const struct plan_node *n = s->preorder[i];
+        const struct plan_node *n = plan_section_node(s, i);
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;
             continue;
@@ -1534,7 +1547,7 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
                        const struct table_index *tables, bool *draft_reported)
 {
     for (uint32_t i = from; i < to && !stop_at(c, i) && !c->oom; i++) {
-        const struct plan_node *n = s->preorder[i];
+        const struct plan_node *n = plan_section_node(s, i);
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;  /* skip the whole Initial Plan subtree */
             continue;
@@ -1560,8 +1573,8 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
             }
             break;
         case CAT_SHUFFLE_READ:
-            if (slice_find_in(n->text, "skewed", 0) >= 0 ||
-                slice_find_in(n->details_text, "skewed", 0) >= 0)
+            if (slice_find_in(plan_node_text(n), "skewed", 0) >= 0 ||
+                slice_find_in(plan_node_details_text(n), "skewed", 0) >= 0)
                 add(c, RULE_SKEW_JOIN, n, "AQE split skewed shuffle partitions here");
             break;
         default: break;
@@ -1580,11 +1593,13 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
     bool inside = lo != NULL;
     size_t n_nodes = 0;
     for (size_t i = 0; i < doc->n_all_nodes && !stop_at(c, (uint32_t)i) && !c->oom; i++) {
-        const struct plan_node *n = doc->all_nodes[i];
+        const struct plan_node *n = document_node(doc, i);
         n_nodes += !(n->flags & NODE_LABEL);
-        if ((n->text.len && (n->text.ptr < lo || n->text.ptr + n->text.len > hi)) ||
-            (n->details_text.len &&
-             (n->details_text.ptr < lo || n->details_text.ptr + n->details_text.len > hi)))
+        if ((plan_node_text(n).len &&
+             (plan_node_text(n).ptr < lo || plan_node_text(n).ptr + plan_node_text(n).len > hi)) ||
+            (plan_node_details_text(n).len &&
+             (plan_node_details_text(n).ptr < lo ||
+              plan_node_details_text(n).ptr + plan_node_details_text(n).len > hi)))
             inside = false;
         enum catalog_role r = node_role(n);
         if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
@@ -1608,13 +1623,14 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
         if (r != CAT_RELATION)
             continue;
         struct slice table = node_table_name(n);
-        if (slice_starts_with(n->text, "HiveTableRelation"))
+        if (slice_starts_with(plan_node_text(n), "HiveTableRelation"))
             table_index_add(c, t, table, hive_relation_columns(n));
         else if (table.len) {
-            long lb = slice_find_in(n->text, "[", 0);
+            long lb = slice_find_in(plan_node_text(n), "[", 0);
             if (lb >= 0)
                 table_index_add(c, t, table,
-                                node_list_count(slice_make(n->text.ptr + lb, n->text.len - (size_t)lb)));
+                                node_list_count(slice_make(plan_node_text(n).ptr + lb,
+                                                           plan_node_text(n).len - (size_t)lb)));
         }
     }
     c->a->summary.n_nodes = n_nodes;
@@ -1759,9 +1775,10 @@ static void second_merge(struct ctx *c, struct second *w, bool *draft_reported)
 static uint32_t rule_split(const struct plan_section *s)
 {
     uint32_t m = (uint32_t)((uint64_t)s->n_nodes * 11 / 32);
-    for (const struct plan_node *p = s->preorder[m]; p; p = p->parent) /* bound: the depth */
-        if (is_shadowed_initial(p) && p->preorder + p->subtree_size + 1 > m)
-            m = p->preorder + p->subtree_size + 1;
+    for (const struct plan_node *p = plan_section_node(s, m); p;
+         p = plan_node_parent(p)) /* bound: the depth */
+        if (is_shadowed_initial(p) && plan_node_preorder(p) + p->subtree_size + 1 > m)
+            m = plan_node_preorder(p) + p->subtree_size + 1;
     return m < s->n_nodes ? m : s->n_nodes;
 }
 

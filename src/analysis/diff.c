@@ -37,7 +37,7 @@ static size_t side_upper_bound(const struct diff_side *s)
 {
     size_t n = 1 + s->n_parts;
     for (size_t p = 0; p < s->n_parts; p++)
-        for (const struct plan_node *r = s->parts[p].first_root; r; r = r->next_sibling)
+        for (const struct plan_node *r = s->parts[p].first_root; r; r = plan_node_next_sibling(r))
             n += 1 + (size_t)r->subtree_size;
     return n;
 }
@@ -104,9 +104,9 @@ static bool dtree_add_subtree(struct dtree *t, const struct plan_node *r, uint32
                               size_t *stack_cap)
 {
     const struct plan_section *s = r->section;
-    uint32_t end = r->preorder + r->subtree_size + 1;
-    for (uint32_t k = r->preorder; k < end; k++) {
-        const struct plan_node *n = s->preorder[k];
+    uint32_t end = plan_node_preorder(r) + r->subtree_size + 1;
+    for (uint32_t k = plan_node_preorder(r); k < end; k++) {
+        const struct plan_node *n = plan_section_node(s, k);
         if (skip_shadowed && n != r && node_is_shadowed_initial(n)) {
             k += n->subtree_size;
             continue;
@@ -143,7 +143,8 @@ static bool dtree_build(struct dtree *t, const struct diff_side *side, bool head
             top = dtree_add(t, 0, last);
             t->part[top] = &side->parts[p];
         }
-        for (const struct plan_node *r = side->parts[p].first_root; ok && r; r = r->next_sibling)
+        for (const struct plan_node *r = side->parts[p].first_root; ok && r;
+             r = plan_node_next_sibling(r))
             ok = dtree_add_subtree(t, r, top, last, side->skip_shadowed, &stack, &stack_cap);
     }
     free(last);
@@ -886,8 +887,9 @@ static bool side_has_opaque_ids(const struct diff_side *s)
             continue;
         const struct plan_section *sec = r->section;
         for (uint32_t k = 0; k < sec->n_nodes && looked < 256; k++, looked++) {
-            const struct plan_node *n = sec->preorder[k];
-            struct slice t = n->details_text.len ? n->details_text : n->text;
+            const struct plan_node *n = plan_section_node(sec, k);
+            struct slice t =
+                plan_node_details_text(n).len ? plan_node_details_text(n) : plan_node_text(n);
             for (size_t i = 1; i + 1 < t.len; i++)
                 if (t.ptr[i] == '#' && (t.ptr[i + 1] == 'x' || t.ptr[i + 1] == 'X') &&
                     (i + 2 == t.len || !isalnum((unsigned char)t.ptr[i + 2])) &&

@@ -129,7 +129,7 @@ static bool split_text(struct slice args, struct nfields *out)
 /* The text after the operator's name. */
 static struct slice text_args(const struct plan_node *n)
 {
-    struct slice t = n->text, w = op_word(n);
+    struct slice t = plan_node_text(n), w = op_word(n);
     if (!w.len)
         return t;
     if (w.ptr >= t.ptr && w.ptr + w.len <= t.ptr + t.len)

@@ -292,7 +292,7 @@ static struct slice summary_name(const struct plan_node *n)
 {
     if (!node_is_label(n))
         return op_word(n);
-    struct slice t = slice_trim(n->text);
+    struct slice t = slice_trim(plan_node_text(n));
     while (t.len && (t.ptr[0] == '=' || t.ptr[0] == ' '))
         t.ptr++, t.len--;
     while (t.len && (t.ptr[t.len - 1] == '=' || t.ptr[t.len - 1] == ' '))

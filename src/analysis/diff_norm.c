@@ -439,7 +439,7 @@ size_t diff_normalize(struct slice text, unsigned norm, struct diff_idmap *state
 struct slice diff_canonical_op(const struct plan_node *n)
 {
     if (node_is_label(n))
-        return slice_trim(n->text);
+        return slice_trim(plan_node_text(n));
     const struct catalog_entry *e = node_entry(n);
     if (e)
         return slice_cstr(e->stands_for ? e->stands_for : e->name);

@@ -77,7 +77,7 @@ static struct slice section_title(const struct plan_section *s)
 static const struct plan_node *aqe_label(const struct plan_section *s, bool initial)
 {
     for (uint32_t i = 0; i < s->n_nodes; i++) {
-        const struct plan_node *n = s->preorder[i];
+        const struct plan_node *n = plan_section_node(s, i);
         if (!node_is_label(n))
             continue;
         bool is_initial = node_is_initial_plan_label(n);
@@ -120,8 +120,9 @@ static bool select_in_plan(const struct plan *p, const char *what, struct diff_s
         k++;
         if (aqe) {
             const struct plan_node *label = aqe_label(s, what[0] == 'i');
-            if (label && label->first_child) {
-                ok = ok && add_part(side, cap, label->text, label->line, label->first_child, s);
+            if (label && plan_node_first_child(label)) {
+                ok = ok && add_part(side, cap, plan_node_text(label), label->line,
+                                    plan_node_first_child(label), s);
                 return ok;  /* the first adaptive plan of the plan */
             }
             continue;

@@ -138,9 +138,9 @@ size_t exprid_scan(struct slice text, struct exprid_ref *out, size_t cap)
 
 size_t exprid_node_refs(const struct plan_node *n, struct exprid_ref *out, size_t cap)
 {
-    size_t k = scan_into(n->text, out, cap, 0);
-    if (n->details_text.len)
-        k = scan_into(n->details_text, out, cap, k);
+    size_t k = scan_into(plan_node_text(n), out, cap, 0);
+    if (plan_node_details_text(n).len)
+        k = scan_into(plan_node_details_text(n), out, cap, k);
     return k;
 }
 
@@ -169,7 +169,8 @@ bool exprid_mentions(struct slice t, uint64_t id)
 
 bool exprid_node_mentions(const struct plan_node *n, uint64_t id)
 {
-    return exprid_mentions(n->text, id) || (n->details_text.len && exprid_mentions(n->details_text, id));
+    return exprid_mentions(plan_node_text(n), id) ||
+           (plan_node_details_text(n).len && exprid_mentions(plan_node_details_text(n), id));
 }
 
 bool exprid_parse(const char *s, uint64_t *id)
@@ -197,7 +198,7 @@ bool exprid_parse(const char *s, uint64_t *id)
 /* Does the node define the id with an alias: "... AS name#id"? */
 static bool defines_by_alias(const struct plan_node *n, uint64_t id)
 {
-    struct slice parts[2] = {n->text, n->details_text};
+    struct slice parts[2] = {plan_node_text(n), plan_node_details_text(n)};
     char digits[24];
     snprintf(digits, sizeof digits, "#%llu", (unsigned long long)id);
     for (int k = 0; k < 2; k++) {
@@ -223,8 +224,8 @@ static bool defines_by_alias(const struct plan_node *n, uint64_t id)
 
 static bool in_subtree(const struct plan_node *anc, const struct plan_node *n)
 {
-    return n->section == anc->section && n->preorder > anc->preorder &&
-           n->preorder <= anc->preorder + anc->subtree_size;
+    return n->section == anc->section && plan_node_preorder(n) > plan_node_preorder(anc) &&
+           plan_node_preorder(n) <= plan_node_preorder(anc) + anc->subtree_size;
 }
 
 static const struct plan_node *choose_producer(const struct plan_node **hits, size_t n,
@@ -260,7 +261,7 @@ enum sp_status exprid_find(const struct document *doc, const struct plan *plan,
     for (const struct plan *p = plan ? plan : doc->first_plan; p; p = plan ? NULL : p->next) {
         for (const struct plan_section *s = p->first_section; s; s = s->next) {
             for (uint32_t i = 0; i < s->n_nodes; i++) {
-                const struct plan_node *n = s->preorder[i];
+                const struct plan_node *n = plan_section_node(s, i);
                 if (!exprid_node_mentions(n, id))
                     continue;
                 if (out->n == cap) {

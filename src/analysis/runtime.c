@@ -51,7 +51,7 @@ static void add(struct rt_ctx *c, enum rule_id rule, const struct plan_node *n,
 
 static bool name_is(const struct plan_node *n, const char *prefix)
 {
-    return slice_starts_with(n->name, prefix);
+    return slice_starts_with(plan_node_name(n), prefix);
 }
 
 static const struct sqlm_value *metric(const struct rt_ctx *c, const struct plan_node *n,
@@ -64,7 +64,7 @@ static const struct sqlm_value *metric(const struct rt_ctx *c, const struct plan
  * node below it that has one.  -1 when none is known. */
 static int64_t rows_out(const struct rt_ctx *c, const struct plan_node *n)
 {
-    for (; n; n = n->first_child) {
+    for (; n; n = plan_node_first_child(n)) {
         const struct sqlm_value *v = metric(c, n, "number of output rows");
         if (!v)
             v = metric(c, n, "records read");
@@ -112,8 +112,10 @@ static void rule_skew(struct rt_ctx *c, const struct plan_node *n)
     char mx[48], md[48];
     fmt_metric(v->type, v->max, mx, sizeof mx);
     fmt_metric(v->type, v->med, md, sizeof md);
-    add(c, RULE_RT_SKEW, n, "%.*s: %s: the largest task (stage %d.%d, task %lld) has %s, the "
-        "median task %s", (int)n->name.len, n->name.ptr, worst->def->name, v->max_stage,
+    add(c, RULE_RT_SKEW, n,
+        "%.*s: %s: the largest task (stage %d.%d, task %lld) has %s, the "
+        "median task %s",
+        (int)plan_node_name(n).len, plan_node_name(n).ptr, worst->def->name, v->max_stage,
         v->max_attempt, (long long)v->max_task, mx, md);
 }
 
@@ -124,18 +126,20 @@ static void rule_spill(struct rt_ctx *c, const struct plan_node *n)
         return;
     char b[48];
     sqlm_bytes_string(v->total, b, sizeof b);
-    add(c, RULE_RT_SPILL, n, "%.*s spilled %s to disk", (int)n->name.len, n->name.ptr, b);
+    add(c, RULE_RT_SPILL, n, "%.*s spilled %s to disk", (int)plan_node_name(n).len,
+        plan_node_name(n).ptr, b);
 }
 
 static void rule_join(struct rt_ctx *c, const struct plan_node *n)
 {
-    if (slice_find(n->name, "Join") < 0 && !name_is(n, "CartesianProduct"))
+    if (slice_find(plan_node_name(n), "Join") < 0 && !name_is(n, "CartesianProduct"))
         return;
     const struct sqlm_value *out = metric(c, n, "number of output rows");
     if (!out || out->total < RT_JOIN_MIN_ROWS)
         return;
     int64_t in_max = -1;
-    for (const struct plan_node *ch = n->first_child; ch; ch = ch->next_sibling) {
+    for (const struct plan_node *ch = plan_node_first_child(n); ch;
+         ch = plan_node_next_sibling(ch)) {
         int64_t r = rows_out(c, ch);
         if (r < 0)
             return; /* an input we cannot count: say nothing */
@@ -148,15 +152,15 @@ static void rule_join(struct rt_ctx *c, const struct plan_node *n)
     sqlm_count_string(out->total, o, sizeof o);
     sqlm_count_string(in_max, i, sizeof i);
     add(c, RULE_RT_JOIN_EXPLOSION, n, "%.*s produced %s rows from inputs of at most %s rows",
-        (int)n->name.len, n->name.ptr, o, i);
+        (int)plan_node_name(n).len, plan_node_name(n).ptr, o, i);
 }
 
 static void rule_filter(struct rt_ctx *c, const struct plan_node *n)
 {
-    if (!name_is(n, "Filter") || !n->first_child)
+    if (!name_is(n, "Filter") || !plan_node_first_child(n))
         return;
     const struct sqlm_value *out = metric(c, n, "number of output rows");
-    int64_t in = rows_out(c, n->first_child);
+    int64_t in = rows_out(c, plan_node_first_child(n));
     if (!out || in < RT_FILTER_MIN_ROWS || (double)out->total < RT_FILTER_KEPT * (double)in)
         return;
     char o[48], i[48];
@@ -169,7 +173,7 @@ static void rule_filter(struct rt_ctx *c, const struct plan_node *n)
 /* The shuffle's partition count before AQE read it: the Exchange below a reader. */
 static int64_t partitions_below(const struct rt_ctx *c, const struct plan_node *n)
 {
-    for (n = n->first_child; n; n = n->first_child) {
+    for (n = plan_node_first_child(n); n; n = plan_node_first_child(n)) {
         const struct sqlm_value *v = metric(c, n, "number of partitions");
         if (v && name_is(n, "Exchange"))
             return v->total;
@@ -193,7 +197,8 @@ static void rule_partitions(struct rt_ctx *c, const struct plan_node *n)
     int64_t from = partitions_below(c, n);
     if (to && from > 0 && to->total < from)
         add(c, RULE_RT_COALESCED, n, "%.*s: AQE coalesced %lld shuffle partitions into %lld",
-            (int)n->name.len, n->name.ptr, (long long)from, (long long)to->total);
+            (int)plan_node_name(n).len, plan_node_name(n).ptr, (long long)from,
+            (long long)to->total);
 }
 
 static void rule_broadcast(struct rt_ctx *c, const struct plan_node *n)
@@ -216,20 +221,20 @@ static void rule_scan(struct rt_ctx *c, const struct plan_node *n)
     struct slice pf = node_field(n, "PartitionFilters");
     bool has_pf = pf.ptr && !node_list_is_empty(pf);
     if (parts && parts->total >= RT_SCAN_MANY_PARTITIONS) {
-        add(c, RULE_RT_SCAN_PRUNING, n, "%.*s read %lld partitions%s", (int)n->name.len,
-            n->name.ptr, (long long)parts->total,
+        add(c, RULE_RT_SCAN_PRUNING, n, "%.*s read %lld partitions%s", (int)plan_node_name(n).len,
+            plan_node_name(n).ptr, (long long)parts->total,
             has_pf ? " although it has PartitionFilters" : " and has no PartitionFilters");
         return;
     }
     if (stat && files && stat->total > 0 && files->total >= stat->total &&
         slice_find(pf, "dynamicpruning") >= 0) {
         add(c, RULE_RT_SCAN_PRUNING, n, "%.*s: dynamic partition pruning left all %lld files",
-            (int)n->name.len, n->name.ptr, (long long)files->total);
+            (int)plan_node_name(n).len, plan_node_name(n).ptr, (long long)files->total);
         return;
     }
     if (files && files->total >= RT_SCAN_MANY_FILES)
-        add(c, RULE_RT_SCAN_PRUNING, n, "%.*s read %lld files", (int)n->name.len, n->name.ptr,
-            (long long)files->total);
+        add(c, RULE_RT_SCAN_PRUNING, n, "%.*s read %lld files", (int)plan_node_name(n).len,
+            plan_node_name(n).ptr, (long long)files->total);
 }
 
 enum sp_status analyze_runtime(const struct ev_app *app, struct rt_findings **out,
@@ -249,7 +254,7 @@ enum sp_status analyze_runtime(const struct ev_app *app, struct rt_findings **ou
         if (!c.p || !c.p->section || !c.e->n_values)
             continue;
         for (uint32_t k = 0; k < c.p->section->n_nodes && !c.nomem; k++) {
-            const struct plan_node *n = c.p->section->preorder[k];
+            const struct plan_node *n = plan_section_node(c.p->section, k);
             if (!c.p->side[k].info)
                 continue;
             rule_skew(&c, n);
@@ -258,7 +263,8 @@ enum sp_status analyze_runtime(const struct ev_app *app, struct rt_findings **ou
             rule_filter(&c, n);
             rule_partitions(&c, n);
             rule_broadcast(&c, n);
-            if (slice_starts_with(n->name, "Scan") || slice_starts_with(n->name, "FileScan"))
+            if (slice_starts_with(plan_node_name(n), "Scan") ||
+                slice_starts_with(plan_node_name(n), "FileScan"))
                 rule_scan(&c, n);
         }
     }

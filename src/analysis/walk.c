@@ -19,8 +19,8 @@ bool walk_is_stage_boundary(const struct plan_node *n)
 
 static const struct plan_node *leftmost_leaf(const struct plan_node *n)
 {
-    while (n->first_child)
-        n = n->first_child;
+    while (plan_node_first_child(n))
+        n = plan_node_first_child(n);
     return n;
 }
 
@@ -28,13 +28,14 @@ static const struct plan_node *leftmost_leaf(const struct plan_node *n)
 static void postorder_fill(const struct plan_section *s, const struct plan_node **out)
 {
     size_t k = 0;
-    for (const struct plan_node *root = s->first_root; root; root = root->next_sibling) {
+    for (const struct plan_node *root = s->first_root; root; root = plan_node_next_sibling(root)) {
         const struct plan_node *n = leftmost_leaf(root);
         for (;;) {  /* each node is visited once */
             out[k++] = n;
             if (n == root)
                 break;
-            n = n->next_sibling ? leftmost_leaf(n->next_sibling) : n->parent;
+            n = plan_node_next_sibling(n) ? leftmost_leaf(plan_node_next_sibling(n))
+                                          : plan_node_parent(n);
         }
     }
 }
@@ -75,9 +76,10 @@ static bool is_step(const struct plan_node *n)
 /* An Initial Plan label whose AQE parent also holds a Final or Current plan. */
 static bool is_shadowed_initial_plan(const struct plan_node *n)
 {
-    if (!node_is_initial_plan_label(n) || !n->parent)
+    if (!node_is_initial_plan_label(n) || !plan_node_parent(n))
         return false;
-    for (const struct plan_node *c = n->parent->first_child; c; c = c->next_sibling)
+    for (const struct plan_node *c = plan_node_first_child(plan_node_parent(n)); c;
+         c = plan_node_next_sibling(c))
         if (c != n && node_is_label(c) && !node_is_initial_plan_label(c))
             return true;
     return false;
@@ -95,15 +97,15 @@ static void mark_reads(struct walk_step *st, const unsigned char *skip, const ui
         st->reads = n;
         return;
     }
-    for (const struct plan_node *c = n->first_child; c; c = c->next_sibling) {
+    for (const struct plan_node *c = plan_node_first_child(n); c; c = plan_node_next_sibling(c)) {
         const struct plan_node *d = c;
         while (d && !is_step(d))  /* wrappers have one child */
-            d = d->first_child;
-        if (!d || skip[d->preorder] || !walk_is_stage_boundary(d))
+            d = plan_node_first_child(d);
+        if (!d || skip[plan_node_preorder(d)] || !walk_is_stage_boundary(d))
             continue;
         st->crosses_exchange = true;
         st->reads = d;
-        st->reads_stage = stage_of[d->preorder];
+        st->reads_stage = stage_of[plan_node_preorder(d)];
         return;
     }
 }
@@ -130,18 +132,18 @@ enum sp_status walk_section(const struct plan_section *s, const struct plan_node
     }
     /* Preorder pass: parents come before children, so inherited facts are ready. */
     for (size_t i = 0; i < nn; i++) {
-        const struct plan_node *n = s->preorder[i];
-        const struct plan_node *p = n->parent;
+        const struct plan_node *n = plan_section_node(s, i);
+        const struct plan_node *p = plan_node_parent(n);
         if (scope)
-            skip[i] = n->preorder < scope->preorder ||
-                      n->preorder > scope->preorder + scope->subtree_size;
+            skip[i] = plan_node_preorder(n) < plan_node_preorder(scope) ||
+                      plan_node_preorder(n) > plan_node_preorder(scope) + scope->subtree_size;
         else
-            skip[i] = (p && skip[p->preorder]) || is_shadowed_initial_plan(n);
-        head[i] = (!p || walk_is_stage_boundary(n)) ? (uint32_t)i : head[p->preorder];
+            skip[i] = (p && skip[plan_node_preorder(p)]) || is_shadowed_initial_plan(n);
+        head[i] = (!p || walk_is_stage_boundary(n)) ? (uint32_t)i : head[plan_node_preorder(p)];
     }
     postorder_fill(s, post);
     for (size_t k = 0; k < nn; k++)
-        post_pos[post[k]->preorder] = (uint32_t)k;
+        post_pos[plan_node_preorder(post[k])] = (uint32_t)k;
     /* Group the steps by stage, stages in the post-order of their heads (a stage's inputs are
      * below its head, so they come first), nodes of one stage in post-order: a counting sort
      * keyed by the head's post-order position. */
@@ -149,17 +151,17 @@ enum sp_status walk_section(const struct plan_section *s, const struct plan_node
         bucket[k] = 0;
     for (size_t k = 0; k < nn; k++) {
         const struct plan_node *n = post[k];
-        if (!skip[n->preorder] && is_step(n))
-            bucket[post_pos[head[n->preorder]] + 1]++;
+        if (!skip[plan_node_preorder(n)] && is_step(n))
+            bucket[post_pos[head[plan_node_preorder(n)]] + 1]++;
     }
     for (size_t k = 1; k <= nn; k++)
         bucket[k] += bucket[k - 1];
     size_t n_steps = bucket[nn];
     for (size_t k = 0; k < nn; k++) {
         const struct plan_node *n = post[k];
-        if (skip[n->preorder] || !is_step(n))
+        if (skip[plan_node_preorder(n)] || !is_step(n))
             continue;
-        uint32_t key = post_pos[head[n->preorder]];
+        uint32_t key = post_pos[head[plan_node_preorder(n)]];
         steps[bucket[key]++] = (struct walk_step){.node = n, .stage = key};
     }
     /* Number the stages 1.. in order; head[] now maps a step's node to its stage number. */
@@ -174,7 +176,7 @@ enum sp_status walk_section(const struct plan_section *s, const struct plan_node
         steps[k].ends_stage = walk_is_stage_boundary(steps[k].node);
     }
     for (size_t k = 0; k < n_steps; k++)
-        head[steps[k].node->preorder] = steps[k].stage;
+        head[plan_node_preorder(steps[k].node)] = steps[k].stage;
     for (size_t k = 0; k < n_steps; k++)
         mark_reads(&steps[k], skip, head);
     free(post), free(head), free(post_pos), free(skip), free(bucket);

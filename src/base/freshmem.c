@@ -89,6 +89,13 @@ void *freshmem_map(size_t want, size_t *mapped_len)
         munmap(m, (size_t)(base - m));
     if (base + len < m + len + HUGE_PAGE)
         munmap(base + len, (size_t)(m + len + HUGE_PAGE - (base + len)));
+    freshmem_prepare(base, len);
+    *mapped_len = len;
+    return base;
+}
+
+void freshmem_prepare(void *base, size_t len)
+{
     bool huge = false;
 #ifdef MADV_HUGEPAGE
     if (huge_pages_cheap(len))
@@ -100,8 +107,6 @@ void *freshmem_map(size_t want, size_t *mapped_len)
     if (!huge && madvise(base, len, MADV_POPULATE_WRITE) != 0) {
         /* Bound: one write per 4 KB page of the block. */
         for (size_t i = 0; i < len; i += 4096)
-            ((volatile char *)base)[i] = 0;
+            ((volatile char *)base + i)[0] = 0;
     }
-    *mapped_len = len;
-    return base;
 }

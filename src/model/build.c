@@ -22,6 +22,7 @@ void build_free(struct plan_builder *b)
 struct plan *build_plan(struct plan_builder *b, uint32_t line)
 {
     b->prev_plan = b->doc->last_plan;
+    b->plan_mark = b->doc->n_nodes_made;
     plan_order_plan_begin(b->doc);
     b->plan = document_add_plan(b->doc, line);
     b->section = NULL;
@@ -36,6 +37,7 @@ void build_end_plan(struct plan_builder *b, bool keep)
     if (b->plan && !keep) {
         struct document *doc = b->doc;
         plan_order_plan_dropped(doc);
+        plan_nodes_take_back(doc, b->plan_mark);
         doc->last_plan = b->prev_plan;
         if (b->prev_plan)
             b->prev_plan->next = NULL;
@@ -123,13 +125,12 @@ void build_leave(struct plan_builder *b)
 void build_details_start(struct plan_node *n, struct slice header, uint32_t line,
                          uint32_t text_line)
 {
-    n->details_line = line;
-    n->details_text_line = text_line;
-    n->details_text = header;
+    (void)line; /* derived from text_line when asked (plan_node_details_line) */
+    plan_node_set_details(n, header, text_line);
 }
 
 void build_details_end(struct plan_node *n, struct slice text, uint32_t n_fields)
 {
-    n->details_text = text;
+    plan_node_set_details(n, text, plan_node_details_text_line(n));
     n->n_details = n_fields > UINT16_MAX ? UINT16_MAX : (uint16_t)n_fields;
 }

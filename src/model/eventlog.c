@@ -21,10 +21,10 @@ const struct ev_node_side *ev_plan_side(const struct ev_plan *p, const struct pl
     if (!p || !p->side || !n)
         return NULL;
     if (n->section == p->section)
-        return n->preorder < p->section->n_nodes ? &p->side[n->preorder] : NULL;
+        return plan_node_preorder(n) < p->section->n_nodes ? &p->side[plan_node_preorder(n)] : NULL;
     for (uint32_t i = 0; i < p->n_sub; i++)
         if (n->section == p->sub_sections[i])
-            return &p->side[p->sub_offsets[i] + n->preorder];
+            return &p->side[p->sub_offsets[i] + plan_node_preorder(n)];
     return NULL;
 }
 
@@ -149,7 +149,7 @@ int64_t ev_plan_max_time_ms(const struct ev_exec *e, const struct ev_plan *p)
 {
     int64_t most = 0;
     for (uint32_t i = 0; p && p->section && i < p->section->n_nodes; i++) {
-        int64_t ms = ev_node_time_ms(e, p, p->section->preorder[i]);
+        int64_t ms = ev_node_time_ms(e, p, plan_section_node(p->section, i));
         most = ms > most ? ms : most;
     }
     return most;
@@ -184,7 +184,7 @@ void ev_exec_find_hottest(struct ev_exec *e)
     const struct plan_node *by_stage = NULL;
     int64_t stage_ms = 0;
     for (uint32_t i = 0; i < p->section->n_nodes; i++) {
-        const struct plan_node *n = p->section->preorder[i];
+        const struct plan_node *n = plan_section_node(p->section, i);
         int64_t ms = ev_node_time_ms(e, p, n);
         if (ms > e->hottest_ms)
             e->hottest = n, e->hottest_ms = ms;
@@ -238,8 +238,8 @@ static bool same_prefix(const char *a, size_t na, const char *b, size_t nb)
 
 static bool names_match(const struct plan_node *t, const struct ev_info *i)
 {
-    const char *tn = t->name.ptr;
-    size_t tl = t->name.len;
+    const char *tn = plan_node_name(t).ptr;
+    size_t tl = plan_node_name(t).len;
     if (same_prefix(tn, tl, i->node_name, strlen(i->node_name)))
         return true;
     /* extended text shows simpleString: "FileScan parquet db.t[...]" for "Scan parquet" */
@@ -250,11 +250,11 @@ static bool names_match(const struct plan_node *t, const struct ev_info *i)
  * children are what sparkPlanInfo holds; without a label its own children are. */
 static const struct plan_node *text_children(const struct plan_node *t)
 {
-    for (const struct plan_node *c = t->first_child; c; c = c->next_sibling)
-        if ((c->flags & NODE_LABEL) &&
-            (slice_find(c->text, "Final Plan") >= 0 || slice_find(c->text, "Current Plan") >= 0))
-            return c->first_child;
-    return t->first_child;
+    for (const struct plan_node *c = plan_node_first_child(t); c; c = plan_node_next_sibling(c))
+        if ((c->flags & NODE_LABEL) && (slice_find(plan_node_text(c), "Final Plan") >= 0 ||
+                                        slice_find(plan_node_text(c), "Current Plan") >= 0))
+            return plan_node_first_child(c);
+    return plan_node_first_child(t);
 }
 
 struct pair {
@@ -273,7 +273,7 @@ static void match_lists(struct ev_plan *p, struct pair in, struct pair *stack, s
             continue;
         const struct plan_node *m = t;
         while (m && ((m->flags & NODE_LABEL) || !names_match(m, i)))
-            m = m->next_sibling;
+            m = plan_node_next_sibling(m);
         if (!m)
             continue;
         struct ev_node_side *s = (struct ev_node_side *)ev_plan_side(p, m);
@@ -281,7 +281,7 @@ static void match_lists(struct ev_plan *p, struct pair in, struct pair *stack, s
             continue;
         s->info = i, s->codegen = cg;
         p->n_aligned++;
-        t = m->next_sibling;
+        t = plan_node_next_sibling(m);
         /* a ReusedExchange is a leaf in the text: its info subtree is the original's */
         if (!starts(i->node_name, "ReusedExchange") && i->first_child && text_children(m))
             stack[(*top)++] = (struct pair){text_children(m), i->first_child};

@@ -64,10 +64,10 @@ const struct catalog_entry *node_entry(const struct plan_node *n)
 {
     if (!n || node_is_label(n))
         return NULL;
-    if (!n->name.len)
-        return catalog_lookup_slice(n->text);
-    const struct catalog_entry *e = entry_of_name(n->name);
-    return e ? e : catalog_lookup_slice(n->text);
+    if (!plan_node_name(n).len)
+        return catalog_lookup_slice(plan_node_text(n));
+    const struct catalog_entry *e = entry_of_name(plan_node_name(n));
+    return e ? e : catalog_lookup_slice(plan_node_text(n));
 }
 
 enum catalog_role node_role(const struct plan_node *n)
@@ -234,9 +234,9 @@ struct slice node_field(const struct plan_node *n, const char *key)
     struct plan_detail d;
     if (n->n_details && plan_node_detail(n, key, &d))
         return strip_count_prefix(d.value);
-    struct slice v = field_in_text(n->text, key);
-    if (!v.ptr && n->details_text.len)
-        v = field_in_text(n->details_text, key);
+    struct slice v = field_in_text(plan_node_text(n), key);
+    if (!v.ptr && plan_node_details_text(n).len)
+        v = field_in_text(plan_node_details_text(n), key);
     return v;
 }
 
@@ -316,8 +316,8 @@ bool node_stats(const struct plan_node *n, struct plan_stats *out)
 {
     if (plan_node_stats(n, out))
         return true;
-    return parse_stats_text(n->text, out) ||
-           (n->details_text.len && parse_stats_text(n->details_text, out));
+    return parse_stats_text(plan_node_text(n), out) ||
+           (plan_node_details_text(n).len && parse_stats_text(plan_node_details_text(n), out));
 }
 
 const char *node_format_bytes(double bytes, char *buf, size_t cap)
@@ -505,9 +505,9 @@ static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind
 struct slice node_partitioning(const struct plan_node *n, enum partitioning_kind *kind)
 {
     enum partitioning_kind k = PART_UNKNOWN;
-    struct slice p = partitioning_in(n->text, &k);
-    if (!p.ptr && n->details_text.len)
-        p = partitioning_in(n->details_text, &k);
+    struct slice p = partitioning_in(plan_node_text(n), &k);
+    if (!p.ptr && plan_node_details_text(n).len)
+        p = partitioning_in(plan_node_details_text(n), &k);
     if (kind)
         *kind = k;
     return p;
@@ -556,10 +556,10 @@ struct slice node_shuffle_origin(const struct plan_node *n)
         "REQUIRED_BY_STATEFUL_OPERATOR", "EXECUTOR_BROADCAST", "REPARTITION",
     };
     for (size_t i = 0; i < sizeof origins / sizeof origins[0]; i++) {
-        long at = slice_find_in(n->text, origins[i], 0);
-        struct slice t = n->text;
-        if (at < 0 && n->details_text.len) {
-            t = n->details_text;
+        long at = slice_find_in(plan_node_text(n), origins[i], 0);
+        struct slice t = plan_node_text(n);
+        if (at < 0 && plan_node_details_text(n).len) {
+            t = plan_node_details_text(n);
             at = slice_find_in(t, origins[i], 0);
         }
         if (at >= 0)
@@ -571,8 +571,8 @@ struct slice node_shuffle_origin(const struct plan_node *n)
 bool node_is_executor_broadcast(const struct plan_node *n)
 {
     struct slice origin = node_shuffle_origin(n);
-    if (!origin.len && n->parent && node_role(n->parent) == CAT_QUERY_STAGE)
-        origin = node_shuffle_origin(n->parent);
+    if (!origin.len && plan_node_parent(n) && node_role(plan_node_parent(n)) == CAT_QUERY_STAGE)
+        origin = node_shuffle_origin(plan_node_parent(n));
     return slice_eq_cstr(origin, "EXECUTOR_BROADCAST");
 }
 
@@ -619,13 +619,13 @@ struct slice node_join_type(const struct plan_node *n)
     struct plan_detail d;
     if (n->n_details && plan_node_detail(n, "Join type", &d))
         return strip_count_prefix(d.value);
-    return join_type_in(n->text);
+    return join_type_in(plan_node_text(n));
 }
 
 enum build_side node_build_side(const struct plan_node *n)
 {
-    long l = slice_find_in(n->text, "BuildLeft", 0);
-    long r = slice_find_in(n->text, "BuildRight", 0);
+    long l = slice_find_in(plan_node_text(n), "BuildLeft", 0);
+    long r = slice_find_in(plan_node_text(n), "BuildRight", 0);
     if (l >= 0 && (r < 0 || l < r))
         return BUILD_LEFT;
     if (r >= 0)
@@ -656,15 +656,16 @@ int node_aggregate_has_keys(const struct plan_node *n)
     struct plan_detail d;
     if (n->n_details && plan_node_detail(n, "Keys", &d))
         return node_list_is_empty(strip_count_prefix(d.value)) ? 0 : 1;
-    long at = slice_find_in(n->text, "keys=[", 0);
+    long at = slice_find_in(plan_node_text(n), "keys=[", 0);
     if (at >= 0)
-        return (size_t)at + 6 < n->text.len && n->text.ptr[at + 6] == ']' ? 0 : 1;
+        return (size_t)at + 6 < plan_node_text(n).len && plan_node_text(n).ptr[at + 6] == ']' ? 0
+                                                                                              : 1;
     return -1;
 }
 
 bool node_aggregate_is_partial(const struct plan_node *n)
 {
-    struct slice parts[2] = {n->text, n->details_text};
+    struct slice parts[2] = {plan_node_text(n), plan_node_details_text(n)};
     for (int i = 0; i < 2; i++) {
         if (slice_find_in(parts[i], "partial_", 0) >= 0)
             return true;
@@ -699,7 +700,7 @@ static bool is_format_word(struct slice w)
 
 struct slice node_table_name(const struct plan_node *n)
 {
-    struct slice t = n->text;
+    struct slice t = plan_node_text(n);
     size_t i = 0;
     /* Skip the operator name: one word, or two for a scan ("Scan ExistingRDD", "Scan
      * parquet"), whose second word names what it reads, not a table. */
@@ -751,25 +752,26 @@ bool node_is_label(const struct plan_node *n)
     if (n->flags & NODE_LABEL)
         return true;
     /* Asked for every node by every rule: most texts start with a letter and need no trim. */
-    char c = n->text.len ? n->text.ptr[0] : '\0';
+    char c = plan_node_text(n).len ? plan_node_text(n).ptr[0] : '\0';
     if (c != ' ' && c != '\t' && c != '=')
         return false;
-    return slice_starts_with(slice_trim(n->text), "== ");
+    return slice_starts_with(slice_trim(plan_node_text(n)), "== ");
 }
 
 bool node_is_initial_plan_label(const struct plan_node *n)
 {
-    return node_is_label(n) && slice_find_in(n->text, "Initial Plan", 0) >= 0;
+    return node_is_label(n) && slice_find_in(plan_node_text(n), "Initial Plan", 0) >= 0;
 }
 
 bool node_is_shadowed_initial(const struct plan_node *n)
 {
-    if (!node_is_initial_plan_label(n) || !n->parent)
+    if (!node_is_initial_plan_label(n) || !plan_node_parent(n))
         return false;
     /* An AdaptiveSparkPlan holds two or three labels; a hostile input with thousands of
      * sibling labels must not make every one of them scan all the others. */
     int guard = 0;
-    for (const struct plan_node *c = n->parent->first_child; c && guard < 16; c = c->next_sibling, guard++)
+    for (const struct plan_node *c = plan_node_first_child(plan_node_parent(n)); c && guard < 16;
+         c = plan_node_next_sibling(c), guard++)
         if (c != n && node_is_label(c) && !node_is_initial_plan_label(c))
             return true;
     return false;
@@ -794,13 +796,13 @@ bool node_is_wrapper(const struct plan_node *n)
 const struct plan_node *node_down_through_wrappers(const struct plan_node *n)
 {
     while (n && node_is_wrapper(n))
-        n = n->first_child;
+        n = plan_node_first_child(n);
     return n;
 }
 
 const struct plan_node *node_up_through_wrappers(const struct plan_node *n)
 {
     while (n && node_is_wrapper(n))
-        n = n->parent;
+        n = plan_node_parent(n);
     return n;
 }

@@ -19,7 +19,7 @@ static bool skip_char(unsigned char c)
 
 struct slice op_word(const struct plan_node *n)
 {
-    struct slice w = n->name.len ? n->name : n->text;
+    struct slice w = plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n);
     size_t i = 0;
     while (i < w.len && skip_char((unsigned char)w.ptr[i]))
         i++;
@@ -98,13 +98,13 @@ static int word_ends_with(struct slice w, const char *suffix)
  * plan's root: "ReusedExchange [a#1], BroadcastExchange ...") or by id in formatted mode. */
 static enum op_class reused_kind(const struct plan_node *n)
 {
-    if (slice_find(n->text, "BroadcastExchange") >= 0)
+    if (slice_find(plan_node_text(n), "BroadcastExchange") >= 0)
         return OP_BROADCAST_REUSED;
-    long at = slice_find(n->details_text, "Reuses operator id: ");
-    struct slice where = n->details_text;
+    long at = slice_find(plan_node_details_text(n), "Reuses operator id: ");
+    struct slice where = plan_node_details_text(n);
     if (at < 0) {
-        at = slice_find(n->text, "Reuses operator id: ");
-        where = n->text;
+        at = slice_find(plan_node_text(n), "Reuses operator id: ");
+        where = plan_node_text(n);
     }
     if (at >= 0 && n->section && n->section->plan) {
         size_t i = (size_t)at + strlen("Reuses operator id: ");
@@ -159,7 +159,7 @@ static void join_kind_name(const struct plan_node *n, char *buf, size_t cap)
 {
     struct slice w = op_word(n);
     size_t len = w.len;
-    const char *end = n->text.ptr + n->text.len;
+    const char *end = plan_node_text(n).ptr + plan_node_text(n).len;
     if (slice_eq_cstr(w, "Join") && w.ptr + w.len < end && w.ptr[w.len] == ' ') {
         const char *p = w.ptr + w.len + 1;
         while (p < end && *p != ',' && *p != ' ' && *p != '\n')
@@ -309,15 +309,15 @@ int op_summary_more(struct op_summary_run *run, uint32_t budget)
     struct op_summary *sum = &run->sum;
     uint32_t stop = run->end - run->next > budget ? run->next + budget : run->end;
     for (uint32_t i = run->next; i < stop; i++) {
-        const struct plan_node *n = s->preorder[i];
+        const struct plan_node *n = plan_section_node(s, i);
         if (i != run->begin && node_is_shadowed_initial(n)) {
             i += n->subtree_size;  /* what AQE planned first, not what ran */
             if (i >= stop)
                 stop = i + 1 < run->end ? i + 1 : run->end;
             continue;
         }
-        bool start = n->stage >= 0 && (i == run->begin || !n->parent ||
-                                       n->parent->stage != n->stage);
+        bool start = n->stage >= 0 && (i == run->begin || !plan_node_parent(n) ||
+                                       plan_node_parent(n)->stage != n->stage);
         /* the operator's word, read once for the stage test and the class */
         bool label = n->flags & NODE_LABEL;
         struct slice w = label && n->stage >= 0 ? slice_make(NULL, 0) : op_word(n);

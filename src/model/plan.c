@@ -1,4 +1,5 @@
 /* plan.c: the plan model, its construction helpers and lookups (see plan.h). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "sparkplan/plan.h"
 
 #include <stdarg.h>
@@ -7,13 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
+#include "sparkplan/freshmem.h"
 #include "sparkplan/grow.h"
 #include "sparkplan/lex.h"
 
 #if UINTPTR_MAX == UINT64_MAX
 /* The node layout is part of the load cost (see plan.h): keep it from growing unnoticed. */
-_Static_assert(sizeof(struct plan_node) == 120, "struct plan_node grew: see plan.h");
+_Static_assert(sizeof(struct plan_node) == 64, "struct plan_node grew: see plan.h");
 #endif
 
 const char *section_kind_name(enum section_kind k)
@@ -52,6 +55,8 @@ struct document *document_new(const char *name, char *bytes, size_t len)
     return doc;
 }
 
+static void store_free(struct plan_store *st);
+
 /* Documents freed so far: plan_node_detail's per-thread split goes stale when it moves. */
 static atomic_uint freed_documents;
 
@@ -61,8 +66,9 @@ void document_free(struct document *doc)
         return;
     atomic_fetch_add_explicit(&freed_documents, 1, memory_order_relaxed);
     plan_order_discard(doc);
-    if (doc->all_nodes_owned)
-        free(doc->all_nodes);
+    store_free(&doc->nodes);
+    store_free(&doc->blocks);
+    free(doc->far_names);
     arena_free(&doc->arena);
     source_free(&doc->src);
     free(doc);
@@ -105,44 +111,284 @@ struct plan_section *plan_add_section(struct plan *p, enum section_kind kind, st
     return s;
 }
 
+/* ---- the node store ----------------------------------------------------------------------
+ * Address space is reserved for as many nodes as the document's text can hold (a node is a
+ * line of at least two bytes, "x\n"; hand-built trees get 4M) and made usable as it fills:
+ * nodes never move, so the parser keeps pointers to them while the array grows, and tree
+ * links are 32-bit offsets.  The first 4 MB come in 64 KB steps of 4 KB pages (a pasted plan
+ * costs no more than before), then steps of an eighth of what is used, readied as the arena
+ * readies its big chunks (freshmem_prepare: huge pages where free). */
+#define STORE_HUGE ((size_t)2 << 20)
+#define STORE_SMALL ((size_t)4 << 20)
+#define STORE_MIN_NODES ((size_t)1 << 22)
+#define STORE_ARENA_TEXT ((size_t)64 << 10) /* texts up to this size: the arena */
+
+static size_t round_up(size_t n, size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
+static bool store_reserve(struct plan_store *st, size_t bytes)
+{
+    bytes = round_up(bytes, STORE_HUGE);
+    /* 2 MB alignment: huge pages line up with the steps past STORE_SMALL. */
+    char *m = mmap(NULL, bytes + STORE_HUGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (m == MAP_FAILED)
+        return false;
+    char *base = (char *)(((uintptr_t)m + STORE_HUGE - 1) & ~(uintptr_t)(STORE_HUGE - 1));
+    if (base > m)
+        munmap(m, (size_t)(base - m));
+    if (base + bytes < m + bytes + STORE_HUGE)
+        munmap(base + bytes, (size_t)(m + bytes + STORE_HUGE - (base + bytes)));
+    st->base = base;
+    st->reserved = bytes;
+    st->committed = 0;
+    return true;
+}
+
+/* At least `bytes` of the store usable (zeroed). */
+static bool store_commit(struct plan_store *st, size_t bytes)
+{
+    if (bytes <= st->committed)
+        return true;
+    if (bytes > st->reserved)
+        return false;
+    size_t to;
+    if (bytes <= STORE_SMALL) {
+        to = round_up(bytes, (size_t)64 << 10);
+    } else {
+        size_t step = st->committed / 8 > STORE_HUGE ? st->committed / 8 : STORE_HUGE;
+        size_t from = st->committed > STORE_SMALL ? st->committed : STORE_SMALL;
+        to = round_up(bytes > from + step ? bytes : from + step, STORE_HUGE);
+    }
+    if (to > st->reserved)
+        to = st->reserved;
+    if (mprotect(st->base + st->committed, to - st->committed, PROT_READ | PROT_WRITE) != 0)
+        return false;
+    if (to > STORE_SMALL) {
+        size_t from = st->committed > STORE_SMALL ? st->committed : STORE_SMALL;
+        freshmem_prepare(st->base + from, to - from);
+    }
+    st->committed = to;
+    return true;
+}
+
+static void store_free(struct plan_store *st)
+{
+    if (st->base && !st->in_arena)
+        munmap(st->base, st->reserved);
+    memset(st, 0, sizeof *st);
+}
+
+/* Nodes the document's text can hold. */
+static size_t store_nodes(const struct document *doc)
+{
+    size_t n = doc->src.text_len / 2 + 1;
+    return n > STORE_MIN_NODES ? n + STORE_MIN_NODES / 16 : STORE_MIN_NODES;
+}
+
+void plan_nodes_are_lines(struct document *doc)
+{
+    if (!doc->n_nodes_made && !doc->nodes.base)
+        doc->nodes_are_lines = true;
+}
+
+/* Lines of a text with something other than blanks on them: no more nodes than that (a node
+ * is a line, a label too); twice that and a few more for good measure. */
+static size_t text_node_bound(const char *t, size_t len)
+{
+    size_t n = 8;
+    bool filled = false;
+    for (size_t i = 0; i < len; i++) { /* bound: the text, once (small texts only) */
+        char c = t[i];
+        if (c == '\n') {
+            n += filled;
+            filled = false;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+            filled = true;
+        }
+    }
+    return 2 * (n + filled);
+}
+
+/* The store of a small text's document: an array in its arena, as long as its text allows.
+ * An event log holds thousands of plans: a reservation each would be thousands of mappings
+ * (the kernel allows 65,530 a process), and a small plan needs no more than a few KB. */
+static bool store_in_arena(struct document *doc, struct plan_store *st, size_t bytes)
+{
+    st->base = arena_alloc(&doc->arena, bytes);
+    if (!st->base)
+        return false;
+    st->reserved = st->committed = bytes;
+    st->in_arena = true;
+    return true;
+}
+
+static bool nodes_store_init(struct document *doc)
+{
+    size_t len = doc->src.text_len;
+    if (doc->nodes_are_lines && len && len <= STORE_ARENA_TEXT)
+        return store_in_arena(doc, &doc->nodes,
+                              text_node_bound(doc->src.text, len) * sizeof(struct plan_node));
+    return store_reserve(&doc->nodes, store_nodes(doc) * sizeof(struct plan_node));
+}
+
 struct plan_node *plan_node_new(struct plan_section *s)
 {
-    struct plan_node *n = arena_alloc(&s->plan->doc->arena, sizeof *n);
-    if (!n)
+    struct document *doc = s->plan->doc;
+    if (!doc->nodes.base && !nodes_store_init(doc))
         return NULL;
+    size_t i = doc->n_nodes_made;
+    if (i >= UINT32_MAX || !store_commit(&doc->nodes, (i + 1) * sizeof(struct plan_node)))
+        return NULL;
+    struct plan_node *n = (struct plan_node *)(void *)doc->nodes.base + i;
+    memset(n, 0, sizeof *n); /* a dropped plan's node may have been here */
     n->stage = -1;
     n->id = -1;
     n->section = s;
-    s->plan->doc->n_nodes_made++;
+    doc->n_nodes_made++;
     return n;
+}
+
+void plan_nodes_take_back(struct document *doc, size_t mark)
+{
+    if (mark >= doc->n_nodes_made)
+        return;
+    if (doc->blocks.base) {
+        size_t have = doc->blocks.committed / sizeof(struct plan_node_block);
+        if (mark < have) {
+            size_t end = doc->n_nodes_made < have ? doc->n_nodes_made : have;
+            memset((struct plan_node_block *)(void *)doc->blocks.base + mark, 0,
+                   (end - mark) * sizeof(struct plan_node_block));
+        }
+    }
+    doc->n_nodes_made = mark;
+}
+
+static int32_t link_to(const struct plan_node *from, const struct plan_node *to)
+{
+    return to ? (int32_t)(to - from) : 0;
+}
+
+struct slice plan_node_far_name_(const struct plan_node *n)
+{
+    return n->section->plan->doc->far_names[n->name_off_];
+}
+
+void plan_node_set_name(struct plan_node *n, struct slice name)
+{
+    intptr_t off = name.len ? (intptr_t)name.ptr - (intptr_t)n->text_ptr_ : 0;
+    if (off >= INT32_MIN && off <= INT32_MAX && name.len < UINT32_MAX) {
+        n->name_off_ = (int32_t)off;
+        n->name_len_ = (uint32_t)name.len;
+        return;
+    }
+    /* Not within 2 GB of the text (a test's name beside a text on the stack): kept aside. */
+    struct document *doc = n->section->plan->doc;
+    size_t cap = doc->cap_far_names;
+    if (doc->n_far_names == cap) {
+        if (!grow_array((void **)&doc->far_names, &cap, (size_t)doc->n_far_names + 1,
+                        sizeof *doc->far_names) || cap > INT32_MAX) {
+            n->name_off_ = 0;
+            n->name_len_ = 0;
+            return;
+        }
+        doc->cap_far_names = (uint32_t)cap;
+    }
+    doc->far_names[doc->n_far_names] = name;
+    n->name_off_ = (int32_t)doc->n_far_names++;
+    n->name_len_ = UINT32_MAX;
+}
+
+void plan_node_set_text(struct plan_node *n, struct slice text)
+{
+    struct slice name = plan_node_name(n);
+    n->text_ptr_ = text.ptr;
+    n->text_len_ = text.len > UINT32_MAX ? UINT32_MAX : (uint32_t)text.len;
+    if (n->name_len_ != UINT32_MAX)
+        plan_node_set_name(n, name);
+}
+
+uint32_t plan_node_n_children(const struct plan_node *n)
+{
+    uint32_t k = 0;
+    /* Bound: the node's children. */
+    for (const struct plan_node *c = plan_node_first_child(n); c; c = plan_node_next_sibling(c))
+        k++;
+    return k;
+}
+
+static const struct plan_node_block *block_of(const struct plan_node *n)
+{
+    const struct document *doc = n->section->plan->doc;
+    size_t i = plan_node_index(n);
+    if (!doc->blocks.base || (i + 1) * sizeof(struct plan_node_block) > doc->blocks.committed)
+        return NULL;
+    return (const struct plan_node_block *)(const void *)doc->blocks.base + i;
+}
+
+struct slice plan_node_details_text(const struct plan_node *n)
+{
+    const struct plan_node_block *b = block_of(n);
+    return b ? slice_make(b->ptr, b->len) : slice_make(NULL, 0);
+}
+
+uint32_t plan_node_details_text_line(const struct plan_node *n)
+{
+    const struct plan_node_block *b = block_of(n);
+    return b ? b->text_line : 0;
+}
+
+uint32_t plan_node_details_line(const struct plan_node *n)
+{
+    uint32_t t = plan_node_details_text_line(n);
+    return t ? document_original_line(n->section->plan->doc, t) : 0;
+}
+
+bool plan_node_set_details(struct plan_node *n, struct slice text, uint32_t text_line)
+{
+    struct document *doc = n->section->plan->doc;
+    size_t bytes = doc->nodes.reserved / sizeof(struct plan_node) * sizeof(struct plan_node_block);
+    if (!doc->blocks.base && !(doc->nodes.in_arena ? store_in_arena(doc, &doc->blocks, bytes)
+                                                   : store_reserve(&doc->blocks, bytes)))
+        return false;
+    size_t i = plan_node_index(n);
+    if (!store_commit(&doc->blocks, (i + 1) * sizeof(struct plan_node_block)))
+        return false;
+    struct plan_node_block *b = (struct plan_node_block *)(void *)doc->blocks.base + i;
+    b->ptr = text.ptr;
+    b->len = text.len > UINT32_MAX ? UINT32_MAX : (uint32_t)text.len;
+    b->text_line = text_line;
+    return true;
 }
 
 void plan_node_append_child_after(struct plan_node *parent, struct plan_node *last,
                                   struct plan_node *child)
 {
-    child->parent = parent;
-    child->next_sibling = NULL;
+    child->parent_ = link_to(child, parent);
+    child->next_sibling_ = 0;
     if (last)
-        last->next_sibling = child;
+        last->next_sibling_ = link_to(last, child);
     else
-        parent->first_child = child;
-    parent->n_children++;
+        parent->first_child_ = link_to(parent, child);
 }
 
 void plan_node_append_child(struct plan_node *parent, struct plan_node *child)
 {
-    struct plan_node *last = parent->first_child;
-    while (last && last->next_sibling) /* bound: the parent's children (small trees only) */
-        last = last->next_sibling;
+    struct plan_node *last = plan_node_first_child(parent);
+    /* Bound: the parent's children (small trees only). */
+    while (last && plan_node_next_sibling(last))
+        last = plan_node_next_sibling(last);
     plan_node_append_child_after(parent, last, child);
 }
 
 void plan_section_append_root(struct plan_section *s, struct plan_node *root)
 {
-    root->parent = NULL;
-    root->next_sibling = NULL;
+    root->parent_ = 0;
+    root->next_sibling_ = 0;
     if (s->last_root)
-        s->last_root->next_sibling = root;
+        s->last_root->next_sibling_ = link_to(s->last_root, root);
     else
         s->first_root = root;
     s->last_root = root;
@@ -174,6 +420,14 @@ void document_warn(struct document *doc, uint32_t line, const char *fmt, ...)
     doc->n_warnings++;
 }
 
+size_t document_model_bytes(const struct document *doc)
+{
+    size_t n = doc->nodes.in_arena ? 0 : doc->n_nodes_made; /* else counted in the arena */
+    return doc->arena.used_bytes + n * sizeof(struct plan_node) +
+           (doc->blocks.base ? n * sizeof(struct plan_node_block) : 0) +
+           doc->cap_far_names * sizeof *doc->far_names;
+}
+
 uint32_t document_original_line(const struct document *doc, uint32_t text_line)
 {
     if (!doc->src.line_map || text_line == 0 || text_line > doc->src.n_text_lines)
@@ -184,17 +438,17 @@ uint32_t document_original_line(const struct document *doc, uint32_t text_line)
 /* Pre-order successor inside the node's section, without recursion. */
 struct plan_node *plan_node_next_preorder(const struct plan_node *n)
 {
-    if (n->first_child)
-        return n->first_child;
+    if (n->first_child_)
+        return plan_node_first_child(n);
     return plan_node_next_skip_children(n);
 }
 
 struct plan_node *plan_node_next_skip_children(const struct plan_node *n)
 {
     while (n) {
-        if (n->next_sibling)
-            return n->next_sibling;
-        n = n->parent;
+        if (n->next_sibling_)
+            return plan_node_next_sibling(n);
+        n = plan_node_parent(n);
     }
     return NULL;
 }
@@ -205,94 +459,34 @@ static int compare_nodes(const struct plan_node *x, const struct plan_node *y)
 {
     if (x->line != y->line)
         return x->line < y->line ? -1 : 1;
-    if (x->text.ptr != y->text.ptr)
-        return (uintptr_t)x->text.ptr < (uintptr_t)y->text.ptr ? -1 : 1;
+    if (x->text_ptr_ != y->text_ptr_)
+        return (uintptr_t)x->text_ptr_ < (uintptr_t)y->text_ptr_ ? -1 : 1;
     return (uintptr_t)x < (uintptr_t)y ? -1 : (x > y);
 }
 
-/* Every node of the document in finishing order (plan, section, pre-order), with its id: one
- * walk fills it.  all_nodes is copied out of it once, and each section's pre-order array is
- * its stretch of all_nodes (nodes are in input order almost always), so the pointers are
- * stored once.  Growing a pointer array costs far less than extra walks over the nodes
- * (120 bytes each, mostly out of cache) that counting first would take. */
-struct finish_buf {
-    struct plan_node **v;
-    int32_t *ids;       /* v[i]->id, so by_id is filled without reading the nodes again */
-    size_t n, cap;
-    bool in_arena;      /* v is all_nodes already, sized by n_nodes_made */
-};
+/* ---- finishing: depths, subtree sizes, pre-order, by_id, input order ---------------------- */
 
-static bool finish_push(struct finish_buf *b, struct plan_node *n)
+static struct plan_node *node_base(const struct document *doc)
 {
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 4096;
-        struct plan_node **v;
-        if (b->in_arena) {
-            /* More nodes than plan_node_new made (built by hand): grow a copy instead. */
-            v = cap > b->cap ? malloc(cap * sizeof *v) : NULL;
-            if (v && b->n)
-                memcpy(v, b->v, b->n * sizeof *v);
-        } else {
-            v = cap > b->cap ? realloc(b->v, cap * sizeof *v) : NULL;
-        }
-        if (!v)
-            return false;
-        b->in_arena = false;
-        b->v = v;
-        int32_t *ids = realloc(b->ids, cap * sizeof *ids);
-        if (!ids)
-            return false;
-        b->ids = ids;
-        b->cap = cap;
-    }
-    b->ids[b->n] = n->id;
-    b->v[b->n++] = n;
-    return true;
+    return (struct plan_node *)(void *)doc->nodes.base;
 }
 
-/* One walk over the section: depth, pre-order index, section and the finishing order; then
- * one reverse pass for subtree sizes.  *sorted accumulates over the document. */
-static bool section_finish(struct plan_section *s, struct finish_buf *b,
-                           const struct plan_node **last, bool *sorted)
+/* by_id of every plan, from the finishing order: ids[i] is the id of node i of the store
+ * (the record's, which kept them as the nodes were made) or, without ids, read from the
+ * nodes walked in finishing order. */
+static bool set_by_id(struct document *doc, const int32_t *ids)
 {
-    size_t start = b->n;
-    for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
-        n->depth = n->parent ? n->parent->depth + 1 : 0;
-        n->preorder = (uint32_t)(b->n - start);
-        n->section = s;
-        n->subtree_size = 0;
-        if (*last && compare_nodes(*last, n) > 0)
-            *sorted = false;
-        *last = n;
-        if (!finish_push(b, n))
-            return false;
-    }
-    uint32_t count = (uint32_t)(b->n - start);
-    s->n_nodes = count;
-    /* Reverse pre-order visits children before parents: one pass sums subtree sizes. */
-    for (uint32_t k = count; k-- > 0;) {
-        struct plan_node *n = b->v[start + k];
-        if (n->parent)
-            n->parent->subtree_size += n->subtree_size + 1;
-    }
-    return true;
-}
-
-/* by_id of every plan from the finishing order and its ids. */
-static bool set_by_id(struct document *doc, const struct finish_buf *b)
-{
-    size_t off = 0, total = b->n;
-    if (!b->ids)
-        return true; /* no node has an id */
+    size_t total = doc->n_all_nodes, off = 0;
     for (struct plan *p = doc->first_plan; p; p = p->next) {
-        size_t plan_start = off;
-        for (struct plan_section *s = p->first_section; s; s = s->next)
-            off += s->n_nodes;
         int32_t max_id = -1;
-        /* Bound: the plan's stretch of the finishing order. */
-        for (size_t i = plan_start; i < off; i++)
-            if (b->ids[i] > max_id)
-                max_id = b->ids[i];
+        size_t plan_start = off;
+        /* Bound: the plan's nodes, twice. */
+        for (struct plan_section *s = p->first_section; s; s = s->next)
+            for (uint32_t k = 0; k < s->n_nodes; k++, off++) {
+                int32_t id = ids ? ids[off] : plan_section_node(s, k)->id;
+                if (id > max_id)
+                    max_id = id;
+            }
         /* Ids come from the input: cap the table so "(999999999)" cannot eat memory. */
         if (max_id < 0 || (size_t)max_id >= 4 * (total + 16))
             continue;
@@ -300,10 +494,15 @@ static bool set_by_id(struct document *doc, const struct finish_buf *b)
         p->by_id = arena_alloc(&doc->arena, p->by_id_len * sizeof *p->by_id);
         if (!p->by_id)
             return false;
-        /* Bound: the plan's stretch again; the first node printed wins. */
-        for (size_t i = plan_start; i < off; i++)
-            if (b->ids[i] >= 0 && !p->by_id[b->ids[i]])
-                p->by_id[b->ids[i]] = b->v[i];
+        size_t i = plan_start;
+        /* The first node printed wins. */
+        for (struct plan_section *s = p->first_section; s; s = s->next)
+            for (uint32_t k = 0; k < s->n_nodes; k++, i++) {
+                const struct plan_node *n = ids ? NULL : plan_section_node(s, k);
+                int32_t id = ids ? ids[i] : n->id;
+                if (id >= 0 && !p->by_id[id])
+                    p->by_id[id] = (uint32_t)(ids ? i : plan_node_index(n)) + 1;
+            }
     }
     return true;
 }
@@ -313,44 +512,90 @@ static int compare_node_line(const void *a, const void *b)
     return compare_nodes(*(const struct plan_node *const *)a, *(const struct plan_node *const *)b);
 }
 
-/* Pre-order arrays: stretches of all_nodes when it is in finishing order, copies otherwise
- * (all_nodes is then sorted by line). */
-static bool set_preorder(struct document *doc, const struct finish_buf *b, bool shared)
+/* all_nodes_ when input order is not the order made: the finishing order, sorted by line
+ * when it is not in input order either. */
+static bool set_all_nodes_(struct document *doc, bool sorted)
 {
-    size_t off = 0;
+    size_t total = doc->n_all_nodes, i = 0;
+    doc->all_nodes_ = arena_alloc(&doc->arena, (total ? total : 1) * sizeof *doc->all_nodes_);
+    if (!doc->all_nodes_)
+        return false;
     for (struct plan *p = doc->first_plan; p; p = p->next)
-        for (struct plan_section *s = p->first_section; s; s = s->next) {
-            if (shared) {
-                s->preorder = doc->all_nodes + off;
-            } else {
-                s->preorder = arena_alloc(&doc->arena,
-                                          (s->n_nodes ? s->n_nodes : 1) * sizeof *s->preorder);
-                if (!s->preorder)
-                    return false;
-                if (s->n_nodes)
-                    memcpy(s->preorder, b->v + off, s->n_nodes * sizeof *s->preorder);
-            }
-            off += s->n_nodes;
+        for (struct plan_section *s = p->first_section; s; s = s->next)
+            for (uint32_t k = 0; k < s->n_nodes; k++) /* bound: every node once */
+                doc->all_nodes_[i++] = plan_section_node(s, k);
+    if (!sorted)
+        qsort(doc->all_nodes_, total, sizeof *doc->all_nodes_, compare_node_line);
+    return true;
+}
+
+/* One walk over the section: depths, its count, whether it is one stretch of the store in
+ * pre-order; then subtree sizes in one reverse pass (children before parents), over the
+ * stretch or over a pre-order array made for it.  *sorted and *last accumulate over the
+ * document; *in_store is the store index the next section must start at for the store to be
+ * the finishing order (SIZE_MAX once it is not). */
+static bool section_finish(struct document *doc, struct plan_section *s,
+                           const struct plan_node **last, bool *sorted, size_t *in_store)
+{
+    struct plan_node *first = s->first_root;
+    uint32_t count = 0;
+    bool stretch = true;
+    for (struct plan_node *n = first; n; n = plan_node_next_preorder(n)) {
+        struct plan_node *parent = plan_node_parent(n);
+        n->depth = parent ? parent->depth + 1 : 0;
+        n->subtree_size = 0;
+        if (n != first + count)
+            stretch = false;
+        if (*last && compare_nodes(*last, n) > 0)
+            *sorted = false;
+        *last = n;
+        count++;
+    }
+    s->n_nodes = count;
+    s->first_node = first;
+    s->preorder_ = NULL;
+    if (*in_store != SIZE_MAX)
+        *in_store = stretch && (!count || plan_node_index(first) == *in_store)
+                        ? *in_store + count : SIZE_MAX;
+    if (!stretch) {
+        s->preorder_ = arena_alloc(&doc->arena, (count ? count : 1) * sizeof *s->preorder_);
+        if (!s->preorder_)
+            return false;
+        if (!doc->pre_ix) {
+            doc->pre_ix = arena_alloc(&doc->arena, (doc->n_nodes_made + 1) * sizeof *doc->pre_ix);
+            if (!doc->pre_ix)
+                return false;
         }
+        uint32_t k = 0;
+        for (struct plan_node *n = first; n; n = plan_node_next_preorder(n), k++) {
+            s->preorder_[k] = n;
+            doc->pre_ix[plan_node_index(n)] = k;
+        }
+    }
+    for (uint32_t k = count; k-- > 0;) {
+        struct plan_node *n = plan_section_node(s, k);
+        struct plan_node *parent = plan_node_parent(n);
+        if (parent)
+            parent->subtree_size += n->subtree_size + 1;
+    }
     return true;
 }
 
 /* ---- the builder's record of node order ------------------------------------------------ */
 
 struct plan_order {
-    struct plan_node **nodes;   /* every node kept so far, in the order made (= finishing
-                                   order while the record holds) */
-    int32_t *ids;               /* nodes[i]->id, read once the node is filled (settle) */
-    size_t n, cap;
-    size_t settled;             /* nodes[0..settled) have their id read and were compared */
-    size_t first_unsorted;      /* first i with nodes[i-1] after nodes[i] in the input, or
-                                   SIZE_MAX: all_nodes needs its sort only then */
+    size_t n;                   /* nodes recorded: the store's first n, in the order made (=
+                                   finishing order while the record holds) */
+    int32_t *ids;               /* ids[i]: node i's id, read once the node is filled (settle) */
+    size_t cap_ids;
+    size_t settled;             /* nodes [0, settled) have their id read and were compared */
+    size_t first_unsorted;      /* first i with node i-1 after node i in the input, or
+                                   SIZE_MAX: all_nodes_ is needed only then */
     struct plan_node **path;    /* the last node made and its ancestors, root first */
     size_t n_path, cap_path;
     struct plan_section *section;  /* the section of the last node made */
-    size_t sec_start;           /* its first node's index in nodes */
+    size_t sec_start;           /* its first node's index */
     size_t plan_mark;           /* the current plan's first node's index */
-    size_t dropped;             /* nodes made and then dropped with their plan */
     bool broken;                /* a node went in out of pre-order: the walk decides */
 };
 
@@ -378,21 +623,17 @@ void plan_order_discard(struct document *doc)
     struct plan_order *o = doc->order;
     if (!o)
         return;
-    free(o->nodes);
     free(o->ids);
     free(o->path);
     free(o);
     doc->order = NULL;
 }
 
-static int compare_nodes(const struct plan_node *x, const struct plan_node *y);
-
 /* The first id: from here on ids are kept (a plan without "(N)" ids, the simple mode, keeps
  * none: 4 bytes an operator less at the model's peak). */
 static bool order_ids_start(struct plan_order *o, size_t upto)
 {
-    o->ids = malloc(o->cap * sizeof *o->ids);
-    if (!o->ids)
+    if (!grow_array((void **)&o->ids, &o->cap_ids, upto + 1, sizeof *o->ids))
         return false;
     for (size_t i = 0; i < upto; i++) /* bound: the nodes before the first id */
         o->ids[i] = -1;
@@ -402,49 +643,47 @@ static bool order_ids_start(struct plan_order *o, size_t upto)
 /* Reads the ids of the nodes made since the last call (filled by now) and compares each
  * with the node before it.  Inline: called once a node, for one node, it costs less than its
  * call did. */
-static inline void order_settle(struct plan_order *o)
+static inline void order_settle(struct document *doc, struct plan_order *o)
 {
+    const struct plan_node *base = node_base(doc);
     /* Bound: the nodes made since the last call (one, as the builder calls it). */
     for (size_t i = o->settled; i < o->n; i++) {
-        int32_t id = o->nodes[i]->id;
+        int32_t id = base[i].id;
         if (id >= 0 && !o->ids && !order_ids_start(o, i)) {
             o->broken = true;
             return;
         }
-        if (o->ids)
+        if (o->ids) {
+            if (i >= o->cap_ids &&
+                !grow_array((void **)&o->ids, &o->cap_ids, i + 1, sizeof *o->ids)) {
+                o->broken = true;
+                return;
+            }
             o->ids[i] = id;
-        if (i > 0 && o->first_unsorted == SIZE_MAX && compare_nodes(o->nodes[i - 1], o->nodes[i]) > 0)
+        }
+        if (i > 0 && o->first_unsorted == SIZE_MAX && compare_nodes(&base[i - 1], &base[i]) > 0)
             o->first_unsorted = i;
     }
     o->settled = o->n;
 }
 
-/* The nodes on the path above depth `keep` are complete: `count` nodes of their section
- * were made so far, so each one's subtree is the nodes made after it. */
-static void order_close_path(struct plan_order *o, size_t keep)
+/* The nodes on the path above depth `keep` are complete: each one's subtree is the nodes
+ * made after it. */
+static void order_close_path(struct document *doc, struct plan_order *o, size_t keep)
 {
-    size_t count = o->n - o->sec_start;
     while (o->n_path > keep) {
         struct plan_node *x = o->path[--o->n_path];
-        x->subtree_size = (uint32_t)(count - x->preorder - 1);
+        x->subtree_size = (uint32_t)(o->n - plan_node_index(x) - 1);
     }
+    (void)doc;
 }
 
-static void order_end_section(struct plan_order *o)
+static void order_end_section(struct document *doc, struct plan_order *o)
 {
-    order_close_path(o, 0);
+    order_close_path(doc, o, 0);
     if (o->section)
         o->section->n_nodes = (uint32_t)(o->n - o->sec_start);
     o->section = NULL;
-}
-
-/* Room for one more node and one more on the path. */
-static bool order_reserve(struct plan_order *o)
-{
-    size_t cap_ids = o->cap;
-    return grow_array((void **)&o->nodes, &o->cap, o->n + 1, sizeof *o->nodes) &&
-           (!o->ids || grow_array((void **)&o->ids, &cap_ids, o->cap, sizeof *o->ids)) &&
-           grow_array((void **)&o->path, &o->cap_path, o->n_path + 1, sizeof *o->path);
 }
 
 void plan_order_node(struct document *doc, struct plan_node *n)
@@ -452,39 +691,46 @@ void plan_order_node(struct document *doc, struct plan_node *n)
     struct plan_order *o = doc->order;
     if (!o || o->broken)
         return;
-    order_settle(o);
+    order_settle(doc, o);
     if (o->broken)
         return;
+    if (plan_node_index(n) != o->n) {
+        o->broken = true; /* made by someone else too: the walk decides */
+        return;
+    }
     if (n->section != o->section) {
-        order_end_section(o);
+        order_end_section(doc, o);
         o->section = n->section;
         o->sec_start = o->n;
+        n->section->first_node = n;
+        n->section->preorder_ = NULL;
     }
     /* Bound: each node leaves the path once. */
     size_t keep = o->n_path;
-    while (keep && o->path[keep - 1] != n->parent)
+    struct plan_node *parent = plan_node_parent(n);
+    while (keep && o->path[keep - 1] != parent)
         keep--;
-    if (n->parent && !keep) {
+    if (parent && !keep) {
         o->broken = true; /* its parent is not on the path: not pre-order */
         return;
     }
-    order_close_path(o, keep);
-    if ((o->n == o->cap || o->n_path == o->cap_path) && !order_reserve(o)) {
+    order_close_path(doc, o, keep);
+    if (o->n_path == o->cap_path &&
+        !grow_array((void **)&o->path, &o->cap_path, o->n_path + 1, sizeof *o->path)) {
         o->broken = true;
         return;
     }
-    n->depth = n->parent ? n->parent->depth + 1 : 0;
-    n->preorder = (uint32_t)(o->n - o->sec_start);
+    n->depth = parent ? parent->depth + 1 : 0;
     n->subtree_size = 0;
     o->path[o->n_path++] = n;
-    o->nodes[o->n++] = n;
+    o->n++;
 }
 
 void plan_order_plan_begin(struct document *doc)
 {
     struct plan_order *o = doc->order;
     if (o && !o->broken) {
-        order_end_section(o);
+        order_end_section(doc, o);
         o->plan_mark = o->n;
     }
 }
@@ -496,7 +742,6 @@ void plan_order_plan_dropped(struct document *doc)
         return;
     o->n_path = 0;
     o->section = NULL;
-    o->dropped += o->n - o->plan_mark;
     o->n = o->plan_mark;
     if (o->settled > o->n)
         o->settled = o->n;
@@ -507,10 +752,10 @@ void plan_order_plan_dropped(struct document *doc)
 void plan_order_id_changed(struct document *doc, const struct plan_node *n)
 {
     struct plan_order *o = doc->order;
-    if (!o || o->broken || n->section != o->section)
+    if (!o || o->broken)
         return;
-    size_t i = o->sec_start + n->preorder;
-    if (i < o->settled && o->nodes[i] == n && o->ids)
+    size_t i = plan_node_index(n);
+    if (i < o->settled && o->ids)
         o->ids[i] = n->id;
 }
 
@@ -520,30 +765,19 @@ static bool finish_from_order(struct document *doc, bool *ok)
 {
     struct plan_order *o = doc->order;
     *ok = false;
-    if (!o || o->broken || o->n + o->dropped != doc->n_nodes_made)
+    if (!o || o->broken || o->n != doc->n_nodes_made)
         return false;
-    order_settle(o);
+    order_settle(doc, o);
     if (o->broken)
         return false;
-    order_end_section(o);
-    size_t total = o->n;
-    if (total) {
-        /* The record's array becomes all_nodes: no second copy of it at the model's peak. */
-        doc->all_nodes = o->nodes;
-        doc->all_nodes_owned = true;
-        o->nodes = NULL;
-    } else {
-        doc->all_nodes = arena_alloc(&doc->arena, sizeof *doc->all_nodes);
-        if (!doc->all_nodes)
-            return true;
-    }
-    doc->n_all_nodes = total;
-    bool sorted = o->first_unsorted == SIZE_MAX;
-    struct finish_buf b = {doc->all_nodes, o->ids, total, total, false};
-    if (!set_preorder(doc, &b, sorted) || !set_by_id(doc, &b))
+    order_end_section(doc, o);
+    doc->n_all_nodes = o->n;
+    doc->all_nodes_ = NULL;
+    /* No ids kept: no node has one (the simple mode), and no node is read again. */
+    if (o->ids && !set_by_id(doc, o->ids))
         return true;
-    if (!sorted)
-        qsort(doc->all_nodes, doc->n_all_nodes, sizeof *doc->all_nodes, compare_node_line);
+    if (o->first_unsorted != SIZE_MAX && !set_all_nodes_(doc, false))
+        return true;
     *ok = true;
     return true;
 }
@@ -556,63 +790,37 @@ bool document_finish(struct document *doc)
         return fast_ok;
     }
     plan_order_discard(doc);
-    struct finish_buf b = {NULL, NULL, 0, 0, false};
-    bool sorted = true, ok = false;
-    if (doc->n_nodes_made) {
-        /* The finishing order goes straight into all_nodes (in the arena), at its final
-           size: no array grown by doubling and copied out at the model's peak. */
-        b.v = arena_alloc(&doc->arena, doc->n_nodes_made * sizeof *b.v);
-        b.ids = malloc(doc->n_nodes_made * sizeof *b.ids);
-        if (!b.v || !b.ids) {
-            free(b.ids);
-            return false;
-        }
-        b.cap = doc->n_nodes_made;
-        b.in_arena = true;
-    }
+    doc->all_nodes_ = NULL;
+    doc->pre_ix = NULL;
+    bool sorted = true;
+    size_t in_store = 0, total = 0;
     const struct plan_node *last = NULL;
     for (struct plan *p = doc->first_plan; p; p = p->next)
-        for (struct plan_section *s = p->first_section; s; s = s->next)
-            if (!section_finish(s, &b, &last, &sorted))
-                goto done;
-    size_t total = b.n;
-    if (b.in_arena) {
-        doc->all_nodes = b.v;
-    } else {
-        doc->all_nodes = arena_alloc(&doc->arena, (total ? total : 1) * sizeof *doc->all_nodes);
-        if (!doc->all_nodes)
-            goto done;
-        if (total)
-            memcpy(doc->all_nodes, b.v, total * sizeof *doc->all_nodes);
-    }
+        for (struct plan_section *s = p->first_section; s; s = s->next) {
+            if (!section_finish(doc, s, &last, &sorted, &in_store))
+                return false;
+            total += s->n_nodes;
+        }
     doc->n_all_nodes = total;
-    if (!set_preorder(doc, &b, sorted))
-        goto done;
-    if (!set_by_id(doc, &b))
-        goto done;
-    /* Nodes are created in input order almost always (checked during the walk): sort only
-     * when they are not (the sort was a tenth of the load time of a 1M-node plan). */
-    if (!sorted)
-        qsort(doc->all_nodes, doc->n_all_nodes, sizeof *doc->all_nodes, compare_node_line);
-    ok = true;
-done:
-    if (!b.in_arena)
-        free(b.v);
-    free(b.ids);
-    return ok;
+    if (!set_by_id(doc, NULL))
+        return false;
+    /* Nodes are made in input order almost always: the store is then all_nodes_. */
+    if ((!sorted || in_store != doc->n_nodes_made) && !set_all_nodes_(doc, sorted))
+        return false;
+    return true;
 }
 
 struct plan_node *plan_node_find_by_id(const struct plan *p, int32_t id)
 {
     if (id >= 0 && (uint32_t)id < p->by_id_len && p->by_id[id])
-        return p->by_id[id];
+        return node_base(p->doc) + (p->by_id[id] - 1);
     if (id < 0 || p->by_id)
         return NULL;
     /* No table (ids too sparse): linear scan. */
     for (struct plan_section *s = p->first_section; s; s = s->next)
         for (uint32_t i = 0; i < s->n_nodes; i++)
-            if (s->preorder[i]->id == id)
-                return s->preorder[i];
+            if (plan_section_node(s, i)->id == id)
+                return plan_section_node(s, i);
     return NULL;
 }
 
@@ -621,12 +829,12 @@ struct plan_node *document_node_at_line(const struct document *doc, uint32_t lin
     size_t lo = 0, hi = doc->n_all_nodes;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (doc->all_nodes[mid]->line <= line)
+        if (document_node(doc, mid)->line <= line)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo ? doc->all_nodes[lo - 1] : NULL;
+    return lo ? document_node(doc, lo - 1) : NULL;
 }
 
 /* ---- details fields, on demand ------------------------------------------------------- */
@@ -658,13 +866,14 @@ void plan_details_init(struct plan_details *it, const struct plan_node *n)
 {
     memset(it, 0, sizeof *it);
     it->doc = n->section->plan->doc;
-    if (!n->n_details || !n->details_text.len)
+    struct slice d = plan_node_details_text(n);
+    if (!n->n_details || !d.len)
         return;
-    const char *s = n->details_text.ptr, *end = s + n->details_text.len;
+    const char *s = d.ptr, *end = s + d.len;
     const char *nl = memchr(s, '\n', (size_t)(end - s));
     it->pos = nl ? nl + 1 : end;   /* the header line is not a field */
     it->end = end;
-    it->lno = n->details_text_line + 1;
+    it->lno = plan_node_details_text_line(n) + 1;
 }
 
 bool plan_details_next(struct plan_details *it, struct plan_detail *out)
@@ -742,16 +951,17 @@ static _Thread_local struct {
 static bool split_of(const struct plan_node *n)
 {
     unsigned freed = atomic_load_explicit(&freed_documents, memory_order_relaxed);
-    if (last_split.node == n && last_split.details == n->details_text.ptr &&
-        last_split.details_len == n->details_text.len && last_split.n_details == n->n_details &&
+    struct slice d = plan_node_details_text(n);
+    if (last_split.node == n && last_split.details == d.ptr &&
+        last_split.details_len == d.len && last_split.n_details == n->n_details &&
         last_split.freed == freed)
         return true;
     if (n->n_details > DETAIL_CACHE_FIELDS)
         return false;
     plan_details_init(&last_split.it, n);
     last_split.node = n;
-    last_split.details = n->details_text.ptr;
-    last_split.details_len = n->details_text.len;
+    last_split.details = d.ptr;
+    last_split.details_len = d.len;
     last_split.n_details = n->n_details;
     last_split.freed = freed;
     last_split.n = 0;
@@ -795,11 +1005,11 @@ bool plan_node_stats(const struct plan_node *n, struct plan_stats *out)
     memset(out, 0, sizeof *out);
     if (n->flags & NODE_LABEL)
         return false;
-    const char *s = n->text.ptr;
+    const char *s = n->text_ptr_;
     /* Only a node with continuation lines has a first line shorter than its text: a 50 MB
      * generated line is not read through each time the details pane asks. */
-    const char *nl = n->flags & NODE_MULTILINE ? memchr(s, '\n', n->text.len) : NULL;
-    size_t len = nl ? (size_t)(nl - s) : n->text.len;
+    const char *nl = n->flags & NODE_MULTILINE ? memchr(s, '\n', n->text_len_) : NULL;
+    size_t len = nl ? (size_t)(nl - s) : n->text_len_;
     while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
         len--;
     size_t at;

@@ -40,7 +40,7 @@ static struct slice entry_line(const struct diff_entry *e, bool side_b)
 {
     const struct plan_node *n = side_b ? e->b : e->a;
     const struct diff_part *p = side_b ? e->part_b : e->part_a;
-    struct slice s = n ? n->text : p ? p->title : slice_make("", 0);
+    struct slice s = n ? plan_node_text(n) : p ? p->title : slice_make("", 0);
     const char *nl = s.len ? memchr(s.ptr, '\n', s.len) : NULL;
     if (nl)
         s.len = (size_t)(nl - s.ptr);
@@ -165,7 +165,8 @@ static void json_side(FILE *f, const struct diff_entry *e, bool side_b)
         return;
     }
     fprintf(f, "{\"line\":%u,\"name\":", n ? n->line : p->line);
-    json_string(f, n ? (n->name.len ? n->name : entry_line(e, side_b)) : p->title);
+    json_string(f,
+                n ? (plan_node_name(n).len ? plan_node_name(n) : entry_line(e, side_b)) : p->title);
     if (n && n->id >= 0)
         fprintf(f, ",\"id\":%d}", n->id);
     else

@@ -239,8 +239,8 @@ static void print_node(struct out *o, const struct plan_node *n)
         out_u64(o, (uint64_t)n->stage);
         out_cstr(o, ") ");
     }
-    out_sanitized(o, n->text);
-    if (n->id >= 0 && !text_shows_id(n->text, n->id)) {
+    out_sanitized(o, plan_node_text(n));
+    if (n->id >= 0 && !text_shows_id(plan_node_text(n), n->id)) {
         out_cstr(o, " (");
         out_u64(o, (uint64_t)n->id);
         out_char(o, ')');
@@ -393,9 +393,9 @@ static void json_double(struct out *o, double v, bool force_point)
 static void json_node_open(struct out *o, const struct plan_node *n)
 {
     out_cstr(o, "{\"name\":");
-    json_string(o, n->name);
+    json_string(o, plan_node_name(n));
     out_cstr(o, ",\"text\":");
-    json_string(o, n->text);
+    json_string(o, plan_node_text(n));
     out_cstr(o, ",\"line\":");
     out_u64(o, n->line);
     out_cstr(o, ",\"stage\":");
@@ -450,21 +450,21 @@ static void json_forest(struct out *o, const struct plan_node *n)
 {
     while (n) {
         json_node_open(o, n);
-        if (n->first_child) {
-            n = n->first_child;
+        if (plan_node_first_child(n)) {
+            n = plan_node_first_child(n);
             continue;
         }
         out_cstr(o, "]}");
         /* Climb until a level has a next sibling; each step closes one node.  Every node is
          * closed exactly once over the whole walk, so this inner loop is linear in total. */
-        while (n && !n->next_sibling) {
-            n = n->parent;
+        while (n && !plan_node_next_sibling(n)) {
+            n = plan_node_parent(n);
             if (n)
                 out_cstr(o, "]}");
         }
         if (n) {
             out_char(o, ',');
-            n = n->next_sibling;
+            n = plan_node_next_sibling(n);
         }
     }
 }

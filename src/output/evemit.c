@@ -186,7 +186,7 @@ static enum sp_status exec_json(FILE *out, const struct ev_exec *e, struct diag 
     fputs("],\"hottest\":", out);
     if (e->hottest) {
         fprintf(out, "{\"name\":");
-        char *name = strndup(e->hottest->name.ptr, e->hottest->name.len);
+        char *name = strndup(plan_node_name(e->hottest).ptr, plan_node_name(e->hottest).len);
         json_str(out, name ? name : "");
         free(name);
         fprintf(out, ",\"line\":%lu,\"timeMs\":%lld}", (unsigned long)e->hottest->line,
@@ -279,7 +279,7 @@ static void hottest_name(FILE *out, const struct ev_exec *e)
         fputs("-", out);
         return;
     }
-    sanitize_fwrite(out, e->hottest->name);
+    sanitize_fwrite(out, plan_node_name(e->hottest));
     if (e->hottest->id >= 0)
         fprintf(out, " (%d)", e->hottest->id);
     char ms[32];
@@ -312,7 +312,7 @@ static void outline_node(FILE *out, const struct ev_exec *e, const struct ev_pla
         fputs("[label] ", out);
     if (n->stage >= 0)
         fprintf(out, "*(%d) ", n->stage);
-    struct slice t = n->text;
+    struct slice t = plan_node_text(n);
     const char *nl = memchr(t.ptr, '\n', t.len);
     if (nl)
         t.len = (size_t)(nl - t.ptr);
@@ -343,13 +343,13 @@ enum sp_status evemit_print(FILE *out, const struct ev_app *app, struct diag *er
             continue;
         }
         for (uint32_t k = 0; k < p->section->n_nodes; k++)
-            outline_node(out, e, p, p->section->preorder[k]);
+            outline_node(out, e, p, plan_section_node(p->section, k));
         for (uint32_t s = 0; s < p->n_sub; s++) { /* formatted text's subquery sections */
             fputc('\n', out);
             sanitize_fwrite(out, p->sub_sections[s]->title);
             fputc('\n', out);
             for (uint32_t k = 0; k < p->sub_sections[s]->n_nodes; k++)
-                outline_node(out, e, p, p->sub_sections[s]->preorder[k]);
+                outline_node(out, e, p, plan_section_node(p->sub_sections[s], k));
         }
     }
     return write_status(out, err);

@@ -36,11 +36,13 @@ enum mode {
    "(999999999)" costs a slot, not gigabytes.  Scratch memory (malloc), reset per plan. */
 struct id_slot {
     int32_t id;                /* -1: empty */
-    struct plan_node *node;    /* NULL: the id was seen, its node withdrawn */
+    uint32_t node;             /* node number + 1 (plan_node_index); 0: the id was seen, its
+                                  node withdrawn */
 };
 
+/* Nodes are kept by number (4 bytes an id at the model's peak, not a pointer's 8). */
 struct id_index {
-    struct plan_node **direct; /* direct[id] for id < direct_cap */
+    uint32_t *direct;          /* direct[id] for id < direct_cap: node number + 1, 0 none */
     size_t direct_cap;
     size_t direct_limit;       /* ids from here on go to the table */
     struct id_slot *table;
@@ -265,7 +267,7 @@ static struct id_slot *ids_table_slot(struct id_index *x, int32_t id)
         if (!t)
             return NULL;
         for (size_t i = 0; i < cap; i++)
-            t[i].id = -1, t[i].node = NULL;
+            t[i].id = -1, t[i].node = 0;
         /* Bound: each old slot moves once; the table doubles, so moves are linear overall. */
         for (size_t i = 0; i < x->table_cap; i++) {
             if (x->table[i].id < 0)
@@ -291,7 +293,7 @@ static struct id_slot *ids_table_slot(struct id_index *x, int32_t id)
 }
 
 /* Where the node of id is kept (creating the place), or NULL on allocation failure. */
-static struct plan_node **ids_place(struct id_index *x, int32_t id)
+static uint32_t *ids_place(struct id_index *x, int32_t id)
 {
     if ((size_t)id >= x->direct_limit) {
         struct id_slot *t = ids_table_slot(x, id);
@@ -305,7 +307,7 @@ static struct plan_node **ids_place(struct id_index *x, int32_t id)
             cap *= 2;
         if (cap > x->direct_limit)
             cap = x->direct_limit;
-        struct plan_node **d = calloc(cap, sizeof *d);
+        uint32_t *d = calloc(cap, sizeof *d);
         if (!d)
             return NULL;
         if (x->direct_cap)
@@ -317,19 +319,35 @@ static struct plan_node **ids_place(struct id_index *x, int32_t id)
     return &x->direct[id];
 }
 
-static struct plan_node *ids_get(const struct id_index *x, int32_t id)
+/* The node of number + 1 k (0: none). */
+static struct plan_node *node_numbered(const struct document *doc, uint32_t k)
+{
+    return k ? (struct plan_node *)(void *)doc->nodes.base + (k - 1) : NULL;
+}
+
+static uint32_t node_number(const struct plan_node *n)
+{
+    return (uint32_t)plan_node_index(n) + 1;
+}
+
+static uint32_t ids_get_number(const struct id_index *x, int32_t id)
 {
     if (id < 0)
-        return NULL;
+        return 0;
     if ((size_t)id < x->direct_limit)
-        return (size_t)id < x->direct_cap ? x->direct[id] : NULL;
+        return (size_t)id < x->direct_cap ? x->direct[id] : 0;
     if (!x->table_cap)
-        return NULL;
+        return 0;
     size_t h = ((uint32_t)id * 2654435761u) & (x->table_cap - 1);
     /* Bound: the table is at most half full, so a probe ends at an empty slot. */
     while (x->table[h].id >= 0 && x->table[h].id != id)
         h = (h + 1) & (x->table_cap - 1);
-    return x->table[h].id == id ? x->table[h].node : NULL;
+    return x->table[h].id == id ? x->table[h].node : 0;
+}
+
+static struct plan_node *ids_get(const struct parser *p, int32_t id)
+{
+    return node_numbered(p->doc, ids_get_number(&p->ids, id));
 }
 
 /* A node printed with a formatted id: the first one printed keeps the id's details. */
@@ -339,7 +357,7 @@ static void index_node(struct parser *p, struct plan_node *n)
         /* Dense ids number the operators, and an operator takes 8 bytes of input or more
            ("+- X (9)\n"): ids beyond that are sparse by construction. */
         p->ids.direct_limit = p->doc->src.text_len / 8 + 1024;
-    struct plan_node **place = ids_place(&p->ids, n->id);
+    uint32_t *place = ids_place(&p->ids, n->id);
     if (!place) {
         fail(p, SP_ERR_NOMEM);
         return;
@@ -347,7 +365,7 @@ static void index_node(struct parser *p, struct plan_node *n)
     if (*place)
         p->dup_ids = true;
     else
-        *place = n;
+        *place = node_number(n);
 }
 
 static void unindex_node(struct parser *p, struct plan_node *n)
@@ -355,13 +373,13 @@ static void unindex_node(struct parser *p, struct plan_node *n)
     if (n->id < 0)
         return;
     if ((size_t)n->id < p->ids.direct_limit) {
-        if ((size_t)n->id < p->ids.direct_cap && p->ids.direct[n->id] == n)
-            p->ids.direct[n->id] = NULL;
+        if ((size_t)n->id < p->ids.direct_cap && p->ids.direct[n->id] == node_number(n))
+            p->ids.direct[n->id] = 0;
         return;
     }
-    struct plan_node **place = ids_place(&p->ids, n->id);
-    if (place && *place == n)
-        *place = NULL;
+    uint32_t *place = ids_place(&p->ids, n->id);
+    if (place && *place == node_number(n))
+        *place = 0;
 }
 
 static void tree_reset(struct parser *p)
@@ -451,7 +469,7 @@ static size_t first_line_end(struct slice t)
 /* Does the first line of a node's text read as a sentence (lex_reads_as_prose)? */
 static bool node_reads_as_prose(const struct plan_node *x)
 {
-    struct slice t = x->text, nm = x->name;
+    struct slice t = plan_node_text(x), nm = plan_node_name(x);
     const char *nl = memchr(t.ptr, '\n', t.len);
     size_t first = nl ? (size_t)(nl - t.ptr) : t.len;
     size_t after_name = nm.ptr >= t.ptr && nm.ptr + nm.len <= t.ptr + first
@@ -469,12 +487,12 @@ static bool names_an_operator(const struct plan_node *x)
         return true;
     if (node_reads_as_prose(x))
         return false;
-    if (catalog_match(x->name).entry)
+    if (catalog_match(plan_node_name(x)).entry)
         return true;
-    for (size_t i = 0; i < x->name.len; i++)
-        if (x->name.ptr[i] == ' ')
+    for (size_t i = 0; i < plan_node_name(x).len; i++)
+        if (plan_node_name(x).ptr[i] == ' ')
             return false;
-    return has_attribute_ids(x->text);
+    return has_attribute_ids(plan_node_text(x));
 }
 
 /* Does a lone line, a whole plan printed without a header, read like a plan node rather than
@@ -489,7 +507,7 @@ static bool reads_like_a_node(const struct parser *p, const struct plan_node *r)
         return true;
     if (node_reads_as_prose(r))
         return false;
-    struct slice t = r->text, nm = r->name;
+    struct slice t = plan_node_text(r), nm = plan_node_name(r);
     /* Binary data: Spark never prints control characters on its own (a random file has a
        "Ab " line start every few kilobytes, and a '#' and a digit soon after). */
     for (size_t i = 0; i < t.len; i++) {
@@ -548,9 +566,9 @@ static enum section_kind headerless_kind(const struct parser *p, const struct pl
     for (struct plan_node *x = s->first_root; x; x = plan_node_next_preorder(x)) {
         if (names_an_operator(x))
             (*known)++;
-        if (x->text.len && x->text.ptr[0] == '\'')
+        if (plan_node_text(x).len && plan_node_text(x).ptr[0] == '\'')
             unresolved = true;
-        struct slice nm = x->name;
+        struct slice nm = plan_node_name(x);
         if (slice_eq_cstr(nm, "Aggregate") || slice_eq_cstr(nm, "Join") ||
             slice_eq_cstr(nm, "SubqueryAlias") || slice_eq_cstr(nm, "Relation") ||
             slice_eq_cstr(nm, "LocalRelation") || slice_eq_cstr(nm, "LogicalRDD") ||
@@ -579,7 +597,7 @@ static enum section_kind headerless_kind(const struct parser *p, const struct pl
 static void check_details_only(struct parser *p, const struct plan_section *s)
 {
     size_t n = 0, known = 0, described = 0;
-    for (struct plan_node *x = s->first_root; x; x = x->next_sibling) {
+    for (struct plan_node *x = s->first_root; x; x = plan_node_next_sibling(x)) {
         n++;
         known += names_an_operator(x);
         described += x->n_details > 0;
@@ -613,7 +631,8 @@ static void close_section(struct parser *p)
             unindex_node(p, x);
             x->id = -1;
             plan_order_id_changed(p->doc, x);
-            x->name = lex_node_name(x->text.ptr, first_line_len(x->text), SIZE_MAX);
+            plan_node_set_name(x, lex_node_name(plan_node_text(x).ptr,
+                                                first_line_len(plan_node_text(x)), SIZE_MAX));
         }
     }
     if (p->details_only)
@@ -701,16 +720,16 @@ static void start_block(struct parser *p, int32_t id, struct slice name, int32_t
     p->block_end = p->le;
     p->block_aqe = slice_is(name, "AdaptiveSparkPlan");
     p->mode = MODE_DETAILS;
-    struct plan_node *n = ids_get(&p->ids, id);
+    struct plan_node *n = ids_get(p, id);
     /* Blocks come in id order while the nodes lie in tree order, far apart in memory: ask
        for the next block's node now, so it is in the cache when its header is read (a miss
        a block was a fifth of reading a million details blocks). */
     if (id >= 0 && (size_t)id + 1 < p->ids.direct_cap) {
-        const struct plan_node *next = p->ids.direct[id + 1];
+        const struct plan_node *next = node_numbered(p->doc, p->ids.direct[id + 1]);
         if (next)
             __builtin_prefetch(next, 1);
     }
-    if (!n || n->details_line)
+    if (!n || plan_node_details_line(n))
         return;
     p->block_node = n;
     build_details_start(n, slice_make(p->ls, (size_t)(p->le - p->ls)), orig_line(p, p->lno),
@@ -739,19 +758,20 @@ static void share_details(struct parser *p)
         return;
     for (struct plan_section *s = p->plan->first_section; s; s = s->next)
         for (struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n)) {
-            if (n->id < 0 || n->details_line)
+            if (n->id < 0 || plan_node_details_line(n))
                 continue;
-            const struct plan_node *first = ids_get(&p->ids, n->id);
-            if (!first || first == n || !first->details_line)
+            const struct plan_node *first = ids_get(p, n->id);
+            if (!first || first == n || !plan_node_details_line(first))
                 continue;
-            build_details_start(n, first->details_text, first->details_line,
-                                first->details_text_line);
-            build_details_end(n, first->details_text, first->n_details);
+            build_details_start(n, plan_node_details_text(first), plan_node_details_line(first),
+                                plan_node_details_text_line(first));
+            build_details_end(n, plan_node_details_text(first), first->n_details);
             if (n->stage == 0) {
                 int32_t id, cg;
                 struct slice nm;
-                const char *t = first->details_text.ptr;
-                if (lex_details_header(t, first_line_len(first->details_text), &id, &nm, &cg) &&
+                const char *t = plan_node_details_text(first).ptr;
+                if (lex_details_header(t, first_line_len(plan_node_details_text(first)), &id, &nm,
+                                       &cg) &&
                     cg >= 0)
                     n->stage = cg;
             }
@@ -793,13 +813,13 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
     n->stage = small_number(p, lex_codegen_marker(s, len, &skip), lno);
     s += skip;
     len -= skip;
-    n->text = slice_make(s, len);
+    plan_node_set_text(n, slice_make(s, len));
     n->line = orig_line(p, lno);
     struct slice inner;
     /* A label is "== Final Plan ==": its first '=' rules out nearly every node cheaply. */
     if (len && s[0] == '=' && lex_aqe_label(s, len, &inner) && n->stage < 0) {
         n->flags |= NODE_LABEL;
-        n->name = inner;
+        plan_node_set_name(n, inner);
         if (slice_is(inner, "Final Plan"))
             p->plan->is_final = 1;
         else if (slice_is(inner, "Current Plan") && p->plan->is_final < 0)
@@ -818,13 +838,13 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
         p->sec_formatted++;
         if (id >= 0)
             index_node(p, n);
-        n->name = lex_node_name(s, len, name_end);
+        plan_node_set_name(n, lex_node_name(s, len, name_end));
     } else {
-        n->name = lex_node_name(s, len, SIZE_MAX);
+        plan_node_set_name(n, lex_node_name(s, len, SIZE_MAX));
     }
-    if (slice_is(n->name, "AdaptiveSparkPlan")) {
+    if (slice_is(plan_node_name(n), "AdaptiveSparkPlan")) {
         p->plan->adaptive = true;
-        set_final_from_text(p->plan, n->text);
+        set_final_from_text(p->plan, plan_node_text(n));
     }
     check_truncation(p, s, len, lno, n);
 }
@@ -832,10 +852,11 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
 static void continue_node(struct parser *p, struct plan_node *n)
 {
     const char *le = p->le;
-    while (le > n->text.ptr && is_space(le[-1]))
+    while (le > plan_node_text(n).ptr && is_space(le[-1]))
         le--;
-    if (le > n->text.ptr + n->text.len) {
-        n->text.len = (size_t)(le - n->text.ptr);
+    if (le > plan_node_text(n).ptr + plan_node_text(n).len) {
+        plan_node_set_text(n,
+                           slice_make(plan_node_text(n).ptr, (size_t)(le - plan_node_text(n).ptr)));
         n->flags |= NODE_MULTILINE;
     }
     check_truncation(p, p->ls, (size_t)(p->le - p->ls), p->lno, n);
@@ -1086,7 +1107,7 @@ static enum verdict bare_tree_line(struct parser *p, const struct lex_prefix *pf
                                    const char *rest)
 {
     if (pf->spaces_only && !pf->branch && p->last == p->sec->first_root &&
-        !p->last->first_child) {
+        !plan_node_first_child(p->last)) {
         /* "My plan:" or "Here it is" then "Project [a#1]", at column 0 or indented: the first
            line was prose, the tree starts here, without its indentation. */
         const char *t = rest;
@@ -1101,8 +1122,8 @@ static enum verdict bare_tree_line(struct parser *p, const struct lex_prefix *pf
     }
     if (!pf->branch && p->last && !p->blank_before && indent_line(p))
         return V_TREE;
-    if (pf->units == 0 && p->last == p->sec->first_root && !p->last->first_child &&
-        !memchr(p->last->text.ptr, '\n', p->last->text.len) &&
+    if (pf->units == 0 && p->last == p->sec->first_root && !plan_node_first_child(p->last) &&
+        !memchr(plan_node_text(p->last).ptr, '\n', plan_node_text(p->last).len) &&
         lex_looks_like_operator(rest, (size_t)(p->le - rest)) && !reads_like_a_node(p, p->last)) {
         /* The same with an operator the catalogue does not know. */
         start_headerless(p, pf, rest);
@@ -1309,8 +1330,8 @@ static void details_only_block(struct parser *p, int32_t id, struct slice name, 
         fail(p, SP_ERR_NOMEM);
         return;
     }
-    n->name = name;
-    n->text = name;
+    plan_node_set_text(n, name);
+    plan_node_set_name(n, name);
     n->line = orig_line(p, p->lno);
     n->id = id;
     n->stage = cg;
@@ -1518,6 +1539,8 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     build_init(&p.b, doc);
     /* Nodes go in in pre-order here: the model is finished from the builder's record. */
     plan_order_begin(doc);
+    /* And each is a line of the text (a tree line, a label, a details header). */
+    plan_nodes_are_lines(doc);
     p.status = SP_OK;
     p.plan_max_order = -1;
     p.top = -1;

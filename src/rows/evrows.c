@@ -116,8 +116,8 @@ void evrows_line(const struct evrows *r, size_t row, char *buf, size_t cap, size
         snprintf(dur, sizeof dur, "-");
     if (e->hottest) {
         sqlm_ms_string(e->hottest_ms, ms, sizeof ms);
-        snprintf(hot, sizeof hot, "%.*s %s", (int)(e->hottest->name.len > 16 ? 16 :
-                 e->hottest->name.len), e->hottest->name.ptr, ms);
+        snprintf(hot, sizeof hot, "%.*s %s", (int)(plan_node_name(e->hottest).len > 16 ? 16 :
+                 plan_node_name(e->hottest).len), plan_node_name(e->hottest).ptr, ms);
     }
     const char *d = e->description ? e->description : "";
     size_t dn = strcspn(d, "\r\n");

@@ -19,10 +19,10 @@ bool rows_init(struct rows *r, struct plan_section *s, struct plan_node *scope)
     memset(r, 0, sizeof *r);
     r->section = s;
     r->height = 1;
-    if (scope && scope->section == s && scope->preorder < s->n_nodes) {
+    if (scope && scope->section == s && plan_node_preorder(scope) < s->n_nodes) {
         r->scope = scope;
-        r->begin = scope->preorder;
-        r->end = scope->preorder + scope->subtree_size + 1;
+        r->begin = plan_node_preorder(scope);
+        r->end = plan_node_preorder(scope) + scope->subtree_size + 1;
         r->base_depth = scope->depth;
     } else {
         r->begin = 0;
@@ -63,19 +63,20 @@ void rows_free(struct rows *r)
 
 bool rows_contains(const struct rows *r, const struct plan_node *n)
 {
-    return n && n->section == r->section && n->preorder >= r->begin && n->preorder < r->end &&
-           r->section->preorder[n->preorder] == n;
+    return n && n->section == r->section && plan_node_preorder(n) >= r->begin &&
+           plan_node_preorder(n) < r->end &&
+           plan_section_node(r->section, plan_node_preorder(n)) == n;
 }
 
 bool rows_has_children(const struct rows *r, const struct plan_node *n)
 {
     (void)r;
-    return n->first_child != NULL;
+    return plan_node_first_child(n) != NULL;
 }
 
 bool rows_is_folded(const struct rows *r, const struct plan_node *n)
 {
-    return n->first_child && r->folded[n->preorder - r->begin];
+    return plan_node_first_child(n) && r->folded[plan_node_preorder(n) - r->begin];
 }
 
 uint32_t rows_rel_depth(const struct rows *r, const struct plan_node *n)
@@ -86,12 +87,12 @@ uint32_t rows_rel_depth(const struct rows *r, const struct plan_node *n)
 /* The parent, unless n is a root of the tab. */
 static struct plan_node *tab_parent(const struct rows *r, const struct plan_node *n)
 {
-    return n == r->scope ? NULL : n->parent;
+    return n == r->scope ? NULL : plan_node_parent(n);
 }
 
 struct plan_node *rows_first(const struct rows *r)
 {
-    return r->begin < r->end ? r->section->preorder[r->begin] : NULL;
+    return r->begin < r->end ? plan_section_node(r->section, r->begin) : NULL;
 }
 
 /* The row that shows n, the last node of a stretch of the pre-order whose top is `top` (an
@@ -99,8 +100,8 @@ struct plan_node *rows_first(const struct rows *r)
 static struct plan_node *shown_from(struct rows *r, struct plan_node *n, const struct plan_node *top)
 {
     struct plan_node *v = n;
-    for (struct plan_node *a = n; a != top && a->parent; ) { /* bounded by depth */
-        a = a->parent;
+    for (struct plan_node *a = n; a != top && plan_node_parent(a); ) { /* bounded by depth */
+        a = plan_node_parent(a);
         r->steps++;
         if (rows_is_folded(r, a))
             v = a;
@@ -111,8 +112,8 @@ static struct plan_node *shown_from(struct rows *r, struct plan_node *n, const s
 /* The ancestor of n (or n itself) at the given depth. */
 static const struct plan_node *ancestor_at(const struct plan_node *n, uint32_t depth)
 {
-    while (n->depth > depth && n->parent) /* bounded by depth */
-        n = n->parent;
+    while (n->depth > depth && plan_node_parent(n)) /* bounded by depth */
+        n = plan_node_parent(n);
     return n;
 }
 
@@ -122,7 +123,7 @@ struct plan_node *rows_last(struct rows *r)
         return NULL;
     /* The last node in pre-order, shown by its outermost folded ancestor (the tab's scope
        or a section root at most). */
-    struct plan_node *last = r->section->preorder[r->end - 1];
+    struct plan_node *last = plan_section_node(r->section, r->end - 1);
     uint32_t top_depth = r->scope ? r->scope->depth : 0;
     return shown_from(r, last, ancestor_at(last, top_depth));
 }
@@ -130,22 +131,22 @@ struct plan_node *rows_last(struct rows *r)
 struct plan_node *rows_next(struct rows *r, const struct plan_node *n)
 {
     r->steps++;
-    uint32_t p = n->preorder + 1 + (rows_is_folded(r, n) ? n->subtree_size : 0);
-    return p < r->end ? r->section->preorder[p] : NULL;
+    uint32_t p = plan_node_preorder(n) + 1 + (rows_is_folded(r, n) ? n->subtree_size : 0);
+    return p < r->end ? plan_section_node(r->section, p) : NULL;
 }
 
 struct plan_node *rows_prev(struct rows *r, const struct plan_node *n)
 {
     r->steps++;
-    if (n->preorder <= r->begin)
+    if (plan_node_preorder(n) <= r->begin)
         return NULL;
     if (n == r->scope)
         return tab_parent(r, n);
     /* The node before n in pre-order is its parent (n is a first child) or the last node
        of the previous sibling's subtree, shown by its outermost folded ancestor up to that
        sibling. */
-    struct plan_node *q = r->section->preorder[n->preorder - 1];
-    if (q == n->parent)
+    struct plan_node *q = plan_section_node(r->section, plan_node_preorder(n) - 1);
+    if (q == plan_node_parent(n))
         return tab_parent(r, n);
     return shown_from(r, q, ancestor_at(q, n->depth));
 }
@@ -165,12 +166,12 @@ static struct plan_node *visible_ancestor(struct rows *r, struct plan_node *n)
 /* Every fold change goes through here: it keeps fold_gen and the hidden bound. */
 static void fold_byte(struct rows *r, const struct plan_node *n, bool folded)
 {
-    uint8_t *b = &r->folded[n->preorder - r->begin];
+    uint8_t *b = &r->folded[plan_node_preorder(n) - r->begin];
     if (*b == (uint8_t)folded)
         return;
     *b = (uint8_t)folded;
     r->fold_gen++;
-    if (r->hidden != ROWS_HIDDEN_UNKNOWN && n->first_child)
+    if (r->hidden != ROWS_HIDDEN_UNKNOWN && plan_node_first_child(n))
         r->hidden = folded ? r->hidden + n->subtree_size : r->hidden - n->subtree_size;
 }
 
@@ -231,15 +232,15 @@ static bool screen_valid(const struct rows *r)
 
 static void screen_save(struct rows *r, unsigned sel_line)
 {
-    r->screen = (struct rows_screen){r->top, r->sel, r->height, sel_line, r->top->preorder,
-                                     r->fold_gen, uniform_rows(r)};
+    r->screen = (struct rows_screen){r->top, r->sel, r->height, sel_line,
+                                     plan_node_preorder(r->top), r->fold_gen, uniform_rows(r)};
 }
 
 /* The top row's pre-order position, without touching the node when the screen knows it
  * (after a jump the top row is a node no key has read yet). */
 static uint32_t top_pre(const struct rows *r)
 {
-    return r->screen.top == r->top ? r->screen.top_pre : r->top->preorder;
+    return r->screen.top == r->top ? r->screen.top_pre : plan_node_preorder(r->top);
 }
 
 /* Are there at least need rows from n (itself included, at pre-order position pre) to the
@@ -288,7 +289,7 @@ static bool on_screen_at(struct rows *r, const struct plan_node *n, uint32_t pre
 
 static bool on_screen(struct rows *r, const struct plan_node *n)
 {
-    return on_screen_at(r, n, n->preorder, NULL);
+    return on_screen_at(r, n, plan_node_preorder(n), NULL);
 }
 
 /* Put top so that n is the last row on screen; returns the lines above n. */
@@ -316,7 +317,7 @@ void rows_fix_scroll(struct rows *r)
         r->top = r->sel;
     if (screen_valid(r))
         return; /* nothing moved since the last look */
-    if (r->sel->preorder < r->top->preorder)
+    if (plan_node_preorder(r->sel) < plan_node_preorder(r->top))
         r->top = r->sel;
     /* One walk down the screen: where sel is, and how many lines the rows fill. */
     unsigned lines = 0, sel_at = UINT32_MAX, sel_h = 1;
@@ -427,7 +428,7 @@ static unsigned top_half_above(struct rows *r, struct plan_node *n, uint32_t pre
     if (r->hidden == 0) { /* nothing folded: the rows are the pre-order itself */
         uint32_t back = pre - r->begin < half ? pre - r->begin : half;
         *top_at = pre - back;
-        r->top = r->section->preorder[*top_at];
+        r->top = plan_section_node(r->section, *top_at);
         return back;
     }
     unsigned back = 0;
@@ -435,7 +436,7 @@ static unsigned top_half_above(struct rows *r, struct plan_node *n, uint32_t pre
     while (back < half && (p = rows_prev(r, m))) /* bounded by half a screen */
         m = p, back++;
     r->top = m;
-    *top_at = m->preorder;
+    *top_at = plan_node_preorder(m);
     return back;
 }
 
@@ -444,7 +445,7 @@ static unsigned top_half_above(struct rows *r, struct plan_node *n, uint32_t pre
  * neither the target nor the new top row is read (the frame reads them when it draws). */
 static void select_centered_at(struct rows *r, uint32_t pre)
 {
-    struct plan_node *n = r->section->preorder[pre];
+    struct plan_node *n = plan_section_node(r->section, pre);
     bool unchanged = screen_valid(r); /* top, height and folds as fix_scroll left them */
     uint64_t gen = r->fold_gen;
     rows_unfold_to(r, n);
@@ -481,7 +482,7 @@ static void select_centered_at(struct rows *r, uint32_t pre)
 void rows_select_centered(struct rows *r, struct plan_node *n)
 {
     if (rows_contains(r, n))
-        select_centered_at(r, n->preorder);
+        select_centered_at(r, plan_node_preorder(n));
 }
 
 /* Lines from n to the end, counting no further than the screen height. */
@@ -505,7 +506,7 @@ void rows_scroll(struct rows *r, int delta)
         r->top = m;
     }
     r->top = walk(r, r->top, delta < 0 ? delta : 0);
-    if (r->sel->preorder < r->top->preorder) {
+    if (plan_node_preorder(r->sel) < plan_node_preorder(r->top)) {
         r->sel = r->top;
     } else if (!on_screen(r, r->sel)) {
         /* The selection went off the top edge: the last row that fits takes it. */
@@ -525,7 +526,8 @@ void rows_scroll(struct rows *r, int delta)
  * O(1): the subtree is a pre-order range. */
 static struct plan_node *out_of_fold(const struct plan_node *n, struct plan_node *x)
 {
-    if (x && x->preorder > n->preorder && x->preorder <= n->preorder + n->subtree_size)
+    if (x && plan_node_preorder(x) > plan_node_preorder(n) &&
+        plan_node_preorder(x) <= plan_node_preorder(n) + n->subtree_size)
         return (struct plan_node *)n;
     return x;
 }
@@ -540,7 +542,7 @@ void rows_set_folded(struct rows *r, struct plan_node *n, bool folded)
     if (was_valid && n == r->sel) {
         /* Space on the selection: the rows above it stay; only the rows below change, and
          * they need only fill the rest of the screen. */
-        if (rows_from_at_least(r, n, n->preorder, r->height - line)) {
+        if (rows_from_at_least(r, n, plan_node_preorder(n), r->height - line)) {
             screen_save(r, line);
             return;
         }
@@ -564,7 +566,7 @@ static void refold(struct rows *r)
 
 void rows_toggle(struct rows *r)
 {
-    if (r->sel && r->sel->first_child)
+    if (r->sel && plan_node_first_child(r->sel))
         rows_set_folded(r, r->sel, !rows_is_folded(r, r->sel));
 }
 
@@ -573,7 +575,7 @@ void rows_left(struct rows *r)
     struct plan_node *n = r->sel;
     if (!n)
         return;
-    if (n->first_child && !rows_is_folded(r, n))
+    if (plan_node_first_child(n) && !rows_is_folded(r, n))
         rows_set_folded(r, n, true);
     else if (tab_parent(r, n))
         rows_select(r, tab_parent(r, n));
@@ -582,12 +584,12 @@ void rows_left(struct rows *r)
 void rows_right(struct rows *r)
 {
     struct plan_node *n = r->sel;
-    if (!n || !n->first_child)
+    if (!n || !plan_node_first_child(n))
         return;
     if (rows_is_folded(r, n))
         rows_set_folded(r, n, false);
     else
-        rows_select(r, n->first_child);
+        rows_select(r, plan_node_first_child(n));
 }
 
 static void build_indexes(struct rows *r);
@@ -616,7 +618,8 @@ void rows_show_levels(struct rows *r, unsigned levels)
             r->folded[i] = r->depth8[i] + 1u >= levels;
     else
         for (uint32_t i = r->begin; i < r->end; i++)
-            r->folded[i - r->begin] = rows_rel_depth(r, r->section->preorder[i]) + 1 >= levels;
+            r->folded[i - r->begin] =
+                rows_rel_depth(r, plan_section_node(r->section, i)) + 1 >= levels;
     folds_changed_everywhere(r, false);
     refold(r);
 }
@@ -796,13 +799,14 @@ static void index_restart(struct rows *r)
 static void index_node(struct rows *r, uint32_t i, const struct document *doc)
 {
     struct rows_index *ix = &r->ix;
-    const struct plan_node *n = r->section->preorder[i];
+    const struct plan_node *n = plan_section_node(r->section, i);
     uint32_t d = rows_rel_depth(r, n);
     if (r->depth8)
         r->depth8[i - r->begin] = (uint8_t)(d > 255 ? 255 : d);
     size_t before = r->n_spans;
-    if (!add_span(r, &ix->cap_sp, n->text.len ? n->text : n->name, i, doc) ||
-        !add_span(r, &ix->cap_sp, n->details_text, i, doc)) {
+    if (!add_span(r, &ix->cap_sp, plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n), i,
+                  doc) ||
+        !add_span(r, &ix->cap_sp, plan_node_details_text(n), i, doc)) {
         r->n_spans = before;
         ix->ok &= push(&r->loose, &r->n_loose, &ix->cap_l, i);
     }
@@ -815,7 +819,8 @@ static void index_node(struct rows *r, uint32_t i, const struct document *doc)
     enum op_class c = op_class_of(n);
     if (op_class_is_exchange(c))
         ix->ok &= push(&r->exchanges, &r->n_exchanges, &ix->cap_x, i);
-    if (n->stage >= 0 && (n == r->scope || !n->parent || n->parent->stage != n->stage))
+    if (n->stage >= 0 &&
+        (n == r->scope || !plan_node_parent(n) || plan_node_parent(n)->stage != n->stage))
         ix->ok &= push(&r->stage_starts, &r->n_stage_starts, &ix->cap_s, i);
 }
 
@@ -885,7 +890,7 @@ static bool jump_in(struct rows *r, const uint32_t *a, size_t n, int dir, bool *
 {
     if (!r->sel || n == 0)
         return false;
-    size_t i = pick_next(a, n, r->sel->preorder, dir, wrapped);
+    size_t i = pick_next(a, n, plan_node_preorder(r->sel), dir, wrapped);
     select_centered_at(r, a[i]);
     return true;
 }
@@ -963,7 +968,8 @@ static bool contains(struct slice s, const char *pat, size_t m, bool fold)
 
 static bool node_matches(const char *pat, size_t m, bool fold, const struct plan_node *n)
 {
-    return contains(n->text, pat, m, fold) || contains(n->details_text, pat, m, fold);
+    return contains(plan_node_text(n), pat, m, fold) ||
+           contains(plan_node_details_text(n), pat, m, fold);
 }
 
 /* A match at text offset at: mark the node whose span holds it.  The scan's span cursor
@@ -1347,7 +1353,7 @@ static bool scan_finish(struct rows *r)
     uint32_t *list = NULL;
     size_t count = 0;
     for (size_t i = 0; i < r->n_loose; i++) /* text outside the document: node by node */
-        if (node_matches(r->pattern, sc->m, sc->fold, r->section->preorder[r->loose[i]])) {
+        if (node_matches(r->pattern, sc->m, sc->fold, plan_section_node(r->section, r->loose[i]))) {
             uint32_t bit = r->loose[i] - r->begin;
             sc->marks[bit >> 6] |= 1ull << (bit & 63);
         }
@@ -1457,7 +1463,7 @@ static bool step_in_marks(struct rows *r, int dir, bool *wrapped)
     size_t n = r->end - r->begin;
     if (!r->sel || r->scan.found == 0)
         return false;
-    size_t from = r->sel->preorder - r->begin, i;
+    size_t from = plan_node_preorder(r->sel) - r->begin, i;
     bool wrap = false;
     if (dir > 0) {
         i = first_set(marks, from + 1, n);
@@ -1472,7 +1478,7 @@ static bool step_in_marks(struct rows *r, int dir, bool *wrapped)
         return false;
     if (wrapped)
         *wrapped = wrap;
-    rows_select_centered(r, r->section->preorder[r->begin + i]);
+    rows_select_centered(r, plan_section_node(r->section, r->begin + i));
     return true;
 }
 
@@ -1482,7 +1488,7 @@ static size_t match_at_sel(const struct rows *r)
 {
     size_t i = r->match_hint; /* compared by pointer: the selection's node is not read */
     return r->sel && i < r->n_matches && r->matches &&
-                   r->section->preorder[r->matches[i]] == r->sel
+                   plan_section_node(r->section, r->matches[i]) == r->sel
                ? i
                : SIZE_MAX;
 }
@@ -1496,7 +1502,7 @@ bool rows_search_step(struct rows *r, int dir, bool *wrapped)
     size_t i = match_at_sel(r);
     bool wrap;
     if (i == SIZE_MAX) {
-        i = pick_next(r->matches, r->n_matches, r->sel->preorder, dir, &wrap);
+        i = pick_next(r->matches, r->n_matches, plan_node_preorder(r->sel), dir, &wrap);
     } else if (dir > 0) {
         wrap = i + 1 == r->n_matches;
         i = wrap ? 0 : i + 1;
@@ -1516,7 +1522,7 @@ size_t rows_match_index(const struct rows *r)
     if (!r->sel)
         return 0;
     if (scan_live(r)) { /* while scanning: its rank among the marks found so far */
-        size_t at = r->sel->preorder - r->begin;
+        size_t at = plan_node_preorder(r->sel) - r->begin;
         const uint64_t *w = r->scan.marks;
         if (!(w[at >> 6] & (1ull << (at & 63))))
             return 0;
@@ -1530,7 +1536,7 @@ size_t rows_match_index(const struct rows *r)
     if (match_at_sel(r) != SIZE_MAX)
         return match_at_sel(r) + 1;
     size_t lo = 0, hi = r->n_matches;
-    uint32_t key = r->sel->preorder;
+    uint32_t key = plan_node_preorder(r->sel);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (r->matches[mid] < key)
@@ -1563,7 +1569,7 @@ static void add(char *buf, size_t cap, size_t *len, const char *s)
 /* Does the column of ancestor a continue below the current row? */
 static bool continues(const struct rows *r, const struct plan_node *a)
 {
-    return a != r->scope && a->next_sibling != NULL;
+    return a != r->scope && plan_node_next_sibling(a) != NULL;
 }
 
 unsigned rows_window_skip(uint32_t dmin, uint32_t dmax, struct rows_fit fit, unsigned prev)
@@ -1616,16 +1622,16 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
             snprintf(out->hint, sizeof out->hint, "%s%u ", ascii ? "..." : "\xE2\x80\xA6",
                      skip);
         bool cont[ROWS_PREFIX_MAX / 4];
-        const struct plan_node *a = n->parent;
+        const struct plan_node *a = plan_node_parent(n);
         for (uint32_t k = shown; k-- > 0 && a;) { /* bounded by max_levels */
             r->steps++;
             cont[k] = continues(r, a);
-            a = a->parent;
+            a = plan_node_parent(a);
         }
         size_t len = 0;
         for (uint32_t k = 0; k < shown; k++)
             add(out->guides, sizeof out->guides, &len, cont[k] ? bar : blank);
-        bool more = n->next_sibling != NULL && n != r->scope;
+        bool more = plan_node_next_sibling(n) != NULL && n != r->scope;
         memcpy(out->cont, out->guides, len + 1);
         cont_len = len;
         add(out->cont, sizeof out->cont, &cont_len, more ? bar : blank);
@@ -1640,7 +1646,7 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
         snprintf(out->hint, sizeof out->hint, "%s%u ", ascii ? "..." : "\xE2\x80\xA6", skip);
     }
     const char *g;
-    if (!n->first_child)
+    if (!plan_node_first_child(n))
         g = ascii ? "- " : "\xE2\x94\x80 ";
     else if (rows_is_folded(r, n))
         g = ascii ? "+ " : "\xE2\x96\xB8 ";
@@ -1649,7 +1655,8 @@ void rows_prefix(struct rows *r, const struct plan_node *n, bool ascii, unsigned
     snprintf(out->glyph, sizeof out->glyph, "%s", g);
     /* Open children hang from the glyph's column. */
     add(out->cont, sizeof out->cont, &cont_len,
-        n->first_child && !rows_is_folded(r, n) ? (ascii ? "| " : "\xE2\x94\x82 ") : "  ");
-    if (n->first_child && rows_is_folded(r, n))
+        plan_node_first_child(n) && !rows_is_folded(r, n) ? (ascii ? "| " : "\xE2\x94\x82 ")
+                                                          : "  ");
+    if (plan_node_first_child(n) && rows_is_folded(r, n))
         snprintf(out->marker, sizeof out->marker, "[+%u] ", (unsigned)n->subtree_size);
 }

@@ -117,7 +117,7 @@ void ws_tab_ready(struct workspace *ws, struct tab *tab)
     }
     /* Stages start near the root in every plan that has them. */
     for (uint32_t i = r->begin; i < r->end && i - r->begin < STAGE_PROBE && !tab->has_stages; i++)
-        tab->has_stages = tab->section->preorder[i]->stage >= 0;
+        tab->has_stages = plan_section_node(tab->section, i)->stage >= 0;
     ws_tab_summary(ws, tab);
 }
 
@@ -191,8 +191,8 @@ static bool tab_holds(const struct tab *tab, const struct plan_node *n)
         return false;
     if (!tab->scope)
         return true;
-    return n->preorder >= tab->scope->preorder &&
-           n->preorder <= tab->scope->preorder + tab->scope->subtree_size;
+    return plan_node_preorder(n) >= plan_node_preorder(tab->scope) &&
+           plan_node_preorder(n) <= plan_node_preorder(tab->scope) + tab->scope->subtree_size;
 }
 
 bool ws_jump_to(struct workspace *ws, struct plan_node *n, bool record)
@@ -285,7 +285,7 @@ static void section_label(const struct plan_section *s, unsigned codegen_i,
 /* "== Final Plan ==" -> "Final" */
 static void label_name(const struct plan_node *n, char *buf, size_t cap)
 {
-    struct slice s = slice_trim(n->text.len ? n->text : n->name);
+    struct slice s = slice_trim(plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n));
     while (s.len && (s.ptr[0] == '=' || s.ptr[0] == ' '))
         s.ptr++, s.len--;
     while (s.len && (s.ptr[s.len - 1] == '=' || s.ptr[s.len - 1] == ' '))
@@ -342,9 +342,9 @@ static bool add_tab(struct doc_view *dv, struct plan_section *s, struct plan_nod
 static struct plan_node *outer_adaptive(const struct plan_section *s)
 {
     for (uint32_t i = 0; i < s->n_nodes; i++) {
-        struct slice w = op_word(s->preorder[i]);
+        struct slice w = op_word(plan_section_node(s, i));
         if (slice_eq_cstr(w, "AdaptiveSparkPlan"))
-            return s->preorder[i];
+            return plan_section_node(s, i);
     }
     return NULL;
 }
@@ -368,7 +368,8 @@ bool ws_build_tabs(struct doc_view *dv)
                 continue;
             /* Only an adaptive plan has labels to split on: no pass over the others. */
             struct plan_node *a = p->adaptive ? outer_adaptive(s) : NULL;
-            for (struct plan_node *c = a ? a->first_child : NULL; c; c = c->next_sibling) {
+            for (struct plan_node *c = a ? plan_node_first_child(a) : NULL; c;
+                 c = plan_node_next_sibling(c)) {
                 if (!(c->flags & NODE_LABEL))
                     continue;
                 label_name(c, label, sizeof label);

@@ -12,11 +12,13 @@ struct slice clip_subtree_text(const struct plan_node *n)
 {
     const struct plan_section *sec = n->section;
     const struct plan_node *last = n;
-    if (sec && sec->preorder && n->preorder + n->subtree_size < sec->n_nodes)
-        last = sec->preorder[n->preorder + n->subtree_size];
-    const char *begin = n->text.ptr, *end = last->text.ptr + last->text.len;
+    if (sec && (sec->preorder_ || sec->first_node) &&
+        plan_node_preorder(n) + n->subtree_size < sec->n_nodes)
+        last = plan_section_node(sec, plan_node_preorder(n) + n->subtree_size);
+    const char *begin = plan_node_text(n).ptr,
+               *end = plan_node_text(last).ptr + plan_node_text(last).len;
     if (end < begin) /* not printed in order (cannot happen for Spark's trees) */
-        return n->text;
+        return plan_node_text(n);
     const char *text = sec && sec->plan && sec->plan->doc ? sec->plan->doc->src.text : NULL;
     while (text && begin > text && begin[-1] != '\n') /* the line's tree prefix too */
         begin--;
@@ -54,7 +56,7 @@ int clip_key(struct tui *t, enum key_action a)
     }
     switch (a) {
     case KA_COPY:
-        clip_copy(t, n->text, "the node's text");
+        clip_copy(t, plan_node_text(n), "the node's text");
         return RE_DRAW;
     case KA_COPY_TREE:
         clip_copy(t, clip_subtree_text(n), "the subtree");

@@ -23,9 +23,9 @@ static const signed char *severity_table(struct tui *t, const struct tab *tab,
         sev[i] = -1;
     for (size_t i = 0; i < a->n_findings; i++) {
         const struct plan_node *node = a->findings[i].node;
-        if (node && node->section == tab->section && node->preorder < n &&
-            (signed char)a->findings[i].severity > sev[node->preorder])
-            sev[node->preorder] = (signed char)a->findings[i].severity;
+        if (node && node->section == tab->section && plan_node_preorder(node) < n &&
+            (signed char)a->findings[i].severity > sev[plan_node_preorder(node)])
+            sev[plan_node_preorder(node)] = (signed char)a->findings[i].severity;
     }
     c->sev = sev;
     c->sev_section = tab->section;

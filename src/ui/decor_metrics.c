@@ -8,7 +8,7 @@
 static const struct plan_node *node_at(const struct tab *tab, uint32_t preorder)
 {
     return tab && tab->section && preorder < tab->section->n_nodes
-               ? tab->section->preorder[preorder]
+               ? plan_section_node(tab->section, preorder)
                : NULL;
 }
 

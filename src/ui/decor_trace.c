@@ -19,7 +19,8 @@ static void trace_decorate(const struct tui *t, const struct tab *tab, uint32_t 
                            struct row_decor *d)
 {
     const struct plan_node *p = t->trace.producer;
-    if (!p || p->section != tab->section || p->preorder != preorder || !decor_trace_live(t, tab))
+    if (!p || p->section != tab->section || plan_node_preorder(p) != preorder ||
+        !decor_trace_live(t, tab))
         return;
     d->mark = t->ws.utf8 && !t->ascii ? "\xE2\x97\x86" : "P"; /* ◆ */
     d->mark_role = ROLE_LINK;

@@ -20,8 +20,9 @@ int tui_split(const struct tui *t, const struct tab *tab)
     const struct plan_node *root = tab->section ? tab->section->first_root : NULL;
     /* A preview of a formatted plan has its nodes' ids but not yet their details, which
      * the whole document will have. */
-    bool long_details = (root && (root->details_text.len > 0 || (t->ws.loading && root->id >= 0))) ||
-                        t->explain;
+    bool long_details =
+        (root && (plan_node_details_text(root).len > 0 || (t->ws.loading && root->id >= 0))) ||
+        t->explain;
     return long_details ? 60 : 66;
 }
 
@@ -103,8 +104,9 @@ void tui_fit_rows(struct tui *t, struct tab *tab)
 static const struct plan_node *star_run_top(const struct plan_node *n)
 {
     const struct plan_node *top = n;
-    for (unsigned i = 0; i < 4096 && top->parent && top->parent->stage == 0; i++)
-        top = top->parent;
+    for (unsigned i = 0; i < 4096 && plan_node_parent(top) && plan_node_parent(top)->stage == 0;
+         i++)
+        top = plan_node_parent(top);
     return top;
 }
 
@@ -112,12 +114,12 @@ int64_t tree_stage_key(const struct plan_node *n)
 {
     if (n->stage != 0)
         return n->stage;
-    return -2 - (int64_t)star_run_top(n)->preorder;
+    return -2 - (int64_t)plan_node_preorder(star_run_top(n));
 }
 
 enum role tree_stage_role(const struct plan_node *n)
 {
-    uint32_t k = n->stage != 0 ? (uint32_t)n->stage : star_run_top(n)->preorder;
+    uint32_t k = n->stage != 0 ? (uint32_t)n->stage : plan_node_preorder(star_run_top(n));
     return (enum role)(ROLE_STAGE0 + k % THEME_STAGE_TINTS);
 }
 
@@ -192,7 +194,7 @@ int tree_prefix_cols(const struct rows_prefix *pf)
 /* The text a row shows: everything when wrapping (continuation lines included), capped. */
 struct slice tree_row_text(const struct plan_node *n)
 {
-    struct slice s = n->text.len ? n->text : n->name;
+    struct slice s = plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n);
     if (s.len > WRAP_MAX_BYTES)
         s.len = WRAP_MAX_BYTES;
     return s;

@@ -219,11 +219,12 @@ static void draw_status(const struct tui *t)
     if (r->sel && !walking && t->ws.loading) /* the preview's count is not the document's */
         len += (size_t)snprintf(right + len, sizeof right - len, "%.24s%s%u/%s  ",
                                 named ? tab->label : "", named ? " \xC2\xB7 " : "",
-                                r->sel->preorder - r->begin + 1, t->ws.utf8 ? "\xE2\x80\xA6" : "...");
+                                plan_node_preorder(r->sel) - r->begin + 1,
+                                t->ws.utf8 ? "\xE2\x80\xA6" : "...");
     else if (r->sel && !walking)
         len += (size_t)snprintf(right + len, sizeof right - len, "%.24s%s%u/%u  ",
                                 named ? tab->label : "", named ? " \xC2\xB7 " : "",
-                                r->sel->preorder - r->begin + 1, r->end - r->begin);
+                                plan_node_preorder(r->sel) - r->begin + 1, r->end - r->begin);
     snprintf(right + len, sizeof right - len, "?:help ");
     int right_w = 0;
     for (const char *p = right; *p; p++) /* columns: UTF-8 continuation bytes take none */

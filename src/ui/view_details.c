@@ -313,7 +313,7 @@ static bool add_merged_heading(struct details *ds, const struct plan_node *n, st
 {
     char id[16];
     int k = snprintf(id, sizeof id, "(%d) ", n->id);
-    struct slice name = slice_trim(n->name), tree = slice_trim(n->text);
+    struct slice name = slice_trim(plan_node_name(n)), tree = slice_trim(plan_node_text(n));
     size_t idk = (size_t)k;
     if (n->id < 0 || name.len == 0 || head.len < idk + name.len ||
         memcmp(head.ptr, id, idk) != 0 || memcmp(head.ptr + idk, name.ptr, name.len) != 0)
@@ -378,7 +378,8 @@ static void add_insight(struct details *ds, const struct tui *t, const struct pl
     add_line(ds, ROLE_NORMAL, 0, "");
     struct insight_text entry;
     int width = ds->width > 12 ? ds->width - 1 : 12;
-    bool known = insight_format_entry(n->name.len ? n->name : n->text, width, &entry);
+    bool known = insight_format_entry(plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n),
+                                      width, &entry);
     for (size_t i = 0; i < entry.n_lines; i++) {
         const char *line = entry.lines[i];
         enum role role = ROLE_NORMAL;
@@ -424,24 +425,27 @@ static void build(struct details *ds, const struct tui *t, const struct plan_nod
     }
     enum role role = tree_node_role(n);
     struct slice fields = {0};
-    if (n->details_text.len) {
-        const char *nl = memchr(n->details_text.ptr, '\n', n->details_text.len);
-        size_t head = nl ? (size_t)(nl - n->details_text.ptr) : n->details_text.len;
-        struct slice header = slice_make(n->details_text.ptr, head > 4096 ? 4096 : head);
+    if (plan_node_details_text(n).len) {
+        const char *nl = memchr(plan_node_details_text(n).ptr, '\n', plan_node_details_text(n).len);
+        size_t head =
+            nl ? (size_t)(nl - plan_node_details_text(n).ptr) : plan_node_details_text(n).len;
+        struct slice header = slice_make(plan_node_details_text(n).ptr, head > 4096 ? 4096 : head);
         if (nl)
-            fields = slice_make(nl + 1, n->details_text.len - head - 1);
+            fields = slice_make(nl + 1, plan_node_details_text(n).len - head - 1);
         if (!add_merged_heading(ds, n, header, role)) {
             /* Unusual shapes: the header, then the tree line, labelled. */
             add_logical_as(ds, header.ptr, 0, header.len, role, 0, true);
-            add_labelled(ds, "Tree line", n->text.len ? n->text : n->name);
+            add_labelled(ds, "Tree line",
+                         plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n));
         }
     } else {
-        add_block(ds, n->text.len ? n->text : n->name, role, false, true);
+        add_block(ds, plan_node_text(n).len ? plan_node_text(n) : plan_node_name(n), role, false,
+                  true);
     }
     if (n->flags & NODE_TRUNCATED)
         add_generated(ds, ROLE_HINT, 0, "(the plan printed this node's text cut short)");
     /* A subquery's header names the operator that hosts it ("Hosting operator id = 3"). */
-    if (!n->parent && n->section->title.len &&
+    if (!plan_node_parent(n) && n->section->title.len &&
         (n->section->kind == SECTION_SUBQUERY || n->section->kind == SECTION_CODEGEN))
         add_labelled(ds, "Section", n->section->title);
     add_insight(ds, t, n); /* findings, and with i the operator's explanation */
@@ -454,7 +458,7 @@ static void build(struct details *ds, const struct tui *t, const struct plan_nod
     if (fields.len) {
         add_generated(ds, ROLE_NORMAL, 0, "%s", "");
         add_block(ds, fields, ROLE_NORMAL, true, false);
-    } else if (!n->details_text.len && n->n_details) {
+    } else if (!plan_node_details_text(n).len && n->n_details) {
         add_generated(ds, ROLE_NORMAL, 0, "%s", "");
         struct plan_details it;
         struct plan_detail d;
@@ -485,9 +489,9 @@ static void build(struct details *ds, const struct tui *t, const struct plan_nod
                       tree_stage_label(n, label, sizeof label));
     else
         add_generated(ds, ROLE_NORMAL, 13, "Codegen stage: none");
-    if (n->details_line)
+    if (plan_node_details_line(n))
         add_generated(ds, ROLE_NORMAL, 10, "Input line: %u (details at line %u)", n->line,
-                      n->details_line);
+                      plan_node_details_line(n));
     else
         add_generated(ds, ROLE_NORMAL, 10, "Input line: %u", n->line);
     /* The document's name: a path, "stdin", "paste 2". */

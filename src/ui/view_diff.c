@@ -44,7 +44,7 @@ static void side_of_tab(struct diff_part *p, struct diff_side *s, const struct d
     p->section = tab->section;
     p->line = tab->section->line;
     const struct plan_node *scope = tab->scope;
-    p->first_root = scope ? (node_is_label(scope) ? scope->first_child : scope)
+    p->first_root = scope ? (node_is_label(scope) ? plan_node_first_child(scope) : scope)
                           : tab->section->first_root;
     memset(s, 0, sizeof *s);
     s->doc = doc;
@@ -191,7 +191,7 @@ static struct slice side_text(const struct diff_entry *e, bool b)
 {
     const struct plan_node *n = b ? e->b : e->a;
     const struct diff_part *p = b ? e->part_b : e->part_a;
-    struct slice s = n ? n->text : p ? p->title : slice_make("", 0);
+    struct slice s = n ? plan_node_text(n) : p ? p->title : slice_make("", 0);
     const char *nl = s.len ? memchr(s.ptr, '\n', s.len) : NULL;
     if (nl)
         s.len = (size_t)(nl - s.ptr);

@@ -115,7 +115,7 @@ static void trace_id(struct tui *t, const struct exprid_ref *ref)
     size_t k = 0;
     for (size_t i = 0; i < hits.n; i++)  /* hits are in input order: pre-order in a section */
         if (rows_contains(r, hits.nodes[i]))
-            pos[k++] = hits.nodes[i]->preorder;
+            pos[k++] = plan_node_preorder(hits.nodes[i]);
     memcpy(pattern, ref->text.ptr, ref->text.len);
     pattern[ref->text.len] = '\0';
     /* The row highlight compares like the search: exact when the id has capitals (10L),
@@ -133,11 +133,12 @@ static void trace_id(struct tui *t, const struct exprid_ref *ref)
     if (hits.producer && rows_contains(r, hits.producer))
         rows_select_centered(r, (struct plan_node *)hits.producer);
     else if (k)
-        rows_select_centered(r, r->section->preorder[pos[0]]);
+        rows_select_centered(r, plan_section_node(r->section, pos[0]));
     char where[160] = "not in this plan";
     if (hits.producer) {
-        struct slice w = catalog_operator_name(hits.producer->name.len ? hits.producer->name
-                                                                       : hits.producer->text);
+        struct slice w = catalog_operator_name(plan_node_name(hits.producer).len
+                                                   ? plan_node_name(hits.producer)
+                                                   : plan_node_text(hits.producer));
         snprintf(where, sizeof where, "%.*s on line %lu", (int)(w.len > 60 ? 60 : w.len), w.ptr,
                  (unsigned long)hits.producer->line);
     }

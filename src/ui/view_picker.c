@@ -71,9 +71,9 @@ static void describe(const struct tui *t, struct pick *e)
     e->nodes = tab->scope ? tab->scope->subtree_size + 1 : s->n_nodes;
     e->counted = e->nodes <= PICKER_COUNT_MAX;
     if (e->counted) {
-        uint32_t begin = tab->scope ? tab->scope->preorder : 0;
+        uint32_t begin = tab->scope ? plan_node_preorder(tab->scope) : 0;
         for (uint32_t i = begin; i < begin + e->nodes && i < s->n_nodes; i++)
-            if (op_class_of(s->preorder[i]) == OP_SHUFFLE)
+            if (op_class_of(plan_section_node(s, i)) == OP_SHUFFLE)
                 e->shuffles++;
     }
     int n = (int)(s->title.len > 80 ? 80 : s->title.len);

@@ -216,7 +216,7 @@ static void draw_wrapped(const struct tui *t, const struct screen_row *sr, int y
         i = end + 1;
     }
     draw_fill(dl, theme_attr(ROLE_NORMAL, v));
-    if (text.len < n->text.len || i < text.len) {
+    if (text.len < plan_node_text(n).len || i < text.len) {
         dl->cut = true;
         draw_cut_marker(dl, theme_attr(ROLE_CUT, v));
     }
@@ -275,7 +275,7 @@ static void draw_row(const struct tui *t, const struct tree_state *st,
     } else {
         put_highlighted(&dl, text, attr, hl, tab->rows.pattern, true);
         /* Continuation lines (or a text cut at the cap) are not shown: say so. */
-        if (memchr(text.ptr, '\n', text.len) != NULL || text.len < n->text.len)
+        if (memchr(text.ptr, '\n', text.len) != NULL || text.len < plan_node_text(n).len)
             dl.cut = true;
         draw_fill(&dl, theme_attr(ROLE_NORMAL, v));
         draw_cut_marker(&dl, theme_attr(ROLE_CUT, v));
@@ -409,7 +409,7 @@ static void tree_prepare(struct tui *t, void *state)
         tree_prefix(t, r, n, &sr->pf);
         if (st->flipped)
             flip_prefix(&sr->pf, t->ascii);
-        decor_row(t, tab, n->preorder, &sr->dec);
+        decor_row(t, tab, plan_node_preorder(n), &sr->dec);
     }
     for (size_t i = 0; st->flipped && i < st->n / 2; i++) {
         struct screen_row tmp = st->rows[i];
@@ -452,7 +452,7 @@ static struct plan_node *row_at(const struct tui *t, const struct tree_state *st
             int start = t->L.tree_x + t->L.gutter_w + draw_width(slice_cstr(sr->pf.hint), true) +
                         (int)sr->pf.guide_cols - (t->wrap ? 0 : st->hscroll);
             int end = start + 2 + (int)strlen(sr->pf.marker);
-            *on_marker = sr->node->first_child && y == line && x >= start - 1 && x < end;
+            *on_marker = plan_node_first_child(sr->node) && y == line && x >= start - 1 && x < end;
             return sr->node;
         }
         line += sr->h;

@@ -38,7 +38,7 @@ static void step_entry(const struct walk_step *st, size_t step, char *buf, size_
     } else if (st->starts_stage && step > 0) {
         enum catalog_role r = node_role(st->node);
         snprintf(buf, cap, " (a new job stage starts %s)",
-                 st->node->first_child                                ? "here"
+                 plan_node_first_child(st->node)                                ? "here"
                  : r == CAT_SCAN || r == CAT_CACHE || r == CAT_RELATION ? "at a scan"
                                                                         : "at this leaf");
     }
@@ -57,7 +57,8 @@ static void show_step(struct tui *t, const struct walk_state *w)
     const struct walk_step *st = &w->walk.steps[w->step];
     ws_jump_to(&t->ws, (struct plan_node *)st->node, false);
     t->details_gen++; /* the details follow the step */
-    struct slice op = catalog_operator_name(st->node->name.len ? st->node->name : st->node->text);
+    struct slice op = catalog_operator_name(
+        plan_node_name(st->node).len ? plan_node_name(st->node) : plan_node_text(st->node));
     int opn = (int)(op.len > 60 ? 60 : op.len);
     if (logical(ws_tab(&t->ws))) {
         ws_message(&t->ws, false, "walk %zu/%zu (Space b q) \xC2\xB7 logical plan: %.*s",

@@ -26,7 +26,7 @@
 static int doc_has_node(const struct document *doc, const struct plan_node *n)
 {
     for (size_t i = 0; i < doc->n_all_nodes; i++)
-        if (doc->all_nodes[i] == n)
+        if (document_node(doc, i) == n)
             return 1;
     return 0;
 }

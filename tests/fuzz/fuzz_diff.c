@@ -56,7 +56,7 @@ static size_t side_nodes(const struct diff_side *s)
 {
     size_t n = 0;
     for (size_t i = 0; i < s->n_parts; i++)
-        for (const struct plan_node *r = s->parts[i].first_root; r; r = r->next_sibling)
+        for (const struct plan_node *r = s->parts[i].first_root; r; r = plan_node_next_sibling(r))
             n += r->subtree_size + 1;
     return n;
 }

@@ -37,17 +37,20 @@ static void same_as_the_walk(const struct document *doc, const uint8_t *data, si
     plan_order_enable(true);
     check(s == SP_OK && w->n_all_nodes == doc->n_all_nodes);
     for (size_t i = 0; i < doc->n_all_nodes; i++) {
-        const struct plan_node *a = doc->all_nodes[i], *b = w->all_nodes[i];
-        check(a->line == b->line && a->depth == b->depth && a->preorder == b->preorder &&
+        const struct plan_node *a = document_node(doc, i), *b = document_node(w, i);
+        check(a->line == b->line && a->depth == b->depth &&
+              plan_node_preorder(a) == plan_node_preorder(b) &&
               a->subtree_size == b->subtree_size && a->id == b->id &&
               a->section->n_nodes == b->section->n_nodes);
     }
     for (const struct plan *p = doc->first_plan, *q = w->first_plan; p && q;
          p = p->next, q = q->next) {
         check(p->by_id_len == q->by_id_len);
-        for (uint32_t k = 0; k < p->by_id_len; k++)
-            check(!p->by_id[k] == !q->by_id[k] &&
-                  (!p->by_id[k] || p->by_id[k]->line == q->by_id[k]->line));
+        for (uint32_t k = 0; k < p->by_id_len; k++) {
+            const struct plan_node *x = plan_node_find_by_id(p, (int32_t)k);
+            const struct plan_node *y = plan_node_find_by_id(q, (int32_t)k);
+            check(!x == !y && (!x || x->line == y->line));
+        }
     }
     document_free(w);
 }
@@ -71,14 +74,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (const struct plan_section *sec = p->first_section; sec; sec = sec->next) {
             check_slice(doc, sec->title);
             for (uint32_t i = 0; i < sec->n_nodes; i++) {
-                const struct plan_node *n = sec->preorder[i];
+                const struct plan_node *n = plan_section_node(sec, i);
                 check(n->section == sec);
-                check(n->preorder == i);
+                check(plan_node_preorder(n) == i);
                 check(i + 1 + (size_t)n->subtree_size <= sec->n_nodes);
-                check(n->parent ? n->depth == n->parent->depth + 1 : n->depth == 0);
+                check(plan_node_parent(n) ? n->depth == plan_node_parent(n)->depth + 1
+                                          : n->depth == 0);
                 check(n->line >= 1 && n->line <= lines);
-                check_slice(doc, n->name);
-                check_slice(doc, n->text);
+                check_slice(doc, plan_node_name(n));
+                check_slice(doc, plan_node_text(n));
                 /* The fields split on demand are the ones the parser counted. */
                 struct plan_details it;
                 struct plan_detail d;
@@ -87,10 +91,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 for (; plan_details_next(&it, &d); k++) {
                     check_slice(doc, d.key);
                     check_slice(doc, d.value);
-                    check_slice(doc, n->details_text);
-                    check(d.key.ptr >= n->details_text.ptr &&
-                          d.value.ptr + d.value.len <= n->details_text.ptr + n->details_text.len);
-                    check(d.line >= n->details_line && d.line <= lines);
+                    check_slice(doc, plan_node_details_text(n));
+                    check(d.key.ptr >= plan_node_details_text(n).ptr &&
+                          d.value.ptr + d.value.len <=
+                              plan_node_details_text(n).ptr + plan_node_details_text(n).len);
+                    check(d.line >= plan_node_details_line(n) && d.line <= lines);
                 }
                 check(k == n->n_details);
                 seen++;

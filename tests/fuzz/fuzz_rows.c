@@ -26,7 +26,8 @@ static int visible(struct rows *r, const struct plan_node *n)
     if (!n || !rows_contains(r, n))
         return 0;
     /* Bound: the node's depth inside the tab. */
-    for (const struct plan_node *a = n->parent; a && rows_contains(r, a); a = a->parent)
+    for (const struct plan_node *a = plan_node_parent(n); a && rows_contains(r, a);
+         a = plan_node_parent(a))
         if (rows_is_folded(r, a))
             return 0;
     return 1;
@@ -99,7 +100,7 @@ static size_t press(struct rows *r, struct plan_section *s, const uint8_t *k, si
     case 20: rows_scroll(r, -3); break;
     case 21: /* a click: a node of the tab by position */
         if (left && r->end > r->begin) {
-            struct plan_node *n = s->preorder[r->begin + k[1] % (r->end - r->begin)];
+            struct plan_node *n = plan_section_node(s, r->begin + k[1] % (r->end - r->begin));
             if (k[0] / 24 % 2)
                 rows_select(r, n);
             else
@@ -143,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (i == want)
                 s = t;
     if (s && s->n_nodes) {
-        struct plan_node *scope = tab & 0x80 ? s->preorder[(tab >> 1) % s->n_nodes] : NULL;
+        struct plan_node *scope = tab & 0x80 ? plan_section_node(s, (tab >> 1) % s->n_nodes) : NULL;
         struct rows r;
         if (rows_init(&r, s, scope)) {
             rows_set_height(&r, 1 + height % 60);

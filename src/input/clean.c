@@ -942,6 +942,41 @@ static bool has_quote(const char *p, uint32_t len)
     return memchr(p, '"', len) || memchr(p, '\'', len);
 }
 
+/* cl_wrap_scan_line (clean_wrap.c) when nothing in it can count: the state it carries from
+ * line to line moved on, and true; false when it must run.  Nothing counts when the line
+ * before is no header (a plan's or an AQE one: its root follows), no schema line and starts
+ * with neither '=' (a header cut in two) nor '-' ("-- !query analysis"), and either the line
+ * continues nothing (blank, a tree line, a header, a section or a field line: only a line
+ * as wide as the widest so far may then count, as a terminal's cut) or the line before is
+ * narrower than WRAP_MIN_WIDTH and no tree line (no long word moved down).  Most lines of a
+ * big plan are done here with a few compares. */
+static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, const struct cl_line *prev,
+                                     const struct cl_facts *prev_f, uint32_t prev_w,
+                                     const struct cl_facts *cur_f, uint32_t cur_w)
+{
+    enum cl_kind pk = prev_f->kind, ck = cur_f->kind;
+    if (pk == K_HEADER || prev_f->aqe_header || ws->prev_schema ||
+        (prev->len && (prev->p[0] == '=' || prev->p[0] == '-')))
+        return false;
+    if (ck == K_OTHER || ck == K_DETAILS) {
+        if (prev_w >= WRAP_MIN_WIDTH || pk == K_TREE)
+            return false;
+    } else if (prev_w >= WRAP_MIN_WIDTH && prev_w >= ws->max_w) {
+        return false;
+    }
+    if (prev_w > ws->max_w) {
+        ws->max_w = prev_w;
+        ws->at_max = 0;
+        ws->at_max_midword = 0;
+        ws->first_at_max.len = 0;
+    }
+    ws->prev_schema = prev_f->analyzed;
+    ws->prev_after_header = false;
+    ws->prev_root_like = pk == K_BLANK;
+    ws->last_w = cur_w;
+    return true;
+}
+
 bool clean_quick_scan(const char *s, size_t n)
 {
     if (n >= 2 && (((unsigned char)s[0] == 0xFF && (unsigned char)s[1] == 0xFE) ||
@@ -977,7 +1012,7 @@ bool clean_quick_scan(const char *s, size_t n)
         while (l.len && (l.p[l.len - 1] == ' ' || l.p[l.len - 1] == '\t'))
             l.len--;
         struct cl_facts f;
-        cl_facts(l.p, l.len, &f);
+        cl_facts_quick(l.p, l.len, &f);
         enum cl_kind kind = f.kind;
         uint32_t ind = cl_indent(l.p, l.len);
         if (kind != K_BLANK) {
@@ -1018,7 +1053,8 @@ bool clean_quick_scan(const char *s, size_t n)
             prev_number = -2;
         }
         uint32_t width = (marks & MARK_HIGH) ? cl_line_width(&l, &f) : l.len;
-        cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
+        if (!wrap_scan_nothing(&ws, &prev, &prev_f, prev_width, &f, width))
+            cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
         /* The checker only looks at tree lines and the lines that end a block. */
         if (f.content || kind == K_BLANK || kind == K_HEADER || kind == K_SECTION) {
             if (!cl_tree_check_line(&tc, &f))

@@ -344,6 +344,66 @@ void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
     f->blank_end = len && (p[len - 1] == ' ' || p[len - 1] == '\t');
 }
 
+/* The lines Spark prints most, told at a glance: a tree line whose prefix is whole units of
+ * "   " and ":  " then "+- " or ":- ", a details header "(N) Name", a details field or root
+ * at column 0 that no headline can start (those start with 'F', 'G', 'S', '=', '/', '-').
+ * For them the facts are what cl_facts finds, worked out from the shape: in such a prefix
+ * no ':' lost its spaces and the marker ends it; without one nothing but the first byte
+ * decides the prefix's facts.  Every other line goes to cl_facts. */
+void cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f)
+{
+    if (!len) {
+        memset(f, 0, sizeof *f); /* K_BLANK is 0 */
+        return;
+    }
+    char c0 = p[0];
+    if (c0 == ' ' || c0 == ':' || c0 == '+') {
+        uint32_t j = 0, colons = 0;
+        /* Bound: 3 bytes a round, up to the line's end. */
+        while (j + 3 <= len && (p[j] == ' ' || p[j] == ':') && p[j + 1] == ' ' && p[j + 2] == ' ') {
+            colons += p[j] == ':';
+            j += 3;
+        }
+        if (j + 2 < len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-' && p[j + 2] == ' ') {
+            uint32_t content = j + 3;
+            char c = content < len ? p[content] : '\0';
+            f->content = content;
+            f->marker = j;
+            f->colons = colons;
+            f->kind = K_TREE;
+            f->collapsed = false;
+            f->aqe_header = (c == '=' || c == ' ' || c == '\t') &&
+                            cl_is_header(p + content, len - content);
+            f->analyzed = false;
+            f->blank_end = p[len - 1] == ' ' || p[len - 1] == '\t';
+            f->bar_marker = p[j] == ':';
+            f->lead_space = c0 == ' ';
+            return;
+        }
+    } else if ((c0 >= 'A' && c0 <= 'Z' && c0 != 'F' && c0 != 'G' && c0 != 'S') || c0 == '(') {
+        enum cl_kind kind = K_OTHER;
+        if (c0 == '(') {
+            uint32_t j = 1;
+            while (j < len && is_digit(p[j]))
+                j++;
+            if (j > 1 && j < len && p[j] == ')' && (j + 1 == len || p[j + 1] == ' '))
+                kind = K_DETAILS;
+        } else if (is_field(p, len)) {
+            kind = K_FIELD;
+        }
+        f->content = f->marker = f->colons = 0;
+        f->kind = (uint8_t)kind;
+        f->collapsed = false;
+        f->aqe_header = false;
+        f->analyzed = false;
+        f->blank_end = p[len - 1] == ' ' || p[len - 1] == '\t';
+        f->bar_marker = false;
+        f->lead_space = false;
+        return;
+    }
+    cl_facts(p, len, f);
+}
+
 uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f)
 {
     /* Everything before the marker is a space or a ':' (prefix_scan): a column a byte. */

@@ -269,12 +269,48 @@ uint32_t cl_tree_content_col(const char *p, uint32_t len)
     return tree_prefix_len(p, len);
 }
 
+/* Where the loop of is_field below goes on from: 1, or past the key bytes 16 at a time
+ * while the line holds 17 more (the byte after each is looked at), as the loop would step
+ * over them: a letter, a digit or '_', or a ' ' that no ' ', '[' or ':' follows. */
+static uint32_t field_key_end(const char *p, uint32_t len)
+{
+    uint32_t i = 1;
+#ifdef __SSE2__
+    const uint32_t lim = len < 48 ? len : 48;
+    const __m128i lower_bit = _mm_set1_epi8(0x20);
+    const __m128i a1 = _mm_set1_epi8('a' - 1), z1 = _mm_set1_epi8('z' + 1);
+    const __m128i d1 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
+    const __m128i sp = _mm_set1_epi8(' '), us = _mm_set1_epi8('_');
+    const __m128i open = _mm_set1_epi8('['), colon = _mm_set1_epi8(':');
+    /* Bound: 16 bytes a round, 48 at most.  Bytes above 0x7F are negative to the signed
+       compares: no key byte, as in lex_key_char. */
+    while (i + 16 <= lim && i + 17 <= len) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 1));
+        __m128i low = _mm_or_si128(v, lower_bit); /* 'A'..'Z' -> 'a'..'z' */
+        __m128i word = _mm_or_si128(
+            _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(low, a1), _mm_cmplt_epi8(low, z1)),
+                         _mm_and_si128(_mm_cmpgt_epi8(v, d1), _mm_cmplt_epi8(v, d9))),
+            _mm_cmpeq_epi8(v, us));
+        __m128i stop_next = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(next, sp),
+                                                      _mm_cmpeq_epi8(next, open)),
+                                         _mm_cmpeq_epi8(next, colon));
+        __m128i joins = _mm_andnot_si128(stop_next, _mm_cmpeq_epi8(v, sp));
+        unsigned ok = (unsigned)_mm_movemask_epi8(_mm_or_si128(word, joins));
+        if (ok != 0xFFFFu)
+            return i + (uint32_t)__builtin_ctz(~ok);
+        i += 16;
+    }
+#endif
+    return i;
+}
+
 /* "Output [4]: ", "Condition : ", "Join type: ", "Arguments: " ... a details field line. */
 static bool is_field(const char *p, uint32_t len)
 {
     if (!len || !(p[0] >= 'A' && p[0] <= 'Z'))
         return false;
-    uint32_t i = 1;
+    uint32_t i = field_key_end(p, len);
     /* Bound: keys are short; 48 characters at most are looked at. */
     while (i < len && i < 48 &&
            ((lex_key_char[(unsigned char)p[i]] & LEX_KEY_WORD) ||
@@ -344,21 +380,58 @@ void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
     f->blank_end = len && (p[len - 1] == ' ' || p[len - 1] == '\t');
 }
 
+/* A line at column 0 starting with 'F', 'G' or 'S' may be a section line ("Found 3 ...",
+ * "Generated code:", "Subquery:1", "Subplan:1"): headline_kind looks at its first two
+ * bytes; the other capitals start none. */
+static inline bool headline_may_start(const char *p, uint32_t len)
+{
+    switch (p[0]) {
+    case 'F': return len < 2 || p[1] == 'o';
+    case 'G': return len < 2 || p[1] == 'e';
+    case 'S': return len < 2 || p[1] == 'u';
+    default: return false;
+    }
+}
+
 /* The lines Spark prints most, told at a glance: a tree line whose prefix is whole units of
  * "   " and ":  " then "+- " or ":- ", a details header "(N) Name", a details field or root
- * at column 0 that no headline can start (those start with 'F', 'G', 'S', '=', '/', '-').
+ * at column 0 led by a capital that no headline can start (headline_may_start).
  * For them the facts are what cl_facts finds, worked out from the shape: in such a prefix
  * no ':' lost its spaces and the marker ends it; without one nothing but the first byte
- * decides the prefix's facts.  Every other line goes to cl_facts. */
-void cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f)
+ * decides the prefix's facts.  Every other line goes to cl_facts.  Returns true for the
+ * shapes above (and the empty line), false for a line cl_facts had to look at. */
+bool cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f)
 {
     if (!len) {
         memset(f, 0, sizeof *f); /* K_BLANK is 0 */
-        return;
+        return true;
     }
     char c0 = p[0];
     if (c0 == ' ' || c0 == ':' || c0 == '+') {
         uint32_t j = 0, colons = 0;
+#ifdef __SSE2__
+        /* Five units a compare while 16 bytes of the line are left: a unit starts at each
+           third byte (bits 0x9249 of the block), is ' ' or ':' there and ' ' elsewhere. */
+        const __m128i sp = _mm_set1_epi8(' '), bar = _mm_set1_epi8(':');
+        /* Bound: 15 bytes a round, up to the line's end. */
+        while (j + 16 <= len) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
+            unsigned spaces = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, sp));
+            unsigned bars = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bar)) & 0x9249u;
+            unsigned bad = ~(spaces | bars) & 0xFFFFu;
+            if (spaces == 0xFFFFu) {
+                /* A deep line's indentation: whole units of spaces, skipped a word at a
+                   time (blank.h). */
+                j += (uint32_t)(blank_skip_spaces(p, j, len) - j) / 3 * 3;
+                continue;
+            }
+            uint32_t k = bad ? (uint32_t)__builtin_ctz(bad) : 16, units = k / 3;
+            colons += bits16(bars & ((1u << (3 * units)) - 1));
+            j += 3 * units;
+            if (k < 16)
+                break; /* the unit at j is no prefix unit: the loop below tells so */
+        }
+#endif
         /* Bound: 3 bytes a round, up to the line's end. */
         while (j + 3 <= len && (p[j] == ' ' || p[j] == ':') && p[j + 1] == ' ' && p[j + 2] == ' ') {
             colons += p[j] == ':';
@@ -378,9 +451,9 @@ void cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f)
             f->blank_end = p[len - 1] == ' ' || p[len - 1] == '\t';
             f->bar_marker = p[j] == ':';
             f->lead_space = c0 == ' ';
-            return;
+            return true;
         }
-    } else if ((c0 >= 'A' && c0 <= 'Z' && c0 != 'F' && c0 != 'G' && c0 != 'S') || c0 == '(') {
+    } else if ((c0 >= 'A' && c0 <= 'Z' && !headline_may_start(p, len)) || c0 == '(') {
         enum cl_kind kind = K_OTHER;
         if (c0 == '(') {
             uint32_t j = 1;
@@ -399,9 +472,10 @@ void cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f)
         f->blank_end = p[len - 1] == ' ' || p[len - 1] == '\t';
         f->bar_marker = false;
         f->lead_space = false;
-        return;
+        return true;
     }
     cl_facts(p, len, f);
+    return false;
 }
 
 uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f)

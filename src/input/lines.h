@@ -167,8 +167,10 @@ struct cl_facts {
 _Static_assert(sizeof(struct cl_facts) == 16, "one cl_facts per input line: keep it 16 bytes");
 void cl_facts(const char *p, uint32_t len, struct cl_facts *f);
 /* The same facts, found with a few compares on the lines Spark prints most (the quick scan's,
- * which looks at every line of a big file). */
-void cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f);
+ * which looks at every line of a big file): true when the line is one of them (lines.c
+ * says which: an empty line, a tree line with a standard prefix, a details header, a field
+ * line or a root at column 0 no headline can start), false when cl_facts looked. */
+bool cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f);
 /* cl_width of a line whose facts are known: its prefix is not looked at again. */
 uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f);
 enum cl_kind cl_kind(const char *p, uint32_t len);

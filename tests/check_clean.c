@@ -1589,6 +1589,13 @@ static const char *const QUICK_SHAPES[] = {
     "<div>\n# MAGIC %sql\n/**\n * x\n */\n-- x\n-- y\n> a\n> b\n// c\n// d\n",
     "+------+\n|  a   |\n+------+\n",
     "\t+- X\n",
+    /* A short field line where a cut header, a cut schema line or a root may end: its kind
+       (a field or not) decides. */
+    "== Subtree 1 / 2 (maxMethodCodeSize:324\nKeys: x ==\nKeys: y\n",
+    "== Analyzed Logical Plan ==\na: int,\nKeys: b\nProject [a]\n",
+    "-- !query analysis\nKeys: x\nOutput [1]: [a#1]\n",
+    "Output [2]: [a#1, b#2, c#3, d#4, e#5, f#6, g#7]\nKeys: x\nInput: y\n",
+    "+- Project [a#1, b#2]\nKeys: x\nInput: y\n",
 };
 
 START_TEST(quick_scan_gives_the_verdict_it_always_gave)

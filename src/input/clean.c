@@ -1022,13 +1022,19 @@ static bool has_quote(const char *p, uint32_t len)
  * as wide as the widest so far may then count, as a terminal's cut) or the line before is
  * narrower than WRAP_MIN_WIDTH and no tree line (no long word moved down).  Most lines of a
  * big plan are done here with a few compares. */
+static inline bool wrap_prev_plain(const struct cl_wrap_scan *ws, const struct cl_line *prev,
+                                   const struct cl_facts *prev_f)
+{
+    return !(prev_f->kind == K_HEADER || prev_f->aqe_header || ws->prev_schema ||
+             (prev->len && (prev->p[0] == '=' || prev->p[0] == '-')));
+}
+
 static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, const struct cl_line *prev,
                                      const struct cl_facts *prev_f, uint32_t prev_w,
                                      const struct cl_facts *cur_f, uint32_t cur_w)
 {
     enum cl_kind pk = prev_f->kind, ck = cur_f->kind;
-    if (pk == K_HEADER || prev_f->aqe_header || ws->prev_schema ||
-        (prev->len && (prev->p[0] == '=' || prev->p[0] == '-')))
+    if (!wrap_prev_plain(ws, prev, prev_f))
         return false;
     if (ck == K_OTHER || ck == K_DETAILS) {
         if (prev_w >= WRAP_MIN_WIDTH || pk == K_TREE)
@@ -1087,7 +1093,14 @@ bool clean_quick_scan(const char *s, size_t n)
            column 0 are not indented), so only what they carry to the next line is set. */
         bool plain = !rare && (!l.len || (!doc_next && l.p[l.len - 1] != ' ' &&
                                           l.p[l.len - 1] != '\t'));
-        if (plain && cl_facts_quick(l.p, l.len, &f)) {
+        /* A details field (K_FIELD) and another line at column 0 (K_OTHER) differ only to
+           the wrap evidence: not when wrap_scan_nothing does all for this line whatever
+           its kind (the line before is narrower than WRAP_MIN_WIDTH, no tree line, and
+           nothing about it makes wrap_scan_nothing give up) and will do all for the next
+           (this line is narrower too).  Such a line is not told which. */
+        bool field_kind = prev_width >= WRAP_MIN_WIDTH || l.len >= WRAP_MIN_WIDTH ||
+                          prev_kind == K_TREE || !wrap_prev_plain(&ws, &prev, &prev_f);
+        if (plain && cl_facts_quick(l.p, l.len, &f, field_kind)) {
             width = l.len;
             if (f.kind == K_BLANK) {
                 prev_prefix = PX_NONE;
@@ -1125,7 +1138,7 @@ bool clean_quick_scan(const char *s, size_t n)
         while (l.len && (l.p[l.len - 1] == ' ' || l.p[l.len - 1] == '\t'))
             l.len--;
         if (!plain) /* else the facts are the line's, which has no blank to trim */
-            cl_facts_quick(l.p, l.len, &f);
+            cl_facts_quick(l.p, l.len, &f, true);
         enum cl_kind kind = f.kind;
         uint32_t ind = cl_indent(l.p, l.len);
         if (kind != K_BLANK) {

@@ -206,11 +206,14 @@ static inline bool cl_headline_may_start(const char *p, uint32_t len)
  * For them the facts are what cl_facts finds, worked out from the shape: in such a prefix
  * no ':' lost its spaces and the marker ends it; without one nothing but the first byte
  * decides the prefix's facts.  Every other line goes to cl_facts.  Returns true for the
- * shapes above (and the empty line), false for a line cl_facts had to look at. */
+ * shapes above (and the empty line), false for a line cl_facts had to look at.
+ * Without field_kind a line at column 0 led by a capital is K_OTHER even when it is a
+ * details field (K_FIELD): for a caller that knows the two cannot differ for it. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline bool cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f)
+static inline bool cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f,
+                                  bool field_kind)
 {
     if (!len) {
         memset(f, 0, sizeof *f); /* K_BLANK is 0 */
@@ -272,7 +275,7 @@ static inline bool cl_facts_quick(const char *p, uint32_t len, struct cl_facts *
                 j++;
             if (j > 1 && j < len && p[j] == ')' && (j + 1 == len || p[j + 1] == ' '))
                 kind = K_DETAILS;
-        } else if (cl_is_field(p, len)) {
+        } else if (field_kind && cl_is_field(p, len)) {
             kind = K_FIELD;
         }
         f->content = f->marker = f->colons = 0;

@@ -1002,7 +1002,7 @@ static inline const char *qs_line_end(struct qs_blocks *b, const char *s, bool *
         bool spanned = !b->nl; /* a whole block without a line end: a long line */
         b->base += 64;
         /* A deep line's indentation: its blocks of spaces hold nothing sought. */
-        while (spanned && b->end - b->base > 64 && qs_spaces64(b->base))
+        while (spanned && b->end - b->base > 64 && b->base[0] == ' ' && qs_spaces64(b->base))
             b->base += 64;
         qs_load(b);
         from = ~0ull;

@@ -1540,7 +1540,7 @@ static void compare_quick_verdicts(const char *text, size_t len, const char *wha
         }
     if (strlen(text) != len)
         return; /* a NUL inside: the manglers read up to it */
-    for (size_t m = 0; m <= nm + 8; m++) {
+    for (size_t m = 0; m < nm + 9; m++) {
         struct sb o = {0};
         sb_str(&o, "");
         const char *how;
@@ -1552,12 +1552,12 @@ static void compare_quick_verdicts(const char *text, size_t len, const char *wha
                 continue;
             m_numbered_all(text, &o);
             how = "every line numbered";
-        } else if (m < nm + 4) {
+        } else if (m <= nm + 4) {
             m_random(text, &o, (unsigned)(m * 7919 + len));
             how = "mangled at random";
         } else {
-            static const size_t widths[] = {15, 16, 40, 64};
-            m_cut_every(text, &o, widths[m - nm - 4]);
+            static const size_t widths[] = {15, 16, 40, 64}; /* m = nm + 5 ... nm + 8 */
+            m_cut_every(text, &o, widths[m - nm - 5]);
             how = "cut at a width";
         }
         *tried += 1;

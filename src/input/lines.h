@@ -209,6 +209,8 @@ static inline bool cl_headline_may_start(const char *p, uint32_t len)
  * shapes above (and the empty line), false for a line cl_facts had to look at.
  * Without field_kind a line at column 0 led by a capital is K_OTHER even when it is a
  * details field (K_FIELD): for a caller that knows the two cannot differ for it. */
+/* Inlined into the scan's loop even where the compiler would not: the call, and the facts
+   passed through memory, were 25 instructions a line. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif

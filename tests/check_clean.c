@@ -1541,15 +1541,15 @@ static void compare_quick_verdicts(const char *text, size_t len, const char *wha
     if (strlen(text) != len)
         return; /* a NUL inside: the manglers read up to it */
     for (size_t m = 0; m < nm + 9; m++) {
+        if (m < nm && MANGLERS[m].fn == m_numbered)
+            continue; /* it follows a parse: m_numbered_all below numbers every line */
         struct sb o = {0};
         sb_str(&o, "");
         const char *how;
-        if (m < nm && MANGLERS[m].fn != m_numbered) {
+        if (m < nm) {
             MANGLERS[m].fn(text, &o);
             how = MANGLERS[m].name;
-        } else if (m < nm || m == nm) {
-            if (m < nm)
-                continue;
+        } else if (m == nm) {
             m_numbered_all(text, &o);
             how = "every line numbered";
         } else if (m <= nm + 4) {

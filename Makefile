@@ -195,6 +195,7 @@ man: $(B)/keys-man
 #   parse    clean-up + parser + outputs (tests/fuzz/fuzz_parse.c)
 #   analyze  the analysis: every lint rule, the summary, --lint/--summary output
 #   rows     the tree pane's row model driven by a key sequence taken from the input
+#   qscan    the quick scan of the clean-up gives the verdict of the one it replaced
 # seeded from samples/, tests/fuzz/seeds/ and the corpus (rows: the samples and seeds behind
 # a key sequence); grows build-fuzz/corpus-TARGET across runs, writes crashes to
 # build-fuzz/crashes/.  `make fuzz FUZZ_TARGETS=rows` runs one.  make check runs each for
@@ -202,7 +203,7 @@ man: $(B)/keys-man
 # and says SKIP otherwise.  The counts reached are in docs/reliability.md.
 FZ                 = build-fuzz
 FUZZ_CC           ?= clang
-FUZZ_TARGETS      ?= parse analyze rows
+FUZZ_TARGETS      ?= parse analyze rows qscan
 FUZZ_SECONDS      ?= 600
 FUZZ_CHECK_SECONDS ?= 5
 FUZZ_MAX_LEN      ?= 65536
@@ -214,7 +215,7 @@ CORPUS_DIR        ?= $(if $(SPARKPLAN_CORPUS),$(SPARKPLAN_CORPUS),../shared/corp
 # j j Space C E 1 x ] / E).
 FUZZ_ROWS_KEYS     = '\014\000\024\000\000\006\011\012\013\014\016\020E'
 
-$(FZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(CORE_SRC) $(B)/sample_data.c $(CORE_HDR)
+$(FZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/qscan_ref.h $(CORE_SRC) $(B)/sample_data.c $(CORE_HDR)
 	@mkdir -p $(FZ)
 	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(DEFS) $(FUZZ_FLAGS) -o $@ $< \
 	  $(CORE_SRC) $(B)/sample_data.c $(CORE_LIBS) -lm

@@ -12,6 +12,7 @@
 #include "sparkplan/clean.h"
 #include "sparkplan/load.h"
 #include "sparkplan/parse.h"
+#include "qscan_ref.h"
 #include "testutil.h"
 
 /* ---- a growable string ------------------------------------------------------------------ */
@@ -1475,6 +1476,170 @@ START_TEST(quick_scan_never_skips_a_needed_rewrite)
 }
 END_TEST
 
+/* ---- the quick scan's verdict, against the scan it replaced --------------------------- */
+
+static void m_random(const char *text, struct sb *o, unsigned seed);
+
+/* Every line numbered "%02d " as numberedTreeString does, whatever the tree (the mangler
+   above follows the tree of a parse; this one needs none). */
+static void m_numbered_all(const char *text, struct sb *o)
+{
+    unsigned n = 0;
+    FOR_LINES(text, ls, le)
+    {
+        sb_printf(o, "%02u ", n++);
+        sb_put(o, ls, (size_t)(le - ls));
+        sb_ch(o, '\n');
+    }
+}
+
+/* Each line cut to its first `width` bytes, the rest on the next lines (a fold that does not
+   count columns), and no final newline. */
+static void m_cut_every(const char *text, struct sb *o, size_t width)
+{
+    FOR_LINES(text, ls, le)
+    {
+        for (const char *p = ls; p < le; p += width) {
+            size_t k = (size_t)(le - p) < width ? (size_t)(le - p) : width;
+            sb_put(o, p, k);
+            if (p + k < le)
+                sb_ch(o, '\n');
+        }
+        sb_ch(o, '\n');
+    }
+    if (o->n)
+        o->p[--o->n] = '\0';
+}
+
+/* Both scans of bytes copied to a block of exactly their size (so that the sanitizer pass
+   sees any read past the end); false, and the case named on stderr, when they differ. */
+static bool same_quick_verdict(const char *text, size_t len, const char *what, const char *how)
+{
+    char *copy = malloc(len ? len : 1);
+    ck_assert_ptr_nonnull(copy);
+    memcpy(copy, text, len);
+    bool got = clean_quick_scan(copy, len), want = clean_quick_scan_ref(copy, len);
+    free(copy);
+    if (got != want)
+        fprintf(stderr, "quick scan: %s, %s: %s where the reference says %s\n", what, how,
+                got ? "dirty" : "clean", want ? "dirty" : "clean");
+    return got == want;
+}
+
+/* One file and the ways it may come: as it is, cut short, mangled by each mangler that needs
+   no parse, mangled at random, with every line numbered, cut at widths around the vector
+   blocks; counts the cases and the verdicts that differ. */
+static void compare_quick_verdicts(const char *text, size_t len, const char *what, size_t *tried,
+                                   size_t *differ)
+{
+    size_t nm = sizeof MANGLERS / sizeof MANGLERS[0];
+    *tried += 1;
+    *differ += !same_quick_verdict(text, len, what, "as it is");
+    /* Cut short (inside a line, inside a 16- and a 64-byte block). */
+    static const size_t cuts[] = {1, 7, 15, 16, 17, 63, 64, 65, 200};
+    for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++)
+        if (cuts[c] < len) {
+            *tried += 1;
+            *differ += !same_quick_verdict(text, len - cuts[c], what, "cut short");
+        }
+    if (strlen(text) != len)
+        return; /* a NUL inside: the manglers read up to it */
+    for (size_t m = 0; m < nm + 9; m++) {
+        if (m < nm && MANGLERS[m].fn == m_numbered)
+            continue; /* it follows a parse: m_numbered_all below numbers every line */
+        struct sb o = {0};
+        sb_str(&o, "");
+        const char *how;
+        if (m < nm) {
+            MANGLERS[m].fn(text, &o);
+            how = MANGLERS[m].name;
+        } else if (m == nm) {
+            m_numbered_all(text, &o);
+            how = "every line numbered";
+        } else if (m <= nm + 4) {
+            m_random(text, &o, (unsigned)(m * 7919 + len));
+            how = "mangled at random";
+        } else {
+            static const size_t widths[] = {15, 16, 40, 64}; /* m = nm + 5 ... nm + 8 */
+            m_cut_every(text, &o, widths[m - nm - 5]);
+            how = "cut at a width";
+        }
+        *tried += 1;
+        *differ += !same_quick_verdict(o.p, o.n, what, how);
+        free(o.p);
+    }
+}
+
+/* Shapes the scan may take apart: lines about the size of a vector block, blank lines of
+   blanks, a tree line cut inside its prefix or its marker, digits and a '(' at column 0,
+   bytes above 0x7F, a backslash and a quote, a header after a root. */
+static const char *const QUICK_SHAPES[] = {
+    "",
+    "\n",
+    "\n\n\n",
+    "   \n\t\n",
+    "== Physical Plan ==\n* Project (2)\n+- * Filter (1)\n\n(1) Filter\nInput [1]: [a#1]\n",
+    "(1) Scan parquet \n(2) Filter",
+    "+- * Filter (1)\n   +- Scan (2)\n      +-",
+    ":  +- A\n:  :  +- B\n:  :- C\n:+- D\n: : +- E\n",
+    "   :  +- * Project (11)\n   :     +- * Filter (10)\n   +- Exchange (12)\n",
+    "Output [2]: [a#1, b#2]\nInput [4]: [a#1, b#2, c#3, d#4]\nKeys: []\nJoin type: Inner\n",
+    "Output [2]: [a#1, b#2] \nCondition : x\nArguments: 1\nOutput : x\nOutput [x]: y\n",
+    "0123456789012345678901234567890123456789012345678901234567890123\n12 x\n13 y\n",
+    "Project [\xc3\xa9t\xc3\xa9#1]\n+- Filter (caf\xc3\xa9 = 'x')\n",
+    "Filter (a = 'x\\ny')\n+- Scan \"q\\n\"\n",
+    "Project [a]\n   +- Scan\n== Optimized Logical Plan ==\nProject\n",
+    "  == Physical Plan ==\n  Project\n",
+    "<div>\n# MAGIC %sql\n/**\n * x\n */\n-- x\n-- y\n> a\n> b\n// c\n// d\n",
+    "+------+\n|  a   |\n+------+\n",
+    "\t+- X\n",
+    /* A short field line where a cut header, a cut schema line or a root may end: its kind
+       (a field or not) decides. */
+    "== Subtree 1 / 2 (maxMethodCodeSize:324\nKeys: x ==\nKeys: y\n",
+    "== Analyzed Logical Plan ==\na: int,\nKeys: b\nProject [a]\n",
+    "-- !query analysis\nKeys: x\nOutput [1]: [a#1]\n",
+    "Output [2]: [a#1, b#2, c#3, d#4, e#5, f#6, g#7]\nKeys: x\nInput: y\n",
+    "+- Project [a#1, b#2]\nKeys: x\nInput: y\n",
+};
+
+START_TEST(quick_scan_gives_the_verdict_it_always_gave)
+{
+    size_t tried = 0, differ = 0;
+    for (size_t i = 0; i < sizeof QUICK_SHAPES / sizeof QUICK_SHAPES[0]; i++) {
+        const char *t = QUICK_SHAPES[i];
+        compare_quick_verdicts(t, strlen(t), "a shape", &tried, &differ);
+        /* Every start: each line of it the first, the vector blocks at every alignment. */
+        for (size_t k = 1; k < strlen(t); k++) {
+            tried++;
+            differ += !same_quick_verdict(t + k, strlen(t) - k, t, "from an offset");
+        }
+    }
+    const char *dir = tu_corpus_dir();
+    if (dir) {
+        char notebooks[600];
+        snprintf(notebooks, sizeof notebooks, "%s-notebooks", dir);
+        const char *dirs[] = {dir, notebooks};
+        for (size_t d = 0; d < 2; d++) {
+            char cmd[800];
+            snprintf(cmd, sizeof cmd, "cd '%s' 2>/dev/null && find . -type f | sort", dirs[d]);
+            char *list = tu_run(cmd, NULL);
+            for (char *p = list ? strtok(list, "\n") : NULL; p; p = strtok(NULL, "\n")) {
+                size_t len;
+                char *text = corpus_read(dirs[d], p, &len);
+                if (!text)
+                    continue;
+                compare_quick_verdicts(text, len, p, &tried, &differ);
+                free(text);
+            }
+            free(list);
+        }
+    }
+    fprintf(stderr, "quick scan: %zu inputs, %zu verdicts differ\n", tried, differ);
+    ck_assert_msg(differ == 0, "%zu of %zu inputs get another verdict from the quick scan", differ,
+                  tried);
+}
+END_TEST
+
 /* The parse of bytes exactly as they are, without clean-up. */
 static char *raw_signature(const char *text, size_t len)
 {
@@ -1727,6 +1892,7 @@ Suite *clean_suite(void)
     tcase_set_timeout(tk, 600);
     tcase_add_test(tk, mangled_corpus_plans_give_the_original_tree);
     tcase_add_test(tk, quick_scan_never_skips_a_needed_rewrite);
+    tcase_add_test(tk, quick_scan_gives_the_verdict_it_always_gave);
     tcase_add_test(tk, decoded_strings_skip_steps_only_where_they_change_nothing);
     tcase_add_test(tk, spark_output_gives_the_same_tree_with_and_without_clean_up);
     suite_add_tcase(s, tk);

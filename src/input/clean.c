@@ -891,55 +891,168 @@ static int decoded_text_done(struct cleaner *c)
 
 enum { MARK_CR = 1, MARK_BACKSLASH = 2, MARK_HIGH = 4 };
 
-/* The end of the line at s (its '\n', or end), and in *marks whether a '\r', a '\\' or a byte
- * above 0x7F (MARK_HIGH: the line's width is not its length) comes before it.  One pass
- * finds them all: a big input is read from memory once, where a memchr for each byte read
- * it three times, and cl_width does not read ASCII lines again. */
-static const char *line_end(const char *s, const char *end, unsigned *marks)
+/* The text read 64 bytes a step: for each block, a bit for each '\n' and a bit for each rare
+ * byte ('\r', '\\' or one above 0x7F: a line that holds one is looked at closely).  A line
+ * is then found with a shift and a count of zeros, where a search of its own for each line
+ * cost 40 instructions a line of a big plan.  The last block (fewer than 64 bytes) is read
+ * from a copy padded with zeros: nothing past the text is read. */
+struct qs_blocks {
+    const char *base; /* the block's first byte */
+    const char *end;  /* the text's end */
+    uint64_t nl, rare;
+};
+
+/* The '\n' bits and the rare bits of 64 bytes at p (the rare ones tested for the block
+ * first: it nearly always has none). */
+static inline void qs_masks(const char *p, uint64_t *nl, uint64_t *rare)
 {
 #ifdef __SSE2__
-    const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), bs = _mm_set1_epi8('\\');
-    const __m128i sp = _mm_set1_epi8(' ');
-    const bool indented = s < end && *s == ' ';
-    /* Bound: 16 bytes a round, up to the line's end. */
-    while (end - s >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-        /* Sixteen spaces (a deep line's indentation) hold none of the bytes sought. */
-        if (indented && _mm_movemask_epi8(_mm_cmpeq_epi8(v, sp)) == 0xFFFF) {
-            s += 16;
-            continue;
-        }
-        unsigned n = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
-        unsigned keep = n ? (n & (0u - n)) - 1 : 0xFFFFu; /* the bytes before a '\n' */
-        /* One test for the three rare kinds of byte ('\r', '\\', top bit set), told
-           apart only when one is there. */
-        __m128i rare = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, bs)), v);
-        if ((unsigned)_mm_movemask_epi8(rare) & keep) {
-            unsigned c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
-            unsigned b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs));
-            unsigned h = (unsigned)_mm_movemask_epi8(v); /* the top bit of each byte */
-            *marks |= ((c & keep) ? MARK_CR : 0) | ((b & keep) ? MARK_BACKSLASH : 0) |
-                      ((h & keep) ? MARK_HIGH : 0);
-        }
-        if (n)
-            return s + __builtin_ctz(n);
-        s += 16;
+    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), bs = _mm_set1_epi8('\\');
+    __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
+    __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(p + 48));
+    *nl = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, lf)) |
+          (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, lf)) << 16 |
+          (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, lf)) << 32 |
+          (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v3, lf)) << 48;
+    /* The top bit of each byte (the bytes themselves), then '\r' and '\\'. */
+    __m128i r0 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v0, cr), _mm_cmpeq_epi8(v0, bs)), v0);
+    __m128i r1 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v1, cr), _mm_cmpeq_epi8(v1, bs)), v1);
+    __m128i r2 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v2, cr), _mm_cmpeq_epi8(v2, bs)), v2);
+    __m128i r3 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v3, cr), _mm_cmpeq_epi8(v3, bs)), v3);
+    if (!_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(r0, r1), _mm_or_si128(r2, r3)))) {
+        *rare = 0;
+        return;
     }
+    *rare = (uint64_t)(unsigned)_mm_movemask_epi8(r0) |
+            (uint64_t)(unsigned)_mm_movemask_epi8(r1) << 16 |
+            (uint64_t)(unsigned)_mm_movemask_epi8(r2) << 32 |
+            (uint64_t)(unsigned)_mm_movemask_epi8(r3) << 48;
+#else
+    uint64_t n = 0, r = 0;
+    for (int k = 0; k < 64; k++) {
+        n |= (uint64_t)(p[k] == '\n') << k;
+        r |= (uint64_t)(p[k] == '\r' || p[k] == '\\' || (unsigned char)p[k] > 0x7F) << k;
+    }
+    *nl = n;
+    *rare = r;
 #endif
-    *marks |= MARK_HIGH; /* the tail: not looked at, cl_width counts */
-    const char *e = memchr(s, '\n', (size_t)(end - s));
-    if (!e)
-        e = end;
-    if (memchr(s, '\r', (size_t)(e - s)))
-        *marks |= MARK_CR;
-    if (memchr(s, '\\', (size_t)(e - s)))
-        *marks |= MARK_BACKSLASH;
-    return e;
+}
+
+/* 64 spaces at p. */
+static inline bool qs_spaces64(const char *p)
+{
+#ifdef __SSE2__
+    const __m128i sp = _mm_set1_epi8(' ');
+    __m128i a = _mm_and_si128(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), sp),
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), sp));
+    __m128i b = _mm_and_si128(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 32)), sp),
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 48)), sp));
+    return _mm_movemask_epi8(_mm_and_si128(a, b)) == 0xFFFF;
+#else
+    return blank_skip_spaces(p, 0, 64) == 64;
+#endif
+}
+
+/* The masks of the last block, fewer than 64 bytes, from a copy padded with zeros. */
+static void qs_load_tail(struct qs_blocks *b)
+{
+    char pad[64];
+    size_t left = (size_t)(b->end - b->base);
+    memset(pad, 0, sizeof pad);
+    memcpy(pad, b->base, left);
+    qs_masks(pad, &b->nl, &b->rare);
+}
+
+static inline void qs_load(struct qs_blocks *b)
+{
+    if (b->end - b->base >= 64)
+        qs_masks(b->base, &b->nl, &b->rare);
+    else
+        qs_load_tail(b);
+}
+
+/* The end of the line at s (its '\n', or the text's end; s < b->end, and s comes after the
+ * line ends found before) and in *rare whether a rare byte comes before it.  Bound: one
+ * block a round, up to the line's end. */
+static inline const char *qs_line_end(struct qs_blocks *b, const char *s, bool *rare)
+{
+    bool r = false;
+    /* A line starting on the block's end (after a '\n' in its last byte) starts the next. */
+    if (s >= b->base + 64) {
+        b->base += 64;
+        qs_load(b);
+    }
+    uint64_t from = ~0ull << (s - b->base);
+    for (;;) {
+        uint64_t nl = b->nl & from;
+        if (nl) {
+            unsigned k = (unsigned)__builtin_ctzll(nl);
+            *rare = r || (b->rare & from & ((1ull << k) - 1));
+            return b->base + k;
+        }
+        r = r || (b->rare & from);
+        if (b->end - b->base <= 64) {
+            *rare = r;
+            return b->end;
+        }
+        bool spanned = !b->nl; /* a whole block without a line end: a long line */
+        b->base += 64;
+        /* A deep line's indentation: its blocks of spaces hold nothing sought. */
+        while (spanned && b->end - b->base > 64 && b->base[0] == ' ' && qs_spaces64(b->base))
+            b->base += 64;
+        qs_load(b);
+        from = ~0ull;
+    }
 }
 
 static bool has_quote(const char *p, uint32_t len)
 {
     return memchr(p, '"', len) || memchr(p, '\'', len);
+}
+
+/* cl_wrap_scan_line (clean_wrap.c) when nothing in it can count: the state it carries from
+ * line to line moved on, and true; false when it must run.  Nothing counts when the line
+ * before is no header (a plan's or an AQE one: its root follows), no schema line and starts
+ * with neither '=' (a header cut in two) nor '-' ("-- !query analysis"), and either the line
+ * continues nothing (blank, a tree line, a header, a section or a field line: only a line
+ * as wide as the widest so far may then count, as a terminal's cut) or the line before is
+ * narrower than WRAP_MIN_WIDTH and no tree line (no long word moved down).  Most lines of a
+ * big plan are done here with a few compares. */
+static inline bool wrap_prev_plain(const struct cl_wrap_scan *ws, const struct cl_line *prev,
+                                   const struct cl_facts *prev_f)
+{
+    return !(prev_f->kind == K_HEADER || prev_f->aqe_header || ws->prev_schema ||
+             (prev->len && (prev->p[0] == '=' || prev->p[0] == '-')));
+}
+
+static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, const struct cl_line *prev,
+                                     const struct cl_facts *prev_f, uint32_t prev_w,
+                                     const struct cl_facts *cur_f, uint32_t cur_w)
+{
+    enum cl_kind pk = prev_f->kind, ck = cur_f->kind;
+    if (!wrap_prev_plain(ws, prev, prev_f))
+        return false;
+    if (ck == K_OTHER || ck == K_DETAILS) {
+        if (prev_w >= WRAP_MIN_WIDTH || pk == K_TREE)
+            return false;
+    } else if (prev_w >= WRAP_MIN_WIDTH && prev_w >= ws->max_w) {
+        return false;
+    }
+    if (prev_w > ws->max_w) {
+        ws->max_w = prev_w;
+        ws->at_max = 0;
+        ws->at_max_midword = 0;
+        ws->first_at_max.len = 0;
+    }
+    ws->prev_schema = prev_f->analyzed;
+    ws->prev_after_header = false;
+    ws->prev_root_like = pk == K_BLANK;
+    ws->last_w = cur_w;
+    return true;
 }
 
 bool clean_quick_scan(const char *s, size_t n)
@@ -963,21 +1076,69 @@ bool clean_quick_scan(const char *s, size_t n)
     struct cl_tree_check tc = {0};
     bool dirty = false, doc_next = false;
     uint32_t line = 0;
+    struct qs_blocks blocks = {s, end, 0, 0};
+    if (s < end)
+        qs_load(&blocks);
     while (s < end && !dirty) {
-        unsigned marks = 0;
-        const char *le = line_end(s, end, &marks);
-        /* A '\r' anywhere (CRLF) is work for the clean-up. */
-        if (marks & MARK_CR) {
-            dirty = true;
-            break;
-        }
+        bool rare;
+        const char *le = qs_line_end(&blocks, s, &rare);
         struct cl_line l = {s, (uint32_t)(le - s), ++line};
         s = le < end ? le + 1 : end;
+        struct cl_facts f;
+        uint32_t width;
+        /* The lines Spark prints most (cl_facts_quick), without a rare byte or a blank at
+           the end, after a line that opened no doc comment: none of the checks below can
+           say dirty (their first bytes are none of those the checks look for, no number
+           starts them, a tree line's first byte after its spaces is its prefix's, lines at
+           column 0 are not indented), so only what they carry to the next line is set. */
+        bool plain = !rare && (!l.len || (!doc_next && l.p[l.len - 1] != ' ' &&
+                                          l.p[l.len - 1] != '\t'));
+        /* A details field (K_FIELD) and another line at column 0 (K_OTHER) differ only to
+           the wrap evidence: not when wrap_scan_nothing does all for this line whatever
+           its kind (the line before is narrower than WRAP_MIN_WIDTH, no tree line, and
+           nothing about it makes wrap_scan_nothing give up) and will do all for the next
+           (this line is narrower too).  Such a line is not told which. */
+        bool field_kind = prev_width >= WRAP_MIN_WIDTH || l.len >= WRAP_MIN_WIDTH ||
+                          prev_kind == K_TREE || !wrap_prev_plain(&ws, &prev, &prev_f);
+        if (plain && cl_facts_quick(l.p, l.len, &f, field_kind)) {
+            width = l.len;
+            if (f.kind == K_BLANK) {
+                prev_prefix = PX_NONE;
+                prev_number = -2;
+                tc.n = 0; /* cl_tree_check_line at a blank line */
+            } else {
+                nonblank++;
+                prev_prefix = PX_NONE;
+                prev_number = -1;
+                if (f.content) {
+                    if (!cl_tree_check_line(&tc, &f))
+                        dirty = true; /* out of memory: let the full pass decide */
+                    if (tc.bad || tc.collapsed_colons)
+                        dirty = true;
+                }
+            }
+            if (!wrap_scan_nothing(&ws, &prev, &prev_f, prev_width, &f, width))
+                cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
+            prev = l;
+            prev_f = f;
+            prev_kind = (enum cl_kind)f.kind;
+            prev_width = width;
+            continue;
+        }
+        unsigned marks = 0;
+        if (rare) {
+            /* A '\r' anywhere (CRLF) is work for the clean-up. */
+            if (memchr(l.p, '\r', l.len)) {
+                dirty = true;
+                break;
+            }
+            marks = MARK_BACKSLASH | MARK_HIGH; /* the tests they guard are exact */
+        }
         uint32_t raw_len = l.len;
         while (l.len && (l.p[l.len - 1] == ' ' || l.p[l.len - 1] == '\t'))
             l.len--;
-        struct cl_facts f;
-        cl_facts(l.p, l.len, &f);
+        if (!plain) /* else the facts are the line's, which has no blank to trim */
+            cl_facts_quick(l.p, l.len, &f, true);
         enum cl_kind kind = f.kind;
         uint32_t ind = cl_indent(l.p, l.len);
         if (kind != K_BLANK) {
@@ -1017,8 +1178,9 @@ bool clean_quick_scan(const char *s, size_t n)
             prev_prefix = PX_NONE;
             prev_number = -2;
         }
-        uint32_t width = (marks & MARK_HIGH) ? cl_line_width(&l, &f) : l.len;
-        cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
+        width = (marks & MARK_HIGH) ? cl_line_width(&l, &f) : l.len;
+        if (!wrap_scan_nothing(&ws, &prev, &prev_f, prev_width, &f, width))
+            cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
         /* The checker only looks at tree lines and the lines that end a block. */
         if (f.content || kind == K_BLANK || kind == K_HEADER || kind == K_SECTION) {
             if (!cl_tree_check_line(&tc, &f))

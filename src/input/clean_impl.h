@@ -18,6 +18,8 @@
 
 #include "lines.h"
 
+#define WRAP_MIN_WIDTH 40 /* shorter lines are never taken for wrapped ones (clean_wrap.c) */
+
 /* Hard-wrap evidence gathered line by line, shared by the quick scan and the wrap step. */
 struct cl_wrap_scan {
     uint32_t max_w;         /* widest line seen */

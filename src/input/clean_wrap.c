@@ -20,7 +20,6 @@
 #include "sparkplan/blank.h"
 #include "sparkplan/lex.h"
 
-#define WRAP_MIN_WIDTH 40 /* shorter lines are never taken for wrapped ones */
 /* Email clients wrap at 72 to 80 columns, chat windows a little wider; a line broken after
  * 200 columns is the plan's own (a literal newline in a node string). */
 #define WORD_WRAP_MAX_WIDTH 150

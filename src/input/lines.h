@@ -171,6 +171,9 @@ uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f);
 enum cl_kind cl_kind(const char *p, uint32_t len);
 /* c->facts for every line of c->lines, computed when missing; false (c->nomem) on failure. */
 bool cl_facts_all(struct cleaner *c);
+/* "Output [4]: ", "Condition : ", "Join type: ", "Arguments: " ... a details field line at
+ * column 0 (cl_facts' K_FIELD when no headline starts it). */
+bool cl_is_field(const char *p, uint32_t len);
 /* Column where a tree line's content starts (after its marker), 0 for other lines. */
 uint32_t cl_tree_content_col(const char *p, uint32_t len);
 /* "== ... ==" after optional blanks. */
@@ -181,5 +184,114 @@ bool cl_is_plan_header(const char *p, uint32_t len);
 /* A backslash then 'n' in the line (a quoted string with \\n escapes): the quick scan
  * and the literal step. */
 bool cl_line_has_escaped_newline(const char *p, uint32_t len);
+
+/* ---- the facts at a glance (the quick scan's, inline: it runs on every line) ---- */
+
+/* A line at column 0 starting with 'F', 'G' or 'S' may be a section line ("Found 3 ...",
+ * "Generated code:", "Subquery:1", "Subplan:1"): headline_kind looks at its first two
+ * bytes; the other capitals start none. */
+static inline bool cl_headline_may_start(const char *p, uint32_t len)
+{
+    switch (p[0]) {
+    case 'F': return len < 2 || p[1] == 'o';
+    case 'G': return len < 2 || p[1] == 'e';
+    case 'S': return len < 2 || p[1] == 'u';
+    default: return false;
+    }
+}
+
+/* The lines Spark prints most, told at a glance: a tree line whose prefix is whole units of
+ * "   " and ":  " then "+- " or ":- ", a details header "(N) Name", a details field or root
+ * at column 0 led by a capital that no headline can start (cl_headline_may_start).
+ * For them the facts are what cl_facts finds, worked out from the shape: in such a prefix
+ * no ':' lost its spaces and the marker ends it; without one nothing but the first byte
+ * decides the prefix's facts.  Every other line goes to cl_facts.  Returns true for the
+ * shapes above (and the empty line), false for a line cl_facts had to look at.
+ * Without field_kind a line at column 0 led by a capital is K_OTHER even when it is a
+ * details field (K_FIELD): for a caller that knows the two cannot differ for it. */
+/* Inlined into the scan's loop even where the compiler would not: the call, and the facts
+   passed through memory, were 25 instructions a line. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f,
+                                  bool field_kind)
+{
+    if (!len) {
+        memset(f, 0, sizeof *f); /* K_BLANK is 0 */
+        return true;
+    }
+    char c0 = p[0];
+    if (c0 == ' ' || c0 == ':' || c0 == '+') {
+        uint32_t j = 0, colons = 0;
+#ifdef __SSE2__
+        /* Five units a compare while 16 bytes of the line are left: a unit starts at each
+           third byte (bits 0x9249 of the block), is ' ' or ':' there and ' ' elsewhere. */
+        const __m128i sp = _mm_set1_epi8(' '), bar = _mm_set1_epi8(':');
+        /* Bound: 15 bytes a round, up to the line's end. */
+        while (j + 16 <= len) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
+            unsigned spaces = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, sp));
+            unsigned bars = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bar)) & 0x9249u;
+            unsigned bad = ~(spaces | bars) & 0xFFFFu;
+            if (spaces == 0xFFFFu) {
+                /* A deep line's indentation: whole units of spaces, skipped a word at a
+                   time (blank.h). */
+                j += (uint32_t)(blank_skip_spaces(p, j, len) - j) / 3 * 3;
+                continue;
+            }
+            uint32_t k = bad ? (uint32_t)__builtin_ctz(bad) : 16, units = k / 3;
+            /* The bars sit 3 bits apart: one product adds them up in bits 15-17. */
+            colons += ((bars & ((1u << (3 * units)) - 1)) * 0x9249u) >> 15 & 7;
+            j += 3 * units;
+            if (k < 16)
+                break; /* the unit at j is no prefix unit: the loop below tells so */
+        }
+#endif
+        /* Bound: 3 bytes a round, up to the line's end. */
+        while (j + 3 <= len && (p[j] == ' ' || p[j] == ':') && p[j + 1] == ' ' && p[j + 2] == ' ') {
+            colons += p[j] == ':';
+            j += 3;
+        }
+        if (j + 2 < len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-' && p[j + 2] == ' ') {
+            uint32_t content = j + 3;
+            char c = content < len ? p[content] : '\0';
+            f->content = content;
+            f->marker = j;
+            f->colons = colons;
+            f->kind = K_TREE;
+            f->collapsed = false;
+            f->aqe_header = (c == '=' || c == ' ' || c == '\t') &&
+                            cl_is_header(p + content, len - content);
+            f->analyzed = false;
+            f->blank_end = p[len - 1] == ' ' || p[len - 1] == '\t';
+            f->bar_marker = p[j] == ':';
+            f->lead_space = c0 == ' ';
+            return true;
+        }
+    } else if ((c0 >= 'A' && c0 <= 'Z' && !cl_headline_may_start(p, len)) || c0 == '(') {
+        enum cl_kind kind = K_OTHER;
+        if (c0 == '(') {
+            uint32_t j = 1;
+            while (j < len && p[j] >= '0' && p[j] <= '9')
+                j++;
+            if (j > 1 && j < len && p[j] == ')' && (j + 1 == len || p[j + 1] == ' '))
+                kind = K_DETAILS;
+        } else if (field_kind && cl_is_field(p, len)) {
+            kind = K_FIELD;
+        }
+        f->content = f->marker = f->colons = 0;
+        f->kind = (uint8_t)kind;
+        f->collapsed = false;
+        f->aqe_header = false;
+        f->analyzed = false;
+        f->blank_end = p[len - 1] == ' ' || p[len - 1] == '\t';
+        f->bar_marker = false;
+        f->lead_space = false;
+        return true;
+    }
+    cl_facts(p, len, f);
+    return false;
+}
 
 #endif

@@ -19,6 +19,12 @@
  * *mapped_len is the length mapped (want rounded up to 2 MB).  NULL when out of memory. */
 void *freshmem_map(size_t want, size_t *mapped_len);
 
+/* len bytes of anonymous memory (MAP_PRIVATE | MAP_ANONYMOUS | flags, with prot) starting
+ * on an align boundary (a power of two, at least the page size): the unaligned head and
+ * tail of a larger mapping are given back.  NULL when it cannot be mapped.  The caller
+ * munmap()s len bytes from the returned base. */
+void *freshmem_reserve(size_t len, size_t align, int prot, int flags);
+
 /* Readies fresh anonymous memory already mapped (base and len on 2 MB boundaries) the way
  * freshmem_map readies its blocks: huge pages where they are cheap, else every page made
  * present in one call.  For owners of big memory that grows in place (plan.c's node store,

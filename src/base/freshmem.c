@@ -79,18 +79,27 @@ void *freshmem_map(size_t want, size_t *mapped_len)
     if (want > SIZE_MAX - 2 * (size_t)HUGE_PAGE)
         return NULL;
     size_t len = (want + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-    char *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    char *base = freshmem_reserve(len, HUGE_PAGE, PROT_READ | PROT_WRITE, 0);
+    if (!base)
+        return NULL;
+    freshmem_prepare(base, len);
+    *mapped_len = len;
+    return base;
+}
+
+void *freshmem_reserve(size_t len, size_t align, int prot, int flags)
+{
+    if (len > SIZE_MAX - align)
+        return NULL;
+    char *m = mmap(NULL, len + align, prot, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
     if (m == MAP_FAILED)
         return NULL;
     /* Keep the aligned len bytes; give back the unaligned head and tail. */
-    char *base = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    char *base = (char *)(((uintptr_t)m + align - 1) & ~(uintptr_t)(align - 1));
     if (base > m)
         munmap(m, (size_t)(base - m));
-    if (base + len < m + len + HUGE_PAGE)
-        munmap(base + len, (size_t)(m + len + HUGE_PAGE - (base + len)));
-    freshmem_prepare(base, len);
-    *mapped_len = len;
+    if (base + len < m + len + align)
+        munmap(base + len, (size_t)(m + len + align - (base + len)));
     return base;
 }
 

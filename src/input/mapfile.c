@@ -148,16 +148,9 @@ char *mapfile_open(int fd, size_t size)
     /* On a 2 MB boundary: a writable copy made of huge pages (mapfile_writable) is moved
        here whole, without splitting its pages. */
     size_t align = HUGE_ALIGN > page_size ? HUGE_ALIGN : page_size;
-    if (total > SIZE_MAX - align)
+    char *base = freshmem_reserve(total, align, PROT_READ, 0);
+    if (!base)
         return NULL;
-    char *m = mmap(NULL, total + align, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return NULL;
-    char *base = (char *)(((uintptr_t)m + align - 1) & ~(uintptr_t)(align - 1));
-    if (base > m)
-        munmap(m, (size_t)(base - m));
-    if (base + total < m + total + align)
-        munmap(base + total, (size_t)(m + total + align - (base + total)));
     if (mmap(base, round_up(size, page_size), PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE,
              fd, 0) == MAP_FAILED) {
         munmap(base, total);

@@ -132,15 +132,9 @@ static bool store_reserve(struct plan_store *st, size_t bytes)
 {
     bytes = round_up(bytes, STORE_HUGE);
     /* 2 MB alignment: huge pages line up with the steps past STORE_SMALL. */
-    char *m = mmap(NULL, bytes + STORE_HUGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
-    if (m == MAP_FAILED)
+    char *base = freshmem_reserve(bytes, STORE_HUGE, PROT_NONE, MAP_NORESERVE);
+    if (!base)
         return false;
-    char *base = (char *)(((uintptr_t)m + STORE_HUGE - 1) & ~(uintptr_t)(STORE_HUGE - 1));
-    if (base > m)
-        munmap(m, (size_t)(base - m));
-    if (base + bytes < m + bytes + STORE_HUGE)
-        munmap(base + bytes, (size_t)(m + bytes + STORE_HUGE - (base + bytes)));
     st->base = base;
     st->reserved = bytes;
     st->committed = 0;

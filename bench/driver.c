@@ -191,22 +191,35 @@ static size_t scan_lines64(const char *p, size_t len, size_t *sum)
 
 /* The floor of finding every line end the fast way: the file mapped as the loader maps it
  * (mapfile_open, MAP_POPULATE) and its newlines found 64 bytes a step (scan_lines64). */
-static int cmd_scan(const char *path)
+/* A regular file opened for reading, its size in *len; -1 (said on stderr) otherwise. */
+static int open_regular(const char *path, size_t *len)
 {
     int fd = open(path, O_RDONLY);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         perror(path);
-        return 1;
+        if (fd >= 0)
+            close(fd);
+        return -1;
     }
-    char *mapped = mapfile_open(fd, (size_t)st.st_size);
+    *len = (size_t)st.st_size;
+    return fd;
+}
+
+static int cmd_scan(const char *path)
+{
+    size_t len;
+    int fd = open_regular(path, &len);
+    if (fd < 0)
+        return 1;
+    char *mapped = mapfile_open(fd, len);
     close(fd);
     if (!mapped)
         return 1;
     size_t sum;
-    volatile size_t sink = scan_lines64(mapped, (size_t)st.st_size, &sum) + sum;
+    volatile size_t sink = scan_lines64(mapped, len, &sum) + sum;
     (void)sink;
-    mapfile_close(mapped, (size_t)st.st_size);
+    mapfile_close(mapped, len);
     return 0;
 }
 
@@ -217,13 +230,10 @@ static int cmd_scan(const char *path)
  * (a host that takes back a guest's free memory) it loses.  Both are measured. */
 static int cmd_scan_read(const char *path)
 {
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        perror(path);
+    size_t len, huge = (size_t)2 << 20;
+    int fd = open_regular(path, &len);
+    if (fd < 0)
         return 1;
-    }
-    size_t len = (size_t)st.st_size, huge = (size_t)2 << 20;
     size_t cap = (len + 1 + huge - 1) / huge * huge;
     char *b = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (b == MAP_FAILED) {

@@ -60,25 +60,63 @@ static void out_cstr(struct out *o, const char *s)
     out_bytes(o, s, strlen(s));
 }
 
-static void out_u64(struct out *o, uint64_t v)
+/* Writes v's decimal digits to end here (exclusive) and returns where they start: two digits
+ * a step from a table, as a million-operator --print or --json formats millions of them. */
+static char *digits_before(char *end, uint64_t v)
 {
-    char tmp[24];
-    size_t i = sizeof tmp;
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    out_bytes(o, tmp + i, sizeof tmp - i);
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                "31323334353637383940414243444546474849505152535455565758596061"
+                                "6263646566676869707172737475767778798081828384858687888990919293"
+                                "949596979899";
+    /* Bound: 10 rounds for 20 digits. */
+    while (v > UINT32_MAX) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        end -= 2;
+        memcpy(end, pairs + 2 * r, 2);
+    }
+    /* Ids, stages and line numbers fit 32 bits, where dividing is cheaper. */
+    uint32_t u = (uint32_t)v;
+    /* Bound: 5 rounds for 10 digits. */
+    while (u >= 100) {
+        unsigned r = u % 100;
+        u /= 100;
+        end -= 2;
+        memcpy(end, pairs + 2 * r, 2);
+    }
+    v = u;
+    if (v >= 10) {
+        end -= 2;
+        memcpy(end, pairs + 2 * v, 2);
+    } else {
+        *--end = (char)('0' + v);
+    }
+    return end;
 }
 
-static void out_spaces(struct out *o, size_t n)
+enum { U64_DIGITS_MAX = 20 };
+
+static void out_u64(struct out *o, uint64_t v)
 {
-    static const char spaces[] = "                                                                ";
-    while (n) {
-        size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
-        out_bytes(o, spaces, k);
-        n -= k;
-    }
+    char tmp[U64_DIGITS_MAX];
+    const char *d = digits_before(tmp + sizeof tmp, v);
+    out_bytes(o, d, (size_t)(tmp + sizeof tmp - d));
+}
+
+/* Appends v at w (room for U64_DIGITS_MAX bytes); returns the end. */
+static char *put_u64(char *w, uint64_t v)
+{
+    char tmp[U64_DIGITS_MAX];
+    const char *d = digits_before(tmp + sizeof tmp, v);
+    size_t n = (size_t)(tmp + sizeof tmp - d);
+    memcpy(w, d, n);
+    return w + n;
+}
+
+static char *put_str(char *w, const char *s, size_t n)
+{
+    memcpy(w, s, n);
+    return w + n;
 }
 
 static enum sp_status out_finish(struct out *o, struct diag *err)
@@ -181,69 +219,77 @@ static void out_sanitized(struct out *o, struct slice s)
         out_bytes(o, s.ptr + run, i - run);
 }
 
-/* True when text[at..] starts with the decimal digits of id followed by ')'.
- * Compares digit by digit from the ')' backwards: no formatting, no allocation. */
-static bool digits_then_paren_at(struct slice text, size_t at, int32_t id)
+/* True when text[at..] is the digits d[0..nd) followed by ')'. */
+static bool digits_then_paren_at(struct slice text, size_t at, const char *d, size_t nd)
 {
-    size_t ndigits = 1;
-    for (int32_t v = id; v >= 10; v /= 10) /* bound: 10 digits of an int32_t */
-        ndigits++;
-    if (at + ndigits >= text.len || text.ptr[at + ndigits] != ')')
-        return false;
-    int32_t v = id;
-    for (size_t i = ndigits; i-- > 0; v /= 10) /* bound: ndigits <= 10 */
-        if (text.ptr[at + i] != (char)('0' + v % 10))
-            return false;
-    return true;
+    return at + nd < text.len && text.ptr[at + nd] == ')' && memcmp(text.ptr + at, d, nd) == 0;
 }
 
-/* True when the node text already shows "(id)", as formatted outlines do.  The outline
- * puts "(id)" last, so the end is tried first; otherwise every '(' is tried (memchr). */
-static bool text_shows_id(struct slice text, int32_t id)
+/* True when the node text already shows "(id)" (its digits d[0..nd)), as formatted
+ * outlines do.  The outline puts "(id)" last, so the end is tried first; otherwise every
+ * '(' is tried (memchr). */
+static bool text_shows_id(struct slice text, const char *d, size_t nd)
 {
     if (text.len >= 3 && text.ptr[text.len - 1] == ')') {
         size_t open = text.len - 2;
         while (open > 0 && text.ptr[open] >= '0' && text.ptr[open] <= '9') /* bound: len */
             open--;
-        if (text.ptr[open] == '(' && digits_then_paren_at(text, open + 1, id))
+        if (text.ptr[open] == '(' && digits_then_paren_at(text, open + 1, d, nd))
             return true;
     }
     const char *p = text.ptr, *end = text.ptr + text.len;
     while (p < end && (p = memchr(p, '(', (size_t)(end - p))) != NULL) { /* bound: len */
-        if (digits_then_paren_at(text, (size_t)(p - text.ptr) + 1, id))
+        if (digits_then_paren_at(text, (size_t)(p - text.ptr) + 1, d, nd))
             return true;
         p++;
     }
     return false;
 }
 
+/* The most a line's fixed start takes: the indentation, "[depth N] ", the marks and the
+ * stage.  It is written straight into the buffer: a million-operator plan prints a million
+ * of them, and a call per part was most of --print's own time. */
+#define PRINT_PREFIX_MAX (2 * EMIT_PRINT_MAX_INDENT + 2 * U64_DIGITS_MAX + 40)
+
 static void print_node(struct out *o, const struct plan_node *n)
 {
+    if (OUT_CAP - o->len < PRINT_PREFIX_MAX)
+        out_flush(o);
+    char *w = o->buf + o->len;
     uint32_t depth = n->depth;
     if (depth <= EMIT_PRINT_MAX_INDENT) {
-        out_spaces(o, 2 * (size_t)depth);
+        memset(w, ' ', 2 * (size_t)depth);
+        w += 2 * (size_t)depth;
     } else {
-        out_spaces(o, 2 * (size_t)EMIT_PRINT_MAX_INDENT);
-        out_cstr(o, "[depth ");
-        out_u64(o, depth);
-        out_cstr(o, "] ");
+        memset(w, ' ', 2 * (size_t)EMIT_PRINT_MAX_INDENT);
+        w += 2 * (size_t)EMIT_PRINT_MAX_INDENT;
+        w = put_str(w, "[depth ", 7);
+        w = put_u64(w, depth);
+        w = put_str(w, "] ", 2);
     }
     if (n->flags & NODE_LABEL)
-        out_cstr(o, "[label] ");
+        w = put_str(w, "[label] ", 8);
     if (n->flags & NODE_INNER)
-        out_cstr(o, "[inner] ");
+        w = put_str(w, "[inner] ", 8);
     if (n->stage == 0) {
-        out_cstr(o, "* ");
+        w = put_str(w, "* ", 2);
     } else if (n->stage > 0) {
-        out_cstr(o, "*(");
-        out_u64(o, (uint64_t)n->stage);
-        out_cstr(o, ") ");
+        w = put_str(w, "*(", 2);
+        w = put_u64(w, (uint64_t)n->stage);
+        w = put_str(w, ") ", 2);
     }
-    out_sanitized(o, plan_node_text(n));
-    if (n->id >= 0 && !text_shows_id(plan_node_text(n), n->id)) {
-        out_cstr(o, " (");
-        out_u64(o, (uint64_t)n->id);
-        out_char(o, ')');
+    o->len = (size_t)(w - o->buf);
+    struct slice text = plan_node_text(n);
+    out_sanitized(o, text);
+    if (n->id >= 0) {
+        char tmp[U64_DIGITS_MAX];
+        const char *d = digits_before(tmp + sizeof tmp, (uint64_t)n->id);
+        size_t nd = (size_t)(tmp + sizeof tmp - d);
+        if (!text_shows_id(text, d, nd)) {
+            out_bytes(o, " (", 2);
+            out_bytes(o, d, nd);
+            out_char(o, ')');
+        }
     }
     out_char(o, '\n');
 }

@@ -522,11 +522,15 @@ static enum sp_status load_document(struct document *doc, struct document **out,
     }
     bool scanned = false, dirty = false;
     struct cell_map map;
-    /* A JSON document (an event log's line) always needs clean-up: its plan is a string to
-       decode.  Parsing its raw bytes beside the scan would only be thrown away, and the
-       parse looks for its cancel between lines, which a one-line file never reaches. */
+    /* A JSON document (an event log's line) needs clean-up whenever it holds a plan: the
+       plan is a string to decode.  Parsing its raw bytes beside the scan would only be
+       thrown away, and the parse looks for its cancel between lines, which a one-line file
+       never reaches: the scan alone runs. */
     if (doc->src.len >= PARALLEL_SCAN_MIN && doc->src.len <= UINT32_MAX / 2 &&
-        doc->src.bytes[0] != '{') {
+        doc->src.bytes[0] == '{') {
+        scanned = true;
+        dirty = clean_quick_scan(doc->src.bytes, doc->src.len);
+    } else if (doc->src.len >= PARALLEL_SCAN_MIN && doc->src.len <= UINT32_MAX / 2) {
         struct document *parsed = parse_beside_scan(doc, &scanned, &dirty, &s, err);
         if (parsed) {
             /* No clean-up ran: the bytes are still there for the cells, in the arena of the

@@ -738,6 +738,9 @@ static void expect_same_analysis(const struct analysis *x, const struct analysis
                       a->n_info == b->n_info && a->n_nodes == b->n_nodes &&
                       a->n_physical_nodes == b->n_physical_nodes && a->n_python == b->n_python &&
                       a->n_cache_scans == b->n_cache_scans && a->n_scans == b->n_scans &&
+                      a->n_shuffles == b->n_shuffles && a->n_broadcasts == b->n_broadcasts &&
+                      a->n_reused_exchanges == b->n_reused_exchanges &&
+                      a->n_codegen_stages == b->n_codegen_stages &&
                       memcmp(a->shuffles, b->shuffles, sizeof a->shuffles) == 0 &&
                       memcmp(a->joins, b->joins, sizeof a->joins) == 0,
                   "%s: the summary counts differ", what);
@@ -837,6 +840,107 @@ START_TEST(two_threads_find_what_one_finds_in_the_same_order)
 }
 END_TEST
 
+/* The summary counts its nodes in the rule pass (op_counter), split between two threads:
+ * the counts of op_summary_compute, the explorer's header, over the sections it counts. */
+static bool counted_kind(enum section_kind k)
+{
+    return k == SECTION_PHYSICAL || k == SECTION_SUBQUERY;
+}
+
+static void expect_header_counts(const struct document *doc, const struct analysis *a,
+                                 const char *what)
+{
+    struct op_summary want = {0};
+    bool any = false;
+    for (const struct plan *p = doc->first_plan; p; p = p->next)
+        for (const struct plan_section *s = p->first_section; s; s = s->next) {
+            if (!counted_kind(s->kind))
+                continue;
+            struct op_summary os;
+            ck_assert(op_summary_compute(&os, s, 0, s->n_nodes));
+            want.nodes += os.nodes, want.shuffles += os.shuffles;
+            want.broadcasts += os.broadcasts, want.reused += os.reused, want.stages += os.stages;
+            for (size_t j = 0; j <= JOIN_LOGICAL; j++)
+                want.join_strategies[j] += os.join_strategies[j];
+            any = true;
+        }
+    if (!any)
+        return; /* no physical plan: the summary counts what stands in for it */
+    const struct summary *sum = &a->summary;
+    ck_assert_msg(sum->n_physical_nodes == want.nodes && sum->n_shuffles == want.shuffles &&
+                      sum->n_broadcasts == want.broadcasts &&
+                      sum->n_reused_exchanges == want.reused &&
+                      sum->n_codegen_stages == want.stages,
+                  "%s: nodes %zu/%u shuffles %zu/%u broadcasts %zu/%u reused %zu/%u stages %zu/%u",
+                  what, sum->n_physical_nodes, want.nodes, sum->n_shuffles, want.shuffles,
+                  sum->n_broadcasts, want.broadcasts, sum->n_reused_exchanges, want.reused,
+                  sum->n_codegen_stages, want.stages);
+    for (size_t j = 0; j <= JOIN_LOGICAL; j++)
+        ck_assert_msg(sum->joins[j] == want.join_strategies[j], "%s: joins of strategy %zu", what, j);
+}
+
+START_TEST(counters_split_anywhere_and_merged_count_what_the_header_counts)
+{
+    /* Stage ids past the bitmap (hostile input) go to the list; ids repeat across the
+     * split (a stage's operators on both sides). */
+    static const char *const plans[] = {
+        "== Physical Plan ==\n"
+        "*(3) Project [a#1]\n"
+        "+- *(3) BroadcastHashJoin [a#1], [b#2], Inner, BuildRight, false\n"
+        "   :- *(3) Filter isnotnull(a#1)\n"
+        "   :  +- *(3) ColumnarToRow\n"
+        "   :     +- FileScan parquet db.t[a#1] Batched: true, DataFilters: [], Format: Parquet, PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int>\n"
+        "   +- BroadcastExchange HashedRelationBroadcastMode(List(input[0, int, true]),false), [plan_id=7]\n"
+        "      +- *(2000000) HashAggregate(keys=[b#2], functions=[])\n"
+        "         +- Exchange hashpartitioning(b#2, 200), ENSURE_REQUIREMENTS, [plan_id=5]\n"
+        "            +- *(1) HashAggregate(keys=[b#2], functions=[])\n"
+        "               +- *(2000000) SortMergeJoin [b#2], [c#3], Inner\n"
+        "                  :- *(1) Sort [b#2 ASC NULLS FIRST], false, 0\n"
+        "                  :  +- ReusedExchange [b#2], Exchange hashpartitioning(b#2, 200)\n"
+        "                  +- *(0) Project [c#3]\n"
+        "                     +- *(0) LocalTableScan [c#3]\n",
+    };
+    for (size_t p = 0; p < sizeof plans / sizeof plans[0] + n_sample_files; p++) {
+        const char *text = p < sizeof plans / sizeof plans[0] ? plans[p]
+                                                            : sample_files[p - 1].data;
+        struct document *doc = tu_parse(text);
+        for (const struct plan *pl = doc->first_plan; pl; pl = pl->next)
+            for (const struct plan_section *s = pl->first_section; s; s = s->next) {
+                struct op_summary want;
+                ck_assert(op_summary_compute(&want, s, 0, s->n_nodes));
+                for (uint32_t cut = 0; cut <= s->n_nodes; cut++) {
+                    struct op_counter one = {0}, two = {0};
+                    for (uint32_t i = 0; i < s->n_nodes; i++) {
+                        const struct plan_node *n = plan_section_node(s, i);
+                        if (node_is_shadowed_initial(n)) {
+                            i += n->subtree_size;
+                            continue;
+                        }
+                        op_counter_node(i < cut ? &one : &two, n);
+                    }
+                    op_counter_merge(&two, &one); /* either way round */
+                    ck_assert(op_counter_finish(&two));
+                    ck_assert_uint_eq(two.sum.nodes, want.nodes);
+                    ck_assert_uint_eq(two.sum.shuffles, want.shuffles);
+                    ck_assert_uint_eq(two.sum.broadcasts, want.broadcasts);
+                    ck_assert_uint_eq(two.sum.reused, want.reused);
+                    ck_assert_uint_eq(two.sum.stages, want.stages);
+                    ck_assert_mem_eq(two.sum.join_strategies, want.join_strategies,
+                                     sizeof want.join_strategies);
+                }
+            }
+        struct analysis *a;
+        struct diag err = {0};
+        analyze_set_parallel_min(2);
+        ck_assert_int_eq(analyze_document_counts(doc, &a, &err), SP_OK);
+        analyze_set_parallel_min(0);
+        expect_header_counts(doc, a, p < 1 ? "hostile stage ids" : sample_files[p - 1].name);
+        analysis_free(a);
+        document_free(doc);
+    }
+}
+END_TEST
+
 static size_t n_agreeing;
 
 static int visit_two_threads(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -849,6 +953,12 @@ static int visit_two_threads(const char *path, const struct stat *st, int type, 
     if (load_path(path, &doc, &err) != SP_OK)
         return 0;
     expect_two_threads_agree(doc, path);
+    struct analysis *a;
+    analyze_set_parallel_min(2);
+    ck_assert_int_eq(analyze_document_counts(doc, &a, &err), SP_OK);
+    analyze_set_parallel_min(0);
+    expect_header_counts(doc, a, path);
+    analysis_free(a);
     document_free(doc);
     n_agreeing++;
     return 0;
@@ -1410,6 +1520,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, the_summary_pass_of_a_big_plan_stops_when_cancelled);
     tcase_add_test(tc, exchange_partitionings_are_read_in_any_case_with_a_glued_prefix);
     tcase_add_test(tc, two_threads_find_what_one_finds_in_the_same_order);
+    tcase_add_test(tc, counters_split_anywhere_and_merged_count_what_the_header_counts);
     tcase_add_test(tc, a_finding_past_the_cap_leaves_the_kept_ones_as_they_are);
     suite_add_tcase(s, tc);
     TCase *linear = tcase_create("linear");

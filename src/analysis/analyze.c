@@ -1522,29 +1522,32 @@ static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 
 /* ---- the driver ------------------------------------------------------------------------------ */
 
-/* The counts of a section that runs, from the function the explorer's header uses too. */
-static void count_section(struct ctx *c, const struct plan_section *s)
+/* The counts of a section that runs, made by its rule pass (op_counter: the function the
+ * explorer's header counts with, node by node), into the summary. */
+static void count_section(struct ctx *c, struct op_counter *k)
 {
-    struct op_summary os;
-    enum sp_status st = op_summary_compute_cancellable(&os, s, 0, s->n_nodes, c->cancel);
-    if (st != SP_OK) {
-        c->cancelled = st == SP_ERR_CANCELLED;
+    if (!op_counter_finish(k)) {
         c->oom = true;
         return;
     }
+    const struct op_summary *os = &k->sum;
     struct summary *sum = c->sum;
-    sum->n_physical_nodes += os.nodes;
-    sum->n_shuffles += os.shuffles;
-    sum->n_broadcasts += os.broadcasts;
-    sum->n_reused_exchanges += os.reused;
-    sum->n_codegen_stages += os.stages;
+    sum->n_physical_nodes += os->nodes;
+    sum->n_shuffles += os->shuffles;
+    sum->n_broadcasts += os->broadcasts;
+    sum->n_reused_exchanges += os->reused;
+    sum->n_codegen_stages += os->stages;
     for (size_t j = 0; j <= JOIN_LOGICAL; j++)
-        sum->joins[j] += os.join_strategies[j];
+        sum->joins[j] += os->join_strategies[j];
 }
 
-/* The per-node rules over the nodes [from, to) of a section, in preorder. */
+/* The per-node rules over the nodes [from, to) of a section, in preorder, and the section's
+ * counts of the same nodes into k: op_summary_compute over the section counts the nodes the
+ * rules see (it too leaves out replaced Initial Plans, and a section's first node is never
+ * one: that has a parent), so one pass reads each node for both. */
 static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t from, uint32_t to,
-                       const struct table_index *tables, bool *draft_reported)
+                       const struct table_index *tables, bool *draft_reported,
+                       struct op_counter *k)
 {
     for (uint32_t i = from; i < to && !stop_at(c, i) && !c->oom; i++) {
         const struct plan_node *n = plan_section_node(s, i);
@@ -1552,6 +1555,7 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
             i += n->subtree_size;  /* skip the whole Initial Plan subtree */
             continue;
         }
+        op_counter_node(k, n);
         if (node_is_label(n))
             continue;
         const struct catalog_entry *e = node_entry(n);
@@ -1663,6 +1667,7 @@ struct second {
     const struct table_index *tables;
     uint32_t from, to;
     bool draft_reported;
+    struct op_counter counts;  /* the section's counts of its nodes */
     /* the text step: its part of the text */
     struct slice text;
     long first[MARK_COUNT];
@@ -1716,7 +1721,7 @@ static void text_second(struct second *w)
 
 static void rules_second(struct second *w)
 {
-    rule_nodes(&w->c, w->s, w->from, w->to, w->tables, &w->draft_reported);
+    rule_nodes(&w->c, w->s, w->from, w->to, w->tables, &w->draft_reported, &w->counts);
 }
 
 /* The second thread's findings after the first's, kept or only counted as if one thread had
@@ -1769,12 +1774,11 @@ static void second_merge(struct ctx *c, struct second *w, bool *draft_reported)
     b->walk = NULL;
 }
 
-/* Where the second thread's share of a section's rules starts: 11/32 of the way (the first
- * thread counts the section too, which costs about a third of the rules), moved past any
- * replaced Initial Plan holding that node (the rules skip those whole). */
+/* Where the second thread's share of a section's rules (and counts) starts: half way, moved
+ * past any replaced Initial Plan holding that node (the rules skip those whole). */
 static uint32_t rule_split(const struct plan_section *s)
 {
-    uint32_t m = (uint32_t)((uint64_t)s->n_nodes * 11 / 32);
+    uint32_t m = s->n_nodes / 2;
     for (const struct plan_node *p = plan_section_node(s, m); p;
          p = plan_node_parent(p)) /* bound: the depth */
         if (is_shadowed_initial(p) && plan_node_preorder(p) + p->subtree_size + 1 > m)
@@ -1782,17 +1786,17 @@ static uint32_t rule_split(const struct plan_section *s)
     return m < s->n_nodes ? m : s->n_nodes;
 }
 
-/* A section that runs: its counts and its per-node rules.  From parallel_min nodes on, a
- * second thread runs the rules over the section's last 21/32 while this one counts the
- * section and runs them over the rest. */
+/* A section that runs: its counts and its per-node rules, in one pass.  From parallel_min
+ * nodes on, a second thread runs it over the section's second half. */
 static void analyze_section(struct ctx *c, const struct plan_section *s,
                             const struct table_index *tables, bool *draft_reported)
 {
+    struct op_counter counts = {0};
     if (!one_row_room(c, s))
         return;
     if (s->n_nodes < parallel_min) {
-        count_section(c, s);
-        rule_nodes(c, s, 0, s->n_nodes, tables, draft_reported);
+        rule_nodes(c, s, 0, s->n_nodes, tables, draft_reported, &counts);
+        count_section(c, &counts);
         return;
     }
     struct second *w = malloc(sizeof *w);
@@ -1806,10 +1810,11 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
     w->from = rule_split(s);
     w->to = s->n_nodes;
     second_start(w, rules_second);
-    count_section(c, s);
-    rule_nodes(c, s, 0, w->from, tables, draft_reported);
+    rule_nodes(c, s, 0, w->from, tables, draft_reported, &counts);
     second_join(c, w);
     second_merge(c, w, draft_reported);
+    op_counter_merge(&counts, &w->counts);
+    count_section(c, &counts);
     free(w);
 }
 

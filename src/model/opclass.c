@@ -303,6 +303,28 @@ void op_summary_start(struct op_summary_run *run, const struct plan_section *s, 
     run->failed = run->starts == NULL;
 }
 
+/* One node of a summary: its counts into sum, and the stage it starts (its id, 0 for Spark 2's
+ * bare '*') in *start_id, -1 when it starts none; *unnumbered grows by a WholeStageCodegen
+ * node of a simplified tree.  first: n is the first node of the counted range (it starts a
+ * stage whatever its parent).  op_summary_more and op_counter_node both count through it. */
+static void count_node(struct op_summary *sum, const struct plan_node *n, bool first,
+                       int32_t *start_id, uint32_t *unnumbered)
+{
+    bool start = n->stage >= 0 && (first || !plan_node_parent(n) ||
+                                   plan_node_parent(n)->stage != n->stage);
+    /* the operator's word, read once for the stage test and the class */
+    bool label = n->flags & NODE_LABEL;
+    struct slice w = label && n->stage >= 0 ? slice_make(NULL, 0) : op_word(n);
+    *start_id = -1;
+    if (start && n->stage > 0)
+        *start_id = n->stage;
+    else if (start && n->stage == 0)
+        ++*unnumbered;
+    else if (n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"))
+        ++*unnumbered;
+    op_summary_add(sum, n, label ? OP_LABEL : class_of_word(n, w));
+}
+
 int op_summary_more(struct op_summary_run *run, uint32_t budget)
 {
     const struct plan_section *s = run->s;
@@ -316,18 +338,10 @@ int op_summary_more(struct op_summary_run *run, uint32_t budget)
                 stop = i + 1 < run->end ? i + 1 : run->end;
             continue;
         }
-        bool start = n->stage >= 0 && (i == run->begin || !plan_node_parent(n) ||
-                                       plan_node_parent(n)->stage != n->stage);
-        /* the operator's word, read once for the stage test and the class */
-        bool label = n->flags & NODE_LABEL;
-        struct slice w = label && n->stage >= 0 ? slice_make(NULL, 0) : op_word(n);
-        if (start && n->stage > 0 && run->starts)
-            run->starts[run->n_starts++] = n->stage;
-        else if (start && n->stage == 0)
-            run->unnumbered++;
-        else if (n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"))
-            run->unnumbered++;
-        op_summary_add(sum, n, label ? OP_LABEL : class_of_word(n, w));
+        int32_t id;
+        count_node(sum, n, i == run->begin, &id, &run->unnumbered);
+        if (id > 0 && run->starts)
+            run->starts[run->n_starts++] = id;
     }
     run->next = stop;
     if (run->next < run->end)
@@ -370,6 +384,115 @@ enum sp_status op_summary_compute_cancellable(struct op_summary *sum, const stru
     }
     *sum = run.sum;
     return done > 0 ? SP_OK : SP_ERR_NOMEM;
+}
+
+/* ---- a count made by the caller's own walk --------------------------------------------------- */
+
+/* Stage ids below this are kept in the bitmap (128 KB at most); larger ones (hostile input)
+ * in a list, counted by sorting as op_count_distinct does. */
+#define COUNTER_BITMAP_IDS DISTINCT_BITMAP_IDS
+
+void op_counter_node(struct op_counter *c, const struct plan_node *n)
+{
+    int32_t id;
+    count_node(&c->sum, n, false, &id, &c->unnumbered);
+    if (id <= 0 || c->failed)
+        return;
+    if ((uint32_t)id < COUNTER_BITMAP_IDS) {
+        size_t byte = (size_t)id >> 3;
+        if (byte >= c->bits_len) {
+            /* doubling: a million-operator plan's 300,000 stage ids grow it a dozen times */
+            size_t len = c->bits_len ? c->bits_len : 64;
+            while (len <= byte) /* bound: doubles up to COUNTER_BITMAP_IDS / 8 */
+                len *= 2;
+            uint8_t *nb = realloc(c->bits, len);
+            if (!nb) {
+                c->failed = true;
+                return;
+            }
+            memset(nb + c->bits_len, 0, len - c->bits_len);
+            c->bits = nb;
+            c->bits_len = len;
+        }
+        c->bits[byte] |= (uint8_t)(1u << (id & 7));
+        return;
+    }
+    if (c->n_big == c->cap_big) {
+        size_t ncap = c->cap_big ? c->cap_big * 2 : 16;
+        int32_t *nv = realloc(c->big, ncap * sizeof *nv);
+        if (!nv) {
+            c->failed = true;
+            return;
+        }
+        c->big = nv;
+        c->cap_big = ncap;
+    }
+    c->big[c->n_big++] = id;
+}
+
+/* Adds v's counts to c and frees v's memory.  The joins by name (the explorer's header line)
+ * are not merged: op_counter counts for --summary, which shows the joins by strategy. */
+void op_counter_merge(struct op_counter *c, struct op_counter *v)
+{
+    c->sum.nodes += v->sum.nodes;
+    c->sum.shuffles += v->sum.shuffles;
+    c->sum.broadcasts += v->sum.broadcasts;
+    c->sum.reused += v->sum.reused;
+    for (size_t j = 0; j <= JOIN_LOGICAL; j++)
+        c->sum.join_strategies[j] += v->sum.join_strategies[j];
+    c->unnumbered += v->unnumbered;
+    c->failed = c->failed || v->failed;
+    if (!c->failed && v->bits_len > c->bits_len) {
+        uint8_t *nb = realloc(c->bits, v->bits_len);
+        if (!nb)
+            c->failed = true;
+        else {
+            memset(nb + c->bits_len, 0, v->bits_len - c->bits_len);
+            c->bits = nb;
+            c->bits_len = v->bits_len;
+        }
+    }
+    if (!c->failed)
+        for (size_t i = 0; i < v->bits_len; i++) /* bound: v's bitmap */
+            c->bits[i] |= v->bits[i];
+    for (size_t i = 0; i < v->n_big && !c->failed; i++) { /* bound: v's large ids */
+        if (c->n_big == c->cap_big) {
+            size_t ncap = c->cap_big ? c->cap_big * 2 : 16;
+            int32_t *nv = realloc(c->big, ncap * sizeof *nv);
+            if (!nv) {
+                c->failed = true;
+                break;
+            }
+            c->big = nv;
+            c->cap_big = ncap;
+        }
+        c->big[c->n_big++] = v->big[i];
+    }
+    op_counter_free(v);
+}
+
+int op_counter_finish(struct op_counter *c)
+{
+    if (c->failed) {
+        c->sum.stages = 0;
+        op_counter_free(c);
+        return 0;
+    }
+    uint32_t count = 0;
+    for (size_t i = 0; i < c->bits_len; i++) /* bound: the bitmap */
+        count += (uint32_t)__builtin_popcount(c->bits[i]);
+    c->sum.stages = count + (c->n_big ? op_count_distinct(c->big, c->n_big) : 0) + c->unnumbered;
+    op_counter_free(c);
+    return 1;
+}
+
+void op_counter_free(struct op_counter *c)
+{
+    free(c->bits);
+    free(c->big);
+    c->bits = NULL;
+    c->big = NULL;
+    c->bits_len = c->n_big = c->cap_big = 0;
 }
 
 static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)

@@ -304,6 +304,10 @@ START_TEST(filter_over_a_scan_without_pushed_filters_warns)
     ck_assert_uint_eq(l.a->summary.n_scans, 1);
     ck_assert_int_eq(l.a->summary.scans[0].pushed_filters, 0);
     ck_assert_int_eq(l.a->summary.scans[0].read_columns, 1);
+    /* What --summary names it by, read back from the node's text. */
+    ck_assert(slice_eq_cstr(scan_info_op(&l.a->summary.scans[0]), "FileScan"));
+    ck_assert(slice_eq_cstr(scan_info_table(&l.a->summary.scans[0]), "spark_catalog.default.customers"));
+    ck_assert_uint_eq(l.a->summary.scans[0].node->line, 4);
     done(&l);
 
     /* Pushed: quiet. */
@@ -721,6 +725,11 @@ END_TEST
 
 /* ---- two threads ------------------------------------------------------------------------- */
 
+static bool same_text(struct slice a, struct slice b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
 /* Everything an analysis holds that a reader sees: the findings in order (rule, severity,
  * line, node, message) and every count of the summary, scans included. */
 static void expect_same_analysis(const struct analysis *x, const struct analysis *y, const char *what)
@@ -747,6 +756,8 @@ static void expect_same_analysis(const struct analysis *x, const struct analysis
     for (size_t i = 0; i < a->n_scans; i++) {
         const struct scan_info *s = &a->scans[i], *t = &b->scans[i];
         ck_assert_msg(s->node == t->node && s->read_columns == t->read_columns &&
+                          same_text(scan_info_op(s), scan_info_op(t)) &&
+                          same_text(scan_info_table(s), scan_info_table(t)) &&
                           s->pushed_filters == t->pushed_filters &&
                           s->partition_filters == t->partition_filters &&
                           s->dynamic_pruning == t->dynamic_pruning && s->partitioned == t->partitioned,

@@ -81,17 +81,23 @@ struct finding {
 };
 
 /* Counts for --summary and the explorer's header. */
+/* A scan: 40 bytes, where slices and longs took 72 (a million-operator plan has 150,000
+ * scans, and new memory is dear on some machines).  Its operator and table lie in the node's
+ * text: read them with scan_info_op and scan_info_table. */
 struct scan_info {
     const struct plan_node *node;
-    struct slice op;             /* the operator as named ("Scan parquet", "FileScan") */
-    struct slice table;          /* may be empty */
-    long read_columns;           /* ReadSchema fields, -1 unknown */
-    long pushed_filters;         /* -1: the scan has no PushedFilters field */
-    long partition_filters;      /* -1: no PartitionFilters field */
-    uint32_t line;               /* the node's line */
+    int32_t read_columns;        /* ReadSchema fields, -1 unknown */
+    int32_t pushed_filters;      /* -1: the scan has no PushedFilters field */
+    int32_t partition_filters;   /* -1: no PartitionFilters field */
+    uint32_t op_at, op_len;      /* private: scan_info_op */
+    uint32_t table_at, table_len;/* private: scan_info_table */
     bool dynamic_pruning;        /* PartitionFilters holds dynamicpruningexpression */
     bool partitioned;            /* its output has columns the files do not hold */
 };
+/* The operator as named ("Scan parquet", "FileScan"), and the table (may be empty); the
+ * node's line is sc->node->line. */
+struct slice scan_info_op(const struct scan_info *sc);
+struct slice scan_info_table(const struct scan_info *sc);
 
 struct summary {
     size_t n_plans;

@@ -173,6 +173,19 @@ const struct rule analyze_rules[RULE_COUNT] = {
         "compact them)."},
 };
 
+struct slice scan_info_op(const struct scan_info *sc)
+{
+    const struct plan_node *n = sc->node;
+    struct slice named = plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n);
+    return sc->op_len ? slice_make(named.ptr + sc->op_at, sc->op_len) : slice_make(NULL, 0);
+}
+
+struct slice scan_info_table(const struct scan_info *sc)
+{
+    return sc->table_len ? slice_make(plan_node_text(sc->node).ptr + sc->table_at, sc->table_len)
+                         : slice_make(NULL, 0);
+}
+
 const char *severity_name(enum severity s)
 {
     return s == SEVERITY_WARNING ? "warning" : "info";
@@ -199,6 +212,12 @@ struct ctx {
     size_t dropped;
     bool messages;               /* word each kept finding (false: --summary's counts only) */
     bool last_kept;              /* the last add() kept its finding */
+    /* where rule_scan keeps a scan: at the end of sum->scans (growing it unless scans_fixed),
+     * or, on a section's second thread (scans_down), in the first thread's array downwards
+     * from scans_top, never below scans_floor (keep_scan) */
+    bool scans_fixed, scans_down;
+    struct scan_info *scans_base;
+    size_t scans_top, scans_floor;
     /* logical joins whose children carry size estimates (cost mode), in input order, and
      * an index of the expression ids each one mentions (sorted by id) */
     const struct plan_node **logical_joins;
@@ -1105,43 +1124,66 @@ static size_t partition_columns(struct slice schema, long schema_fields, struct 
     return found;
 }
 
+/* Keeps a scan for the summary (see struct ctx); false (and c->oom) when there is no room. */
+static bool keep_scan(struct ctx *c, const struct scan_info *info)
+{
+    if (c->scans_down) {
+        if (c->scans_top <= c->scans_floor) {
+            c->oom = true;
+            return false;
+        }
+        c->scans_base[--c->scans_top] = *info;
+        return true;
+    }
+    struct summary *sum = c->sum;
+    if (sum->n_scans == sum->cap_scans &&
+        (c->scans_fixed ||
+         !grow_array((void **)&sum->scans, &sum->cap_scans, sum->n_scans + 1, sizeof *info))) {
+        c->oom = true;
+        return false;
+    }
+    sum->scans[sum->n_scans++] = *info;
+    return true;
+}
+
 static void rule_scan(struct ctx *c, const struct plan_node *n, const struct table_index *tables)
 {
-    struct summary *sum = c->sum;
     struct slice table = node_table_name(n);
     struct slice pushed = scan_list_field(n, "PushedFilters");
     struct slice pf = scan_list_field(n, "PartitionFilters");
     struct slice schema = node_field(n, "ReadSchema"), output = scan_output(n, table);
     long out = output.len ? node_list_count(output) : -1;
+    struct slice named = plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n);
+    struct slice op = catalog_operator_name(named);
+    long read_columns = node_schema_field_count(schema);
+    long partition_filters = pf.ptr ? node_list_count(pf) : -1;
+    bool dynamic_pruning = pf.len && slice_find_in(pf, "dynamicpruning", 0) >= 0;
+    long schema_fields = read_columns;
+    if (read_columns < 0)
+        read_columns = out;
+    char part_cols[256];
     struct scan_info info = {
         .node = n,
-        .op = catalog_operator_name(plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n)),
-        .line = n->line,
-        .table = table,
-        .read_columns = node_schema_field_count(schema),
-        .pushed_filters = pushed.ptr ? node_list_count(pushed) : -1,
-        .partition_filters = pf.ptr ? node_list_count(pf) : -1,
-        .dynamic_pruning = pf.len && slice_find_in(pf, "dynamicpruning", 0) >= 0,
+        /* counts of list elements of a text under 4 GB: each element takes 2 bytes or more */
+        .read_columns = (int32_t)read_columns,
+        .pushed_filters = (int32_t)(pushed.ptr ? node_list_count(pushed) : -1),
+        .partition_filters = (int32_t)partition_filters,
+        .op_at = op.len ? (uint32_t)(op.ptr - named.ptr) : 0,
+        .op_len = (uint32_t)op.len,
+        .table_at = table.len ? (uint32_t)(table.ptr - plan_node_text(n).ptr) : 0,
+        .table_len = (uint32_t)table.len,
+        .dynamic_pruning = dynamic_pruning,
+        .partitioned = partition_columns(schema, schema_fields, output, part_cols, sizeof part_cols) > 0,
     };
-    long schema_fields = info.read_columns;
-    if (info.read_columns < 0)
-        info.read_columns = out;
-    char part_cols[256];
-    info.partitioned = partition_columns(schema, schema_fields, output, part_cols, sizeof part_cols) > 0;
-    /* Doubling, not 64 more at a time: a million-operator plan has 150,000 scans, and each
-       of 2,300 reallocs moved the whole array (an mremap, a TLB shootdown per call). */
-    if (!grow_array((void **)&sum->scans, &sum->cap_scans, sum->n_scans + 1, sizeof info)) {
-        c->oom = true;
+    if (!keep_scan(c, &info))
         return;
-    }
-    sum->scans[sum->n_scans++] = info;
 
-    if (info.partition_filters > 0)
+    if (partition_filters > 0)
         add(c, RULE_PARTITION_FILTERS, n, "partition pruning%s%.*s: %.*s%s%s", table.len ? " on " : "",
             (int)table.len, table.ptr, clip_len(pf), pf.ptr, clip_tail(pf),
-            info.dynamic_pruning ? " (dynamic partition pruning at run time)" : "");
+            dynamic_pruning ? " (dynamic partition pruning at run time)" : "");
 
-    if (info.partitioned && info.partition_filters <= 0)
+    if (info.partitioned && partition_filters <= 0)
         add(c, RULE_ALL_PARTITIONS, n, "no PartitionFilters: every partition of %.*s%s is read "
             "(partitioned by %s)", (int)(table.len ? table.len : 9), table.len ? table.ptr : "the table",
             "", part_cols);
@@ -1541,6 +1583,22 @@ static void count_section(struct ctx *c, struct op_counter *k)
         sum->joins[j] += os->join_strategies[j];
 }
 
+/* The rules read the details blocks of scans, filters' scans, exchanges and joins, and in a
+ * formatted plan the blocks lie after the whole tree, in operator-id order: the pass over
+ * the tree jumps about in them, and every block it reads was a wait for memory (a fifth of
+ * the pass's time on the million-operator plan, charged to the memchr that reads a block's
+ * first line).  The first lines of the block of a node a few ahead are asked for now. */
+#define PREFETCH_AHEAD 8u
+
+static void prefetch_details(const struct plan_node *n)
+{
+    if (!n->n_details)
+        return;
+    struct slice d = plan_node_details_text(n);
+    for (size_t at = 0; at < d.len && at < 256; at += 64) /* bound: 4 lines of 64 bytes */
+        __builtin_prefetch(d.ptr + at);
+}
+
 /* The per-node rules over the nodes [from, to) of a section, in preorder, and the section's
  * counts of the same nodes into k: op_summary_compute over the section counts the nodes the
  * rules see (it too leaves out replaced Initial Plans, and a section's first node is never
@@ -1551,6 +1609,8 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
 {
     for (uint32_t i = from; i < to && !stop_at(c, i) && !c->oom; i++) {
         const struct plan_node *n = plan_section_node(s, i);
+        if (i + PREFETCH_AHEAD < to)
+            prefetch_details(plan_section_node(s, i + PREFETCH_AHEAD));
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;  /* skip the whole Initial Plan subtree */
             continue;
@@ -1588,10 +1648,11 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
 
 /* Logical relations and Hive relation nodes: how many columns each table has. */
 /* In the same pass over every node: the nodes that are not labels, counted into the
- * summary, and *in_text: whether every node's text and details lie inside the document text
+ * summary, *scan_like: the nodes rule_scan may keep (every scan and cached-relation scan),
+ * and *in_text: whether every node's text and details lie inside the document text
  * (then a needle the text lacks is in no node). */
 static void collect_tables(struct ctx *c, const struct document *doc, struct table_index *t,
-                           bool *in_text)
+                           bool *in_text, size_t *scan_like)
 {
     const char *lo = doc->src.text, *hi = lo ? lo + doc->src.text_len : NULL;
     bool inside = lo != NULL;
@@ -1606,6 +1667,7 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
               plan_node_details_text(n).ptr + plan_node_details_text(n).len > hi)))
             inside = false;
         enum catalog_role r = node_role(n);
+        *scan_like += r == CAT_SCAN || r == CAT_CACHE;
         if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
             struct plan_stats st;
             const struct plan_node *l = nth_real_child(n, 0), *rt = nth_real_child(n, 1);
@@ -1809,9 +1871,34 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
     w->tables = tables;
     w->from = rule_split(s);
     w->to = s->n_nodes;
+    /* The scans: this thread's from the end of the array up, the second's from the top of
+     * its room down (the room holds every scan-like node left: both halves fit), then that
+     * block turned round and moved down beside the first's.  No second array, and no copy
+     * into new memory when the room is exactly the scans (as in a plan without AQE). */
+    struct summary *sum = c->sum;
+    size_t base = sum->n_scans;
+    c->scans_fixed = true;
+    w->c.scans_down = true;
+    w->c.scans_base = sum->scans;
+    w->c.scans_top = sum->cap_scans;
+    w->c.scans_floor = base;
     second_start(w, rules_second);
     rule_nodes(c, s, 0, w->from, tables, draft_reported, &counts);
     second_join(c, w);
+    c->scans_fixed = false;
+    size_t top = w->c.scans_top, n2 = sum->cap_scans - top;
+    if (sum->n_scans > top)
+        c->oom = true; /* the halves met: cannot happen while the room is every scan-like node */
+    if (!c->oom && n2) {
+        for (size_t i = top, j = sum->cap_scans - 1; i < j; i++, j--) { /* bound: n2 / 2 */
+            struct scan_info t = sum->scans[i];
+            sum->scans[i] = sum->scans[j];
+            sum->scans[j] = t;
+        }
+        if (top != sum->n_scans)
+            memmove(sum->scans + sum->n_scans, sum->scans + top, n2 * sizeof *sum->scans);
+        sum->n_scans += n2;
+    }
     second_merge(c, w, draft_reported);
     op_counter_merge(&counts, &w->counts);
     count_section(c, &counts);
@@ -1834,8 +1921,19 @@ static void prepare_document(struct ctx *c, const struct document *doc, struct t
         second_start(&w, text_second);
     }
     bool in_text = false;
+    size_t scan_like = 0;
     c->a->summary.n_plans = doc->n_plans;
-    collect_tables(c, doc, tables, &in_text);
+    collect_tables(c, doc, tables, &in_text, &scan_like);
+    /* Room for every scan the rules may keep, asked for once: its pages are written as the
+     * scans are kept, and a section's two threads share it (analyze_section). */
+    struct summary *sum = &c->a->summary;
+    if (scan_like && !c->oom) {
+        sum->scans = malloc(scan_like * sizeof *sum->scans);
+        if (!sum->scans)
+            c->oom = true;
+        else
+            sum->cap_scans = scan_like;
+    }
     table_index_finish(tables);
     index_join_ids(c);
     /* a match starting before mid may end after it */

@@ -303,6 +303,73 @@ void op_summary_start(struct op_summary_run *run, const struct plan_section *s, 
     run->failed = run->starts == NULL;
 }
 
+/* The operator word and class of a name, remembered: a million-operator plan has a few dozen
+ * distinct names, and finding the word and its class cost ten times a look-up here.  A
+ * direct-mapped cache per thread (the explorer counts on a thread of its own) keyed by the
+ * bytes op_word reads (the name, or the text when there is none), as nodeinfo.c's name
+ * cache is; longer names are classified every time.  A ReusedExchange's class depends on
+ * the node (what it reuses): kept as "ask the node". */
+#define WORD_CACHE_SLOTS 256
+#define WORD_CACHE_KEY 80
+#define CLASS_BY_NODE 0xFF
+
+static _Thread_local struct word_slot {
+    char key[WORD_CACHE_KEY];
+    uint8_t len;        /* 0: empty */
+    uint8_t off, wlen;  /* the word: key[off .. off + wlen) */
+    uint8_t cls;        /* enum op_class, CLASS_BY_NODE */
+} word_cache[WORD_CACHE_SLOTS];
+
+static uint32_t word_hash(struct slice k)
+{
+    uint64_t a = 0, b = 0;
+    if (k.len >= 8) {
+        memcpy(&a, k.ptr, 8);
+        memcpy(&b, k.ptr + k.len - 8, 8);
+    } else {
+        memcpy(&a, k.ptr, k.len);
+    }
+    uint64_t h = (a ^ (b << 29 | b >> 35) ^ k.len) * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 56);
+}
+
+/* class_of_word when it depends on the word only, else CLASS_BY_NODE. */
+static unsigned class_of_word_only(struct slice w)
+{
+    unsigned p = w.len ? word_parts(w) : 0;
+    if (!(p & T_QUERYSTAGE) && (p & (T_REUSED | T_EXCHANGE)) == (T_REUSED | T_EXCHANGE))
+        return CLASS_BY_NODE;
+    return (unsigned)class_of_word(NULL, w);
+}
+
+/* op_word(n) and class_of_word(n, that word), n not a label. */
+static enum op_class word_and_class(const struct plan_node *n, struct slice *word)
+{
+    struct slice k = plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n);
+    if (k.len == 0 || k.len > WORD_CACHE_KEY) {
+        *word = op_word(n);
+        return class_of_word(n, *word);
+    }
+    uint32_t h = word_hash(k) % WORD_CACHE_SLOTS;
+    struct word_slot *slot = &word_cache[h], *other = &word_cache[(h + 1) % WORD_CACHE_SLOTS];
+    if (!(slot->len == k.len && memcmp(slot->key, k.ptr, k.len) == 0)) {
+        if (other->len == k.len && memcmp(other->key, k.ptr, k.len) == 0)
+            slot = other;
+        else {
+            if (slot->len)
+                slot = other;
+            struct slice w = op_word(n);
+            memcpy(slot->key, k.ptr, k.len);
+            slot->len = (uint8_t)k.len;
+            slot->off = (uint8_t)(w.ptr - k.ptr);
+            slot->wlen = (uint8_t)w.len;
+            slot->cls = (uint8_t)class_of_word_only(w);
+        }
+    }
+    *word = slice_make(k.ptr + slot->off, slot->wlen);
+    return slot->cls == CLASS_BY_NODE ? class_of_word(n, *word) : (enum op_class)slot->cls;
+}
+
 /* One node of a summary: its counts into sum, and the stage it starts (its id, 0 for Spark 2's
  * bare '*') in *start_id, -1 when it starts none; *unnumbered grows by a WholeStageCodegen
  * node of a simplified tree.  first: n is the first node of the counted range (it starts a
@@ -314,7 +381,12 @@ static void count_node(struct op_summary *sum, const struct plan_node *n, bool f
                                    plan_node_parent(n)->stage != n->stage);
     /* the operator's word, read once for the stage test and the class */
     bool label = n->flags & NODE_LABEL;
-    struct slice w = label && n->stage >= 0 ? slice_make(NULL, 0) : op_word(n);
+    struct slice w = slice_make(NULL, 0);
+    enum op_class cls = OP_LABEL;
+    if (!label)
+        cls = word_and_class(n, &w);
+    else if (n->stage < 0)
+        w = op_word(n);
     *start_id = -1;
     if (start && n->stage > 0)
         *start_id = n->stage;
@@ -322,7 +394,7 @@ static void count_node(struct op_summary *sum, const struct plan_node *n, bool f
         ++*unnumbered;
     else if (n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"))
         ++*unnumbered;
-    op_summary_add(sum, n, label ? OP_LABEL : class_of_word(n, w));
+    op_summary_add(sum, n, cls);
 }
 
 int op_summary_more(struct op_summary_run *run, uint32_t budget)

@@ -1646,18 +1646,27 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
     }
 }
 
+/* What a pass over nodes [from, to) of the document collects (collect_tables). */
+struct collected {
+    struct table_index tables;
+    size_t n_nodes, scan_like;
+    bool in_text;
+};
+
 /* Logical relations and Hive relation nodes: how many columns each table has. */
 /* In the same pass over every node: the nodes that are not labels, counted into the
  * summary, *scan_like: the nodes rule_scan may keep (every scan and cached-relation scan),
  * and *in_text: whether every node's text and details lie inside the document text
  * (then a needle the text lacks is in no node). */
-static void collect_tables(struct ctx *c, const struct document *doc, struct table_index *t,
-                           bool *in_text, size_t *scan_like)
+static void collect_tables(struct ctx *c, const struct document *doc, size_t from, size_t to,
+                           struct collected *got)
 {
     const char *lo = doc->src.text, *hi = lo ? lo + doc->src.text_len : NULL;
     bool inside = lo != NULL;
     size_t n_nodes = 0;
-    for (size_t i = 0; i < doc->n_all_nodes && !stop_at(c, (uint32_t)i) && !c->oom; i++) {
+    struct table_index *t = &got->tables;
+    size_t *scan_like = &got->scan_like;
+    for (size_t i = from; i < to && !stop_at(c, (uint32_t)i) && !c->oom; i++) {
         const struct plan_node *n = document_node(doc, i);
         n_nodes += !(n->flags & NODE_LABEL);
         if ((plan_node_text(n).len &&
@@ -1699,8 +1708,8 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
                                                            plan_node_text(n).len - (size_t)lb)));
         }
     }
-    c->a->summary.n_nodes = n_nodes;
-    *in_text = inside;
+    got->n_nodes = n_nodes;
+    got->in_text = inside;
 }
 
 /* ---- two cores ------------------------------------------------------------------------------ */
@@ -1730,9 +1739,12 @@ struct second {
     uint32_t from, to;
     bool draft_reported;
     struct op_counter counts;  /* the section's counts of its nodes */
-    /* the text step: its part of the text */
+    /* the document step: its part of the text, and of the nodes [node_from, node_to) */
     struct slice text;
     long first[MARK_COUNT];
+    const struct document *doc;
+    size_t node_from, node_to;
+    struct collected got;
 };
 
 static void second_init(struct second *w, const struct ctx *c)
@@ -1776,9 +1788,10 @@ static void second_join(struct ctx *c, struct second *w)
     c->cancelled = c->cancelled || w->c.cancelled;
 }
 
-static void text_second(struct second *w)
+static void prepare_second(struct second *w)
 {
     find_marks(&w->c, w->text, w->first);
+    collect_tables(&w->c, w->doc, w->node_from, w->node_to, &w->got);
 }
 
 static void rules_second(struct second *w)
@@ -1905,46 +1918,71 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
     free(w);
 }
 
-/* The document's text marks, the text's last 2/3 read on a second thread while this one
- * reads the rest after one pass over every node (tables and logical joins, the node count,
- * whether the nodes lie in the text).  Shares measured in time on the million-operator
- * plans: the pass over the text runs at fewer instructions a cycle than the node pass. */
+/* The document's text marks and one pass over every node (tables and logical joins, the
+ * node count, the scan-like nodes, whether the nodes lie in the text): from parallel_min
+ * nodes on, the second half of each on a second thread (the node pass costs about what
+ * the text pass does on the million-operator plans, so halves balance). */
 static void prepare_document(struct ctx *c, const struct document *doc, struct table_index *tables)
 {
     size_t len = doc->src.text ? doc->src.text_len : 0;
     bool two = doc->n_all_nodes >= parallel_min && len >= 16 * MARK_MAX_LEN;
-    size_t mid = two ? len / 3 : len;
+    size_t mid = two ? len / 2 : len, half = two ? doc->n_all_nodes / 2 : doc->n_all_nodes;
     struct second w;
     if (two) {
         second_init(&w, c);
         w.text = slice_make(doc->src.text + mid, len - mid);
-        second_start(&w, text_second);
+        w.doc = doc;
+        w.node_from = half;
+        w.node_to = doc->n_all_nodes;
+        second_start(&w, prepare_second);
     }
-    bool in_text = false;
-    size_t scan_like = 0;
+    struct collected got = {0};
     c->a->summary.n_plans = doc->n_plans;
-    collect_tables(c, doc, tables, &in_text, &scan_like);
-    /* Room for every scan the rules may keep, asked for once: its pages are written as the
-     * scans are kept, and a section's two threads share it (analyze_section). */
-    struct summary *sum = &c->a->summary;
-    if (scan_like && !c->oom) {
-        sum->scans = malloc(scan_like * sizeof *sum->scans);
-        if (!sum->scans)
-            c->oom = true;
-        else
-            sum->cap_scans = scan_like;
-    }
-    table_index_finish(tables);
-    index_join_ids(c);
+    collect_tables(c, doc, 0, half, &got);
     /* a match starting before mid may end after it */
     find_marks(c, slice_make(doc->src.text, two ? mid + MARK_MAX_LEN : len), c->first_mark);
+    *tables = got.tables;
     if (two) {
         second_join(c, &w);
         for (size_t k = 0; k < MARK_COUNT; k++)
             if (c->first_mark[k] < 0 && w.first[k] >= 0)
                 c->first_mark[k] = (long)mid + w.first[k];
+        /* the second half's after the first's: the logical joins stay in input order */
+        got.n_nodes += w.got.n_nodes;
+        got.scan_like += w.got.scan_like;
+        got.in_text = got.in_text && w.got.in_text;
+        for (size_t i = 0; i < w.got.tables.n && !c->oom; i++) /* bound: its tables */
+            table_index_add(c, tables, w.got.tables.v[i].table, w.got.tables.v[i].columns);
+        for (size_t i = 0; i < w.c.n_logical_joins && !c->oom; i++) { /* bound: its joins */
+            if (c->n_logical_joins == c->logical_joins_cap) {
+                size_t ncap = c->logical_joins_cap ? c->logical_joins_cap * 2 : 16;
+                const struct plan_node **nv = realloc(c->logical_joins, ncap * sizeof *nv);
+                if (!nv) {
+                    c->oom = true;
+                    break;
+                }
+                c->logical_joins = nv;
+                c->logical_joins_cap = ncap;
+            }
+            c->logical_joins[c->n_logical_joins++] = w.c.logical_joins[i];
+        }
+        free(w.got.tables.v);
+        free(w.c.logical_joins);
     }
-    if (!in_text)
+    c->a->summary.n_nodes = got.n_nodes;
+    /* Room for every scan the rules may keep, asked for once: its pages are written as the
+     * scans are kept, and a section's two threads share it (analyze_section). */
+    struct summary *sum = &c->a->summary;
+    if (got.scan_like && !c->oom) {
+        sum->scans = malloc(got.scan_like * sizeof *sum->scans);
+        if (!sum->scans)
+            c->oom = true;
+        else
+            sum->cap_scans = got.scan_like;
+    }
+    table_index_finish(tables);
+    index_join_ids(c);
+    if (!got.in_text)
         return;
     c->no_statistics = c->first_mark[MARK_STATISTICS] < 0 && !stopped(c);
     c->no_more_fields = c->first_mark[MARK_MORE_FIELD] < 0 && !stopped(c);

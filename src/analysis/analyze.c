@@ -447,9 +447,22 @@ static bool compute_one_row(const struct ctx *c, const struct plan_node *n,
     }
 }
 
-/* A fresh "one row" table for the section (every value unknown). */
+/* A fresh "one row" table for the section (every value unknown).  A big section's is a new
+ * calloc: its zero pages are only made when a rule asks about a node there (a few nodes in
+ * most plans), where setting every byte wrote a megabyte of new memory a million nodes. */
+#define ONE_ROW_CALLOC (64u * 1024u)
+_Static_assert(ONE_ROW_UNKNOWN == 0, "a calloc'd table is every value unknown");
+
 static bool one_row_room(struct ctx *c, const struct plan_section *s)
 {
+    if (s->n_nodes >= ONE_ROW_CALLOC) {
+        free((void *)c->one_row);
+        c->one_row = calloc(s->n_nodes, 1);
+        c->scratch_cap = c->one_row ? s->n_nodes : 0;
+        if (!c->one_row)
+            c->oom = true;
+        return c->one_row != NULL;
+    }
     if (s->n_nodes > c->scratch_cap) {
         _Atomic unsigned char *p = realloc((void *)c->one_row, s->n_nodes);
         if (!p) {

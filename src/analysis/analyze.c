@@ -821,14 +821,18 @@ static struct slice join_condition(const struct plan_node *n)
     return slice_make(NULL, 0);
 }
 
+/* The join's name and type are read where a rule needs them (a message, a sort-merge join
+ * with sizes): most joins of a plan without statistics need neither, and reading the type
+ * from a formatted join's details block was the costliest part of the rule. */
 static void rule_join(struct ctx *c, const struct plan_node *n, const struct catalog_entry *e)
 {
-    struct slice type = node_join_type(n);
-    struct slice name = short_name(n);
-    if (slice_find_in(plan_node_text(n), "skew=true", 0) >= 0)
+    if (slice_find_in(plan_node_text(n), "skew=true", 0) >= 0) {
+        struct slice name = short_name(n);
         add(c, RULE_SKEW_JOIN, n, "%.*s split skewed partitions", (int)name.len, name.ptr);
+    }
 
     if (e->join == JOIN_BROADCAST_NESTED_LOOP || e->join == JOIN_CARTESIAN) {
+        struct slice type = node_join_type(n), name = short_name(n);
         enum rule_id rule = e->join == JOIN_CARTESIAN ? RULE_CARTESIAN : RULE_NESTED_LOOP_JOIN;
         struct slice cond = join_condition(n);
         const struct plan_node *l = nth_real_child(n, 0), *r = nth_real_child(n, 1);
@@ -854,7 +858,7 @@ static void rule_join(struct ctx *c, const struct plan_node *n, const struct cat
             if (!join_side_size(c, n, k, &bytes, &runtime))
                 continue;
             enum build_side side = k == 0 ? BUILD_LEFT : BUILD_RIGHT;
-            if (bytes < BROADCAST_THRESHOLD && join_side_broadcastable(type, side)) {
+            if (bytes < BROADCAST_THRESHOLD && join_side_broadcastable(node_join_type(n), side)) {
                 char sz[32];
                 add(c, RULE_SMJ_SMALL_SIDE, n,
                     "sort-merge join whose %s side is %s (%s), under the 10 MB broadcast threshold",

@@ -1686,11 +1686,10 @@ static void collect_tables(struct ctx *c, const struct document *doc, size_t fro
     for (size_t i = from; i < to && !stop_at(c, (uint32_t)i) && !c->oom; i++) {
         const struct plan_node *n = document_node(doc, i);
         n_nodes += !(n->flags & NODE_LABEL);
-        if ((plan_node_text(n).len &&
-             (plan_node_text(n).ptr < lo || plan_node_text(n).ptr + plan_node_text(n).len > hi)) ||
-            (plan_node_details_text(n).len &&
-             (plan_node_details_text(n).ptr < lo ||
-              plan_node_details_text(n).ptr + plan_node_details_text(n).len > hi)))
+        struct slice text = plan_node_text(n);
+        struct slice details = plan_node_details_text(n);
+        if ((text.len && (text.ptr < lo || text.ptr + text.len > hi)) ||
+            (details.len && (details.ptr < lo || details.ptr + details.len > hi)))
             inside = false;
         enum catalog_role r = node_role(n);
         *scan_like += r == CAT_SCAN || r == CAT_CACHE;

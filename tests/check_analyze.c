@@ -563,6 +563,25 @@ START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
         ck_assert_msg(count(&l, RULE_TRUNCATED_FIELDS, NULL) == 1, "pad %u tail %u", pad, tail);
         done(&l);
     }
+    /* The look tests two bytes at each start ("Tr" here): the mark at every place of a
+     * 32-byte step, with texts that look like it but are not ("Tree", "T r", "truncated"). */
+    for (unsigned run = 0; run < 2 * 40; run++) {
+        unsigned pad = run % 40;
+        analyze_set_parallel_min(run < 40 ? 0 : 2);
+        char text[16384];
+        size_t used = (size_t)snprintf(text, sizeof text, "== Physical Plan ==\n*(1) Project [c%.*s#0]\n",
+                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+        for (unsigned i = 1; i < 60; i++)
+            used += (size_t)snprintf(text + used, sizeof text - used,
+                                     "%*s+- *(1) Project [Tree%u#%u, T r#1, truncated#2, Stat#3]\n",
+                                     (int)(i - 1) * 3, "", i, i);
+        used += (size_t)snprintf(text + used, sizeof text - used, "%*s+- *(1) LocalTableScan [c1#1]\n"
+                                 "Truncated plan of 100 nodes\n", 59 * 3, "");
+        ck_assert_uint_lt(used, sizeof text - 1);
+        struct linted l = lint(text);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_PLAN, NULL) == 1, "pad %u: %zu", pad, count(&l, RULE_TRUNCATED_PLAN, NULL));
+        done(&l);
+    }
     analyze_set_parallel_min(0);
 }
 END_TEST

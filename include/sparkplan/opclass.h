@@ -116,7 +116,8 @@ struct op_counter {
     uint32_t unnumbered;
     bool failed;
 };
-void op_counter_node(struct op_counter *c, const struct plan_node *n);
+/* Counts n; returns node_entry(n), which the count looks up anyway (the analysis reads it). */
+const struct catalog_entry *op_counter_node(struct op_counter *c, const struct plan_node *n);
 void op_counter_merge(struct op_counter *c, struct op_counter *v);
 int op_counter_finish(struct op_counter *c);
 void op_counter_free(struct op_counter *c);

@@ -1632,11 +1632,8 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
             i += n->subtree_size;  /* skip the whole Initial Plan subtree */
             continue;
         }
-        op_counter_node(k, n);
-        if (node_is_label(n))
-            continue;
-        const struct catalog_entry *e = node_entry(n);
-        if (!e)
+        const struct catalog_entry *e = op_counter_node(k, n); /* node_entry(n) */
+        if (node_is_label(n) || !e)
             continue;
         switch (e->role) {
         case CAT_SHUFFLE: rule_exchange(c, n); break;

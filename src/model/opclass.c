@@ -223,13 +223,12 @@ uint32_t op_count_distinct(int32_t *ids, size_t n)
  * corpus operator the name classes never miss one the catalogue has, and a lookup per node
  * would cost a million-node tab most of a second. */
 static enum op_class summary_class(const struct plan_node *n, enum op_class c,
-                                   enum catalog_join *strategy)
+                                   const struct catalog_entry *e, enum catalog_join *strategy)
 {
     *strategy = JOIN_NONE;
     if (c != OP_SHUFFLE && c != OP_BROADCAST && c != OP_SHUFFLE_REUSED &&
         c != OP_BROADCAST_REUSED && c != OP_JOIN)
         return OP_OTHER;
-    const struct catalog_entry *e = node_entry(n);
     if (!e)
         return c == OP_SHUFFLE || c == OP_BROADCAST || c == OP_SHUFFLE_REUSED ||
                        c == OP_BROADCAST_REUSED || c == OP_JOIN
@@ -250,13 +249,15 @@ static enum op_class summary_class(const struct plan_node *n, enum op_class c,
     }
 }
 
-void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c)
+/* op_summary_add with e = node_entry(n), when the caller has it. */
+static void summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c,
+                        const struct catalog_entry *e)
 {
     if (c == OP_LABEL)
         return;  /* "== Final Plan ==" is a heading, not an operator */
     sum->nodes++;
     enum catalog_join strategy;
-    switch (summary_class(n, c, &strategy)) {
+    switch (summary_class(n, c, e, &strategy)) {
     case OP_SHUFFLE:
         sum->shuffles++;
         break;
@@ -290,6 +291,11 @@ void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_c
     }
 }
 
+void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c)
+{
+    summary_add(sum, n, c, c == OP_LABEL ? NULL : node_entry(n));
+}
+
 void op_summary_start(struct op_summary_run *run, const struct plan_section *s, uint32_t begin,
                       uint32_t end)
 {
@@ -318,6 +324,7 @@ static _Thread_local struct word_slot {
     uint8_t len;        /* 0: empty */
     uint8_t off, wlen;  /* the word: key[off .. off + wlen) */
     uint8_t cls;        /* enum op_class, CLASS_BY_NODE */
+    const struct catalog_entry *entry; /* catalog_lookup_slice(key) */
 } word_cache[WORD_CACHE_SLOTS];
 
 /* The same test as nodeinfo.c's name cache: eight bytes at a time, no memcmp call. */
@@ -364,12 +371,16 @@ static unsigned class_of_word_only(struct slice w)
     return (unsigned)class_of_word(NULL, w);
 }
 
-/* op_word(n) and class_of_word(n, that word), n not a label. */
-static enum op_class word_and_class(const struct plan_node *n, struct slice *word)
+/* op_word(n), class_of_word(n, that word) and *entry = node_entry(n), n not a label by its
+ * flag.  node_entry looks the same key up (the name, or the text when there is none), so
+ * the slot keeps that too: one look-up a node where the rules and the count took two. */
+static enum op_class word_and_class(const struct plan_node *n, struct slice *word,
+                                    const struct catalog_entry **entry)
 {
     struct slice k = plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n);
     if (k.len == 0 || k.len > WORD_CACHE_KEY) {
         *word = op_word(n);
+        *entry = node_entry(n);
         return class_of_word(n, *word);
     }
     uint32_t h = word_hash(k) % WORD_CACHE_SLOTS;
@@ -386,8 +397,17 @@ static enum op_class word_and_class(const struct plan_node *n, struct slice *wor
             slot->off = (uint8_t)(w.ptr - k.ptr);
             slot->wlen = (uint8_t)w.len;
             slot->cls = (uint8_t)class_of_word_only(w);
+            slot->entry = catalog_lookup_slice(k);
         }
     }
+    /* node_entry: none for a label (by its text too), the key's entry, else (a name the
+     * catalogue does not know) the text's */
+    if (node_is_label(n))
+        *entry = NULL;
+    else if (slot->entry || !plan_node_name(n).len)
+        *entry = slot->entry;
+    else
+        *entry = catalog_lookup_slice(plan_node_text(n));
     *word = slice_make(k.ptr + slot->off, slot->wlen);
     return slot->cls == CLASS_BY_NODE ? class_of_word(n, *word) : (enum op_class)slot->cls;
 }
@@ -396,8 +416,8 @@ static enum op_class word_and_class(const struct plan_node *n, struct slice *wor
  * bare '*') in *start_id, -1 when it starts none; *unnumbered grows by a WholeStageCodegen
  * node of a simplified tree.  first: n is the first node of the counted range (it starts a
  * stage whatever its parent).  op_summary_more and op_counter_node both count through it. */
-static void count_node(struct op_summary *sum, const struct plan_node *n, bool first,
-                       int32_t *start_id, uint32_t *unnumbered)
+static const struct catalog_entry *count_node(struct op_summary *sum, const struct plan_node *n,
+                                              bool first, int32_t *start_id, uint32_t *unnumbered)
 {
     bool start = n->stage >= 0 && (first || !plan_node_parent(n) ||
                                    plan_node_parent(n)->stage != n->stage);
@@ -405,8 +425,9 @@ static void count_node(struct op_summary *sum, const struct plan_node *n, bool f
     bool label = n->flags & NODE_LABEL;
     struct slice w = slice_make(NULL, 0);
     enum op_class cls = OP_LABEL;
+    const struct catalog_entry *e = NULL; /* node_entry(n): none for a label */
     if (!label)
-        cls = word_and_class(n, &w);
+        cls = word_and_class(n, &w, &e);
     else if (n->stage < 0)
         w = op_word(n);
     *start_id = -1;
@@ -416,7 +437,8 @@ static void count_node(struct op_summary *sum, const struct plan_node *n, bool f
         ++*unnumbered;
     else if (n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"))
         ++*unnumbered;
-    op_summary_add(sum, n, cls);
+    summary_add(sum, n, cls, e);
+    return e;
 }
 
 int op_summary_more(struct op_summary_run *run, uint32_t budget)
@@ -486,12 +508,12 @@ enum sp_status op_summary_compute_cancellable(struct op_summary *sum, const stru
  * in a list, counted by sorting as op_count_distinct does. */
 #define COUNTER_BITMAP_IDS DISTINCT_BITMAP_IDS
 
-void op_counter_node(struct op_counter *c, const struct plan_node *n)
+const struct catalog_entry *op_counter_node(struct op_counter *c, const struct plan_node *n)
 {
     int32_t id;
-    count_node(&c->sum, n, false, &id, &c->unnumbered);
+    const struct catalog_entry *e = count_node(&c->sum, n, false, &id, &c->unnumbered);
     if (id <= 0 || c->failed)
-        return;
+        return e;
     if ((uint32_t)id < COUNTER_BITMAP_IDS) {
         size_t byte = (size_t)id >> 3;
         if (byte >= c->bits_len) {
@@ -502,26 +524,27 @@ void op_counter_node(struct op_counter *c, const struct plan_node *n)
             uint8_t *nb = realloc(c->bits, len);
             if (!nb) {
                 c->failed = true;
-                return;
+                return e;
             }
             memset(nb + c->bits_len, 0, len - c->bits_len);
             c->bits = nb;
             c->bits_len = len;
         }
         c->bits[byte] |= (uint8_t)(1u << (id & 7));
-        return;
+        return e;
     }
     if (c->n_big == c->cap_big) {
         size_t ncap = c->cap_big ? c->cap_big * 2 : 16;
         int32_t *nv = realloc(c->big, ncap * sizeof *nv);
         if (!nv) {
             c->failed = true;
-            return;
+            return e;
         }
         c->big = nv;
         c->cap_big = ncap;
     }
     c->big[c->n_big++] = id;
+    return e;
 }
 
 /* Adds v's counts to c and frees v's memory.  The joins by name (the explorer's header line)

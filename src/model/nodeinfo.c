@@ -770,14 +770,8 @@ struct slice node_table_name(const struct plan_node *n)
 
 /* ---- walking through wrappers ---------------------------------------------------------------- */
 
-bool node_is_label(const struct plan_node *n)
+bool node_is_label_text_(const struct plan_node *n)
 {
-    if (n->flags & NODE_LABEL)
-        return true;
-    /* Asked for every node by every rule: most texts start with a letter and need no trim. */
-    char c = plan_node_text(n).len ? plan_node_text(n).ptr[0] : '\0';
-    if (c != ' ' && c != '\t' && c != '=')
-        return false;
     return slice_starts_with(slice_trim(plan_node_text(n)), "== ");
 }
 
@@ -786,7 +780,7 @@ bool node_is_initial_plan_label(const struct plan_node *n)
     return node_is_label(n) && slice_find_in(plan_node_text(n), "Initial Plan", 0) >= 0;
 }
 
-bool node_is_shadowed_initial(const struct plan_node *n)
+bool node_is_shadowed_initial_(const struct plan_node *n)
 {
     if (!node_is_initial_plan_label(n) || !plan_node_parent(n))
         return false;

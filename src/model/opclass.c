@@ -293,7 +293,10 @@ static void summary_add(struct op_summary *sum, const struct plan_node *n, enum 
 
 void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c)
 {
-    summary_add(sum, n, c, c == OP_LABEL ? NULL : node_entry(n));
+    /* summary_class reads the entry of exchanges and joins only */
+    bool asks = c == OP_SHUFFLE || c == OP_BROADCAST || c == OP_SHUFFLE_REUSED ||
+                c == OP_BROADCAST_REUSED || c == OP_JOIN;
+    summary_add(sum, n, c, asks ? node_entry(n) : NULL);
 }
 
 void op_summary_start(struct op_summary_run *run, const struct plan_section *s, uint32_t begin,

@@ -103,7 +103,8 @@ struct summary {
     size_t n_plans;
     size_t n_nodes;              /* every node of every section (AQE labels are not nodes) */
     size_t n_physical_nodes;     /* nodes of the plan(s) that run, counted below; the counts
-                                    come from op_summary_compute, like the explorer's header */
+                                    are op_summary_compute's, like the explorer's header
+                                    (made node by node in the rule pass: op_counter) */
     size_t shuffles[6];          /* by enum partitioning_kind (nodeinfo.h) */
     size_t n_shuffles;
     size_t n_broadcasts;
@@ -114,7 +115,7 @@ struct summary {
     size_t n_cache_scans;
     struct scan_info *scans;
     size_t n_scans;
-    size_t cap_scans;            /* room in scans (grow_array) */
+    size_t cap_scans;            /* room in scans: every scan-like node, asked for once */
     size_t n_findings, n_warnings, n_info;
     size_t n_findings_dropped;   /* beyond the per-rule cap, counted but not kept */
 };

@@ -304,6 +304,10 @@ START_TEST(filter_over_a_scan_without_pushed_filters_warns)
     ck_assert_uint_eq(l.a->summary.n_scans, 1);
     ck_assert_int_eq(l.a->summary.scans[0].pushed_filters, 0);
     ck_assert_int_eq(l.a->summary.scans[0].read_columns, 1);
+    /* What --summary names it by, read back from the node's text. */
+    ck_assert(slice_eq_cstr(scan_info_op(&l.a->summary.scans[0]), "FileScan"));
+    ck_assert(slice_eq_cstr(scan_info_table(&l.a->summary.scans[0]), "spark_catalog.default.customers"));
+    ck_assert_uint_eq(l.a->summary.scans[0].node->line, 4);
     done(&l);
 
     /* Pushed: quiet. */
@@ -559,6 +563,25 @@ START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
         ck_assert_msg(count(&l, RULE_TRUNCATED_FIELDS, NULL) == 1, "pad %u tail %u", pad, tail);
         done(&l);
     }
+    /* The look tests two bytes at each start ("Tr" here): the mark at every place of a
+     * 32-byte step, with texts that look like it but are not ("Tree", "T r", "truncated"). */
+    for (unsigned run = 0; run < 2 * 40; run++) {
+        unsigned pad = run % 40;
+        analyze_set_parallel_min(run < 40 ? 0 : 2);
+        char text[16384];
+        size_t used = (size_t)snprintf(text, sizeof text, "== Physical Plan ==\n*(1) Project [c%.*s#0]\n",
+                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+        for (unsigned i = 1; i < 60; i++)
+            used += (size_t)snprintf(text + used, sizeof text - used,
+                                     "%*s+- *(1) Project [Tree%u#%u, T r#1, truncated#2, Stat#3]\n",
+                                     (int)(i - 1) * 3, "", i, i);
+        used += (size_t)snprintf(text + used, sizeof text - used, "%*s+- *(1) LocalTableScan [c1#1]\n"
+                                 "Truncated plan of 100 nodes\n", 59 * 3, "");
+        ck_assert_uint_lt(used, sizeof text - 1);
+        struct linted l = lint(text);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_PLAN, NULL) == 1, "pad %u: %zu", pad, count(&l, RULE_TRUNCATED_PLAN, NULL));
+        done(&l);
+    }
     analyze_set_parallel_min(0);
 }
 END_TEST
@@ -721,6 +744,11 @@ END_TEST
 
 /* ---- two threads ------------------------------------------------------------------------- */
 
+static bool same_text(struct slice a, struct slice b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
 /* Everything an analysis holds that a reader sees: the findings in order (rule, severity,
  * line, node, message) and every count of the summary, scans included. */
 static void expect_same_analysis(const struct analysis *x, const struct analysis *y, const char *what)
@@ -738,12 +766,17 @@ static void expect_same_analysis(const struct analysis *x, const struct analysis
                       a->n_info == b->n_info && a->n_nodes == b->n_nodes &&
                       a->n_physical_nodes == b->n_physical_nodes && a->n_python == b->n_python &&
                       a->n_cache_scans == b->n_cache_scans && a->n_scans == b->n_scans &&
+                      a->n_shuffles == b->n_shuffles && a->n_broadcasts == b->n_broadcasts &&
+                      a->n_reused_exchanges == b->n_reused_exchanges &&
+                      a->n_codegen_stages == b->n_codegen_stages &&
                       memcmp(a->shuffles, b->shuffles, sizeof a->shuffles) == 0 &&
                       memcmp(a->joins, b->joins, sizeof a->joins) == 0,
                   "%s: the summary counts differ", what);
     for (size_t i = 0; i < a->n_scans; i++) {
         const struct scan_info *s = &a->scans[i], *t = &b->scans[i];
         ck_assert_msg(s->node == t->node && s->read_columns == t->read_columns &&
+                          same_text(scan_info_op(s), scan_info_op(t)) &&
+                          same_text(scan_info_table(s), scan_info_table(t)) &&
                           s->pushed_filters == t->pushed_filters &&
                           s->partition_filters == t->partition_filters &&
                           s->dynamic_pruning == t->dynamic_pruning && s->partitioned == t->partitioned,
@@ -837,6 +870,115 @@ START_TEST(two_threads_find_what_one_finds_in_the_same_order)
 }
 END_TEST
 
+/* The summary counts its nodes in the rule pass (op_counter), split between two threads:
+ * the counts of op_summary_compute, the explorer's header, over the sections it counts. */
+static bool counted_kind(enum section_kind k)
+{
+    return k == SECTION_PHYSICAL || k == SECTION_SUBQUERY;
+}
+
+static void expect_header_counts(const struct document *doc, const struct analysis *a,
+                                 const char *what)
+{
+    struct op_summary want = {0};
+    bool any = false;
+    for (const struct plan *p = doc->first_plan; p; p = p->next)
+        for (const struct plan_section *s = p->first_section; s; s = s->next) {
+            if (!counted_kind(s->kind))
+                continue;
+            struct op_summary os;
+            ck_assert(op_summary_compute(&os, s, 0, s->n_nodes));
+            want.nodes += os.nodes, want.shuffles += os.shuffles;
+            want.broadcasts += os.broadcasts, want.reused += os.reused, want.stages += os.stages;
+            for (size_t j = 0; j <= JOIN_LOGICAL; j++)
+                want.join_strategies[j] += os.join_strategies[j];
+            any = true;
+        }
+    if (!any)
+        return; /* no physical plan: the summary counts what stands in for it */
+    const struct summary *sum = &a->summary;
+    ck_assert_msg(sum->n_physical_nodes == want.nodes && sum->n_shuffles == want.shuffles &&
+                      sum->n_broadcasts == want.broadcasts &&
+                      sum->n_reused_exchanges == want.reused &&
+                      sum->n_codegen_stages == want.stages,
+                  "%s: nodes %zu/%u shuffles %zu/%u broadcasts %zu/%u reused %zu/%u stages %zu/%u",
+                  what, sum->n_physical_nodes, want.nodes, sum->n_shuffles, want.shuffles,
+                  sum->n_broadcasts, want.broadcasts, sum->n_reused_exchanges, want.reused,
+                  sum->n_codegen_stages, want.stages);
+    for (size_t j = 0; j <= JOIN_LOGICAL; j++)
+        ck_assert_msg(sum->joins[j] == want.join_strategies[j], "%s: joins of strategy %zu", what, j);
+}
+
+START_TEST(counters_split_anywhere_and_merged_count_what_the_header_counts)
+{
+    /* Stage ids past the bitmap (hostile input) go to the list; ids repeat across the
+     * split (a stage's operators on both sides). */
+    static const char *const plans[] = {
+        "== Physical Plan ==\n"
+        "*(3) Project [a#1]\n"
+        "+- *(3) BroadcastHashJoin [a#1], [b#2], Inner, BuildRight, false\n"
+        "   :- *(3) Filter isnotnull(a#1)\n"
+        "   :  +- *(3) ColumnarToRow\n"
+        "   :     +- FileScan parquet db.t[a#1] Batched: true, DataFilters: [], Format: Parquet, PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int>\n"
+        "   +- BroadcastExchange HashedRelationBroadcastMode(List(input[0, int, true]),false), [plan_id=7]\n"
+        "      +- *(2000000) HashAggregate(keys=[b#2], functions=[])\n"
+        "         +- Exchange hashpartitioning(b#2, 200), ENSURE_REQUIREMENTS, [plan_id=5]\n"
+        "            +- *(1) HashAggregate(keys=[b#2], functions=[])\n"
+        "               +- *(2000000) SortMergeJoin [b#2], [c#3], Inner\n"
+        "                  :- *(1) Sort [b#2 ASC NULLS FIRST], false, 0\n"
+        "                  :  +- ReusedExchange [b#2], Exchange hashpartitioning(b#2, 200)\n"
+        "                  +- *(0) Project [c#3]\n"
+        "                     +- *(0) LocalTableScan [c#3]\n",
+        /* names the catalogue does not know, one past the caches' 80 bytes, a plugin join */
+        "== Physical Plan ==\n"
+        "MysteryOperator [a#1]\n"
+        "+- CometHashJoin [a#1], [b#2], Inner, BuildRight\n"
+        "   :- FileScan parquet spark_catalog.a_database_with_a_rather_long_name.and_a_table_whose_name_is_longer_still[a#1] Batched: true, DataFilters: [], Format: Parquet, PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int>\n"
+        "   +- GpuBroadcastExchange HashedRelationBroadcastMode(List(input[0, int, true]),false), [plan_id=3]\n"
+        "      +- UnknownThing\n",
+    };
+    const size_t nplans = sizeof plans / sizeof plans[0];
+    for (size_t p = 0; p < nplans + n_sample_files; p++) {
+        const char *text = p < nplans ? plans[p] : sample_files[p - nplans].data;
+        struct document *doc = tu_parse(text);
+        for (const struct plan *pl = doc->first_plan; pl; pl = pl->next)
+            for (const struct plan_section *s = pl->first_section; s; s = s->next) {
+                struct op_summary want;
+                ck_assert(op_summary_compute(&want, s, 0, s->n_nodes));
+                for (uint32_t cut = 0; cut <= s->n_nodes; cut++) {
+                    struct op_counter one = {0}, two = {0};
+                    for (uint32_t i = 0; i < s->n_nodes; i++) {
+                        const struct plan_node *n = plan_section_node(s, i);
+                        if (node_is_shadowed_initial(n)) {
+                            i += n->subtree_size;
+                            continue;
+                        }
+                        /* it returns node_entry(n), looked up with the count */
+                        ck_assert_ptr_eq(op_counter_node(i < cut ? &one : &two, n), node_entry(n));
+                    }
+                    op_counter_merge(&two, &one); /* either way round */
+                    ck_assert(op_counter_finish(&two));
+                    ck_assert_uint_eq(two.sum.nodes, want.nodes);
+                    ck_assert_uint_eq(two.sum.shuffles, want.shuffles);
+                    ck_assert_uint_eq(two.sum.broadcasts, want.broadcasts);
+                    ck_assert_uint_eq(two.sum.reused, want.reused);
+                    ck_assert_uint_eq(two.sum.stages, want.stages);
+                    ck_assert_mem_eq(two.sum.join_strategies, want.join_strategies,
+                                     sizeof want.join_strategies);
+                }
+            }
+        struct analysis *a;
+        struct diag err = {0};
+        analyze_set_parallel_min(2);
+        ck_assert_int_eq(analyze_document_counts(doc, &a, &err), SP_OK);
+        analyze_set_parallel_min(0);
+        expect_header_counts(doc, a, p < nplans ? "hand-made plan" : sample_files[p - nplans].name);
+        analysis_free(a);
+        document_free(doc);
+    }
+}
+END_TEST
+
 static size_t n_agreeing;
 
 static int visit_two_threads(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -849,6 +991,23 @@ static int visit_two_threads(const char *path, const struct stat *st, int type, 
     if (load_path(path, &doc, &err) != SP_OK)
         return 0;
     expect_two_threads_agree(doc, path);
+    struct analysis *a;
+    analyze_set_parallel_min(2);
+    ck_assert_int_eq(analyze_document_counts(doc, &a, &err), SP_OK);
+    analyze_set_parallel_min(0);
+    expect_header_counts(doc, a, path);
+    analysis_free(a);
+    /* the count's look-up gives what node_entry gives, node by node */
+    for (const struct plan *p = doc->first_plan; p; p = p->next)
+        for (const struct plan_section *s = p->first_section; s; s = s->next) {
+            struct op_counter k = {0};
+            for (uint32_t i = 0; i < s->n_nodes; i++) {
+                const struct plan_node *n = plan_section_node(s, i);
+                ck_assert_msg(op_counter_node(&k, n) == node_entry(n), "%s: node on line %u",
+                              path, n->line);
+            }
+            op_counter_free(&k);
+        }
     document_free(doc);
     n_agreeing++;
     return 0;
@@ -1410,6 +1569,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, the_summary_pass_of_a_big_plan_stops_when_cancelled);
     tcase_add_test(tc, exchange_partitionings_are_read_in_any_case_with_a_glued_prefix);
     tcase_add_test(tc, two_threads_find_what_one_finds_in_the_same_order);
+    tcase_add_test(tc, counters_split_anywhere_and_merged_count_what_the_header_counts);
     tcase_add_test(tc, a_finding_past_the_cap_leaves_the_kept_ones_as_they_are);
     suite_add_tcase(s, tc);
     TCase *linear = tcase_create("linear");

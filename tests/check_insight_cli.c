@@ -95,6 +95,37 @@ START_TEST(summary_names_an_rdd_scan_once)
 }
 END_TEST
 
+/* The scan lines are put together in place when the names are short printable ASCII, and
+ * piece by piece (sanitized) otherwise: both ways print what fprintf did. */
+START_TEST(summary_scan_lines_with_odd_names_print_as_before)
+{
+    int st;
+    char *out = tu_runf(&st, "t=$(printf '%%0300d' 0 | tr 0 t); printf '== Physical Plan ==\nUnion\n"
+        ":- *(1) ColumnarToRow\n"
+        ":  +- FileScan parquet db.caf\303\251[a#1,p#2] Batched: true, DataFilters: [], Format: Parquet, "
+        "PartitionFilters: [isnotnull(p#2), dynamicpruningexpression(p#2 IN dynamicpruning#9)], "
+        "PushedFilters: [IsNotNull(a)], ReadSchema: struct<a:int>\n"
+        ":- *(2) ColumnarToRow\n"
+        ":  +- FileScan parquet db.'$t'[a#3] Batched: true, DataFilters: [], Format: Parquet, "
+        "PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int>\n"
+        "+- *(3) ColumnarToRow\n"
+        "   +- FileScan parquet db.red[a#4] Batched: true, DataFilters: [], Format: Parquet, "
+        "PartitionFilters: [p#5], PushedFilters: [], ReadSchema: struct<a:int>\n' | %s --summary",
+        tu_binary());
+    ck_assert_int_eq(st, 0);
+    ck_assert_ptr_nonnull(strstr(out, "  line 4: FileScan db.caf\303\251, 1 column read, 1 pushed "
+                                      "filter, 2 partition filters (dynamic pruning)\n"));
+    char want[512];
+    snprintf(want, sizeof want, "  line 6: FileScan db.%0300d, 1 column read, 0 pushed filters\n", 0);
+    for (char *p = strstr(want, "db.") + 3; *p == '0'; p++)
+        *p = 't';
+    ck_assert_ptr_nonnull(strstr(out, want));
+    ck_assert_ptr_nonnull(strstr(out, "  line 8: FileScan db.red, 1 column read, 0 pushed filters, "
+                                      "1 partition filter\n"));
+    free(out);
+}
+END_TEST
+
 START_TEST(rules_lists_every_rule_id)
 {
     int st;
@@ -198,6 +229,7 @@ Suite *insight_cli_suite(void)
     tcase_add_test(tc, lint_exits_1_on_a_warning_and_2_on_an_unreadable_file);
     tcase_add_test(tc, summary_counts_what_a_reader_checks_first);
     tcase_add_test(tc, summary_names_an_rdd_scan_once);
+    tcase_add_test(tc, summary_scan_lines_with_odd_names_print_as_before);
     tcase_add_test(tc, rules_lists_every_rule_id);
     tcase_add_test(tc, explain_node_prints_the_entry_and_says_when_it_does_not_know);
     tcase_add_test(tc, samples_are_listed_with_their_descriptions_and_open_by_name);

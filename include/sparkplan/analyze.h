@@ -81,23 +81,30 @@ struct finding {
 };
 
 /* Counts for --summary and the explorer's header. */
+/* A scan: 40 bytes, where slices and longs took 72 (a million-operator plan has 150,000
+ * scans, and new memory is dear on some machines).  Its operator and table lie in the node's
+ * text: read them with scan_info_op and scan_info_table. */
 struct scan_info {
     const struct plan_node *node;
-    struct slice op;             /* the operator as named ("Scan parquet", "FileScan") */
-    struct slice table;          /* may be empty */
-    long read_columns;           /* ReadSchema fields, -1 unknown */
-    long pushed_filters;         /* -1: the scan has no PushedFilters field */
-    long partition_filters;      /* -1: no PartitionFilters field */
-    uint32_t line;               /* the node's line */
+    int32_t read_columns;        /* ReadSchema fields, -1 unknown */
+    int32_t pushed_filters;      /* -1: the scan has no PushedFilters field */
+    int32_t partition_filters;   /* -1: no PartitionFilters field */
+    uint32_t op_at, op_len;      /* private: scan_info_op */
+    uint32_t table_at, table_len;/* private: scan_info_table */
     bool dynamic_pruning;        /* PartitionFilters holds dynamicpruningexpression */
     bool partitioned;            /* its output has columns the files do not hold */
 };
+/* The operator as named ("Scan parquet", "FileScan"), and the table (may be empty); the
+ * node's line is sc->node->line. */
+struct slice scan_info_op(const struct scan_info *sc);
+struct slice scan_info_table(const struct scan_info *sc);
 
 struct summary {
     size_t n_plans;
     size_t n_nodes;              /* every node of every section (AQE labels are not nodes) */
     size_t n_physical_nodes;     /* nodes of the plan(s) that run, counted below; the counts
-                                    come from op_summary_compute, like the explorer's header */
+                                    are op_summary_compute's, like the explorer's header
+                                    (made node by node in the rule pass: op_counter) */
     size_t shuffles[6];          /* by enum partitioning_kind (nodeinfo.h) */
     size_t n_shuffles;
     size_t n_broadcasts;
@@ -108,7 +115,7 @@ struct summary {
     size_t n_cache_scans;
     struct scan_info *scans;
     size_t n_scans;
-    size_t cap_scans;            /* room in scans (grow_array) */
+    size_t cap_scans;            /* room in scans: every scan-like node, asked for once */
     size_t n_findings, n_warnings, n_info;
     size_t n_findings_dropped;   /* beyond the per-rule cap, counted but not kept */
 };

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "sparkplan/catalog.h"
 #include "sparkplan/plan.h"
@@ -85,15 +86,37 @@ const struct plan_node *node_down_through_wrappers(const struct plan_node *n);
 const struct plan_node *node_up_through_wrappers(const struct plan_node *n);
 
 /* AQE header labels: "== Initial Plan ==" and friends. */
-bool node_is_label(const struct plan_node *n);
+bool node_is_label_text_(const struct plan_node *n); /* private: node_is_label's slow half */
+/* Asked for every node by every rule: the flag, or a text that starts like "== ...".  Most
+ * texts start with a letter: that answer is inline. */
+static inline bool node_is_label(const struct plan_node *n)
+{
+    if (n->flags & NODE_LABEL)
+        return true;
+    struct slice t = plan_node_text(n);
+    char c = t.len ? t.ptr[0] : '\0';
+    if (c != ' ' && c != '\t' && c != '=')
+        return false;
+    return node_is_label_text_(n);
+}
 bool node_is_initial_plan_label(const struct plan_node *n);
 /* An "== Initial Plan ==" label whose AdaptiveSparkPlan also holds a Final or Current plan:
  * what AQE planned first and then replaced.  Its subtree is not the plan that runs.
  * Looks at the first 16 children of the AQE node (it has two or three labels). */
-bool node_is_shadowed_initial(const struct plan_node *n);
+bool node_is_shadowed_initial_(const struct plan_node *n); /* private: the label's case */
+static inline bool node_is_shadowed_initial(const struct plan_node *n)
+{
+    return node_is_label(n) && node_is_shadowed_initial_(n);
+}
 
-/* Byte search inside a slice, for needles of a few bytes. */
-long slice_find_in(struct slice hay, const char *needle, size_t from);
+/* Byte search inside a slice, for needles of a few bytes (n of them: slice_find_n).  The
+ * needle's length is measured here, inline, where the compiler knows a literal's: the rules
+ * search node texts for literals a few million times on a big plan. */
+long slice_find_n(struct slice hay, const char *needle, size_t n, size_t from);
+static inline long slice_find_in(struct slice hay, const char *needle, size_t from)
+{
+    return slice_find_n(hay, needle, strlen(needle), from);
+}
 /* The first byte at or after i that is a bracket of any kind ([ ] ( ) < > { }) or a comma;
  * s.len when none.  For walks that act on those bytes only. */
 size_t slice_next_structural(struct slice s, size_t i);

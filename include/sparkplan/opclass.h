@@ -8,7 +8,8 @@
  * shuffle; it is not one), and counts the plan that runs: AQE labels are not nodes, and an
  * Initial Plan that a Final Plan replaced is left out.
  * Owns nothing and allocates nothing except inside op_summary_compute (freed before it
- * returns) and a sliced run (op_summary_stop or the run's end frees it).  Never prints, never draws.
+ * returns), a sliced run (op_summary_stop or the run's end frees it) and an op_counter
+ * (op_counter_finish or op_counter_free frees it).  Never prints, never draws.
  */
 #ifndef SPARKPLAN_OPCLASS_H
 #define SPARKPLAN_OPCLASS_H
@@ -99,6 +100,27 @@ void op_summary_start(struct op_summary_run *run, const struct plan_section *s, 
                       uint32_t end);
 int op_summary_more(struct op_summary_run *run, uint32_t budget);
 void op_summary_stop(struct op_summary_run *run);
+/* The same counts made by a caller that walks a section itself (the analysis counts in its
+ * own pass over the nodes, shared between two threads): zero a struct op_counter, give
+ * op_counter_node every node that op_summary_compute over the whole section [0, n_nodes)
+ * counts (all but the subtrees of replaced Initial Plans), in any order and split over any
+ * number of counters; op_counter_merge adds one counter into another (and frees it), and
+ * op_counter_finish sets sum.stages (0 when memory ran out, then it returns 0) and frees the
+ * counter's memory.  sum.joins (by name) is not merged: read join_strategies. */
+struct op_counter {
+    struct op_summary sum;
+    uint8_t *bits;          /* stage ids that start a stage, as a bitmap (malloc) */
+    size_t bits_len;        /* bytes */
+    int32_t *big;           /* such ids too large for the bitmap (malloc) */
+    size_t n_big, cap_big;
+    uint32_t unnumbered;
+    bool failed;
+};
+/* Counts n; returns node_entry(n), which the count looks up anyway (the analysis reads it). */
+const struct catalog_entry *op_counter_node(struct op_counter *c, const struct plan_node *n);
+void op_counter_merge(struct op_counter *c, struct op_counter *v);
+int op_counter_finish(struct op_counter *c);
+void op_counter_free(struct op_counter *c);
 /* "12 nodes · 3 shuffles · 1 broadcast · 4 codegen stages · joins: SortMergeJoin×2".
  * utf8 = false uses ASCII separators.  Returns the length written (truncated to cap-1). */
 size_t op_summary_format(const struct op_summary *sum, int utf8, char *buf, size_t cap);

@@ -173,6 +173,19 @@ const struct rule analyze_rules[RULE_COUNT] = {
         "compact them)."},
 };
 
+struct slice scan_info_op(const struct scan_info *sc)
+{
+    const struct plan_node *n = sc->node;
+    struct slice named = plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n);
+    return sc->op_len ? slice_make(named.ptr + sc->op_at, sc->op_len) : slice_make(NULL, 0);
+}
+
+struct slice scan_info_table(const struct scan_info *sc)
+{
+    return sc->table_len ? slice_make(plan_node_text(sc->node).ptr + sc->table_at, sc->table_len)
+                         : slice_make(NULL, 0);
+}
+
 const char *severity_name(enum severity s)
 {
     return s == SEVERITY_WARNING ? "warning" : "info";
@@ -199,6 +212,12 @@ struct ctx {
     size_t dropped;
     bool messages;               /* word each kept finding (false: --summary's counts only) */
     bool last_kept;              /* the last add() kept its finding */
+    /* where rule_scan keeps a scan: at the end of sum->scans (growing it unless scans_fixed),
+     * or, on a section's second thread (scans_down), in the first thread's array downwards
+     * from scans_top, never below scans_floor (keep_scan) */
+    bool scans_fixed, scans_down;
+    struct scan_info *scans_base;
+    size_t scans_top, scans_floor;
     /* logical joins whose children carry size estimates (cost mode), in input order, and
      * an index of the expression ids each one mentions (sorted by id) */
     const struct plan_node **logical_joins;
@@ -428,9 +447,22 @@ static bool compute_one_row(const struct ctx *c, const struct plan_node *n,
     }
 }
 
-/* A fresh "one row" table for the section (every value unknown). */
+/* A fresh "one row" table for the section (every value unknown).  A big section's is a new
+ * calloc: its zero pages are only made when a rule asks about a node there (a few nodes in
+ * most plans), where setting every byte wrote a megabyte of new memory a million nodes. */
+#define ONE_ROW_CALLOC (64u * 1024u)
+_Static_assert(ONE_ROW_UNKNOWN == 0, "a calloc'd table is every value unknown");
+
 static bool one_row_room(struct ctx *c, const struct plan_section *s)
 {
+    if (s->n_nodes >= ONE_ROW_CALLOC) {
+        free((void *)c->one_row);
+        c->one_row = calloc(s->n_nodes, 1);
+        c->scratch_cap = c->one_row ? s->n_nodes : 0;
+        if (!c->one_row)
+            c->oom = true;
+        return c->one_row != NULL;
+    }
     if (s->n_nodes > c->scratch_cap) {
         _Atomic unsigned char *p = realloc((void *)c->one_row, s->n_nodes);
         if (!p) {
@@ -789,14 +821,18 @@ static struct slice join_condition(const struct plan_node *n)
     return slice_make(NULL, 0);
 }
 
+/* The join's name and type are read where a rule needs them (a message, a sort-merge join
+ * with sizes): most joins of a plan without statistics need neither, and reading the type
+ * from a formatted join's details block was the costliest part of the rule. */
 static void rule_join(struct ctx *c, const struct plan_node *n, const struct catalog_entry *e)
 {
-    struct slice type = node_join_type(n);
-    struct slice name = short_name(n);
-    if (slice_find_in(plan_node_text(n), "skew=true", 0) >= 0)
+    if (slice_find_in(plan_node_text(n), "skew=true", 0) >= 0) {
+        struct slice name = short_name(n);
         add(c, RULE_SKEW_JOIN, n, "%.*s split skewed partitions", (int)name.len, name.ptr);
+    }
 
     if (e->join == JOIN_BROADCAST_NESTED_LOOP || e->join == JOIN_CARTESIAN) {
+        struct slice type = node_join_type(n), name = short_name(n);
         enum rule_id rule = e->join == JOIN_CARTESIAN ? RULE_CARTESIAN : RULE_NESTED_LOOP_JOIN;
         struct slice cond = join_condition(n);
         const struct plan_node *l = nth_real_child(n, 0), *r = nth_real_child(n, 1);
@@ -822,7 +858,7 @@ static void rule_join(struct ctx *c, const struct plan_node *n, const struct cat
             if (!join_side_size(c, n, k, &bytes, &runtime))
                 continue;
             enum build_side side = k == 0 ? BUILD_LEFT : BUILD_RIGHT;
-            if (bytes < BROADCAST_THRESHOLD && join_side_broadcastable(type, side)) {
+            if (bytes < BROADCAST_THRESHOLD && join_side_broadcastable(node_join_type(n), side)) {
                 char sz[32];
                 add(c, RULE_SMJ_SMALL_SIDE, n,
                     "sort-merge join whose %s side is %s (%s), under the 10 MB broadcast threshold",
@@ -1105,43 +1141,66 @@ static size_t partition_columns(struct slice schema, long schema_fields, struct 
     return found;
 }
 
+/* Keeps a scan for the summary (see struct ctx); false (and c->oom) when there is no room. */
+static bool keep_scan(struct ctx *c, const struct scan_info *info)
+{
+    if (c->scans_down) {
+        if (c->scans_top <= c->scans_floor) {
+            c->oom = true;
+            return false;
+        }
+        c->scans_base[--c->scans_top] = *info;
+        return true;
+    }
+    struct summary *sum = c->sum;
+    if (sum->n_scans == sum->cap_scans &&
+        (c->scans_fixed ||
+         !grow_array((void **)&sum->scans, &sum->cap_scans, sum->n_scans + 1, sizeof *info))) {
+        c->oom = true;
+        return false;
+    }
+    sum->scans[sum->n_scans++] = *info;
+    return true;
+}
+
 static void rule_scan(struct ctx *c, const struct plan_node *n, const struct table_index *tables)
 {
-    struct summary *sum = c->sum;
     struct slice table = node_table_name(n);
     struct slice pushed = scan_list_field(n, "PushedFilters");
     struct slice pf = scan_list_field(n, "PartitionFilters");
     struct slice schema = node_field(n, "ReadSchema"), output = scan_output(n, table);
     long out = output.len ? node_list_count(output) : -1;
+    struct slice named = plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n);
+    struct slice op = catalog_operator_name(named);
+    long read_columns = node_schema_field_count(schema);
+    long partition_filters = pf.ptr ? node_list_count(pf) : -1;
+    bool dynamic_pruning = pf.len && slice_find_in(pf, "dynamicpruning", 0) >= 0;
+    long schema_fields = read_columns;
+    if (read_columns < 0)
+        read_columns = out;
+    char part_cols[256];
     struct scan_info info = {
         .node = n,
-        .op = catalog_operator_name(plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n)),
-        .line = n->line,
-        .table = table,
-        .read_columns = node_schema_field_count(schema),
-        .pushed_filters = pushed.ptr ? node_list_count(pushed) : -1,
-        .partition_filters = pf.ptr ? node_list_count(pf) : -1,
-        .dynamic_pruning = pf.len && slice_find_in(pf, "dynamicpruning", 0) >= 0,
+        /* counts of list elements of a text under 4 GB: each element takes 2 bytes or more */
+        .read_columns = (int32_t)read_columns,
+        .pushed_filters = (int32_t)(pushed.ptr ? node_list_count(pushed) : -1),
+        .partition_filters = (int32_t)partition_filters,
+        .op_at = op.len ? (uint32_t)(op.ptr - named.ptr) : 0,
+        .op_len = (uint32_t)op.len,
+        .table_at = table.len ? (uint32_t)(table.ptr - plan_node_text(n).ptr) : 0,
+        .table_len = (uint32_t)table.len,
+        .dynamic_pruning = dynamic_pruning,
+        .partitioned = partition_columns(schema, schema_fields, output, part_cols, sizeof part_cols) > 0,
     };
-    long schema_fields = info.read_columns;
-    if (info.read_columns < 0)
-        info.read_columns = out;
-    char part_cols[256];
-    info.partitioned = partition_columns(schema, schema_fields, output, part_cols, sizeof part_cols) > 0;
-    /* Doubling, not 64 more at a time: a million-operator plan has 150,000 scans, and each
-       of 2,300 reallocs moved the whole array (an mremap, a TLB shootdown per call). */
-    if (!grow_array((void **)&sum->scans, &sum->cap_scans, sum->n_scans + 1, sizeof info)) {
-        c->oom = true;
+    if (!keep_scan(c, &info))
         return;
-    }
-    sum->scans[sum->n_scans++] = info;
 
-    if (info.partition_filters > 0)
+    if (partition_filters > 0)
         add(c, RULE_PARTITION_FILTERS, n, "partition pruning%s%.*s: %.*s%s%s", table.len ? " on " : "",
             (int)table.len, table.ptr, clip_len(pf), pf.ptr, clip_tail(pf),
-            info.dynamic_pruning ? " (dynamic partition pruning at run time)" : "");
+            dynamic_pruning ? " (dynamic partition pruning at run time)" : "");
 
-    if (info.partitioned && info.partition_filters <= 0)
+    if (info.partitioned && partition_filters <= 0)
         add(c, RULE_ALL_PARTITIONS, n, "no PartitionFilters: every partition of %.*s%s is read "
             "(partitioned by %s)", (int)(table.len ? table.len : 9), table.len ? table.ptr : "the table",
             "", part_cols);
@@ -1412,12 +1471,14 @@ static bool mark_at(struct slice t, size_t p, size_t k, size_t len)
     return p + len <= t.len && memcmp(t.ptr + p, text_marks[k], len) == 0;
 }
 
-/* The first place of every mark in t, in one pass: 32 bytes a step are tested for the
- * marks' rarest leading bytes ('S', 'T', and the 'm' of " more": together about 2 % of the
- * bytes of plan text), and only there are the marks compared whole, each start in order
- * (an 'm' stands for the start before it).  Looks at the cancel flag every TEXT_CHUNK
- * bytes; once stopped, a mark not found yet is said to be at 0 (look from the start), so
- * nothing is skipped on a guess. */
+/* The first place of every mark in t, in one pass: 32 starts a step are tested for the
+ * marks' first two bytes ("St", " m", "Tr"), with a second load one byte on, and only
+ * there are the marks compared whole.  Testing one leading byte ('S', 'T', 'm') took fewer
+ * instructions, but the 'm' of plain text made a candidate every 50 bytes or so and a
+ * mispredicted branch each: the pairs took 23 % (formatted) and 40 % (simple plan) less
+ * time in a sampled profile.  Looks at the cancel flag every TEXT_CHUNK bytes; once
+ * stopped, a mark not found yet is said to be at 0 (look from the start), so nothing is
+ * skipped on a guess. */
 static void find_marks(struct ctx *c, struct slice t, long first[MARK_COUNT])
 {
     size_t len[MARK_COUNT];
@@ -1429,31 +1490,31 @@ static void find_marks(struct ctx *c, struct slice t, long first[MARK_COUNT])
     }
     size_t i = 0;
 #ifdef __SSE2__
-    _Static_assert(MARK_COUNT == 4, "find_marks knows the four marks' leading bytes");
+    _Static_assert(MARK_COUNT == 4, "find_marks knows the four marks' first two bytes");
     _Static_assert(TEXT_CHUNK % 32 == 0, "the cancel flag is looked at on a step");
-    const __m128i upper_s = _mm_set1_epi8('S'), upper_t = _mm_set1_epi8('T'), lower_m = _mm_set1_epi8('m');
+    const __m128i upper_s = _mm_set1_epi8('S'), lower_t = _mm_set1_epi8('t');
+    const __m128i space = _mm_set1_epi8(' '), lower_m = _mm_set1_epi8('m');
+    const __m128i upper_t = _mm_set1_epi8('T'), lower_r = _mm_set1_epi8('r');
+    /* the loads reach q + 32: inside the text while a mark may still start in the step */
     for (; left && i + 32 + MARK_MAX_LEN <= t.len; i += 32) { /* bound: 32 bytes a step */
         if (i % TEXT_CHUNK == 0 && stopped(c))
             break;
         const char *q = t.ptr + i;
-        __m128i a = _mm_loadu_si128((const __m128i *)q);
-        __m128i b = _mm_loadu_si128((const __m128i *)(q + 16));
-        __m128i ha = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, upper_s), _mm_cmpeq_epi8(a, upper_t)),
-                                  _mm_cmpeq_epi8(a, lower_m));
-        __m128i hb = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, upper_s), _mm_cmpeq_epi8(b, upper_t)),
-                                  _mm_cmpeq_epi8(b, lower_m));
-        uint32_t m = (uint32_t)_mm_movemask_epi8(ha) | (uint32_t)_mm_movemask_epi8(hb) << 16;
-        for (; m; m &= m - 1) { /* bound: 32 bytes */
+        __m128i a0 = _mm_loadu_si128((const __m128i *)q);
+        __m128i b0 = _mm_loadu_si128((const __m128i *)(q + 1));
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(q + 16));
+        __m128i b1 = _mm_loadu_si128((const __m128i *)(q + 17));
+        __m128i h0 = _mm_or_si128(
+            _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a0, upper_s), _mm_cmpeq_epi8(b0, lower_t)),
+                         _mm_and_si128(_mm_cmpeq_epi8(a0, space), _mm_cmpeq_epi8(b0, lower_m))),
+            _mm_and_si128(_mm_cmpeq_epi8(a0, upper_t), _mm_cmpeq_epi8(b0, lower_r)));
+        __m128i h1 = _mm_or_si128(
+            _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a1, upper_s), _mm_cmpeq_epi8(b1, lower_t)),
+                         _mm_and_si128(_mm_cmpeq_epi8(a1, space), _mm_cmpeq_epi8(b1, lower_m))),
+            _mm_and_si128(_mm_cmpeq_epi8(a1, upper_t), _mm_cmpeq_epi8(b1, lower_r)));
+        uint32_t m = (uint32_t)_mm_movemask_epi8(h0) | (uint32_t)_mm_movemask_epi8(h1) << 16;
+        for (; m; m &= m - 1) { /* bound: 32 starts */
             size_t p = i + (size_t)__builtin_ctz(m);
-            char at = t.ptr[p];
-            /* the byte beside it first: "St", " m", "Tr" are rarer still */
-            if (at == 'm') {
-                if (p == 0 || t.ptr[p - 1] != ' ')
-                    continue; /* " more" cannot start before the text */
-                p--;
-            } else if (t.ptr[p + 1] != (at == 'S' ? 't' : 'r')) {
-                continue;
-            }
             for (size_t k = 0; k < MARK_COUNT; k++)
                 if ((left >> k & 1) && mark_at(t, p, k, len[k])) {
                     first[k] = (long)p;
@@ -1461,8 +1522,6 @@ static void find_marks(struct ctx *c, struct slice t, long first[MARK_COUNT])
                 }
         }
     }
-    if (i && !c->oom)
-        i--; /* a " more" whose 'm' the steps did not reach starts on their last byte */
 #endif
     for (; left && i < t.len; i++) { /* bound: the text; with SSE2 its last bytes only */
         if (i % TEXT_CHUNK == 0 && stopped(c))
@@ -1522,40 +1581,59 @@ static void rule_truncated_plan(struct ctx *c, const struct document *doc)
 
 /* ---- the driver ------------------------------------------------------------------------------ */
 
-/* The counts of a section that runs, from the function the explorer's header uses too. */
-static void count_section(struct ctx *c, const struct plan_section *s)
+/* The counts of a section that runs, made by its rule pass (op_counter: the function the
+ * explorer's header counts with, node by node), into the summary. */
+static void count_section(struct ctx *c, struct op_counter *k)
 {
-    struct op_summary os;
-    enum sp_status st = op_summary_compute_cancellable(&os, s, 0, s->n_nodes, c->cancel);
-    if (st != SP_OK) {
-        c->cancelled = st == SP_ERR_CANCELLED;
+    if (!op_counter_finish(k)) {
         c->oom = true;
         return;
     }
+    const struct op_summary *os = &k->sum;
     struct summary *sum = c->sum;
-    sum->n_physical_nodes += os.nodes;
-    sum->n_shuffles += os.shuffles;
-    sum->n_broadcasts += os.broadcasts;
-    sum->n_reused_exchanges += os.reused;
-    sum->n_codegen_stages += os.stages;
+    sum->n_physical_nodes += os->nodes;
+    sum->n_shuffles += os->shuffles;
+    sum->n_broadcasts += os->broadcasts;
+    sum->n_reused_exchanges += os->reused;
+    sum->n_codegen_stages += os->stages;
     for (size_t j = 0; j <= JOIN_LOGICAL; j++)
-        sum->joins[j] += os.join_strategies[j];
+        sum->joins[j] += os->join_strategies[j];
 }
 
-/* The per-node rules over the nodes [from, to) of a section, in preorder. */
+/* The rules read the details blocks of scans, filters' scans, exchanges and joins, and in a
+ * formatted plan the blocks lie after the whole tree, in operator-id order: the pass over
+ * the tree jumps about in them, and every block it reads was a wait for memory (a fifth of
+ * the pass's time on the million-operator plan, charged to the memchr that reads a block's
+ * first line).  The first lines of the block of a node a few ahead are asked for now. */
+#define PREFETCH_AHEAD 8u
+
+static void prefetch_details(const struct plan_node *n)
+{
+    if (!n->n_details)
+        return;
+    struct slice d = plan_node_details_text(n);
+    for (size_t at = 0; at < d.len && at < 256; at += 64) /* bound: 4 lines of 64 bytes */
+        __builtin_prefetch(d.ptr + at);
+}
+
+/* The per-node rules over the nodes [from, to) of a section, in preorder, and the section's
+ * counts of the same nodes into k: op_summary_compute over the section counts the nodes the
+ * rules see (it too leaves out replaced Initial Plans, and a section's first node is never
+ * one: that has a parent), so one pass reads each node for both. */
 static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t from, uint32_t to,
-                       const struct table_index *tables, bool *draft_reported)
+                       const struct table_index *tables, bool *draft_reported,
+                       struct op_counter *k)
 {
     for (uint32_t i = from; i < to && !stop_at(c, i) && !c->oom; i++) {
         const struct plan_node *n = plan_section_node(s, i);
+        if (i + PREFETCH_AHEAD < to)
+            prefetch_details(plan_section_node(s, i + PREFETCH_AHEAD));
         if (is_shadowed_initial(n)) {
             i += n->subtree_size;  /* skip the whole Initial Plan subtree */
             continue;
         }
-        if (node_is_label(n))
-            continue;
-        const struct catalog_entry *e = node_entry(n);
-        if (!e)
+        const struct catalog_entry *e = op_counter_node(k, n); /* node_entry(n) */
+        if (node_is_label(n) || !e)
             continue;
         switch (e->role) {
         case CAT_SHUFFLE: rule_exchange(c, n); break;
@@ -1582,26 +1660,36 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
     }
 }
 
+/* What a pass over nodes [from, to) of the document collects (collect_tables). */
+struct collected {
+    struct table_index tables;
+    size_t n_nodes, scan_like;
+    bool in_text;
+};
+
 /* Logical relations and Hive relation nodes: how many columns each table has. */
 /* In the same pass over every node: the nodes that are not labels, counted into the
- * summary, and *in_text: whether every node's text and details lie inside the document text
+ * summary, *scan_like: the nodes rule_scan may keep (every scan and cached-relation scan),
+ * and *in_text: whether every node's text and details lie inside the document text
  * (then a needle the text lacks is in no node). */
-static void collect_tables(struct ctx *c, const struct document *doc, struct table_index *t,
-                           bool *in_text)
+static void collect_tables(struct ctx *c, const struct document *doc, size_t from, size_t to,
+                           struct collected *got)
 {
     const char *lo = doc->src.text, *hi = lo ? lo + doc->src.text_len : NULL;
     bool inside = lo != NULL;
     size_t n_nodes = 0;
-    for (size_t i = 0; i < doc->n_all_nodes && !stop_at(c, (uint32_t)i) && !c->oom; i++) {
+    struct table_index *t = &got->tables;
+    size_t *scan_like = &got->scan_like;
+    for (size_t i = from; i < to && !stop_at(c, (uint32_t)i) && !c->oom; i++) {
         const struct plan_node *n = document_node(doc, i);
         n_nodes += !(n->flags & NODE_LABEL);
-        if ((plan_node_text(n).len &&
-             (plan_node_text(n).ptr < lo || plan_node_text(n).ptr + plan_node_text(n).len > hi)) ||
-            (plan_node_details_text(n).len &&
-             (plan_node_details_text(n).ptr < lo ||
-              plan_node_details_text(n).ptr + plan_node_details_text(n).len > hi)))
+        struct slice text = plan_node_text(n);
+        struct slice details = plan_node_details_text(n);
+        if ((text.len && (text.ptr < lo || text.ptr + text.len > hi)) ||
+            (details.len && (details.ptr < lo || details.ptr + details.len > hi)))
             inside = false;
         enum catalog_role r = node_role(n);
+        *scan_like += r == CAT_SCAN || r == CAT_CACHE;
         if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
             struct plan_stats st;
             const struct plan_node *l = nth_real_child(n, 0), *rt = nth_real_child(n, 1);
@@ -1633,8 +1721,8 @@ static void collect_tables(struct ctx *c, const struct document *doc, struct tab
                                                            plan_node_text(n).len - (size_t)lb)));
         }
     }
-    c->a->summary.n_nodes = n_nodes;
-    *in_text = inside;
+    got->n_nodes = n_nodes;
+    got->in_text = inside;
 }
 
 /* ---- two cores ------------------------------------------------------------------------------ */
@@ -1663,9 +1751,13 @@ struct second {
     const struct table_index *tables;
     uint32_t from, to;
     bool draft_reported;
-    /* the text step: its part of the text */
+    struct op_counter counts;  /* the section's counts of its nodes */
+    /* the document step: its part of the text, and of the nodes [node_from, node_to) */
     struct slice text;
     long first[MARK_COUNT];
+    const struct document *doc;
+    size_t node_from, node_to;
+    struct collected got;
 };
 
 static void second_init(struct second *w, const struct ctx *c)
@@ -1709,14 +1801,15 @@ static void second_join(struct ctx *c, struct second *w)
     c->cancelled = c->cancelled || w->c.cancelled;
 }
 
-static void text_second(struct second *w)
+static void prepare_second(struct second *w)
 {
     find_marks(&w->c, w->text, w->first);
+    collect_tables(&w->c, w->doc, w->node_from, w->node_to, &w->got);
 }
 
 static void rules_second(struct second *w)
 {
-    rule_nodes(&w->c, w->s, w->from, w->to, w->tables, &w->draft_reported);
+    rule_nodes(&w->c, w->s, w->from, w->to, w->tables, &w->draft_reported, &w->counts);
 }
 
 /* The second thread's findings after the first's, kept or only counted as if one thread had
@@ -1769,12 +1862,11 @@ static void second_merge(struct ctx *c, struct second *w, bool *draft_reported)
     b->walk = NULL;
 }
 
-/* Where the second thread's share of a section's rules starts: 11/32 of the way (the first
- * thread counts the section too, which costs about a third of the rules), moved past any
- * replaced Initial Plan holding that node (the rules skip those whole). */
+/* Where the second thread's share of a section's rules (and counts) starts: half way, moved
+ * past any replaced Initial Plan holding that node (the rules skip those whole). */
 static uint32_t rule_split(const struct plan_section *s)
 {
-    uint32_t m = (uint32_t)((uint64_t)s->n_nodes * 11 / 32);
+    uint32_t m = s->n_nodes / 2;
     for (const struct plan_node *p = plan_section_node(s, m); p;
          p = plan_node_parent(p)) /* bound: the depth */
         if (is_shadowed_initial(p) && plan_node_preorder(p) + p->subtree_size + 1 > m)
@@ -1782,17 +1874,17 @@ static uint32_t rule_split(const struct plan_section *s)
     return m < s->n_nodes ? m : s->n_nodes;
 }
 
-/* A section that runs: its counts and its per-node rules.  From parallel_min nodes on, a
- * second thread runs the rules over the section's last 21/32 while this one counts the
- * section and runs them over the rest. */
+/* A section that runs: its counts and its per-node rules, in one pass.  From parallel_min
+ * nodes on, a second thread runs it over the section's second half. */
 static void analyze_section(struct ctx *c, const struct plan_section *s,
                             const struct table_index *tables, bool *draft_reported)
 {
+    struct op_counter counts = {0};
     if (!one_row_room(c, s))
         return;
     if (s->n_nodes < parallel_min) {
-        count_section(c, s);
-        rule_nodes(c, s, 0, s->n_nodes, tables, draft_reported);
+        rule_nodes(c, s, 0, s->n_nodes, tables, draft_reported, &counts);
+        count_section(c, &counts);
         return;
     }
     struct second *w = malloc(sizeof *w);
@@ -1805,43 +1897,105 @@ static void analyze_section(struct ctx *c, const struct plan_section *s,
     w->tables = tables;
     w->from = rule_split(s);
     w->to = s->n_nodes;
+    /* The scans: this thread's from the end of the array up, the second's from the top of
+     * its room down (the room holds every scan-like node left: both halves fit), then that
+     * block turned round and moved down beside the first's.  No second array, and no copy
+     * into new memory when the room is exactly the scans (as in a plan without AQE). */
+    struct summary *sum = c->sum;
+    size_t base = sum->n_scans;
+    c->scans_fixed = true;
+    w->c.scans_down = true;
+    w->c.scans_base = sum->scans;
+    w->c.scans_top = sum->cap_scans;
+    w->c.scans_floor = base;
     second_start(w, rules_second);
-    count_section(c, s);
-    rule_nodes(c, s, 0, w->from, tables, draft_reported);
+    rule_nodes(c, s, 0, w->from, tables, draft_reported, &counts);
     second_join(c, w);
+    c->scans_fixed = false;
+    size_t top = w->c.scans_top, n2 = sum->cap_scans - top;
+    if (sum->n_scans > top)
+        c->oom = true; /* the halves met: cannot happen while the room is every scan-like node */
+    if (!c->oom && n2) {
+        for (size_t i = top, j = sum->cap_scans - 1; i < j; i++, j--) { /* bound: n2 / 2 */
+            struct scan_info t = sum->scans[i];
+            sum->scans[i] = sum->scans[j];
+            sum->scans[j] = t;
+        }
+        if (top != sum->n_scans)
+            memmove(sum->scans + sum->n_scans, sum->scans + top, n2 * sizeof *sum->scans);
+        sum->n_scans += n2;
+    }
     second_merge(c, w, draft_reported);
+    op_counter_merge(&counts, &w->counts);
+    count_section(c, &counts);
     free(w);
 }
 
-/* The document's text marks, the text's last 2/3 read on a second thread while this one
- * reads the rest after one pass over every node (tables and logical joins, the node count,
- * whether the nodes lie in the text).  Shares measured in time on the million-operator
- * plans: the pass over the text runs at fewer instructions a cycle than the node pass. */
+/* The document's text marks and one pass over every node (tables and logical joins, the
+ * node count, the scan-like nodes, whether the nodes lie in the text): from parallel_min
+ * nodes on, the second half of each on a second thread (the node pass costs about what
+ * the text pass does on the million-operator plans, so halves balance). */
 static void prepare_document(struct ctx *c, const struct document *doc, struct table_index *tables)
 {
     size_t len = doc->src.text ? doc->src.text_len : 0;
     bool two = doc->n_all_nodes >= parallel_min && len >= 16 * MARK_MAX_LEN;
-    size_t mid = two ? len / 3 : len;
+    size_t mid = two ? len / 2 : len, half = two ? doc->n_all_nodes / 2 : doc->n_all_nodes;
     struct second w;
     if (two) {
         second_init(&w, c);
         w.text = slice_make(doc->src.text + mid, len - mid);
-        second_start(&w, text_second);
+        w.doc = doc;
+        w.node_from = half;
+        w.node_to = doc->n_all_nodes;
+        second_start(&w, prepare_second);
     }
-    bool in_text = false;
+    struct collected got = {0};
     c->a->summary.n_plans = doc->n_plans;
-    collect_tables(c, doc, tables, &in_text);
-    table_index_finish(tables);
-    index_join_ids(c);
+    collect_tables(c, doc, 0, half, &got);
     /* a match starting before mid may end after it */
     find_marks(c, slice_make(doc->src.text, two ? mid + MARK_MAX_LEN : len), c->first_mark);
+    *tables = got.tables;
     if (two) {
         second_join(c, &w);
         for (size_t k = 0; k < MARK_COUNT; k++)
             if (c->first_mark[k] < 0 && w.first[k] >= 0)
                 c->first_mark[k] = (long)mid + w.first[k];
+        /* the second half's after the first's: the logical joins stay in input order */
+        got.n_nodes += w.got.n_nodes;
+        got.scan_like += w.got.scan_like;
+        got.in_text = got.in_text && w.got.in_text;
+        for (size_t i = 0; i < w.got.tables.n && !c->oom; i++) /* bound: its tables */
+            table_index_add(c, tables, w.got.tables.v[i].table, w.got.tables.v[i].columns);
+        for (size_t i = 0; i < w.c.n_logical_joins && !c->oom; i++) { /* bound: its joins */
+            if (c->n_logical_joins == c->logical_joins_cap) {
+                size_t ncap = c->logical_joins_cap ? c->logical_joins_cap * 2 : 16;
+                const struct plan_node **nv = realloc(c->logical_joins, ncap * sizeof *nv);
+                if (!nv) {
+                    c->oom = true;
+                    break;
+                }
+                c->logical_joins = nv;
+                c->logical_joins_cap = ncap;
+            }
+            c->logical_joins[c->n_logical_joins++] = w.c.logical_joins[i];
+        }
+        free(w.got.tables.v);
+        free(w.c.logical_joins);
     }
-    if (!in_text)
+    c->a->summary.n_nodes = got.n_nodes;
+    /* Room for every scan the rules may keep, asked for once: its pages are written as the
+     * scans are kept, and a section's two threads share it (analyze_section). */
+    struct summary *sum = &c->a->summary;
+    if (got.scan_like && !c->oom) {
+        sum->scans = malloc(got.scan_like * sizeof *sum->scans);
+        if (!sum->scans)
+            c->oom = true;
+        else
+            sum->cap_scans = got.scan_like;
+    }
+    table_index_finish(tables);
+    index_join_ids(c);
+    if (!got.in_text)
         return;
     c->no_statistics = c->first_mark[MARK_STATISTICS] < 0 && !stopped(c);
     c->no_more_fields = c->first_mark[MARK_MORE_FIELD] < 0 && !stopped(c);

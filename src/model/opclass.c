@@ -223,13 +223,12 @@ uint32_t op_count_distinct(int32_t *ids, size_t n)
  * corpus operator the name classes never miss one the catalogue has, and a lookup per node
  * would cost a million-node tab most of a second. */
 static enum op_class summary_class(const struct plan_node *n, enum op_class c,
-                                   enum catalog_join *strategy)
+                                   const struct catalog_entry *e, enum catalog_join *strategy)
 {
     *strategy = JOIN_NONE;
     if (c != OP_SHUFFLE && c != OP_BROADCAST && c != OP_SHUFFLE_REUSED &&
         c != OP_BROADCAST_REUSED && c != OP_JOIN)
         return OP_OTHER;
-    const struct catalog_entry *e = node_entry(n);
     if (!e)
         return c == OP_SHUFFLE || c == OP_BROADCAST || c == OP_SHUFFLE_REUSED ||
                        c == OP_BROADCAST_REUSED || c == OP_JOIN
@@ -250,13 +249,15 @@ static enum op_class summary_class(const struct plan_node *n, enum op_class c,
     }
 }
 
-void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c)
+/* op_summary_add with e = node_entry(n), when the caller has it. */
+static void summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c,
+                        const struct catalog_entry *e)
 {
     if (c == OP_LABEL)
         return;  /* "== Final Plan ==" is a heading, not an operator */
     sum->nodes++;
     enum catalog_join strategy;
-    switch (summary_class(n, c, &strategy)) {
+    switch (summary_class(n, c, e, &strategy)) {
     case OP_SHUFFLE:
         sum->shuffles++;
         break;
@@ -290,6 +291,14 @@ void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_c
     }
 }
 
+void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c)
+{
+    /* summary_class reads the entry of exchanges and joins only */
+    bool asks = c == OP_SHUFFLE || c == OP_BROADCAST || c == OP_SHUFFLE_REUSED ||
+                c == OP_BROADCAST_REUSED || c == OP_JOIN;
+    summary_add(sum, n, c, asks ? node_entry(n) : NULL);
+}
+
 void op_summary_start(struct op_summary_run *run, const struct plan_section *s, uint32_t begin,
                       uint32_t end)
 {
@@ -301,6 +310,138 @@ void op_summary_start(struct op_summary_run *run, const struct plan_section *s, 
     run->end = end > begin ? end : begin;
     run->starts = malloc((size_t)(run->end - run->begin + 1) * sizeof *run->starts);
     run->failed = run->starts == NULL;
+}
+
+/* The operator word and class of a name, remembered: a million-operator plan has a few dozen
+ * distinct names, and finding the word and its class cost ten times a look-up here.  A
+ * direct-mapped cache per thread (the explorer counts on a thread of its own) keyed by the
+ * bytes op_word reads (the name, or the text when there is none), as nodeinfo.c's name
+ * cache is; longer names are classified every time.  A ReusedExchange's class depends on
+ * the node (what it reuses): kept as "ask the node". */
+#define WORD_CACHE_SLOTS 256
+#define WORD_CACHE_KEY 80
+#define CLASS_BY_NODE 0xFF
+
+static _Thread_local struct word_slot {
+    char key[WORD_CACHE_KEY];
+    uint8_t len;        /* 0: empty */
+    uint8_t off, wlen;  /* the word: key[off .. off + wlen) */
+    uint8_t cls;        /* enum op_class, CLASS_BY_NODE */
+    const struct catalog_entry *entry; /* catalog_lookup_slice(key) */
+} word_cache[WORD_CACHE_SLOTS];
+
+/* The same test as nodeinfo.c's name cache: eight bytes at a time, no memcmp call. */
+static bool same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++) /* bound: fewer than 8 bytes */
+            if (a[i] != b[i])
+                return false;
+        return true;
+    }
+    uint64_t x, y;
+    for (size_t i = 0; i + 8 < n; i += 8) { /* bound: n / 8 steps */
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y)
+            return false;
+    }
+    memcpy(&x, a + n - 8, 8);
+    memcpy(&y, b + n - 8, 8);
+    return x == y;
+}
+
+static uint32_t word_hash(struct slice k)
+{
+    uint64_t a = 0, b = 0;
+    if (k.len >= 8) {
+        memcpy(&a, k.ptr, 8);
+        memcpy(&b, k.ptr + k.len - 8, 8);
+    } else {
+        for (size_t i = 0; i < k.len; i++) /* bound: fewer than 8 bytes (memcpy's order) */
+            a |= (uint64_t)(unsigned char)k.ptr[i] << (8 * i);
+    }
+    uint64_t h = (a ^ (b << 29 | b >> 35) ^ k.len) * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 56);
+}
+
+/* class_of_word when it depends on the word only, else CLASS_BY_NODE. */
+static unsigned class_of_word_only(struct slice w)
+{
+    unsigned p = w.len ? word_parts(w) : 0;
+    if (!(p & T_QUERYSTAGE) && (p & (T_REUSED | T_EXCHANGE)) == (T_REUSED | T_EXCHANGE))
+        return CLASS_BY_NODE;
+    return (unsigned)class_of_word(NULL, w);
+}
+
+/* op_word(n), class_of_word(n, that word) and *entry = node_entry(n), n not a label by its
+ * flag.  node_entry looks the same key up (the name, or the text when there is none), so
+ * the slot keeps that too: one look-up a node where the rules and the count took two. */
+static enum op_class word_and_class(const struct plan_node *n, struct slice *word,
+                                    const struct catalog_entry **entry)
+{
+    struct slice k = plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n);
+    if (k.len == 0 || k.len > WORD_CACHE_KEY) {
+        *word = op_word(n);
+        *entry = node_entry(n);
+        return class_of_word(n, *word);
+    }
+    uint32_t h = word_hash(k) % WORD_CACHE_SLOTS;
+    struct word_slot *slot = &word_cache[h], *other = &word_cache[(h + 1) % WORD_CACHE_SLOTS];
+    if (!(slot->len == k.len && same_bytes(slot->key, k.ptr, k.len))) {
+        if (other->len == k.len && same_bytes(other->key, k.ptr, k.len))
+            slot = other;
+        else {
+            if (slot->len)
+                slot = other;
+            struct slice w = op_word(n);
+            memcpy(slot->key, k.ptr, k.len);
+            slot->len = (uint8_t)k.len;
+            slot->off = (uint8_t)(w.ptr - k.ptr);
+            slot->wlen = (uint8_t)w.len;
+            slot->cls = (uint8_t)class_of_word_only(w);
+            slot->entry = catalog_lookup_slice(k);
+        }
+    }
+    /* node_entry: none for a label (by its text too), the key's entry, else (a name the
+     * catalogue does not know) the text's */
+    if (node_is_label(n))
+        *entry = NULL;
+    else if (slot->entry || !plan_node_name(n).len)
+        *entry = slot->entry;
+    else
+        *entry = catalog_lookup_slice(plan_node_text(n));
+    *word = slice_make(k.ptr + slot->off, slot->wlen);
+    return slot->cls == CLASS_BY_NODE ? class_of_word(n, *word) : (enum op_class)slot->cls;
+}
+
+/* One node of a summary: its counts into sum, and the stage it starts (its id, 0 for Spark 2's
+ * bare '*') in *start_id, -1 when it starts none; *unnumbered grows by a WholeStageCodegen
+ * node of a simplified tree.  first: n is the first node of the counted range (it starts a
+ * stage whatever its parent).  op_summary_more and op_counter_node both count through it. */
+static const struct catalog_entry *count_node(struct op_summary *sum, const struct plan_node *n,
+                                              bool first, int32_t *start_id, uint32_t *unnumbered)
+{
+    bool start = n->stage >= 0 && (first || !plan_node_parent(n) ||
+                                   plan_node_parent(n)->stage != n->stage);
+    /* the operator's word, read once for the stage test and the class */
+    bool label = n->flags & NODE_LABEL;
+    struct slice w = slice_make(NULL, 0);
+    enum op_class cls = OP_LABEL;
+    const struct catalog_entry *e = NULL; /* node_entry(n): none for a label */
+    if (!label)
+        cls = word_and_class(n, &w, &e);
+    else if (n->stage < 0)
+        w = op_word(n);
+    *start_id = -1;
+    if (start && n->stage > 0)
+        *start_id = n->stage;
+    else if (start && n->stage == 0)
+        ++*unnumbered;
+    else if (n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"))
+        ++*unnumbered;
+    summary_add(sum, n, cls, e);
+    return e;
 }
 
 int op_summary_more(struct op_summary_run *run, uint32_t budget)
@@ -316,18 +457,10 @@ int op_summary_more(struct op_summary_run *run, uint32_t budget)
                 stop = i + 1 < run->end ? i + 1 : run->end;
             continue;
         }
-        bool start = n->stage >= 0 && (i == run->begin || !plan_node_parent(n) ||
-                                       plan_node_parent(n)->stage != n->stage);
-        /* the operator's word, read once for the stage test and the class */
-        bool label = n->flags & NODE_LABEL;
-        struct slice w = label && n->stage >= 0 ? slice_make(NULL, 0) : op_word(n);
-        if (start && n->stage > 0 && run->starts)
-            run->starts[run->n_starts++] = n->stage;
-        else if (start && n->stage == 0)
-            run->unnumbered++;
-        else if (n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"))
-            run->unnumbered++;
-        op_summary_add(sum, n, label ? OP_LABEL : class_of_word(n, w));
+        int32_t id;
+        count_node(sum, n, i == run->begin, &id, &run->unnumbered);
+        if (id > 0 && run->starts)
+            run->starts[run->n_starts++] = id;
     }
     run->next = stop;
     if (run->next < run->end)
@@ -370,6 +503,116 @@ enum sp_status op_summary_compute_cancellable(struct op_summary *sum, const stru
     }
     *sum = run.sum;
     return done > 0 ? SP_OK : SP_ERR_NOMEM;
+}
+
+/* ---- a count made by the caller's own walk --------------------------------------------------- */
+
+/* Stage ids below this are kept in the bitmap (128 KB at most); larger ones (hostile input)
+ * in a list, counted by sorting as op_count_distinct does. */
+#define COUNTER_BITMAP_IDS DISTINCT_BITMAP_IDS
+
+const struct catalog_entry *op_counter_node(struct op_counter *c, const struct plan_node *n)
+{
+    int32_t id;
+    const struct catalog_entry *e = count_node(&c->sum, n, false, &id, &c->unnumbered);
+    if (id <= 0 || c->failed)
+        return e;
+    if ((uint32_t)id < COUNTER_BITMAP_IDS) {
+        size_t byte = (size_t)id >> 3;
+        if (byte >= c->bits_len) {
+            /* doubling: a million-operator plan's 300,000 stage ids grow it a dozen times */
+            size_t len = c->bits_len ? c->bits_len : 64;
+            while (len <= byte) /* bound: doubles up to COUNTER_BITMAP_IDS / 8 */
+                len *= 2;
+            uint8_t *nb = realloc(c->bits, len);
+            if (!nb) {
+                c->failed = true;
+                return e;
+            }
+            memset(nb + c->bits_len, 0, len - c->bits_len);
+            c->bits = nb;
+            c->bits_len = len;
+        }
+        c->bits[byte] |= (uint8_t)(1u << (id & 7));
+        return e;
+    }
+    if (c->n_big == c->cap_big) {
+        size_t ncap = c->cap_big ? c->cap_big * 2 : 16;
+        int32_t *nv = realloc(c->big, ncap * sizeof *nv);
+        if (!nv) {
+            c->failed = true;
+            return e;
+        }
+        c->big = nv;
+        c->cap_big = ncap;
+    }
+    c->big[c->n_big++] = id;
+    return e;
+}
+
+/* Adds v's counts to c and frees v's memory.  The joins by name (the explorer's header line)
+ * are not merged: op_counter counts for --summary, which shows the joins by strategy. */
+void op_counter_merge(struct op_counter *c, struct op_counter *v)
+{
+    c->sum.nodes += v->sum.nodes;
+    c->sum.shuffles += v->sum.shuffles;
+    c->sum.broadcasts += v->sum.broadcasts;
+    c->sum.reused += v->sum.reused;
+    for (size_t j = 0; j <= JOIN_LOGICAL; j++)
+        c->sum.join_strategies[j] += v->sum.join_strategies[j];
+    c->unnumbered += v->unnumbered;
+    c->failed = c->failed || v->failed;
+    if (!c->failed && v->bits_len > c->bits_len) {
+        uint8_t *nb = realloc(c->bits, v->bits_len);
+        if (!nb)
+            c->failed = true;
+        else {
+            memset(nb + c->bits_len, 0, v->bits_len - c->bits_len);
+            c->bits = nb;
+            c->bits_len = v->bits_len;
+        }
+    }
+    if (!c->failed)
+        for (size_t i = 0; i < v->bits_len; i++) /* bound: v's bitmap */
+            c->bits[i] |= v->bits[i];
+    for (size_t i = 0; i < v->n_big && !c->failed; i++) { /* bound: v's large ids */
+        if (c->n_big == c->cap_big) {
+            size_t ncap = c->cap_big ? c->cap_big * 2 : 16;
+            int32_t *nv = realloc(c->big, ncap * sizeof *nv);
+            if (!nv) {
+                c->failed = true;
+                break;
+            }
+            c->big = nv;
+            c->cap_big = ncap;
+        }
+        c->big[c->n_big++] = v->big[i];
+    }
+    op_counter_free(v);
+}
+
+int op_counter_finish(struct op_counter *c)
+{
+    if (c->failed) {
+        c->sum.stages = 0;
+        op_counter_free(c);
+        return 0;
+    }
+    uint32_t count = 0;
+    for (size_t i = 0; i < c->bits_len; i++) /* bound: the bitmap */
+        count += (uint32_t)__builtin_popcount(c->bits[i]);
+    c->sum.stages = count + (c->n_big ? op_count_distinct(c->big, c->n_big) : 0) + c->unnumbered;
+    op_counter_free(c);
+    return 1;
+}
+
+void op_counter_free(struct op_counter *c)
+{
+    free(c->bits);
+    free(c->big);
+    c->bits = NULL;
+    c->big = NULL;
+    c->bits_len = c->n_big = c->cap_big = 0;
 }
 
 static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)

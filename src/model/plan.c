@@ -963,11 +963,18 @@ static bool split_of(const struct plan_node *n)
     return true;
 }
 
+/* Is the field's key `key` (klen bytes)?  The key's length once, not a strlen a field. */
+static bool key_is(const struct plan_detail *f, const char *key, size_t klen)
+{
+    return f->key.len == klen && memcmp(f->key.ptr, key, klen) == 0;
+}
+
 bool plan_node_detail(const struct plan_node *n, const char *key, struct plan_detail *out)
 {
+    size_t klen = strlen(key);
     if (split_of(n)) {
         for (uint16_t i = 0; i < last_split.n; i++) /* bound: the fields split so far */
-            if (slice_eq_cstr(last_split.field[i].key, key)) {
+            if (key_is(&last_split.field[i], key, klen)) {
                 *out = last_split.field[i];
                 return true;
             }
@@ -979,7 +986,7 @@ bool plan_node_detail(const struct plan_node *n, const char *key, struct plan_de
                 break;
             }
             last_split.n++;
-            if (slice_eq_cstr(f->key, key)) {
+            if (key_is(f, key, klen)) {
                 *out = *f;
                 return true;
             }
@@ -989,7 +996,7 @@ bool plan_node_detail(const struct plan_node *n, const char *key, struct plan_de
     struct plan_details it;
     plan_details_init(&it, n);
     while (plan_details_next(&it, out)) /* bound: the node's fields */
-        if (slice_eq_cstr(out->key, key))
+        if (key_is(out, key, klen))
             return true;
     return false;
 }

@@ -330,29 +330,112 @@ static void ob_number(struct out_buf *o, const char *before, long v, const char 
     ob_str(o, after);
 }
 
+/* A line of at most this many bytes is put together in place, without a check per piece;
+ * a scan whose names are longer (or not printable ASCII) takes the pieces' way. */
+#define SCAN_LINE_MAX 384
+
+/* The decimal digits of v after p (fprintf's "%ld"); returns the end. */
+static char *put_long(char *p, long v)
+{
+    char digits[24];
+    size_t i = sizeof digits;
+    unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+    do { /* bound: 20 digits */
+        digits[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        digits[--i] = '-';
+    memcpy(p, digits + i, sizeof digits - i);
+    return p + (sizeof digits - i);
+}
+
+#define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+/* ", 3 columns read": one count with its word, singular for 1. */
+static char *put_count(char *p, long v, const char *one, size_t one_len, const char *many,
+                       size_t many_len)
+{
+    p = PUT_LIT(p, ", ");
+    p = put_long(p, v);
+    if (v == 1) {
+        memcpy(p, one, one_len);
+        return p + one_len;
+    }
+    memcpy(p, many, many_len);
+    return p + many_len;
+}
+#define PUT_COUNT(p, v, one, many) put_count((p), (v), (one), sizeof(one) - 1, (many), sizeof(many) - 1)
+
+/* The scan's line the way the pieces below write it (ob_number, ob_text...). */
+static void scan_line_slow(struct out_buf *o, const struct scan_info *sc, struct slice op,
+                           struct slice table)
+{
+    ob_number(o, "  line ", (long)sc->node->line, ": ");
+    ob_text(o, op);
+    if (table.len) {
+        ob_str(o, " ");
+        ob_text(o, table);
+    }
+    if (sc->read_columns >= 0)
+        ob_number(o, ", ", sc->read_columns, sc->read_columns == 1 ? " column read" : " columns read");
+    if (sc->pushed_filters >= 0)
+        ob_number(o, ", ", sc->pushed_filters,
+                  sc->pushed_filters == 1 ? " pushed filter" : " pushed filters");
+    if (sc->partition_filters > 0) {
+        ob_number(o, ", ", sc->partition_filters,
+                  sc->partition_filters == 1 ? " partition filter" : " partition filters");
+        if (sc->dynamic_pruning)
+            ob_str(o, " (dynamic pruning)");
+    }
+    ob_str(o, "\n");
+}
+
 static void print_scans(FILE *out, const struct summary *s)
 {
     struct out_buf o = {.out = out};
+    _Static_assert(sizeof o.b > 2 * SCAN_LINE_MAX, "a line fits the buffer");
     for (size_t i = 0; i < s->n_scans; i++) {
+        /* A scan's line and names are read from its node and the node's text, far apart in
+         * a big plan: the node of the scan 16 ahead and the text of the one 8 ahead (its
+         * node asked for 8 scans ago) are asked for now. */
+        if (i + 16 < s->n_scans)
+            __builtin_prefetch(s->scans[i + 16].node);
+        if (i + 8 < s->n_scans)
+            __builtin_prefetch(plan_node_text(s->scans[i + 8].node).ptr);
         const struct scan_info *sc = &s->scans[i];
-        ob_number(&o, "  line ", (long)sc->line, ": ");
-        ob_text(&o, sc->op);
-        if (sc->table.len) {
-            ob_str(&o, " ");
-            ob_text(&o, sc->table);
+        struct slice op = scan_info_op(sc), table = scan_info_table(sc);
+        /* The usual line, put together in place: names short enough that the whole line
+         * stays under SCAN_LINE_MAX (numbers, words and separators take under 160 bytes). */
+        if (op.len + table.len > SCAN_LINE_MAX - 160 || !all_printable(op.ptr, op.len) ||
+            !all_printable(table.ptr, table.len)) {
+            scan_line_slow(&o, sc, op, table);
+            continue;
+        }
+        if (o.len + SCAN_LINE_MAX > sizeof o.b)
+            ob_flush(&o);
+        char *p = o.b + o.len;
+        p = PUT_LIT(p, "  line ");
+        p = put_long(p, (long)sc->node->line);
+        p = PUT_LIT(p, ": ");
+        memcpy(p, op.ptr, op.len);
+        p += op.len;
+        if (table.len) {
+            *p++ = ' ';
+            memcpy(p, table.ptr, table.len);
+            p += table.len;
         }
         if (sc->read_columns >= 0)
-            ob_number(&o, ", ", sc->read_columns, sc->read_columns == 1 ? " column read" : " columns read");
+            p = PUT_COUNT(p, sc->read_columns, " column read", " columns read");
         if (sc->pushed_filters >= 0)
-            ob_number(&o, ", ", sc->pushed_filters,
-                      sc->pushed_filters == 1 ? " pushed filter" : " pushed filters");
+            p = PUT_COUNT(p, sc->pushed_filters, " pushed filter", " pushed filters");
         if (sc->partition_filters > 0) {
-            ob_number(&o, ", ", sc->partition_filters,
-                      sc->partition_filters == 1 ? " partition filter" : " partition filters");
+            p = PUT_COUNT(p, sc->partition_filters, " partition filter", " partition filters");
             if (sc->dynamic_pruning)
-                ob_str(&o, " (dynamic pruning)");
+                p = PUT_LIT(p, " (dynamic pruning)");
         }
-        ob_str(&o, "\n");
+        *p++ = '\n';
+        o.len = (size_t)(p - o.b);
     }
     ob_flush(&o);
 }

@@ -893,13 +893,14 @@ enum { MARK_CR = 1, MARK_BACKSLASH = 2, MARK_HIGH = 4 };
 
 /* The text read 64 bytes a step: for each block, a bit for each '\n' and a bit for each rare
  * byte ('\r', '\\' or one above 0x7F: a line that holds one is looked at closely).  A line
- * is then found with a shift and a count of zeros, where a search of its own for each line
+ * end is then the lowest '\n' bit not taken yet, where a search of its own for each line
  * cost 40 instructions a line of a big plan.  The last block (fewer than 64 bytes) is read
  * from a copy padded with zeros: nothing past the text is read. */
 struct qs_blocks {
     const char *base; /* the block's first byte */
     const char *end;  /* the text's end */
-    uint64_t nl, rare;
+    uint64_t nl;      /* its '\n' bits after the last line end taken (the lines to come) */
+    uint64_t rare;    /* its rare bits after the last line end taken */
 };
 
 /* The '\n' bits and the rare bits of 64 bytes at p (the rare ones tested for the block
@@ -975,38 +976,54 @@ static inline void qs_load(struct qs_blocks *b)
         qs_load_tail(b);
 }
 
-/* The end of the line at s (its '\n', or the text's end; s < b->end, and s comes after the
- * line ends found before) and in *rare whether a rare byte comes before it.  Bound: one
- * block a round, up to the line's end. */
-static inline const char *qs_line_end(struct qs_blocks *b, const char *s, bool *rare)
+/* qs_line_end for a line that goes on past its block: the blocks after it, up to the one
+ * with its end.  Bound: one block a round, up to the line's end. */
+static const char *qs_line_end_far(struct qs_blocks *b, bool *rare)
 {
-    bool r = false;
-    /* A line starting on the block's end (after a '\n' in its last byte) starts the next. */
-    if (s >= b->base + 64) {
-        b->base += 64;
-        qs_load(b);
-    }
-    uint64_t from = ~0ull << (s - b->base);
+    bool r = b->rare != 0, spanned = false;
     for (;;) {
-        uint64_t nl = b->nl & from;
-        if (nl) {
-            unsigned k = (unsigned)__builtin_ctzll(nl);
-            *rare = r || (b->rare & from & ((1ull << k) - 1));
-            return b->base + k;
-        }
-        r = r || (b->rare & from);
         if (b->end - b->base <= 64) {
             *rare = r;
             return b->end;
         }
-        bool spanned = !b->nl; /* a whole block without a line end: a long line */
         b->base += 64;
-        /* A deep line's indentation: its blocks of spaces hold nothing sought. */
+        /* A deep line's indentation, after a whole block without a line end: its blocks of
+           spaces hold nothing sought. */
         while (spanned && b->end - b->base > 64 && b->base[0] == ' ' && qs_spaces64(b->base))
             b->base += 64;
         qs_load(b);
-        from = ~0ull;
+        uint64_t nl = b->nl;
+        if (nl) {
+            unsigned k = (unsigned)__builtin_ctzll(nl);
+            uint64_t upto = (2ull << k) - 1; /* bits 0..k (all of them when k is 63) */
+            b->nl = nl & (nl - 1);
+            *rare = r || (b->rare & upto);
+            b->rare &= ~upto;
+            return b->base + k;
+        }
+        r = r || b->rare;
+        spanned = true;
     }
+}
+
+/* The end of the next line (its '\n', or the text's end; the line starts right after the
+ * line end taken before, in the block or at its end) and in *rare whether a rare byte comes
+ * before it.  The line end is taken: its bits, and the rare ones before it, are cleared. */
+static inline const char *qs_line_end(struct qs_blocks *b, bool *rare)
+{
+    uint64_t nl = b->nl;
+    if (nl) {
+        unsigned k = (unsigned)__builtin_ctzll(nl);
+        b->nl = nl & (nl - 1);
+        *rare = false;
+        if (b->rare) { /* nearly never: tested first */
+            uint64_t upto = (2ull << k) - 1;
+            *rare = (b->rare & upto) != 0;
+            b->rare &= ~upto;
+        }
+        return b->base + k;
+    }
+    return qs_line_end_far(b, rare);
 }
 
 static bool has_quote(const char *p, uint32_t len)
@@ -1081,7 +1098,7 @@ bool clean_quick_scan(const char *s, size_t n)
         qs_load(&blocks);
     while (s < end && !dirty) {
         bool rare;
-        const char *le = qs_line_end(&blocks, s, &rare);
+        const char *le = qs_line_end(&blocks, &rare);
         struct cl_line l = {s, (uint32_t)(le - s), ++line};
         s = le < end ? le + 1 : end;
         struct cl_facts f;
@@ -1100,7 +1117,7 @@ bool clean_quick_scan(const char *s, size_t n)
            (this line is narrower too).  Such a line is not told which. */
         bool field_kind = prev_width >= WRAP_MIN_WIDTH || l.len >= WRAP_MIN_WIDTH ||
                           prev_kind == K_TREE || !wrap_prev_plain(&ws, &prev, &prev_f);
-        if (plain && cl_facts_quick(l.p, l.len, &f, field_kind)) {
+        if (plain && cl_facts_quick(l.p, l.len, (size_t)(end - l.p), &f, field_kind)) {
             width = l.len;
             if (f.kind == K_BLANK) {
                 prev_prefix = PX_NONE;
@@ -1138,7 +1155,7 @@ bool clean_quick_scan(const char *s, size_t n)
         while (l.len && (l.p[l.len - 1] == ' ' || l.p[l.len - 1] == '\t'))
             l.len--;
         if (!plain) /* else the facts are the line's, which has no blank to trim */
-            cl_facts_quick(l.p, l.len, &f, true);
+            cl_facts_quick(l.p, l.len, l.len, &f, true);
         enum cl_kind kind = f.kind;
         uint32_t ind = cl_indent(l.p, l.len);
         if (kind != K_BLANK) {

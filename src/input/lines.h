@@ -203,10 +203,15 @@ static inline bool cl_headline_may_start(const char *p, uint32_t len)
 /* The lines Spark prints most, told at a glance: a tree line whose prefix is whole units of
  * "   " and ":  " then "+- " or ":- ", a details header "(N) Name", a details field or root
  * at column 0 led by a capital that no headline can start (cl_headline_may_start).
- * For them the facts are what cl_facts finds, worked out from the shape: in such a prefix
+ * For them the facts are what cl_facts finds, worked out from the shape (in such a prefix
  * no ':' lost its spaces and the marker ends it; without one nothing but the first byte
- * decides the prefix's facts.  Every other line goes to cl_facts.  Returns true for the
- * shapes above (and the empty line), false for a line cl_facts had to look at.
+ * decides the prefix's facts), but for colons, left 0: only the tree step's rebuild reads
+ * it, and the quick scan, the one caller, never runs that.  Every other line goes to
+ * cl_facts.  Returns true for the shapes above (and the empty line), false for a line
+ * cl_facts had to look at.
+ * room: the bytes that may be read from p, len or more; when more, the byte at p[len] must
+ * be no space and no ':' (a line's '\n'), so that the prefix units can be told 48 bytes at a
+ * time past the line's end without finding one there.
  * Without field_kind a line at column 0 led by a capital is K_OTHER even when it is a
  * details field (K_FIELD): for a caller that knows the two cannot differ for it. */
 /* Inlined into the scan's loop even where the compiler would not: the call, and the facts
@@ -214,7 +219,7 @@ static inline bool cl_headline_may_start(const char *p, uint32_t len)
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline bool cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f,
+static inline bool cl_facts_quick(const char *p, uint32_t len, size_t room, struct cl_facts *f,
                                   bool field_kind)
 {
     if (!len) {
@@ -223,42 +228,52 @@ static inline bool cl_facts_quick(const char *p, uint32_t len, struct cl_facts *
     }
     char c0 = p[0];
     if (c0 == ' ' || c0 == ':' || c0 == '+') {
-        uint32_t j = 0, colons = 0;
+        uint32_t j = 0;
 #ifdef __SSE2__
-        /* Five units a compare while 16 bytes of the line are left: a unit starts at each
-           third byte (bits 0x9249 of the block), is ' ' or ':' there and ' ' elsewhere. */
+        /* Sixteen units a round of 48 bytes: a unit starts at every third byte, is ' ' or ':'
+           there and ' ' elsewhere; in the round's three blocks of 16 the units start at
+           bytes 0, 2 and 1 (mod 3).  The first byte that is neither ends the prefix in the
+           unit it falls in (the line's '\n' at the latest, which is neither). */
         const __m128i sp = _mm_set1_epi8(' '), bar = _mm_set1_epi8(':');
-        /* Bound: 15 bytes a round, up to the line's end. */
-        while (j + 16 <= len) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
-            unsigned spaces = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, sp));
-            unsigned bars = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bar)) & 0x9249u;
-            unsigned bad = ~(spaces | bars) & 0xFFFFu;
-            if (spaces == 0xFFFFu) {
-                /* A deep line's indentation: whole units of spaces, skipped a word at a
-                   time (blank.h). */
-                j += (uint32_t)(blank_skip_spaces(p, j, len) - j) / 3 * 3;
-                continue;
+        const __m128i at0 = _mm_setr_epi8(-1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1);
+        const __m128i at1 = _mm_setr_epi8(0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0);
+        const __m128i at2 = _mm_setr_epi8(0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0);
+        /* Bound: 48 bytes a round, within room. */
+        while (j + 48 <= room) {
+            const char *q = p + j;
+            __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)q);
+            __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(q + 16));
+            __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(q + 32));
+            __m128i g0 = _mm_or_si128(_mm_cmpeq_epi8(v0, sp),
+                                      _mm_and_si128(_mm_cmpeq_epi8(v0, bar), at0));
+            __m128i g1 = _mm_or_si128(_mm_cmpeq_epi8(v1, sp),
+                                      _mm_and_si128(_mm_cmpeq_epi8(v1, bar), at1));
+            __m128i g2 = _mm_or_si128(_mm_cmpeq_epi8(v2, sp),
+                                      _mm_and_si128(_mm_cmpeq_epi8(v2, bar), at2));
+            uint64_t good = (uint64_t)(unsigned)_mm_movemask_epi8(g0) |
+                            (uint64_t)(unsigned)_mm_movemask_epi8(g1) << 16 |
+                            (uint64_t)(unsigned)_mm_movemask_epi8(g2) << 32;
+            if (good != 0xFFFFFFFFFFFFull) {
+                j += (uint32_t)__builtin_ctzll(~good) / 3 * 3;
+                goto marker; /* the unit at j is no prefix unit */
             }
-            uint32_t k = bad ? (uint32_t)__builtin_ctz(bad) : 16, units = k / 3;
-            /* The bars sit 3 bits apart: one product adds them up in bits 15-17. */
-            colons += ((bars & ((1u << (3 * units)) - 1)) * 0x9249u) >> 15 & 7;
-            j += 3 * units;
-            if (k < 16)
-                break; /* the unit at j is no prefix unit: the loop below tells so */
+            j += 48;
         }
+#else
+        (void)room;
 #endif
         /* Bound: 3 bytes a round, up to the line's end. */
-        while (j + 3 <= len && (p[j] == ' ' || p[j] == ':') && p[j + 1] == ' ' && p[j + 2] == ' ') {
-            colons += p[j] == ':';
+        while (j + 3 <= len && (p[j] == ' ' || p[j] == ':') && p[j + 1] == ' ' && p[j + 2] == ' ')
             j += 3;
-        }
+#ifdef __SSE2__
+    marker:
+#endif
         if (j + 2 < len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-' && p[j + 2] == ' ') {
             uint32_t content = j + 3;
             char c = content < len ? p[content] : '\0';
             f->content = content;
             f->marker = j;
-            f->colons = colons;
+            f->colons = 0;
             f->kind = K_TREE;
             f->collapsed = false;
             f->aqe_header = (c == '=' || c == ' ' || c == '\t') &&

@@ -1072,6 +1072,17 @@ static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, const struct cl_li
     return true;
 }
 
+/* The line just looked at becomes the one before the next: the two slots swap roles. */
+#define QS_NEXT_LINE(prev, l, prev_f, f)                                                          \
+    do {                                                                                           \
+        struct cl_line *t_ = (prev);                                                               \
+        struct cl_facts *tf_ = (prev_f);                                                           \
+        (prev) = (l);                                                                              \
+        (l) = t_;                                                                                  \
+        (prev_f) = (f);                                                                            \
+        (f) = tf_;                                                                                 \
+    } while (0)
+
 bool clean_quick_scan(const char *s, size_t n)
 {
     if (n >= 2 && (((unsigned char)s[0] == 0xFF && (unsigned char)s[1] == 0xFE) ||
@@ -1082,9 +1093,13 @@ bool clean_quick_scan(const char *s, size_t n)
     if (n > UINT32_MAX / 2)
         return false; /* too big to rewrite: read as it is */
     const char *end = s + n;
-    struct cl_line prev = {"", 0, 0};
+    /* The line and the one before it, in two slots that change roles at each line: a copy
+       of each line's view and facts was a store-forwarding stall a line. */
+    struct cl_line lv[2] = {{"", 0, 0}, {"", 0, 0}};
+    struct cl_facts fv[2] = {{.kind = K_BLANK}, {.kind = K_BLANK}};
+    struct cl_line *prev = &lv[0], *l = &lv[1];
+    struct cl_facts *prev_f = &fv[0], *f = &fv[1];
     enum cl_kind prev_kind = K_BLANK;
-    struct cl_facts prev_f = {.kind = K_BLANK};
     enum prefix_kind prev_prefix = PX_NONE;
     long prev_number = -2;
     uint32_t prev_width = 0, nonblank = 0, trailing = 0;
@@ -1099,27 +1114,28 @@ bool clean_quick_scan(const char *s, size_t n)
     while (s < end && !dirty) {
         bool rare;
         const char *le = qs_line_end(&blocks, &rare);
-        struct cl_line l = {s, (uint32_t)(le - s), ++line};
+        l->p = s;
+        l->len = (uint32_t)(le - s);
+        l->orig = ++line;
         s = le < end ? le + 1 : end;
-        struct cl_facts f;
         uint32_t width;
         /* The lines Spark prints most (cl_facts_quick), without a rare byte or a blank at
            the end, after a line that opened no doc comment: none of the checks below can
            say dirty (their first bytes are none of those the checks look for, no number
            starts them, a tree line's first byte after its spaces is its prefix's, lines at
            column 0 are not indented), so only what they carry to the next line is set. */
-        bool plain = !rare && (!l.len || (!doc_next && l.p[l.len - 1] != ' ' &&
-                                          l.p[l.len - 1] != '\t'));
+        bool plain = !rare && (!l->len || (!doc_next && l->p[l->len - 1] != ' ' &&
+                                          l->p[l->len - 1] != '\t'));
         /* A details field (K_FIELD) and another line at column 0 (K_OTHER) differ only to
            the wrap evidence: not when wrap_scan_nothing does all for this line whatever
            its kind (the line before is narrower than WRAP_MIN_WIDTH, no tree line, and
            nothing about it makes wrap_scan_nothing give up) and will do all for the next
            (this line is narrower too).  Such a line is not told which. */
-        bool field_kind = prev_width >= WRAP_MIN_WIDTH || l.len >= WRAP_MIN_WIDTH ||
-                          prev_kind == K_TREE || !wrap_prev_plain(&ws, &prev, &prev_f);
-        if (plain && cl_facts_quick(l.p, l.len, (size_t)(end - l.p), &f, field_kind)) {
-            width = l.len;
-            if (f.kind == K_BLANK) {
+        bool field_kind = prev_width >= WRAP_MIN_WIDTH || l->len >= WRAP_MIN_WIDTH ||
+                          prev_kind == K_TREE || !wrap_prev_plain(&ws, prev, prev_f);
+        if (plain && cl_facts_quick(l->p, l->len, (size_t)(end - l->p), f, field_kind)) {
+            width = l->len;
+            if (f->kind == K_BLANK) {
                 prev_prefix = PX_NONE;
                 prev_number = -2;
                 tc.n = 0; /* cl_tree_check_line at a blank line */
@@ -1127,88 +1143,86 @@ bool clean_quick_scan(const char *s, size_t n)
                 nonblank++;
                 prev_prefix = PX_NONE;
                 prev_number = -1;
-                if (f.content) {
-                    if (!cl_tree_check_line(&tc, &f))
+                if (f->content) {
+                    if (!cl_tree_check_line(&tc, f))
                         dirty = true; /* out of memory: let the full pass decide */
                     if (tc.bad || tc.collapsed_colons)
                         dirty = true;
                 }
             }
-            if (!wrap_scan_nothing(&ws, &prev, &prev_f, prev_width, &f, width))
-                cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
-            prev = l;
-            prev_f = f;
-            prev_kind = (enum cl_kind)f.kind;
+            if (!wrap_scan_nothing(&ws, prev, prev_f, prev_width, f, width))
+                cl_wrap_scan_line(&ws, prev, prev_f, prev_width, l, f, width);
+            prev_kind = (enum cl_kind)f->kind;
             prev_width = width;
+            QS_NEXT_LINE(prev, l, prev_f, f);
             continue;
         }
         unsigned marks = 0;
         if (rare) {
             /* A '\r' anywhere (CRLF) is work for the clean-up. */
-            if (memchr(l.p, '\r', l.len)) {
+            if (memchr(l->p, '\r', l->len)) {
                 dirty = true;
                 break;
             }
             marks = MARK_BACKSLASH | MARK_HIGH; /* the tests they guard are exact */
         }
-        uint32_t raw_len = l.len;
-        while (l.len && (l.p[l.len - 1] == ' ' || l.p[l.len - 1] == '\t'))
-            l.len--;
+        uint32_t raw_len = l->len;
+        while (l->len && (l->p[l->len - 1] == ' ' || l->p[l->len - 1] == '\t'))
+            l->len--;
         if (!plain) /* else the facts are the line's, which has no blank to trim */
-            cl_facts_quick(l.p, l.len, l.len, &f, true);
-        enum cl_kind kind = f.kind;
-        uint32_t ind = cl_indent(l.p, l.len);
+            cl_facts_quick(l->p, l->len, l->len, f, true);
+        enum cl_kind kind = f->kind;
+        uint32_t ind = cl_indent(l->p, l->len);
         if (kind != K_BLANK) {
             nonblank++;
-            if (raw_len != l.len) {
+            if (raw_len != l->len) {
                 trailing++;
                 if (kind == K_TREE || kind == K_HEADER)
                     dirty = true;
             }
             /* The checks below look at the first character first: most lines of a big
                plan start with spaces and a marker and are done after two compares. */
-            char c0 = l.p[ind];
-            if (c0 == '\t' || c0 == '|' || (c0 == '+' && is_table_border(&l)))
+            char c0 = l->p[ind];
+            if (c0 == '\t' || c0 == '|' || (c0 == '+' && is_table_border(l)))
                 dirty = true;
             enum prefix_kind px = c0 == '#' || c0 == '/' || c0 == '-' || c0 == '>'
-                                      ? line_prefix(&l, ind)
+                                      ? line_prefix(l, ind)
                                       : PX_NONE;
             if (px != PX_NONE && px == prev_prefix)
                 dirty = true;
             prev_prefix = px;
             uint32_t plen;
-            long num = is_digit(l.p[0]) ? line_number_prefix(&l, &plen) : -1;
+            long num = is_digit(l->p[0]) ? line_number_prefix(l, &plen) : -1;
             if (num >= 0 && num == prev_number + 1)
                 dirty = true;
             prev_number = num;
-            if (ind > 0 && (prev_kind == K_BLANK || line == 1) && !f.content)
+            if (ind > 0 && (prev_kind == K_BLANK || line == 1) && !f->content)
                 dirty = true;
             if (ind > 0 && c0 == '=' && kind == K_HEADER)
                 dirty = true;
-            if ((marks & MARK_BACKSLASH) && has_quote(l.p, l.len) &&
-                cl_line_has_escaped_newline(l.p, l.len))
+            if ((marks & MARK_BACKSLASH) && has_quote(l->p, l->len) &&
+                cl_line_has_escaped_newline(l->p, l->len))
                 dirty = true;
             if ((c0 == '<' || c0 == '#' || c0 == '-' || c0 == '/' || c0 == '*' || doc_next) &&
-                cl_markup_line(l.p, l.len, ind, &doc_next))
+                cl_markup_line(l->p, l->len, ind, &doc_next))
                 dirty = true;
         } else {
             prev_prefix = PX_NONE;
             prev_number = -2;
         }
-        width = (marks & MARK_HIGH) ? cl_line_width(&l, &f) : l.len;
-        if (!wrap_scan_nothing(&ws, &prev, &prev_f, prev_width, &f, width))
-            cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
+        width = (marks & MARK_HIGH) ? cl_line_width(l, f) : l->len;
+        if (!wrap_scan_nothing(&ws, prev, prev_f, prev_width, f, width))
+            cl_wrap_scan_line(&ws, prev, prev_f, prev_width, l, f, width);
         /* The checker only looks at tree lines and the lines that end a block. */
-        if (f.content || kind == K_BLANK || kind == K_HEADER || kind == K_SECTION) {
-            if (!cl_tree_check_line(&tc, &f))
+        if (f->content || kind == K_BLANK || kind == K_HEADER || kind == K_SECTION) {
+            if (!cl_tree_check_line(&tc, f))
                 dirty = true; /* out of memory: let the full pass decide */
             if (tc.bad || tc.collapsed_colons)
                 dirty = true;
         }
-        prev = l;
-        prev_f = f;
         prev_kind = kind;
         prev_width = width;
+        QS_NEXT_LINE(prev, l, prev_f, f);
     }
     cl_tree_check_free(&tc);
     if (dirty)

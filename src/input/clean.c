@@ -1046,12 +1046,13 @@ static inline bool wrap_prev_plain(const struct cl_wrap_scan *ws, const struct c
              (prev->len && (prev->p[0] == '=' || prev->p[0] == '-')));
 }
 
-static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, const struct cl_line *prev,
+/* prev_plain: wrap_prev_plain(ws, prev, prev_f), worked out when prev was the line. */
+static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, bool prev_plain,
                                      const struct cl_facts *prev_f, uint32_t prev_w,
                                      const struct cl_facts *cur_f, uint32_t cur_w)
 {
     enum cl_kind pk = prev_f->kind, ck = cur_f->kind;
-    if (!wrap_prev_plain(ws, prev, prev_f))
+    if (!prev_plain)
         return false;
     if (ck == K_OTHER || ck == K_DETAILS) {
         if (prev_w >= WRAP_MIN_WIDTH || pk == K_TREE)
@@ -1100,11 +1101,13 @@ bool clean_quick_scan(const char *s, size_t n)
     struct cl_line *prev = &lv[0], *l = &lv[1];
     struct cl_facts *prev_f = &fv[0], *f = &fv[1];
     enum cl_kind prev_kind = K_BLANK;
+    bool prev_plain; /* wrap_prev_plain of the line before, worked out when it was the line */
     enum prefix_kind prev_prefix = PX_NONE;
     long prev_number = -2;
     uint32_t prev_width = 0, nonblank = 0, trailing = 0;
     struct cl_wrap_scan ws;
     cl_wrap_scan_init(&ws);
+    prev_plain = wrap_prev_plain(&ws, prev, prev_f);
     struct cl_tree_check tc = {0};
     bool dirty = false, doc_next = false;
     uint32_t line = 0;
@@ -1132,7 +1135,7 @@ bool clean_quick_scan(const char *s, size_t n)
            nothing about it makes wrap_scan_nothing give up) and will do all for the next
            (this line is narrower too).  Such a line is not told which. */
         bool field_kind = prev_width >= WRAP_MIN_WIDTH || l->len >= WRAP_MIN_WIDTH ||
-                          prev_kind == K_TREE || !wrap_prev_plain(&ws, prev, prev_f);
+                          prev_kind == K_TREE || !prev_plain;
         if (plain && cl_facts_quick(l->p, l->len, (size_t)(end - l->p), f, field_kind)) {
             width = l->len;
             if (f->kind == K_BLANK) {
@@ -1150,8 +1153,11 @@ bool clean_quick_scan(const char *s, size_t n)
                         dirty = true;
                 }
             }
-            if (!wrap_scan_nothing(&ws, prev, prev_f, prev_width, f, width))
+            if (!wrap_scan_nothing(&ws, prev_plain, prev_f, prev_width, f, width))
                 cl_wrap_scan_line(&ws, prev, prev_f, prev_width, l, f, width);
+            /* wrap_prev_plain of this line: of the shapes cl_facts_quick tells none is a
+               header nor starts with '=' or '-'. */
+            prev_plain = !f->aqe_header && !ws.prev_schema;
             prev_kind = (enum cl_kind)f->kind;
             prev_width = width;
             QS_NEXT_LINE(prev, l, prev_f, f);
@@ -1211,8 +1217,9 @@ bool clean_quick_scan(const char *s, size_t n)
             prev_number = -2;
         }
         width = (marks & MARK_HIGH) ? cl_line_width(l, f) : l->len;
-        if (!wrap_scan_nothing(&ws, prev, prev_f, prev_width, f, width))
+        if (!wrap_scan_nothing(&ws, prev_plain, prev_f, prev_width, f, width))
             cl_wrap_scan_line(&ws, prev, prev_f, prev_width, l, f, width);
+        prev_plain = wrap_prev_plain(&ws, l, f);
         /* The checker only looks at tree lines and the lines that end a block. */
         if (f->content || kind == K_BLANK || kind == K_HEADER || kind == K_SECTION) {
             if (!cl_tree_check_line(&tc, f))

@@ -1110,7 +1110,7 @@ bool clean_quick_scan(const char *s, size_t n)
     prev_plain = wrap_prev_plain(&ws, prev, prev_f);
     struct cl_tree_check tc = {0};
     bool dirty = false, doc_next = false;
-    uint32_t line = 0;
+    const char *text = s;
     struct qs_blocks blocks = {s, end, 0, 0};
     if (s < end)
         qs_load(&blocks);
@@ -1118,8 +1118,7 @@ bool clean_quick_scan(const char *s, size_t n)
         bool rare;
         const char *le = qs_line_end(&blocks, &rare);
         l->p = s;
-        l->len = (uint32_t)(le - s);
-        l->orig = ++line;
+        l->len = (uint32_t)(le - s); /* orig stays 0: nothing the scan calls reads it */
         s = le < end ? le + 1 : end;
         uint32_t width;
         /* The lines Spark prints most (cl_facts_quick), without a rare byte or a blank at
@@ -1202,7 +1201,7 @@ bool clean_quick_scan(const char *s, size_t n)
             if (num >= 0 && num == prev_number + 1)
                 dirty = true;
             prev_number = num;
-            if (ind > 0 && (prev_kind == K_BLANK || line == 1) && !f->content)
+            if (ind > 0 && (prev_kind == K_BLANK || l->p == text) && !f->content)
                 dirty = true;
             if (ind > 0 && c0 == '=' && kind == K_HEADER)
                 dirty = true;

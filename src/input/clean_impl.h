@@ -83,11 +83,15 @@ static inline bool cl_tree_check_line(struct cl_tree_check *t, const struct cl_f
     if (f->collapsed)
         t->collapsed_colons = true;
     bool header = f->aqe_header;
-    /* Deeper columns belong to subtrees that have ended.  Bound: each entry is pushed once. */
-    while (t->n && t->closed_cols[t->n - 1].col > col)
-        t->n--;
-    if (t->n && t->closed_cols[t->n - 1].col == col) {
-        struct cl_closed_col *top = &t->closed_cols[t->n - 1];
+    /* Deeper columns belong to subtrees that have ended.  Bound: each entry is pushed once.
+       The count is kept in a local and written back once (t is in memory). */
+    size_t n = t->n;
+    struct cl_closed_col *cols = t->closed_cols;
+    while (n && cols[n - 1].col > col)
+        n--;
+    if (n && cols[n - 1].col == col) {
+        struct cl_closed_col *top = &cols[n - 1];
+        t->n = n;
         if (header) {
             top->closed = false; /* "== Initial Plan ==" after "== Final Plan ==" */
             return true;
@@ -97,11 +101,15 @@ static inline bool cl_tree_check_line(struct cl_tree_check *t, const struct cl_f
         top->closed = !f->bar_marker;
         return true;
     }
-    if (t->n == t->cap && !cl_tree_check_grow(t))
-        return false;
-    t->closed_cols[t->n].col = col;
-    t->closed_cols[t->n].closed = !header && !f->bar_marker;
-    t->n++;
+    t->n = n;
+    if (n == t->cap) {
+        if (!cl_tree_check_grow(t))
+            return false;
+        cols = t->closed_cols;
+    }
+    cols[n].col = col;
+    cols[n].closed = !header && !f->bar_marker;
+    t->n = n + 1;
     return true;
 }
 void cl_tree_check_free(struct cl_tree_check *t);

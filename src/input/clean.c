@@ -1100,7 +1100,6 @@ bool clean_quick_scan(const char *s, size_t n)
     struct cl_facts fv[2] = {{.kind = K_BLANK}, {.kind = K_BLANK}};
     struct cl_line *prev = &lv[0], *l = &lv[1];
     struct cl_facts *prev_f = &fv[0], *f = &fv[1];
-    enum cl_kind prev_kind = K_BLANK;
     bool prev_plain; /* wrap_prev_plain of the line before, worked out when it was the line */
     enum prefix_kind prev_prefix = PX_NONE;
     long prev_number = -2;
@@ -1134,7 +1133,7 @@ bool clean_quick_scan(const char *s, size_t n)
            nothing about it makes wrap_scan_nothing give up) and will do all for the next
            (this line is narrower too).  Such a line is not told which. */
         bool field_kind = prev_width >= WRAP_MIN_WIDTH || l->len >= WRAP_MIN_WIDTH ||
-                          prev_kind == K_TREE || !prev_plain;
+                          prev_f->kind == K_TREE || !prev_plain;
         if (plain && cl_facts_quick(l->p, l->len, (size_t)(end - l->p), f, field_kind)) {
             width = l->len;
             if (f->kind == K_BLANK) {
@@ -1157,7 +1156,6 @@ bool clean_quick_scan(const char *s, size_t n)
             /* wrap_prev_plain of this line: of the shapes cl_facts_quick tells none is a
                header nor starts with '=' or '-'. */
             prev_plain = !f->aqe_header && !ws.prev_schema;
-            prev_kind = (enum cl_kind)f->kind;
             prev_width = width;
             QS_NEXT_LINE(prev, l, prev_f, f);
             continue;
@@ -1201,7 +1199,7 @@ bool clean_quick_scan(const char *s, size_t n)
             if (num >= 0 && num == prev_number + 1)
                 dirty = true;
             prev_number = num;
-            if (ind > 0 && (prev_kind == K_BLANK || l->p == text) && !f->content)
+            if (ind > 0 && (prev_f->kind == K_BLANK || l->p == text) && !f->content)
                 dirty = true;
             if (ind > 0 && c0 == '=' && kind == K_HEADER)
                 dirty = true;
@@ -1226,7 +1224,6 @@ bool clean_quick_scan(const char *s, size_t n)
             if (tc.bad || tc.collapsed_colons)
                 dirty = true;
         }
-        prev_kind = kind;
         prev_width = width;
         QS_NEXT_LINE(prev, l, prev_f, f);
     }

@@ -1069,7 +1069,7 @@ static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, bool prev_plain,
     ws->prev_schema = prev_f->analyzed;
     ws->prev_after_header = false;
     ws->prev_root_like = pk == K_BLANK;
-    ws->last_w = cur_w;
+    (void)cur_w; /* ws->last_w: the last line's width, set once the lines are done */
     return true;
 }
 
@@ -1230,6 +1230,7 @@ bool clean_quick_scan(const char *s, size_t n)
     cl_tree_check_free(&tc);
     if (dirty)
         return true;
+    ws.last_w = prev_width; /* what each line's cl_wrap_scan_line would have left */
     /* Terminal padding: most lines end in blanks. */
     if (nonblank >= 4 && trailing * 2 > nonblank)
         return true;

@@ -1602,6 +1602,65 @@ static const char *const QUICK_SHAPES[] = {
     "+- Project [a#1, b#2]\nKeys: x\nInput: y\n",
 };
 
+/* Shapes at the edges of the scan's rounds: tree prefixes told 48 bytes (16 units) a round,
+   a field's key 16 bytes after its capital, a details header's number 16 digits a compare,
+   line ends 64 bytes a block.  Each is built for every depth or length around an edge, with
+   a ':' on and off a unit's first byte, a tab, a byte above 0x7F or a CR in the prefix, and
+   lines that end at the text's end (nothing past them to read). */
+static void quick_edge_shapes(struct sb *o, unsigned variant)
+{
+    static const char *const bad[] = {"\t", "\xc3\xa9", "\r", "-", "+", "=", "|"};
+    for (unsigned units = 0; units <= 40; units++) {
+        /* A prefix of `units` units, the bars on every (variant + 1)-th. */
+        for (unsigned u = 0; u < units; u++)
+            sb_str(o, (u + variant) % (variant % 4 + 2) ? "   " : ":  ");
+        sb_str(o, units % 3 ? ":- " : "+- ");
+        sb_printf(o, "%s Project [a#%u]\n", units % 5 ? "*" : "== Final Plan ==", units);
+        /* The same prefix with one byte out of its place: a ':' off a unit's start, or a byte
+           no prefix holds, at each offset of the first rounds. */
+        unsigned at = (units * 7 + variant) % (3 * units + 3);
+        struct sb line = {0};
+        sb_str(&line, "");
+        for (unsigned u = 0; u < units; u++)
+            sb_str(&line, u % 2 ? ":  " : "   ");
+        sb_str(&line, "+- Filter x\n");
+        if (at < line.n - 1) {
+            const char *b = variant % 8 == 7 ? ":" : bad[(units + variant) % 7];
+            sb_put(o, line.p, at);
+            sb_str(o, b);
+            sb_str(o, line.p + at + (strlen(b) == 1 && variant % 2 ? 1 : 0));
+        }
+        free(line.p);
+    }
+    /* Fields and other lines at column 0 whose key ends around the 16-byte round. */
+    for (unsigned k = 1; k <= 24; k++) {
+        sb_ch(o, "OIKRAP"[k % 6]);
+        for (unsigned i = 1; i < k; i++)
+            sb_ch(o, (i == k / 2 && variant % 3 == 1) ? ' ' : (char)('a' + (i + variant) % 26));
+        static const char *const tails[] = {" [3]: [a#1, b#2, c#3, d#4, e#5, f#6, g#7, h#8]",
+                                             ": x", " : (a#1 > 0)", " [12]:", ":", " [x]: y",
+                                             " : ", "  : y", " [", "[1]: q", " :x", " 1: z"};
+        sb_str(o, tails[(k + variant) % 12]);
+        sb_ch(o, '\n');
+    }
+    /* Details headers with numbers around 16 digits. */
+    for (unsigned d = 1; d <= 20; d++) {
+        sb_ch(o, '(');
+        for (unsigned i = 0; i < d; i++)
+            sb_ch(o, (char)('0' + (i * 3 + variant) % 10));
+        sb_str(o, (d + variant) % 4 == 0 ? ")" : (d + variant) % 4 == 1 ? ") Sort" : (d + variant) % 4 == 2 ? ")x" : "] Y");
+        sb_ch(o, '\n');
+    }
+    /* Lines of 62 to 66 bytes: their ends at and around a block's end. */
+    for (unsigned w = 62; w <= 66; w++) {
+        sb_str(o, "   +- ");
+        for (unsigned i = 6; i < w; i++)
+            sb_ch(o, (char)('a' + i % 26));
+        sb_ch(o, '\n');
+    }
+    sb_str(o, "\n");
+}
+
 START_TEST(quick_scan_gives_the_verdict_it_always_gave)
 {
     size_t tried = 0, differ = 0;
@@ -1614,6 +1673,89 @@ START_TEST(quick_scan_gives_the_verdict_it_always_gave)
             differ += !same_quick_verdict(t + k, strlen(t) - k, t, "from an offset");
         }
     }
+    for (unsigned v = 0; v < 16; v++) {
+        struct sb o = {0};
+        sb_str(&o, v % 2 ? "== Physical Plan ==\n" : "");
+        quick_edge_shapes(&o, v);
+        compare_quick_verdicts(o.p, o.n, "an edge shape", &tried, &differ);
+        /* Every start within the first blocks, and every end within the last. */
+        for (size_t k = 1; k < 200 && k < o.n; k++) {
+            tried += 2;
+            differ += !same_quick_verdict(o.p + k, o.n - k, "an edge shape", "from an offset");
+            differ += !same_quick_verdict(o.p, o.n - k, "an edge shape", "cut short");
+        }
+        /* Each line alone, and each pair and three lines in a row: one line that the scan
+           takes for another shape changes the verdict of a short input, where a long one
+           may be dirty for a line elsewhere. */
+        const char *ls[3] = {o.p, o.p, o.p};
+        for (const char *q = o.p; q < o.p + o.n;) {
+            const char *e = memchr(q, '\n', (size_t)(o.p + o.n - q));
+            e = e ? e + 1 : o.p + o.n;
+            ls[0] = ls[1];
+            ls[1] = ls[2];
+            ls[2] = q;
+            for (int w = 0; w < 3; w++) {
+                tried++;
+                differ += !same_quick_verdict(ls[w], (size_t)(e - ls[w]), "an edge shape",
+                                              "a line or a few");
+                /* Without its final '\n': nothing past the line to read. */
+                tried++;
+                differ += !same_quick_verdict(ls[w], (size_t)(e - ls[w]) - (e[-1] == '\n'),
+                                              "an edge shape", "lines at the end");
+            }
+            q = e;
+        }
+        free(o.p);
+    }
+    /* A field's kind (K_FIELD or not) counts after a wide line: two lines at column 0 that
+       are no fields after two wide ones are a word wrap, two fields are not.  Keys of every
+       length around the 16-byte round, ended each way a key ends or does not. */
+    static const char *const key_ends[] = {" [1]: [x#1]", ": x#1", " : (x#1 > 0)", " [1]:",
+                                           " [1] : x", " [x]: x", "[1]: x", " x: y", ":x",
+                                           " :", " [12345678901234567890]: x", "  : x"};
+    for (unsigned k = 1; k <= 40; k++)
+        for (size_t e = 0; e < sizeof key_ends / sizeof key_ends[0]; e++) {
+            struct sb o = {0};
+            sb_str(&o, "(1) Project\nOutput [9]: [a#1, b#2, c#3, d#4, e#5, f#6, g#7, h#8, i#9]\n");
+            for (int twice = 0; twice < 2; twice++) {
+                if (twice)
+                    sb_str(&o, "Input [7]: [a#1, b#2, c#3, d#4, e#5, f#6, g#7]\n");
+                sb_ch(&o, "KOIRA"[(k + e) % 5]);
+                for (unsigned i = 1; i < k; i++)
+                    sb_ch(&o, i % 9 == 8 && e % 2 ? ' ' : i % 7 == 6 ? '_' : (char)('a' + i % 26));
+                sb_str(&o, key_ends[e]);
+                sb_ch(&o, '\n');
+            }
+            tried += 2;
+            differ += !same_quick_verdict(o.p, o.n, "a field after a wide line", "as it is");
+            differ += !same_quick_verdict(o.p, o.n - 1, "a field after a wide line", "at the end");
+            free(o.p);
+        }
+    /* A details header's kind counts the same way: a wide "(N) Name" line, then a line at
+       column 0 that starts nothing, twice, is a word wrap; a wide line of another kind is
+       not.  Numbers of every length around the 16-digit compare, closed each way a header
+       is closed or is not. */
+    static const char *const number_ends[] = {") Scan parquet spark_catalog.tpcds.store_sales_",
+                                              ")Scan parquet spark_catalog.tpcds.store_sales_x",
+                                              "] Scan parquet spark_catalog.tpcds.store_sales_",
+                                              ") ", ")"};
+    for (unsigned d = 0; d <= 22; d++)
+        for (size_t e = 0; e < sizeof number_ends / sizeof number_ends[0]; e++) {
+            struct sb o = {0};
+            sb_str(&o, "");
+            for (int twice = 0; twice < 2; twice++) {
+                sb_ch(&o, '(');
+                for (unsigned i = 0; i < d; i++)
+                    sb_ch(&o, (char)('1' + (i + e + (unsigned)twice) % 9));
+                sb_str(&o, number_ends[e]);
+                sb_str(&o, twice ? "\n" : "returns\n"); /* the first the widest */
+                sb_str(&o, "[ss_item_sk#1] rest\n");
+            }
+            tried += 2;
+            differ += !same_quick_verdict(o.p, o.n, "a details header", "as it is");
+            differ += !same_quick_verdict(o.p, o.n - 1, "a details header", "at the end");
+            free(o.p);
+        }
     const char *dir = tu_corpus_dir();
     if (dir) {
         char notebooks[600];

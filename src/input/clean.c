@@ -893,13 +893,14 @@ enum { MARK_CR = 1, MARK_BACKSLASH = 2, MARK_HIGH = 4 };
 
 /* The text read 64 bytes a step: for each block, a bit for each '\n' and a bit for each rare
  * byte ('\r', '\\' or one above 0x7F: a line that holds one is looked at closely).  A line
- * is then found with a shift and a count of zeros, where a search of its own for each line
+ * end is then the lowest '\n' bit not taken yet, where a search of its own for each line
  * cost 40 instructions a line of a big plan.  The last block (fewer than 64 bytes) is read
  * from a copy padded with zeros: nothing past the text is read. */
 struct qs_blocks {
     const char *base; /* the block's first byte */
     const char *end;  /* the text's end */
-    uint64_t nl, rare;
+    uint64_t nl;      /* its '\n' bits after the last line end taken (the lines to come) */
+    uint64_t rare;    /* its rare bits after the last line end taken */
 };
 
 /* The '\n' bits and the rare bits of 64 bytes at p (the rare ones tested for the block
@@ -975,38 +976,54 @@ static inline void qs_load(struct qs_blocks *b)
         qs_load_tail(b);
 }
 
-/* The end of the line at s (its '\n', or the text's end; s < b->end, and s comes after the
- * line ends found before) and in *rare whether a rare byte comes before it.  Bound: one
- * block a round, up to the line's end. */
-static inline const char *qs_line_end(struct qs_blocks *b, const char *s, bool *rare)
+/* qs_line_end for a line that goes on past its block: the blocks after it, up to the one
+ * with its end.  Bound: one block a round, up to the line's end. */
+static const char *qs_line_end_far(struct qs_blocks *b, bool *rare)
 {
-    bool r = false;
-    /* A line starting on the block's end (after a '\n' in its last byte) starts the next. */
-    if (s >= b->base + 64) {
-        b->base += 64;
-        qs_load(b);
-    }
-    uint64_t from = ~0ull << (s - b->base);
+    bool r = b->rare != 0, spanned = false;
     for (;;) {
-        uint64_t nl = b->nl & from;
-        if (nl) {
-            unsigned k = (unsigned)__builtin_ctzll(nl);
-            *rare = r || (b->rare & from & ((1ull << k) - 1));
-            return b->base + k;
-        }
-        r = r || (b->rare & from);
         if (b->end - b->base <= 64) {
             *rare = r;
             return b->end;
         }
-        bool spanned = !b->nl; /* a whole block without a line end: a long line */
         b->base += 64;
-        /* A deep line's indentation: its blocks of spaces hold nothing sought. */
+        /* A deep line's indentation, after a whole block without a line end: its blocks of
+           spaces hold nothing sought. */
         while (spanned && b->end - b->base > 64 && b->base[0] == ' ' && qs_spaces64(b->base))
             b->base += 64;
         qs_load(b);
-        from = ~0ull;
+        uint64_t nl = b->nl;
+        if (nl) {
+            unsigned k = (unsigned)__builtin_ctzll(nl);
+            uint64_t upto = (2ull << k) - 1; /* bits 0..k (all of them when k is 63) */
+            b->nl = nl & (nl - 1);
+            *rare = r || (b->rare & upto);
+            b->rare &= ~upto;
+            return b->base + k;
+        }
+        r = r || b->rare;
+        spanned = true;
     }
+}
+
+/* The end of the next line (its '\n', or the text's end; the line starts right after the
+ * line end taken before, in the block or at its end) and in *rare whether a rare byte comes
+ * before it.  The line end is taken: its bits, and the rare ones before it, are cleared. */
+static inline const char *qs_line_end(struct qs_blocks *b, bool *rare)
+{
+    uint64_t nl = b->nl;
+    if (nl) {
+        unsigned k = (unsigned)__builtin_ctzll(nl);
+        b->nl = nl & (nl - 1);
+        *rare = false;
+        if (b->rare) { /* nearly never: tested first */
+            uint64_t upto = (2ull << k) - 1;
+            *rare = (b->rare & upto) != 0;
+            b->rare &= ~upto;
+        }
+        return b->base + k;
+    }
+    return qs_line_end_far(b, rare);
 }
 
 static bool has_quote(const char *p, uint32_t len)
@@ -1029,12 +1046,13 @@ static inline bool wrap_prev_plain(const struct cl_wrap_scan *ws, const struct c
              (prev->len && (prev->p[0] == '=' || prev->p[0] == '-')));
 }
 
-static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, const struct cl_line *prev,
+/* prev_plain: wrap_prev_plain(ws, prev, prev_f), worked out when prev was the line. */
+static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, bool prev_plain,
                                      const struct cl_facts *prev_f, uint32_t prev_w,
                                      const struct cl_facts *cur_f, uint32_t cur_w)
 {
     enum cl_kind pk = prev_f->kind, ck = cur_f->kind;
-    if (!wrap_prev_plain(ws, prev, prev_f))
+    if (!prev_plain)
         return false;
     if (ck == K_OTHER || ck == K_DETAILS) {
         if (prev_w >= WRAP_MIN_WIDTH || pk == K_TREE)
@@ -1051,9 +1069,20 @@ static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, const struct cl_li
     ws->prev_schema = prev_f->analyzed;
     ws->prev_after_header = false;
     ws->prev_root_like = pk == K_BLANK;
-    ws->last_w = cur_w;
+    (void)cur_w; /* ws->last_w: the last line's width, set once the lines are done */
     return true;
 }
+
+/* The line just looked at becomes the one before the next: the two slots swap roles. */
+#define QS_NEXT_LINE(prev, l, prev_f, f)                                                          \
+    do {                                                                                           \
+        struct cl_line *t_ = (prev);                                                               \
+        struct cl_facts *tf_ = (prev_f);                                                           \
+        (prev) = (l);                                                                              \
+        (l) = t_;                                                                                  \
+        (prev_f) = (f);                                                                            \
+        (f) = tf_;                                                                                 \
+    } while (0)
 
 bool clean_quick_scan(const char *s, size_t n)
 {
@@ -1065,44 +1094,49 @@ bool clean_quick_scan(const char *s, size_t n)
     if (n > UINT32_MAX / 2)
         return false; /* too big to rewrite: read as it is */
     const char *end = s + n;
-    struct cl_line prev = {"", 0, 0};
-    enum cl_kind prev_kind = K_BLANK;
-    struct cl_facts prev_f = {.kind = K_BLANK};
+    /* The line and the one before it, in two slots that change roles at each line: a copy
+       of each line's view and facts was a store-forwarding stall a line. */
+    struct cl_line lv[2] = {{"", 0, 0}, {"", 0, 0}};
+    struct cl_facts fv[2] = {{.kind = K_BLANK}, {.kind = K_BLANK}};
+    struct cl_line *prev = &lv[0], *l = &lv[1];
+    struct cl_facts *prev_f = &fv[0], *f = &fv[1];
+    bool prev_plain; /* wrap_prev_plain of the line before, worked out when it was the line */
     enum prefix_kind prev_prefix = PX_NONE;
     long prev_number = -2;
     uint32_t prev_width = 0, nonblank = 0, trailing = 0;
     struct cl_wrap_scan ws;
     cl_wrap_scan_init(&ws);
+    prev_plain = wrap_prev_plain(&ws, prev, prev_f);
     struct cl_tree_check tc = {0};
     bool dirty = false, doc_next = false;
-    uint32_t line = 0;
+    const char *text = s;
     struct qs_blocks blocks = {s, end, 0, 0};
     if (s < end)
         qs_load(&blocks);
     while (s < end && !dirty) {
         bool rare;
-        const char *le = qs_line_end(&blocks, s, &rare);
-        struct cl_line l = {s, (uint32_t)(le - s), ++line};
+        const char *le = qs_line_end(&blocks, &rare);
+        l->p = s;
+        l->len = (uint32_t)(le - s); /* orig stays 0: nothing the scan calls reads it */
         s = le < end ? le + 1 : end;
-        struct cl_facts f;
         uint32_t width;
         /* The lines Spark prints most (cl_facts_quick), without a rare byte or a blank at
            the end, after a line that opened no doc comment: none of the checks below can
            say dirty (their first bytes are none of those the checks look for, no number
            starts them, a tree line's first byte after its spaces is its prefix's, lines at
            column 0 are not indented), so only what they carry to the next line is set. */
-        bool plain = !rare && (!l.len || (!doc_next && l.p[l.len - 1] != ' ' &&
-                                          l.p[l.len - 1] != '\t'));
+        bool plain = !rare && (!l->len || (!doc_next && l->p[l->len - 1] != ' ' &&
+                                          l->p[l->len - 1] != '\t'));
         /* A details field (K_FIELD) and another line at column 0 (K_OTHER) differ only to
            the wrap evidence: not when wrap_scan_nothing does all for this line whatever
            its kind (the line before is narrower than WRAP_MIN_WIDTH, no tree line, and
            nothing about it makes wrap_scan_nothing give up) and will do all for the next
            (this line is narrower too).  Such a line is not told which. */
-        bool field_kind = prev_width >= WRAP_MIN_WIDTH || l.len >= WRAP_MIN_WIDTH ||
-                          prev_kind == K_TREE || !wrap_prev_plain(&ws, &prev, &prev_f);
-        if (plain && cl_facts_quick(l.p, l.len, &f, field_kind)) {
-            width = l.len;
-            if (f.kind == K_BLANK) {
+        bool field_kind = prev_width >= WRAP_MIN_WIDTH || l->len >= WRAP_MIN_WIDTH ||
+                          prev_f->kind == K_TREE || !prev_plain;
+        if (plain && cl_facts_quick(l->p, l->len, (size_t)(end - l->p), f, field_kind)) {
+            width = l->len;
+            if (f->kind == K_BLANK) {
                 prev_prefix = PX_NONE;
                 prev_number = -2;
                 tc.n = 0; /* cl_tree_check_line at a blank line */
@@ -1110,92 +1144,93 @@ bool clean_quick_scan(const char *s, size_t n)
                 nonblank++;
                 prev_prefix = PX_NONE;
                 prev_number = -1;
-                if (f.content) {
-                    if (!cl_tree_check_line(&tc, &f))
+                if (f->content) {
+                    if (!cl_tree_check_line(&tc, f))
                         dirty = true; /* out of memory: let the full pass decide */
                     if (tc.bad || tc.collapsed_colons)
                         dirty = true;
                 }
             }
-            if (!wrap_scan_nothing(&ws, &prev, &prev_f, prev_width, &f, width))
-                cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
-            prev = l;
-            prev_f = f;
-            prev_kind = (enum cl_kind)f.kind;
+            if (!wrap_scan_nothing(&ws, prev_plain, prev_f, prev_width, f, width))
+                cl_wrap_scan_line(&ws, prev, prev_f, prev_width, l, f, width);
+            /* wrap_prev_plain of this line: of the shapes cl_facts_quick tells none is a
+               header nor starts with '=' or '-'. */
+            prev_plain = !f->aqe_header && !ws.prev_schema;
             prev_width = width;
+            QS_NEXT_LINE(prev, l, prev_f, f);
             continue;
         }
         unsigned marks = 0;
         if (rare) {
             /* A '\r' anywhere (CRLF) is work for the clean-up. */
-            if (memchr(l.p, '\r', l.len)) {
+            if (memchr(l->p, '\r', l->len)) {
                 dirty = true;
                 break;
             }
             marks = MARK_BACKSLASH | MARK_HIGH; /* the tests they guard are exact */
         }
-        uint32_t raw_len = l.len;
-        while (l.len && (l.p[l.len - 1] == ' ' || l.p[l.len - 1] == '\t'))
-            l.len--;
+        uint32_t raw_len = l->len;
+        while (l->len && (l->p[l->len - 1] == ' ' || l->p[l->len - 1] == '\t'))
+            l->len--;
         if (!plain) /* else the facts are the line's, which has no blank to trim */
-            cl_facts_quick(l.p, l.len, &f, true);
-        enum cl_kind kind = f.kind;
-        uint32_t ind = cl_indent(l.p, l.len);
+            cl_facts_quick(l->p, l->len, l->len, f, true);
+        enum cl_kind kind = f->kind;
+        uint32_t ind = cl_indent(l->p, l->len);
         if (kind != K_BLANK) {
             nonblank++;
-            if (raw_len != l.len) {
+            if (raw_len != l->len) {
                 trailing++;
                 if (kind == K_TREE || kind == K_HEADER)
                     dirty = true;
             }
             /* The checks below look at the first character first: most lines of a big
                plan start with spaces and a marker and are done after two compares. */
-            char c0 = l.p[ind];
-            if (c0 == '\t' || c0 == '|' || (c0 == '+' && is_table_border(&l)))
+            char c0 = l->p[ind];
+            if (c0 == '\t' || c0 == '|' || (c0 == '+' && is_table_border(l)))
                 dirty = true;
             enum prefix_kind px = c0 == '#' || c0 == '/' || c0 == '-' || c0 == '>'
-                                      ? line_prefix(&l, ind)
+                                      ? line_prefix(l, ind)
                                       : PX_NONE;
             if (px != PX_NONE && px == prev_prefix)
                 dirty = true;
             prev_prefix = px;
             uint32_t plen;
-            long num = is_digit(l.p[0]) ? line_number_prefix(&l, &plen) : -1;
+            long num = is_digit(l->p[0]) ? line_number_prefix(l, &plen) : -1;
             if (num >= 0 && num == prev_number + 1)
                 dirty = true;
             prev_number = num;
-            if (ind > 0 && (prev_kind == K_BLANK || line == 1) && !f.content)
+            if (ind > 0 && (prev_f->kind == K_BLANK || l->p == text) && !f->content)
                 dirty = true;
             if (ind > 0 && c0 == '=' && kind == K_HEADER)
                 dirty = true;
-            if ((marks & MARK_BACKSLASH) && has_quote(l.p, l.len) &&
-                cl_line_has_escaped_newline(l.p, l.len))
+            if ((marks & MARK_BACKSLASH) && has_quote(l->p, l->len) &&
+                cl_line_has_escaped_newline(l->p, l->len))
                 dirty = true;
             if ((c0 == '<' || c0 == '#' || c0 == '-' || c0 == '/' || c0 == '*' || doc_next) &&
-                cl_markup_line(l.p, l.len, ind, &doc_next))
+                cl_markup_line(l->p, l->len, ind, &doc_next))
                 dirty = true;
         } else {
             prev_prefix = PX_NONE;
             prev_number = -2;
         }
-        width = (marks & MARK_HIGH) ? cl_line_width(&l, &f) : l.len;
-        if (!wrap_scan_nothing(&ws, &prev, &prev_f, prev_width, &f, width))
-            cl_wrap_scan_line(&ws, &prev, &prev_f, prev_width, &l, &f, width);
+        width = (marks & MARK_HIGH) ? cl_line_width(l, f) : l->len;
+        if (!wrap_scan_nothing(&ws, prev_plain, prev_f, prev_width, f, width))
+            cl_wrap_scan_line(&ws, prev, prev_f, prev_width, l, f, width);
+        prev_plain = wrap_prev_plain(&ws, l, f);
         /* The checker only looks at tree lines and the lines that end a block. */
-        if (f.content || kind == K_BLANK || kind == K_HEADER || kind == K_SECTION) {
-            if (!cl_tree_check_line(&tc, &f))
+        if (f->content || kind == K_BLANK || kind == K_HEADER || kind == K_SECTION) {
+            if (!cl_tree_check_line(&tc, f))
                 dirty = true; /* out of memory: let the full pass decide */
             if (tc.bad || tc.collapsed_colons)
                 dirty = true;
         }
-        prev = l;
-        prev_f = f;
-        prev_kind = kind;
         prev_width = width;
+        QS_NEXT_LINE(prev, l, prev_f, f);
     }
     cl_tree_check_free(&tc);
     if (dirty)
         return true;
+    ws.last_w = prev_width; /* what each line's cl_wrap_scan_line would have left */
     /* Terminal padding: most lines end in blanks. */
     if (nonblank >= 4 && trailing * 2 > nonblank)
         return true;

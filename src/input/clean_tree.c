@@ -38,45 +38,14 @@ void cl_tree_check_free(struct cl_tree_check *t)
     t->n = t->cap = 0;
 }
 
-bool cl_tree_check_line(struct cl_tree_check *t, const struct cl_facts *f)
+bool cl_tree_check_grow(struct cl_tree_check *t)
 {
-    enum cl_kind k = f->kind;
-    if (k == K_BLANK || k == K_HEADER || k == K_SECTION) {
-        t->n = 0;
-        return true;
-    }
-    if (!f->content)
-        return true; /* roots, continuation lines: no shape to check */
-    bool collapsed = f->collapsed;
-    long col = (long)f->marker;
-    if (collapsed)
-        t->collapsed_colons = true;
-    bool header = f->aqe_header;
-    /* Deeper columns belong to subtrees that have ended.  Bound: each entry is pushed once. */
-    while (t->n && t->closed_cols[t->n - 1].col > (uint32_t)col)
-        t->n--;
-    if (t->n && t->closed_cols[t->n - 1].col == (uint32_t)col) {
-        struct cl_closed_col *top = &t->closed_cols[t->n - 1];
-        if (header) {
-            top->closed = false; /* "== Initial Plan ==" after "== Final Plan ==" */
-            return true;
-        }
-        if (top->closed)
-            t->bad = true; /* a sibling after the last child */
-        top->closed = !f->bar_marker;
-        return true;
-    }
-    if (t->n == t->cap) {
-        size_t ncap = t->cap ? t->cap * 2 : 64;
-        struct cl_closed_col *nv = realloc(t->closed_cols, ncap * sizeof *nv);
-        if (!nv)
-            return false;
-        t->closed_cols = nv;
-        t->cap = ncap;
-    }
-    t->closed_cols[t->n].col = (uint32_t)col;
-    t->closed_cols[t->n].closed = !header && !f->bar_marker;
-    t->n++;
+    size_t ncap = t->cap ? t->cap * 2 : 64;
+    struct cl_closed_col *nv = realloc(t->closed_cols, ncap * sizeof *nv);
+    if (!nv)
+        return false;
+    t->closed_cols = nv;
+    t->cap = ncap;
     return true;
 }
 

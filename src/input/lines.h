@@ -19,6 +19,7 @@
 
 #include "sparkplan/arena.h"
 #include "sparkplan/blank.h"
+#include "sparkplan/lex.h"
 #include "sparkplan/plan.h"
 
 struct cl_line {
@@ -200,13 +201,78 @@ static inline bool cl_headline_may_start(const char *p, uint32_t len)
     }
 }
 
+/* cl_is_field of a line whose last byte is no blank (' ' or '\t'), with room bytes readable
+ * at p: len, or more when p[len] is a line's '\n'.  The key's first 16 bytes after its
+ * capital are looked at in one round, where cl_is_field's loop (behind a call) took one
+ * byte at a time: "Output [4]: " and its like are nearly every line of a details block.
+ * A ' ' joins two words of the key when a byte follows it that is none of ' ', '[' and
+ * ':'; the round reads that byte without asking whether the line holds it, which can only
+ * differ for a ' ' in the line's last byte, and there is none. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool cl_is_field_quick(const char *p, uint32_t len, size_t room)
+{
+    if (!len || !(p[0] >= 'A' && p[0] <= 'Z'))
+        return false;
+    uint32_t i = 1;
+#ifdef __SSE2__
+    if (room >= 18) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+        const __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(p + 2));
+        const __m128i low = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* 'A'..'Z' -> 'a'..'z' */
+        /* Bytes above 0x7F are negative to the signed compares: no key byte. */
+        __m128i word = _mm_or_si128(
+            _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(low, _mm_set1_epi8('a' - 1)),
+                                       _mm_cmplt_epi8(low, _mm_set1_epi8('z' + 1))),
+                         _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                       _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)))),
+            _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+        __m128i stop_next = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(next, _mm_set1_epi8(' ')),
+                         _mm_cmpeq_epi8(next, _mm_set1_epi8('['))),
+            _mm_cmpeq_epi8(next, _mm_set1_epi8(':')));
+        __m128i joins = _mm_andnot_si128(stop_next, _mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+        unsigned ok = (unsigned)_mm_movemask_epi8(_mm_or_si128(word, joins));
+        /* The first byte that is neither ends the key (the line's '\n' at the latest). */
+        i = ok != 0xFFFFu ? 1 + (uint32_t)__builtin_ctz(~ok) : 17;
+    }
+#else
+    (void)room;
+#endif
+    /* Bound: keys are short; 48 characters at most are looked at. */
+    while (i < len && i < 48 &&
+           ((lex_key_char[(unsigned char)p[i]] & LEX_KEY_WORD) ||
+            (p[i] == ' ' && i + 1 < len && p[i + 1] != ' ' && p[i + 1] != '[' &&
+             p[i + 1] != ':')))
+        i++;
+    if (i + 1 < len && p[i] == ' ' && p[i + 1] == '[') {
+        i += 2;
+        while (i < len && p[i] >= '0' && p[i] <= '9')
+            i++;
+        if (i >= len || p[i] != ']')
+            return false;
+        i++;
+    }
+    if (i < len && p[i] == ' ')
+        i++;
+    return i < len && p[i] == ':' && (i + 1 == len || p[i + 1] == ' ');
+}
+
 /* The lines Spark prints most, told at a glance: a tree line whose prefix is whole units of
  * "   " and ":  " then "+- " or ":- ", a details header "(N) Name", a details field or root
  * at column 0 led by a capital that no headline can start (cl_headline_may_start).
- * For them the facts are what cl_facts finds, worked out from the shape: in such a prefix
+ * For them the facts are what cl_facts finds, worked out from the shape (in such a prefix
  * no ':' lost its spaces and the marker ends it; without one nothing but the first byte
- * decides the prefix's facts.  Every other line goes to cl_facts.  Returns true for the
- * shapes above (and the empty line), false for a line cl_facts had to look at.
+ * decides the prefix's facts), but for colons, left 0: only the tree step's rebuild reads
+ * it, and the quick scan, the one caller, never runs that.  Every other line goes to
+ * cl_facts.  Returns true for the shapes above (and the empty line), false for a line
+ * cl_facts had to look at.
+ * The line's last byte is no blank (' ' or '\t': the scan's callers take such lines apart
+ * or trim them first), so blank_end is false.  room: the bytes that may be read from p, len
+ * or more when p[len] is a line's '\n' (neither a prefix byte nor a key byte), so that the
+ * prefix units can be told 48 bytes at a time and a field's key 16 at a time past the line's
+ * end without finding one there.
  * Without field_kind a line at column 0 led by a capital is K_OTHER even when it is a
  * details field (K_FIELD): for a caller that knows the two cannot differ for it. */
 /* Inlined into the scan's loop even where the compiler would not: the call, and the facts
@@ -214,7 +280,7 @@ static inline bool cl_headline_may_start(const char *p, uint32_t len)
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline bool cl_facts_quick(const char *p, uint32_t len, struct cl_facts *f,
+static inline bool cl_facts_quick(const char *p, uint32_t len, size_t room, struct cl_facts *f,
                                   bool field_kind)
 {
     if (!len) {
@@ -223,71 +289,84 @@ static inline bool cl_facts_quick(const char *p, uint32_t len, struct cl_facts *
     }
     char c0 = p[0];
     if (c0 == ' ' || c0 == ':' || c0 == '+') {
-        uint32_t j = 0, colons = 0;
+        uint32_t j = 0;
 #ifdef __SSE2__
-        /* Five units a compare while 16 bytes of the line are left: a unit starts at each
-           third byte (bits 0x9249 of the block), is ' ' or ':' there and ' ' elsewhere. */
+        /* Sixteen units a round of 48 bytes: a unit starts at every third byte, is ' ' or ':'
+           there and ' ' elsewhere; in the round's three blocks of 16 the units start at
+           bytes 0, 2 and 1 (mod 3).  The first byte that is neither ends the prefix in the
+           unit it falls in (the line's '\n' at the latest, which is neither). */
         const __m128i sp = _mm_set1_epi8(' '), bar = _mm_set1_epi8(':');
-        /* Bound: 15 bytes a round, up to the line's end. */
-        while (j + 16 <= len) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
-            unsigned spaces = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, sp));
-            unsigned bars = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bar)) & 0x9249u;
-            unsigned bad = ~(spaces | bars) & 0xFFFFu;
-            if (spaces == 0xFFFFu) {
-                /* A deep line's indentation: whole units of spaces, skipped a word at a
-                   time (blank.h). */
-                j += (uint32_t)(blank_skip_spaces(p, j, len) - j) / 3 * 3;
-                continue;
+        const __m128i at0 = _mm_setr_epi8(-1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1);
+        const __m128i at1 = _mm_setr_epi8(0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0);
+        const __m128i at2 = _mm_setr_epi8(0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0);
+        /* Bound: 48 bytes a round, within room. */
+        while (j + 48 <= room) {
+            const char *q = p + j;
+            __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)q);
+            __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(q + 16));
+            __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(q + 32));
+            __m128i g0 = _mm_or_si128(_mm_cmpeq_epi8(v0, sp),
+                                      _mm_and_si128(_mm_cmpeq_epi8(v0, bar), at0));
+            __m128i g1 = _mm_or_si128(_mm_cmpeq_epi8(v1, sp),
+                                      _mm_and_si128(_mm_cmpeq_epi8(v1, bar), at1));
+            __m128i g2 = _mm_or_si128(_mm_cmpeq_epi8(v2, sp),
+                                      _mm_and_si128(_mm_cmpeq_epi8(v2, bar), at2));
+            uint64_t good = (uint64_t)(unsigned)_mm_movemask_epi8(g0) |
+                            (uint64_t)(unsigned)_mm_movemask_epi8(g1) << 16 |
+                            (uint64_t)(unsigned)_mm_movemask_epi8(g2) << 32;
+            if (good != 0xFFFFFFFFFFFFull) {
+                j += (uint32_t)__builtin_ctzll(~good) / 3 * 3;
+                goto marker; /* the unit at j is no prefix unit */
             }
-            uint32_t k = bad ? (uint32_t)__builtin_ctz(bad) : 16, units = k / 3;
-            /* The bars sit 3 bits apart: one product adds them up in bits 15-17. */
-            colons += ((bars & ((1u << (3 * units)) - 1)) * 0x9249u) >> 15 & 7;
-            j += 3 * units;
-            if (k < 16)
-                break; /* the unit at j is no prefix unit: the loop below tells so */
+            j += 48;
         }
+#else
+        (void)room;
 #endif
         /* Bound: 3 bytes a round, up to the line's end. */
-        while (j + 3 <= len && (p[j] == ' ' || p[j] == ':') && p[j + 1] == ' ' && p[j + 2] == ' ') {
-            colons += p[j] == ':';
+        while (j + 3 <= len && (p[j] == ' ' || p[j] == ':') && p[j + 1] == ' ' && p[j + 2] == ' ')
             j += 3;
-        }
+#ifdef __SSE2__
+    marker:
+#endif
         if (j + 2 < len && (p[j] == '+' || p[j] == ':') && p[j + 1] == '-' && p[j + 2] == ' ') {
             uint32_t content = j + 3;
             char c = content < len ? p[content] : '\0';
-            f->content = content;
-            f->marker = j;
-            f->colons = colons;
-            f->kind = K_TREE;
-            f->collapsed = false;
-            f->aqe_header = (c == '=' || c == ' ' || c == '\t') &&
-                            cl_is_header(p + content, len - content);
-            f->analyzed = false;
-            f->blank_end = p[len - 1] == ' ' || p[len - 1] == '\t';
-            f->bar_marker = p[j] == ':';
-            f->lead_space = c0 == ' ';
+            *f = (struct cl_facts){
+                .content = content,
+                .marker = j,
+                .kind = K_TREE,
+                .aqe_header = (c == '=' || c == ' ' || c == '\t') &&
+                              cl_is_header(p + content, len - content),
+                .bar_marker = p[j] == ':',
+                .lead_space = c0 == ' ',
+            };
             return true;
         }
     } else if ((c0 >= 'A' && c0 <= 'Z' && !cl_headline_may_start(p, len)) || c0 == '(') {
         enum cl_kind kind = K_OTHER;
         if (c0 == '(') {
             uint32_t j = 1;
+#ifdef __SSE2__
+            if (room >= 17) { /* 16 digits a compare: "(20127) Scan parquet" */
+                __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+                unsigned d = (unsigned)_mm_movemask_epi8(
+                    _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                  _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+                /* The first byte that is no digit (the line's '\n' at the latest). */
+                j = d != 0xFFFFu ? 1 + (uint32_t)__builtin_ctz(~d) : 17;
+            }
+#endif
+            /* Bound: up to the line's end. */
             while (j < len && p[j] >= '0' && p[j] <= '9')
                 j++;
             if (j > 1 && j < len && p[j] == ')' && (j + 1 == len || p[j + 1] == ' '))
                 kind = K_DETAILS;
-        } else if (field_kind && cl_is_field(p, len)) {
+        } else if (field_kind && cl_is_field_quick(p, len, room)) {
             kind = K_FIELD;
         }
-        f->content = f->marker = f->colons = 0;
-        f->kind = (uint8_t)kind;
-        f->collapsed = false;
-        f->aqe_header = false;
-        f->analyzed = false;
-        f->blank_end = p[len - 1] == ' ' || p[len - 1] == '\t';
-        f->bar_marker = false;
-        f->lead_space = false;
+        /* Whole: a field at a time was a byte read and written back for each bit. */
+        *f = (struct cl_facts){.kind = (uint8_t)kind};
         return true;
     }
     cl_facts(p, len, f);

@@ -122,6 +122,13 @@ static char *read_all(const char *path, size_t *len)
         exit(1);
     }
     buf[got] = '\0';
+    /* Every page touched from user space once, here: on the paravirtualised guest that
+       first touch costs 8 us a 4 KB page even after read() filled it, and it belongs to
+       getting the bytes (read=), not to the first phase that reads them (clean=). */
+    volatile char sink = 0;
+    for (size_t i = 0; i < got; i += 4096)
+        sink ^= buf[i];
+    (void)sink;
     *len = got;
     return buf;
 }

@@ -162,12 +162,10 @@ static bool is_space(char c)
 
 /* ---- warnings ------------------------------------------------------------------------ */
 
-/* The warnings proper, out of line: most lines never get here (check_truncation). */
-static void report_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
-                              struct plan_node *node)
+/* The warnings for what lex_truncation found in a line (fields / chars: -1 when absent). */
+static void report_truncation_found(struct parser *p, long f, long c, uint32_t lno,
+                                    struct plan_node *node)
 {
-    long f, c;
-    lex_truncation(s, n, &f, &c);
     if (f >= 0) {
         if (node)
             node->flags |= NODE_TRUNCATED;
@@ -190,15 +188,31 @@ static void report_truncation(struct parser *p, const char *s, size_t n, uint32_
     }
 }
 
+/* The warnings proper, out of line: most lines never get here (check_truncation). */
+static void report_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
+                              struct plan_node *node)
+{
+    long f, c;
+    lex_truncation(s, n, &f, &c);
+    report_truncation_found(p, f, c, lno, node);
+}
+
+/* Can the piece [s, s + n) of the line [ls, le) hold one of Spark's truncation marks?  Both
+   need a '.' ("... 12 more fields") or start with 'T' ("Truncated plan of"): a piece of the
+   line without either (maybe_dot false: the line has no '.') has neither (most lines).
+   Shared with the details reader (split_read), which must warn where the parser does. */
+static inline bool truncation_possible(bool maybe_dot, const char *ls, const char *le,
+                                       const char *s, size_t n)
+{
+    return maybe_dot || s < ls || s + n > le || (n > 0 && s[0] == 'T');
+}
+
 /* Inline so that the test below, which turns away most lines, costs no call. */
 static inline void check_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
                                     struct plan_node *node)
 {
-    /* Both of Spark's marks need a '.' ("... 12 more fields") or start with 'T' ("Truncated
-       plan of"): a piece of the current line without either has neither (most lines). */
-    if (!p->maybe_dot && s >= p->ls && s + n <= p->le && (n == 0 || s[0] != 'T'))
-        return;
-    report_truncation(p, s, n, lno, node);
+    if (truncation_possible(p->maybe_dot, p->ls, p->le, s, n))
+        report_truncation(p, s, n, lno, node);
 }
 
 /* ---- the tree stack ------------------------------------------------------------------ */
@@ -710,15 +724,15 @@ static void finish_block(struct parser *p)
 }
 
 /* "(N) Name [codegen id : K]": the details of the first node printed with id N (the outline
-   came first).  A block whose id points nowhere, or a second block for an id, is read and
+   came first); aqe: the name is AdaptiveSparkPlan.  A block whose id points nowhere, or a second block for an id, is read and
    dropped: the first one wins. */
-static void start_block(struct parser *p, int32_t id, struct slice name, int32_t codegen_id)
+static void start_block(struct parser *p, int32_t id, bool aqe, int32_t codegen_id)
 {
     finish_block(p);
     p->in_block = true;
     p->block_start = p->ls;
     p->block_end = p->le;
-    p->block_aqe = slice_is(name, "AdaptiveSparkPlan");
+    p->block_aqe = aqe;
     p->mode = MODE_DETAILS;
     struct plan_node *n = ids_get(p, id);
     /* Blocks come in id order while the nodes lie in tree order, far apart in memory: ask
@@ -1339,7 +1353,7 @@ static void details_only_block(struct parser *p, int32_t id, struct slice name, 
         index_node(p, n);
     p->sec_nodes++;
     p->tree_open = false;
-    start_block(p, id, name, cg);
+    start_block(p, id, slice_is(name, "AdaptiveSparkPlan"), cg);
 }
 
 /* A blank line.  (In details blocks it ends the block only if no field line follows, which
@@ -1365,26 +1379,77 @@ static void apply_line_depth(const struct document *doc, uint32_t lno, struct le
         pf->units = src->line_depth[lno];
 }
 
-/* Most lines of a formatted plan are details fields that start with a capital letter
-   ("Output [2]: [...]", "Condition : ...").  Inside a block, right after another of its
-   lines, one_line's way through such a line always ends in block_line: it has no tree
-   prefix, it is no header (those that start with a capital start with F, G or S: left to
-   one_line), no details header, and no tree is open inside a block (start_block closed the
-   section; only a header, which leaves the block, opens one).  So it goes there at once.
-   Clean-up's line depths (apply_line_depth) are left to one_line too. */
-static bool block_field_line(struct parser *p)
+/* ---- a formatted plan's details list: one rule book for the parser and its reader ----- */
+
+/* The parser reads "plain details" while it is inside a formatted plan's list of details
+   blocks: a block is open (mode DETAILS) in a plan that is no details-only list, no section
+   is open (one_line closed it before start_block, and only a header, which finishes the
+   block, opens another), so no tree is either, and clean-up gave no line depths.  In that
+   state what one_line does with a line depends on nothing but the line and blank_before:
+   details_line() below says what.  The parser goes by that verdict for every line it reads
+   in the state (one_line), and so does the details reader (split_read), which reads the
+   end of a big plan's list on a second thread before the parser gets there: one copy of
+   the rules, so the two cannot read a line differently. */
+static bool plain_details(const struct parser *p)
 {
-    if (p->mode != MODE_DETAILS || !p->in_block || p->blank_before || p->tree_open ||
-        !p->plan || p->doc->src.line_depth || p->ls == p->le)
-        return false;
-    char c = p->ls[0];
-    if (c < 'A' || c > 'Z' || c == 'F' || c == 'G' || c == 'S')
-        return false;
-    size_t n = (size_t)(p->le - p->ls);
+    return p->mode == MODE_DETAILS && p->in_block && p->plan && !p->details_only && !p->sec &&
+           !p->tree_open && !p->doc->src.line_depth;
+}
+
+/* What one_line does with a line in plain details. */
+enum dline {
+    DL_BLANK, /* blank: blank_before is set, the block stays open (empty scan metadata leaves
+                 a blank line inside a block: the next line decides) */
+    DL_START, /* a details header "(N) Name [codegen id : K]": start_block */
+    DL_LINE,  /* a line of the open block (a new field or more of a value): block_line */
+    DL_OTHER, /* anything else (a header, a tree line, text after a blank line): one_line's
+                 general rules, which leave the list */
+};
+
+struct dline_facts {
+    int32_t id, cg;    /* DL_START: as lex_details_header reads them (LEX_NUMBER_TOO_BIG...) */
+    struct slice name; /* DL_START */
+    bool field;        /* DL_LINE: a new field (looked for only when count_field, or when the
+                          verdict needs it) */
+};
+
+/* ls..le: the line (no '\n', no '\r'), pf: its tree prefix.  Follows one_line's general
+   path line for line in plain details (no tree open, a plan open, mode DETAILS, in a
+   block); keep the two in step. */
+static inline enum dline details_line(const char *ls, const char *le, const struct lex_prefix *pf,
+                                      bool blank_before, bool count_field,
+                                      struct dline_facts *out)
+{
+    size_t n = (size_t)(le - ls);
+    /* Most lines of a formatted plan are details fields that start with a capital letter
+       ("Output [2]: [...]", "Condition : ..."), right after another line of their block.
+       Such a line has no tree prefix, is no header (those that start with a capital start
+       with F, G or S: left to the path below) and no details header: a block line at once. */
+    if (!blank_before && n) {
+        char c = ls[0];
+        if (c >= 'A' && c <= 'Z' && c != 'F' && c != 'G' && c != 'S') {
+            struct slice k, v;
+            out->field = count_field && lex_details_field(ls, n, &k, &v);
+            return DL_LINE;
+        }
+    }
+    const char *rest = ls + pf->len, *r = rest;
+    /* Bound: stops at the first non-space byte of the line. */
+    while (r < le && is_space(*r))
+        r++;
+    if (r == le && pf->spaces_only)
+        return DL_BLANK;
+    size_t rl = (size_t)(le - rest);
+    if (pf->spaces_only && lex_header(rest, rl) != HEAD_NONE)
+        return DL_OTHER; /* header() */
+    if (pf->units != 0)
+        return DL_OTHER; /* bare_tree_start() */
+    if (lex_details_header(rest, rl, &out->id, &out->name, &out->cg))
+        return DL_START;
     struct slice k, v;
-    bool field = p->block_node && p->n_fields < UINT16_MAX && lex_details_field(p->ls, n, &k, &v);
-    block_line(p, p->ls, n, field);
-    return true;
+    out->field = lex_details_field(rest, rl, &k, &v);
+    /* After a blank line only a field continues the block; else finish_block and on. */
+    return !blank_before || out->field ? DL_LINE : DL_OTHER;
 }
 
 /* A line outside any tree that may start one without a header: at column 0 or indented on
@@ -1415,8 +1480,27 @@ static void bare_tree_start(struct parser *p, const struct lex_prefix *pf, const
 /* pf: the line's tree prefix, read by the caller. */
 static void one_line(struct parser *p, struct lex_prefix pf)
 {
-    if (block_field_line(p))
-        return; /* blank_before stays false */
+    if (plain_details(p)) {
+        struct dline_facts f;
+        switch (details_line(p->ls, p->le, &pf, p->blank_before,
+                             p->block_node && p->n_fields < UINT16_MAX, &f)) {
+        case DL_BLANK:
+            p->blank_before = true;
+            return;
+        case DL_START:
+            /* (close_section: there is no section in plain details) */
+            start_block(p, small_number(p, f.id, p->lno), slice_is(f.name, "AdaptiveSparkPlan"),
+                        small_number(p, f.cg, p->lno));
+            p->blank_before = false;
+            return;
+        case DL_LINE:
+            block_line(p, p->ls, (size_t)(p->le - p->ls), f.field);
+            p->blank_before = false;
+            return;
+        case DL_OTHER:
+            break;
+        }
+    }
     apply_line_depth(p->doc, p->lno, &pf);
     const char *rest = p->ls + pf.len;
     const char *r = rest;
@@ -1482,7 +1566,8 @@ static void one_line(struct parser *p, struct lex_prefix pf)
         if ((p->blank_before || p->mode == MODE_DETAILS) &&
             lex_details_header(rest, rl, &id, &name, &cg)) {
             close_section(p);
-            start_block(p, small_number(p, id, p->lno), name, small_number(p, cg, p->lno));
+            start_block(p, small_number(p, id, p->lno), slice_is(name, "AdaptiveSparkPlan"),
+                        small_number(p, cg, p->lno));
             p->blank_before = false;
             return;
         }

@@ -8,12 +8,15 @@
  */
 #include "sparkplan/parse.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sparkplan/build.h"
 #include "sparkplan/catalog.h"
+#include "sparkplan/freshmem.h"
 #include "sparkplan/lex.h"
 
 #ifdef __SSE2__
@@ -1616,6 +1619,315 @@ static const char *line_end(const char *s, const char *end, bool *dot)
     return memchr(s, '\n', (size_t)(end - s));
 }
 
+/* One line of the text from s: its tree prefix (read up to the end of the text: its units
+   are made of ' ', ':', '+' and '-', so it stops at the line's end as it would at the line's
+   length; the line end is then searched for after it, so a deep line's prefix, 30 KB, is
+   read once from memory, not twice), its end without '\n' and '\r', where the next line
+   starts and whether it may hold a '.'.  The parser and the details reader step alike. */
+struct text_line {
+    const char *ls, *le, *next;
+    bool maybe_dot;
+    struct lex_prefix pf;
+};
+
+static inline void read_line(const char *s, const char *end, struct text_line *l)
+{
+    lex_tree_prefix(s, (size_t)(end - s), &l->pf);
+    const char *nl = line_end(s + l->pf.len, end, &l->maybe_dot);
+    const char *le = nl ? nl : end;
+    l->ls = s;
+    l->le = le > s && le[-1] == '\r' ? le - 1 : le;
+    l->next = nl ? nl + 1 : end;
+}
+
+/* ---- a big plan's details list, read on a second thread (parse.h) ------------------- */
+
+/* What the parser needs of one block to attach it as start_block, block_line and
+   finish_block would: offsets from the split point, lines from its line (0). */
+struct split_block {
+    uint32_t off;       /* the header line's start */
+    uint32_t text_len;  /* the block's text: header to the end of its last line */
+    uint32_t line;      /* the header's line */
+    int32_t id, cg;     /* as lex_details_header read them (small_number is the parser's) */
+    uint32_t bits;      /* fields counted (16 bits, at most UINT16_MAX), the header line's
+                           length (15 bits), AdaptiveSparkPlan (the top bit) */
+};
+
+#define SPLIT_FIELDS 0xFFFFu
+#define SPLIT_HEADER_MAX 0x7FFFu
+#define SPLIT_AQE 0x80000000u
+
+/* What check_truncation found in a line of a block (fields, chars: lex_truncation's). */
+struct split_warning {
+    uint32_t block, line;
+    long fields, chars;
+};
+
+struct parse_split {
+    const char *text;
+    size_t len, at;                /* the text, the split point (a details header's line) */
+    struct split_block *blocks;    /* malloc'd */
+    size_t n_blocks, cap_blocks;
+    struct split_warning *warns;   /* malloc'd */
+    size_t n_warns, cap_warns;
+    /* Where the reader stopped: the first line it left to the parser, counted in lines
+       from the split point, and the state one_line would have there. */
+    size_t stop_off;
+    uint32_t stop_line;
+    bool blank_before;
+    const char *prev_ls, *prev_le;
+    size_t taken;                  /* blocks the parser took (0: it read them itself) */
+    atomic_int abandon;            /* the parser will not take them: stop */
+    bool done;                     /* under mu */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+
+/* Lines that say nothing of where a list of details blocks is: from a candidate on, this
+   many lines must all be details material (details_line, from a blank line), with two
+   headers or more among them. */
+#define SPLIT_LOOK_LINES 64
+/* How far past the place asked for a split point is looked for. */
+#define SPLIT_LOOK_BYTES (1u << 20)
+
+/* Do the lines from s read as the middle of a details list? */
+static bool split_looks_like_details(const char *s, const char *end)
+{
+    bool blank_before = true;
+    int headers = 0;
+    /* Bound: SPLIT_LOOK_LINES lines. */
+    for (int k = 0; k < SPLIT_LOOK_LINES && s < end; k++) {
+        struct text_line l;
+        read_line(s, end, &l);
+        struct dline_facts f;
+        enum dline d = details_line(l.ls, l.le, &l.pf, blank_before, false, &f);
+        if (d == DL_OTHER || (k == 0 && d != DL_START))
+            return false;
+        headers += d == DL_START;
+        blank_before = d == DL_BLANK;
+        s = l.next;
+    }
+    return headers >= 2;
+}
+
+struct parse_split *parse_split_new(const char *text, size_t len, size_t from)
+{
+    if (from >= len || len > UINT32_MAX)
+        return NULL;
+    const char *end = text + len, *s = text + from;
+    const char *stop = len - from > SPLIT_LOOK_BYTES ? s + SPLIT_LOOK_BYTES : end;
+    const char *at = NULL;
+    /* A details header right after an empty line: "\n\n(" and a digit.  Bound: each round
+       moves past a line end, up to SPLIT_LOOK_BYTES. */
+    while (s < stop && (s = memchr(s, '\n', (size_t)(stop - s))) != NULL) {
+        if (end - s > 4 && s[1] == '\n' && s[2] == '(' && s[3] >= '0' && s[3] <= '9' &&
+            split_looks_like_details(s + 2, end)) {
+            at = s + 2;
+            break;
+        }
+        s++;
+    }
+    if (!at)
+        return NULL;
+    struct parse_split *sp = calloc(1, sizeof *sp);
+    if (!sp)
+        return NULL;
+    sp->text = text;
+    sp->len = len;
+    sp->at = (size_t)(at - text);
+    atomic_init(&sp->abandon, 0);
+    if (pthread_mutex_init(&sp->mu, NULL) != 0) {
+        free(sp);
+        return NULL;
+    }
+    if (pthread_cond_init(&sp->cv, NULL) != 0) {
+        pthread_mutex_destroy(&sp->mu);
+        free(sp);
+        return NULL;
+    }
+    return sp;
+}
+
+void parse_split_free(struct parse_split *sp)
+{
+    if (!sp)
+        return;
+    free(sp->blocks);
+    free(sp->warns);
+    pthread_cond_destroy(&sp->cv);
+    pthread_mutex_destroy(&sp->mu);
+    free(sp);
+}
+
+size_t parse_split_point(const struct parse_split *sp)
+{
+    return sp->at;
+}
+
+size_t parse_split_taken(const struct parse_split *sp)
+{
+    return sp->taken;
+}
+
+/* Blocks taken from readers by this process (parse_split_blocks_taken). */
+static atomic_size_t split_blocks_taken;
+
+size_t parse_split_blocks_taken(void)
+{
+    return atomic_load(&split_blocks_taken);
+}
+
+static bool split_push_block(struct parse_split *sp)
+{
+    if (sp->n_blocks < sp->cap_blocks)
+        return true;
+    /* A block takes a header line and a blank one, 8 bytes at the least; Spark's take
+       150: a first guess from the bytes, doubled when short.  Pages never written are never
+       touched. */
+    size_t cap = sp->cap_blocks ? sp->cap_blocks * 2 : (sp->len - sp->at) / 96 + 1024;
+    struct split_block *b = realloc(sp->blocks, cap * sizeof *b);
+    if (!b)
+        return false;
+    freshmem_advise(b + sp->cap_blocks, (cap - sp->cap_blocks) * sizeof *b);
+    sp->blocks = b;
+    sp->cap_blocks = cap;
+    return true;
+}
+
+static bool split_push_warning(struct parse_split *sp, long f, long c, uint32_t line)
+{
+    if (sp->n_warns == sp->cap_warns) {
+        size_t cap = sp->cap_warns ? sp->cap_warns * 2 : 16;
+        struct split_warning *w = realloc(sp->warns, cap * sizeof *w);
+        if (!w)
+            return false;
+        sp->warns = w;
+        sp->cap_warns = cap;
+    }
+    sp->warns[sp->n_warns++] = (struct split_warning){(uint32_t)(sp->n_blocks - 1), line, f, c};
+    return true;
+}
+
+/* The reader proper: from the split point, the lines one_line would read in plain details
+   (details_line decides, as for the parser), assuming the parser gets there in plain
+   details after a blank line; the first line it would read otherwise, or that does not fit
+   a record, stops it.  Reads the text only. */
+static void split_read(struct parse_split *sp)
+{
+    const char *base = sp->text + sp->at, *end = sp->text + sp->len, *s = base;
+    bool blank_before = true;
+    uint32_t line = 0;
+    struct split_block *cur = NULL;
+    const char *prev_ls = NULL, *prev_le = NULL;
+    /* Bound: one line a round, up to the text's end. */
+    while (s < end) {
+        if ((line & 4095) == 0 && atomic_load_explicit(&sp->abandon, memory_order_relaxed))
+            break;
+        struct text_line l;
+        read_line(s, end, &l);
+        struct dline_facts f;
+        uint32_t fields = cur ? cur->bits & SPLIT_FIELDS : 0;
+        enum dline d =
+            details_line(l.ls, l.le, &l.pf, blank_before, fields < UINT16_MAX, &f);
+        if (d == DL_OTHER || (!cur && d != DL_START))
+            break;
+        if (d == DL_BLANK) {
+            blank_before = true;
+        } else if (d == DL_START) {
+            size_t hl = (size_t)(l.le - l.ls);
+            if (hl > SPLIT_HEADER_MAX || !split_push_block(sp))
+                break;
+            cur = &sp->blocks[sp->n_blocks++];
+            cur->off = (uint32_t)(l.ls - base);
+            cur->text_len = (uint32_t)hl;
+            cur->line = line;
+            cur->id = f.id;
+            cur->cg = f.cg;
+            cur->bits = (uint32_t)hl << 16 | (slice_is(f.name, "AdaptiveSparkPlan") ? SPLIT_AQE : 0);
+            blank_before = false;
+        } else {
+            const char *hs = base + cur->off;
+            if (truncation_possible(l.maybe_dot, l.ls, l.le, l.ls, (size_t)(l.le - l.ls))) {
+                long tf, tc;
+                lex_truncation(l.ls, (size_t)(l.le - l.ls), &tf, &tc);
+                if ((tf >= 0 || tc >= 0) && !split_push_warning(sp, tf, tc, line))
+                    break;
+            }
+            if (f.field && fields < UINT16_MAX)
+                cur->bits++;
+            cur->text_len = (uint32_t)(l.le - hs);
+            blank_before = false;
+        }
+        if (!blank_before) {
+            prev_ls = l.ls;
+            prev_le = l.le;
+        }
+        line++;
+        s = l.next;
+    }
+    sp->stop_off = (size_t)(s - base);
+    sp->stop_line = line;
+    sp->blank_before = blank_before;
+    sp->prev_ls = prev_ls;
+    sp->prev_le = prev_le;
+}
+
+void parse_split_read(struct parse_split *sp)
+{
+    split_read(sp);
+    pthread_mutex_lock(&sp->mu);
+    sp->done = true;
+    pthread_cond_broadcast(&sp->cv);
+    pthread_mutex_unlock(&sp->mu);
+}
+
+/* The parser got to the split point (the line at p->ls has not been read yet): when it is
+   in the state the reader assumed, it takes the reader's blocks as start_block, block_line
+   and finish_block would have made them, warnings and all, in the same order, and returns
+   where to go on (p->lno, blank_before and the line before set as if it had read every line
+   up to there).  NULL: the parser reads on by itself. */
+static const char *split_take(struct parser *p, struct parse_split *sp)
+{
+    if (p->status != SP_OK || !plain_details(p) || !p->blank_before) {
+        atomic_store(&sp->abandon, 1);
+        return NULL;
+    }
+    pthread_mutex_lock(&sp->mu);
+    /* Bound: the reader signals once, when it stops. */
+    while (!sp->done)
+        pthread_cond_wait(&sp->cv, &sp->mu);
+    pthread_mutex_unlock(&sp->mu);
+    if (!sp->n_blocks)
+        return NULL;
+    const char *base = sp->text + sp->at;
+    uint32_t lno0 = p->lno + 1; /* the split point's line */
+    size_t w = 0;
+    /* Bound: the reader's blocks and warnings, once each. */
+    for (size_t k = 0; k < sp->n_blocks && p->status == SP_OK; k++) {
+        const struct split_block *b = &sp->blocks[k];
+        uint32_t lno = lno0 + b->line;
+        p->ls = base + b->off;
+        p->le = p->ls + (b->bits >> 16 & SPLIT_HEADER_MAX);
+        p->lno = lno;
+        start_block(p, small_number(p, b->id, lno), (b->bits & SPLIT_AQE) != 0,
+                    small_number(p, b->cg, lno));
+        /* block_line, for the block's lines: */
+        p->block_end = p->ls + b->text_len;
+        if (p->block_node)
+            p->n_fields = b->bits & SPLIT_FIELDS;
+        for (; w < sp->n_warns && sp->warns[w].block == k; w++)
+            report_truncation_found(p, sp->warns[w].fields, sp->warns[w].chars,
+                                    lno0 + sp->warns[w].line, NULL);
+    }
+    p->lno = lno0 - 1 + sp->stop_line;
+    p->blank_before = sp->blank_before;
+    p->prev_ls = sp->prev_ls;
+    p->prev_le = sp->prev_le;
+    sp->taken = sp->n_blocks;
+    atomic_fetch_add(&split_blocks_taken, sp->n_blocks);
+    return base + sp->stop_off;
+}
+
 enum sp_status parse_document(struct document *doc, struct diag *err)
 {
     struct parser p;
@@ -1630,6 +1942,10 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     p.plan_max_order = -1;
     p.top = -1;
     const char *s = doc->src.text, *end = doc->src.text + doc->src.text_len;
+    struct parse_split *split = doc->parse_split;
+    const char *split_at = split && split->text == s && split->len == doc->src.text_len
+                               ? s + split->at
+                               : NULL;
     bool cancelled = false;
     while (s < end && p.status == SP_OK) {
         if ((p.lno & 4095) == 0 && doc->parse_cancel &&
@@ -1637,26 +1953,30 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
             cancelled = true;
             break;
         }
-        /* The prefix first, read up to the end of the text: its units are made of ' ', ':',
-           '+' and '-', so it stops at the line's end as it would at the line's length.  The
-           line end is then searched for after it: a deep line's prefix (30 KB) is read once
-           from memory, not twice. */
-        struct lex_prefix pf;
-        lex_tree_prefix(s, (size_t)(end - s), &pf);
-        const char *nl = line_end(s + pf.len, end, &p.maybe_dot);
-        const char *le = nl ? nl : end;
-        p.ls = s;
-        p.le = le;
-        if (le > s && le[-1] == '\r')
-            p.le--;
+        if (s == split_at) {
+            split_at = NULL;
+            const char *to = split_take(&p, split);
+            if (to) {
+                s = to;
+                continue;
+            }
+        }
+        struct text_line l;
+        read_line(s, end, &l);
+        p.ls = l.ls;
+        p.le = l.le;
+        p.maybe_dot = l.maybe_dot;
         p.lno++;
-        one_line(&p, pf);
+        one_line(&p, l.pf);
         if (!p.blank_before) {
             p.prev_ls = p.ls;
             p.prev_le = p.le;
         }
-        s = nl ? nl + 1 : end;
+        s = l.next;
     }
+    if (split)
+        /* Never got there, or read it alone: the reader's work is not wanted. */
+        atomic_store(&split->abandon, 1);
     if (p.mode == MODE_CODE)
         finish_code(&p);
     close_plan(&p);

@@ -23,6 +23,14 @@
 #include <emmintrin.h>
 #endif
 
+/* For the few helpers of the line loop the compiler would call rather than inline (a call
+   and the facts passed through memory for each of 6 million lines). */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 /* Warnings about hidden fields are capped so a wide plan does not bury the rest. */
 #define MAX_FIELD_WARNINGS 20
 
@@ -759,7 +767,7 @@ static void start_block(struct parser *p, int32_t id, bool aqe, int32_t codegen_
 /* A line inside a details block: a new field, or more of the previous field's value (also
    once a block holds the most fields a node keeps).  plan.c (plan_details_next) reads the
    block's lines again the same way: keep the two in step. */
-static void block_line(struct parser *p, const char *s, size_t n, bool is_field)
+static ALWAYS_INLINE void block_line(struct parser *p, const char *s, size_t n, bool is_field)
 {
     if (p->block_node && p->n_fields < UINT16_MAX && is_field)
         p->n_fields++;
@@ -1393,7 +1401,8 @@ static void apply_line_depth(const struct document *doc, uint32_t lno, struct le
    in the state (one_line), and so does the details reader (split_read), which reads the
    end of a big plan's list on a second thread before the parser gets there: one copy of
    the rules, so the two cannot read a line differently. */
-static bool plain_details(const struct parser *p)
+/* Inline (as the two below): asked of every line the parser reads. */
+static ALWAYS_INLINE bool plain_details(const struct parser *p)
 {
     return p->mode == MODE_DETAILS && p->in_block && p->plan && !p->details_only && !p->sec &&
            !p->tree_open && !p->doc->src.line_depth;
@@ -1419,9 +1428,9 @@ struct dline_facts {
 /* ls..le: the line (no '\n', no '\r'), pf: its tree prefix.  Follows one_line's general
    path line for line in plain details (no tree open, a plan open, mode DETAILS, in a
    block); keep the two in step. */
-static inline enum dline details_line(const char *ls, const char *le, const struct lex_prefix *pf,
-                                      bool blank_before, bool count_field,
-                                      struct dline_facts *out)
+static ALWAYS_INLINE enum dline
+details_line(const char *ls, const char *le, const struct lex_prefix *pf, bool blank_before,
+             bool count_field, struct dline_facts *out)
 {
     size_t n = (size_t)(le - ls);
     /* Most lines of a formatted plan are details fields that start with a capital letter

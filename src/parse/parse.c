@@ -1665,6 +1665,8 @@ struct split_block {
 #define SPLIT_FIELDS 0xFFFFu
 #define SPLIT_HEADER_MAX 0x7FFFu
 #define SPLIT_AQE 0x80000000u
+/* Blocks taken between two releases of their record (3 MB). */
+#define SPLIT_RELEASE (128u << 10)
 
 /* What check_truncation found in a line of a block (fields, chars: lex_truncation's). */
 struct split_warning {
@@ -1675,7 +1677,7 @@ struct split_warning {
 struct parse_split {
     const char *text;
     size_t len, at;                /* the text, the split point (a details header's line) */
-    struct split_block *blocks;    /* malloc'd */
+    struct split_block *blocks;    /* freshmem_record */
     size_t n_blocks, cap_blocks;
     struct split_warning *warns;   /* malloc'd */
     size_t n_warns, cap_warns;
@@ -1761,7 +1763,7 @@ void parse_split_free(struct parse_split *sp)
 {
     if (!sp)
         return;
-    free(sp->blocks);
+    freshmem_unmap(sp->blocks, sp->cap_blocks * sizeof *sp->blocks);
     free(sp->warns);
     pthread_cond_destroy(&sp->cv);
     pthread_mutex_destroy(&sp->mu);
@@ -1786,19 +1788,21 @@ size_t parse_split_blocks_taken(void)
     return atomic_load(&split_blocks_taken);
 }
 
+/* Room for one more block; false when the record is full (the reader stops there: the
+   parser reads the rest). */
 static bool split_push_block(struct parse_split *sp)
 {
     if (sp->n_blocks < sp->cap_blocks)
         return true;
-    /* A block takes a header line and a blank one, 8 bytes at the least; Spark's take
-       150: a first guess from the bytes, doubled when short.  Pages never written are never
-       touched. */
-    size_t cap = sp->cap_blocks ? sp->cap_blocks * 2 : (sp->len - sp->at) / 96 + 1024;
-    struct split_block *b = realloc(sp->blocks, cap * sizeof *b);
-    if (!b)
+    if (sp->cap_blocks)
         return false;
-    freshmem_advise(b + sp->cap_blocks, (cap - sp->cap_blocks) * sizeof *b);
-    sp->blocks = b;
+    /* Spark's blocks take 100 bytes and more; a record for one every 32 bytes is address
+       space only, its pages present as they are written (and given back as the parser
+       takes them: split_take). */
+    size_t cap = (sp->len - sp->at) / 32 + 1024;
+    sp->blocks = freshmem_record(cap * sizeof *sp->blocks);
+    if (!sp->blocks)
+        return false;
     sp->cap_blocks = cap;
     return true;
 }
@@ -1910,9 +1914,15 @@ static const char *split_take(struct parser *p, struct parse_split *sp)
         return NULL;
     const char *base = sp->text + sp->at;
     uint32_t lno0 = p->lno + 1; /* the split point's line */
-    size_t w = 0;
+    size_t w = 0, released = 0;
     /* Bound: the reader's blocks and warnings, once each. */
     for (size_t k = 0; k < sp->n_blocks && p->status == SP_OK; k++) {
+        if (k - released == SPLIT_RELEASE) {
+            /* What was taken is not needed again: the model's blocks grow as the record
+               goes, not on top of it. */
+            freshmem_release(sp->blocks + released, SPLIT_RELEASE * sizeof *sp->blocks);
+            released = k;
+        }
         const struct split_block *b = &sp->blocks[k];
         uint32_t lno = lno0 + b->line;
         p->ls = base + b->off;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sparkplan/arena.h"
@@ -378,15 +380,12 @@ static void assert_same_details(struct document *a, struct document *b)
 /* The text parsed alone and parsed with a reader of its details from a split point looked
    for at byte `from` (the reader run first, here on this thread): the same document.
    Returns the blocks taken from the reader. */
-static size_t assert_split_reads_the_same(const char *text, size_t len, size_t from)
+static size_t split_vs_alone(const char *text, size_t len, struct parse_split *sp)
 {
     struct diag err = {0};
     struct document *alone = document_new("plan", NULL, 0), *split = document_new("plan", NULL, 0);
     source_borrow(&alone->src, text, len);
     source_borrow(&split->src, text, len);
-    struct parse_split *sp = parse_split_new(text, len, from);
-    ck_assert_ptr_nonnull(sp);
-    ck_assert_uint_ge(parse_split_point(sp), from);
     parse_split_read(sp);
     split->parse_split = sp;
     enum sp_status sa = parse_document(alone, &err), ss = parse_document(split, &err);
@@ -405,6 +404,13 @@ static size_t assert_split_reads_the_same(const char *text, size_t len, size_t f
     return taken;
 }
 
+static size_t assert_split_reads_the_same(const char *text, size_t len, size_t from)
+{
+    struct parse_split *sp = parse_split_new(text, len, from);
+    ck_assert_ptr_nonnull(sp);
+    ck_assert_uint_ge(parse_split_point(sp), from);
+    return split_vs_alone(text, len, sp);
+}
 
 /* Each case: the text, and where the split point is looked for (an offset the writer
    noted); taken: whether the parser may take the reader's blocks there. */
@@ -473,6 +479,55 @@ START_TEST(a_details_list_read_on_two_threads_is_the_list_read_on_one)
             ck_assert_uint_ge(taken, n / 2 - 2);
         free(buf);
     }
+}
+END_TEST
+
+/* Every sample and corpus file, as its bytes read (the text a clean input gives the
+   parser), with a split point looked for at each tenth of it: the same document as read
+   alone.  Plans of TPC-DS queries and the like hold details lists long enough for a split
+   point, so blocks are taken in many of them. */
+static size_t n_split_files, n_split_taken;
+
+static int visit_split(const char *path, const struct stat *st, int kind, struct FTW *ftw)
+{
+    (void)ftw;
+    if (kind != FTW_F || !S_ISREG(st->st_mode) || st->st_size > (8 << 20))
+        return 0;
+    size_t len = 0;
+    char *text = tu_read_file(path, &len);
+    if (!text)
+        return 0;
+    size_t last = SIZE_MAX;
+    bool taken = false;
+    for (int k = 0; k < 10; k++) {
+        struct parse_split *sp = parse_split_new(text, len, len / 10 * (size_t)k);
+        if (!sp)
+            continue;
+        if (parse_split_point(sp) == last) {
+            parse_split_free(sp);
+            continue;
+        }
+        last = parse_split_point(sp);
+        taken |= split_vs_alone(text, len, sp) > 0;
+    }
+    n_split_files += last != SIZE_MAX;
+    n_split_taken += taken;
+    free(text);
+    return 0;
+}
+
+START_TEST(every_sample_and_corpus_plan_reads_the_same_split)
+{
+    n_split_files = n_split_taken = 0;
+    ck_assert_int_eq(nftw("samples", visit_split, 16, FTW_PHYS), 0);
+    const char *dir = tu_corpus_dir();
+    if (dir)
+        ck_assert_int_eq(nftw(dir, visit_split, 16, FTW_PHYS), 0);
+    else
+        fprintf(stderr, "every_sample_and_corpus_plan_reads_the_same_split: no corpus\n");
+    fprintf(stderr, "split: %zu files with a split point, blocks taken in %zu\n", n_split_files,
+            n_split_taken);
+    ck_assert_uint_gt(n_split_taken, 0);
 }
 END_TEST
 
@@ -729,6 +784,7 @@ Suite *bigload_suite(void)
     tcase_add_test(tc, a_decoded_plan_parsed_beside_its_scan_is_the_plan_parsed_after_it);
     tcase_add_test(tc, a_details_list_read_on_two_threads_is_the_list_read_on_one);
     tcase_add_test(tc, a_big_formatted_plan_is_loaded_on_two_threads_as_on_one);
+    tcase_add_test(tc, every_sample_and_corpus_plan_reads_the_same_split);
     tcase_add_test(tc, devices_and_directories_load_like_before);
     tcase_add_test(tc, the_arena_grows_its_chunks_and_keeps_memory_zeroed);
     tcase_add_test(tc, nodes_out_of_line_order_are_still_found_by_line);

@@ -1694,9 +1694,9 @@ struct parse_split {
     pthread_cond_t cv;
 };
 
-/* Lines that say nothing of where a list of details blocks is: from a candidate on, this
-   many lines must all be details material (details_line, from a blank line), with two
-   headers or more among them. */
+/* A split point is a place inside a details list: from a candidate on, this many lines
+   (or all up to the end of the text) must be details material as details_line reads them
+   after a blank line, two headers or more among them. */
 #define SPLIT_LOOK_LINES 64
 /* How far past the place asked for a split point is looked for. */
 #define SPLIT_LOOK_BYTES (1u << 20)

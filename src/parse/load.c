@@ -315,8 +315,9 @@ static const char *compressed_hint(const char *b, size_t n)
  * scan over pages already present; this thread parses up to the split point and takes the
  * blocks there.  The point is looked for this far into the text (per cent): the tree before
  * the list costs the parser about twice what the same bytes of details do, and the touch
- * and the scan are most of the second thread's part. */
-#define SPLIT_AT_PERCENT 60
+ * and the scan are most of the second thread's part (60 and 80 % did no better on the
+ * million-operator plan, docs/performance.md). */
+#define SPLIT_AT_PERCENT 70
 
 struct scan_job {
     const char *s;

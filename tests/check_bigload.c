@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sparkplan/arena.h"
@@ -314,6 +316,290 @@ START_TEST(a_decoded_plan_parsed_beside_its_scan_is_the_plan_parsed_after_it)
 }
 END_TEST
 
+/* ---- a details list read on two threads (parse.h, parse_split_*; issue 17) ------------ */
+
+/* The tree of a formatted plan of n operators: a Union (id n - 1) of n - 2 scans (ids 1 ..
+   n - 2) under the root (id n), AdaptiveSparkPlan when aqe, else a Project; dup: the scan
+   of id 5 printed twice (as an AQE initial plan reuses the final plan's ids). */
+static void write_tree(FILE *f, int n, bool aqe, bool dup)
+{
+    fprintf(f, "== Physical Plan ==\n%s (%d)\n+- Union (%d)\n", aqe ? "AdaptiveSparkPlan" : "* Project",
+            n, n - 1);
+    for (int id = 1; id <= n - 2; id++)
+        fprintf(f, "   %s * Scan parquet t%d (%d)\n", id == n - 2 ? "+-" : ":-", id % 7, id);
+    if (dup)
+        fprintf(f, "   :- * Scan parquet t5 (5)\n");
+    fputc('\n', f);
+}
+
+/* A details block as Spark prints it, and the blank line after it. */
+static void write_block(FILE *f, int id, int n)
+{
+    if (id == n)
+        fprintf(f, "(%d) AdaptiveSparkPlan\nOutput [1]: [a#%d]\nArguments: isFinalPlan=true\n\n",
+                id, id);
+    else if (id == n - 1)
+        fprintf(f, "(%d) Union\n\n", id);
+    else
+        fprintf(f,
+                "(%d) Scan parquet t%d [codegen id : %d]\nOutput [2]: [a#%d, b#%d]\nBatched: "
+                "true\nLocation: InMemoryFileIndex [file:/t]\nReadSchema: struct<a:int>\n\n",
+                id, id % 7, id / 3 + 1, id, id);
+}
+
+/* Every node's details, stage and flags, every plan's finality and every warning: the same
+   in both documents (which read the same text). */
+static void assert_same_details(struct document *a, struct document *b)
+{
+    ck_assert_uint_eq(a->n_plans, b->n_plans);
+    ck_assert_uint_eq(a->n_all_nodes, b->n_all_nodes);
+    for (const struct plan *pa = a->first_plan, *pb = b->first_plan; pa;
+         pa = pa->next, pb = pb->next) {
+        ck_assert_int_eq(pa->is_final, pb->is_final);
+        ck_assert_int_eq(pa->adaptive, pb->adaptive);
+    }
+    for (size_t i = 0; i < a->n_all_nodes; i++) {
+        const struct plan_node *x = document_node(a, i), *y = document_node(b, i);
+        ck_assert_int_eq(x->id, y->id);
+        ck_assert_int_eq(x->stage, y->stage);
+        ck_assert_uint_eq(x->flags, y->flags);
+        ck_assert_uint_eq(x->n_details, y->n_details);
+        ck_assert_uint_eq(plan_node_details_line(x), plan_node_details_line(y));
+        ck_assert_uint_eq(plan_node_details_text_line(x), plan_node_details_text_line(y));
+        ck_assert_ptr_eq(plan_node_details_text(x).ptr, plan_node_details_text(y).ptr);
+        ck_assert_uint_eq(plan_node_details_text(x).len, plan_node_details_text(y).len);
+    }
+    ck_assert_uint_eq(a->n_warnings, b->n_warnings);
+    for (const struct plan_warning *v = a->first_warning, *w = b->first_warning; v;
+         v = v->next, w = w->next) {
+        ck_assert_uint_eq(v->line, w->line);
+        ck_assert_str_eq(v->message, w->message);
+    }
+}
+
+/* The text parsed alone and parsed with a reader of its details from a split point looked
+   for at byte `from` (the reader run first, here on this thread): the same document.
+   Returns the blocks taken from the reader. */
+static size_t split_vs_alone(const char *text, size_t len, struct parse_split *sp)
+{
+    struct diag err = {0};
+    struct document *alone = document_new("plan", NULL, 0), *split = document_new("plan", NULL, 0);
+    source_borrow(&alone->src, text, len);
+    source_borrow(&split->src, text, len);
+    parse_split_read(sp);
+    split->parse_split = sp;
+    enum sp_status sa = parse_document(alone, &err), ss = parse_document(split, &err);
+    ck_assert_int_eq(sa, ss);
+    size_t taken = parse_split_taken(sp);
+    split->parse_split = NULL;
+    parse_split_free(sp);
+    if (sa == SP_OK) {
+        ck_assert(document_finish(alone));
+        ck_assert(document_finish(split));
+        assert_same_details(alone, split);
+        assert_same_document(alone, split);
+    }
+    document_free(alone);
+    document_free(split);
+    return taken;
+}
+
+static size_t assert_split_reads_the_same(const char *text, size_t len, size_t from)
+{
+    struct parse_split *sp = parse_split_new(text, len, from);
+    ck_assert_ptr_nonnull(sp);
+    ck_assert_uint_ge(parse_split_point(sp), from);
+    return split_vs_alone(text, len, sp);
+}
+
+/* Each case: the text, and where the split point is looked for (an offset the writer
+   noted); taken: whether the parser may take the reader's blocks there. */
+START_TEST(a_details_list_read_on_two_threads_is_the_list_read_on_one)
+{
+    enum { PLAIN, HEADER_AFTER, TRUNCATED, DUPLICATES, NOWHERE, BLANKS, WIDE, INDENTED, FLAT,
+           N_CASES };
+    const int n = 400;
+    for (int c = 0; c < N_CASES; c++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        long from = 0;
+        if (c != FLAT)
+            write_tree(f, n, c != PLAIN, c == DUPLICATES);
+        for (int id = 1; id <= n; id++) {
+            if (id == n / 2) {
+                fflush(f);
+                from = ftell(f);
+            }
+            if (c == TRUNCATED && id % 10 == 0) {
+                /* 40 marks: the warnings stop at 20, on whichever side of the split. */
+                fprintf(f, "(%d) Project [codegen id : 9]\nOutput [30]: [a#1, b#2, ... 28 more "
+                           "fields]\nTruncated plan of 1000 characters\n\n", id);
+                continue;
+            }
+            if (c == DUPLICATES && id > n / 2 && id % 50 == 0)
+                write_block(f, id - 40, n); /* a second block for an id: dropped */
+            if (c == NOWHERE && id == n / 2 + 30)
+                fprintf(f, "(99999) Filter\nCondition : x\n\n(99999999999) Filter\nCondition : "
+                           "y\n\n(77) Sort [codegen id : 99999999999]\nArguments: x\n\n");
+            if (c == BLANKS && id % 25 == 0) {
+                /* Empty scan metadata: a blank line inside the block, a field after it. */
+                fprintf(f, "(%d) Scan parquet t [codegen id : 2]\nOutput [1]: [a#1]\n\nBatched: "
+                           "true\n\n", id);
+                if (id == n / 2 + 100)
+                    /* Prose after a blank line: the list ends there, until the next block. */
+                    fprintf(f, "this is not a field\n\n");
+                continue;
+            }
+            if (c == WIDE && id == n / 2 + 40) {
+                fprintf(f, "(%d) Project\n", id);
+                for (int k = 0; k < 70000; k++)
+                    fprintf(f, "Field%d: %d\n", k, k);
+                fputc('\n', f);
+                continue;
+            }
+            if (c == INDENTED && id == n / 2 + 60)
+                fprintf(f, "(%d) Filter\nCondition : (a\n   AND b)\n\n", id);
+            else
+                write_block(f, id, n);
+        }
+        if (c == HEADER_AFTER) {
+            /* A second plan right after the first one's list. */
+            write_tree(f, 20, false, false);
+            for (int id = 1; id <= 20; id++)
+                write_block(f, id, 20);
+        }
+        ck_assert_int_eq(fclose(f), 0); /* buf: NUL-terminated */
+        size_t taken = assert_split_reads_the_same(buf, len, (size_t)from);
+        if (c == FLAT)
+            ck_assert_uint_eq(taken, 0); /* a list without its tree: read alone */
+        else
+            ck_assert_uint_gt(taken, 0);
+        if (c == HEADER_AFTER || c == PLAIN)
+            ck_assert_uint_ge(taken, n / 2 - 2);
+        free(buf);
+    }
+}
+END_TEST
+
+/* Every sample and corpus file, as its bytes read (the text a clean input gives the
+   parser), with a split point looked for at each tenth of it: the same document as read
+   alone.  Plans of TPC-DS queries and the like hold details lists long enough for a split
+   point, so blocks are taken in many of them. */
+static size_t n_split_files, n_split_taken;
+
+static int visit_split(const char *path, const struct stat *st, int kind, struct FTW *ftw)
+{
+    (void)ftw;
+    if (kind != FTW_F || !S_ISREG(st->st_mode) || st->st_size > (8 << 20))
+        return 0;
+    size_t len = 0;
+    char *text = tu_read_file(path, &len);
+    if (!text)
+        return 0;
+    size_t last = SIZE_MAX;
+    bool taken = false;
+    for (int k = 0; k < 10; k++) {
+        struct parse_split *sp = parse_split_new(text, len, len / 10 * (size_t)k);
+        if (!sp)
+            continue;
+        if (parse_split_point(sp) == last) {
+            parse_split_free(sp);
+            continue;
+        }
+        last = parse_split_point(sp);
+        taken |= split_vs_alone(text, len, sp) > 0;
+    }
+    n_split_files += last != SIZE_MAX;
+    n_split_taken += taken;
+    free(text);
+    return 0;
+}
+
+START_TEST(every_sample_and_corpus_plan_reads_the_same_split)
+{
+    n_split_files = n_split_taken = 0;
+    ck_assert_int_eq(nftw("samples", visit_split, 16, FTW_PHYS), 0);
+    const char *dir = tu_corpus_dir();
+    if (dir)
+        ck_assert_int_eq(nftw(dir, visit_split, 16, FTW_PHYS), 0);
+    else
+        fprintf(stderr, "every_sample_and_corpus_plan_reads_the_same_split: no corpus\n");
+    fprintf(stderr, "split: %zu files with a split point, blocks taken in %zu\n", n_split_files,
+            n_split_taken);
+    ck_assert_uint_gt(n_split_taken, 0);
+}
+END_TEST
+
+/* The same text in one JSON string of an event log: the plan decoded from it. */
+static char *json_string_line(const char *text, size_t len, size_t *out_len)
+{
+    static const char head[] =
+        "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.0\"}\n"
+        "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+        "\"executionId\":0,\"description\":\"q\",\"details\":\"\",\"physicalPlanDescription\":\"";
+    static const char tail[] = "\",\"sparkPlanInfo\":{},\"time\":1}\n";
+    char *buf = malloc(sizeof head + 2 * len + sizeof tail), *w = buf;
+    w += sprintf(w, "%s", head);
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            *w++ = '\\';
+            *w++ = 'n';
+        } else {
+            *w++ = text[i];
+        }
+    }
+    w += sprintf(w, "%s", tail);
+    *out_len = (size_t)(w - buf);
+    return buf;
+}
+
+/* From 8 MB on, the loader reads the end of a formatted plan's details list on its second
+   thread, a plan file's and the plan decoded from an event log's line alike: blocks are
+   taken from the reader, and the document is the one a parse alone gives. */
+START_TEST(a_big_formatted_plan_is_loaded_on_two_threads_as_on_one)
+{
+    int n = getenv("SPARKPLAN_SANITIZED") ? 60000 : 80000;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    write_tree(f, n, true, false);
+    for (int id = 1; id <= n; id++)
+        write_block(f, id, n);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_uint_ge(len, 8u << 20);
+    size_t jlen;
+    char *json = json_string_line(buf, len, &jlen);
+    for (int k = 0; k < 2; k++) {
+        const char *in = k ? json : buf;
+        size_t in_len = k ? jlen : len;
+        char *copy = malloc(in_len + 1), *after = malloc(in_len + 1);
+        memcpy(copy, in, in_len + 1);
+        memcpy(after, in, in_len + 1);
+        struct document *two = NULL;
+        struct diag err = {0};
+        size_t before = parse_split_blocks_taken();
+        ck_assert_int_eq(load_bytes("big", copy, in_len, &two, &err), SP_OK);
+        ck_assert_uint_gt(parse_split_blocks_taken(), before + (size_t)n / 10);
+        /* The quick scan, and for the event log the decoding, before a parse alone. */
+        struct document *one = document_new("big", after, in_len);
+        ck_assert_int_eq(k ? clean_document_full(one, &err) : clean_document(one, &err), SP_OK);
+        ck_assert_uint_eq(one->src.n_notes, 0);
+        if (k)
+            source_drop_input(&one->src);
+        ck_assert_int_eq(parse_document(one, &err), SP_OK);
+        ck_assert(document_finish(one));
+        ck_assert_uint_eq(one->n_all_nodes, (size_t)n);
+        ck_assert_int_eq(one->first_plan->is_final, 1);
+        assert_same_document(one, two);
+        document_free(one);
+        document_free(two);
+    }
+    free(json);
+    free(buf);
+}
+END_TEST
+
 START_TEST(devices_and_directories_load_like_before)
 {
     struct document *doc = NULL;
@@ -496,6 +782,9 @@ Suite *bigload_suite(void)
     tcase_add_test(tc, a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last);
     tcase_add_test(tc, a_mapped_input_is_cleaned_in_place);
     tcase_add_test(tc, a_decoded_plan_parsed_beside_its_scan_is_the_plan_parsed_after_it);
+    tcase_add_test(tc, a_details_list_read_on_two_threads_is_the_list_read_on_one);
+    tcase_add_test(tc, a_big_formatted_plan_is_loaded_on_two_threads_as_on_one);
+    tcase_add_test(tc, every_sample_and_corpus_plan_reads_the_same_split);
     tcase_add_test(tc, devices_and_directories_load_like_before);
     tcase_add_test(tc, the_arena_grows_its_chunks_and_keeps_memory_zeroed);
     tcase_add_test(tc, nodes_out_of_line_order_are_still_found_by_line);

@@ -37,4 +37,15 @@ void freshmem_prepare(void *base, size_t len);
  * changes: the block is still realloc'd and freed as malloc's. */
 void freshmem_advise(void *p, size_t len);
 
+/* A reservation of len bytes for a record written front to back and read once, front to
+ * back (the details reader's blocks, parse.c): address space only (MAP_NORESERVE), its
+ * pages made present as they are first written, as huge pages where they are cheap.  NULL
+ * when it cannot be mapped.  Given back with freshmem_unmap. */
+void *freshmem_record(size_t len);
+/* Gives back the memory of the whole pages inside [p, p + len) (what was read already):
+ * they read as zeros if touched again. */
+void freshmem_release(void *p, size_t len);
+/* Unmaps a block of len bytes from freshmem_record (NULL: nothing). */
+void freshmem_unmap(void *p, size_t len);
+
 #endif

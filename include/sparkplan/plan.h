@@ -207,6 +207,10 @@ struct document {
     /* Additive (issue 6): when set, parse_document polls it every 4,096 lines and stops with
        SP_ERR_CANCELLED once it is non-zero (load.c's parse beside the quick scan). */
     const atomic_int *parse_cancel;
+    /* Additive (issue 17): when set, the end of a big formatted plan's details list read by
+       a second thread (parse.h, parse_split_*); parse_document takes what it read when it
+       gets to that place in the state the reader assumed.  The caller owns it. */
+    struct parse_split *parse_split;
     /* The builder's record of the nodes in the order it made them (plan_order_*, for
        build.c): while every node goes in in pre-order, depths, pre-order numbers and subtree
        sizes are set as the nodes are made, still in the cache, and document_finish does not

@@ -119,3 +119,24 @@ void freshmem_prepare(void *base, size_t len)
             ((volatile char *)base + i)[0] = 0;
     }
 }
+
+void *freshmem_record(size_t len)
+{
+    void *p = freshmem_reserve(len, HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_NORESERVE);
+    if (p)
+        freshmem_advise(p, len);
+    return p;
+}
+
+void freshmem_release(void *p, size_t len)
+{
+    uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, e = ((uintptr_t)p + len) & ~(uintptr_t)4095;
+    if (e > a)
+        madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
+void freshmem_unmap(void *p, size_t len)
+{
+    if (p)
+        munmap(p, len);
+}

@@ -306,17 +306,51 @@ static const char *compressed_hint(const char *b, size_t n)
  * a paste, the parse stops at its next check and is thrown away. */
 #define PARALLEL_SCAN_MIN (8u << 20)
 
+/* The end of a formatted plan's details list goes to the second thread too (parse.h,
+ * parse_split_*).  The first touch of each page of a mapped file costs about 1.3 us on the
+ * benchmark VM, whoever touches it, and two threads touching at once barely go faster than
+ * one (BENCHMARKS.md): the second thread pays all of it, ahead of the parser.  It touches
+ * the pages before the split point first (a load every 4 KB: the parser, three times
+ * slower, never catches up), then reads the blocks from the split point on, then runs the
+ * scan over pages already present; this thread parses up to the split point and takes the
+ * blocks there.  The point is looked for this far into the text (per cent): the tree before
+ * the list costs the parser about twice what the same bytes of details do, and the touch
+ * and the scan are most of the second thread's part (60 and 80 % did no better on the
+ * million-operator plan, docs/performance.md). */
+#define SPLIT_AT_PERCENT 70
+
 struct scan_job {
     const char *s;
     size_t n;
     atomic_int dirty;
+    struct parse_split *split; /* NULL: the scan alone */
 };
+
+/* One load per 4 KB page of [s, s + n): the pages are present once it returns. */
+static void touch_pages(const char *s, size_t n)
+{
+    volatile char sink = 0;
+    /* Bound: one load a page. */
+    for (size_t i = 0; i < n; i += 4096)
+        sink ^= s[i];
+    (void)sink;
+}
 
 static void *scan_main(void *arg)
 {
     struct scan_job *job = arg;
+    if (job->split) {
+        touch_pages(job->s, parse_split_point(job->split));
+        parse_split_read(job->split);
+    }
     atomic_store(&job->dirty, clean_quick_scan(job->s, job->n) ? 1 : 0);
     return NULL;
+}
+
+/* A split point for text, or NULL. */
+static struct parse_split *split_for(const char *text, size_t len)
+{
+    return parse_split_new(text, len, len / 100 * SPLIT_AT_PERCENT);
 }
 
 /* Returns the parsed document (which took over doc's input; doc is freed) when the scan
@@ -325,19 +359,25 @@ static void *scan_main(void *arg)
 static struct document *parse_beside_scan(struct document *doc, bool *scanned, bool *dirty,
                                           enum sp_status *st, struct diag *err)
 {
-    struct scan_job job = {doc->src.bytes, doc->src.len, 0};
+    struct scan_job job = {doc->src.bytes, doc->src.len, 0, NULL};
     pthread_t th;
     *scanned = *dirty = false;
-    if (!thread_start_quiet(&th, scan_main, &job))
+    job.split = split_for(doc->src.bytes, doc->src.len);
+    if (!thread_start_quiet(&th, scan_main, &job)) {
+        parse_split_free(job.split);
         return NULL;
+    }
     struct document *trial = document_new(doc->name, NULL, 0);
     if (trial) {
         source_borrow(&trial->src, doc->src.bytes, doc->src.len);
         trial->parse_cancel = &job.dirty;
+        trial->parse_split = job.split;
         *st = parse_document(trial, err);
         trial->parse_cancel = NULL;
+        trial->parse_split = NULL;
     }
     pthread_join(th, NULL);
+    parse_split_free(job.split);
     *scanned = true;
     *dirty = atomic_load(&job.dirty) != 0;
     if (!trial || *dirty) {
@@ -368,10 +408,15 @@ static bool scan_decoded_beside_parse(void *ctx, const char *text, size_t len,
                                       const uint32_t *line_map, uint32_t n_lines)
 {
     struct decoded_parse *dp = ctx;
-    struct scan_job job = {text, len, 0};
+    struct scan_job job = {text, len, 0, NULL};
     pthread_t th;
-    if (len < PARALLEL_SCAN_MIN || !thread_start_quiet(&th, scan_main, &job))
+    if (len < PARALLEL_SCAN_MIN)
         return clean_quick_scan(text, len);
+    job.split = split_for(text, len);
+    if (!thread_start_quiet(&th, scan_main, &job)) {
+        parse_split_free(job.split);
+        return clean_quick_scan(text, len);
+    }
     struct document *trial = document_new(dp->name, NULL, 0);
     if (trial) {
         source_borrow(&trial->src, text, len);
@@ -380,10 +425,13 @@ static bool scan_decoded_beside_parse(void *ctx, const char *text, size_t len,
         trial->src.line_map = line_map;
         trial->src.n_text_lines = n_lines;
         trial->parse_cancel = &job.dirty;
+        trial->parse_split = job.split;
         dp->st = parse_document(trial, dp->err);
         trial->parse_cancel = NULL;
+        trial->parse_split = NULL;
     }
     pthread_join(th, NULL);
+    parse_split_free(job.split);
     bool dirty = atomic_load(&job.dirty) != 0;
     if (!dirty)
         dp->trial = trial;

@@ -8,16 +8,27 @@
  */
 #include "sparkplan/parse.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sparkplan/build.h"
 #include "sparkplan/catalog.h"
+#include "sparkplan/freshmem.h"
 #include "sparkplan/lex.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
+#endif
+
+/* For the few helpers of the line loop the compiler would call rather than inline (a call
+   and the facts passed through memory for each of 6 million lines). */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define ALWAYS_INLINE inline
 #endif
 
 /* Warnings about hidden fields are capped so a wide plan does not bury the rest. */
@@ -162,12 +173,10 @@ static bool is_space(char c)
 
 /* ---- warnings ------------------------------------------------------------------------ */
 
-/* The warnings proper, out of line: most lines never get here (check_truncation). */
-static void report_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
-                              struct plan_node *node)
+/* The warnings for what lex_truncation found in a line (fields / chars: -1 when absent). */
+static void report_truncation_found(struct parser *p, long f, long c, uint32_t lno,
+                                    struct plan_node *node)
 {
-    long f, c;
-    lex_truncation(s, n, &f, &c);
     if (f >= 0) {
         if (node)
             node->flags |= NODE_TRUNCATED;
@@ -190,15 +199,31 @@ static void report_truncation(struct parser *p, const char *s, size_t n, uint32_
     }
 }
 
+/* The warnings proper, out of line: most lines never get here (check_truncation). */
+static void report_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
+                              struct plan_node *node)
+{
+    long f, c;
+    lex_truncation(s, n, &f, &c);
+    report_truncation_found(p, f, c, lno, node);
+}
+
+/* Can the piece [s, s + n) of the line [ls, le) hold one of Spark's truncation marks?  Both
+   need a '.' ("... 12 more fields") or start with 'T' ("Truncated plan of"): a piece of the
+   line without either (maybe_dot false: the line has no '.') has neither (most lines).
+   Shared with the details reader (split_read), which must warn where the parser does. */
+static inline bool truncation_possible(bool maybe_dot, const char *ls, const char *le,
+                                       const char *s, size_t n)
+{
+    return maybe_dot || s < ls || s + n > le || (n > 0 && s[0] == 'T');
+}
+
 /* Inline so that the test below, which turns away most lines, costs no call. */
 static inline void check_truncation(struct parser *p, const char *s, size_t n, uint32_t lno,
                                     struct plan_node *node)
 {
-    /* Both of Spark's marks need a '.' ("... 12 more fields") or start with 'T' ("Truncated
-       plan of"): a piece of the current line without either has neither (most lines). */
-    if (!p->maybe_dot && s >= p->ls && s + n <= p->le && (n == 0 || s[0] != 'T'))
-        return;
-    report_truncation(p, s, n, lno, node);
+    if (truncation_possible(p->maybe_dot, p->ls, p->le, s, n))
+        report_truncation(p, s, n, lno, node);
 }
 
 /* ---- the tree stack ------------------------------------------------------------------ */
@@ -710,15 +735,15 @@ static void finish_block(struct parser *p)
 }
 
 /* "(N) Name [codegen id : K]": the details of the first node printed with id N (the outline
-   came first).  A block whose id points nowhere, or a second block for an id, is read and
+   came first); aqe: the name is AdaptiveSparkPlan.  A block whose id points nowhere, or a second block for an id, is read and
    dropped: the first one wins. */
-static void start_block(struct parser *p, int32_t id, struct slice name, int32_t codegen_id)
+static void start_block(struct parser *p, int32_t id, bool aqe, int32_t codegen_id)
 {
     finish_block(p);
     p->in_block = true;
     p->block_start = p->ls;
     p->block_end = p->le;
-    p->block_aqe = slice_is(name, "AdaptiveSparkPlan");
+    p->block_aqe = aqe;
     p->mode = MODE_DETAILS;
     struct plan_node *n = ids_get(p, id);
     /* Blocks come in id order while the nodes lie in tree order, far apart in memory: ask
@@ -742,7 +767,7 @@ static void start_block(struct parser *p, int32_t id, struct slice name, int32_t
 /* A line inside a details block: a new field, or more of the previous field's value (also
    once a block holds the most fields a node keeps).  plan.c (plan_details_next) reads the
    block's lines again the same way: keep the two in step. */
-static void block_line(struct parser *p, const char *s, size_t n, bool is_field)
+static ALWAYS_INLINE void block_line(struct parser *p, const char *s, size_t n, bool is_field)
 {
     if (p->block_node && p->n_fields < UINT16_MAX && is_field)
         p->n_fields++;
@@ -1339,7 +1364,7 @@ static void details_only_block(struct parser *p, int32_t id, struct slice name, 
         index_node(p, n);
     p->sec_nodes++;
     p->tree_open = false;
-    start_block(p, id, name, cg);
+    start_block(p, id, slice_is(name, "AdaptiveSparkPlan"), cg);
 }
 
 /* A blank line.  (In details blocks it ends the block only if no field line follows, which
@@ -1365,26 +1390,78 @@ static void apply_line_depth(const struct document *doc, uint32_t lno, struct le
         pf->units = src->line_depth[lno];
 }
 
-/* Most lines of a formatted plan are details fields that start with a capital letter
-   ("Output [2]: [...]", "Condition : ...").  Inside a block, right after another of its
-   lines, one_line's way through such a line always ends in block_line: it has no tree
-   prefix, it is no header (those that start with a capital start with F, G or S: left to
-   one_line), no details header, and no tree is open inside a block (start_block closed the
-   section; only a header, which leaves the block, opens one).  So it goes there at once.
-   Clean-up's line depths (apply_line_depth) are left to one_line too. */
-static bool block_field_line(struct parser *p)
+/* ---- a formatted plan's details list: one rule book for the parser and its reader ----- */
+
+/* The parser reads "plain details" while it is inside a formatted plan's list of details
+   blocks: a block is open (mode DETAILS) in a plan that is no details-only list, no section
+   is open (one_line closed it before start_block, and only a header, which finishes the
+   block, opens another), so no tree is either, and clean-up gave no line depths.  In that
+   state what one_line does with a line depends on nothing but the line and blank_before:
+   details_line() below says what.  The parser goes by that verdict for every line it reads
+   in the state (one_line), and so does the details reader (split_read), which reads the
+   end of a big plan's list on a second thread before the parser gets there: one copy of
+   the rules, so the two cannot read a line differently. */
+/* Inline (as the two below): asked of every line the parser reads. */
+static ALWAYS_INLINE bool plain_details(const struct parser *p)
 {
-    if (p->mode != MODE_DETAILS || !p->in_block || p->blank_before || p->tree_open ||
-        !p->plan || p->doc->src.line_depth || p->ls == p->le)
-        return false;
-    char c = p->ls[0];
-    if (c < 'A' || c > 'Z' || c == 'F' || c == 'G' || c == 'S')
-        return false;
-    size_t n = (size_t)(p->le - p->ls);
+    return p->mode == MODE_DETAILS && p->in_block && p->plan && !p->details_only && !p->sec &&
+           !p->tree_open && !p->doc->src.line_depth;
+}
+
+/* What one_line does with a line in plain details. */
+enum dline {
+    DL_BLANK, /* blank: blank_before is set, the block stays open (empty scan metadata leaves
+                 a blank line inside a block: the next line decides) */
+    DL_START, /* a details header "(N) Name [codegen id : K]": start_block */
+    DL_LINE,  /* a line of the open block (a new field or more of a value): block_line */
+    DL_OTHER, /* anything else (a header, a tree line, text after a blank line): one_line's
+                 general rules, which leave the list */
+};
+
+struct dline_facts {
+    int32_t id, cg;    /* DL_START: as lex_details_header reads them (LEX_NUMBER_TOO_BIG...) */
+    struct slice name; /* DL_START */
+    bool field;        /* DL_LINE: a new field (looked for only when count_field, or when the
+                          verdict needs it) */
+};
+
+/* ls..le: the line (no '\n', no '\r'), pf: its tree prefix.  Follows one_line's general
+   path line for line in plain details (no tree open, a plan open, mode DETAILS, in a
+   block); keep the two in step. */
+static ALWAYS_INLINE enum dline
+details_line(const char *ls, const char *le, const struct lex_prefix *pf, bool blank_before,
+             bool count_field, struct dline_facts *out)
+{
+    size_t n = (size_t)(le - ls);
+    /* Most lines of a formatted plan are details fields that start with a capital letter
+       ("Output [2]: [...]", "Condition : ..."), right after another line of their block.
+       Such a line has no tree prefix, is no header (those that start with a capital start
+       with F, G or S: left to the path below) and no details header: a block line at once. */
+    if (!blank_before && n) {
+        char c = ls[0];
+        if (c >= 'A' && c <= 'Z' && c != 'F' && c != 'G' && c != 'S') {
+            struct slice k, v;
+            out->field = count_field && lex_details_field(ls, n, &k, &v);
+            return DL_LINE;
+        }
+    }
+    const char *rest = ls + pf->len, *r = rest;
+    /* Bound: stops at the first non-space byte of the line. */
+    while (r < le && is_space(*r))
+        r++;
+    if (r == le && pf->spaces_only)
+        return DL_BLANK;
+    size_t rl = (size_t)(le - rest);
+    if (pf->spaces_only && lex_header(rest, rl) != HEAD_NONE)
+        return DL_OTHER; /* header() */
+    if (pf->units != 0)
+        return DL_OTHER; /* bare_tree_start() */
+    if (lex_details_header(rest, rl, &out->id, &out->name, &out->cg))
+        return DL_START;
     struct slice k, v;
-    bool field = p->block_node && p->n_fields < UINT16_MAX && lex_details_field(p->ls, n, &k, &v);
-    block_line(p, p->ls, n, field);
-    return true;
+    out->field = lex_details_field(rest, rl, &k, &v);
+    /* After a blank line only a field continues the block; else finish_block and on. */
+    return !blank_before || out->field ? DL_LINE : DL_OTHER;
 }
 
 /* A line outside any tree that may start one without a header: at column 0 or indented on
@@ -1415,8 +1492,27 @@ static void bare_tree_start(struct parser *p, const struct lex_prefix *pf, const
 /* pf: the line's tree prefix, read by the caller. */
 static void one_line(struct parser *p, struct lex_prefix pf)
 {
-    if (block_field_line(p))
-        return; /* blank_before stays false */
+    if (plain_details(p)) {
+        struct dline_facts f;
+        switch (details_line(p->ls, p->le, &pf, p->blank_before,
+                             p->block_node && p->n_fields < UINT16_MAX, &f)) {
+        case DL_BLANK:
+            p->blank_before = true;
+            return;
+        case DL_START:
+            /* (close_section: there is no section in plain details) */
+            start_block(p, small_number(p, f.id, p->lno), slice_is(f.name, "AdaptiveSparkPlan"),
+                        small_number(p, f.cg, p->lno));
+            p->blank_before = false;
+            return;
+        case DL_LINE:
+            block_line(p, p->ls, (size_t)(p->le - p->ls), f.field);
+            p->blank_before = false;
+            return;
+        case DL_OTHER:
+            break;
+        }
+    }
     apply_line_depth(p->doc, p->lno, &pf);
     const char *rest = p->ls + pf.len;
     const char *r = rest;
@@ -1482,7 +1578,8 @@ static void one_line(struct parser *p, struct lex_prefix pf)
         if ((p->blank_before || p->mode == MODE_DETAILS) &&
             lex_details_header(rest, rl, &id, &name, &cg)) {
             close_section(p);
-            start_block(p, small_number(p, id, p->lno), name, small_number(p, cg, p->lno));
+            start_block(p, small_number(p, id, p->lno), slice_is(name, "AdaptiveSparkPlan"),
+                        small_number(p, cg, p->lno));
             p->blank_before = false;
             return;
         }
@@ -1531,6 +1628,344 @@ static const char *line_end(const char *s, const char *end, bool *dot)
     return memchr(s, '\n', (size_t)(end - s));
 }
 
+/* One line of the text from s: its tree prefix (read up to the end of the text: its units
+   are made of ' ', ':', '+' and '-', so it stops at the line's end as it would at the line's
+   length; the line end is then searched for after it, so a deep line's prefix, 30 KB, is
+   read once from memory, not twice), its end without '\n' and '\r', where the next line
+   starts and whether it may hold a '.'.  The parser and the details reader step alike. */
+struct text_line {
+    const char *ls, *le, *next;
+    bool maybe_dot;
+    struct lex_prefix pf;
+};
+
+static inline void read_line(const char *s, const char *end, struct text_line *l)
+{
+    lex_tree_prefix(s, (size_t)(end - s), &l->pf);
+    const char *nl = line_end(s + l->pf.len, end, &l->maybe_dot);
+    const char *le = nl ? nl : end;
+    l->ls = s;
+    l->le = le > s && le[-1] == '\r' ? le - 1 : le;
+    l->next = nl ? nl + 1 : end;
+}
+
+/* ---- a big plan's details list, read on a second thread (parse.h) ------------------- */
+
+/* What the parser needs of one block to attach it as start_block, block_line and
+   finish_block would: offsets from the split point, lines from its line (0). */
+struct split_block {
+    uint32_t off;       /* the header line's start */
+    uint32_t text_len;  /* the block's text: header to the end of its last line */
+    uint32_t line;      /* the header's line */
+    int32_t id, cg;     /* as lex_details_header read them (small_number is the parser's) */
+    uint32_t bits;      /* fields counted (16 bits, at most UINT16_MAX), the header line's
+                           length (15 bits), AdaptiveSparkPlan (the top bit) */
+};
+
+#define SPLIT_FIELDS 0xFFFFu
+#define SPLIT_HEADER_MAX 0x7FFFu
+#define SPLIT_AQE 0x80000000u
+/* Blocks taken between two releases of their record (3 MB). */
+#define SPLIT_RELEASE (128u << 10)
+
+/* What check_truncation found in a line of a block (fields, chars: lex_truncation's). */
+struct split_warning {
+    uint32_t block, line;
+    long fields, chars;
+};
+
+struct parse_split {
+    const char *text;
+    size_t len, at;                /* the text, the split point (a details header's line) */
+    struct split_block *blocks;    /* freshmem_record */
+    size_t n_blocks, cap_blocks;
+    struct split_warning *warns;   /* malloc'd */
+    size_t n_warns, cap_warns;
+    /* Where the reader stopped: the first line it left to the parser, counted in lines
+       from the split point, and the state one_line would have there. */
+    size_t stop_off;
+    uint32_t stop_line;
+    bool blank_before;
+    const char *prev_ls, *prev_le;
+    size_t taken;                  /* blocks the parser took (0: it read them itself) */
+    atomic_int abandon;            /* the parser will not take them: stop */
+    bool done;                     /* under mu */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+
+/* A split point is a place inside a details list: from a candidate on, this many lines
+   (or all up to the end of the text) must be details material as details_line reads them
+   after a blank line, two headers or more among them. */
+#define SPLIT_LOOK_LINES 64
+/* How far past the place asked for a split point is looked for. */
+#define SPLIT_LOOK_BYTES (1u << 20)
+
+/* Do the lines from s read as the middle of a details list? */
+static bool split_looks_like_details(const char *s, const char *end)
+{
+    bool blank_before = true;
+    int headers = 0;
+    /* Bound: SPLIT_LOOK_LINES lines. */
+    for (int k = 0; k < SPLIT_LOOK_LINES && s < end; k++) {
+        struct text_line l;
+        read_line(s, end, &l);
+        struct dline_facts f;
+        enum dline d = details_line(l.ls, l.le, &l.pf, blank_before, false, &f);
+        if (d == DL_OTHER || (k == 0 && d != DL_START))
+            return false;
+        headers += d == DL_START;
+        blank_before = d == DL_BLANK;
+        s = l.next;
+    }
+    return headers >= 2;
+}
+
+struct parse_split *parse_split_new(const char *text, size_t len, size_t from)
+{
+    if (from >= len || len > UINT32_MAX)
+        return NULL;
+    const char *end = text + len, *s = text + from;
+    const char *stop = len - from > SPLIT_LOOK_BYTES ? s + SPLIT_LOOK_BYTES : end;
+    const char *at = NULL;
+    /* A details header right after an empty line: "\n\n(" and a digit.  Bound: each round
+       moves past a line end, up to SPLIT_LOOK_BYTES. */
+    while (s < stop && (s = memchr(s, '\n', (size_t)(stop - s))) != NULL) {
+        if (end - s > 4 && s[1] == '\n' && s[2] == '(' && s[3] >= '0' && s[3] <= '9' &&
+            split_looks_like_details(s + 2, end)) {
+            at = s + 2;
+            break;
+        }
+        s++;
+    }
+    if (!at)
+        return NULL;
+    struct parse_split *sp = calloc(1, sizeof *sp);
+    if (!sp)
+        return NULL;
+    sp->text = text;
+    sp->len = len;
+    sp->at = (size_t)(at - text);
+    atomic_init(&sp->abandon, 0);
+    if (pthread_mutex_init(&sp->mu, NULL) != 0) {
+        free(sp);
+        return NULL;
+    }
+    if (pthread_cond_init(&sp->cv, NULL) != 0) {
+        pthread_mutex_destroy(&sp->mu);
+        free(sp);
+        return NULL;
+    }
+    return sp;
+}
+
+void parse_split_free(struct parse_split *sp)
+{
+    if (!sp)
+        return;
+    freshmem_unmap(sp->blocks, sp->cap_blocks * sizeof *sp->blocks);
+    free(sp->warns);
+    pthread_cond_destroy(&sp->cv);
+    pthread_mutex_destroy(&sp->mu);
+    free(sp);
+}
+
+size_t parse_split_point(const struct parse_split *sp)
+{
+    return sp->at;
+}
+
+size_t parse_split_taken(const struct parse_split *sp)
+{
+    return sp->taken;
+}
+
+/* Blocks taken from readers by this process (parse_split_blocks_taken). */
+static atomic_size_t split_blocks_taken;
+
+size_t parse_split_blocks_taken(void)
+{
+    return atomic_load(&split_blocks_taken);
+}
+
+/* Room for one more block; false when the record is full (the reader stops there: the
+   parser reads the rest). */
+static bool split_push_block(struct parse_split *sp)
+{
+    if (sp->n_blocks < sp->cap_blocks)
+        return true;
+    if (sp->cap_blocks)
+        return false;
+    /* Spark's blocks take 100 bytes and more; a record for one every 32 bytes is address
+       space only, its pages present as they are written (and given back as the parser
+       takes them: split_take). */
+    size_t cap = (sp->len - sp->at) / 32 + 1024;
+    sp->blocks = freshmem_record(cap * sizeof *sp->blocks);
+    if (!sp->blocks)
+        return false;
+    sp->cap_blocks = cap;
+    return true;
+}
+
+static bool split_push_warning(struct parse_split *sp, long f, long c, uint32_t line)
+{
+    if (sp->n_warns == sp->cap_warns) {
+        size_t cap = sp->cap_warns ? sp->cap_warns * 2 : 16;
+        struct split_warning *w = realloc(sp->warns, cap * sizeof *w);
+        if (!w)
+            return false;
+        sp->warns = w;
+        sp->cap_warns = cap;
+    }
+    sp->warns[sp->n_warns++] = (struct split_warning){(uint32_t)(sp->n_blocks - 1), line, f, c};
+    return true;
+}
+
+/* The reader proper: from the split point, the lines one_line would read in plain details
+   (details_line decides, as for the parser), assuming the parser gets there in plain
+   details after a blank line; the first line it would read otherwise, or that does not fit
+   a record, stops it.  Reads the text only. */
+static void split_read(struct parse_split *sp)
+{
+    const char *base = sp->text + sp->at, *end = sp->text + sp->len, *s = base;
+    bool blank_before = true;
+    uint32_t line = 0;
+    struct split_block *cur = NULL;
+    const char *prev_ls = NULL, *prev_le = NULL;
+    /* Bound: one line a round, up to the text's end. */
+    while (s < end) {
+        if ((line & 4095) == 0 && atomic_load_explicit(&sp->abandon, memory_order_relaxed))
+            break;
+        struct text_line l;
+        read_line(s, end, &l);
+        struct dline_facts f;
+        uint32_t fields = cur ? cur->bits & SPLIT_FIELDS : 0;
+        enum dline d =
+            details_line(l.ls, l.le, &l.pf, blank_before, fields < UINT16_MAX, &f);
+        if (d == DL_OTHER || (!cur && d != DL_START))
+            break;
+        if (d == DL_BLANK) {
+            blank_before = true;
+        } else if (d == DL_START) {
+            size_t hl = (size_t)(l.le - l.ls);
+            if (hl > SPLIT_HEADER_MAX || !split_push_block(sp))
+                break;
+            cur = &sp->blocks[sp->n_blocks++];
+            cur->off = (uint32_t)(l.ls - base);
+            cur->text_len = (uint32_t)hl;
+            cur->line = line;
+            cur->id = f.id;
+            cur->cg = f.cg;
+            cur->bits = (uint32_t)hl << 16 | (slice_is(f.name, "AdaptiveSparkPlan") ? SPLIT_AQE : 0);
+            blank_before = false;
+        } else {
+            const char *hs = base + cur->off;
+            if (truncation_possible(l.maybe_dot, l.ls, l.le, l.ls, (size_t)(l.le - l.ls))) {
+                long tf, tc;
+                lex_truncation(l.ls, (size_t)(l.le - l.ls), &tf, &tc);
+                if ((tf >= 0 || tc >= 0) && !split_push_warning(sp, tf, tc, line))
+                    break;
+            }
+            if (f.field && fields < UINT16_MAX)
+                cur->bits++;
+            cur->text_len = (uint32_t)(l.le - hs);
+            blank_before = false;
+        }
+        if (!blank_before) {
+            prev_ls = l.ls;
+            prev_le = l.le;
+        }
+        line++;
+        s = l.next;
+    }
+    sp->stop_off = (size_t)(s - base);
+    sp->stop_line = line;
+    sp->blank_before = blank_before;
+    sp->prev_ls = prev_ls;
+    sp->prev_le = prev_le;
+}
+
+void parse_split_read(struct parse_split *sp)
+{
+    split_read(sp);
+    pthread_mutex_lock(&sp->mu);
+    sp->done = true;
+    pthread_cond_broadcast(&sp->cv);
+    pthread_mutex_unlock(&sp->mu);
+}
+
+/* Blocks come in id order, their nodes lie in tree order far apart, and taking a block is
+   a few stores: the node and its details entry of the block SPLIT_AHEAD on are asked for
+   now, so that they are in the cache when it is taken (start_block asks for the next one
+   only, enough when each block's lines are read first). */
+#define SPLIT_AHEAD 16
+
+static inline void split_prefetch(const struct parser *p, int32_t id)
+{
+    if (id < 0 || (size_t)id >= p->ids.direct_cap || !p->ids.direct[id])
+        return;
+    size_t i = p->ids.direct[id] - 1;
+    __builtin_prefetch((const struct plan_node *)(const void *)p->doc->nodes.base + i, 1);
+    if (p->doc->blocks.base)
+        __builtin_prefetch((const struct plan_node_block *)(const void *)p->doc->blocks.base + i,
+                           1);
+}
+
+/* The parser got to the split point (the line at p->ls has not been read yet): when it is
+   in the state the reader assumed, it takes the reader's blocks as start_block, block_line
+   and finish_block would have made them, warnings and all, in the same order, and returns
+   where to go on (p->lno, blank_before and the line before set as if it had read every line
+   up to there).  NULL: the parser reads on by itself. */
+static const char *split_take(struct parser *p, struct parse_split *sp)
+{
+    if (p->status != SP_OK || !plain_details(p) || !p->blank_before) {
+        atomic_store(&sp->abandon, 1);
+        return NULL;
+    }
+    pthread_mutex_lock(&sp->mu);
+    /* Bound: the reader signals once, when it stops. */
+    while (!sp->done)
+        pthread_cond_wait(&sp->cv, &sp->mu);
+    pthread_mutex_unlock(&sp->mu);
+    if (!sp->n_blocks)
+        return NULL;
+    const char *base = sp->text + sp->at;
+    uint32_t lno0 = p->lno + 1; /* the split point's line */
+    size_t w = 0, released = 0;
+    /* Bound: the reader's blocks and warnings, once each. */
+    for (size_t k = 0; k < sp->n_blocks && p->status == SP_OK; k++) {
+        if (k + SPLIT_AHEAD < sp->n_blocks)
+            split_prefetch(p, sp->blocks[k + SPLIT_AHEAD].id);
+        if (k - released == SPLIT_RELEASE) {
+            /* What was taken is not needed again: the model's blocks grow as the record
+               goes, not on top of it. */
+            freshmem_release(sp->blocks + released, SPLIT_RELEASE * sizeof *sp->blocks);
+            released = k;
+        }
+        const struct split_block *b = &sp->blocks[k];
+        uint32_t lno = lno0 + b->line;
+        p->ls = base + b->off;
+        p->le = p->ls + (b->bits >> 16 & SPLIT_HEADER_MAX);
+        p->lno = lno;
+        start_block(p, small_number(p, b->id, lno), (b->bits & SPLIT_AQE) != 0,
+                    small_number(p, b->cg, lno));
+        /* block_line, for the block's lines: */
+        p->block_end = p->ls + b->text_len;
+        if (p->block_node)
+            p->n_fields = b->bits & SPLIT_FIELDS;
+        for (; w < sp->n_warns && sp->warns[w].block == k; w++)
+            report_truncation_found(p, sp->warns[w].fields, sp->warns[w].chars,
+                                    lno0 + sp->warns[w].line, NULL);
+    }
+    p->lno = lno0 - 1 + sp->stop_line;
+    p->blank_before = sp->blank_before;
+    p->prev_ls = sp->prev_ls;
+    p->prev_le = sp->prev_le;
+    sp->taken = sp->n_blocks;
+    atomic_fetch_add(&split_blocks_taken, sp->n_blocks);
+    return base + sp->stop_off;
+}
+
 enum sp_status parse_document(struct document *doc, struct diag *err)
 {
     struct parser p;
@@ -1545,6 +1980,10 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     p.plan_max_order = -1;
     p.top = -1;
     const char *s = doc->src.text, *end = doc->src.text + doc->src.text_len;
+    struct parse_split *split = doc->parse_split;
+    const char *split_at = split && split->text == s && split->len == doc->src.text_len
+                               ? s + split->at
+                               : NULL;
     bool cancelled = false;
     while (s < end && p.status == SP_OK) {
         if ((p.lno & 4095) == 0 && doc->parse_cancel &&
@@ -1552,26 +1991,30 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
             cancelled = true;
             break;
         }
-        /* The prefix first, read up to the end of the text: its units are made of ' ', ':',
-           '+' and '-', so it stops at the line's end as it would at the line's length.  The
-           line end is then searched for after it: a deep line's prefix (30 KB) is read once
-           from memory, not twice. */
-        struct lex_prefix pf;
-        lex_tree_prefix(s, (size_t)(end - s), &pf);
-        const char *nl = line_end(s + pf.len, end, &p.maybe_dot);
-        const char *le = nl ? nl : end;
-        p.ls = s;
-        p.le = le;
-        if (le > s && le[-1] == '\r')
-            p.le--;
+        if (s == split_at) {
+            split_at = NULL;
+            const char *to = split_take(&p, split);
+            if (to) {
+                s = to;
+                continue;
+            }
+        }
+        struct text_line l;
+        read_line(s, end, &l);
+        p.ls = l.ls;
+        p.le = l.le;
+        p.maybe_dot = l.maybe_dot;
         p.lno++;
-        one_line(&p, pf);
+        one_line(&p, l.pf);
         if (!p.blank_before) {
             p.prev_ls = p.ls;
             p.prev_le = p.le;
         }
-        s = nl ? nl + 1 : end;
+        s = l.next;
     }
+    if (split)
+        /* Never got there, or read it alone: the reader's work is not wanted. */
+        atomic_store(&split->abandon, 1);
     if (p.mode == MODE_CODE)
         finish_code(&p);
     close_plan(&p);

@@ -3,8 +3,9 @@
  * Built by `make fuzz` with clang -fsanitize=fuzzer,address,undefined.  Besides crashes and
  * sanitizer reports it traps on broken model invariants: a load ends in SP_OK or
  * SP_ERR_NO_PLAN, every slice lies inside the text the parser read, depths follow parents,
- * line numbers stay within the input, and the model finished from the builder's record of
- * node order is the one the walk over every node gives.  Not part of the Check runner (no main here).
+ * line numbers stay within the input, the model finished from the builder's record of
+ * node order is the one the walk over every node gives, and a parse that takes a details
+ * list's blocks from a reader (parse_split_*) is the parse alone.  Not part of the Check runner (no main here).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,8 @@
 
 #include "sparkplan/emit.h"
 #include "sparkplan/load.h"
+#include "sparkplan/parse.h"
+#include "sparkplan/source.h"
 
 #include "fuzz.h"
 
@@ -55,8 +58,60 @@ static void same_as_the_walk(const struct document *doc, const uint8_t *data, si
     document_free(w);
 }
 
+/* The text read with a reader of its details list from a split point (parse.h,
+   parse_split_*; the reader run first, on this thread) is the text read alone: every node's
+   details, stage and flags, every plan's finality, every warning.  The input's first byte
+   says where the split point is looked for. */
+static void same_when_split(const uint8_t *data, size_t size)
+{
+    if (size < 2)
+        return;
+    char *text = fuzz_text(data, size);
+    if (!text)
+        return;
+    struct parse_split *sp = parse_split_new(text, size, (size_t)data[0] * size / 256);
+    if (!sp) {
+        free(text);
+        return;
+    }
+    parse_split_read(sp);
+    struct document *a = document_new("fuzz", NULL, 0), *b = document_new("fuzz", NULL, 0);
+    if (a && b) {
+        source_borrow(&a->src, text, size);
+        source_borrow(&b->src, text, size);
+        b->parse_split = sp;
+        struct diag err = {0};
+        enum sp_status sa = parse_document(a, &err), sb = parse_document(b, &err);
+        b->parse_split = NULL;
+        check(sa == sb);
+        if (sa == SP_OK && document_finish(a) && document_finish(b)) {
+            check(a->n_plans == b->n_plans && a->n_all_nodes == b->n_all_nodes &&
+                  a->n_warnings == b->n_warnings);
+            for (const struct plan *p = a->first_plan, *q = b->first_plan; p && q;
+                 p = p->next, q = q->next)
+                check(p->is_final == q->is_final && p->adaptive == q->adaptive);
+            for (size_t i = 0; i < a->n_all_nodes; i++) {
+                const struct plan_node *x = document_node(a, i), *y = document_node(b, i);
+                check(x->id == y->id && x->stage == y->stage && x->flags == y->flags &&
+                      x->n_details == y->n_details &&
+                      plan_node_details_text(x).ptr == plan_node_details_text(y).ptr &&
+                      plan_node_details_text(x).len == plan_node_details_text(y).len &&
+                      plan_node_details_text_line(x) == plan_node_details_text_line(y));
+            }
+            for (const struct plan_warning *v = a->first_warning, *w = b->first_warning; v && w;
+                 v = v->next, w = w->next)
+                check(v->line == w->line && strcmp(v->message, w->message) == 0);
+        }
+    }
+    document_free(a);
+    document_free(b);
+    parse_split_free(sp);
+    free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    same_when_split(data, size);
     char *copy = fuzz_text(data, size);
     if (!copy)
         return 0;

@@ -310,24 +310,7 @@ bool cl_is_field(const char *p, uint32_t len)
 {
     if (!len || !(p[0] >= 'A' && p[0] <= 'Z'))
         return false;
-    uint32_t i = field_key_end(p, len);
-    /* Bound: keys are short; 48 characters at most are looked at. */
-    while (i < len && i < 48 &&
-           ((lex_key_char[(unsigned char)p[i]] & LEX_KEY_WORD) ||
-            (p[i] == ' ' && i + 1 < len && p[i + 1] != ' ' && p[i + 1] != '[' &&
-             p[i + 1] != ':')))
-        i++;
-    if (i + 1 < len && p[i] == ' ' && p[i + 1] == '[') {
-        i += 2;
-        while (i < len && is_digit(p[i]))
-            i++;
-        if (i >= len || p[i] != ']')
-            return false;
-        i++;
-    }
-    if (i < len && p[i] == ' ')
-        i++;
-    return i < len && p[i] == ':' && (i + 1 == len || p[i + 1] == ' ');
+    return cl_field_key_rest(p, len, field_key_end(p, len));
 }
 
 static enum cl_kind kind_of(const char *p, uint32_t len, const struct cl_facts *f)

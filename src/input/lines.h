@@ -201,6 +201,31 @@ static inline bool cl_headline_may_start(const char *p, uint32_t len)
     }
 }
 
+/* The rest of a field's key from p[i] on, i bytes of it read as key bytes already: more
+ * key bytes (48 at most in all), an optional " [N]", an optional ' ', then ':' at the end or
+ * before a ' '.  cl_is_field and cl_is_field_quick differ only in how far they get before
+ * this. */
+static inline bool cl_field_key_rest(const char *p, uint32_t len, uint32_t i)
+{
+    /* Bound: keys are short; 48 characters at most are looked at. */
+    while (i < len && i < 48 &&
+           ((lex_key_char[(unsigned char)p[i]] & LEX_KEY_WORD) ||
+            (p[i] == ' ' && i + 1 < len && p[i + 1] != ' ' && p[i + 1] != '[' &&
+             p[i + 1] != ':')))
+        i++;
+    if (i + 1 < len && p[i] == ' ' && p[i + 1] == '[') {
+        i += 2;
+        while (i < len && p[i] >= '0' && p[i] <= '9')
+            i++;
+        if (i >= len || p[i] != ']')
+            return false;
+        i++;
+    }
+    if (i < len && p[i] == ' ')
+        i++;
+    return i < len && p[i] == ':' && (i + 1 == len || p[i + 1] == ' ');
+}
+
 /* cl_is_field of a line whose last byte is no blank (' ' or '\t'), with room bytes readable
  * at p: len, or more when p[len] is a line's '\n'.  The key's first 16 bytes after its
  * capital are looked at in one round, where cl_is_field's loop (behind a call) took one
@@ -240,23 +265,7 @@ static inline bool cl_is_field_quick(const char *p, uint32_t len, size_t room)
 #else
     (void)room;
 #endif
-    /* Bound: keys are short; 48 characters at most are looked at. */
-    while (i < len && i < 48 &&
-           ((lex_key_char[(unsigned char)p[i]] & LEX_KEY_WORD) ||
-            (p[i] == ' ' && i + 1 < len && p[i + 1] != ' ' && p[i + 1] != '[' &&
-             p[i + 1] != ':')))
-        i++;
-    if (i + 1 < len && p[i] == ' ' && p[i + 1] == '[') {
-        i += 2;
-        while (i < len && p[i] >= '0' && p[i] <= '9')
-            i++;
-        if (i >= len || p[i] != ']')
-            return false;
-        i++;
-    }
-    if (i < len && p[i] == ' ')
-        i++;
-    return i < len && p[i] == ':' && (i + 1 == len || p[i + 1] == ' ');
+    return cl_field_key_rest(p, len, i);
 }
 
 /* The lines Spark prints most, told at a glance: a tree line whose prefix is whole units of

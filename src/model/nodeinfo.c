@@ -1,5 +1,6 @@
 /* nodeinfo.c: facts read off one node in any explain mode (see nodeinfo.h). */
 #include "sparkplan/nodeinfo.h"
+#include "sparkplan/namekey.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -24,57 +25,17 @@ static _Thread_local struct name_cache_slot {
     const struct catalog_entry *entry;
 } name_cache[NAME_CACHE_SLOTS];
 
-/* A slot from the name's length, first and last 8 bytes (a few instructions, where a
- * byte-at-a-time hash cost most of a look-up): names that share both ends only share a
- * slot, and the memcmp below still decides. */
-static uint32_t name_hash(struct slice name)
-{
-    uint64_t a = 0, b = 0;
-    if (name.len >= 8) {
-        memcpy(&a, name.ptr, 8);
-        memcpy(&b, name.ptr + name.len - 8, 8);
-    } else {
-        for (size_t i = 0; i < name.len; i++) /* bound: fewer than 8 bytes (memcpy's order) */
-            a |= (uint64_t)(unsigned char)name.ptr[i] << (8 * i);
-    }
-    uint64_t h = (a ^ (b << 29 | b >> 35) ^ name.len) * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(h >> 56); /* the best-mixed bits: 256 slots */
-}
-
-/* Are n bytes (n <= NAME_CACHE_KEY) the same?  Eight at a time with constant-size copies
- * the compiler makes loads of, the last eight overlapping: a memcmp call per look-up was a
- * twentieth of the analysis of a simple-mode plan. */
-static bool same_bytes(const char *a, const char *b, size_t n)
-{
-    if (n < 8) {
-        for (size_t i = 0; i < n; i++) /* bound: fewer than 8 bytes */
-            if (a[i] != b[i])
-                return false;
-        return true;
-    }
-    uint64_t x, y;
-    for (size_t i = 0; i + 8 < n; i += 8) { /* bound: n / 8 steps */
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        if (x != y)
-            return false;
-    }
-    memcpy(&x, a + n - 8, 8);
-    memcpy(&y, b + n - 8, 8);
-    return x == y;
-}
-
 static const struct catalog_entry *entry_of_name(struct slice name)
 {
     if (name.len == 0 || name.len > NAME_CACHE_KEY)
         return catalog_lookup_slice(name);
     /* Two slots a name: a few dozen names in 256 slots share one now and then (Exchange
      * and Sort did), and one-slot sharing made every other look-up a miss. */
-    uint32_t h = name_hash(name) % NAME_CACHE_SLOTS;
+    uint32_t h = namekey_hash(name) % NAME_CACHE_SLOTS;
     struct name_cache_slot *slot = &name_cache[h], *other = &name_cache[(h + 1) % NAME_CACHE_SLOTS];
-    if (slot->len == name.len && same_bytes(slot->key, name.ptr, name.len))
+    if (slot->len == name.len && namekey_same(slot->key, name.ptr, name.len))
         return slot->entry;
-    if (other->len == name.len && same_bytes(other->key, name.ptr, name.len))
+    if (other->len == name.len && namekey_same(other->key, name.ptr, name.len))
         return other->entry;
     if (slot->len)
         slot = other;

@@ -8,6 +8,7 @@
 
 #include "sparkplan/catalog.h"
 #include "sparkplan/nodeinfo.h"
+#include "sparkplan/namekey.h"
 
 /* Characters a lenient parser may leave before the operator name (a codegen marker, a
  * tree prefix). */
@@ -330,41 +331,6 @@ static _Thread_local struct word_slot {
     const struct catalog_entry *entry; /* catalog_lookup_slice(key) */
 } word_cache[WORD_CACHE_SLOTS];
 
-/* The same test as nodeinfo.c's name cache: eight bytes at a time, no memcmp call. */
-static bool same_bytes(const char *a, const char *b, size_t n)
-{
-    if (n < 8) {
-        for (size_t i = 0; i < n; i++) /* bound: fewer than 8 bytes */
-            if (a[i] != b[i])
-                return false;
-        return true;
-    }
-    uint64_t x, y;
-    for (size_t i = 0; i + 8 < n; i += 8) { /* bound: n / 8 steps */
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        if (x != y)
-            return false;
-    }
-    memcpy(&x, a + n - 8, 8);
-    memcpy(&y, b + n - 8, 8);
-    return x == y;
-}
-
-static uint32_t word_hash(struct slice k)
-{
-    uint64_t a = 0, b = 0;
-    if (k.len >= 8) {
-        memcpy(&a, k.ptr, 8);
-        memcpy(&b, k.ptr + k.len - 8, 8);
-    } else {
-        for (size_t i = 0; i < k.len; i++) /* bound: fewer than 8 bytes (memcpy's order) */
-            a |= (uint64_t)(unsigned char)k.ptr[i] << (8 * i);
-    }
-    uint64_t h = (a ^ (b << 29 | b >> 35) ^ k.len) * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(h >> 56);
-}
-
 /* class_of_word when it depends on the word only, else CLASS_BY_NODE. */
 static unsigned class_of_word_only(struct slice w)
 {
@@ -386,10 +352,10 @@ static enum op_class word_and_class(const struct plan_node *n, struct slice *wor
         *entry = node_entry(n);
         return class_of_word(n, *word);
     }
-    uint32_t h = word_hash(k) % WORD_CACHE_SLOTS;
+    uint32_t h = namekey_hash(k) % WORD_CACHE_SLOTS;
     struct word_slot *slot = &word_cache[h], *other = &word_cache[(h + 1) % WORD_CACHE_SLOTS];
-    if (!(slot->len == k.len && same_bytes(slot->key, k.ptr, k.len))) {
-        if (other->len == k.len && same_bytes(other->key, k.ptr, k.len))
+    if (!(slot->len == k.len && namekey_same(slot->key, k.ptr, k.len))) {
+        if (other->len == k.len && namekey_same(other->key, k.ptr, k.len))
             slot = other;
         else {
             if (slot->len)

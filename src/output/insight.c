@@ -313,23 +313,6 @@ static void ob_str(struct out_buf *o, const char *s)
     ob_bytes(o, s, strlen(s));
 }
 
-/* before, v in decimal, after: what fprintf("%s%ld%s") prints. */
-static void ob_number(struct out_buf *o, const char *before, long v, const char *after)
-{
-    char digits[24];
-    size_t i = sizeof digits;
-    unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
-    do { /* bound: 20 digits */
-        digits[--i] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        digits[--i] = '-';
-    ob_str(o, before);
-    ob_bytes(o, digits + i, sizeof digits - i);
-    ob_str(o, after);
-}
-
 /* A line of at most this many bytes is put together in place, without a check per piece;
  * a scan whose names are longer (or not printable ASCII) takes the pieces' way. */
 #define SCAN_LINE_MAX 384
@@ -348,6 +331,15 @@ static char *put_long(char *p, long v)
         digits[--i] = '-';
     memcpy(p, digits + i, sizeof digits - i);
     return p + (sizeof digits - i);
+}
+
+/* before, v in decimal, after: what fprintf("%s%ld%s") prints. */
+static void ob_number(struct out_buf *o, const char *before, long v, const char *after)
+{
+    char digits[24];
+    ob_str(o, before);
+    ob_bytes(o, digits, (size_t)(put_long(digits, v) - digits));
+    ob_str(o, after);
 }
 
 #define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)

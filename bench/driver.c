@@ -217,14 +217,21 @@ static int open_regular(const char *path, size_t *len)
     return fd;
 }
 
+/* path mapped as the loader maps it (mapfile_open), or NULL; *len its length. */
+static char *map_regular(const char *path, size_t *len)
+{
+    int fd = open_regular(path, len);
+    if (fd < 0)
+        return NULL;
+    char *mapped = mapfile_open(fd, *len);
+    close(fd);
+    return mapped;
+}
+
 static int cmd_scan(const char *path)
 {
     size_t len;
-    int fd = open_regular(path, &len);
-    if (fd < 0)
-        return 1;
-    char *mapped = mapfile_open(fd, len);
-    close(fd);
+    char *mapped = map_regular(path, &len);
     if (!mapped)
         return 1;
     size_t sum;
@@ -234,10 +241,6 @@ static int cmd_scan(const char *path)
     return 0;
 }
 
-/* The quick scan alone, without the first touch of the pages under it: `load`'s clean= is
- * the scan over bytes read() into fresh memory, and on a guest whose host fills the page
- * tables lazily the first user-mode touch of each page of that buffer costs more than the
- * scan itself (finding 10). */
 static double cpu_now(void)
 {
     struct timespec ts;
@@ -245,14 +248,13 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The quick scan alone over the file mapped as the loader maps it: its first run pays the
+ * first touch of every page (on a guest whose host fills the page tables lazily, more than
+ * the scan itself: finding 10), the runs after it only the scan. */
 static int cmd_qscan(const char *path, int runs)
 {
     size_t len;
-    int fd = open_regular(path, &len);
-    if (fd < 0)
-        return 1;
-    char *mapped = mapfile_open(fd, len);
-    close(fd);
+    char *mapped = map_regular(path, &len);
     if (!mapped)
         return 1;
     double *t = calloc((size_t)runs, sizeof *t), *c = calloc((size_t)runs, sizeof *c);

@@ -239,9 +239,10 @@ START_TEST(special_bytes_are_caught_at_every_offset)
     static const char specials[] = {'\x1b', '"', '\\', '\x7f', '\x01', '\xff'};
     static const char *const json_forms[] = {"\\u001b", "\\\"", "\\\\", "\\u007f", "\\u0001", "\\ufffd"};
     static const char *const print_forms[] = {"^[", "\"", "\\", "^?", "^A", "\\xFF"};
+    /* Offsets past 128: plain bytes are passed 64 a round, then 16, then one by one. */
     for (size_t k = 0; k < sizeof specials; k++) {
-        for (size_t off = 0; off < 24; off++) {
-            char text[64], want[96];
+        for (size_t off = 0; off < 140; off++) {
+            char text[192], want[256];
             memset(text, 'a', off);
             text[off] = specials[k];
             memset(text + off + 1, 'b', 20);

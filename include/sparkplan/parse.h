@@ -33,8 +33,9 @@ enum sp_status parse_document(struct document *doc, struct diag *err);
  *     both done: parse_split_free(sp);
  * parse_split_read may also run before parse_document on the same thread (tests).
  * The split point is a details header right after an empty line, at or after byte `from`
- * (within 1 MB), whose next lines read as details blocks.  The reader's record is malloc'd
- * and freed by parse_split_free; it never touches a document.  text must stay until then. */
+ * (within 1 MB), whose next lines read as details blocks.  The reader's record is address
+ * space of its own (freshmem_record), given back as parse_document takes its blocks and
+ * unmapped by parse_split_free; it never touches a document.  text must stay until then. */
 struct parse_split;
 struct parse_split *parse_split_new(const char *text, size_t len, size_t from);
 void parse_split_read(struct parse_split *sp);

@@ -182,17 +182,27 @@ static bool swap_for_copy(char *p, size_t size, size_t total)
     char *copy = freshmem_map(total, &len);
     if (!copy)
         return false;
-    /* A piece at a time, each piece's file pages let go once copied: the file and its copy
-       are never both resident (peak memory stays that of the file, as when written in
-       place).  The rest of the copy stays zero: the guard byte. */
-    for (size_t at = 0; at < size; at += SWAP_PIECE) {
-        size_t n = size - at < SWAP_PIECE ? size - at : SWAP_PIECE;
-        memcpy(copy + at, p + at, n);
-        if (n == SWAP_PIECE)
-            madvise(p + at, n, MADV_DONTNEED);
+    /* A piece at a time, each piece moved over the file's pages once copied: the file and
+       its copy are never both resident (peak memory stays that of the file, as when written
+       in place), and a reader on another thread (mapfile_writable_begin) finds every page
+       present, the file's before its piece is moved and the copy's after (the file's pages
+       let go with MADV_DONTNEED were read again from the page cache, a fault a page).  The
+       pieces are multiples of 2 MB at 2 MB boundaries of both: huge pages stay whole.  The
+       rest of the copy stays zero: the guard byte. */
+    size_t at = 0;
+    for (; size - at > SWAP_PIECE; at += SWAP_PIECE) {
+        memcpy(copy + at, p + at, SWAP_PIECE);
+        if (mremap(copy + at, SWAP_PIECE, SWAP_PIECE, MREMAP_MAYMOVE | MREMAP_FIXED, p + at) ==
+            MAP_FAILED) {
+            /* The pieces moved hold the file's bytes: the mapping reads the same. */
+            munmap(copy + at, len - at);
+            return false;
+        }
     }
-    if (mremap(copy, total, total, MREMAP_MAYMOVE | MREMAP_FIXED, p) == MAP_FAILED) {
-        munmap(copy, len);
+    memcpy(copy + at, p + at, size - at);
+    if (mremap(copy + at, total - at, total - at, MREMAP_MAYMOVE | MREMAP_FIXED, p + at) ==
+        MAP_FAILED) {
+        munmap(copy + at, len - at);
         return false;
     }
     if (len > total)

@@ -42,8 +42,11 @@ bool mapfile_writable(char *p, size_t size);
  * may write to the mapping until mapfile_writable (which waits for the swap) has returned
  * true.  The same thread calls mapfile_writable, mapfile_writable_end (waits, and the
  * mapping stays read-only unless the swap made it the copy) or mapfile_close afterwards.
- * False when p is no mapping of ours, is writable already, or no thread could be had. */
-bool mapfile_writable_begin(char *p, size_t size);
+ * first(arg) (first may be NULL) runs on that thread before the swap: other work for the
+ * second core, done by the time any of those returns.
+ * False when p is no mapping of ours, is writable already, or no thread could be had (then
+ * first is not called). */
+bool mapfile_writable_begin(char *p, size_t size, void (*first)(void *), void *arg);
 /* The swap begun above still runs (not yet waited for). */
 bool mapfile_writable_pending(const char *p);
 void mapfile_writable_end(char *p);

@@ -756,11 +756,23 @@ bool cl_step_wrap(struct cleaner *c)
     if (n < 2)
         return true;
     struct wrap wr = {.c = c, .v = c->lines.v, .n = n};
-    wr.kinds = malloc(n);
-    wr.widths = malloc(n * sizeof *wr.widths);
     /* Kept in c->facts for the steps after this one (compacted with the lines). */
     free(c->facts);
-    wr.facts = c->facts = cl_take(c, n * sizeof *wr.facts);
+    struct cl_prefault *pf = c->prefault;
+    if (pf && n <= pf->cap && atomic_load(&pf->done)) {
+        /* Made present on the second core (clean.c): taken over. */
+        wr.kinds = pf->kinds;
+        wr.widths = pf->widths;
+        wr.facts = c->facts = pf->facts;
+        pf->kinds = NULL;
+        pf->widths = NULL;
+        pf->facts = NULL;
+        c->prefault = NULL;
+    } else {
+        wr.kinds = malloc(n);
+        wr.widths = malloc(n * sizeof *wr.widths);
+        wr.facts = c->facts = cl_take(c, n * sizeof *wr.facts);
+    }
     bool ok = false;
     if (!wr.kinds || !wr.widths || !wr.facts) {
         c->nomem = true;

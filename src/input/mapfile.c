@@ -214,12 +214,16 @@ static bool swap_for_copy(char *p, size_t size, size_t total)
 struct swap_job {
     char *p;
     size_t size, total;
+    void (*first)(void *);
+    void *arg;
     bool ok;
 };
 
 static void *swap_main(void *arg)
 {
     struct swap_job *job = arg;
+    if (job->first)
+        job->first(job->arg);
     job->ok = swap_for_copy(job->p, job->size, job->total);
     return NULL;
 }
@@ -245,7 +249,7 @@ static void swap_join(int i)
     maps[i].job = NULL;
 }
 
-bool mapfile_writable_begin(char *p, size_t size)
+bool mapfile_writable_begin(char *p, size_t size, void (*first)(void *), void *arg)
 {
     int i = slot_of(p);
     if (i < 0 || !page_size || maps[i].copied || maps[i].swapping)
@@ -253,7 +257,7 @@ bool mapfile_writable_begin(char *p, size_t size)
     struct swap_job *job = malloc(sizeof *job);
     if (!job)
         return false;
-    *job = (struct swap_job){p, size, round_up(size + 1, page_size), false};
+    *job = (struct swap_job){p, size, round_up(size + 1, page_size), first, arg, false};
     if (!thread_start_quiet(&maps[i].swapper, swap_main, job)) {
         free(job);
         return false;

@@ -435,13 +435,21 @@ static void wrap_read_lines(struct wrap *wr)
     struct cl_line none = {"", 0, 0};
     struct cl_facts none_f = {.kind = K_BLANK};
     const struct cl_line *v = wr->v;
+    /* The evidence of most lines is gathered by wrap_scan_nothing (clean_impl.h), as in the
+       quick scan: a few compares where cl_wrap_scan_line took 80 instructions a line. */
+    bool prev_plain = wrap_prev_plain(&wr->ws, &none, &none_f);
     for (size_t i = 0; i < wr->n; i++) {
         cl_facts(v[i].p, v[i].len, &wr->facts[i]);
         wr->kinds[i] = (unsigned char)wr->facts[i].kind;
         wr->widths[i] = cl_line_width(&v[i], &wr->facts[i]);
-        cl_wrap_scan_line(&wr->ws, i ? &v[i - 1] : &none, i ? &wr->facts[i - 1] : &none_f,
-                          i ? wr->widths[i - 1] : 0, &v[i], &wr->facts[i], wr->widths[i]);
+        const struct cl_facts *prev_f = i ? &wr->facts[i - 1] : &none_f;
+        uint32_t prev_w = i ? wr->widths[i - 1] : 0;
+        if (!wrap_scan_nothing(&wr->ws, prev_plain, prev_f, prev_w, &wr->facts[i], wr->widths[i]))
+            cl_wrap_scan_line(&wr->ws, i ? &v[i - 1] : &none, prev_f, prev_w, &v[i],
+                              &wr->facts[i], wr->widths[i]);
+        prev_plain = wrap_prev_plain(&wr->ws, &v[i], &wr->facts[i]);
     }
+    wr->ws.last_w = wr->n ? wr->widths[wr->n - 1] : 0; /* what cl_wrap_scan_line leaves */
 }
 
 /* A terminal cuts every long line at exactly the widest width; an email client breaks lines

@@ -421,6 +421,7 @@ struct wrap {
     size_t n;
     unsigned char *kinds;      /* enum cl_kind of each line, then its JOIN_MARK_* */
     uint32_t *widths;
+    unsigned char *wgh;        /* word_group_head of each line: 0 not asked yet, 1 no, 2 yes */
     struct cl_facts *facts;    /* c->facts */
     struct cl_wrap_scan ws;
     /* What the evidence says the input went through; any of them makes the step join. */
@@ -530,10 +531,23 @@ static bool wrap_decide(struct wrap *wr)
 }
 
 /* Line i may head a word-wrapped group. */
-static bool word_group_head(const struct wrap *wr, size_t i)
+static bool word_group_head_of(const struct wrap *wr, size_t i)
 {
     return word_head_at(wr->v, wr->facts, i) ||
            (i + 1 < wr->n && subquery_entry_continues(&wr->v[i], &wr->facts[i], &wr->v[i + 1]));
+}
+
+/* word_group_head_of, asked once a line: the word-wrap passes and the join ask it of the
+ * same lines two or three times (a third of the step on the corpus paste), and what it reads
+ * (the line, the next one, the one before, the facts) is the same each time: the join only
+ * writes lines back behind the one it asks about (wrap_join_all). */
+static bool word_group_head(const struct wrap *wr, size_t i)
+{
+    if (!wr->wgh)
+        return word_group_head_of(wr, i);
+    if (!wr->wgh[i])
+        wr->wgh[i] = word_group_head_of(wr, i) ? 2 : 1;
+    return wr->wgh[i] == 2;
 }
 
 /* Word wrap: a line was broken when the next line's first word would not have fitted on it
@@ -837,8 +851,10 @@ bool cl_step_wrap(struct cleaner *c)
         ok = true;
         goto done;
     }
-    if (wr.word)
+    if (wr.word) {
+        wr.wgh = calloc(n, 1); /* without it, each is asked as before */
         wr.wrap_width = word_wrap_width(&wr, word_wrap_estimate(&wr));
+    }
     if (wr.hanging)
         wr.hang_width = hanging_width(&wr);
     wr.formatted = has_formatted_details(&wr);
@@ -846,6 +862,7 @@ bool cl_step_wrap(struct cleaner *c)
 done:
     free(wr.kinds);
     free(wr.widths);
+    free(wr.wgh);
     if (!ok) {
         free(c->facts);
         c->facts = NULL;

@@ -531,6 +531,68 @@ START_TEST(every_sample_and_corpus_plan_reads_the_same_split)
 }
 END_TEST
 
+/* From 8 MB on, a mapped paste's writable copy is made on a second thread while the
+   clean-up reads the mapping (the literal step decodes into scratch meanwhile, clean.c), and
+   the wrap step's arrays are made present there first.  Every corpus file (or every sample,
+   without the corpus) one after the other up to 9 MB, pasted as a file: the document is the
+   one the same bytes give from memory, where no copy is made. */
+static char *paste_buf;
+static size_t paste_len, paste_cap;
+
+static int visit_paste(const char *path, const struct stat *st, int kind, struct FTW *ftw)
+{
+    (void)ftw;
+    if (kind != FTW_F || !S_ISREG(st->st_mode) || paste_len >= paste_cap ||
+        strstr(path, ".md") || strstr(path, ".tsv"))
+        return 0;
+    size_t len = 0;
+    char *text = tu_read_file(path, &len);
+    if (!text)
+        return 0;
+    if (len > paste_cap - paste_len)
+        len = paste_cap - paste_len;
+    memcpy(paste_buf + paste_len, text, len);
+    paste_len += len;
+    free(text);
+    return 0;
+}
+
+START_TEST(a_mapped_paste_copied_on_a_second_thread_is_the_paste_from_memory)
+{
+    paste_cap = 9u << 20;
+    paste_buf = malloc(paste_cap + 1);
+    paste_len = 0;
+    const char *dir = tu_corpus_dir();
+    /* Bound: each round adds a file or more, up to paste_cap. */
+    while (paste_len < paste_cap) {
+        size_t before = paste_len;
+        ck_assert_int_eq(nftw(dir ? dir : "samples", visit_paste, 16, FTW_PHYS), 0);
+        ck_assert_uint_gt(paste_len, before);
+    }
+    paste_buf[paste_len] = '\0';
+    char path[] = "/tmp/sparkplan-paste-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, paste_buf, paste_len), (ssize_t)paste_len);
+    close(fd);
+    struct document *mapped = NULL, *read = NULL;
+    struct diag err = {0};
+    ck_assert_int_eq(load_path(path, &mapped, &err), SP_OK);
+    ck_assert(mapped->src.mapped);
+    ck_assert_ptr_ne(mapped->src.text, mapped->src.bytes); /* cleaned */
+    ck_assert_int_eq(load_bytes(path, paste_buf, paste_len, &read, &err), SP_OK);
+    assert_same_document(mapped, read);
+    for (const struct plan_warning *a = mapped->first_warning, *b = read->first_warning; a;
+         a = a->next, b = b->next) {
+        ck_assert_uint_eq(a->line, b->line);
+        ck_assert_str_eq(a->message, b->message);
+    }
+    document_free(mapped);
+    document_free(read); /* and paste_buf, which load_bytes took */
+    unlink(path);
+}
+END_TEST
+
 /* The same text in one JSON string of an event log: the plan decoded from it. */
 static char *json_string_line(const char *text, size_t len, size_t *out_len)
 {
@@ -782,6 +844,7 @@ Suite *bigload_suite(void)
     tcase_add_test(tc, a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last);
     tcase_add_test(tc, a_mapped_input_is_cleaned_in_place);
     tcase_add_test(tc, a_decoded_plan_parsed_beside_its_scan_is_the_plan_parsed_after_it);
+    tcase_add_test(tc, a_mapped_paste_copied_on_a_second_thread_is_the_paste_from_memory);
     tcase_add_test(tc, a_details_list_read_on_two_threads_is_the_list_read_on_one);
     tcase_add_test(tc, a_big_formatted_plan_is_loaded_on_two_threads_as_on_one);
     tcase_add_test(tc, every_sample_and_corpus_plan_reads_the_same_split);

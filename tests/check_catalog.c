@@ -270,6 +270,45 @@ START_TEST(execute_command_is_named_in_full_and_explained_as_a_driver_command)
 }
 END_TEST
 
+/* The exact lookup is a hash of the names: every name finds its own entry, and a name one
+   byte short, one byte longer or with a byte changed finds what a scan of the table finds. */
+START_TEST(every_name_and_its_near_misses_look_up_as_a_scan_finds_them)
+{
+    char buf[256];
+    for (size_t i = 0; i < catalog_n_entries; i++) {
+        const char *name = catalog_entries[i].name;
+        size_t n = strlen(name);
+        ck_assert_str_eq(catalog_lookup_slice(slice_make(name, n))->name, name);
+        if (n + 2 > sizeof buf)
+            continue;
+        for (int v = 0; v < 3; v++) {
+            memcpy(buf, name, n);
+            size_t m = v == 0 ? n - 1 : v == 1 ? n + 1 : n;
+            if (v == 1)
+                buf[n] = 'q';
+            if (v == 2)
+                buf[n - 1] = (char)(buf[n - 1] == 'z' ? 'y' : 'z');
+            buf[m] = '\0';
+            const struct catalog_entry *want = NULL;
+            for (size_t k = 0; k < catalog_n_entries; k++)
+                if (strcmp(catalog_entries[k].name, buf) == 0)
+                    want = &catalog_entries[k];
+            const struct catalog_entry *got = catalog_lookup(buf);
+            /* Shaped names ("...Exec", "Scan x", "Execute X") and aliases go further. */
+            if (want)
+                ck_assert_ptr_eq(got, want);
+            else if (got)
+                ck_assert(strstr(buf, "Exec") || strncmp(buf, "Scan", 4) == 0 ||
+                          strncmp(buf, "Execute", 7) == 0 || strstr(buf, "Scan") ||
+                          strcmp(buf, "RDDScan") == 0);
+        }
+    }
+    ck_assert_ptr_null(catalog_lookup("NoSuchOperatorAtAll"));
+    ck_assert_str_eq(catalog_lookup("HiveTableScan")->name, "Scan hive");
+    ck_assert_str_eq(catalog_lookup("ShuffleExchangeExec")->name, "Exchange");
+}
+END_TEST
+
 Suite *catalog_suite(void)
 {
     Suite *s = suite_create("catalog");
@@ -278,6 +317,7 @@ Suite *catalog_suite(void)
     tcase_add_test(tc, accelerator_variants_map_to_their_spark_operator);
     tcase_add_test(tc, every_entry_is_complete_and_names_are_unique);
     tcase_add_test(tc, execute_command_is_named_in_full_and_explained_as_a_driver_command);
+    tcase_add_test(tc, every_name_and_its_near_misses_look_up_as_a_scan_finds_them);
     suite_add_tcase(s, tc);
     TCase *corpus = tcase_create("corpus");
     tcase_add_test(corpus, every_operator_in_the_corpus_has_an_entry);

@@ -36,4 +36,19 @@ void mapfile_close(char *p, size_t size);
  * the system refuses. */
 bool mapfile_writable(char *p, size_t size);
 
+/* mapfile_writable's swap for a copy started on a thread of its own, for a caller that will
+ * write over the mapping later and reads it meanwhile: reads see the same bytes before,
+ * during and after the swap (the copy is moved over the mapping whole, mremap).  Nothing
+ * may write to the mapping until mapfile_writable (which waits for the swap) has returned
+ * true.  The same thread calls mapfile_writable, mapfile_writable_end (waits, and the
+ * mapping stays read-only unless the swap made it the copy) or mapfile_close afterwards.
+ * first(arg) (first may be NULL) runs on that thread before the swap: other work for the
+ * second core, done by the time any of those returns.
+ * False when p is no mapping of ours, is writable already, or no thread could be had (then
+ * first is not called). */
+bool mapfile_writable_begin(char *p, size_t size, void (*first)(void *), void *arg);
+/* The swap begun above still runs (not yet waited for). */
+bool mapfile_writable_pending(const char *p);
+void mapfile_writable_end(char *p);
+
 #endif

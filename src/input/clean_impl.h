@@ -42,6 +42,52 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
                        const struct cl_facts *cur_f, uint32_t cur_w);
 bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws);
 
+/* cl_wrap_scan_line (clean_wrap.c) when nothing in it can count: the state it carries from
+ * line to line moved on, and true; false when it must run.  Nothing counts when the line
+ * before is no header (a plan's or an AQE one: its root follows), no schema line and starts
+ * with neither '=' (a header cut in two) nor '-' ("-- !query analysis"), and either the line
+ * continues nothing (blank, a tree line, a header, a section or a field line: only a line
+ * as wide as the widest so far may then count, as a terminal's cut) or the line before is
+ * narrower than WRAP_MIN_WIDTH and no tree line (no long word moved down).  Most lines of a
+ * big plan are done here with a few compares.  Shared by the quick scan (clean.c) and the
+ * wrap step (clean_wrap.c), which set ws->last_w to the last line's width once the lines
+ * are done.  prev_plain: wrap_prev_plain of the line before, worked out right after it was
+ * the current line. */
+static inline bool wrap_prev_plain(const struct cl_wrap_scan *ws, const struct cl_line *prev,
+                                   const struct cl_facts *prev_f)
+{
+    return !(prev_f->kind == K_HEADER || prev_f->aqe_header || ws->prev_schema ||
+             (prev->len && (prev->p[0] == '=' || prev->p[0] == '-')));
+}
+
+/* prev_plain: wrap_prev_plain(ws, prev, prev_f), worked out when prev was the line. */
+static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, bool prev_plain,
+                                     const struct cl_facts *prev_f, uint32_t prev_w,
+                                     const struct cl_facts *cur_f, uint32_t cur_w)
+{
+    enum cl_kind pk = prev_f->kind, ck = cur_f->kind;
+    if (!prev_plain)
+        return false;
+    if (ck == K_OTHER || ck == K_DETAILS) {
+        if (prev_w >= WRAP_MIN_WIDTH || pk == K_TREE)
+            return false;
+    } else if (prev_w >= WRAP_MIN_WIDTH && prev_w >= ws->max_w) {
+        return false;
+    }
+    if (prev_w > ws->max_w) {
+        ws->max_w = prev_w;
+        ws->at_max = 0;
+        ws->at_max_midword = 0;
+        ws->first_at_max.len = 0;
+    }
+    ws->prev_schema = prev_f->analyzed;
+    ws->prev_after_header = false;
+    ws->prev_root_like = pk == K_BLANK;
+    (void)cur_w; /* ws->last_w: the last line's width, set once the lines are done */
+    return true;
+}
+
+
 /* The steps, in pipeline order. */
 bool cl_step_literals(struct cleaner *c);  /* clean_literal.c */
 bool cl_step_markup(struct cleaner *c);    /* clean_markup.c: HTML blocks, MAGIC, doc stars */

@@ -564,7 +564,9 @@ static char *run_in_place(struct cleaner *c, size_t a, size_t b)
             return NULL;
         at = p + c->lines.v[i].len;
     }
-    if (src->mapped && !mapfile_writable(src->bytes, src->len))
+    /* While the input's copy is made on the other core (clean.c), the run goes to scratch. */
+    if (src->mapped &&
+        (mapfile_writable_pending(src->bytes) || !mapfile_writable(src->bytes, src->len)))
         return NULL;
     c->input_written = true;
     return src->bytes + ((uintptr_t)c->lines.v[a].p - lo);

@@ -2,10 +2,12 @@
  * memory, column widths, and what one look at a line tells (cl_facts).  clean.c and its
  * steps (clean_wrap.c, clean_tree.c, clean_literal.c) call these; they call none of them.
  */
+#define _DEFAULT_SOURCE /* madvise */
 #include "lines.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sparkplan/freshmem.h"
 #include "sparkplan/headline.h"
@@ -107,6 +109,17 @@ void cl_replace(struct cleaner *c, struct cl_lines *a)
     c->lines = *a;
     a->v = NULL;
     a->n = a->cap = 0;
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL */
+#endif
+
+void cl_populate(void *p, size_t len)
+{
+    uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, e = ((uintptr_t)p + len) & ~(uintptr_t)4095;
+    if (e > a)
+        (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 }
 
 char *cl_alloc(struct cleaner *c, size_t n)

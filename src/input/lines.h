@@ -12,6 +12,7 @@
 #ifndef SPARKPLAN_INPUT_LINES_H
 #define SPARKPLAN_INPUT_LINES_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -72,7 +73,20 @@ struct cleaner {
     bool input_written;     /* lines were written over src->bytes: src->bytes is no longer
                                the input (clean.c, clean_literal.c) */
     const struct clean_scan_hook *hook; /* the decoded text's quick scan, or NULL (clean.h) */
+    /* The wrap step's arrays for up to prefault->cap lines, made present on the second core
+       while this one runs the steps before it (clean.c), or NULL. */
+    struct cl_prefault *prefault;
     bool nomem;
+};
+
+/* Blocks the wrap step takes when it has at most cap lines and the second core is done with
+ * them (done); malloc'd, released with free() by whoever holds them. */
+struct cl_prefault {
+    size_t cap;
+    struct cl_facts *facts;
+    uint32_t *widths;
+    unsigned char *kinds;
+    atomic_int done;
 };
 
 /* Line arrays. */
@@ -98,6 +112,9 @@ void *cl_take(struct cleaner *c, size_t bytes);
 void cl_give(struct cleaner *c, void *p, size_t bytes);
 /* An empty array with room for n lines (c->spare when it fits); false on failure. */
 bool cl_lines_reserve(struct cleaner *c, struct cl_lines *a, size_t n);
+/* The whole pages of [p, p + len) made present for writing without a store to them (another
+ * thread may be writing the block); nothing where the kernel cannot (before Linux 5.14). */
+void cl_populate(void *p, size_t len);
 /* Scratch bytes for rewritten lines; NULL (and c->nomem) on failure. */
 char *cl_alloc(struct cleaner *c, size_t n);
 

@@ -4,11 +4,14 @@
 #include "sparkplan/mapfile.h"
 
 #include "sparkplan/freshmem.h"
+#include "sparkplan/thread.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -21,6 +24,12 @@ static struct {
     char *volatile start;
     volatile size_t len; /* the whole mapping, guard byte included, page-rounded */
     bool copied;         /* the file's pages were swapped for a writable copy (mapfile_writable) */
+    /* The swap running on a thread of its own (mapfile_writable_begin), not yet joined: only
+       the thread that began it joins it, in mapfile_writable, mapfile_writable_end or
+       mapfile_close. */
+    bool swapping;
+    pthread_t swapper;
+    struct swap_job *job;
 } maps[MAX_MAPS];
 
 static size_t page_size;
@@ -173,22 +182,102 @@ static bool swap_for_copy(char *p, size_t size, size_t total)
     char *copy = freshmem_map(total, &len);
     if (!copy)
         return false;
-    /* A piece at a time, each piece's file pages let go once copied: the file and its copy
-       are never both resident (peak memory stays that of the file, as when written in
-       place).  The rest of the copy stays zero: the guard byte. */
-    for (size_t at = 0; at < size; at += SWAP_PIECE) {
-        size_t n = size - at < SWAP_PIECE ? size - at : SWAP_PIECE;
-        memcpy(copy + at, p + at, n);
-        if (n == SWAP_PIECE)
-            madvise(p + at, n, MADV_DONTNEED);
+    /* A piece at a time, each piece moved over the file's pages once copied: the file and
+       its copy are never both resident (peak memory stays that of the file, as when written
+       in place), and a reader on another thread (mapfile_writable_begin) finds every page
+       present, the file's before its piece is moved and the copy's after (the file's pages
+       let go with MADV_DONTNEED were read again from the page cache, a fault a page).  The
+       pieces are multiples of 2 MB at 2 MB boundaries of both: huge pages stay whole.  The
+       rest of the copy stays zero: the guard byte. */
+    size_t at = 0;
+    for (; size - at > SWAP_PIECE; at += SWAP_PIECE) {
+        memcpy(copy + at, p + at, SWAP_PIECE);
+        if (mremap(copy + at, SWAP_PIECE, SWAP_PIECE, MREMAP_MAYMOVE | MREMAP_FIXED, p + at) ==
+            MAP_FAILED) {
+            /* The pieces moved hold the file's bytes: the mapping reads the same. */
+            munmap(copy + at, len - at);
+            return false;
+        }
     }
-    if (mremap(copy, total, total, MREMAP_MAYMOVE | MREMAP_FIXED, p) == MAP_FAILED) {
-        munmap(copy, len);
+    memcpy(copy + at, p + at, size - at);
+    if (mremap(copy + at, total - at, total - at, MREMAP_MAYMOVE | MREMAP_FIXED, p + at) ==
+        MAP_FAILED) {
+        munmap(copy + at, len - at);
         return false;
     }
     if (len > total)
         munmap(copy + total, len - total);
     return true;
+}
+
+/* The swap of mapfile_writable_begin, on its thread. */
+struct swap_job {
+    char *p;
+    size_t size, total;
+    void (*first)(void *);
+    void *arg;
+    bool ok;
+};
+
+static void *swap_main(void *arg)
+{
+    struct swap_job *job = arg;
+    if (job->first)
+        job->first(job->arg);
+    job->ok = swap_for_copy(job->p, job->size, job->total);
+    return NULL;
+}
+
+static int slot_of(const char *p)
+{
+    for (int i = 0; p && i < MAX_MAPS; i++)
+        if (maps[i].start == p)
+            return i;
+    return -1;
+}
+
+/* Joins slot i's swap thread, if any: the mapping is the copy when it succeeded. */
+static void swap_join(int i)
+{
+    if (!maps[i].swapping)
+        return;
+    pthread_join(maps[i].swapper, NULL);
+    maps[i].swapping = false;
+    if (maps[i].job->ok)
+        maps[i].copied = true;
+    free(maps[i].job);
+    maps[i].job = NULL;
+}
+
+bool mapfile_writable_begin(char *p, size_t size, void (*first)(void *), void *arg)
+{
+    int i = slot_of(p);
+    if (i < 0 || !page_size || maps[i].copied || maps[i].swapping)
+        return false;
+    struct swap_job *job = malloc(sizeof *job);
+    if (!job)
+        return false;
+    *job = (struct swap_job){p, size, round_up(size + 1, page_size), first, arg, false};
+    if (!thread_start_quiet(&maps[i].swapper, swap_main, job)) {
+        free(job);
+        return false;
+    }
+    maps[i].job = job;
+    maps[i].swapping = true;
+    return true;
+}
+
+bool mapfile_writable_pending(const char *p)
+{
+    int i = slot_of(p);
+    return i >= 0 && maps[i].swapping;
+}
+
+void mapfile_writable_end(char *p)
+{
+    int i = slot_of(p);
+    if (i >= 0)
+        swap_join(i);
 }
 
 bool mapfile_writable(char *p, size_t size)
@@ -199,6 +288,7 @@ bool mapfile_writable(char *p, size_t size)
     for (int i = 0; i < MAX_MAPS; i++) {
         if (maps[i].start != p)
             continue;
+        swap_join(i);
         if (maps[i].copied || swap_for_copy(p, size, total)) {
             maps[i].copied = true;
             return true;
@@ -216,6 +306,7 @@ void mapfile_close(char *p, size_t size)
     size_t total = round_up(size + 1, page_size);
     for (int i = 0; i < MAX_MAPS; i++)
         if (maps[i].start == p) {
+            swap_join(i);
             maps[i].start = NULL;
             maps[i].len = 0;
         }

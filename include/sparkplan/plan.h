@@ -103,6 +103,8 @@ struct plan_node_block {
 struct plan_store {
     char *base;
     size_t reserved, committed;   /* bytes */
+    size_t small;                 /* the first bytes, made usable in 64 KB steps of 4 KB
+                                     pages (0 for a big text's store: huge pages at once) */
     bool in_arena;
 };
 
@@ -170,6 +172,8 @@ struct plan {
                                   printed), 0 when none: plan_node_find_by_id */
     struct plan_source source; /* additive: provenance (parse.c and load.c fill it) */
     uint32_t by_id_len;        /* valid ids are 0 .. by_id_len-1 */
+    size_t by_id_mapped;       /* a big by_id's own mapping (freshmem_map), its length; 0:
+                                  by_id is in the arena */
     struct document *doc;
     struct plan *next;
 };

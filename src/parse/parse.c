@@ -55,6 +55,7 @@ struct id_slot {
 struct id_index {
     uint32_t *direct;          /* direct[id] for id < direct_cap: node number + 1, 0 none */
     size_t direct_cap;
+    bool direct_mapped;        /* direct is a mapping of direct_cap entries (ids_place) */
     size_t direct_limit;       /* ids from here on go to the table */
     struct id_slot *table;
     size_t table_cap, table_used;
@@ -278,7 +279,10 @@ static long region_offset(const struct parser *p)
 
 static void ids_reset(struct id_index *x)
 {
-    free(x->direct);
+    if (x->direct_mapped)
+        freshmem_unmap(x->direct, x->direct_cap * sizeof *x->direct);
+    else
+        free(x->direct);
     free(x->table);
     memset(x, 0, sizeof *x);
 }
@@ -317,6 +321,9 @@ static struct id_slot *ids_table_slot(struct id_index *x, int32_t id)
     return &x->table[h];
 }
 
+/* The id array from this size on is a mapping of its own (2 MB, a huge page). */
+#define IDS_MAPPED ((size_t)2 << 20)
+
 /* Where the node of id is kept (creating the place), or NULL on allocation failure. */
 static uint32_t *ids_place(struct id_index *x, int32_t id)
 {
@@ -332,14 +339,29 @@ static uint32_t *ids_place(struct id_index *x, int32_t id)
             cap *= 2;
         if (cap > x->direct_limit)
             cap = x->direct_limit;
-        uint32_t *d = calloc(cap, sizeof *d);
+        uint32_t *d = NULL;
+        if (cap * sizeof *d >= IDS_MAPPED) {
+            /* A big plan's (its root, printed first, has the highest id): room for every id
+               the text can number densely at once, never copied again, as address space
+               whose pages come as written, huge pages where cheap.  From calloc it was a
+               4 KB page fault every 1,024 ids (12 ms for a million on the benchmark VM). */
+            cap = x->direct_limit;
+            d = freshmem_record(cap * sizeof *d); /* (the memory a record gets: zeroed) */
+        }
+        bool mapped = d != NULL;
+        if (!d)
+            d = calloc(cap, sizeof *d);
         if (!d)
             return NULL;
         if (x->direct_cap)
             memcpy(d, x->direct, x->direct_cap * sizeof *d);
-        free(x->direct);
+        if (x->direct_mapped)
+            freshmem_unmap(x->direct, x->direct_cap * sizeof *x->direct);
+        else
+            free(x->direct);
         x->direct = d;
         x->direct_cap = cap;
+        x->direct_mapped = mapped;
     }
     return &x->direct[id];
 }

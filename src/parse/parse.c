@@ -128,6 +128,8 @@ struct parser {
     const char *block_start, *block_end;
     bool block_aqe;                /* "(N) AdaptiveSparkPlan": its text says isFinalPlan */
     uint32_t n_fields;             /* fields counted in the block */
+    uint32_t block_lno;            /* its header's line (block_node's details are written
+                                      when the block ends: finish_block) */
 
     /* codegen */
     struct plan_section *code_sec;
@@ -750,7 +752,7 @@ static void finish_block(struct parser *p)
         set_final_from_text(p->plan, text);
     struct plan_node *n = p->block_node;
     if (n)
-        build_details_end(n, text, p->n_fields);
+        build_details(n, text, p->block_lno, p->n_fields);
     p->n_fields = 0;
     p->in_block = false;
     p->block_node = NULL;
@@ -776,11 +778,13 @@ static void start_block(struct parser *p, int32_t id, bool aqe, int32_t codegen_
         if (next)
             __builtin_prefetch(next, 1);
     }
-    if (!n || plan_node_details_line(n))
+    /* A node keeps its first block: a block before this one has ended and written its
+       details (the same test as plan_node_details_line(n) != 0, which reads the line map
+       only where a line is set). */
+    if (!n || (plan_node_details_text_line(n) && plan_node_details_line(n)))
         return;
     p->block_node = n;
-    build_details_start(n, slice_make(p->ls, (size_t)(p->le - p->ls)), orig_line(p, p->lno),
-                        p->lno);
+    p->block_lno = p->lno;
     /* "* " in the outline says "in a codegen stage"; the details say which. */
     if (n->stage == 0 && codegen_id >= 0)
         n->stage = codegen_id;

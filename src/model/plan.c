@@ -292,14 +292,8 @@ struct slice plan_node_far_name_(const struct plan_node *n)
     return n->section->plan->doc->far_names[n->name_off_];
 }
 
-void plan_node_set_name(struct plan_node *n, struct slice name)
+void plan_node_set_far_name_(struct plan_node *n, struct slice name)
 {
-    intptr_t off = name.len ? (intptr_t)name.ptr - (intptr_t)n->text_ptr_ : 0;
-    if (off >= INT32_MIN && off <= INT32_MAX && name.len < UINT32_MAX) {
-        n->name_off_ = (int32_t)off;
-        n->name_len_ = (uint32_t)name.len;
-        return;
-    }
     /* Not within 2 GB of the text (a test's name beside a text on the stack): kept aside. */
     struct document *doc = n->section->plan->doc;
     size_t cap = doc->cap_far_names;
@@ -317,7 +311,7 @@ void plan_node_set_name(struct plan_node *n, struct slice name)
     n->name_len_ = UINT32_MAX;
 }
 
-void plan_node_set_text(struct plan_node *n, struct slice text)
+void plan_node_set_text_(struct plan_node *n, struct slice text)
 {
     struct slice name = plan_node_name(n);
     n->text_ptr_ = text.ptr;

@@ -81,5 +81,9 @@ void build_leave(struct plan_builder *b);
 void build_details_start(struct plan_node *n, struct slice header, uint32_t line,
                          uint32_t text_line);
 void build_details_end(struct plan_node *n, struct slice text, uint32_t n_fields);
+/* Both at once, for a reader that keeps the header's line itself until the block ends (the
+ * parser: one write into the node's details entry a block instead of two). */
+void build_details(struct plan_node *n, struct slice text, uint32_t text_line,
+                   uint32_t n_fields);
 
 #endif

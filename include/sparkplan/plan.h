@@ -103,6 +103,8 @@ struct plan_node_block {
 struct plan_store {
     char *base;
     size_t reserved, committed;   /* bytes */
+    size_t small;                 /* the first bytes, made usable in 64 KB steps of 4 KB
+                                     pages (0 for a big text's store: huge pages at once) */
     bool in_arena;
 };
 
@@ -170,6 +172,8 @@ struct plan {
                                   printed), 0 when none: plan_node_find_by_id */
     struct plan_source source; /* additive: provenance (parse.c and load.c fill it) */
     uint32_t by_id_len;        /* valid ids are 0 .. by_id_len-1 */
+    size_t by_id_mapped;       /* a big by_id's own mapping (freshmem_map), its length; 0:
+                                  by_id is in the arena */
     struct document *doc;
     struct plan *next;
 };
@@ -285,9 +289,31 @@ static inline struct plan_node *document_node(const struct document *doc, size_t
 }
 
 /* Writing: the text first, then the name (inside the text as readers set it: kept as an
- * offset from the text; a name elsewhere is kept aside). */
-void plan_node_set_text(struct plan_node *n, struct slice text);
-void plan_node_set_name(struct plan_node *n, struct slice name);
+ * offset from the text; a name elsewhere is kept aside).  Inline where the name is in its
+ * text or the node has none yet (every node a parser makes: twice a node on 6 million lines),
+ * the rest out of line. */
+void plan_node_set_text_(struct plan_node *n, struct slice text);
+void plan_node_set_far_name_(struct plan_node *n, struct slice name);
+static inline void plan_node_set_text(struct plan_node *n, struct slice text)
+{
+    if (n->name_len_ == 0 && text.len <= UINT32_MAX) { /* no name to keep at its place */
+        n->text_ptr_ = text.ptr;
+        n->text_len_ = (uint32_t)text.len;
+        n->name_off_ = 0;
+        return;
+    }
+    plan_node_set_text_(n, text);
+}
+static inline void plan_node_set_name(struct plan_node *n, struct slice name)
+{
+    intptr_t off = name.len ? (intptr_t)name.ptr - (intptr_t)n->text_ptr_ : 0;
+    if (off >= INT32_MIN && off <= INT32_MAX && name.len < UINT32_MAX) {
+        n->name_off_ = (int32_t)off;
+        n->name_len_ = (uint32_t)name.len;
+        return;
+    }
+    plan_node_set_far_name_(n, name);
+}
 /* Its details block and the block's header line in doc->text (build_details_* call it);
  * false when no memory for it. */
 bool plan_node_set_details(struct plan_node *n, struct slice text, uint32_t text_line);

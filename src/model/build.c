@@ -134,3 +134,9 @@ void build_details_end(struct plan_node *n, struct slice text, uint32_t n_fields
     plan_node_set_details(n, text, plan_node_details_text_line(n));
     n->n_details = n_fields > UINT16_MAX ? UINT16_MAX : (uint16_t)n_fields;
 }
+
+void build_details(struct plan_node *n, struct slice text, uint32_t text_line, uint32_t n_fields)
+{
+    plan_node_set_details(n, text, text_line);
+    n->n_details = n_fields > UINT16_MAX ? UINT16_MAX : (uint16_t)n_fields;
+}

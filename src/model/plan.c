@@ -57,8 +57,17 @@ struct document *document_new(const char *name, char *bytes, size_t len)
 
 static void store_free(struct plan_store *st);
 
+/* For the rare half of a function asked once a node (its common half is inlined). */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 /* Documents freed so far: plan_node_detail's per-thread split goes stale when it moves. */
 static atomic_uint freed_documents;
+
+static void by_id_free(struct plan *p);
 
 void document_free(struct document *doc)
 {
@@ -66,6 +75,8 @@ void document_free(struct document *doc)
         return;
     atomic_fetch_add_explicit(&freed_documents, 1, memory_order_relaxed);
     plan_order_discard(doc);
+    for (struct plan *p = doc->first_plan; p; p = p->next)
+        by_id_free(p);
     store_free(&doc->nodes);
     store_free(&doc->blocks);
     free(doc->far_names);
@@ -117,55 +128,65 @@ struct plan_section *plan_add_section(struct plan *p, enum section_kind kind, st
  * nodes never move, so the parser keeps pointers to them while the array grows, and tree
  * links are 32-bit offsets.  The first 4 MB come in 64 KB steps of 4 KB pages (a pasted plan
  * costs no more than before), then steps of an eighth of what is used, readied as the arena
- * readies its big chunks (freshmem_prepare: huge pages where free). */
+ * readies its big chunks (freshmem_prepare: huge pages where free).  A big text's store
+ * skips the small steps: on the benchmark VM each 4 KB page's first fault costs about 12 us
+ * (4 MB of them 12 ms, against 0.3 ms as two huge pages), and a text of 8 MB and more
+ * nearly always holds megabytes of nodes, so a 2 MB first step wastes nothing that counts. */
 #define STORE_HUGE ((size_t)2 << 20)
 #define STORE_SMALL ((size_t)4 << 20)
 #define STORE_MIN_NODES ((size_t)1 << 22)
 #define STORE_ARENA_TEXT ((size_t)64 << 10) /* texts up to this size: the arena */
+#define STORE_BIG_TEXT ((size_t)8 << 20)     /* texts from this size on: no small steps */
 
 static size_t round_up(size_t n, size_t to)
 {
     return (n + to - 1) / to * to;
 }
 
-static bool store_reserve(struct plan_store *st, size_t bytes)
+/* small: the bytes made usable in small steps first (STORE_SMALL, or 0 for a big text). */
+static bool store_reserve(struct plan_store *st, size_t bytes, size_t small)
 {
     bytes = round_up(bytes, STORE_HUGE);
-    /* 2 MB alignment: huge pages line up with the steps past STORE_SMALL. */
+    /* 2 MB alignment: huge pages line up with the steps past the small ones. */
     char *base = freshmem_reserve(bytes, STORE_HUGE, PROT_NONE, MAP_NORESERVE);
     if (!base)
         return false;
     st->base = base;
     st->reserved = bytes;
     st->committed = 0;
+    st->small = small;
     return true;
 }
 
-/* At least `bytes` of the store usable (zeroed). */
-static bool store_commit(struct plan_store *st, size_t bytes)
+/* store_commit's growth (rare: once in a 64 KB or 2 MB step). */
+static NOINLINE bool store_grow(struct plan_store *st, size_t bytes)
 {
-    if (bytes <= st->committed)
-        return true;
     if (bytes > st->reserved)
         return false;
     size_t to;
-    if (bytes <= STORE_SMALL) {
+    if (bytes <= st->small) {
         to = round_up(bytes, (size_t)64 << 10);
     } else {
         size_t step = st->committed / 8 > STORE_HUGE ? st->committed / 8 : STORE_HUGE;
-        size_t from = st->committed > STORE_SMALL ? st->committed : STORE_SMALL;
+        size_t from = st->committed > st->small ? st->committed : st->small;
         to = round_up(bytes > from + step ? bytes : from + step, STORE_HUGE);
     }
     if (to > st->reserved)
         to = st->reserved;
     if (mprotect(st->base + st->committed, to - st->committed, PROT_READ | PROT_WRITE) != 0)
         return false;
-    if (to > STORE_SMALL) {
-        size_t from = st->committed > STORE_SMALL ? st->committed : STORE_SMALL;
+    if (to > st->small) {
+        size_t from = st->committed > st->small ? st->committed : st->small;
         freshmem_prepare(st->base + from, to - from);
     }
     st->committed = to;
     return true;
+}
+
+/* At least `bytes` of the store usable (zeroed).  Asked once a node and once a block. */
+static inline bool store_commit(struct plan_store *st, size_t bytes)
+{
+    return bytes <= st->committed || store_grow(st, bytes);
 }
 
 static void store_free(struct plan_store *st)
@@ -225,7 +246,8 @@ static bool nodes_store_init(struct document *doc)
     if (doc->nodes_are_lines && len && len <= STORE_ARENA_TEXT)
         return store_in_arena(doc, &doc->nodes,
                               text_node_bound(doc->src.text, len) * sizeof(struct plan_node));
-    return store_reserve(&doc->nodes, store_nodes(doc) * sizeof(struct plan_node));
+    return store_reserve(&doc->nodes, store_nodes(doc) * sizeof(struct plan_node),
+                         len >= STORE_BIG_TEXT ? 0 : STORE_SMALL);
 }
 
 struct plan_node *plan_node_new(struct plan_section *s)
@@ -270,14 +292,8 @@ struct slice plan_node_far_name_(const struct plan_node *n)
     return n->section->plan->doc->far_names[n->name_off_];
 }
 
-void plan_node_set_name(struct plan_node *n, struct slice name)
+void plan_node_set_far_name_(struct plan_node *n, struct slice name)
 {
-    intptr_t off = name.len ? (intptr_t)name.ptr - (intptr_t)n->text_ptr_ : 0;
-    if (off >= INT32_MIN && off <= INT32_MAX && name.len < UINT32_MAX) {
-        n->name_off_ = (int32_t)off;
-        n->name_len_ = (uint32_t)name.len;
-        return;
-    }
     /* Not within 2 GB of the text (a test's name beside a text on the stack): kept aside. */
     struct document *doc = n->section->plan->doc;
     size_t cap = doc->cap_far_names;
@@ -295,7 +311,7 @@ void plan_node_set_name(struct plan_node *n, struct slice name)
     n->name_len_ = UINT32_MAX;
 }
 
-void plan_node_set_text(struct plan_node *n, struct slice text)
+void plan_node_set_text_(struct plan_node *n, struct slice text)
 {
     struct slice name = plan_node_name(n);
     n->text_ptr_ = text.ptr;
@@ -344,8 +360,9 @@ bool plan_node_set_details(struct plan_node *n, struct slice text, uint32_t text
 {
     struct document *doc = n->section->plan->doc;
     size_t bytes = doc->nodes.reserved / sizeof(struct plan_node) * sizeof(struct plan_node_block);
-    if (!doc->blocks.base && !(doc->nodes.in_arena ? store_in_arena(doc, &doc->blocks, bytes)
-                                                   : store_reserve(&doc->blocks, bytes)))
+    if (!doc->blocks.base &&
+        !(doc->nodes.in_arena ? store_in_arena(doc, &doc->blocks, bytes)
+                              : store_reserve(&doc->blocks, bytes, doc->nodes.small)))
         return false;
     size_t i = plan_node_index(n);
     if (!store_commit(&doc->blocks, (i + 1) * sizeof(struct plan_node_block)))
@@ -465,6 +482,18 @@ static struct plan_node *node_base(const struct document *doc)
     return (struct plan_node *)(void *)doc->nodes.base;
 }
 
+/* A plan's by_id from this size on has a mapping of its own. */
+#define BY_ID_MAPPED ((size_t)1 << 20)
+
+static void by_id_free(struct plan *p)
+{
+    if (p->by_id_mapped)
+        munmap(p->by_id, p->by_id_mapped);
+    p->by_id_mapped = 0;
+    p->by_id = NULL;
+    p->by_id_len = 0;
+}
+
 /* by_id of every plan, from the finishing order: ids[i] is the id of node i of the store
  * (the record's, which kept them as the nodes were made) or, without ids, read from the
  * nodes walked in finishing order. */
@@ -484,8 +513,15 @@ static bool set_by_id(struct document *doc, const int32_t *ids)
         /* Ids come from the input: cap the table so "(999999999)" cannot eat memory. */
         if (max_id < 0 || (size_t)max_id >= 4 * (total + 16))
             continue;
+        by_id_free(p);
         p->by_id_len = (uint32_t)max_id + 1;
-        p->by_id = arena_alloc(&doc->arena, p->by_id_len * sizeof *p->by_id);
+        size_t bytes = p->by_id_len * sizeof *p->by_id;
+        /* A million ids take 4 MB: from the arena that was a calloc, a 4 KB page fault every
+           1,024 ids (12 ms on the benchmark VM); mapped, huge pages or one call. */
+        if (bytes >= BY_ID_MAPPED)
+            p->by_id = freshmem_map(bytes, &p->by_id_mapped);
+        else
+            p->by_id = arena_alloc(&doc->arena, bytes);
         if (!p->by_id)
             return false;
         size_t i = plan_start;
@@ -582,6 +618,7 @@ struct plan_order {
                                    finishing order while the record holds) */
     int32_t *ids;               /* ids[i]: node i's id, read once the node is filled (settle) */
     size_t cap_ids;
+    bool ids_mapped;            /* ids is a freshmem_record of cap_ids, not malloc's */
     size_t settled;             /* nodes [0, settled) have their id read and were compared */
     size_t first_unsorted;      /* first i with node i-1 after node i in the input, or
                                    SIZE_MAX: all_nodes_ is needed only then */
@@ -617,17 +654,32 @@ void plan_order_discard(struct document *doc)
     struct plan_order *o = doc->order;
     if (!o)
         return;
-    free(o->ids);
+    if (o->ids_mapped)
+        freshmem_unmap(o->ids, o->cap_ids * sizeof *o->ids);
+    else
+        free(o->ids);
     free(o->path);
     free(o);
     doc->order = NULL;
 }
 
 /* The first id: from here on ids are kept (a plan without "(N)" ids, the simple mode, keeps
- * none: 4 bytes an operator less at the model's peak). */
-static bool order_ids_start(struct plan_order *o, size_t upto)
+ * none: 4 bytes an operator less at the model's peak).  For a big text's store the array is
+ * a record as long as the store can hold nodes (address space; its pages present as written,
+ * as huge pages where cheap): grown by realloc it was a 4 KB page fault every 1,024 nodes
+ * (about 12 ms for a million on the benchmark VM). */
+static NOINLINE bool order_ids_start(const struct document *doc, struct plan_order *o,
+                                     size_t upto)
 {
-    if (!grow_array((void **)&o->ids, &o->cap_ids, upto + 1, sizeof *o->ids))
+    size_t most = doc->nodes.reserved / sizeof(struct plan_node);
+    if (doc->nodes.base && !doc->nodes.in_arena && !doc->nodes.small && most > upto) {
+        o->ids = freshmem_record(most * sizeof *o->ids);
+        if (o->ids) {
+            o->cap_ids = most;
+            o->ids_mapped = true;
+        }
+    }
+    if (!o->ids && !grow_array((void **)&o->ids, &o->cap_ids, upto + 1, sizeof *o->ids))
         return false;
     for (size_t i = 0; i < upto; i++) /* bound: the nodes before the first id */
         o->ids[i] = -1;
@@ -643,13 +695,14 @@ static inline void order_settle(struct document *doc, struct plan_order *o)
     /* Bound: the nodes made since the last call (one, as the builder calls it). */
     for (size_t i = o->settled; i < o->n; i++) {
         int32_t id = base[i].id;
-        if (id >= 0 && !o->ids && !order_ids_start(o, i)) {
+        if (id >= 0 && !o->ids && !order_ids_start(doc, o, i)) {
             o->broken = true;
             return;
         }
         if (o->ids) {
             if (i >= o->cap_ids &&
-                !grow_array((void **)&o->ids, &o->cap_ids, i + 1, sizeof *o->ids)) {
+                (o->ids_mapped ||
+                 !grow_array((void **)&o->ids, &o->cap_ids, i + 1, sizeof *o->ids))) {
                 o->broken = true;
                 return;
             }

@@ -30,6 +30,10 @@
  *   subquery or cached plan that Spark printed inside its parent.  A blank line separates
  *   sections.  Warnings are NOT written here (main prints them on stderr). */
 enum sp_status emit_print(FILE *out, const struct document *doc, struct diag *err);
+/* emit_print renders a section of min_nodes operators or more on two threads, in chunks of
+ * chunk_nodes, written in order (the same bytes); 0 restores each default (16,384 and
+ * 4,096).  For tests. */
+void emit_set_print_parallel(size_t min_nodes, size_t chunk_nodes);
 
 /* One JSON object for doc, on one line, terminated by "\n":
  *   {"file": NAME, "plans": [{"line", "adaptive", "isFinalPlan", "sections": [{"kind",

@@ -541,15 +541,16 @@ END_TEST
 START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
 {
     /* The whole-text look for "... N more characters", "... N more fields" and
-     * "Statistics(" reads 32 bytes a step: marks at every place in a step, across two steps
-     * and in the last bytes, after a few kilobytes of plan; on one thread and on two (the
-     * text cut in two between them). */
-    for (unsigned run = 0; run < 2 * 34 * 50; run++) {
-        unsigned pad = run % 34, tail = run / 34 % 50;
-        analyze_set_parallel_min(run < 34 * 50 ? 0 : 2);
+     * "Statistics(" reads 64 bytes a step (AVX2) or 32 (SSE2): marks at every place in a
+     * step, across two steps and in the last bytes, after a few kilobytes of plan; on one
+     * thread and on two (the text cut in two between them), with each step width. */
+    for (unsigned run = 0; run < 4 * 66 * 50; run++) {
+        unsigned pad = run % 66, tail = run / 66 % 50;
+        analyze_set_parallel_min(run / (66 * 50) % 2 ? 2 : 0);
+        analyze_set_marks_avx2(run < 2 * 66 * 50);
         char text[8192];
         size_t used = (size_t)snprintf(text, sizeof text, "== Physical Plan ==\n*(1) Project [c%.*s#0]\n",
-                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
         for (unsigned i = 1; i < 60; i++)
             used += (size_t)snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c%u#%u]\n",
                                      (int)(i - 1) * 3, "", i, i);
@@ -565,13 +566,14 @@ START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
         done(&l);
     }
     /* The look tests two bytes at each start ("Tr" here): the mark at every place of a
-     * 32-byte step, with texts that look like it but are not ("Tree", "T r", "truncated"). */
-    for (unsigned run = 0; run < 2 * 40; run++) {
-        unsigned pad = run % 40;
-        analyze_set_parallel_min(run < 40 ? 0 : 2);
+     * 64-byte step, with texts that look like it but are not ("Tree", "T r", "truncated"). */
+    for (unsigned run = 0; run < 4 * 72; run++) {
+        unsigned pad = run % 72;
+        analyze_set_parallel_min(run / 72 % 2 ? 2 : 0);
+        analyze_set_marks_avx2(run < 2 * 72);
         char text[16384];
         size_t used = (size_t)snprintf(text, sizeof text, "== Physical Plan ==\n*(1) Project [c%.*s#0]\n",
-                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
         for (unsigned i = 1; i < 60; i++)
             used += (size_t)snprintf(text + used, sizeof text - used,
                                      "%*s+- *(1) Project [Tree%u#%u, T r#1, truncated#2, Stat#3]\n",
@@ -584,6 +586,7 @@ START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
         done(&l);
     }
     analyze_set_parallel_min(0);
+    analyze_set_marks_avx2(true);
 }
 END_TEST
 

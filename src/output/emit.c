@@ -55,39 +55,53 @@ static bool chunk_grow(struct out *o, size_t n)
     return true;
 }
 
-/* Room for n more bytes (n below OUT_CAP): a stream's buffer is written out, a chunk's
- * grows. */
-static void out_room(struct out *o, size_t n)
+/* out_room's and out_bytes's way when the buffer is full: kept out of line, so that the
+ * common case (room left) stays a compare and a copy in every caller. */
+__attribute__((noinline)) static void out_make_room(struct out *o, size_t n)
 {
-    if (n <= o->cap - o->len)
-        return;
     if (o->f)
         out_flush(o);
     else
         chunk_grow(o, n);
 }
 
-static void out_bytes(struct out *o, const char *p, size_t n)
+__attribute__((noinline)) static void out_bytes_full(struct out *o, const char *p, size_t n)
 {
-    if (n > o->cap - o->len) {
-        if (!o->f) {
-            if (!chunk_grow(o, n))
-                return;
-        } else {
-            out_flush(o);
-            if (n >= OUT_CAP) {
-                /* Long runs (a 50 MB line) go straight to the stream, no copy. */
-                if (!o->error && fwrite(p, 1, n, o->f) != n)
-                    o->error = errno ? errno : EIO;
-                return;
-            }
+    if (!o->f) {
+        if (!chunk_grow(o, n))
+            return;
+    } else {
+        out_flush(o);
+        if (n >= OUT_CAP) {
+            /* Long runs (a 50 MB line) go straight to the stream, no copy. */
+            if (!o->error && fwrite(p, 1, n, o->f) != n)
+                o->error = errno ? errno : EIO;
+            return;
         }
     }
     memcpy(o->buf + o->len, p, n);
     o->len += n;
 }
 
-static void out_char(struct out *o, char c)
+/* Room for n more bytes (n below OUT_CAP): a stream's buffer is written out, a chunk's
+ * grows. */
+static inline void out_room(struct out *o, size_t n)
+{
+    if (n > o->cap - o->len)
+        out_make_room(o, n);
+}
+
+static inline void out_bytes(struct out *o, const char *p, size_t n)
+{
+    if (n > o->cap - o->len) {
+        out_bytes_full(o, p, n);
+        return;
+    }
+    memcpy(o->buf + o->len, p, n);
+    o->len += n;
+}
+
+static inline void out_char(struct out *o, char c)
 {
     out_room(o, 1);
     o->buf[o->len++] = c;

@@ -1,7 +1,8 @@
 /* emit: the non-interactive outputs, `--print` (an indented outline) and `--json`.
  *
  * Owns nothing: reads a parsed document and writes to a stream through its own 64 KiB
- * buffer (one fwrite per buffer, so output runs at `cat` speed).  Never recurses on tree
+ * buffer (one fwrite per buffer, so output runs at `cat` speed).  A big section of --print
+ * is put together on two threads, in chunks written in order (emit_set_print_parallel).  Never recurses on tree
  * depth: the JSON walk follows parent/sibling links and closes brackets while climbing.
  * Never touches curses.  Every byte of plan text in --print goes through sanitize;
  * JSON strings are escaped (control characters as \u00XX, invalid UTF-8 as \ufffd).

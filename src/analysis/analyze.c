@@ -740,11 +740,15 @@ static void add_shuffle(struct ctx *c, const struct plan_node *n, enum partition
     }
 }
 
-static void rule_exchange(struct ctx *c, const struct plan_node *n)
+/* executor_broadcast: node_is_executor_broadcast(n) when the caller knows it already (1 or
+ * 0), else -1. */
+static void rule_exchange(struct ctx *c, const struct plan_node *n, int executor_broadcast)
 {
     enum partitioning_kind kind;
     struct slice part = node_partitioning(n, &kind);
-    if (node_is_executor_broadcast(n)) {
+    if (executor_broadcast < 0)
+        executor_broadcast = node_is_executor_broadcast(n);
+    if (executor_broadcast) {
         /* Photon's executor-side broadcast: a single-partition shuffle every task reads. */
         if (!message_wanted(c, RULE_BROADCAST)) {
             add(c, RULE_BROADCAST, n, "%s", "");
@@ -1703,11 +1707,19 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
             i += n->subtree_size;  /* skip the whole Initial Plan subtree */
             continue;
         }
+        size_t shuffles = k->sum.shuffles, broadcasts = k->sum.broadcasts;
         const struct catalog_entry *e = op_counter_node(k, n); /* node_entry(n) */
         if (node_is_label(n) || !e)
             continue;
         switch (e->role) {
-        case CAT_SHUFFLE: rule_exchange(c, n); break;
+        case CAT_SHUFFLE:
+            /* The count has just told an executor-side broadcast from a shuffle (it counted
+               the node as the one or the other) and the rule asks the same: not twice (a
+               look through the node's text and details, and its parent's). */
+            rule_exchange(c, n, k->sum.broadcasts != broadcasts ? 1
+                                : k->sum.shuffles != shuffles   ? 0
+                                                                : -1);
+            break;
         case CAT_BROADCAST: rule_broadcast(c, n); break;
         case CAT_JOIN: rule_join(c, n, e); break;
         case CAT_FILTER: rule_filter_over_scan(c, n); break;

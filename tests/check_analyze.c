@@ -538,6 +538,41 @@ START_TEST(truncated_lists_and_plans_are_reported_with_the_setting)
 }
 END_TEST
 
+START_TEST(executor_side_broadcasts_are_told_from_shuffles_once)
+{
+    /* Photon's executor-side broadcast is a shuffle exchange by name: the rule pass's count
+       tells it from a shuffle, and the exchange rule takes that answer (also when the
+       origin is on the query stage above the exchange). */
+    const char *text =
+        "== Physical Plan ==\n"
+        "BroadcastHashJoin [a#1], [b#2], Inner, BuildRight\n"
+        ":- Exchange hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, [id=#1]\n"
+        ":  +- LocalTableScan [a#1]\n"
+        "+- BroadcastHashJoin [b#2], [c#3], Inner, BuildRight\n"
+        "   :- Exchange SinglePartition, EXECUTOR_BROADCAST, [id=#2]\n"
+        "   :  +- LocalTableScan [b#2]\n"
+        "   +- ShuffleQueryStage 3, EXECUTOR_BROADCAST\n"
+        "      +- Exchange SinglePartition\n"
+        "         +- LocalTableScan [c#3]\n";
+    struct linted l = lint(text);
+    ck_assert_uint_eq(count(&l, RULE_BROADCAST, NULL), 2);
+    ck_assert(message_has(&l, RULE_BROADCAST, "executor-side broadcast (EXECUTOR_BROADCAST)"));
+    ck_assert_uint_eq(count(&l, RULE_SHUFFLE, NULL), 1);
+    ck_assert_uint_eq(l.a->summary.n_broadcasts, 2);
+    ck_assert_uint_eq(l.a->summary.n_shuffles, 1);
+    done(&l);
+    struct document *doc = tu_parse(text);
+    struct analysis *a;
+    struct diag err = {0};
+    ck_assert_int_eq(analyze_document_counts(doc, &a, &err), SP_OK);
+    ck_assert_uint_eq(a->summary.n_broadcasts, 2);
+    ck_assert_uint_eq(a->summary.n_shuffles, 1);
+    ck_assert_uint_eq(a->summary.shuffles[PART_HASH], 1);
+    analysis_free(a);
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
 {
     /* The whole-text look for "... N more characters", "... N more fields" and
@@ -1630,6 +1665,7 @@ Suite *analyze_suite(void)
     TCase *tc = tcase_create("rules");
     tcase_add_test(tc, a_needle_is_found_at_every_offset_as_a_plain_search_finds_it);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
+    tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);
     tcase_add_test(tc, lists_and_schemas_are_counted_to_their_closing_bracket);
     tcase_add_test(tc, every_exchange_is_counted_and_named_by_its_key);
     tcase_add_test(tc, single_partition_warns_for_a_window_without_partition_by_only);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sparkplan/analyze.h"
+#include "sparkplan/insight.h"
 #include "sparkplan/nodeinfo.h"
 #include "sparkplan/opclass.h"
 #include "sparkplan/rows.h"
@@ -537,18 +538,54 @@ START_TEST(truncated_lists_and_plans_are_reported_with_the_setting)
 }
 END_TEST
 
+START_TEST(executor_side_broadcasts_are_told_from_shuffles_once)
+{
+    /* Photon's executor-side broadcast is a shuffle exchange by name: the rule pass's count
+       tells it from a shuffle, and the exchange rule takes that answer (also when the
+       origin is on the query stage above the exchange). */
+    const char *text =
+        "== Physical Plan ==\n"
+        "BroadcastHashJoin [a#1], [b#2], Inner, BuildRight\n"
+        ":- Exchange hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, [id=#1]\n"
+        ":  +- LocalTableScan [a#1]\n"
+        "+- BroadcastHashJoin [b#2], [c#3], Inner, BuildRight\n"
+        "   :- Exchange SinglePartition, EXECUTOR_BROADCAST, [id=#2]\n"
+        "   :  +- LocalTableScan [b#2]\n"
+        "   +- ShuffleQueryStage 3, EXECUTOR_BROADCAST\n"
+        "      +- Exchange SinglePartition\n"
+        "         +- LocalTableScan [c#3]\n";
+    struct linted l = lint(text);
+    ck_assert_uint_eq(count(&l, RULE_BROADCAST, NULL), 2);
+    ck_assert(message_has(&l, RULE_BROADCAST, "executor-side broadcast (EXECUTOR_BROADCAST)"));
+    ck_assert_uint_eq(count(&l, RULE_SHUFFLE, NULL), 1);
+    ck_assert_uint_eq(l.a->summary.n_broadcasts, 2);
+    ck_assert_uint_eq(l.a->summary.n_shuffles, 1);
+    done(&l);
+    struct document *doc = tu_parse(text);
+    struct analysis *a;
+    struct diag err = {0};
+    ck_assert_int_eq(analyze_document_counts(doc, &a, &err), SP_OK);
+    ck_assert_uint_eq(a->summary.n_broadcasts, 2);
+    ck_assert_uint_eq(a->summary.n_shuffles, 1);
+    ck_assert_uint_eq(a->summary.shuffles[PART_HASH], 1);
+    analysis_free(a);
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
 {
     /* The whole-text look for "... N more characters", "... N more fields" and
-     * "Statistics(" reads 32 bytes a step: marks at every place in a step, across two steps
-     * and in the last bytes, after a few kilobytes of plan; on one thread and on two (the
-     * text cut in two between them). */
-    for (unsigned run = 0; run < 2 * 34 * 50; run++) {
-        unsigned pad = run % 34, tail = run / 34 % 50;
-        analyze_set_parallel_min(run < 34 * 50 ? 0 : 2);
+     * "Statistics(" reads 64 bytes a step (AVX2) or 32 (SSE2): marks at every place in a
+     * step, across two steps and in the last bytes, after a few kilobytes of plan; on one
+     * thread and on two (the text cut in two between them), with each step width. */
+    for (unsigned run = 0; run < 4 * 66 * 50; run++) {
+        unsigned pad = run % 66, tail = run / 66 % 50;
+        analyze_set_parallel_min(run / (66 * 50) % 2 ? 2 : 0);
+        analyze_set_marks_avx2(run < 2 * 66 * 50);
         char text[8192];
         size_t used = (size_t)snprintf(text, sizeof text, "== Physical Plan ==\n*(1) Project [c%.*s#0]\n",
-                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
         for (unsigned i = 1; i < 60; i++)
             used += (size_t)snprintf(text + used, sizeof text - used, "%*s+- *(1) Project [c%u#%u]\n",
                                      (int)(i - 1) * 3, "", i, i);
@@ -564,13 +601,14 @@ START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
         done(&l);
     }
     /* The look tests two bytes at each start ("Tr" here): the mark at every place of a
-     * 32-byte step, with texts that look like it but are not ("Tree", "T r", "truncated"). */
-    for (unsigned run = 0; run < 2 * 40; run++) {
-        unsigned pad = run % 40;
-        analyze_set_parallel_min(run < 40 ? 0 : 2);
+     * 64-byte step, with texts that look like it but are not ("Tree", "T r", "truncated"). */
+    for (unsigned run = 0; run < 4 * 72; run++) {
+        unsigned pad = run % 72;
+        analyze_set_parallel_min(run / 72 % 2 ? 2 : 0);
+        analyze_set_marks_avx2(run < 2 * 72);
         char text[16384];
         size_t used = (size_t)snprintf(text, sizeof text, "== Physical Plan ==\n*(1) Project [c%.*s#0]\n",
-                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+                                       (int)pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
         for (unsigned i = 1; i < 60; i++)
             used += (size_t)snprintf(text + used, sizeof text - used,
                                      "%*s+- *(1) Project [Tree%u#%u, T r#1, truncated#2, Stat#3]\n",
@@ -583,6 +621,7 @@ START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
         done(&l);
     }
     analyze_set_parallel_min(0);
+    analyze_set_marks_avx2(true);
 }
 END_TEST
 
@@ -837,6 +876,87 @@ static char *many_findings_plan(size_t blocks)
     return text;
 }
 
+/* ---- the summary's scan lines on two threads ------------------------------------------------ */
+
+static char *summary_text(const struct document *doc, const struct analysis *a, size_t *len)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    struct diag err = {0};
+    ck_assert_int_eq(insight_print_summary(f, doc, a, &err), SP_OK);
+    long size = ftell(f);
+    ck_assert_int_ge(size, 0);
+    rewind(f);
+    char *buf = malloc((size_t)size + 1);
+    ck_assert_ptr_nonnull(buf);
+    ck_assert_uint_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
+    buf[size] = '\0';
+    fclose(f);
+    *len = (size_t)size;
+    return buf;
+}
+
+/* --summary's text of doc with its scan lines made on one thread, then on two in chunks of
+ * chunk lines: the same bytes. */
+static void expect_summary_two_threads_same(const struct document *doc, size_t chunk,
+                                            const char *what)
+{
+    struct analysis *a;
+    struct diag err = {0};
+    ck_assert_int_eq(analyze_document_counts(doc, &a, &err), SP_OK);
+    size_t len1, len2;
+    insight_set_scans_parallel(SIZE_MAX, 0);
+    char *one = summary_text(doc, a, &len1);
+    insight_set_scans_parallel(1, chunk);
+    char *two = summary_text(doc, a, &len2);
+    insight_set_scans_parallel(0, 0);
+    size_t at = 0;
+    while (at < len1 && at < len2 && one[at] == two[at]) /* bound: the text */
+        at++;
+    ck_assert_msg(len1 == len2 && at == len1, "%s (chunks of %zu): the summary on two threads "
+                  "differs at byte %zu of %zu / %zu", what, chunk, at, len1, len2);
+    free(one);
+    free(two);
+    analysis_free(a);
+}
+
+/* 20,000 scans, a few with a table name that is not printable ASCII (their lines take the
+ * one-thread way in the middle of a chunk), in chunks of 1, 3, 1,000 and the default. */
+START_TEST(summary_scan_lines_on_two_threads_are_the_one_thread_lines)
+{
+    size_t len;
+    char *text = tu_union_plan(30000, false, "", &len);
+    static const unsigned odd[] = {5, 2000, 2002, 4097, 29999};
+    for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
+        char line[64];
+        snprintf(line, sizeof line, "- Scan parquet t%u (", odd[k]);
+        char *at = strstr(text, line);
+        ck_assert_ptr_nonnull(at);
+        at[strlen("- Scan parquet ")] = '\x7f';
+    }
+    struct document *doc = tu_parse(text);
+    static const size_t chunks[] = {1, 3, 1000, 0};
+    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+        expect_summary_two_threads_same(doc, chunks[k], "30,000 operators");
+    struct analysis *a;
+    struct diag err = {0};
+    ck_assert_int_eq(analyze_document_counts(doc, &a, &err), SP_OK);
+    ck_assert_uint_eq(a->summary.n_scans, 20000);
+    char *sum = summary_text(doc, a, &len);
+    ck_assert_ptr_nonnull(strstr(sum, ": Scan parquet ^?2000, 1 column read\n"));
+    free(sum);
+    analysis_free(a);
+    document_free(doc);
+    free(text);
+    for (size_t i = 0; i < n_sample_files; i++) {
+        doc = tu_parse(sample_files[i].data);
+        expect_summary_two_threads_same(doc, 1, sample_files[i].name);
+        expect_summary_two_threads_same(doc, 2, sample_files[i].name);
+        document_free(doc);
+    }
+}
+END_TEST
+
 START_TEST(two_threads_find_what_one_finds_in_the_same_order)
 {
     /* Past the cap of 5,000 kept findings a rule, in each half of the two threads too. */
@@ -991,6 +1111,7 @@ static int visit_two_threads(const char *path, const struct stat *st, int type, 
     if (load_path(path, &doc, &err) != SP_OK)
         return 0;
     expect_two_threads_agree(doc, path);
+    expect_summary_two_threads_same(doc, 2, path);
     struct analysis *a;
     analyze_set_parallel_min(2);
     ck_assert_int_eq(analyze_document_counts(doc, &a, &err), SP_OK);
@@ -1544,6 +1665,7 @@ Suite *analyze_suite(void)
     TCase *tc = tcase_create("rules");
     tcase_add_test(tc, a_needle_is_found_at_every_offset_as_a_plain_search_finds_it);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
+    tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);
     tcase_add_test(tc, lists_and_schemas_are_counted_to_their_closing_bracket);
     tcase_add_test(tc, every_exchange_is_counted_and_named_by_its_key);
     tcase_add_test(tc, single_partition_warns_for_a_window_without_partition_by_only);
@@ -1569,6 +1691,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, the_summary_pass_of_a_big_plan_stops_when_cancelled);
     tcase_add_test(tc, exchange_partitionings_are_read_in_any_case_with_a_glued_prefix);
     tcase_add_test(tc, two_threads_find_what_one_finds_in_the_same_order);
+    tcase_add_test(tc, summary_scan_lines_on_two_threads_are_the_one_thread_lines);
     tcase_add_test(tc, counters_split_anywhere_and_merged_count_what_the_header_counts);
     tcase_add_test(tc, a_finding_past_the_cap_leaves_the_kept_ones_as_they_are);
     suite_add_tcase(s, tc);

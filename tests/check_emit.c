@@ -1,5 +1,6 @@
 /* emit: --print outline and --json, on documents built by hand (independent of the parser). */
 #include <check.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "jsonlint.h"
 #include "sparkplan/emit.h"
 #include "sparkplan/plan.h"
+#include "sparkplan/sample.h"
 #include "testutil.h"
 
 /* An empty document with one plan and one section titled title. */
@@ -302,6 +304,113 @@ START_TEST(deep_chain_emits_without_recursion)
 }
 END_TEST
 
+/* ---- --print on two threads: the same bytes as on one ------------------------------------ */
+
+/* emit_print of doc on one thread, then in chunks of chunk operators on two; fails the test
+ * at the first byte where they differ. */
+static void expect_two_thread_print_same(const struct document *doc, size_t chunk,
+                                         const char *what)
+{
+    emit_set_print_parallel(SIZE_MAX, 0);
+    size_t len1, len2;
+    char *one = emit_to_string(doc, false, &len1);
+    emit_set_print_parallel(1, chunk);
+    char *two = emit_to_string(doc, false, &len2);
+    emit_set_print_parallel(0, 0);
+    size_t at = 0;
+    while (at < len1 && at < len2 && one[at] == two[at]) /* bound: the output */
+        at++;
+    ck_assert_msg(len1 == len2 && at == len1, "%s (chunks of %zu): two threads differ at byte "
+                  "%zu of %zu / %zu", what, chunk, at, len1, len2);
+    free(one);
+    free(two);
+}
+
+START_TEST(two_thread_print_is_the_one_thread_print_on_every_sample)
+{
+    for (size_t i = 0; i < n_sample_files; i++) {
+        struct document *doc = tu_parse(sample_files[i].data);
+        /* chunks of 1, 2 and 3 operators: every chunk boundary lands somewhere new */
+        for (size_t chunk = 1; chunk <= 3; chunk++)
+            expect_two_thread_print_same(doc, chunk, sample_files[i].name);
+        document_free(doc);
+    }
+}
+END_TEST
+
+/* Several sections of thousands of operators, long node texts among short ones (a text of
+ * 1 MB and more is a chunk of its own, written straight to the stream), special bytes, and
+ * deep nodes: the chunked two-thread path against the one-thread loop. */
+START_TEST(two_thread_print_keeps_order_across_chunks_and_long_texts)
+{
+    struct document *doc;
+    struct plan_section *s = new_section(&doc, "== Physical Plan ==");
+    size_t long_len = (1u << 20) + 17;
+    char *long_text = malloc(long_len + 1);
+    ck_assert_ptr_nonnull(long_text);
+    for (size_t i = 0; i < long_len; i++)
+        long_text[i] = (char)('a' + i % 26);
+    long_text[long_len / 2] = '\x1b'; /* sanitized in the middle of a long run */
+    long_text[long_len] = '\0';
+    struct plan_node *parent = NULL;
+    char text[64];
+    for (uint32_t i = 0; i < 20000; i++) {
+        const char *t = text;
+        if (i == 7 || i == 8 || i == 12345 || i == 19999)
+            t = long_text;
+        else
+            snprintf(text, sizeof text, "Project [c%u#%u]%s", i, i, i % 97 ? "" : " \x07" "bell");
+        struct plan_node *n = new_node(s, i % 5 ? parent : NULL, "Project", t, i + 1);
+        n->stage = i % 3 ? (int32_t)(i % 1000) : -1;
+        n->id = i % 4 ? (int32_t)i : -1;
+        parent = i % 300 ? n : NULL;
+    }
+    struct plan_section *s2 = plan_add_section(doc->first_plan, SECTION_OPTIMIZED,
+                                               slice_cstr(""), 30000);
+    ck_assert_ptr_nonnull(s2);
+    for (uint32_t i = 0; i < 5000; i++)
+        new_node(s2, NULL, "Filter", "Filter (a#1 > 1)", 30000 + i);
+    ck_assert(document_finish(doc));
+    expect_two_thread_print_same(doc, 0, "default chunks");
+    expect_two_thread_print_same(doc, 1, "chunks of one");
+    expect_two_thread_print_same(doc, 1000, "chunks of 1000");
+    document_free(doc);
+    free(long_text);
+}
+END_TEST
+
+static size_t n_printed_files;
+
+static int visit_print_two_threads(const char *path, const struct stat *st, int type,
+                                   struct FTW *ftw)
+{
+    (void)st, (void)ftw;
+    if (type != FTW_F || !strstr(path, ".txt"))
+        return 0;
+    struct document *doc;
+    struct diag err = {0};
+    if (load_path(path, &doc, &err) != SP_OK)
+        return 0;
+    expect_two_thread_print_same(doc, 7, path);
+    document_free(doc);
+    n_printed_files++;
+    return 0;
+}
+
+START_TEST(two_thread_print_is_the_one_thread_print_on_the_corpus)
+{
+    const char *dir = tu_corpus_dir();
+    if (!dir) {
+        fprintf(stderr, "two_thread_print_is_the_one_thread_print_on_the_corpus: no corpus, "
+                        "skipped\n");
+        return;
+    }
+    n_printed_files = 0;
+    ck_assert_int_eq(nftw(dir, visit_print_two_threads, 16, FTW_PHYS), 0);
+    ck_assert_uint_gt(n_printed_files, 100);
+}
+END_TEST
+
 Suite *emit_suite(void)
 {
     Suite *s = suite_create("emit");
@@ -315,6 +424,12 @@ Suite *emit_suite(void)
     tcase_add_test(tc, json_numbers_keep_their_value);
     tcase_add_test(tc, special_bytes_are_caught_at_every_offset);
     tcase_add_test(tc, deep_chain_emits_without_recursion);
+    tcase_add_test(tc, two_thread_print_is_the_one_thread_print_on_every_sample);
+    tcase_add_test(tc, two_thread_print_keeps_order_across_chunks_and_long_texts);
     suite_add_tcase(s, tc);
+    TCase *corpus = tcase_create("corpus");
+    tcase_set_timeout(corpus, 300);
+    tcase_add_test(corpus, two_thread_print_is_the_one_thread_print_on_the_corpus);
+    suite_add_tcase(s, corpus);
     return s;
 }

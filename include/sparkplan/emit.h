@@ -1,7 +1,8 @@
 /* emit: the non-interactive outputs, `--print` (an indented outline) and `--json`.
  *
  * Owns nothing: reads a parsed document and writes to a stream through its own 64 KiB
- * buffer (one fwrite per buffer, so output runs at `cat` speed).  Never recurses on tree
+ * buffer (one fwrite per buffer, so output runs at `cat` speed).  A big section of --print
+ * is put together on two threads, in chunks written in order (emit_set_print_parallel).  Never recurses on tree
  * depth: the JSON walk follows parent/sibling links and closes brackets while climbing.
  * Never touches curses.  Every byte of plan text in --print goes through sanitize;
  * JSON strings are escaped (control characters as \u00XX, invalid UTF-8 as \ufffd).
@@ -30,6 +31,10 @@
  *   subquery or cached plan that Spark printed inside its parent.  A blank line separates
  *   sections.  Warnings are NOT written here (main prints them on stderr). */
 enum sp_status emit_print(FILE *out, const struct document *doc, struct diag *err);
+/* emit_print renders a section of min_nodes operators or more on two threads, in chunks of
+ * chunk_nodes, written in order (the same bytes); 0 restores each default (16,384 and
+ * 4,096).  For tests. */
+void emit_set_print_parallel(size_t min_nodes, size_t chunk_nodes);
 
 /* One JSON object for doc, on one line, terminated by "\n":
  *   {"file": NAME, "plans": [{"line", "adaptive", "isFinalPlan", "sections": [{"kind",

@@ -22,6 +22,10 @@ enum sp_status insight_print_lint(FILE *out, const struct document *doc,
 /* The summary block of one document. */
 enum sp_status insight_print_summary(FILE *out, const struct document *doc,
                                      const struct analysis *a, struct diag *err);
+/* The summary's scan lines are put together on two threads from min_scans scans on, in
+ * chunks of chunk lines, written in order (the same bytes); 0 restores each default
+ * (16,384 and 2,048).  For tests. */
+void insight_set_scans_parallel(size_t min_scans, size_t chunk);
 
 /* The catalogue entry for an operator name or node text, wrapped to `width` columns.
  * *known is false when nothing matched (then only a "not in the catalogue" line is

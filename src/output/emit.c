@@ -2,6 +2,8 @@
 #include "sparkplan/emit.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,18 +14,23 @@
 #endif
 
 #include "sparkplan/sanitize.h"
+#include "sparkplan/thread.h"
 
 /* ---- buffered output ------------------------------------------------------------------ */
 
 #define OUT_CAP (1u << 16)
 
+/* Output goes to a stream through a 64 KB buffer, or (a chunk of --print rendered on two
+ * threads, emit_print below) into a heap buffer that grows until the chunk's turn to be
+ * written comes. */
 struct out {
-    FILE *f;
-    size_t len;
+    FILE *f;        /* NULL: a chunk buffer (heap, grows) */
+    char *buf;
+    size_t len, cap;
     int error;  /* errno of the first failed write, 0 while all is well */
     emit_node_extra extra;  /* emit_json_plans: more keys for each node, or NULL */
     void *extra_ctx;
-    char buf[OUT_CAP];
+    char fixed[OUT_CAP];    /* a stream's buffer (buf points here) */
 };
 
 static void out_flush(struct out *o)
@@ -33,9 +40,38 @@ static void out_flush(struct out *o)
     o->len = 0;
 }
 
-static void out_bytes(struct out *o, const char *p, size_t n)
+/* A chunk buffer with room for n more bytes; false (the error set, what was rendered
+ * dropped) when no memory for them. */
+static bool chunk_grow(struct out *o, size_t n)
 {
-    if (n > OUT_CAP - o->len) {
+    size_t cap = o->cap * 2 > o->len + n ? o->cap * 2 : o->len + n;
+    char *nb = realloc(o->buf, cap);
+    if (!nb) {
+        o->error = ENOMEM;
+        o->len = 0;
+        return n <= o->cap;
+    }
+    o->buf = nb;
+    o->cap = cap;
+    return true;
+}
+
+/* out_room's and out_bytes's way when the buffer is full: kept out of line, so that the
+ * common case (room left) stays a compare and a copy in every caller. */
+__attribute__((noinline)) static void out_make_room(struct out *o, size_t n)
+{
+    if (o->f)
+        out_flush(o);
+    else
+        chunk_grow(o, n);
+}
+
+__attribute__((noinline)) static void out_bytes_full(struct out *o, const char *p, size_t n)
+{
+    if (!o->f) {
+        if (!chunk_grow(o, n))
+            return;
+    } else {
         out_flush(o);
         if (n >= OUT_CAP) {
             /* Long runs (a 50 MB line) go straight to the stream, no copy. */
@@ -48,10 +84,27 @@ static void out_bytes(struct out *o, const char *p, size_t n)
     o->len += n;
 }
 
-static void out_char(struct out *o, char c)
+/* Room for n more bytes (n below OUT_CAP): a stream's buffer is written out, a chunk's
+ * grows. */
+static inline void out_room(struct out *o, size_t n)
 {
-    if (o->len == OUT_CAP)
-        out_flush(o);
+    if (n > o->cap - o->len)
+        out_make_room(o, n);
+}
+
+static inline void out_bytes(struct out *o, const char *p, size_t n)
+{
+    if (n > o->cap - o->len) {
+        out_bytes_full(o, p, n);
+        return;
+    }
+    memcpy(o->buf + o->len, p, n);
+    o->len += n;
+}
+
+static inline void out_char(struct out *o, char c)
+{
+    out_room(o, 1);
     o->buf[o->len++] = c;
 }
 
@@ -136,7 +189,9 @@ static struct out *out_new(FILE *f)
     struct out *o = malloc(sizeof *o);
     if (o) {
         o->f = f;
+        o->buf = o->fixed;
         o->len = 0;
+        o->cap = OUT_CAP;
         o->error = 0;
         o->extra = NULL;
         o->extra_ctx = NULL;
@@ -269,8 +324,7 @@ static bool text_shows_id(struct slice text, const char *d, size_t nd)
 
 static void print_node(struct out *o, const struct plan_node *n)
 {
-    if (OUT_CAP - o->len < PRINT_PREFIX_MAX)
-        out_flush(o);
+    out_room(o, PRINT_PREFIX_MAX);
     char *w = o->buf + o->len;
     uint32_t depth = n->depth;
     if (depth <= EMIT_PRINT_MAX_INDENT) {
@@ -310,6 +364,170 @@ static void print_node(struct out *o, const struct plan_node *n)
     out_char(o, '\n');
 }
 
+/* ---- a big section's lines on two threads --------------------------------------------- */
+
+/* Writing a million-operator outline is about a third rendering the lines and two thirds
+ * the kernel taking the bytes into the output file's pages (fresh memory for it, on the
+ * benchmark VM).  From print_parallel_min operators on, a section's lines are rendered in
+ * chunks of consecutive operators (pre-order), by this thread and a second one, each
+ * into a buffer of its own, and each chunk is written when every chunk before it has been:
+ * while one thread writes, the other renders the next chunk.  The chunks are the same
+ * bytes in the same order the one-thread loop writes (tests/check_emit.c compares them). */
+#define PRINT_PARALLEL_MIN 16384
+/* A chunk ends after this many operators or this much node text: a few hundred KB of
+   output, so the buffers stay in the cache and each is asked for once. */
+#define PRINT_CHUNK_NODES 4096
+#define PRINT_CHUNK_TEXT (256u << 10)
+/* A node text this long is a chunk of its own, written straight to the stream when its
+   turn comes (the one-thread path copies no long run either). */
+#define PRINT_LONG_TEXT (1u << 20)
+
+static size_t print_parallel_min = PRINT_PARALLEL_MIN;
+static size_t print_chunk_nodes = PRINT_CHUNK_NODES;
+
+void emit_set_print_parallel(size_t min_nodes, size_t chunk_nodes)
+{
+    print_parallel_min = min_nodes ? min_nodes : PRINT_PARALLEL_MIN;
+    print_chunk_nodes = chunk_nodes ? chunk_nodes : PRINT_CHUNK_NODES;
+}
+
+struct print_team {
+    const struct plan_section *s;
+    FILE *f;
+    bool pipe_blocked;    /* SIGPIPE blocked in the thread that called emit_print */
+    pthread_mutex_t mu;
+    pthread_cond_t turn;
+    uint32_t next_node;   /* the first operator no thread has taken yet */
+    uint64_t next_chunk;  /* the number the next chunk taken gets */
+    uint64_t written;     /* chunks written (or skipped after an error), in order */
+    int error;            /* set only by the thread whose turn it is */
+};
+
+/* The end of the chunk starting at operator first (under the team's lock). */
+static uint32_t chunk_end(const struct plan_section *s, uint32_t first, bool *direct)
+{
+    uint32_t end = first;
+    size_t text = 0;
+    *direct = false;
+    /* Bound: print_chunk_nodes operators. */
+    while (end < s->n_nodes && end - first < print_chunk_nodes && text < PRINT_CHUNK_TEXT) {
+        size_t len = plan_node_text(plan_section_node(s, end)).len;
+        if (len >= PRINT_LONG_TEXT) {
+            if (end == first) {
+                *direct = true;
+                end++;
+            }
+            break;
+        }
+        text += len;
+        end++;
+    }
+    return end;
+}
+
+/* One thread's part: takes chunks until none is left, renders each into its own buffer and
+ * writes it in its turn.  Runs on both threads (or alone on this one). */
+static void *print_chunks(void *arg)
+{
+    struct print_team *t = arg;
+    const struct plan_section *s = t->s;
+    struct out *o = out_new(NULL);
+    char *heap = o ? malloc(PRINT_CHUNK_TEXT * 2) : NULL;
+    pthread_mutex_lock(&t->mu);
+    if (!heap) {
+        if (!t->error)
+            t->error = ENOMEM;
+        /* Takes no chunk: the other thread (or, alone, nobody) does the rest.  An error
+           stops the taking, so the rest are only skipped. */
+        pthread_mutex_unlock(&t->mu);
+        free(o);
+        return NULL;
+    }
+    size_t heap_cap = PRINT_CHUNK_TEXT * 2;
+    /* Bound: each round takes at least one operator. */
+    while (t->next_node < s->n_nodes && !t->error) {
+        bool direct;
+        uint32_t first = t->next_node, end = chunk_end(s, first, &direct);
+        uint64_t me = t->next_chunk++;
+        t->next_node = end;
+        if (!direct) {
+            pthread_mutex_unlock(&t->mu);
+            o->f = NULL;
+            o->buf = heap;
+            o->cap = heap_cap;
+            o->len = 0;
+            o->error = 0;
+            for (uint32_t i = first; i < end; i++)
+                print_node(o, plan_section_node(s, i));
+            heap = o->buf;
+            heap_cap = o->cap;
+            pthread_mutex_lock(&t->mu);
+        }
+        while (t->written != me) /* bound: the other thread's one chunk */
+            pthread_cond_wait(&t->turn, &t->mu);
+        pthread_mutex_unlock(&t->mu);
+        /* This thread's turn: nobody else writes the stream or t->error now. */
+        if (!t->error) {
+            if (direct) {
+                o->f = t->f;
+                o->buf = o->fixed;
+                o->cap = OUT_CAP;
+                o->len = 0;
+                o->error = 0;
+                print_node(o, plan_section_node(s, first));
+                out_flush(o);
+            } else if (!o->error && o->len && fwrite(o->buf, 1, o->len, t->f) != o->len) {
+                o->error = errno ? errno : EIO;
+            }
+            t->error = o->error;
+        }
+        pthread_mutex_lock(&t->mu);
+        t->written++;
+        pthread_cond_broadcast(&t->turn);
+    }
+    pthread_mutex_unlock(&t->mu);
+    free(heap);
+    free(o);
+    return NULL;
+}
+
+/* The second thread: print_chunks with SIGPIPE as the calling thread has it (thread_start_quiet
+ * blocks it), so that a write to a closed pipe ends the program as the one-thread path's
+ * does, rather than failing with EPIPE. */
+static void *print_helper(void *arg)
+{
+    struct print_team *t = arg;
+    if (!t->pipe_blocked) {
+        sigset_t pipe;
+        sigemptyset(&pipe);
+        sigaddset(&pipe, SIGPIPE);
+        pthread_sigmask(SIG_UNBLOCK, &pipe, NULL);
+    }
+    return print_chunks(t);
+}
+
+/* The operators of s, on two threads (see above); o's buffer is written out first. */
+static void print_nodes_parallel(struct out *o, const struct plan_section *s)
+{
+    out_flush(o);
+    if (o->error)
+        return;
+    struct print_team t = {.s = s, .f = o->f};
+    sigset_t mask;
+    pthread_sigmask(SIG_SETMASK, NULL, &mask);
+    t.pipe_blocked = sigismember(&mask, SIGPIPE) == 1;
+    pthread_mutex_init(&t.mu, NULL);
+    pthread_cond_init(&t.turn, NULL);
+    pthread_t th;
+    bool two = thread_start_quiet(&th, print_helper, &t);
+    print_chunks(&t);
+    if (two)
+        pthread_join(th, NULL);
+    pthread_cond_destroy(&t.turn);
+    pthread_mutex_destroy(&t.mu);
+    o->error = t.error;
+}
+
 static void print_section(struct out *o, const struct plan_section *s)
 {
     if (s->title.len) {
@@ -320,6 +538,10 @@ static void print_section(struct out *o, const struct plan_section *s)
         out_cstr(o, " plan (no header) ==");
     }
     out_char(o, '\n');
+    if (s->n_nodes >= print_parallel_min) {
+        print_nodes_parallel(o, s);
+        return;
+    }
     for (const struct plan_node *n = s->first_root; n; n = plan_node_next_preorder(n))
         print_node(o, n);
 }

@@ -2,6 +2,8 @@
 #include "sparkplan/insight.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include "sparkplan/nodeinfo.h"
 #include "sparkplan/sample.h"
 #include "sparkplan/sanitize.h"
+#include "sparkplan/thread.h"
 #include "sparkplan/wrap.h"
 
 static enum sp_status write_status(FILE *out, struct diag *err)
@@ -383,52 +386,192 @@ static void scan_line_slow(struct out_buf *o, const struct scan_info *sc, struct
     ob_str(o, "\n");
 }
 
+/* Can sc's line be put together in place (scan_line_fast)?  Names short enough that the
+ * whole line stays under SCAN_LINE_MAX (numbers, words and separators take under 160
+ * bytes), and printable ASCII (all of them in practice; others take the pieces' way). */
+static bool scan_line_usual(struct slice op, struct slice table)
+{
+    return op.len + table.len <= SCAN_LINE_MAX - 160 && all_printable(op.ptr, op.len) &&
+           all_printable(table.ptr, table.len);
+}
+
+/* The usual line of sc at p (room for SCAN_LINE_MAX bytes); returns its end. */
+static char *scan_line_fast(char *p, const struct scan_info *sc, struct slice op,
+                            struct slice table)
+{
+    p = PUT_LIT(p, "  line ");
+    p = put_long(p, (long)sc->node->line);
+    p = PUT_LIT(p, ": ");
+    memcpy(p, op.ptr, op.len);
+    p += op.len;
+    if (table.len) {
+        *p++ = ' ';
+        memcpy(p, table.ptr, table.len);
+        p += table.len;
+    }
+    if (sc->read_columns >= 0)
+        p = PUT_COUNT(p, sc->read_columns, " column read", " columns read");
+    if (sc->pushed_filters >= 0)
+        p = PUT_COUNT(p, sc->pushed_filters, " pushed filter", " pushed filters");
+    if (sc->partition_filters > 0) {
+        p = PUT_COUNT(p, sc->partition_filters, " partition filter", " partition filters");
+        if (sc->dynamic_pruning)
+            p = PUT_LIT(p, " (dynamic pruning)");
+    }
+    *p++ = '\n';
+    return p;
+}
+
+/* A scan's line and names are read from its node and the node's text, far apart in a big
+ * plan: the node of the scan 16 ahead and the text of the one 8 ahead (its node asked for
+ * 8 scans ago) are asked for now.  A macro: GCC took a function doing only this for one
+ * without effects and dropped its calls (the lines then took three times as long). */
+#define PREFETCH_SCAN(s, i, end)                                                             \
+    do {                                                                                     \
+        if ((i) + 16 < (end))                                                                \
+            __builtin_prefetch((s)->scans[(i) + 16].node);                                   \
+        if ((i) + 8 < (end))                                                                 \
+            __builtin_prefetch(plan_node_text((s)->scans[(i) + 8].node).ptr);                \
+    } while (0)
+
+/* The lines of scans [from, to) through o. */
+static void scan_lines(struct out_buf *o, const struct summary *s, size_t from, size_t to)
+{
+    _Static_assert(sizeof o->b > 2 * SCAN_LINE_MAX, "a line fits the buffer");
+    for (size_t i = from; i < to; i++) {
+        PREFETCH_SCAN(s, i, to);
+        const struct scan_info *sc = &s->scans[i];
+        struct slice op = scan_info_op(sc), table = scan_info_table(sc);
+        if (!scan_line_usual(op, table)) {
+            scan_line_slow(o, sc, op, table);
+            continue;
+        }
+        if (o->len + SCAN_LINE_MAX > sizeof o->b)
+            ob_flush(o);
+        o->len = (size_t)(scan_line_fast(o->b + o->len, sc, op, table) - o->b);
+    }
+}
+
+/* ---- a big plan's scan lines on two threads ------------------------------------------------ */
+
+/* A million-operator plan keeps 150,000 scans: their lines are 13 MB, put together from
+ * nodes and text far apart in memory, then taken in by the kernel.  From SCANS_PARALLEL_MIN
+ * scans on, chunks of SCANS_CHUNK lines are put together by this thread and a second one,
+ * each into a buffer of its own, and each chunk is written when every chunk before it has
+ * been, while the other thread works on the next (the same bytes in the same order:
+ * tests/check_analyze.c compares the summary with the one-thread one).  A chunk stops at
+ * the first line that is not the usual kind; the rest of it is written the one-thread way,
+ * straight to the stream, in its turn. */
+#define SCANS_PARALLEL_MIN 16384u
+#define SCANS_CHUNK 2048u
+
+static size_t scans_parallel_min = SCANS_PARALLEL_MIN, scans_chunk = SCANS_CHUNK;
+
+void insight_set_scans_parallel(size_t min_scans, size_t chunk)
+{
+    scans_parallel_min = min_scans ? min_scans : SCANS_PARALLEL_MIN;
+    scans_chunk = chunk ? chunk : SCANS_CHUNK;
+}
+
+struct scan_team {
+    const struct summary *s;
+    FILE *out;
+    bool pipe_blocked;    /* SIGPIPE blocked in the thread that prints the summary */
+    pthread_mutex_t mu;
+    pthread_cond_t turn;
+    size_t next;          /* the first scan no thread has taken yet */
+    uint64_t next_chunk;  /* the number the next chunk taken gets */
+    uint64_t written;     /* chunks written, in order */
+};
+
+static void *scan_chunks(void *arg)
+{
+    struct scan_team *t = arg;
+    const struct summary *s = t->s;
+    char *buf = malloc(scans_chunk * SCAN_LINE_MAX);
+    struct out_buf *o = malloc(sizeof *o);
+    bool ok = buf && o;
+    pthread_mutex_lock(&t->mu);
+    /* Bound: each round takes at least one scan (without memory, none: the other thread,
+       or the caller after it, takes them all). */
+    while (ok && t->next < s->n_scans) {
+        size_t first = t->next, end = s->n_scans - first > scans_chunk ? first + scans_chunk
+                                                                       : s->n_scans;
+        uint64_t me = t->next_chunk++;
+        t->next = end;
+        pthread_mutex_unlock(&t->mu);
+        char *p = buf;
+        size_t i = first;
+        for (; i < end; i++) { /* bound: the chunk */
+            PREFETCH_SCAN(s, i, end);
+            const struct scan_info *sc = &s->scans[i];
+            struct slice op = scan_info_op(sc), table = scan_info_table(sc);
+            if (!scan_line_usual(op, table))
+                break;
+            p = scan_line_fast(p, sc, op, table);
+        }
+        pthread_mutex_lock(&t->mu);
+        while (t->written != me) /* bound: the other thread's one chunk */
+            pthread_cond_wait(&t->turn, &t->mu);
+        pthread_mutex_unlock(&t->mu);
+        /* This thread's turn: nobody else writes the stream now. */
+        if (p > buf)
+            fwrite(buf, 1, (size_t)(p - buf), t->out);
+        if (i < end) {
+            o->out = t->out;
+            o->len = 0;
+            scan_lines(o, s, i, end);
+            ob_flush(o);
+        }
+        pthread_mutex_lock(&t->mu);
+        t->written++;
+        pthread_cond_broadcast(&t->turn);
+    }
+    pthread_mutex_unlock(&t->mu);
+    free(buf);
+    free(o);
+    return NULL;
+}
+
+/* The second thread: scan_chunks with SIGPIPE as the calling thread has it (thread_start_quiet
+ * blocks it), so that a write to a closed pipe ends the program as the one-thread path's
+ * does. */
+static void *scan_helper(void *arg)
+{
+    struct scan_team *t = arg;
+    if (!t->pipe_blocked) {
+        sigset_t pipe;
+        sigemptyset(&pipe);
+        sigaddset(&pipe, SIGPIPE);
+        pthread_sigmask(SIG_UNBLOCK, &pipe, NULL);
+    }
+    return scan_chunks(t);
+}
+
 static void print_scans(FILE *out, const struct summary *s)
 {
     struct out_buf o = {.out = out};
-    _Static_assert(sizeof o.b > 2 * SCAN_LINE_MAX, "a line fits the buffer");
-    for (size_t i = 0; i < s->n_scans; i++) {
-        /* A scan's line and names are read from its node and the node's text, far apart in
-         * a big plan: the node of the scan 16 ahead and the text of the one 8 ahead (its
-         * node asked for 8 scans ago) are asked for now. */
-        if (i + 16 < s->n_scans)
-            __builtin_prefetch(s->scans[i + 16].node);
-        if (i + 8 < s->n_scans)
-            __builtin_prefetch(plan_node_text(s->scans[i + 8].node).ptr);
-        const struct scan_info *sc = &s->scans[i];
-        struct slice op = scan_info_op(sc), table = scan_info_table(sc);
-        /* The usual line, put together in place: names short enough that the whole line
-         * stays under SCAN_LINE_MAX (numbers, words and separators take under 160 bytes). */
-        if (op.len + table.len > SCAN_LINE_MAX - 160 || !all_printable(op.ptr, op.len) ||
-            !all_printable(table.ptr, table.len)) {
-            scan_line_slow(&o, sc, op, table);
-            continue;
-        }
-        if (o.len + SCAN_LINE_MAX > sizeof o.b)
-            ob_flush(&o);
-        char *p = o.b + o.len;
-        p = PUT_LIT(p, "  line ");
-        p = put_long(p, (long)sc->node->line);
-        p = PUT_LIT(p, ": ");
-        memcpy(p, op.ptr, op.len);
-        p += op.len;
-        if (table.len) {
-            *p++ = ' ';
-            memcpy(p, table.ptr, table.len);
-            p += table.len;
-        }
-        if (sc->read_columns >= 0)
-            p = PUT_COUNT(p, sc->read_columns, " column read", " columns read");
-        if (sc->pushed_filters >= 0)
-            p = PUT_COUNT(p, sc->pushed_filters, " pushed filter", " pushed filters");
-        if (sc->partition_filters > 0) {
-            p = PUT_COUNT(p, sc->partition_filters, " partition filter", " partition filters");
-            if (sc->dynamic_pruning)
-                p = PUT_LIT(p, " (dynamic pruning)");
-        }
-        *p++ = '\n';
-        o.len = (size_t)(p - o.b);
+    if (s->n_scans < scans_parallel_min) {
+        scan_lines(&o, s, 0, s->n_scans);
+        ob_flush(&o);
+        return;
     }
+    struct scan_team t = {.s = s, .out = out};
+    sigset_t mask;
+    pthread_sigmask(SIG_SETMASK, NULL, &mask);
+    t.pipe_blocked = sigismember(&mask, SIGPIPE) == 1;
+    pthread_mutex_init(&t.mu, NULL);
+    pthread_cond_init(&t.turn, NULL);
+    pthread_t th;
+    bool two = thread_start_quiet(&th, scan_helper, &t);
+    scan_chunks(&t);
+    if (two)
+        pthread_join(th, NULL);
+    pthread_cond_destroy(&t.turn);
+    pthread_mutex_destroy(&t.mu);
+    /* Every chunk taken was written in its turn; what no thread could take (no memory for
+       its buffers) is written here, after them. */
+    scan_lines(&o, s, t.next, s->n_scans);
     ob_flush(&o);
 }
 

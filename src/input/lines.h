@@ -72,6 +72,19 @@ struct cleaner {
     bool input_written;     /* lines were written over src->bytes: src->bytes is no longer
                                the input (clean.c, clean_literal.c) */
     const struct clean_scan_hook *hook; /* the decoded text's quick scan, or NULL (clean.h) */
+    /* The literal step's text of an input that is one line holding one string (an event
+       log's line): decoded over the input from its first byte, lines each ended by '\n'
+       (the last one's '\n' still to write when add_newline), every line from input line
+       orig; lines is empty meanwhile.  cl_compact_lines makes the lines it stands for
+       (clean_literal.c); decoded_text_done takes the text without them. */
+    struct {
+        bool on;
+        bool add_newline;
+        bool needs_steps;   /* a line breaks a rule of decoded_text_done (cl_line_needs_steps) */
+        uint32_t orig;
+        uint32_t n_lines;
+        size_t len;         /* bytes decoded, add_newline's '\n' not counted */
+    } compact;
     bool nomem;
 };
 

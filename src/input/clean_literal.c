@@ -479,9 +479,14 @@ static bool asm_flush(struct assembler *as)
 /* A line the compact assembler ends (it is not pushed). */
 static void asm_compact_line(struct assembler *as, const char *p, size_t len, size_t len_cut)
 {
-    struct cl_line l = {p, (uint32_t)len, as->open_orig};
     as->cut_cr = as->cut_cr || len != len_cut || len > UINT32_MAX;
-    as->needs_steps = as->needs_steps || cl_line_needs_steps(&l, as->after_blank);
+    /* A line at column 0 that no digit starts and no blank ends breaks no rule of
+       cl_line_needs_steps (the details lines, most of a formatted plan): not asked. */
+    if (len && !as->needs_steps &&
+        (p[0] == ' ' || (p[0] >= '0' && p[0] <= '9') || p[len - 1] == ' ' || p[len - 1] == '\t')) {
+        struct cl_line l = {p, (uint32_t)len, as->open_orig};
+        as->needs_steps = cl_line_needs_steps(&l, as->after_blank);
+    }
     as->after_blank = len == 0;
     as->n_lines++;
 }

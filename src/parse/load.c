@@ -354,6 +354,22 @@ static struct parse_split *split_for(const char *text, size_t len)
     return parse_split_new(text, len, len / 100 * SPLIT_AT_PERCENT);
 }
 
+/* Where a plan decoded from a string is split (per cent), when its details list reaches
+ * that far back.  Its pages are present (this thread has just written them), so the second
+ * thread has no first touch to pay before the split point, only the blocks to read and the
+ * scan: in a formatted plan the tree is about 30 % of the text, and a split point right after
+ * it leaves this thread the tree and taking the blocks (on the 100 MB event-log line the
+ * parse's CPU time 130-190 -> 110-120 ms at 30-40 %, the second thread's 50 -> 60-85 ms). */
+#define DECODED_SPLIT_AT_PERCENT 30
+
+/* A split point for a decoded text: from DECODED_SPLIT_AT_PERCENT on, else (the tree is
+ * longer: parse_split_new looks 1 MB past the place asked) as for a file's bytes. */
+static struct parse_split *split_for_decoded(const char *text, size_t len)
+{
+    struct parse_split *sp = parse_split_new(text, len, len / 100 * DECODED_SPLIT_AT_PERCENT);
+    return sp ? sp : split_for(text, len);
+}
+
 /* Returns the parsed document (which took over doc's input; doc is freed) when the scan
  * found nothing to clean, with the parse's status in *st; NULL otherwise, doc untouched, and
  * *scanned / *dirty say what the scan found (not run when the thread could not start). */
@@ -413,7 +429,7 @@ static bool scan_decoded_beside_parse(void *ctx, const char *text, size_t len,
     pthread_t th;
     if (len < PARALLEL_SCAN_MIN)
         return clean_quick_scan(text, len);
-    job.split = split_for(text, len);
+    job.split = split_for_decoded(text, len);
     if (!thread_start_quiet(&th, scan_main, &job)) {
         parse_split_free(job.split);
         return clean_quick_scan(text, len);

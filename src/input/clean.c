@@ -620,20 +620,6 @@ static void step_indent(struct cleaner *c)
 
 /* ---- numberedTreeString ---------------------------------------------------------------- */
 
-/* "00 ", "01 ", ... "100 ": the number (or -1) and the prefix length. */
-static long line_number_prefix(const struct cl_line *l, uint32_t *plen)
-{
-    uint32_t i = 0;
-    long v = 0;
-    while (i < l->len && is_digit(l->p[i]) && i < 9) {
-        v = v * 10 + (l->p[i] - '0');
-        i++;
-    }
-    if (i < 2 || i >= l->len || l->p[i] != ' ')
-        return -1;
-    *plen = i + 1;
-    return v;
-}
 
 /* Runs of lines numbered n, n+1, n+2 ... (continuation lines of a node string may carry no
  * number and sit between them) with a tree line among them. */
@@ -644,7 +630,7 @@ static void step_numbers(struct cleaner *c)
         uint32_t plen;
         const struct cl_line *l = &c->lines.v[i];
         /* A number starts with a digit: most lines are done after one compare. */
-        long v = l->len && is_digit(l->p[0]) ? line_number_prefix(l, &plen) : -1;
+        long v = l->len && is_digit(l->p[0]) ? cl_line_number_prefix(l, &plen) : -1;
         if (v < 0) {
             i++;
             continue;
@@ -655,7 +641,7 @@ static void step_numbers(struct cleaner *c)
         /* Bound: j only moves forward; the outer loop resumes after the run. */
         for (; j < n; j++) {
             uint32_t pl2;
-            long w = line_number_prefix(&c->lines.v[j], &pl2);
+            long w = cl_line_number_prefix(&c->lines.v[j], &pl2);
             if (w == want) {
                 /* A tree line among them (the first ones may be a node's text). */
                 struct cl_line *x = &c->lines.v[j];
@@ -671,7 +657,7 @@ static void step_numbers(struct cleaner *c)
             for (size_t m = i; m <= last; m++) {
                 uint32_t pl2;
                 struct cl_line *x = &c->lines.v[m];
-                if (line_number_prefix(x, &pl2) >= 0) {
+                if (cl_line_number_prefix(x, &pl2) >= 0) {
                     x->p += pl2;
                     x->len -= pl2;
                 }
@@ -776,26 +762,7 @@ static bool emit(struct cleaner *c)
  * lines as they are.  tests/check_clean.c compares it with every step run, over the corpus
  * wrapped in strings and mangled. */
 
-/* Does line l (after a blank line or none when after_blank) break the conditions above? */
-bool cl_line_needs_steps(const struct cl_line *l, bool after_blank)
-{
-    if (!l->len)
-        return false;
-    char last = l->p[l->len - 1];
-    if (last == ' ' || last == '\t')
-        return true;
-    uint32_t plen;
-    if (is_digit(l->p[0]) && line_number_prefix(l, &plen) >= 0)
-        return true;
-    uint32_t ind = cl_indent(l->p, l->len);
-    if (!ind)
-        return false;
-    if (after_blank)
-        return true;
-    const char *t = l->p + ind;
-    uint32_t n = l->len - ind;
-    return t[0] == '=' || (headline_first_byte(t[0]) && headline_kind(t, n) != HEAD_NONE);
-}
+/* cl_line_needs_steps (lines.c) tells whether a line breaks the conditions above. */
 
 /* The lines written over the input, each followed by '\n', each line then pointing at its
  * copy; *needs_steps: a line breaks the rule above.  Returns the bytes written. */
@@ -1238,7 +1205,7 @@ bool clean_quick_scan(const char *s, size_t n)
                 dirty = true;
             prev_prefix = px;
             uint32_t plen;
-            long num = is_digit(l->p[0]) ? line_number_prefix(l, &plen) : -1;
+            long num = is_digit(l->p[0]) ? cl_line_number_prefix(l, &plen) : -1;
             if (num >= 0 && num == prev_number + 1)
                 dirty = true;
             prev_number = num;

@@ -46,9 +46,6 @@ bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws);
 bool cl_step_literals(struct cleaner *c);  /* clean_literal.c */
 /* c->lines made from c->compact (lines.h), which is then off; false when out of memory. */
 bool cl_compact_lines(struct cleaner *c);
-/* Line l (after a blank line or none when after_blank) breaks a rule under which the text a
- * string decoded to needs no step after the literal one (clean.c, decoded_text_done). */
-bool cl_line_needs_steps(const struct cl_line *l, bool after_blank);
 bool cl_step_markup(struct cleaner *c);    /* clean_markup.c: HTML blocks, MAGIC, doc stars */
 /* Quick scan (clean_markup.c): does this non-blank line (indentation ind) need the markup
  * step?  *after_opener carries "the line before opened a doc comment" from line to line. */

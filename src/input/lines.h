@@ -88,6 +88,27 @@ struct cleaner {
     bool nomem;
 };
 
+/* "00 ", "01 ", ... "100 ": the number (or -1) and the prefix length (a numberedTreeString
+ * line). */
+static inline long cl_line_number_prefix(const struct cl_line *l, uint32_t *plen)
+{
+    uint32_t i = 0;
+    long v = 0;
+    while (i < l->len && l->p[i] >= '0' && l->p[i] <= '9' && i < 9) {
+        v = v * 10 + (l->p[i] - '0');
+        i++;
+    }
+    if (i < 2 || i >= l->len || l->p[i] != ' ')
+        return -1;
+    *plen = i + 1;
+    return v;
+}
+
+/* Line l (after a blank line or none when after_blank) breaks a rule under which the text a
+ * string decoded to needs no step after the literal one (the rules and why: above
+ * decoded_text_done in clean.c; lines.c). */
+bool cl_line_needs_steps(const struct cl_line *l, bool after_blank);
+
 /* Line arrays. */
 bool cl_push_grow(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig);
 /* Appends a line; false (c->nomem) on failure.  Inline: steps push every line they keep. */

@@ -2079,7 +2079,7 @@ START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
                     /* Nothing decoded (no plan header, no tree marker in a lone string):
                        the input stays as it is, which the mark changed (emitted, 1 line). */
                     bool decoded = !strstr(got, " bytes, 0 lines, map:");
-                    tried += decoded;
+                    tried += decoded && shortcut;
                     if (decoded && strcmp(want, got) != 0) {
                         char why[400];
                         first_difference(want, got, why, sizeof why);
@@ -2093,6 +2093,8 @@ START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
             free(text);
         }
         free(list);
+        fprintf(stderr, "clean: %zu one-line strings decoded (compact where they can be), the "
+                        "same as behind a mark\n", tried);
         ck_assert_uint_gt(tried, 1000);
     }
     free(in.p);

@@ -1999,6 +1999,109 @@ START_TEST(decoded_strings_skip_steps_only_where_they_change_nothing)
 }
 END_TEST
 
+/* An input that is one line holding one string (an event log's line) is decoded without an
+   array of its lines (c->compact, clean_literal.c); behind a UTF-8 byte-order mark the same
+   line takes the way every other input takes (its line does not start the buffer), and gives
+   the same text, map, depths and notes.  The corpus plans as Spark printed them and mangled
+   (trailing blanks, tabs, carriage returns, numbered lines, indentation: the lines the
+   steps must see), in an event log's record and as a bare string, with and without the
+   line's '\n', and shapes at the edges: a '\r' before a decoded '\n' (the lines are pushed
+   after all), a backslash written (another pass), text kept after the string, two strings,
+   a string ending in '\n', an empty one. */
+START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
+{
+    static const char *const edges[] = {
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\n* Range (1)\\n\"}\n",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\n* Range (1)\"}",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\r\\n* Range (1)\\r\\n\"}\n",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\n* Range (1)\\r\"}\n",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\n* Filter (a#1 = \\\\n)\\n+- Range (1)\\n\"}\n",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\n* Range (1)\\n\"} what it printed\n",
+        "{\"a\":\"x\\ny\",\"physicalPlanDescription\":\"== Physical Plan ==\\n* Range (1)\\n\"}\n",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\n\\n\\n   * Range (1)\\n00 Range\\n\"}\n",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\n* Range (1)   \\n\\t+- x\\n\"}\n",
+        "\"== Physical Plan ==\\n\"\n",
+        "'== Physical Plan ==\\n+- Range (1)\\n'",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\u000a* Range \\u00e9 \\x41\\t(1)\\n\"}\n",
+    };
+    struct sb in = {0}, bom = {0};
+    size_t tried = 0;
+    for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++) {
+        in.n = 0;
+        sb_str(&in, edges[k]);
+        bom.n = 0;
+        sb_str(&bom, "\xEF\xBB\xBF");
+        sb_put(&bom, in.p, in.n);
+        for (int shortcut = 0; shortcut < 2; shortcut++) {
+            char *want = cleaned_with(bom.p, bom.n, shortcut, NULL);
+            char *got = cleaned_with(in.p, in.n, shortcut, NULL);
+            if (strcmp(want, got) != 0) {
+                char why[400];
+                first_difference(want, got, why, sizeof why);
+                ck_abort_msg("edge %zu, shortcut %d: %s", k, shortcut, why);
+            }
+            free(want);
+            free(got);
+        }
+    }
+    const char *dir = tu_corpus_dir();
+    if (dir) {
+        char *list = corpus_plan_list(dir);
+        size_t f = 0, nm = sizeof MANGLERS / sizeof MANGLERS[0];
+        for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
+            size_t len;
+            char *text = corpus_read(dir, p, &len);
+            if (!text)
+                continue;
+            for (unsigned v = 0; v < 4; v++) {
+                struct sb mangled = {0};
+                sb_str(&mangled, "");
+                if (v == 0)
+                    sb_str(&mangled, text);
+                else if (v < 3)
+                    m_random(text, &mangled, (unsigned)f * 4 + v);
+                else if (MANGLERS[f % nm].fn != m_numbered)
+                    MANGLERS[f % nm].fn(text, &mangled);
+                else
+                    sb_str(&mangled, text);
+                in.n = 0;
+                sb_str(&in, "");
+                m_json(mangled.p, &in);
+                /* Every other one without its line's '\n'. */
+                if ((f + v) % 2 && in.n && in.p[in.n - 1] == '\n')
+                    in.p[--in.n] = '\0';
+                bom.n = 0;
+                sb_str(&bom, "\xEF\xBB\xBF");
+                sb_put(&bom, in.p, in.n);
+                for (int shortcut = 0; shortcut < 2; shortcut++) {
+                    char *want = cleaned_with(bom.p, bom.n, shortcut, NULL);
+                    char *got = cleaned_with(in.p, in.n, shortcut, NULL);
+                    /* Nothing decoded (no plan header, no tree marker in a lone string):
+                       the input stays as it is, which the mark changed (emitted, 1 line). */
+                    bool decoded = !strstr(got, " bytes, 0 lines, map:");
+                    tried += decoded && shortcut;
+                    if (decoded && strcmp(want, got) != 0) {
+                        char why[400];
+                        first_difference(want, got, why, sizeof why);
+                        ck_abort_msg("%s, variant %u, shortcut %d: %s", p, v, shortcut, why);
+                    }
+                    free(want);
+                    free(got);
+                }
+                free(mangled.p);
+            }
+            free(text);
+        }
+        free(list);
+        fprintf(stderr, "clean: %zu one-line strings decoded (compact where they can be), the "
+                        "same as behind a mark\n", tried);
+        ck_assert_uint_gt(tried, 1000);
+    }
+    free(in.p);
+    free(bom.p);
+}
+END_TEST
+
 Suite *clean_suite(void)
 {
     Suite *s = suite_create("clean");
@@ -2036,6 +2139,7 @@ Suite *clean_suite(void)
     tcase_add_test(tk, quick_scan_never_skips_a_needed_rewrite);
     tcase_add_test(tk, quick_scan_gives_the_verdict_it_always_gave);
     tcase_add_test(tk, decoded_strings_skip_steps_only_where_they_change_nothing);
+    tcase_add_test(tk, a_line_that_is_one_string_decodes_as_among_other_lines);
     tcase_add_test(tk, spark_output_gives_the_same_tree_with_and_without_clean_up);
     suite_add_tcase(s, tk);
     return s;

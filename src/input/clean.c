@@ -629,20 +629,6 @@ static void step_indent(struct cleaner *c)
 
 /* ---- numberedTreeString ---------------------------------------------------------------- */
 
-/* "00 ", "01 ", ... "100 ": the number (or -1) and the prefix length. */
-static long line_number_prefix(const struct cl_line *l, uint32_t *plen)
-{
-    uint32_t i = 0;
-    long v = 0;
-    while (i < l->len && is_digit(l->p[i]) && i < 9) {
-        v = v * 10 + (l->p[i] - '0');
-        i++;
-    }
-    if (i < 2 || i >= l->len || l->p[i] != ' ')
-        return -1;
-    *plen = i + 1;
-    return v;
-}
 
 /* Runs of lines numbered n, n+1, n+2 ... (continuation lines of a node string may carry no
  * number and sit between them) with a tree line among them. */
@@ -653,7 +639,7 @@ static void step_numbers(struct cleaner *c)
         uint32_t plen;
         const struct cl_line *l = &c->lines.v[i];
         /* A number starts with a digit: most lines are done after one compare. */
-        long v = l->len && is_digit(l->p[0]) ? line_number_prefix(l, &plen) : -1;
+        long v = l->len && is_digit(l->p[0]) ? cl_line_number_prefix(l, &plen) : -1;
         if (v < 0) {
             i++;
             continue;
@@ -664,7 +650,7 @@ static void step_numbers(struct cleaner *c)
         /* Bound: j only moves forward; the outer loop resumes after the run. */
         for (; j < n; j++) {
             uint32_t pl2;
-            long w = line_number_prefix(&c->lines.v[j], &pl2);
+            long w = cl_line_number_prefix(&c->lines.v[j], &pl2);
             if (w == want) {
                 /* A tree line among them (the first ones may be a node's text). */
                 struct cl_line *x = &c->lines.v[j];
@@ -680,7 +666,7 @@ static void step_numbers(struct cleaner *c)
             for (size_t m = i; m <= last; m++) {
                 uint32_t pl2;
                 struct cl_line *x = &c->lines.v[m];
-                if (line_number_prefix(x, &pl2) >= 0) {
+                if (cl_line_number_prefix(x, &pl2) >= 0) {
                     x->p += pl2;
                     x->len -= pl2;
                 }
@@ -785,45 +771,22 @@ static bool emit(struct cleaner *c)
  * lines as they are.  tests/check_clean.c compares it with every step run, over the corpus
  * wrapped in strings and mangled. */
 
-/* Does line l (after a blank line or none when after_blank) break the conditions above? */
-static bool line_needs_steps(const struct cl_line *l, bool after_blank)
-{
-    if (!l->len)
-        return false;
-    char last = l->p[l->len - 1];
-    if (last == ' ' || last == '\t')
-        return true;
-    uint32_t plen;
-    if (is_digit(l->p[0]) && line_number_prefix(l, &plen) >= 0)
-        return true;
-    uint32_t ind = cl_indent(l->p, l->len);
-    if (!ind)
-        return false;
-    if (after_blank)
-        return true;
-    const char *t = l->p + ind;
-    uint32_t n = l->len - ind;
-    return t[0] == '=' || (headline_first_byte(t[0]) && headline_kind(t, n) != HEAD_NONE);
-}
+/* cl_line_needs_steps (lines.c) tells whether a line breaks the conditions above. */
 
 /* The lines written over the input, each followed by '\n', each line then pointing at its
- * copy; *needs_steps: a line breaks the rule above.  Returns the bytes written. */
-static size_t write_lines_over_input(struct cleaner *c, bool *needs_steps)
+ * copy (decoded_text_done has checked the rule above first).  Returns the bytes written. */
+static size_t write_lines_over_input(struct cleaner *c)
 {
     char *text = c->src->bytes;
     size_t o = 0;
-    bool after_blank = true, needs = false;
     for (size_t i = 0; i < c->lines.n; i++) {
         struct cl_line *l = &c->lines.v[i];
-        needs = needs || line_needs_steps(l, after_blank);
-        after_blank = l->len == 0;
         if (l->len && l->p != text + o)
             memmove(text + o, l->p, l->len);
         l->p = text + o;
         o += l->len;
         text[o++] = '\n';
     }
-    *needs_steps = needs;
     return o;
 }
 
@@ -866,9 +829,13 @@ static bool lines_from_text(struct cleaner *c, const char *text, size_t n, const
  * and c->input_written says so), -1 out of memory.  With a hook (clean.h) the quick scan is
  * the hook's, and the map is made first, for what the hook does beside the scan; when the
  * scan finds the text dirty, that map stays unused in the source's arena (4 bytes a line). */
+static int compact_text_done(struct cleaner *c);
+
 static int decoded_text_done(struct cleaner *c)
 {
     size_t total;
+    if (c->compact.on)
+        return compact_text_done(c);
     if (!(c->changed & CL_LITERAL) || c->lines.n > UINT32_MAX - 1)
         return 0;
     /* The rule first, on the lines where they are: when a line breaks it the steps run on
@@ -877,17 +844,14 @@ static int decoded_text_done(struct cleaner *c)
        waited for here. */
     bool after_blank = true;
     for (size_t i = 0; i < c->lines.n; i++) {
-        if (line_needs_steps(&c->lines.v[i], after_blank))
+        if (cl_line_needs_steps(&c->lines.v[i], after_blank))
             return 0;
         after_blank = c->lines.v[i].len == 0;
     }
     if (!fits_in_place(c, &total))
         return 0;
-    bool needs_steps;
-    size_t n = write_lines_over_input(c, &needs_steps);
+    size_t n = write_lines_over_input(c);
     c->input_written = true;
-    if (needs_steps)
-        return 0;
     char *text = c->src->bytes;
     if (!c->hook && clean_quick_scan(text, n))
         return 0;
@@ -905,6 +869,45 @@ static int decoded_text_done(struct cleaner *c)
             return lines_from_text(c, text, n, map, n_lines) ? 0 : -1;
     }
     source_set_text(c->src, text, n, map, n_lines, NULL);
+    return 1;
+}
+
+/* decoded_text_done for the literal step's compact text (lines.h): the same steps without
+ * the array of lines (16 bytes a line: 41 MB for the 2.6 million lines of a 100 MB plan in
+ * an event log's line, fresh memory written once and read three times).  The text is where
+ * write_lines_over_input would put it (decoded from the input's first byte, no line moved
+ * by a '\r' cut or kept text), and whether a line needs the steps was noted as each line was
+ * decoded.  On every way to the steps the lines are made from the text first, as they were. */
+static int compact_text_done(struct cleaner *c)
+{
+    struct source *src = c->src;
+    size_t n = c->compact.len + c->compact.add_newline;
+    /* fits_in_place: shorter than the input (the text ends with its '\n' and a NUL inside
+       it), and written already. */
+    if (n >= src->len)
+        return 0;
+    char *text = src->bytes;
+    if (c->compact.add_newline)
+        text[c->compact.len] = '\n';
+    c->input_written = true;
+    if (c->compact.needs_steps)
+        return 0;
+    if (!c->hook && clean_quick_scan(text, n))
+        return 0;
+    uint32_t n_lines = c->compact.n_lines;
+    uint32_t *map = arena_alloc(&src->arena, ((size_t)n_lines + 1) * sizeof *map);
+    if (!map)
+        return -1;
+    /* Bound: one store a line. */
+    for (uint32_t i = 1; i <= n_lines; i++)
+        map[i] = c->compact.orig;
+    text[n] = '\0';
+    if (c->hook && c->hook->scan(c->hook->ctx, text, n, map, n_lines)) {
+        c->compact.on = false;
+        return lines_from_text(c, text, n, map, n_lines) ? 0 : -1;
+    }
+    c->compact.on = false;
+    source_set_text(src, text, n, map, n_lines, NULL);
     return 1;
 }
 
@@ -1174,7 +1177,7 @@ bool clean_quick_scan(const char *s, size_t n)
                 dirty = true;
             prev_prefix = px;
             uint32_t plen;
-            long num = is_digit(l->p[0]) ? line_number_prefix(l, &plen) : -1;
+            long num = is_digit(l->p[0]) ? cl_line_number_prefix(l, &plen) : -1;
             if (num >= 0 && num == prev_number + 1)
                 dirty = true;
             prev_number = num;
@@ -1311,6 +1314,9 @@ static enum sp_status run_pipeline(struct document *doc, struct diag *err, bool 
     }
     ok = ok && cl_step_literals(&c);
     int done = !ok ? -1 : shortcut ? decoded_text_done(&c) : 0;
+    /* The steps read lines: the compact text's are made (lines.h). */
+    if (done == 0 && c.compact.on && !cl_compact_lines(&c))
+        done = -1;
     if (taken)
         *taken = done > 0;
     if (done < 0 || (done == 0 && !steps_after_literals(&c))) {

@@ -90,6 +90,8 @@ static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, bool prev_plain,
 
 /* The steps, in pipeline order. */
 bool cl_step_literals(struct cleaner *c);  /* clean_literal.c */
+/* c->lines made from c->compact (lines.h), which is then off; false when out of memory. */
+bool cl_compact_lines(struct cleaner *c);
 bool cl_step_markup(struct cleaner *c);    /* clean_markup.c: HTML blocks, MAGIC, doc stars */
 /* Quick scan (clean_markup.c): does this non-blank line (indentation ind) need the markup
  * step?  *after_opener carries "the line before opened a doc comment" from line to line. */

@@ -253,9 +253,17 @@ struct assembler {
     uint32_t string_orig; /* the input line of the string being decoded */
     bool in_place;        /* buf is the run's own lines in the input (never ahead of them) */
     bool more;            /* a backslash was written, or text kept: another pass may decode */
+    /* Compact (lines.h, c->compact): the lines are counted and looked at as they end, not
+       pushed; a '\r' cut from a line's end is noted (the text is then not the lines). */
+    bool compact;
+    bool cut_cr;
+    bool after_blank;     /* cl_line_needs_steps' state: the line before was blank, or none */
+    bool needs_steps;
+    uint32_t n_lines;
 };
 
 static bool asm_break(struct assembler *as, size_t k);
+static void asm_compact_line(struct assembler *as, const char *p, size_t len, size_t len_cut);
 
 /* One escape at p[*i] (a backslash, or a raw '\n') written at o[*n]; both move past it.  A
  * '\n' written ends the line being assembled (asm_break at its offset base + its place). */
@@ -457,7 +465,9 @@ static bool asm_flush(struct assembler *as)
         size_t len = as->used - as->open_start;
         while (len && as->buf[as->open_start + len - 1] == '\r')
             len--;
-        if (!cl_push(as->c, as->out, as->buf + as->open_start, len, as->open_orig))
+        if (as->compact)
+            asm_compact_line(as, as->buf + as->open_start, len, as->used - as->open_start);
+        else if (!cl_push(as->c, as->out, as->buf + as->open_start, len, as->open_orig))
             return false;
     }
     as->open = false;
@@ -466,13 +476,30 @@ static bool asm_flush(struct assembler *as)
     return true;
 }
 
+/* A line the compact assembler ends (it is not pushed). */
+static void asm_compact_line(struct assembler *as, const char *p, size_t len, size_t len_cut)
+{
+    as->cut_cr = as->cut_cr || len != len_cut || len > UINT32_MAX;
+    /* A line at column 0 that no digit starts and no blank ends breaks no rule of
+       cl_line_needs_steps (the details lines, most of a formatted plan): not asked. */
+    if (len && !as->needs_steps &&
+        (p[0] == ' ' || (p[0] >= '0' && p[0] <= '9') || p[len - 1] == ' ' || p[len - 1] == '\t')) {
+        struct cl_line l = {p, (uint32_t)len, as->open_orig};
+        as->needs_steps = cl_line_needs_steps(&l, as->after_blank);
+    }
+    as->after_blank = len == 0;
+    as->n_lines++;
+}
+
 /* The decoded '\n' at as->buf[k] ends the line being built (its '\r's before it go). */
 static bool asm_break(struct assembler *as, size_t k)
 {
     size_t len2 = k - as->open_start;
     while (len2 && as->buf[as->open_start + len2 - 1] == '\r')
         len2--;
-    if (!cl_push(as->c, as->out, as->buf + as->open_start, len2, as->open_orig))
+    if (as->compact)
+        asm_compact_line(as, as->buf + as->open_start, len2, k - as->open_start);
+    else if (!cl_push(as->c, as->out, as->buf + as->open_start, len2, as->open_orig))
         return false;
     as->open_start = k + 1;
     as->open_orig = as->string_orig;
@@ -630,6 +657,93 @@ done:
     return ok;
 }
 
+/* The lines of the decoded text buf[0..used) as the assembler pushes them: one ended by
+ * each '\n' (every '\n' written ends a line, asm_break), then the rest when there is any;
+ * '\r's before a line's end cut. */
+static bool push_decoded_lines(struct cleaner *c, struct cl_lines *out, const char *buf,
+                               size_t used, uint32_t orig)
+{
+    size_t start = 0;
+    /* Bound: one line a round, each searched once. */
+    while (start < used) {
+        const char *nl = memchr(buf + start, '\n', used - start);
+        size_t end = nl ? (size_t)(nl - buf) : used, len = end - start;
+        while (len && buf[start + len - 1] == '\r')
+            len--;
+        if (!cl_push(c, out, buf + start, len, orig))
+            return false;
+        start = end + 1;
+    }
+    return true;
+}
+
+/* An input that is one line holding one string to decode, and nothing else kept (an event
+ * log's line: JSON keys and values around its plan's string are dropped): the run emit_run
+ * would decode, decoded the same way from the input's first byte, but with its lines counted
+ * and looked at as they end instead of pushed (c->compact, lines.h): the array of 16 bytes
+ * a line (41 MB for the 100 MB plan of the benchmark's line) is never made.  When a '\r'
+ * was cut from a line's end or the text may hold another escape (another pass reads the
+ * lines), the lines are pushed after all, as emit_run pushes them.  *taken false (nothing
+ * done) for any other input; false when out of memory. */
+static bool emit_compact(struct cleaner *c, struct cl_lines *out, const struct lits *first,
+                         bool *more, bool *taken)
+{
+    *taken = false;
+    if (c->lines.n != 1 || c->lines.v[0].p != c->src->bytes)
+        return true;
+    const struct cl_line *l = &c->lines.v[0];
+    size_t piece = first->n;
+    for (size_t k = 0; k < first->n; k++) {
+        if (!first->v[k].nl && first->n != 1)
+            continue;
+        if (piece != first->n)
+            return true; /* two strings to decode */
+        piece = k;
+    }
+    if (piece == first->n)
+        return true;
+    const struct lit *x = &first->v[piece];
+    size_t li = 0;
+    /* Join and drop glue before the string and after it end no line but the string's last
+       (asm_flush); text kept would be moved and pushed between lines. */
+    if (classify_glue(l->p, 0, x->a, first, &li) == G_KEEP ||
+        classify_glue(l->p, x->b + 1, l->len, first, &li) == G_KEEP)
+        return true;
+    char *over = run_in_place(c, 0, 1);
+    if (over != c->src->bytes)
+        return true;
+    struct assembler as = {.c = c, .out = out, .buf = over, .in_place = true, .compact = true,
+                           .after_blank = true};
+    if (!asm_string(&as, l->p + x->a + 1, x->b - x->a - 1, l->orig))
+        return false;
+    bool tail = as.used > as.open_start; /* a last line that no '\n' ended */
+    if (!asm_flush(&as))
+        return false;
+    *taken = true;
+    if (as.more || as.cut_cr) {
+        *more = *more || as.more;
+        return cl_lines_reserve(c, out, (size_t)as.n_lines + 1) &&
+               push_decoded_lines(c, out, as.buf, as.used, l->orig);
+    }
+    c->compact.on = true;
+    c->compact.add_newline = tail;
+    c->compact.needs_steps = as.needs_steps;
+    c->compact.orig = l->orig;
+    c->compact.n_lines = as.n_lines;
+    c->compact.len = as.used;
+    return true;
+}
+
+bool cl_compact_lines(struct cleaner *c)
+{
+    if (!c->compact.on)
+        return true;
+    c->compact.on = false;
+    cl_lines_free(&c->lines);
+    return cl_lines_reserve(c, &c->lines, (size_t)c->compact.n_lines + 1) &&
+           push_decoded_lines(c, &c->lines, c->src->bytes, c->compact.len, c->compact.orig);
+}
+
 /* One decoding pass over all lines; *changed says whether any run was decoded, *more whether
  * a decoded line may hold an escape for another pass (a backslash was written, or text kept
  * as it was).  Without one, another pass decodes nothing: the lines no run changed start and
@@ -692,6 +806,14 @@ static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
         }
         if (!header && !(marker && lone)) {
             i = j;
+            continue;
+        }
+        bool compact = false;
+        if (!*changed && i == 0 && j == n && !emit_compact(c, &out, &ls, more, &compact))
+            goto done;
+        if (compact) {
+            copied = i = j;
+            *changed = true;
             continue;
         }
         /* The first run decoded: the new array gets room for the lines as they are and the

@@ -435,3 +435,26 @@ bool cl_line_has_escaped_newline(const char *p, uint32_t len)
     }
     return false;
 }
+
+/* The rules are argued above decoded_text_done in clean.c: a blank at the end, a
+   numberedTreeString number first, an indented line after a blank line (or first), or one
+   that reads as a header or a section line once its indentation is cut. */
+bool cl_line_needs_steps(const struct cl_line *l, bool after_blank)
+{
+    if (!l->len)
+        return false;
+    char last = l->p[l->len - 1];
+    if (last == ' ' || last == '\t')
+        return true;
+    uint32_t plen;
+    if (l->p[0] >= '0' && l->p[0] <= '9' && cl_line_number_prefix(l, &plen) >= 0)
+        return true;
+    uint32_t ind = cl_indent(l->p, l->len);
+    if (!ind)
+        return false;
+    if (after_blank)
+        return true;
+    const char *t = l->p + ind;
+    uint32_t n = l->len - ind;
+    return t[0] == '=' || (headline_first_byte(t[0]) && headline_kind(t, n) != HEAD_NONE);
+}

@@ -76,6 +76,19 @@ struct cleaner {
     /* The wrap step's arrays for up to prefault->cap lines, made present on the second core
        while this one runs the steps before it (clean.c), or NULL. */
     struct cl_prefault *prefault;
+    /* The literal step's text of an input that is one line holding one string (an event
+       log's line): decoded over the input from its first byte, lines each ended by '\n'
+       (the last one's '\n' still to write when add_newline), every line from input line
+       orig; lines is empty meanwhile.  cl_compact_lines makes the lines it stands for
+       (clean_literal.c); decoded_text_done takes the text without them. */
+    struct {
+        bool on;
+        bool add_newline;
+        bool needs_steps;   /* a line breaks a rule of decoded_text_done (cl_line_needs_steps) */
+        uint32_t orig;
+        uint32_t n_lines;
+        size_t len;         /* bytes decoded, add_newline's '\n' not counted */
+    } compact;
     bool nomem;
 };
 
@@ -88,6 +101,27 @@ struct cl_prefault {
     unsigned char *kinds;
     atomic_int done;
 };
+
+/* "00 ", "01 ", ... "100 ": the number (or -1) and the prefix length (a numberedTreeString
+ * line). */
+static inline long cl_line_number_prefix(const struct cl_line *l, uint32_t *plen)
+{
+    uint32_t i = 0;
+    long v = 0;
+    while (i < l->len && l->p[i] >= '0' && l->p[i] <= '9' && i < 9) {
+        v = v * 10 + (l->p[i] - '0');
+        i++;
+    }
+    if (i < 2 || i >= l->len || l->p[i] != ' ')
+        return -1;
+    *plen = i + 1;
+    return v;
+}
+
+/* Line l (after a blank line or none when after_blank) breaks a rule under which the text a
+ * string decoded to needs no step after the literal one (the rules and why: above
+ * decoded_text_done in clean.c; lines.c). */
+bool cl_line_needs_steps(const struct cl_line *l, bool after_blank);
 
 /* Line arrays. */
 bool cl_push_grow(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig);

@@ -5,13 +5,16 @@
  * SP_ERR_NO_PLAN, every slice lies inside the text the parser read, depths follow parents,
  * line numbers stay within the input, the model finished from the builder's record of
  * node order is the one the walk over every node gives, and a parse that takes a details
- * list's blocks from a reader (parse_split_*) is the parse alone.  Not part of the Check runner (no main here).
+ * list's blocks from a reader (parse_split_*) is the parse alone, and an input of one line
+ * (a string decoded without an array of its lines, clean_literal.c) cleans up as the same
+ * line behind a byte-order mark.  Not part of the Check runner (no main here).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparkplan/clean.h"
 #include "sparkplan/emit.h"
 #include "sparkplan/load.h"
 #include "sparkplan/parse.h"
@@ -109,9 +112,59 @@ static void same_when_split(const uint8_t *data, size_t size)
     free(text);
 }
 
+/* The clean-up of data alone and behind a UTF-8 byte-order mark: the same text, map,
+   depths and notes.  Only for data of one line, the shape clean_literal.c decodes without
+   an array of lines (the mark makes it take the array's way), and a first byte that is no
+   mark already. */
+static struct document *cleaned(const char *head, size_t hn, const uint8_t *data, size_t size)
+{
+    char *copy = malloc(hn + size + 1);
+    if (!copy)
+        return NULL;
+    memcpy(copy, head, hn);
+    memcpy(copy + hn, data, size);
+    copy[hn + size] = '\0';
+    struct document *doc = document_new("fuzz", copy, hn + size);
+    struct diag err = {0};
+    if (!doc) {
+        free(copy);
+        return NULL;
+    }
+    if (clean_document_full(doc, &err) != SP_OK) {
+        document_free(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+static void same_behind_a_mark(const uint8_t *data, size_t size)
+{
+    const uint8_t *nl = size ? memchr(data, '\n', size) : NULL;
+    if (!size || (nl && nl != data + size - 1) || data[0] == 0xEF || data[0] == 0xFE ||
+        data[0] == 0xFF)
+        return;
+    struct document *a = cleaned("", 0, data, size), *b = cleaned("\xEF\xBB\xBF", 3, data, size);
+    if (a && b && (a->src.n_text_lines || a->src.text != a->src.bytes)) {
+        const struct source *x = &a->src, *y = &b->src;
+        check(x->text_len == y->text_len && memcmp(x->text, y->text, x->text_len) == 0);
+        check(x->n_text_lines == y->n_text_lines && !x->line_depth == !y->line_depth);
+        for (uint32_t i = 1; i <= x->n_text_lines; i++) {
+            check(x->line_map[i] == y->line_map[i]);
+            check(!x->line_depth || x->line_depth[i] == y->line_depth[i]);
+        }
+        check(x->n_notes == y->n_notes);
+        for (unsigned k = 0; k < x->n_notes && k < y->n_notes; k++)
+            check(x->notes[k].line == y->notes[k].line &&
+                  strcmp(x->notes[k].message, y->notes[k].message) == 0);
+    }
+    document_free(a);
+    document_free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     same_when_split(data, size);
+    same_behind_a_mark(data, size);
     char *copy = fuzz_text(data, size);
     if (!copy)
         return 0;

@@ -15,4 +15,9 @@
  * thread can be had. */
 bool thread_start_quiet(pthread_t *thread, void *(*run)(void *), void *arg);
 
+/* The same, but SIGPIPE as the calling thread has it: a worker that writes to the caller's
+ * output (--print, --summary on two threads) then ends the program on a closed pipe as the
+ * caller's own write would, instead of failing with EPIPE. */
+bool thread_start_writer(pthread_t *thread, void *(*run)(void *), void *arg);
+
 #endif

@@ -3,17 +3,30 @@
 
 #include <signal.h>
 
-bool thread_start_quiet(pthread_t *thread, void *(*run)(void *), void *arg)
+static bool start_blocking(pthread_t *thread, void *(*run)(void *), void *arg, bool keep_pipe)
 {
     /* The new thread inherits the mask in force when it is created. */
     sigset_t block, old;
+    pthread_sigmask(SIG_SETMASK, NULL, &old);
     sigfillset(&block);
     sigdelset(&block, SIGBUS);
     sigdelset(&block, SIGSEGV);
     sigdelset(&block, SIGFPE);
     sigdelset(&block, SIGILL);
-    pthread_sigmask(SIG_SETMASK, &block, &old);
+    if (keep_pipe && sigismember(&old, SIGPIPE) != 1)
+        sigdelset(&block, SIGPIPE);
+    pthread_sigmask(SIG_SETMASK, &block, NULL);
     int rc = pthread_create(thread, NULL, run, arg);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc == 0;
+}
+
+bool thread_start_quiet(pthread_t *thread, void *(*run)(void *), void *arg)
+{
+    return start_blocking(thread, run, arg, false);
+}
+
+bool thread_start_writer(pthread_t *thread, void *(*run)(void *), void *arg)
+{
+    return start_blocking(thread, run, arg, true);
 }

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -394,7 +393,6 @@ void emit_set_print_parallel(size_t min_nodes, size_t chunk_nodes)
 struct print_team {
     const struct plan_section *s;
     FILE *f;
-    bool pipe_blocked;    /* SIGPIPE blocked in the thread that called emit_print */
     pthread_mutex_t mu;
     pthread_cond_t turn;
     uint32_t next_node;   /* the first operator no thread has taken yet */
@@ -491,21 +489,6 @@ static void *print_chunks(void *arg)
     return NULL;
 }
 
-/* The second thread: print_chunks with SIGPIPE as the calling thread has it (thread_start_quiet
- * blocks it), so that a write to a closed pipe ends the program as the one-thread path's
- * does, rather than failing with EPIPE. */
-static void *print_helper(void *arg)
-{
-    struct print_team *t = arg;
-    if (!t->pipe_blocked) {
-        sigset_t pipe;
-        sigemptyset(&pipe);
-        sigaddset(&pipe, SIGPIPE);
-        pthread_sigmask(SIG_UNBLOCK, &pipe, NULL);
-    }
-    return print_chunks(t);
-}
-
 /* The operators of s, on two threads (see above); o's buffer is written out first. */
 static void print_nodes_parallel(struct out *o, const struct plan_section *s)
 {
@@ -513,13 +496,10 @@ static void print_nodes_parallel(struct out *o, const struct plan_section *s)
     if (o->error)
         return;
     struct print_team t = {.s = s, .f = o->f};
-    sigset_t mask;
-    pthread_sigmask(SIG_SETMASK, NULL, &mask);
-    t.pipe_blocked = sigismember(&mask, SIGPIPE) == 1;
     pthread_mutex_init(&t.mu, NULL);
     pthread_cond_init(&t.turn, NULL);
     pthread_t th;
-    bool two = thread_start_quiet(&th, print_helper, &t);
+    bool two = thread_start_writer(&th, print_chunks, &t);
     print_chunks(&t);
     if (two)
         pthread_join(th, NULL);

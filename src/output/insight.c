@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -476,7 +475,6 @@ void insight_set_scans_parallel(size_t min_scans, size_t chunk)
 struct scan_team {
     const struct summary *s;
     FILE *out;
-    bool pipe_blocked;    /* SIGPIPE blocked in the thread that prints the summary */
     pthread_mutex_t mu;
     pthread_cond_t turn;
     size_t next;          /* the first scan no thread has taken yet */
@@ -533,21 +531,6 @@ static void *scan_chunks(void *arg)
     return NULL;
 }
 
-/* The second thread: scan_chunks with SIGPIPE as the calling thread has it (thread_start_quiet
- * blocks it), so that a write to a closed pipe ends the program as the one-thread path's
- * does. */
-static void *scan_helper(void *arg)
-{
-    struct scan_team *t = arg;
-    if (!t->pipe_blocked) {
-        sigset_t pipe;
-        sigemptyset(&pipe);
-        sigaddset(&pipe, SIGPIPE);
-        pthread_sigmask(SIG_UNBLOCK, &pipe, NULL);
-    }
-    return scan_chunks(t);
-}
-
 static void print_scans(FILE *out, const struct summary *s)
 {
     struct out_buf o = {.out = out};
@@ -557,13 +540,10 @@ static void print_scans(FILE *out, const struct summary *s)
         return;
     }
     struct scan_team t = {.s = s, .out = out};
-    sigset_t mask;
-    pthread_sigmask(SIG_SETMASK, NULL, &mask);
-    t.pipe_blocked = sigismember(&mask, SIGPIPE) == 1;
     pthread_mutex_init(&t.mu, NULL);
     pthread_cond_init(&t.turn, NULL);
     pthread_t th;
-    bool two = thread_start_quiet(&th, scan_helper, &t);
+    bool two = thread_start_writer(&th, scan_chunks, &t);
     scan_chunks(&t);
     if (two)
         pthread_join(th, NULL);

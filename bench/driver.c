@@ -93,7 +93,7 @@ double bench_now(void) { return now(); }
 
 static int usage(void)
 {
-    fputs("usage: spbench parse FILE | read FILE | scan FILE [read] | index FILE [RUNS [check]] | load FILE [RUNS] | qscan FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | keys FILE [N] | fresh MB [RUNS] | screen ROWS COLS TIMEOUT_S -- CMD ARGS...\n",
+    fputs("usage: spbench parse FILE | read FILE | scan FILE [read] | index FILE [RUNS [check]] | load FILE [RUNS] | qscan FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | vs RUNS OUT FILE -- CMD ARGS... | keys FILE [N] | fresh MB [RUNS] | screen ROWS COLS TIMEOUT_S -- CMD ARGS...\n",
           stderr);
     return 2;
 }
@@ -464,55 +464,95 @@ static int cmd_fresh(double mb, int runs)
     return 0;
 }
 
+/* One run of a child, stdout to out (stderr is kept): its wall time, CPU time (user + sys
+ * of this child alone), the largest peak RSS of the children waited for so far, and a
+ * non-zero exit status or 128 + signal.  -1 when it could not be started. */
+static int run_child(const char *out, char **argv, double *secs, double *cpu, long *max_rss_kb,
+                     int *status_seen)
+{
+    struct rusage before;
+    getrusage(RUSAGE_CHILDREN, &before);
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        return -1;
+    }
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fd, 1) < 0)
+            _exit(127);
+        close(fd);
+        execvp(argv[0], argv);
+        perror(argv[0]);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            perror("wait4");
+            return -1;
+        }
+    }
+    *secs = now() - t0;
+    /* The largest peak over the children waited for so far: a caller that runs two
+     * commands (cmd_vs) reads it only after runs of the command it reports. */
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    if (ru.ru_maxrss > *max_rss_kb)
+        *max_rss_kb = ru.ru_maxrss; /* Linux: kilobytes */
+    /* CPU time of this child alone: robust when the machine is busy. */
+    *cpu = tv_seconds(ru.ru_utime) + tv_seconds(ru.ru_stime) - tv_seconds(before.ru_utime) -
+           tv_seconds(before.ru_stime);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        *status_seen = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return 0;
+}
+
 /* Wall time and peak RSS of a child; stdout goes to out (stderr is kept). */
 static int cmd_run(int runs, const char *out, char **argv)
 {
     double *t = calloc((size_t)runs, sizeof *t), *cpu = calloc((size_t)runs, sizeof *cpu);
     long max_rss_kb = 0;
     int status_seen = 0;
-    struct rusage before;
-    getrusage(RUSAGE_CHILDREN, &before);
-    for (int r = 0; r < runs; r++) {
-        double t0 = now();
-        pid_t pid = fork();
-        if (pid < 0) {
-            perror("fork");
+    for (int r = 0; r < runs; r++)
+        if (run_child(out, argv, &t[r], &cpu[r], &max_rss_kb, &status_seen) != 0)
             return 1;
-        }
-        if (pid == 0) {
-            int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            if (fd < 0 || dup2(fd, 1) < 0)
-                _exit(127);
-            close(fd);
-            execvp(argv[0], argv);
-            perror(argv[0]);
-            _exit(127);
-        }
-        int status;
-        while (waitpid(pid, &status, 0) < 0) {
-            if (errno != EINTR) {
-                perror("wait4");
-                return 1;
-            }
-        }
-        t[r] = now() - t0;
-        /* The largest peak over the children waited for so far: every child of one
-         * `spbench run` runs the same command, so that is the command's peak. */
-        struct rusage ru;
-        getrusage(RUSAGE_CHILDREN, &ru);
-        if (ru.ru_maxrss > max_rss_kb)
-            max_rss_kb = ru.ru_maxrss; /* Linux: kilobytes */
-        /* CPU time (user + system) of this child alone: robust when the machine is busy. */
-        cpu[r] = tv_seconds(ru.ru_utime) + tv_seconds(ru.ru_stime) -
-                 tv_seconds(before.ru_utime) - tv_seconds(before.ru_stime);
-        before = ru;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            status_seen = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
     printf("time=%.6f cpu=%.6f rss_kb=%ld status=%d\n", bench_median(t, (size_t)runs),
            bench_median(cpu, (size_t)runs), max_rss_kb, status_seen);
     free(t);
     free(cpu);
+    return 0;
+}
+
+/* A command against `wc -l FILE`, run in turns (wc, command, wc, command...), so that each
+ * ratio compares two runs a moment apart: on a shared or paravirtualised machine the time
+ * of `wc -l` itself swings by half over minutes (46-99 ms for the same file in one night),
+ * and a ratio of two medians taken minutes apart carries that swing.  Prints the command's
+ * median time, CPU and peak RSS (the peak of wc itself is a couple of MB, far below any
+ * command measured), wc's median, and the median of the per-turn ratios. */
+static int cmd_vs(int runs, const char *out, const char *file, char **argv)
+{
+    double *t = calloc((size_t)runs, sizeof *t), *cpu = calloc((size_t)runs, sizeof *cpu);
+    double *base = calloc((size_t)runs, sizeof *base), *ratio = calloc((size_t)runs, sizeof *ratio);
+    char *wc[] = {"wc", "-l", (char *)file, NULL};
+    long max_rss_kb = 0, wc_rss_kb = 0;
+    int status_seen = 0, wc_status = 0;
+    for (int r = 0; r < runs; r++) {
+        double wc_cpu;
+        if (run_child("/dev/null", wc, &base[r], &wc_cpu, &wc_rss_kb, &wc_status) != 0 ||
+            run_child(out, argv, &t[r], &cpu[r], &max_rss_kb, &status_seen) != 0)
+            return 1;
+        ratio[r] = base[r] > 0 ? t[r] / base[r] : 0;
+    }
+    printf("time=%.6f cpu=%.6f rss_kb=%ld status=%d wc=%.6f ratio=%.4f\n",
+           bench_median(t, (size_t)runs), bench_median(cpu, (size_t)runs), max_rss_kb,
+           status_seen ? status_seen : wc_status, bench_median(base, (size_t)runs),
+           bench_median(ratio, (size_t)runs));
+    free(t);
+    free(cpu);
+    free(base);
+    free(ratio);
     return 0;
 }
 
@@ -535,6 +575,8 @@ int main(int argc, char **argv)
         return cmd_qscan(argv[2], argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 5);
     if (strcmp(argv[1], "run") == 0 && argc > 5 && strcmp(argv[4], "--") == 0)
         return cmd_run(atoi(argv[2]) > 0 ? atoi(argv[2]) : 1, argv[3], argv + 5);
+    if (strcmp(argv[1], "vs") == 0 && argc > 6 && strcmp(argv[5], "--") == 0)
+        return cmd_vs(atoi(argv[2]) > 0 ? atoi(argv[2]) : 1, argv[3], argv[4], argv + 6);
     if (strcmp(argv[1], "emit") == 0 && argc > 4)
         return cmd_emit(argv[2], argv[3], argv[4], argc > 5 && atoi(argv[5]) > 0 ? atoi(argv[5]) : 1);
     if (strcmp(argv[1], "keys") == 0)

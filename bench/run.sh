@@ -216,8 +216,12 @@ for name in $ONLY; do
     record "$name" proto "$(field time "$line")"
     record "$name" proto_rss_kb "$(field rss_kb "$line")"
     record "$name" proto_nodes "$(field nodes "$("$SPB" index "$f" 2>/dev/null)")"
-    line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" parse "$f" 2>"$DIR/out.stderr")
+    # The targets' rows run in turns with wc -l of the same file (spbench vs): each ratio
+    # is the median of per-turn ratios, two runs a moment apart (finding 10).
+    line=$("$SPB" vs "$RUNS" /dev/null "$f" -- "$SPB" parse "$f" 2>"$DIR/out.stderr")
     record "$name" parse "$(field time "$line")"
+    record "$name" parse_vs "$(field ratio "$line")"
+    record "$name" parse_wc "$(field wc "$line")"
     record "$name" parse_cpu "$(field cpu "$line")"
     record "$name" rss_kb "$(field rss_kb "$line")"
     [ "$(field status "$line")" = 0 ] || record "$name" parse_status "$(field status "$line")"
@@ -236,8 +240,9 @@ for name in $ONLY; do
     fi
 
     # --summary: the load and the analysis behind it, its few lines of output to a file.
-    line=$("$SPB" run "$RUNS" "$DIR/out.summary" -- "$SP" --summary "$f" 2>"$DIR/out.stderr")
+    line=$("$SPB" vs "$RUNS" "$DIR/out.summary" "$f" -- "$SP" --summary "$f" 2>"$DIR/out.stderr")
     record "$name" summary "$(field time "$line")"
+    record "$name" summary_vs "$(field ratio "$line")"
     rm -f "$DIR/out.summary"
     # The floor of a compact index of the plan (16 bytes an operator): its fresh memory.
     if [ -n "$nodes" ] && [ "$nodes" -gt 0 ]; then
@@ -248,8 +253,9 @@ for name in $ONLY; do
     for mode in print json; do
         eval have=\$HAVE_$(echo $mode | tr a-z A-Z)
         [ "$have" = 1 ] || continue
-        line=$("$SPB" run "$RUNS" "$DIR/out.$mode" -- "$SP" "--$mode" "$f" 2>"$DIR/out.stderr")
+        line=$("$SPB" vs "$RUNS" "$DIR/out.$mode" "$f" -- "$SP" "--$mode" "$f" 2>"$DIR/out.stderr")
         record "$name" "$mode" "$(field time "$line")"
+        record "$name" "${mode}_vs" "$(field ratio "$line")"
         record "$name" "${mode}_rss_kb" "$(field rss_kb "$line")"
         record "$name" "${mode}_bytes" "$(wc -c <"$DIR/out.$mode")"
         # Baseline: cat of a file of the same size, to a file as well.

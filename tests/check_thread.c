@@ -174,6 +174,15 @@ START_TEST(chunks_are_written_one_at_a_time_in_item_order)
             team_free(t);
         }
     }
+    /* As --print and --summary run their teams: this thread and a writer. */
+    struct team *t = team_new(99);
+    turns_init(&t->turns, ITEMS);
+    turns_run_two(team_run, t);
+    ck_assert_int_eq(atomic_load(&t->overlaps), 0);
+    ck_assert_uint_eq(t->n_log, ITEMS);
+    for (unsigned i = 0; i < ITEMS; i++)
+        ck_assert_uint_eq(t->log[i], i);
+    team_free(t);
 }
 END_TEST
 

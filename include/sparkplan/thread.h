@@ -77,4 +77,9 @@ void turns_pass(struct turns *t, int error);
 /* Passes error on without a turn (error != 0): a thread that takes no chunk at all. */
 void turns_stop(struct turns *t, int error);
 
+/* run(arg) on this thread and, at the same time, on a second one started by
+ * thread_start_writer (when none can be had, on this thread alone); returns when both are
+ * done.  A team's run takes chunks until none is left, so either thread may do them all. */
+void turns_run_two(void *(*run)(void *), void *arg);
+
 #endif

@@ -89,3 +89,12 @@ void turns_stop(struct turns *t, int error)
         t->error = error;
     pthread_mutex_unlock(&t->mu);
 }
+
+void turns_run_two(void *(*run)(void *), void *arg)
+{
+    pthread_t th;
+    bool two = thread_start_writer(&th, run, arg);
+    run(arg);
+    if (two)
+        pthread_join(th, NULL);
+}

@@ -2,7 +2,6 @@
 #include "sparkplan/emit.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -490,11 +489,7 @@ static void print_nodes_parallel(struct out *o, const struct plan_section *s)
         return;
     struct print_team t = {.s = s, .f = o->f};
     turns_init(&t.turns, s->n_nodes);
-    pthread_t th;
-    bool two = thread_start_writer(&th, print_chunks, &t);
-    print_chunks(&t);
-    if (two)
-        pthread_join(th, NULL);
+    turns_run_two(print_chunks, &t);
     o->error = t.turns.error;
     turns_destroy(&t.turns);
 }

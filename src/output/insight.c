@@ -2,7 +2,6 @@
 #include "sparkplan/insight.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -534,11 +533,7 @@ static void print_scans(FILE *out, const struct summary *s)
     }
     struct scan_team t = {.s = s, .out = out};
     turns_init(&t.turns, s->n_scans);
-    pthread_t th;
-    bool two = thread_start_writer(&th, scan_chunks, &t);
-    scan_chunks(&t);
-    if (two)
-        pthread_join(th, NULL);
+    turns_run_two(scan_chunks, &t);
     /* Every chunk taken was written in its turn; what no thread could take (no memory for
        its buffers) is written here, after them. */
     size_t rest = t.turns.next;

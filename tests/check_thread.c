@@ -102,7 +102,8 @@ static void *team_run(void *arg)
     }
     unsigned buf[64];
     struct turn c;
-    while (turns_take(&t->turns, team_chunk_end, t, &c)) {
+    bool more = turns_take(&t->turns, team_chunk_end, t, &c);
+    while (more) {
         ck_assert_uint_lt(c.first, c.end);
         size_t n = 0;
         for (size_t i = c.first; i < c.end; i++)
@@ -120,7 +121,7 @@ static void *team_run(void *arg)
             t->n_log += n;
         }
         atomic_fetch_sub(&t->writing, 1);
-        turns_pass(&t->turns, pass);
+        more = turns_pass(&t->turns, pass, team_chunk_end, t, &c);
     }
     return NULL;
 }

@@ -26,9 +26,10 @@ bool thread_start_writer(pthread_t *thread, void *(*run)(void *), void *arg);
 /* ---- turns: chunks made on several threads, written in the order they were taken ----------
  *
  * A big output (--print's section, --summary's scan lines) is cut into chunks of consecutive
- * items.  Each thread takes the next chunk (turns_take: its items and a ticket, handed out in
- * item order), puts it together in a buffer of its own, waits until every chunk taken before
- * it has been written (turns_wait), writes it and passes the turn (turns_pass).  So the
+ * items.  Each thread takes a chunk (turns_take: its items and a ticket, handed out in item
+ * order), puts it together in a buffer of its own, waits until every chunk taken before it
+ * has been written (turns_wait), writes it, and passes the turn while it takes its next
+ * chunk (turns_pass).  So the
  * stream gets the chunks in item order, the bytes one thread would write, while one thread
  * writes and the other works on its next chunk.  Between turns_wait and turns_pass the
  * thread is the only one writing the stream.
@@ -71,9 +72,11 @@ bool turns_take(struct turns *t, size_t (*chunk_end)(void *ctx, size_t first), v
 /* Waits for c's turn (every chunk taken before it passed); returns the error that stopped
  * the team, or 0: the caller writes c only on 0, then passes the turn either way. */
 int turns_wait(struct turns *t, const struct turn *c);
-/* Ends the turn of the chunk turns_wait waited for; error != 0 (the chunk's write failed) is
- * passed on as above. */
-void turns_pass(struct turns *t, int error);
+/* Ends the turn of c, the chunk turns_wait waited for (error != 0: its write failed, passed
+ * on as above), and takes the next chunk into c as turns_take does, under one hold of the
+ * lock; false when none is left. */
+bool turns_pass(struct turns *t, int error, size_t (*chunk_end)(void *ctx, size_t first),
+                void *ctx, struct turn *c);
 /* Passes error on without a turn (error != 0): a thread that takes no chunk at all. */
 void turns_stop(struct turns *t, int error);
 

@@ -47,10 +47,10 @@ void turns_destroy(struct turns *t)
     pthread_mutex_destroy(&t->mu);
 }
 
-bool turns_take(struct turns *t, size_t (*chunk_end)(void *ctx, size_t first), void *ctx,
-                struct turn *c)
+/* turns_take under the lock. */
+static bool take(struct turns *t, size_t (*chunk_end)(void *ctx, size_t first), void *ctx,
+                 struct turn *c)
 {
-    pthread_mutex_lock(&t->mu);
     bool ok = t->next < t->n && !t->error;
     if (ok) {
         c->first = t->next;
@@ -58,6 +58,14 @@ bool turns_take(struct turns *t, size_t (*chunk_end)(void *ctx, size_t first), v
         c->ticket = t->taken++;
         t->next = c->end;
     }
+    return ok;
+}
+
+bool turns_take(struct turns *t, size_t (*chunk_end)(void *ctx, size_t first), void *ctx,
+                struct turn *c)
+{
+    pthread_mutex_lock(&t->mu);
+    bool ok = take(t, chunk_end, ctx, c);
     pthread_mutex_unlock(&t->mu);
     return ok;
 }
@@ -72,14 +80,20 @@ int turns_wait(struct turns *t, const struct turn *c)
     return error;
 }
 
-void turns_pass(struct turns *t, int error)
+bool turns_pass(struct turns *t, int error, size_t (*chunk_end)(void *ctx, size_t first),
+                void *ctx, struct turn *c)
 {
     pthread_mutex_lock(&t->mu);
     if (error && !t->error)
         t->error = error;
     t->passed++;
     pthread_cond_broadcast(&t->turn);
+    /* The next chunk is taken before the lock is let go: taking it again after letting go
+       made this thread and the one just woken trade the lock through the kernel at every
+       chunk (--print of the simple plan, in process: 50-65 -> 125 ms on the benchmark VM). */
+    bool ok = take(t, chunk_end, ctx, c);
     pthread_mutex_unlock(&t->mu);
+    return ok;
 }
 
 void turns_stop(struct turns *t, int error)

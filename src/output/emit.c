@@ -443,7 +443,8 @@ static void *print_chunks(void *arg)
     struct print_chunk pc = {.s = s};
     struct turn c;
     /* Bound: each chunk taken is at least one operator. */
-    while (turns_take(&t->turns, chunk_end, &pc, &c)) {
+    bool more = turns_take(&t->turns, chunk_end, &pc, &c);
+    while (more) {
         bool direct = pc.direct;
         if (!direct) {
             o->f = NULL;
@@ -474,7 +475,7 @@ static void *print_chunks(void *arg)
         } else {
             error = 0; /* passed on already */
         }
-        turns_pass(&t->turns, error);
+        more = turns_pass(&t->turns, error, chunk_end, &pc, &c);
     }
     free(heap);
     free(o);

@@ -495,7 +495,8 @@ static void *scan_chunks(void *arg)
     struct turn c;
     /* Bound: each chunk taken is at least one scan.  Without memory this thread takes none:
        the other thread, or the caller after it, takes them all. */
-    while (buf && o && turns_take(&t->turns, scan_chunk_end, (void *)s, &c)) {
+    bool more = buf && o && turns_take(&t->turns, scan_chunk_end, (void *)s, &c);
+    while (more) {
         char *p = buf;
         size_t i = c.first;
         for (; i < c.end; i++) { /* bound: the chunk */
@@ -516,7 +517,7 @@ static void *scan_chunks(void *arg)
             scan_lines(o, s, i, c.end);
             ob_flush(o);
         }
-        turns_pass(&t->turns, 0);
+        more = turns_pass(&t->turns, 0, scan_chunk_end, (void *)s, &c);
     }
     free(buf);
     free(o);

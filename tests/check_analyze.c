@@ -884,16 +884,18 @@ static char *summary_text(const struct document *doc, const struct analysis *a, 
     ck_assert_ptr_nonnull(f);
     struct diag err = {0};
     ck_assert_int_eq(insight_print_summary(f, doc, a, &err), SP_OK);
-    long size = ftell(f);
-    ck_assert_int_ge(size, 0);
-    rewind(f);
-    char *buf = malloc((size_t)size + 1);
-    ck_assert_ptr_nonnull(buf);
-    ck_assert_uint_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
-    buf[size] = '\0';
-    fclose(f);
-    *len = (size_t)size;
-    return buf;
+    return tu_stream_text(f, len);
+}
+
+struct summary_of {
+    const struct document *doc;
+    const struct analysis *a;
+};
+
+static char *summary_render(void *ctx, size_t *len)
+{
+    const struct summary_of *w = ctx;
+    return summary_text(w->doc, w->a, len);
 }
 
 /* --summary's text of doc with its scan lines made on one thread, then on two in chunks of
@@ -904,19 +906,10 @@ static void expect_summary_two_threads_same(const struct document *doc, size_t c
     struct analysis *a;
     struct diag err = {0};
     ck_assert_int_eq(analyze_document_counts(doc, &a, &err), SP_OK);
-    size_t len1, len2;
-    insight_set_scans_parallel(SIZE_MAX, 0);
-    char *one = summary_text(doc, a, &len1);
-    insight_set_scans_parallel(1, chunk);
-    char *two = summary_text(doc, a, &len2);
-    insight_set_scans_parallel(0, 0);
-    size_t at = 0;
-    while (at < len1 && at < len2 && one[at] == two[at]) /* bound: the text */
-        at++;
-    ck_assert_msg(len1 == len2 && at == len1, "%s (chunks of %zu): the summary on two threads "
-                  "differs at byte %zu of %zu / %zu", what, chunk, at, len1, len2);
-    free(one);
-    free(two);
+    struct summary_of w = {doc, a};
+    char label[512];
+    snprintf(label, sizeof label, "the summary of %s", what);
+    tu_expect_two_threads_same(insight_set_scans_parallel, summary_render, &w, chunk, label);
     analysis_free(a);
 }
 
@@ -1099,17 +1092,9 @@ START_TEST(counters_split_anywhere_and_merged_count_what_the_header_counts)
 }
 END_TEST
 
-static size_t n_agreeing;
-
-static int visit_two_threads(const char *path, const struct stat *st, int type, struct FTW *ftw)
+static void two_threads_agree(const char *path, struct document *doc)
 {
-    (void)st, (void)ftw;
-    if (type != FTW_F || !strstr(path, ".txt"))
-        return 0;
-    struct document *doc;
     struct diag err = {0};
-    if (load_path(path, &doc, &err) != SP_OK)
-        return 0;
     expect_two_threads_agree(doc, path);
     expect_summary_two_threads_same(doc, 2, path);
     struct analysis *a;
@@ -1129,21 +1114,14 @@ static int visit_two_threads(const char *path, const struct stat *st, int type, 
             }
             op_counter_free(&k);
         }
-    document_free(doc);
-    n_agreeing++;
-    return 0;
 }
 
 START_TEST(two_threads_find_what_one_finds_on_the_corpus)
 {
-    const char *dir = tu_corpus_dir();
-    if (!dir) {
-        fprintf(stderr, "two_threads_find_what_one_finds_on_the_corpus: no corpus, skipped\n");
-        return;
-    }
-    n_agreeing = 0;
-    ck_assert_int_eq(nftw(dir, visit_two_threads, 16, FTW_PHYS), 0);
-    ck_assert_uint_gt(n_agreeing, 100);
+    size_t n;
+    if (tu_each_corpus_plan("two_threads_find_what_one_finds_on_the_corpus", two_threads_agree,
+                            &n))
+        ck_assert_uint_gt(n, 100);
 }
 END_TEST
 

@@ -359,6 +359,20 @@ static void write_block(FILE *f, int id, int n)
                 id, id % 7, id / 3 + 1, id, id);
 }
 
+/* The whole AQE plan of n operators, its tree then a block for every id: malloc'd,
+   NUL-terminated, its length in *len. */
+static char *write_aqe_plan(int n, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    ck_assert_ptr_nonnull(f);
+    write_tree(f, n, true, false);
+    for (int id = 1; id <= n; id++)
+        write_block(f, id, n);
+    ck_assert_int_eq(fclose(f), 0);
+    return buf;
+}
+
 /* Every node's details, stage and flags, every plan's finality and every warning: the same
    in both documents (which read the same text). */
 static void assert_same_details(struct document *a, struct document *b)
@@ -634,13 +648,8 @@ static char *json_string_line(const char *text, size_t len, size_t *out_len)
 START_TEST(a_big_formatted_plan_is_loaded_on_two_threads_as_on_one)
 {
     int n = getenv("SPARKPLAN_SANITIZED") ? 60000 : 80000;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    write_tree(f, n, true, false);
-    for (int id = 1; id <= n; id++)
-        write_block(f, id, n);
-    ck_assert_int_eq(fclose(f), 0);
+    size_t len;
+    char *buf = write_aqe_plan(n, &len);
     ck_assert_uint_ge(len, 8u << 20);
     size_t jlen;
     char *json = json_string_line(buf, len, &jlen);
@@ -682,13 +691,8 @@ END_TEST
 START_TEST(a_big_plan_takes_its_model_memory_in_big_steps)
 {
     int n = 270000; /* ids past 262,144: the id table past 1 MB, the id index past 2 MB */
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    write_tree(f, n, true, false);
-    for (int id = 1; id <= n; id++)
-        write_block(f, id, n);
-    ck_assert_int_eq(fclose(f), 0);
+    size_t len;
+    char *buf = write_aqe_plan(n, &len);
     struct document *doc[2] = {NULL, NULL};
     struct diag err = {0};
     for (int k = 0; k < 2; k++) {

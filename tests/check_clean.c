@@ -1927,6 +1927,36 @@ static void wrap_in_string(const char *text, struct sb *o, unsigned how)
         sb_str(o, "what it printed   \n");
 }
 
+/* Variant v (0-3) of the f-th corpus file's text, as the corpus loops below try them: 0 as
+   Spark printed it, 1 and 2 mangled at random (seeded by f and v), 3 by the f-th mangler
+   of the corpus test above in turn.  m_numbered follows the tree of the plan as read: with
+   numbered, the text is loaded for it (nothing when it does not load); without, its turn
+   gives the text as printed. */
+static void corpus_variant(const char *text, size_t len, size_t f, unsigned v, bool numbered,
+                           struct sb *o)
+{
+    size_t nm = sizeof MANGLERS / sizeof MANGLERS[0];
+    sb_str(o, "");
+    if (v == 0) {
+        sb_str(o, text);
+    } else if (v < 3) {
+        m_random(text, o, (unsigned)f * 4 + v);
+    } else if (MANGLERS[f % nm].fn != m_numbered) {
+        MANGLERS[f % nm].fn(text, o);
+    } else if (!numbered) {
+        sb_str(o, text);
+    } else {
+        enum sp_status st;
+        struct document *orig = load_text(text, len, &st);
+        if (orig) {
+            g_orig = orig;
+            m_numbered(text, o);
+            document_free(orig);
+            g_orig = NULL;
+        }
+    }
+}
+
 /* The shortcut (decoded_text_done in clean.c) must give every byte every step gives: the
    corpus plans as Spark printed them, then mangled at random and by each mangler of the
    corpus test above, each wrapped in strings. */
@@ -1937,7 +1967,6 @@ START_TEST(decoded_strings_skip_steps_only_where_they_change_nothing)
         return;
     char *list = corpus_plan_list(dir);
     size_t f = 0, tried = 0, taken_n = 0, as_printed = 0, as_printed_taken = 0;
-    size_t nm = sizeof MANGLERS / sizeof MANGLERS[0];
     for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
         size_t len;
         char *text = corpus_read(dir, p, &len);
@@ -1945,24 +1974,7 @@ START_TEST(decoded_strings_skip_steps_only_where_they_change_nothing)
             continue;
         for (unsigned v = 0; v < 4; v++) {
             struct sb mangled = {0}, in = {0};
-            sb_str(&mangled, "");
-            if (v == 0)
-                sb_str(&mangled, text);
-            else if (v < 3)
-                m_random(text, &mangled, (unsigned)f * 4 + v);
-            else if (MANGLERS[f % nm].fn != m_numbered)
-                MANGLERS[f % nm].fn(text, &mangled);
-            else {
-                /* It follows the tree of the plan as read. */
-                enum sp_status st;
-                struct document *orig = load_text(text, len, &st);
-                if (orig) {
-                    g_orig = orig;
-                    m_numbered(text, &mangled);
-                    document_free(orig);
-                    g_orig = NULL;
-                }
-            }
+            corpus_variant(text, len, f, v, true, &mangled);
             sb_str(&in, "");
             if (v == 0)
                 m_json(mangled.p, &in); /* alone in an event log's line */
@@ -2047,7 +2059,7 @@ START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
     const char *dir = tu_corpus_dir();
     if (dir) {
         char *list = corpus_plan_list(dir);
-        size_t f = 0, nm = sizeof MANGLERS / sizeof MANGLERS[0];
+        size_t f = 0;
         for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
             size_t len;
             char *text = corpus_read(dir, p, &len);
@@ -2055,15 +2067,7 @@ START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
                 continue;
             for (unsigned v = 0; v < 4; v++) {
                 struct sb mangled = {0};
-                sb_str(&mangled, "");
-                if (v == 0)
-                    sb_str(&mangled, text);
-                else if (v < 3)
-                    m_random(text, &mangled, (unsigned)f * 4 + v);
-                else if (MANGLERS[f % nm].fn != m_numbered)
-                    MANGLERS[f % nm].fn(text, &mangled);
-                else
-                    sb_str(&mangled, text);
+                corpus_variant(text, len, f, v, false, &mangled);
                 in.n = 0;
                 sb_str(&in, "");
                 m_json(mangled.p, &in);

@@ -1,6 +1,5 @@
 /* emit: --print outline and --json, on documents built by hand (independent of the parser). */
 #include <check.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,17 +48,7 @@ static char *emit_to_string(const struct document *doc, bool json, size_t *len)
     struct diag err = {0};
     enum sp_status s = json ? emit_json(f, doc, &err) : emit_print(f, doc, &err);
     ck_assert_msg(s == SP_OK, "emit failed: %s", err.message);
-    long size = ftell(f);
-    ck_assert_int_ge(size, 0);
-    rewind(f);
-    char *buf = malloc((size_t)size + 1);
-    ck_assert_ptr_nonnull(buf);
-    ck_assert_uint_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
-    buf[size] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)size;
-    return buf;
+    return tu_stream_text(f, len);
 }
 
 static void assert_json_valid(const char *json, size_t len)
@@ -306,24 +295,19 @@ END_TEST
 
 /* ---- --print on two threads: the same bytes as on one ------------------------------------ */
 
+static char *print_text(void *doc, size_t *len)
+{
+    return emit_to_string(doc, false, len);
+}
+
 /* emit_print of doc on one thread, then in chunks of chunk operators on two; fails the test
  * at the first byte where they differ. */
 static void expect_two_thread_print_same(const struct document *doc, size_t chunk,
                                          const char *what)
 {
-    emit_set_print_parallel(SIZE_MAX, 0);
-    size_t len1, len2;
-    char *one = emit_to_string(doc, false, &len1);
-    emit_set_print_parallel(1, chunk);
-    char *two = emit_to_string(doc, false, &len2);
-    emit_set_print_parallel(0, 0);
-    size_t at = 0;
-    while (at < len1 && at < len2 && one[at] == two[at]) /* bound: the output */
-        at++;
-    ck_assert_msg(len1 == len2 && at == len1, "%s (chunks of %zu): two threads differ at byte "
-                  "%zu of %zu / %zu", what, chunk, at, len1, len2);
-    free(one);
-    free(two);
+    char label[512];
+    snprintf(label, sizeof label, "--print of %s", what);
+    tu_expect_two_threads_same(emit_set_print_parallel, print_text, (void *)doc, chunk, label);
 }
 
 START_TEST(two_thread_print_is_the_one_thread_print_on_every_sample)
@@ -379,35 +363,17 @@ START_TEST(two_thread_print_keeps_order_across_chunks_and_long_texts)
 }
 END_TEST
 
-static size_t n_printed_files;
-
-static int visit_print_two_threads(const char *path, const struct stat *st, int type,
-                                   struct FTW *ftw)
+static void print_two_threads(const char *path, struct document *doc)
 {
-    (void)st, (void)ftw;
-    if (type != FTW_F || !strstr(path, ".txt"))
-        return 0;
-    struct document *doc;
-    struct diag err = {0};
-    if (load_path(path, &doc, &err) != SP_OK)
-        return 0;
     expect_two_thread_print_same(doc, 7, path);
-    document_free(doc);
-    n_printed_files++;
-    return 0;
 }
 
 START_TEST(two_thread_print_is_the_one_thread_print_on_the_corpus)
 {
-    const char *dir = tu_corpus_dir();
-    if (!dir) {
-        fprintf(stderr, "two_thread_print_is_the_one_thread_print_on_the_corpus: no corpus, "
-                        "skipped\n");
-        return;
-    }
-    n_printed_files = 0;
-    ck_assert_int_eq(nftw(dir, visit_print_two_threads, 16, FTW_PHYS), 0);
-    ck_assert_uint_gt(n_printed_files, 100);
+    size_t n;
+    if (tu_each_corpus_plan("two_thread_print_is_the_one_thread_print_on_the_corpus",
+                            print_two_threads, &n))
+        ck_assert_uint_gt(n, 100);
 }
 END_TEST
 

@@ -2,6 +2,8 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <ftw.h>
+#include <stdint.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -473,4 +475,72 @@ void tu_check_derived(const struct document *doc)
     for (size_t i = 0; i < doc->n_all_nodes; i++)
         ck_assert_ptr_eq(
             document_node_at_line(doc, document_node(doc, i)->line)->section->plan->doc, doc);
+}
+
+char *tu_stream_text(FILE *f, size_t *len)
+{
+    long size = ftell(f);
+    ck_assert_int_ge(size, 0);
+    rewind(f);
+    char *buf = malloc((size_t)size + 1);
+    ck_assert_ptr_nonnull(buf);
+    ck_assert_uint_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
+    buf[size] = '\0';
+    fclose(f);
+    if (len)
+        *len = (size_t)size;
+    return buf;
+}
+
+void tu_expect_two_threads_same(void (*set)(size_t min, size_t chunk),
+                                char *(*render)(void *ctx, size_t *len), void *ctx, size_t chunk,
+                                const char *what)
+{
+    size_t len1, len2;
+    set(SIZE_MAX, 0);
+    char *one = render(ctx, &len1);
+    set(1, chunk);
+    char *two = render(ctx, &len2);
+    set(0, 0);
+    size_t at = 0;
+    while (at < len1 && at < len2 && one[at] == two[at]) /* bound: the text */
+        at++;
+    ck_assert_msg(len1 == len2 && at == len1, "%s (chunks of %zu): two threads differ at byte "
+                  "%zu of %zu / %zu", what, chunk, at, len1, len2);
+    free(one);
+    free(two);
+}
+
+static void (*each_fn)(const char *path, struct document *doc);
+static size_t each_n;
+
+static int each_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)ftw;
+    if (type != FTW_F || !strstr(path, ".txt"))
+        return 0;
+    struct document *doc;
+    struct diag err = {0};
+    if (load_path(path, &doc, &err) != SP_OK)
+        return 0;
+    each_fn(path, doc);
+    document_free(doc);
+    each_n++;
+    return 0;
+}
+
+bool tu_each_corpus_plan(const char *test, void (*fn)(const char *path, struct document *doc),
+                         size_t *n)
+{
+    *n = 0;
+    const char *dir = tu_corpus_dir();
+    if (!dir) {
+        fprintf(stderr, "%s: no corpus, skipped\n", test);
+        return false;
+    }
+    each_fn = fn;
+    each_n = 0;
+    ck_assert_int_eq(nftw(dir, each_visit, 16, FTW_PHYS), 0);
+    *n = each_n;
+    return true;
 }

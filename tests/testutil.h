@@ -10,6 +10,7 @@
 #include <check.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "sparkplan/load.h"
 #include "sparkplan/plan.h"
@@ -75,6 +76,26 @@ const char *tu_tmp_write(const char *name, const char *bytes, size_t len);
  * *len.  padded: each block also carries a 140-byte "Arguments: pad 000..." field, so the
  * text passes 4 MB at n = 30,000.  tail: what follows the Union's own details header. */
 char *tu_union_plan(unsigned n, bool padded, const char *tail, size_t *len);
+
+/* What was written to f (a tmpfile(): the outputs write to a FILE *), malloc'd and
+ * NUL-terminated, its length in *len (may be NULL); f is closed. */
+char *tu_stream_text(FILE *f, size_t *len);
+
+/* One thread against two, for an output put together on two threads (emit.h's
+ * emit_set_print_parallel, insight.h's insight_set_scans_parallel: set(min, chunk)):
+ * render(ctx, &len) (a malloc'd text) with one thread (set(SIZE_MAX, 0)), then on two from
+ * the first item in chunks of chunk (set(1, chunk); 0: the default chunk), the defaults put
+ * back (set(0, 0)); fails the test at the first byte where the two texts differ, naming
+ * what and the chunk size. */
+void tu_expect_two_threads_same(void (*set)(size_t min, size_t chunk),
+                                char *(*render)(void *ctx, size_t *len), void *ctx, size_t chunk,
+                                const char *what);
+
+/* fn(path, doc) for every corpus file (*.txt under tu_corpus_dir) that loads (load_path),
+ * the document freed after it; *n is how many.  False, with a line on stderr naming test,
+ * when there is no corpus (the caller skips).  Not reentrant (nftw has no context). */
+bool tu_each_corpus_plan(const char *test, void (*fn)(const char *path, struct document *doc),
+                         size_t *n);
 
 /* Node helpers: the first section's first root, the n-th child. */
 struct plan_node *tu_root(struct document *doc);

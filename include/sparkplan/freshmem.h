@@ -8,7 +8,9 @@
  * Owns: nothing after it returns; the caller munmap()s the block (mapped_len bytes).
  * Never: asks for huge pages where the kernel would first have to compact memory for them
  * (such a fault can stall for seconds); then the block is 4 KB pages, made present in one
- * call.
+ * call.  The free 2 MB blocks are read from /proc/buddyinfo once a load (kept for a
+ * second, less what this process asked for since, read again before huge pages are
+ * refused); safe from any thread.
  */
 #ifndef SPARKPLAN_FRESHMEM_H
 #define SPARKPLAN_FRESHMEM_H

@@ -1,4 +1,5 @@
-/* thread: starting a worker thread the terminal's signals never reach.
+/* thread: starting a worker thread the terminal's signals never reach, and the turns of
+ * threads that write one stream in order.
  *
  * The explorer watches for resize, stop and quit on its main thread; a worker (the quick
  * scan beside a parse, a search's second half, the insight analysis) must not take them.
@@ -10,6 +11,8 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* pthread_create with every signal but the faults blocked in the new thread; false when no
  * thread can be had. */
@@ -19,5 +22,67 @@ bool thread_start_quiet(pthread_t *thread, void *(*run)(void *), void *arg);
  * output (--print, --summary on two threads) then ends the program on a closed pipe as the
  * caller's own write would, instead of failing with EPIPE. */
 bool thread_start_writer(pthread_t *thread, void *(*run)(void *), void *arg);
+
+/* ---- turns: chunks made on several threads, written in the order they were taken ----------
+ *
+ * A big output (--print's section, --summary's scan lines) is cut into chunks of consecutive
+ * items.  Each thread takes a chunk (turns_take: its items and a ticket, handed out in item
+ * order), puts it together in a buffer of its own, waits until every chunk taken before it
+ * has been written (turns_wait), writes it, and passes the turn while it takes its next
+ * chunk (turns_pass).  So the
+ * stream gets the chunks in item order, the bytes one thread would write, while one thread
+ * writes and the other works on its next chunk.  Between turns_wait and turns_pass the
+ * thread is the only one writing the stream.
+ *
+ * An error stops the taking: passed with turns_pass (a failed write, by the thread whose turn
+ * it was) or turns_stop (a thread that cannot work: no memory for its buffer), the first one
+ * is kept; no chunk is taken after it, and the chunks already taken still get their turns,
+ * in order, turns_wait telling each the error (write nothing then), so no thread waits
+ * forever.  A caller that takes no error (passes 0) gets every chunk taken.
+ *
+ * Owns: its lock and condition, made by turns_init and given back by turns_destroy, both by
+ * the thread that runs the team, the others joined.  The items, the buffers and the stream
+ * are the caller's.  After the join, next is the first item no thread took (items a thread
+ * could not take, left to the caller) and error the first error passed on (0: none). */
+struct turns {
+    pthread_mutex_t mu;
+    pthread_cond_t turn;
+    size_t next;      /* the first item no thread has taken yet */
+    size_t n;         /* the items: [0, n) */
+    uint64_t taken;   /* tickets handed out */
+    uint64_t passed;  /* turns passed: the ticket whose turn it is */
+    int error;        /* the first error passed on; stops the taking */
+};
+
+/* A chunk taken: items [first, end) and its place in the writing order. */
+struct turn {
+    size_t first, end;
+    uint64_t ticket;
+};
+
+/* The turns of n items, none taken yet. */
+void turns_init(struct turns *t, size_t n);
+void turns_destroy(struct turns *t);
+
+/* Takes the next chunk into *c: from t->next up to chunk_end(ctx, first), which is called
+ * under the team's lock (so chunks are cut in order) and returns an end past first and at
+ * most n.  False when no item is left or an error stopped the taking. */
+bool turns_take(struct turns *t, size_t (*chunk_end)(void *ctx, size_t first), void *ctx,
+                struct turn *c);
+/* Waits for c's turn (every chunk taken before it passed); returns the error that stopped
+ * the team, or 0: the caller writes c only on 0, then passes the turn either way. */
+int turns_wait(struct turns *t, const struct turn *c);
+/* Ends the turn of c, the chunk turns_wait waited for (error != 0: its write failed, passed
+ * on as above), and takes the next chunk into c as turns_take does, under one hold of the
+ * lock; false when none is left. */
+bool turns_pass(struct turns *t, int error, size_t (*chunk_end)(void *ctx, size_t first),
+                void *ctx, struct turn *c);
+/* Passes error on without a turn (error != 0): a thread that takes no chunk at all. */
+void turns_stop(struct turns *t, int error);
+
+/* run(arg) on this thread and, at the same time, on a second one started by
+ * thread_start_writer (when none can be had, on this thread alone); returns when both are
+ * done.  A team's run takes chunks until none is left, so either thread may do them all. */
+void turns_run_two(void *(*run)(void *), void *arg);
 
 #endif

@@ -2,12 +2,14 @@
 #define _GNU_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "sparkplan/freshmem.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #define HUGE_PAGE (2u << 20)
 #ifndef MADV_POPULATE_WRITE
@@ -49,10 +51,44 @@ static size_t free_huge_blocks(void)
     return blocks;
 }
 
-/* Huge pages are asked for when there are twice as many free as len needs. */
+/* The count is read once and then kept, less the blocks asked for since, for up to
+ * BUDDY_FRESH_NS: a big load readies 20-30 blocks in a few hundred ms (stores growing, the
+ * arena's chunks, records), and reading the file each time was 20-30 opens and reads of
+ * /proc a load.  What this process asks for it takes off the count, so the count can only
+ * be lower than the kernel's (blocks given back by others or by munmap are not added):
+ * when it says "not enough" the file is read again before huge pages are refused, so the
+ * answer is the one a fresh read gives unless another process took free memory within
+ * the interval.  A later load (a file opened or reloaded in the explorer) reads it anew. */
+#define BUDDY_FRESH_NS 1000000000ull
+
+static pthread_mutex_t buddy_mu = PTHREAD_MUTEX_INITIALIZER;
+static size_t buddy_blocks;    /* free 2 MB blocks: read at buddy_at, less those taken since */
+static uint64_t buddy_at;      /* CLOCK_MONOTONIC ns of the read; 0: never read */
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + 1;
+}
+
+/* Huge pages are asked for when there are twice as many free as len needs; when they are,
+ * the blocks len takes are counted as taken. */
 static bool huge_pages_cheap(size_t len)
 {
-    return free_huge_blocks() >= 2 * ((len + HUGE_PAGE - 1) / HUGE_PAGE);
+    size_t need = (len + HUGE_PAGE - 1) / HUGE_PAGE;
+    pthread_mutex_lock(&buddy_mu);
+    uint64_t now = now_ns();
+    bool fresh = buddy_at && now - buddy_at < BUDDY_FRESH_NS;
+    if (!fresh || buddy_blocks < 2 * need) {
+        buddy_blocks = free_huge_blocks();
+        buddy_at = now;
+    }
+    bool cheap = buddy_blocks >= 2 * need;
+    if (cheap)
+        buddy_blocks -= need;
+    pthread_mutex_unlock(&buddy_mu);
+    return cheap;
 }
 
 void freshmem_advise(void *p, size_t len)

@@ -1,4 +1,5 @@
-/* thread.c: worker threads the terminal's signals never reach (see thread.h). */
+/* thread.c: worker threads the terminal's signals never reach, and the turns of threads
+ * writing one stream in order (see thread.h). */
 #include "sparkplan/thread.h"
 
 #include <signal.h>
@@ -29,4 +30,85 @@ bool thread_start_quiet(pthread_t *thread, void *(*run)(void *), void *arg)
 bool thread_start_writer(pthread_t *thread, void *(*run)(void *), void *arg)
 {
     return start_blocking(thread, run, arg, true);
+}
+
+/* ---- turns ------------------------------------------------------------------------------- */
+
+void turns_init(struct turns *t, size_t n)
+{
+    *t = (struct turns){.n = n};
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->turn, NULL);
+}
+
+void turns_destroy(struct turns *t)
+{
+    pthread_cond_destroy(&t->turn);
+    pthread_mutex_destroy(&t->mu);
+}
+
+/* turns_take under the lock. */
+static bool take(struct turns *t, size_t (*chunk_end)(void *ctx, size_t first), void *ctx,
+                 struct turn *c)
+{
+    bool ok = t->next < t->n && !t->error;
+    if (ok) {
+        c->first = t->next;
+        c->end = chunk_end(ctx, c->first);
+        c->ticket = t->taken++;
+        t->next = c->end;
+    }
+    return ok;
+}
+
+bool turns_take(struct turns *t, size_t (*chunk_end)(void *ctx, size_t first), void *ctx,
+                struct turn *c)
+{
+    pthread_mutex_lock(&t->mu);
+    bool ok = take(t, chunk_end, ctx, c);
+    pthread_mutex_unlock(&t->mu);
+    return ok;
+}
+
+int turns_wait(struct turns *t, const struct turn *c)
+{
+    pthread_mutex_lock(&t->mu);
+    while (t->passed != c->ticket) /* bound: the chunks taken before c, one a turn */
+        pthread_cond_wait(&t->turn, &t->mu);
+    int error = t->error;
+    pthread_mutex_unlock(&t->mu);
+    return error;
+}
+
+bool turns_pass(struct turns *t, int error, size_t (*chunk_end)(void *ctx, size_t first),
+                void *ctx, struct turn *c)
+{
+    pthread_mutex_lock(&t->mu);
+    if (error && !t->error)
+        t->error = error;
+    t->passed++;
+    pthread_cond_broadcast(&t->turn);
+    /* The next chunk is taken before the lock is let go: taking it again after letting go
+       made this thread and the one just woken trade the lock through the kernel at every
+       chunk (--print of the simple plan, in process: 50-65 -> 125 ms on the benchmark VM). */
+    bool ok = take(t, chunk_end, ctx, c);
+    pthread_mutex_unlock(&t->mu);
+    return ok;
+}
+
+void turns_stop(struct turns *t, int error)
+{
+    pthread_mutex_lock(&t->mu);
+    if (error && !t->error)
+        t->error = error;
+    pthread_mutex_unlock(&t->mu);
+}
+
+void turns_run_two(void *(*run)(void *), void *arg)
+{
+    pthread_t th;
+    bool two = thread_start_writer(&th, run, arg);
+    run(arg);
+    if (two)
+        pthread_join(th, NULL);
 }

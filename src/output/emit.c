@@ -2,7 +2,6 @@
 #include "sparkplan/emit.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -390,29 +389,25 @@ void emit_set_print_parallel(size_t min_nodes, size_t chunk_nodes)
     print_chunk_nodes = chunk_nodes ? chunk_nodes : PRINT_CHUNK_NODES;
 }
 
-struct print_team {
+/* One thread's chunk: where the section's next chunk ends (turns_take's chunk_end, under
+ * the team's lock), and whether it is one long text written straight to the stream. */
+struct print_chunk {
     const struct plan_section *s;
-    FILE *f;
-    pthread_mutex_t mu;
-    pthread_cond_t turn;
-    uint32_t next_node;   /* the first operator no thread has taken yet */
-    uint64_t next_chunk;  /* the number the next chunk taken gets */
-    uint64_t written;     /* chunks written (or skipped after an error), in order */
-    int error;            /* set only by the thread whose turn it is */
+    bool direct;
 };
 
-/* The end of the chunk starting at operator first (under the team's lock). */
-static uint32_t chunk_end(const struct plan_section *s, uint32_t first, bool *direct)
+static size_t chunk_end(void *ctx, size_t first)
 {
-    uint32_t end = first;
-    size_t text = 0;
-    *direct = false;
+    struct print_chunk *c = ctx;
+    const struct plan_section *s = c->s;
+    size_t end = first, text = 0;
+    c->direct = false;
     /* Bound: print_chunk_nodes operators. */
     while (end < s->n_nodes && end - first < print_chunk_nodes && text < PRINT_CHUNK_TEXT) {
-        size_t len = plan_node_text(plan_section_node(s, end)).len;
+        size_t len = plan_node_text(plan_section_node(s, (uint32_t)end)).len;
         if (len >= PRINT_LONG_TEXT) {
             if (end == first) {
-                *direct = true;
+                c->direct = true;
                 end++;
             }
             break;
@@ -423,67 +418,65 @@ static uint32_t chunk_end(const struct plan_section *s, uint32_t first, bool *di
     return end;
 }
 
+struct print_team {
+    const struct plan_section *s;
+    FILE *f;
+    struct turns turns; /* the section's operators; its error is the first failed write */
+};
+
 /* One thread's part: takes chunks until none is left, renders each into its own buffer and
- * writes it in its turn.  Runs on both threads (or alone on this one). */
+ * writes it in its turn (thread.h's turns).  Runs on both threads (or alone on this one). */
 static void *print_chunks(void *arg)
 {
     struct print_team *t = arg;
     const struct plan_section *s = t->s;
     struct out *o = out_new(NULL);
     char *heap = o ? malloc(PRINT_CHUNK_TEXT * 2) : NULL;
-    pthread_mutex_lock(&t->mu);
     if (!heap) {
-        if (!t->error)
-            t->error = ENOMEM;
-        /* Takes no chunk: the other thread (or, alone, nobody) does the rest.  An error
-           stops the taking, so the rest are only skipped. */
-        pthread_mutex_unlock(&t->mu);
+        /* Takes no chunk, and stops the taking: the chunks the other thread took already are
+           only skipped, and the print fails. */
+        turns_stop(&t->turns, ENOMEM);
         free(o);
         return NULL;
     }
     size_t heap_cap = PRINT_CHUNK_TEXT * 2;
-    /* Bound: each round takes at least one operator. */
-    while (t->next_node < s->n_nodes && !t->error) {
-        bool direct;
-        uint32_t first = t->next_node, end = chunk_end(s, first, &direct);
-        uint64_t me = t->next_chunk++;
-        t->next_node = end;
+    struct print_chunk pc = {.s = s};
+    struct turn c;
+    /* Bound: each chunk taken is at least one operator. */
+    bool more = turns_take(&t->turns, chunk_end, &pc, &c);
+    while (more) {
+        bool direct = pc.direct;
         if (!direct) {
-            pthread_mutex_unlock(&t->mu);
             o->f = NULL;
             o->buf = heap;
             o->cap = heap_cap;
             o->len = 0;
             o->error = 0;
-            for (uint32_t i = first; i < end; i++)
-                print_node(o, plan_section_node(s, i));
+            for (size_t i = c.first; i < c.end; i++)
+                print_node(o, plan_section_node(s, (uint32_t)i));
             heap = o->buf;
             heap_cap = o->cap;
-            pthread_mutex_lock(&t->mu);
         }
-        while (t->written != me) /* bound: the other thread's one chunk */
-            pthread_cond_wait(&t->turn, &t->mu);
-        pthread_mutex_unlock(&t->mu);
-        /* This thread's turn: nobody else writes the stream or t->error now. */
-        if (!t->error) {
+        int error = turns_wait(&t->turns, &c);
+        /* This thread's turn: nobody else writes the stream now. */
+        if (!error) {
             if (direct) {
                 o->f = t->f;
                 o->buf = o->fixed;
                 o->cap = OUT_CAP;
                 o->len = 0;
                 o->error = 0;
-                print_node(o, plan_section_node(s, first));
+                print_node(o, plan_section_node(s, (uint32_t)c.first));
                 out_flush(o);
             } else if (!o->error && o->len && fwrite(o->buf, 1, o->len, t->f) != o->len) {
                 o->error = errno ? errno : EIO;
             }
-            t->error = o->error;
+            error = o->error;
+        } else {
+            error = 0; /* passed on already */
         }
-        pthread_mutex_lock(&t->mu);
-        t->written++;
-        pthread_cond_broadcast(&t->turn);
+        more = turns_pass(&t->turns, error, chunk_end, &pc, &c);
     }
-    pthread_mutex_unlock(&t->mu);
     free(heap);
     free(o);
     return NULL;
@@ -496,16 +489,10 @@ static void print_nodes_parallel(struct out *o, const struct plan_section *s)
     if (o->error)
         return;
     struct print_team t = {.s = s, .f = o->f};
-    pthread_mutex_init(&t.mu, NULL);
-    pthread_cond_init(&t.turn, NULL);
-    pthread_t th;
-    bool two = thread_start_writer(&th, print_chunks, &t);
-    print_chunks(&t);
-    if (two)
-        pthread_join(th, NULL);
-    pthread_cond_destroy(&t.turn);
-    pthread_mutex_destroy(&t.mu);
-    o->error = t.error;
+    turns_init(&t.turns, s->n_nodes);
+    turns_run_two(print_chunks, &t);
+    o->error = t.turns.error;
+    turns_destroy(&t.turns);
 }
 
 static void print_section(struct out *o, const struct plan_section *s)

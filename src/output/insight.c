@@ -2,7 +2,6 @@
 #include "sparkplan/insight.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -475,57 +474,51 @@ void insight_set_scans_parallel(size_t min_scans, size_t chunk)
 struct scan_team {
     const struct summary *s;
     FILE *out;
-    pthread_mutex_t mu;
-    pthread_cond_t turn;
-    size_t next;          /* the first scan no thread has taken yet */
-    uint64_t next_chunk;  /* the number the next chunk taken gets */
-    uint64_t written;     /* chunks written, in order */
+    struct turns turns; /* the scans; no error is passed on (write_status reads the stream's) */
 };
 
+static size_t scan_chunk_end(void *ctx, size_t first)
+{
+    const struct summary *s = ctx;
+    return s->n_scans - first > scans_chunk ? first + scans_chunk : s->n_scans;
+}
+
+/* One thread's part: takes chunks until none is left, puts each together in its own buffer
+ * and writes it in its turn (thread.h's turns).  Runs on both threads (or alone on this
+ * one). */
 static void *scan_chunks(void *arg)
 {
     struct scan_team *t = arg;
     const struct summary *s = t->s;
     char *buf = malloc(scans_chunk * SCAN_LINE_MAX);
     struct out_buf *o = malloc(sizeof *o);
-    bool ok = buf && o;
-    pthread_mutex_lock(&t->mu);
-    /* Bound: each round takes at least one scan (without memory, none: the other thread,
-       or the caller after it, takes them all). */
-    while (ok && t->next < s->n_scans) {
-        size_t first = t->next, end = s->n_scans - first > scans_chunk ? first + scans_chunk
-                                                                       : s->n_scans;
-        uint64_t me = t->next_chunk++;
-        t->next = end;
-        pthread_mutex_unlock(&t->mu);
+    struct turn c;
+    /* Bound: each chunk taken is at least one scan.  Without memory this thread takes none:
+       the other thread, or the caller after it, takes them all. */
+    bool more = buf && o && turns_take(&t->turns, scan_chunk_end, (void *)s, &c);
+    while (more) {
         char *p = buf;
-        size_t i = first;
-        for (; i < end; i++) { /* bound: the chunk */
-            PREFETCH_SCAN(s, i, end);
+        size_t i = c.first;
+        for (; i < c.end; i++) { /* bound: the chunk */
+            PREFETCH_SCAN(s, i, c.end);
             const struct scan_info *sc = &s->scans[i];
             struct slice op = scan_info_op(sc), table = scan_info_table(sc);
             if (!scan_line_usual(op, table))
                 break;
             p = scan_line_fast(p, sc, op, table);
         }
-        pthread_mutex_lock(&t->mu);
-        while (t->written != me) /* bound: the other thread's one chunk */
-            pthread_cond_wait(&t->turn, &t->mu);
-        pthread_mutex_unlock(&t->mu);
+        turns_wait(&t->turns, &c); /* never an error: none is passed on */
         /* This thread's turn: nobody else writes the stream now. */
         if (p > buf)
             fwrite(buf, 1, (size_t)(p - buf), t->out);
-        if (i < end) {
+        if (i < c.end) {
             o->out = t->out;
             o->len = 0;
-            scan_lines(o, s, i, end);
+            scan_lines(o, s, i, c.end);
             ob_flush(o);
         }
-        pthread_mutex_lock(&t->mu);
-        t->written++;
-        pthread_cond_broadcast(&t->turn);
+        more = turns_pass(&t->turns, 0, scan_chunk_end, (void *)s, &c);
     }
-    pthread_mutex_unlock(&t->mu);
     free(buf);
     free(o);
     return NULL;
@@ -540,18 +533,13 @@ static void print_scans(FILE *out, const struct summary *s)
         return;
     }
     struct scan_team t = {.s = s, .out = out};
-    pthread_mutex_init(&t.mu, NULL);
-    pthread_cond_init(&t.turn, NULL);
-    pthread_t th;
-    bool two = thread_start_writer(&th, scan_chunks, &t);
-    scan_chunks(&t);
-    if (two)
-        pthread_join(th, NULL);
-    pthread_cond_destroy(&t.turn);
-    pthread_mutex_destroy(&t.mu);
+    turns_init(&t.turns, s->n_scans);
+    turns_run_two(scan_chunks, &t);
     /* Every chunk taken was written in its turn; what no thread could take (no memory for
        its buffers) is written here, after them. */
-    scan_lines(&o, s, t.next, s->n_scans);
+    size_t rest = t.turns.next;
+    turns_destroy(&t.turns);
+    scan_lines(&o, s, rest, s->n_scans);
     ob_flush(&o);
 }
 

@@ -1,0 +1,253 @@
+/* thread.h: the signals a worker takes, and the turns of threads writing one stream in order
+ * (--print and --summary of a big plan put their chunks together on two threads; check_emit
+ * and check_analyze compare their bytes with one thread's, this suite the turns alone). */
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparkplan/thread.h"
+
+/* ---- the signals a worker takes ------------------------------------------------------------- */
+
+struct mask_seen {
+    int pipe_blocked, int_blocked, segv_blocked;
+};
+
+static void *report_mask(void *arg)
+{
+    struct mask_seen *m = arg;
+    sigset_t now;
+    pthread_sigmask(SIG_SETMASK, NULL, &now);
+    m->pipe_blocked = sigismember(&now, SIGPIPE);
+    m->int_blocked = sigismember(&now, SIGINT);
+    m->segv_blocked = sigismember(&now, SIGSEGV);
+    return NULL;
+}
+
+static struct mask_seen mask_of(bool writer)
+{
+    struct mask_seen m = {-1, -1, -1};
+    pthread_t th;
+    ck_assert(writer ? thread_start_writer(&th, report_mask, &m)
+                     : thread_start_quiet(&th, report_mask, &m));
+    pthread_join(th, NULL);
+    return m;
+}
+
+/* A quiet worker takes no terminal signal; a writer takes SIGPIPE as its caller does (so
+ * `sparkplan --print BIG | head` ends as the one-thread write would), and the caller's own
+ * mask is as it was. */
+START_TEST(a_writer_takes_sigpipe_as_its_caller_does)
+{
+    sigset_t pipe, before, after;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    pthread_sigmask(SIG_UNBLOCK, &pipe, &before);
+
+    struct mask_seen q = mask_of(false), w = mask_of(true);
+    ck_assert_int_eq(q.pipe_blocked, 1);
+    ck_assert_int_eq(q.int_blocked, 1);
+    ck_assert_int_eq(q.segv_blocked, 0);
+    ck_assert_int_eq(w.pipe_blocked, 0);
+    ck_assert_int_eq(w.int_blocked, 1);
+    ck_assert_int_eq(w.segv_blocked, 0);
+
+    pthread_sigmask(SIG_BLOCK, &pipe, NULL);
+    w = mask_of(true);
+    ck_assert_int_eq(w.pipe_blocked, 1);
+    pthread_sigmask(SIG_SETMASK, NULL, &after);
+    ck_assert_int_eq(sigismember(&after, SIGPIPE), 1);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+}
+END_TEST
+
+/* ---- turns ---------------------------------------------------------------------------------- */
+
+#define ITEMS 20000u
+#define MAX_THREADS 4
+
+/* A team writing the items' numbers into one log in its turns: chunk ends from a fixed
+ * sequence of sizes (1 to 37 items), a turn failing at fail_ticket with fail_error. */
+struct team {
+    struct turns turns;
+    unsigned *log;         /* the "stream": item numbers in the order written */
+    size_t n_log;
+    atomic_int writing;    /* threads between turns_wait and turns_pass */
+    atomic_int overlaps;   /* times a thread found another one writing */
+    unsigned seed;         /* for the chunk sizes, under the team's lock */
+    uint64_t fail_ticket;  /* UINT64_MAX: none */
+    int fail_error;
+    atomic_uint stopped_after;  /* chunks a thread got from turns_wait with an error */
+    bool starve_one;            /* the second thread takes nothing and stops the team */
+    atomic_int n_started;
+};
+
+static size_t team_chunk_end(void *ctx, size_t first)
+{
+    struct team *t = ctx;
+    t->seed = t->seed * 1103515245u + 12345u;
+    size_t end = first + 1 + (t->seed >> 16) % 37;
+    return end < ITEMS ? end : ITEMS;
+}
+
+static void *team_run(void *arg)
+{
+    struct team *t = arg;
+    if (t->starve_one && atomic_fetch_add(&t->n_started, 1) == 1) {
+        turns_stop(&t->turns, ENOMEM);
+        return NULL;
+    }
+    unsigned buf[64];
+    struct turn c;
+    bool more = turns_take(&t->turns, team_chunk_end, t, &c);
+    while (more) {
+        ck_assert_uint_lt(c.first, c.end);
+        size_t n = 0;
+        for (size_t i = c.first; i < c.end; i++)
+            buf[n++] = (unsigned)i;
+        int pass = 0, error = turns_wait(&t->turns, &c);
+        /* This thread's turn: nobody else is between turns_wait and turns_pass. */
+        if (atomic_fetch_add(&t->writing, 1) != 0)
+            atomic_fetch_add(&t->overlaps, 1);
+        if (error) {
+            atomic_fetch_add(&t->stopped_after, 1); /* write nothing, pass the turn */
+        } else if (c.ticket == t->fail_ticket) {
+            pass = t->fail_error;
+        } else {
+            memcpy(t->log + t->n_log, buf, n * sizeof *buf);
+            t->n_log += n;
+        }
+        atomic_fetch_sub(&t->writing, 1);
+        more = turns_pass(&t->turns, pass, team_chunk_end, t, &c);
+    }
+    return NULL;
+}
+
+/* Runs a team of n_threads (this one among them) over ITEMS items. */
+static void team_go(struct team *t, int n_threads)
+{
+    turns_init(&t->turns, ITEMS);
+    pthread_t th[MAX_THREADS];
+    for (int i = 1; i < n_threads; i++)
+        ck_assert(thread_start_quiet(&th[i], team_run, t));
+    team_run(t);
+    for (int i = 1; i < n_threads; i++)
+        pthread_join(th[i], NULL);
+}
+
+static struct team *team_new(unsigned seed)
+{
+    struct team *t = calloc(1, sizeof *t);
+    ck_assert_ptr_nonnull(t);
+    t->log = malloc(ITEMS * sizeof *t->log);
+    ck_assert_ptr_nonnull(t->log);
+    t->seed = seed;
+    t->fail_ticket = UINT64_MAX;
+    return t;
+}
+
+static void team_free(struct team *t)
+{
+    turns_destroy(&t->turns);
+    free(t->log);
+    free(t);
+}
+
+/* Chunks taken by 1 to 4 threads are written one at a time, in the order of their items:
+ * the log is every item once, in order. */
+START_TEST(chunks_are_written_one_at_a_time_in_item_order)
+{
+    for (int threads = 1; threads <= MAX_THREADS; threads++) {
+        for (unsigned seed = 1; seed <= 5; seed++) {
+            struct team *t = team_new(seed);
+            team_go(t, threads);
+            ck_assert_int_eq(atomic_load(&t->overlaps), 0);
+            ck_assert_uint_eq(t->n_log, ITEMS);
+            for (unsigned i = 0; i < ITEMS; i++)
+                ck_assert_msg(t->log[i] == i, "%d threads, seed %u: item %u is %u", threads,
+                              seed, i, t->log[i]);
+            ck_assert_uint_eq(t->turns.next, ITEMS);
+            ck_assert_int_eq(t->turns.error, 0);
+            ck_assert_uint_eq(t->turns.passed, t->turns.taken);
+            team_free(t);
+        }
+    }
+    /* As --print and --summary run their teams: this thread and a writer. */
+    struct team *t = team_new(99);
+    turns_init(&t->turns, ITEMS);
+    turns_run_two(team_run, t);
+    ck_assert_int_eq(atomic_load(&t->overlaps), 0);
+    ck_assert_uint_eq(t->n_log, ITEMS);
+    for (unsigned i = 0; i < ITEMS; i++)
+        ck_assert_uint_eq(t->log[i], i);
+    team_free(t);
+}
+END_TEST
+
+/* A failed write stops the taking: what was written before it is whole and in order, nothing
+ * after it is written, the chunks taken already still get (and pass) their turns, told the
+ * error, and the first error is the one kept. */
+START_TEST(a_failed_write_stops_the_team_without_a_hang)
+{
+    for (int threads = 1; threads <= MAX_THREADS; threads++) {
+        for (uint64_t fail = 0; fail < 40; fail += 13) {
+            struct team *t = team_new((unsigned)fail + 7);
+            t->fail_ticket = fail;
+            t->fail_error = EPIPE;
+            team_go(t, threads);
+            ck_assert_int_eq(atomic_load(&t->overlaps), 0);
+            ck_assert_int_eq(t->turns.error, EPIPE);
+            ck_assert_uint_eq(t->turns.passed, t->turns.taken);
+            ck_assert_uint_le(t->turns.taken, fail + (uint64_t)threads);
+            ck_assert_uint_eq(atomic_load(&t->stopped_after), t->turns.taken - fail - 1);
+            ck_assert_uint_lt(t->n_log, ITEMS);
+            for (size_t i = 0; i < t->n_log; i++)
+                ck_assert_uint_eq(t->log[i], i);
+            team_free(t);
+        }
+    }
+    /* The first error stays. */
+    struct turns tu;
+    turns_init(&tu, 10);
+    turns_stop(&tu, ENOMEM);
+    turns_stop(&tu, EIO);
+    turns_stop(&tu, 0);
+    ck_assert_int_eq(tu.error, ENOMEM);
+    struct turn c;
+    ck_assert(!turns_take(&tu, team_chunk_end, &(struct team){.seed = 1}, &c));
+    ck_assert_uint_eq(tu.next, 0);
+    turns_destroy(&tu);
+}
+END_TEST
+
+/* A thread that cannot work (no memory for its buffer) stops the team without a turn: the
+ * other thread's chunks taken already pass their turns, and no more are taken. */
+START_TEST(a_thread_that_stops_leaves_no_one_waiting)
+{
+    for (int round = 0; round < 20; round++) {
+        struct team *t = team_new((unsigned)round + 1);
+        t->starve_one = true;
+        team_go(t, 2);
+        ck_assert_int_eq(t->turns.error, ENOMEM);
+        ck_assert_uint_eq(t->turns.passed, t->turns.taken);
+        for (size_t i = 0; i < t->n_log; i++)
+            ck_assert_uint_eq(t->log[i], i);
+        team_free(t);
+    }
+}
+END_TEST
+
+Suite *thread_suite(void)
+{
+    Suite *s = suite_create("thread");
+    TCase *tc = tcase_create("thread");
+    tcase_add_test(tc, a_writer_takes_sigpipe_as_its_caller_does);
+    tcase_add_test(tc, chunks_are_written_one_at_a_time_in_item_order);
+    tcase_add_test(tc, a_failed_write_stops_the_team_without_a_hang);
+    tcase_add_test(tc, a_thread_that_stops_leaves_no_one_waiting);
+    suite_add_tcase(s, tc);
+    return s;
+}

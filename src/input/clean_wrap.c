@@ -780,6 +780,25 @@ static void refresh_facts(struct wrap *wr)
     }
 }
 
+/* Can line i + 1 join line i as the head of a group (join_rule_plan)?  False only where
+ * none of its rules can match, told from the kinds and a width: a follower must continue
+ * something (K_OTHER, K_DETAILS), or be a "Key: value" line after a tree line or a root (the
+ * word rule's field_ok, the terminal rule's), or follow a line as wide as a terminal's cut
+ * (a deep node cut in its prefix goes on with its marker).  Most lines of a paste are
+ * followed by a tree line or a details field, and then the group's head is not looked at
+ * (group_start's questions were most of the join pass). */
+static inline bool may_join_next(const struct wrap *wr, size_t i)
+{
+    if (i + 1 >= wr->n)
+        return false;
+    enum cl_kind nk = (enum cl_kind)wr->kinds[i + 1], hk = (enum cl_kind)wr->kinds[i];
+    if (nk == K_OTHER || nk == K_DETAILS)
+        return true;
+    if (wr->terminal && wr->widths[i] == wr->ws.max_w)
+        return true;
+    return nk == K_FIELD && (hk == K_TREE || hk == K_OTHER);
+}
+
 /* Joins every group; false on allocation failure. */
 static bool wrap_join_all(struct wrap *wr)
 {
@@ -792,6 +811,10 @@ static bool wrap_join_all(struct wrap *wr)
     size_t w = 0, i = 0;
     uint32_t joined = 0, first_line = 0;
     while (i < wr->n) {
+        if (!may_join_next(wr, i)) {
+            v[w++] = v[i++];
+            continue;
+        }
         size_t total;
         size_t last = group_end(wr, i, &total);
         if (last == i) {

@@ -556,10 +556,12 @@ static uint32_t word_wrap_estimate(const struct wrap *wr)
 {
     uint32_t width = 0;
     const uint32_t *widths = wr->widths;
+    /* The cheap tests first: the widths, then the next line's (its kind first), the head's
+       last (word_group_head reads the line and the ones before it). */
     for (size_t i = 0; i + 1 < wr->n; i++)
         if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-            word_group_head(wr, i) && word_follower(&wr->v[i + 1], &wr->facts[i + 1], false) &&
-            widths[i] > width)
+            widths[i] > width && continues(wr->facts[i + 1].kind) &&
+            word_follower(&wr->v[i + 1], &wr->facts[i + 1], false) && word_group_head(wr, i))
             width = widths[i];
     return width;
 }
@@ -574,8 +576,15 @@ static uint32_t word_wrap_width(const struct wrap *wr, uint32_t width)
     const struct cl_facts *facts = wr->facts;
     const uint32_t *widths = wr->widths;
     bool in_group = false;
-    /* The cheap tests first, the follower's only when its answer is used. */
+    /* The cheap tests first, the follower's only when its answer is used.  A next line that
+       neither continues something nor is a field is no follower (word_follower): whether
+       line i heads a group or continues one, the group ends there, so neither is asked. */
     for (size_t i = 0; i + 1 < wr->n; i++) {
+        enum cl_kind nk = (enum cl_kind)facts[i + 1].kind;
+        if (!continues(nk) && nk != K_FIELD) {
+            in_group = false;
+            continue;
+        }
         if (widths[i] <= width && word_group_head(wr, i)) {
             in_group = word_follower(&v[i + 1], &facts[i + 1], true);
             continue;
@@ -598,6 +607,7 @@ static uint32_t hanging_width(const struct wrap *wr)
     uint32_t width = 0;
     for (size_t i = 0; i + 1 < wr->n; i++)
         if (wr->widths[i] >= WRAP_MIN_WIDTH && wr->widths[i] > width &&
+            continues(facts[i + 1].kind) && /* hanging_follower's first test */
             hanging_follower(hanging_col(&v[i], &facts[i], after_plan_header(v, facts, i)),
                              &v[i + 1], &facts[i + 1]))
             width = wr->widths[i];

@@ -447,7 +447,7 @@ struct facts_range {
 static void facts_range_run(const struct facts_range *r)
 {
     for (size_t i = r->from; i < r->to; i++) {
-        cl_facts(r->v[i].p, r->v[i].len, &r->facts[i]);
+        cl_facts_full(r->v[i].p, r->v[i].len, &r->facts[i]);
         r->widths[i] = cl_line_width(&r->v[i], &r->facts[i]);
     }
 }

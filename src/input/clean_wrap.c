@@ -438,6 +438,7 @@ struct wrap {
 /* The facts and widths of lines [from, to): each line's own, so the halves of the lines can
  * be done on two cores at once. */
 struct facts_range {
+    const struct cleaner *c;   /* its marks: a line without a byte above 0x7F is len wide */
     const struct cl_line *v;
     struct cl_facts *facts;
     uint32_t *widths;
@@ -448,7 +449,9 @@ static void facts_range_run(const struct facts_range *r)
 {
     for (size_t i = r->from; i < r->to; i++) {
         cl_facts_full(r->v[i].p, r->v[i].len, &r->facts[i]);
-        r->widths[i] = cl_line_width(&r->v[i], &r->facts[i]);
+        r->widths[i] = cl_input_lacks(r->c, r->v[i].p, r->v[i].len, CL_MARK_HIGH)
+                           ? r->v[i].len
+                           : cl_line_width(&r->v[i], &r->facts[i]);
     }
 }
 
@@ -462,7 +465,7 @@ static void *facts_range_main(void *arg)
  * reading the lines costs, 270 instructions a line, and each line's own). */
 static void wrap_facts(struct wrap *wr)
 {
-    struct facts_range lo = {wr->v, wr->facts, wr->widths, 0, wr->n}, hi = lo;
+    struct facts_range lo = {wr->c, wr->v, wr->facts, wr->widths, 0, wr->n}, hi = lo;
     pthread_t th;
     bool two = false;
     if (wr->n >= WRAP_THREAD_MIN_LINES) {

@@ -469,6 +469,24 @@ START_TEST(lines_cut_by_a_terminal_are_joined_whatever_their_characters)
 }
 END_TEST
 
+/* A plan in an HTML block whose lines are <br> tags: the block's first line becomes several,
+   the text around it stays (the block is rewritten over the lines it reads until a <br>
+   makes more lines than were read). */
+START_TEST(html_break_lines_become_plan_lines)
+{
+    char *out = cleaned("text\n"
+                        "<pre>== Physical Plan ==<br>*(1) Project [a#1]<br>"
+                        "+- *(1) Range (0, 10, step=1, splits=2)</pre>\n"
+                        "more\n");
+    ck_assert_str_eq(out, "text\n"
+                          "== Physical Plan ==\n"
+                          "*(1) Project [a#1]\n"
+                          "+- *(1) Range (0, 10, step=1, splits=2)\n"
+                          "more\n");
+    free(out);
+}
+END_TEST
+
 /* Email wrap of an extended explain (real plans from notebooks, not in the corpus): the
  * analyzed plan's schema line broken after ',' or ':' is joined back even when it is the only
  * broken line, and the root after it, "Project [...", is a line to join like any plan line. */
@@ -2172,6 +2190,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, utf16_input_is_read);
     tcase_add_test(tc, hard_wrapped_lines_are_joined);
     tcase_add_test(tc, lines_cut_by_a_terminal_are_joined_whatever_their_characters);
+    tcase_add_test(tc, html_break_lines_become_plan_lines);
     tcase_add_test(tc, deep_plans_cut_inside_their_prefix_are_joined_back);
     tcase_add_test(tc, lost_indentation_with_an_aqe_header_at_any_depth);
     tcase_add_test(tc, deep_plans_with_lost_indentation_come_back_as_printed);

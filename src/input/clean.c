@@ -365,7 +365,7 @@ static uint32_t rtrim_len(const struct cl_line *l)
 }
 
 /* "+-----+" (the closing '+' may have been lost in a copy) after optional indentation. */
-static bool is_table_border(const struct cl_line *l)
+static bool table_border_at(const struct cl_line *l)
 {
     /* The '+' first: it is what nearly every line fails on ('+' is no blank: the line's
        end, trimmed, lies past it). */
@@ -381,6 +381,13 @@ static bool is_table_border(const struct cl_line *l)
             return false;
     }
     return dashes >= 3;
+}
+
+/* table_border_at, its first test inline: a border starts with '+' or a blank (this runs
+   on every line, twice, and most lines start with neither). */
+static inline bool is_table_border(const struct cl_line *l)
+{
+    return l->len && (l->p[0] == '+' || l->p[0] == ' ') && table_border_at(l);
 }
 
 static bool starts_with_bar(const struct cl_line *l, uint32_t indent)
@@ -424,8 +431,8 @@ struct table_out {
 };
 
 /* unread: the first line of c->lines still to be read. */
-static bool table_put(struct cleaner *c, struct table_out *o, const char *p, uint32_t len,
-                      uint32_t orig, size_t unread)
+static inline bool table_put(struct cleaner *c, struct table_out *o, const char *p, uint32_t len,
+                             uint32_t orig, size_t unread)
 {
     if (o->in_place) {
         if (o->w < unread) {

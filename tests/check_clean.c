@@ -418,6 +418,75 @@ START_TEST(hard_wrapped_lines_are_joined)
 }
 END_TEST
 
+/* Cuts each line of text after every `width` characters (UTF-8 sequences count as one, as a
+   terminal shows them), as fold -w does, into out. */
+static void fold_chars(const char *text, int width, char *out)
+{
+    int col = 0;
+    for (const char *p = text; *p; p++) {
+        bool starts_char = ((unsigned char)*p & 0xC0) != 0x80;
+        if (*p == '\n') {
+            col = 0;
+        } else if (starts_char && col == width) {
+            *out++ = '\n';
+            col = 0;
+        }
+        if (*p != '\n' && starts_char)
+            col++;
+        *out++ = *p;
+    }
+    *out = '\0';
+}
+
+/* A terminal counts a line's width in characters, not bytes: a plan with accented names cut at
+   40 columns (the cut lines hold one or two of them) is joined back wherever in the paste it
+   lies (the clean-up tells a line without
+   such characters by where they are in the input, in blocks of 64 bytes: the text before the
+   plan moves the characters across those blocks). */
+START_TEST(lines_cut_by_a_terminal_are_joined_whatever_their_characters)
+{
+    static const char plan[] =
+        "== Physical Plan ==\n"
+        "*(2) HashAggregate(keys=[región#33, año#34], functions=[sum(v#35)])\n"
+        "+- Exchange hashpartitioning(región#33, año#34, 200), true, [id=#59]\n"
+        "   +- *(1) HashAggregate(keys=[k#33, año#34], functions=[partial_sum(v#35)])\n"
+        "      +- *(1) LocalTableScan [k#33, año#34, v#35]\n";
+    char folded[512], text[1024];
+    fold_chars(plan, 40, folded);
+    /* The note before the plan: lines of 30 bytes at most, narrower than the cut. */
+    for (int pad = 0; pad < 140; pad++) {
+        int n = 0;
+        for (int left = pad; left > 0; left -= 30)
+            n += snprintf(text + n, sizeof text - (size_t)n, "%.*s\n", left < 30 ? left : 30,
+                          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+        n += snprintf(text + n, sizeof text - (size_t)n, "\n%s", folded);
+        ck_assert_int_lt(n, (int)sizeof text);
+        char *out = cleaned(text);
+        const char *at = strstr(out, "== Physical Plan ==");
+        ck_assert_msg(at && strcmp(at, plan) == 0, "pad %d: %s", pad, out);
+        free(out);
+    }
+}
+END_TEST
+
+/* A plan in an HTML block whose lines are <br> tags: the block's first line becomes several,
+   the text around it stays (the block is rewritten over the lines it reads until a <br>
+   makes more lines than were read). */
+START_TEST(html_break_lines_become_plan_lines)
+{
+    char *out = cleaned("text\n"
+                        "<pre>== Physical Plan ==<br>*(1) Project [a#1]<br>"
+                        "+- *(1) Range (0, 10, step=1, splits=2)</pre>\n"
+                        "more\n");
+    ck_assert_str_eq(out, "text\n"
+                          "== Physical Plan ==\n"
+                          "*(1) Project [a#1]\n"
+                          "+- *(1) Range (0, 10, step=1, splits=2)\n"
+                          "more\n");
+    free(out);
+}
+END_TEST
+
 /* Email wrap of an extended explain (real plans from notebooks, not in the corpus): the
  * analyzed plan's schema line broken after ',' or ':' is joined back even when it is the only
  * broken line, and the root after it, "Project [...", is a line to join like any plan line. */
@@ -2124,6 +2193,8 @@ Suite *clean_suite(void)
     tcase_add_test(tc, crlf_tabs_bom_and_trailing_blanks_are_normalized);
     tcase_add_test(tc, utf16_input_is_read);
     tcase_add_test(tc, hard_wrapped_lines_are_joined);
+    tcase_add_test(tc, lines_cut_by_a_terminal_are_joined_whatever_their_characters);
+    tcase_add_test(tc, html_break_lines_become_plan_lines);
     tcase_add_test(tc, deep_plans_cut_inside_their_prefix_are_joined_back);
     tcase_add_test(tc, lost_indentation_with_an_aqe_header_at_any_depth);
     tcase_add_test(tc, deep_plans_with_lost_indentation_come_back_as_printed);

@@ -82,6 +82,21 @@ static bool split_line(struct cleaner *c, const char *s, const char *e, uint32_t
     return cl_push(c, &c->lines, s, (size_t)(t - s), line);
 }
 
+/* The marks (lines.h) of 16 bytes at offset off of the input, some of which is a backslash
+ * or above 0x7F: both 64-byte blocks the bytes may touch are marked (a block marked for
+ * nothing costs one look at a line). */
+static void mark_bytes(struct cleaner *c, size_t off, unsigned bs, unsigned high)
+{
+    size_t b0 = off >> 6, b1 = (off + 15) >> 6;
+    unsigned got[CL_MARK_ROWS] = {bs, high};
+    for (int k = 0; k < CL_MARK_ROWS; k++)
+        if (got[k]) {
+            uint64_t *row = c->marks + (size_t)k * c->marks_words;
+            row[b0 >> 6] |= 1ull << (b0 & 63);
+            row[b1 >> 6] |= 1ull << (b1 & 63);
+        }
+}
+
 static bool step_split(struct cleaner *c)
 {
     const char *s = c->src->bytes;
@@ -106,13 +121,29 @@ static bool step_split(struct cleaner *c)
         return false;
     const char *end = s + n, *rest = s; /* no '\n' between s and rest */
     uint32_t line = 0;
+    /* The marks of the input's bytes (lines.h), made here where every byte is looked at
+       anyway; not for the text of a UTF-16 input (it is not the input), nor without memory
+       for them (the steps then look at every line, as before). */
+    const char *base = c->src->bytes;
+    if (base && s >= base && s <= base + c->src->len) {
+        c->marks_words = (c->src->len >> 12) + 1;
+        c->marks = calloc(CL_MARK_ROWS * c->marks_words, sizeof *c->marks);
+        c->marks_base = base;
+        c->marks_len = c->src->len;
+    }
 #ifdef __SSE2__
     /* The '\n' of 16 bytes in one compare, every line ending in them taken in turn: most
        lines are short, and a memchr call for each cost more than the search. */
-    const __m128i nl16 = _mm_set1_epi8('\n');
+    const __m128i nl16 = _mm_set1_epi8('\n'), bs16 = _mm_set1_epi8('\\');
+    const bool marking = c->marks != NULL;
     for (const char *q = s; end - q >= 16; q += 16) {
-        unsigned m = (unsigned)_mm_movemask_epi8(
-            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)q), nl16));
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl16));
+        __m128i bs = _mm_cmpeq_epi8(v, bs16);
+        /* One test for both (a byte above 0x7F has its top bit set, as a match does). */
+        if (marking && _mm_movemask_epi8(_mm_or_si128(v, bs)))
+            mark_bytes(c, (size_t)(q - base), (unsigned)_mm_movemask_epi8(bs),
+                       (unsigned)_mm_movemask_epi8(v));
         /* Bound: one round for each '\n' of the block. */
         for (; m; m &= m - 1) {
             const char *e = q + __builtin_ctz(m);
@@ -123,6 +154,10 @@ static bool step_split(struct cleaner *c)
         rest = q + 16;
     }
 #endif
+    /* The bytes after the last block of 16 are marked one at a time. */
+    for (const char *q = rest; c->marks && q < end; q++)
+        if (*q == '\\' || (unsigned char)*q > 0x7F)
+            mark_bytes(c, (size_t)(q - base), *q == '\\', (unsigned char)*q > 0x7F);
     /* The rest (no '\n' before s is left, nor between s and rest: an event log's line of
        hundreds of megabytes is not searched twice). */
     while (s < end) {
@@ -330,7 +365,7 @@ static uint32_t rtrim_len(const struct cl_line *l)
 }
 
 /* "+-----+" (the closing '+' may have been lost in a copy) after optional indentation. */
-static bool is_table_border(const struct cl_line *l)
+static bool table_border_at(const struct cl_line *l)
 {
     /* The '+' first: it is what nearly every line fails on ('+' is no blank: the line's
        end, trimmed, lies past it). */
@@ -346,6 +381,13 @@ static bool is_table_border(const struct cl_line *l)
             return false;
     }
     return dashes >= 3;
+}
+
+/* table_border_at, its first test inline: a border starts with '+' or a blank (this runs
+   on every line, twice, and most lines start with neither). */
+static inline bool is_table_border(const struct cl_line *l)
+{
+    return l->len && (l->p[0] == '+' || l->p[0] == ' ') && table_border_at(l);
 }
 
 static bool starts_with_bar(const struct cl_line *l, uint32_t indent)
@@ -389,8 +431,8 @@ struct table_out {
 };
 
 /* unread: the first line of c->lines still to be read. */
-static bool table_put(struct cleaner *c, struct table_out *o, const char *p, uint32_t len,
-                      uint32_t orig, size_t unread)
+static inline bool table_put(struct cleaner *c, struct table_out *o, const char *p, uint32_t len,
+                             uint32_t orig, size_t unread)
 {
     if (o->in_place) {
         if (o->w < unread) {
@@ -1332,6 +1374,7 @@ static enum sp_status run_pipeline(struct document *doc, struct diag *err, bool 
     free(c.facts);
     free(c.spare);
     free(c.units);
+    free(c.marks);
     arena_free(&c.scratch);
     return status;
 }

@@ -761,7 +761,8 @@ static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
     size_t i = 0, copied = 0; /* lines [copied, i) still to copy as they are */
     while (i < n) {
         const struct cl_line *l = &c->lines.v[i];
-        if (!cl_line_has_escaped_newline(l->p, l->len)) {
+        if (cl_input_lacks(c, l->p, l->len, CL_MARK_BACKSLASH) ||
+            !cl_line_has_escaped_newline(l->p, l->len)) {
             i++;
             continue;
         }

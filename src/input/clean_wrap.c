@@ -438,6 +438,7 @@ struct wrap {
 /* The facts and widths of lines [from, to): each line's own, so the halves of the lines can
  * be done on two cores at once. */
 struct facts_range {
+    const struct cleaner *c;   /* its marks: a line without a byte above 0x7F is len wide */
     const struct cl_line *v;
     struct cl_facts *facts;
     uint32_t *widths;
@@ -447,8 +448,10 @@ struct facts_range {
 static void facts_range_run(const struct facts_range *r)
 {
     for (size_t i = r->from; i < r->to; i++) {
-        cl_facts(r->v[i].p, r->v[i].len, &r->facts[i]);
-        r->widths[i] = cl_line_width(&r->v[i], &r->facts[i]);
+        cl_facts_full(r->v[i].p, r->v[i].len, &r->facts[i]);
+        r->widths[i] = cl_input_lacks(r->c, r->v[i].p, r->v[i].len, CL_MARK_HIGH)
+                           ? r->v[i].len
+                           : cl_line_width(&r->v[i], &r->facts[i]);
     }
 }
 
@@ -462,7 +465,7 @@ static void *facts_range_main(void *arg)
  * reading the lines costs, 270 instructions a line, and each line's own). */
 static void wrap_facts(struct wrap *wr)
 {
-    struct facts_range lo = {wr->v, wr->facts, wr->widths, 0, wr->n}, hi = lo;
+    struct facts_range lo = {wr->c, wr->v, wr->facts, wr->widths, 0, wr->n}, hi = lo;
     pthread_t th;
     bool two = false;
     if (wr->n >= WRAP_THREAD_MIN_LINES) {
@@ -556,10 +559,12 @@ static uint32_t word_wrap_estimate(const struct wrap *wr)
 {
     uint32_t width = 0;
     const uint32_t *widths = wr->widths;
+    /* The cheap tests first: the widths, then the next line's (its kind first), the head's
+       last (word_group_head reads the line and the ones before it). */
     for (size_t i = 0; i + 1 < wr->n; i++)
         if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-            word_group_head(wr, i) && word_follower(&wr->v[i + 1], &wr->facts[i + 1], false) &&
-            widths[i] > width)
+            widths[i] > width && continues(wr->facts[i + 1].kind) &&
+            word_follower(&wr->v[i + 1], &wr->facts[i + 1], false) && word_group_head(wr, i))
             width = widths[i];
     return width;
 }
@@ -574,8 +579,15 @@ static uint32_t word_wrap_width(const struct wrap *wr, uint32_t width)
     const struct cl_facts *facts = wr->facts;
     const uint32_t *widths = wr->widths;
     bool in_group = false;
-    /* The cheap tests first, the follower's only when its answer is used. */
+    /* The cheap tests first, the follower's only when its answer is used.  A next line that
+       neither continues something nor is a field is no follower (word_follower): whether
+       line i heads a group or continues one, the group ends there, so neither is asked. */
     for (size_t i = 0; i + 1 < wr->n; i++) {
+        enum cl_kind nk = (enum cl_kind)facts[i + 1].kind;
+        if (!continues(nk) && nk != K_FIELD) {
+            in_group = false;
+            continue;
+        }
         if (widths[i] <= width && word_group_head(wr, i)) {
             in_group = word_follower(&v[i + 1], &facts[i + 1], true);
             continue;
@@ -598,6 +610,7 @@ static uint32_t hanging_width(const struct wrap *wr)
     uint32_t width = 0;
     for (size_t i = 0; i + 1 < wr->n; i++)
         if (wr->widths[i] >= WRAP_MIN_WIDTH && wr->widths[i] > width &&
+            continues(facts[i + 1].kind) && /* hanging_follower's first test */
             hanging_follower(hanging_col(&v[i], &facts[i], after_plan_header(v, facts, i)),
                              &v[i + 1], &facts[i + 1]))
             width = wr->widths[i];
@@ -780,6 +793,25 @@ static void refresh_facts(struct wrap *wr)
     }
 }
 
+/* Can line i + 1 join line i as the head of a group (join_rule_plan)?  False only where
+ * none of its rules can match, told from the kinds and a width: a follower must continue
+ * something (K_OTHER, K_DETAILS), or be a "Key: value" line after a tree line or a root (the
+ * word rule's field_ok, the terminal rule's), or follow a line as wide as a terminal's cut
+ * (a deep node cut in its prefix goes on with its marker).  Most lines of a paste are
+ * followed by a tree line or a details field, and then the group's head is not looked at
+ * (group_start's questions were most of the join pass). */
+static inline bool may_join_next(const struct wrap *wr, size_t i)
+{
+    if (i + 1 >= wr->n)
+        return false;
+    enum cl_kind nk = (enum cl_kind)wr->kinds[i + 1], hk = (enum cl_kind)wr->kinds[i];
+    if (nk == K_OTHER || nk == K_DETAILS)
+        return true;
+    if (wr->terminal && wr->widths[i] == wr->ws.max_w)
+        return true;
+    return nk == K_FIELD && (hk == K_TREE || hk == K_OTHER);
+}
+
 /* Joins every group; false on allocation failure. */
 static bool wrap_join_all(struct wrap *wr)
 {
@@ -792,6 +824,10 @@ static bool wrap_join_all(struct wrap *wr)
     size_t w = 0, i = 0;
     uint32_t joined = 0, first_line = 0;
     while (i < wr->n) {
+        if (!may_join_next(wr, i)) {
+            v[w++] = v[i++];
+            continue;
+        }
         size_t total;
         size_t last = group_end(wr, i, &total);
         if (last == i) {

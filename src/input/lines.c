@@ -376,6 +376,33 @@ void cl_facts(const char *p, uint32_t len, struct cl_facts *f)
     f->blank_end = len && (p[len - 1] == ' ' || p[len - 1] == '\t');
 }
 
+/* ':' bytes in p[0..n). */
+static uint32_t count_colons(const char *p, uint32_t n)
+{
+    uint32_t k = 0, i = 0;
+#ifdef __SSE2__
+    const __m128i bar = _mm_set1_epi8(':');
+    for (; i + 16 <= n; i += 16)
+        k += (uint32_t)__builtin_popcount((unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + i)), bar)));
+#endif
+    for (; i < n; i++)
+        k += p[i] == ':';
+    return k;
+}
+
+void cl_facts_full(const char *p, uint32_t len, struct cl_facts *f)
+{
+    /* cl_facts_quick wants no blank at the end (its field test reads a byte past a ' '). */
+    if (len && (p[len - 1] == ' ' || p[len - 1] == '\t')) {
+        cl_facts(p, len, f);
+        return;
+    }
+    /* room: len, nothing past the line is read (the line may end its block). */
+    if (cl_facts_quick(p, len, len, f, true) && f->kind == K_TREE && f->marker)
+        f->colons = count_colons(p, f->marker); /* whole units: a ':' starts each bar unit */
+}
+
 uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f)
 {
     /* Everything before the marker is a space or a ':' (prefix_scan): a column a byte. */

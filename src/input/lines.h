@@ -76,6 +76,16 @@ struct cleaner {
     /* The wrap step's arrays for up to prefault->cap lines, made present on the second core
        while this one runs the steps before it (clean.c), or NULL. */
     struct cl_prefault *prefault;
+    /* Which 64-byte blocks of the input hold a backslash or a byte above 0x7F: a bit a block
+       in each of two rows of marks_words words (CL_MARK_*), set by the split as it finds the
+       line ends (step_split, clean.c), so that the steps that look for those bytes in every
+       line (the literal step's escapes, the wrap step's widths) skip the lines without.  They
+       describe marks_base[0..marks_len) as read: only while nothing was written over the
+       input (input_written).  NULL when not made (cl_input_lacks then says "look"). */
+    uint64_t *marks;
+    size_t marks_words;
+    const char *marks_base;
+    size_t marks_len;
     /* The literal step's text of an input that is one line holding one string (an event
        log's line): decoded over the input from its first byte, lines each ended by '\n'
        (the last one's '\n' still to write when add_newline), every line from input line
@@ -122,6 +132,33 @@ static inline long cl_line_number_prefix(const struct cl_line *l, uint32_t *plen
  * string decoded to needs no step after the literal one (the rules and why: above
  * decoded_text_done in clean.c; lines.c). */
 bool cl_line_needs_steps(const struct cl_line *l, bool after_blank);
+
+/* The rows of cleaner.marks. */
+enum { CL_MARK_BACKSLASH, CL_MARK_HIGH, CL_MARK_ROWS };
+
+/* True when [p, p + len) holds no byte of class `mark` (CL_MARK_*) for certain: it lies in
+ * the input as read, and none of the 64-byte blocks it touches holds one.  False means "look"
+ * (a line in scratch, one over 4 KB, the input written over, no marks made). */
+static inline bool cl_input_lacks(const struct cleaner *c, const char *p, uint32_t len, int mark)
+{
+    if (!len)
+        return true;
+    if (!c->marks || c->input_written)
+        return false;
+    uintptr_t base = (uintptr_t)c->marks_base, at = (uintptr_t)p;
+    if (at < base || at - base > c->marks_len || len > c->marks_len - (at - base))
+        return false;
+    size_t first = (at - base) >> 6, last = (at - base + len - 1) >> 6;
+    const uint64_t *row = c->marks + (size_t)mark * c->marks_words;
+    size_t w = first >> 6;
+    if ((last >> 6) == w) {
+        uint64_t m = (~0ull >> (63 - (last & 63))) & (~0ull << (first & 63));
+        return !(row[w] & m);
+    }
+    if ((last >> 6) != w + 1)
+        return false;
+    return !(row[w] & (~0ull << (first & 63))) && !(row[w + 1] & (~0ull >> (63 - (last & 63))));
+}
 
 /* Line arrays. */
 bool cl_push_grow(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig);
@@ -218,6 +255,9 @@ struct cl_facts {
 };
 _Static_assert(sizeof(struct cl_facts) == 16, "one cl_facts per input line: keep it 16 bytes");
 void cl_facts(const char *p, uint32_t len, struct cl_facts *f);
+/* cl_facts, the lines Spark prints most told at a glance (cl_facts_quick, colons counted):
+ * 270 instructions a line were a third of the wrap step on a big paste. */
+void cl_facts_full(const char *p, uint32_t len, struct cl_facts *f);
 /* cl_width of a line whose facts are known: its prefix is not looked at again. */
 uint32_t cl_line_width(const struct cl_line *l, const struct cl_facts *f);
 enum cl_kind cl_kind(const char *p, uint32_t len);

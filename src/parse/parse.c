@@ -605,33 +605,62 @@ static size_t first_line_len(struct slice t)
     return n;
 }
 
+/* Names that tell a headerless section's kind (headerless_kind): bit 1 a logical
+   operator's, bit 2 a physical one's.  The length picks the few names to compare: this is
+   asked of every node of every headerless section of a paste. */
+static unsigned name_tells_kind(struct slice nm)
+{
+#define NAME_IS(lit) (memcmp(nm.ptr, lit, sizeof(lit) - 1) == 0)
+    unsigned k = 0;
+    switch (nm.len) {
+    case 4: k = NAME_IS("Join") || NAME_IS("View"); break;
+    case 7: k = NAME_IS("WithCTE"); break;
+    case 8: k = NAME_IS("Relation") ? 1 : NAME_IS("Exchange") ? 2 : 0; break;
+    case 9: k = NAME_IS("Aggregate"); break;
+    case 10: k = NAME_IS("LocalLimit") || NAME_IS("LogicalRDD"); break;
+    case 11: k = NAME_IS("GlobalLimit") || NAME_IS("Repartition"); break;
+    case 13:
+        if (NAME_IS("SubqueryAlias") || NAME_IS("LocalRelation"))
+            k = 1;
+        else if (NAME_IS("HashAggregate") || NAME_IS("SortMergeJoin") || NAME_IS("ColumnarToRow"))
+            k = 2;
+        break;
+    case 14:
+        k = NAME_IS("OneRowRelation") || NAME_IS("CTERelationDef") || NAME_IS("CTERelationRef");
+        break;
+    case 16: k = NAME_IS("ShuffledHashJoin") ? 2 : 0; break;
+    case 17:
+        if (NAME_IS("BroadcastExchange") || NAME_IS("BroadcastHashJoin") ||
+            NAME_IS("AdaptiveSparkPlan"))
+            k = 2;
+        break;
+    default: break;
+    }
+#undef NAME_IS
+    if (nm.len >= 5 && (slice_starts_with(nm, "FileScan") || slice_starts_with(nm, "Scan ")))
+        k |= 2;
+    return k;
+}
+
 /* What a headerless section is: parsed (unresolved names), analyzed (logical operators) or
-   physical; *known counts its nodes that name an operator.  Walks the section once. */
+   physical.  With known, *known counts its nodes that name an operator, up to `enough`
+   (the count the caller's test needs: counting on would not change its answer).  Walks the
+   section once. */
 static enum section_kind headerless_kind(const struct parser *p, const struct plan_section *s,
-                                        size_t *known)
+                                        size_t *known, size_t enough)
 {
     bool unresolved = false, logical = false, physical = false;
-    *known = 0;
+    if (known)
+        *known = 0;
     for (struct plan_node *x = s->first_root; x; x = plan_node_next_preorder(x)) {
-        if (names_an_operator(x))
+        if (known && *known < enough && names_an_operator(x))
             (*known)++;
         if (plan_node_text(x).len && plan_node_text(x).ptr[0] == '\'')
             unresolved = true;
-        struct slice nm = plan_node_name(x);
-        if (slice_eq_cstr(nm, "Aggregate") || slice_eq_cstr(nm, "Join") ||
-            slice_eq_cstr(nm, "SubqueryAlias") || slice_eq_cstr(nm, "Relation") ||
-            slice_eq_cstr(nm, "LocalRelation") || slice_eq_cstr(nm, "LogicalRDD") ||
-            slice_eq_cstr(nm, "OneRowRelation") || slice_eq_cstr(nm, "GlobalLimit") ||
-            slice_eq_cstr(nm, "LocalLimit") || slice_eq_cstr(nm, "Repartition") ||
-            slice_eq_cstr(nm, "View") || slice_eq_cstr(nm, "WithCTE") ||
-            slice_eq_cstr(nm, "CTERelationDef") || slice_eq_cstr(nm, "CTERelationRef"))
+        unsigned k = name_tells_kind(plan_node_name(x));
+        if (k & 1)
             logical = true;
-        if (slice_eq_cstr(nm, "HashAggregate") || slice_eq_cstr(nm, "Exchange") ||
-            slice_eq_cstr(nm, "BroadcastExchange") || slice_eq_cstr(nm, "SortMergeJoin") ||
-            slice_eq_cstr(nm, "BroadcastHashJoin") || slice_eq_cstr(nm, "ShuffledHashJoin") ||
-            slice_eq_cstr(nm, "AdaptiveSparkPlan") || slice_eq_cstr(nm, "ColumnarToRow") ||
-            slice_starts_with(nm, "FileScan") || slice_starts_with(nm, "Scan ") ||
-            x->stage >= 0)
+        if ((k & 2) || x->stage >= 0)
             physical = true;
     }
     if (unresolved)
@@ -687,9 +716,14 @@ static void close_section(struct parser *p)
     if (p->details_only)
         check_details_only(p, s);
     if (p->sec_headerless) {
-        size_t known;
-        s->kind = headerless_kind(p, s, &known);
-        if (n == 1 && s->n_roots == 1 && s == p->plan->first_section) {
+        /* How many nodes name an operator is asked (names_an_operator: a catalogue look-up
+           and a prose test, 770 instructions a node) only where it decides something, and
+           only until it has: at least two, and half the nodes. */
+        bool lone = n == 1 && s->n_roots == 1 && s == p->plan->first_section;
+        bool need_known = !lone && !p->sec_branches && !p->hint_analyzed;
+        size_t known = 0, enough = (n + 1) / 2 > 2 ? (n + 1) / 2 : 2;
+        s->kind = headerless_kind(p, s, need_known ? &known : NULL, enough);
+        if (lone) {
             /* A lone capitalised line is prose unless it reads like a plan node; one line
                cut from a tree (a test's expected substring ":- *Scan ...") is a fragment. */
             if (p->sec_partial || !reads_like_a_node(p, s->first_root))

@@ -190,6 +190,7 @@ struct plan {
     uint32_t by_id_len;        /* valid ids are 0 .. by_id_len-1 */
     size_t by_id_mapped;       /* a big by_id's own mapping (freshmem_map), its length; 0:
                                   by_id is in the arena */
+    bool by_id_given;          /* private: by_id came from the reader (plan_give_by_id) */
     struct document *doc;
     struct plan *next;
 };
@@ -240,6 +241,9 @@ struct document {
        walk the whole model again (a third of finishing was waiting for memory).  NULL when
        nobody asked for it (hand-built trees): the walk does it all. */
     struct plan_order *order;
+    /* The reader gives each plan its by_id (plan_give_by_id) where it can, so the record
+       keeps no ids; a plan it gives none gets one from its nodes (parse.c sets it). */
+    bool by_id_from_reader;
 };
 
 /* ---- reading a node ------------------------------------------------------------------ */
@@ -391,6 +395,13 @@ void plan_order_plan_begin(struct document *doc);
 void plan_order_plan_dropped(struct document *doc);
 void plan_order_id_changed(struct document *doc, const struct plan_node *n);
 void plan_order_discard(struct document *doc);
+/* A reader that kept its own table of ids (parse.c: the first node made with each id, which
+ * is the first printed while the record holds) hands it over for plan p: ids[id] = node index
+ * + 1 for id < len, 0 none.  mapped_len: ids is a freshmem_record of that many bytes and p
+ * takes it (returns true: the caller forgets it); else it is copied.  document_finish keeps it
+ * when the record holds (dropped, like the rest, when ids are too sparse for a table), and
+ * makes its own when it walks. */
+bool plan_give_by_id(struct plan *p, uint32_t *ids, uint32_t len, size_t mapped_len);
 /* For tests: off, plan_order_begin keeps no record and every document_finish walks. */
 void plan_order_enable(bool on);
 

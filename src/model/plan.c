@@ -420,11 +420,13 @@ static NOINLINE bool block_set_far(struct document *doc, struct plan_node_block 
 bool plan_node_set_details(struct plan_node *n, struct slice text, uint32_t text_line)
 {
     struct document *doc = n->section->plan->doc;
-    size_t bytes = doc->nodes.reserved / sizeof(struct plan_node) * sizeof(struct plan_node_block);
-    if (!doc->blocks.base &&
-        !(doc->nodes.in_arena ? store_in_arena(doc, &doc->blocks, bytes)
-                              : store_reserve(&doc->blocks, bytes, doc->nodes.small)))
-        return false;
+    if (!doc->blocks.base) {
+        size_t bytes =
+            doc->nodes.reserved / sizeof(struct plan_node) * sizeof(struct plan_node_block);
+        if (!(doc->nodes.in_arena ? store_in_arena(doc, &doc->blocks, bytes)
+                                  : store_reserve(&doc->blocks, bytes, doc->nodes.small)))
+            return false;
+    }
     size_t i = plan_node_index(n);
     if (!store_commit(&doc->blocks, (i + 1) * sizeof(struct plan_node_block)))
         return false;
@@ -432,8 +434,8 @@ bool plan_node_set_details(struct plan_node *n, struct slice text, uint32_t text
     b->text_line = text_line;
     const char *base = n->section->text_;
     uintptr_t off = (uintptr_t)text.ptr - (uintptr_t)base;
-    if (text.ptr && base && off < UINT32_MAX && text.len < UINT32_MAX &&
-        !(b->off && b->len == UINT32_MAX)) {
+    /* (a block kept aside stays aside: its len is UINT32_MAX, which no near block has) */
+    if (off < UINT32_MAX && text.len < UINT32_MAX && b->len != UINT32_MAX && base) {
         b->off = (uint32_t)off + 1;
         b->len = (uint32_t)text.len;
         return true;
@@ -538,14 +540,19 @@ struct plan_node *plan_node_next_skip_children(const struct plan_node *n)
 
 /* Input order: the original line, then the place in doc->src.text (clean-up may split one
  * line into several text lines, and a text line holds at most one node). */
-static int compare_nodes(const struct plan_node *x, const struct plan_node *y)
+static NOINLINE int compare_nodes_on_a_line(const struct plan_node *x, const struct plan_node *y)
 {
-    if (x->line != y->line)
-        return x->line < y->line ? -1 : 1;
     const char *xt = plan_node_text(x).ptr, *yt = plan_node_text(y).ptr;
     if (xt != yt)
         return (uintptr_t)xt < (uintptr_t)yt ? -1 : 1;
     return (uintptr_t)x < (uintptr_t)y ? -1 : (x > y);
+}
+
+static int compare_nodes(const struct plan_node *x, const struct plan_node *y)
+{
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return compare_nodes_on_a_line(x, y); /* (rare: out of line, order_settle stays inline) */
 }
 
 /* ---- finishing: depths, subtree sizes, pre-order, by_id, input order ---------------------- */
@@ -569,11 +576,24 @@ static void by_id_free(struct plan *p)
 
 /* by_id of every plan, from the finishing order: ids[i] is the id of node i of the store
  * (the record's, which kept them as the nodes were made) or, without ids, read from the
- * nodes walked in finishing order. */
-static bool set_by_id(struct document *doc, const int32_t *ids)
+ * nodes walked in finishing order.  keep_given: the record holds, and a plan the reader gave
+ * its by_id (plan_give_by_id) keeps it. */
+static bool set_by_id(struct document *doc, const int32_t *ids, bool keep_given)
 {
     size_t total = doc->n_all_nodes, off = 0;
     for (struct plan *p = doc->first_plan; p; p = p->next) {
+        if (p->by_id_given) {
+            if (keep_given) {
+                for (struct plan_section *s = p->first_section; s; s = s->next)
+                    off += s->n_nodes;
+                /* Ids come from the input: the cap below. */
+                if (p->by_id_len && (size_t)p->by_id_len - 1 >= 4 * (total + 16))
+                    by_id_free(p);
+                continue;
+            }
+            by_id_free(p);
+            p->by_id_given = false;
+        }
         int32_t max_id = -1;
         size_t plan_start = off;
         /* Bound: the plan's nodes, twice. */
@@ -608,6 +628,33 @@ static bool set_by_id(struct document *doc, const int32_t *ids)
             }
     }
     return true;
+}
+
+bool plan_give_by_id(struct plan *p, uint32_t *ids, uint32_t len, size_t mapped_len)
+{
+    by_id_free(p);
+    p->by_id_given = false;
+    if (!len) { /* no ids: no table */
+        p->by_id_given = true;
+        return false;
+    }
+    if (mapped_len) {
+        p->by_id = ids;
+        p->by_id_len = len;
+        p->by_id_mapped = mapped_len;
+        p->by_id_given = true;
+        return true;
+    }
+    size_t bytes = (size_t)len * sizeof *p->by_id;
+    uint32_t *t = bytes >= BY_ID_MAPPED ? freshmem_map(bytes, &p->by_id_mapped)
+                                        : arena_alloc(&p->doc->arena, bytes);
+    if (!t)
+        return false; /* document_finish makes it */
+    memcpy(t, ids, bytes);
+    p->by_id = t;
+    p->by_id_len = len;
+    p->by_id_given = true;
+    return false;
 }
 
 static int compare_node_line(const void *a, const void *b)
@@ -768,7 +815,7 @@ static inline void order_settle(struct document *doc, struct plan_order *o)
     /* Bound: the nodes made since the last call (one, as the builder calls it). */
     for (size_t i = o->settled; i < o->n; i++) {
         int32_t id = base[i].id;
-        if (id >= 0 && !o->ids && !order_ids_start(doc, o, i)) {
+        if (id >= 0 && !o->ids && !doc->by_id_from_reader && !order_ids_start(doc, o, i)) {
             o->broken = true;
             return;
         }
@@ -893,8 +940,9 @@ static bool finish_from_order(struct document *doc, bool *ok)
     order_end_section(doc, o);
     doc->n_all_nodes = o->n;
     doc->all_nodes_ = NULL;
-    /* No ids kept: no node has one (the simple mode), and no node is read again. */
-    if (o->ids && !set_by_id(doc, o->ids))
+    /* No ids kept: no node has one (the simple mode), and no node is read again; or the
+       reader gave its plans their by_id (those it could not are read from their nodes). */
+    if ((o->ids || doc->by_id_from_reader) && !set_by_id(doc, o->ids, true))
         return true;
     if (o->first_unsorted != SIZE_MAX && !set_all_nodes_(doc, false))
         return true;
@@ -922,7 +970,7 @@ bool document_finish(struct document *doc)
             total += s->n_nodes;
         }
     doc->n_all_nodes = total;
-    if (!set_by_id(doc, NULL))
+    if (!set_by_id(doc, NULL, false))
         return false;
     /* Nodes are made in input order almost always: the store is then all_nodes_. */
     if ((!sorted || in_store != doc->n_nodes_made) && !set_all_nodes_(doc, sorted))

@@ -140,6 +140,7 @@ struct plan_section *plan_add_section(struct plan *p, enum section_kind kind, st
 #define STORE_MIN_NODES ((size_t)1 << 22)
 #define STORE_ARENA_TEXT ((size_t)64 << 10) /* texts up to this size: the arena */
 #define STORE_BIG_TEXT ((size_t)8 << 20)     /* texts from this size on: no small steps */
+#define BLOCKS_FIRST_SMALL ((size_t)64 << 10) /* but the blocks' first 64 KB */
 
 static size_t round_up(size_t n, size_t to)
 {
@@ -423,8 +424,11 @@ bool plan_node_set_details(struct plan_node *n, struct slice text, uint32_t text
     if (!doc->blocks.base) {
         size_t bytes =
             doc->nodes.reserved / sizeof(struct plan_node) * sizeof(struct plan_node_block);
+        /* A big text's blocks start in 64 KB steps too: a plan of many small sections (the
+           subqueries of a formatted plan) may have a block or two, not 2 MB of them. */
+        size_t small = doc->nodes.small ? doc->nodes.small : BLOCKS_FIRST_SMALL;
         if (!(doc->nodes.in_arena ? store_in_arena(doc, &doc->blocks, bytes)
-                                  : store_reserve(&doc->blocks, bytes, doc->nodes.small)))
+                                  : store_reserve(&doc->blocks, bytes, small)))
             return false;
     }
     size_t i = plan_node_index(n);

@@ -102,7 +102,7 @@ struct plan_node {
 struct plan_node_block {
     uint32_t off;             /* the whole details block, header line included, at its node's
                                  section->text_ + off - 1 (0: none); len UINT32_MAX: the
-                                 block is kept aside, document.far_blocks[off] */
+                                 block is kept aside, document.far_blocks[off - 1] */
     uint32_t len;
     uint32_t text_line;       /* line of the details header in doc->text, 0 when none */
 };

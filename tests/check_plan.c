@@ -1,8 +1,10 @@
 /* The plan model: building, walking and looking up nodes without recursion. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sparkplan/arena.h"
 #include "sparkplan/build.h"
@@ -66,6 +68,107 @@ static struct document *chain_document(uint32_t depth)
     ck_assert(document_finish(doc));
     return doc;
 }
+
+/* A node keeps its text as a 32-bit offset from its section's text and its name as a 16-bit
+   offset and length in it (plan.h): a name longer than that, and a text or details block the
+   offsets cannot reach (another buffer, 4 GB and more past the section's text), are kept aside
+   and read back whole. */
+START_TEST(a_name_past_64_kb_reads_back_whole)
+{
+    size_t long_len = 70000;
+    char *name = malloc(long_len + 1);
+    memcpy(name, "Scan parquet db.", 16);
+    memset(name + 16, 't', long_len - 16);
+    name[long_len] = 0;
+    size_t cap = 2 * long_len + 256;
+    char *text = malloc(cap);
+    snprintf(text, cap,
+             "== Physical Plan ==\n* Project (2)\n+- %s (1)\n\n\n(1) %s\nOutput [1]: [a#1]\n\n"
+             "(2) Project [codegen id : 1]\nOutput [1]: [a#1]\n",
+             name, name);
+    struct document *doc = tu_parse(text);
+    struct plan_node *project = tu_root(doc);
+    struct plan_node *scan = plan_node_first_child(project);
+    ck_assert_ptr_nonnull(scan);
+    ck_assert_uint_eq(plan_node_name(scan).len, long_len);
+    ck_assert(memcmp(plan_node_name(scan).ptr, name, long_len) == 0);
+    ck_assert_uint_eq(plan_node_text(scan).len, long_len + 4);
+    ck_assert_int_eq(scan->id, 1);
+    ck_assert_uint_eq(scan->n_details, 1);
+    ck_assert_uint_eq(plan_node_details_line(scan), 6);
+    ck_assert_ptr_eq(plan_node_find_by_id(doc->first_plan, 1), scan);
+    /* The common case stays on the offsets: only the long name was kept aside. */
+    tu_assert_slice_is(plan_node_name(project), "Project");
+    ck_assert_uint_ne(project->name_len_, PLAN_NAME_FAR);
+    ck_assert_uint_eq(doc->n_far, 1);
+    document_free(doc);
+    free(text);
+    free(name);
+}
+END_TEST
+
+START_TEST(texts_and_blocks_out_of_reach_read_back)
+{
+    char *bytes = malloc(8);
+    memcpy(bytes, "x\n", 3);
+    struct document *doc = document_new("far", bytes, 2);
+    struct plan *p = document_add_plan(doc, 1);
+    struct plan_section *s = plan_add_section(p, SECTION_PHYSICAL, slice_cstr("== Physical Plan =="), 1);
+
+    /* Another buffer: before or after the document's text, never within its offsets. */
+    char other[] = "Filter (isnotnull(a#1))\n  AND more\n(1) Filter\nInput [1]: [a#1]";
+    struct plan_node *root = plan_node_new(s);
+    plan_node_set_text(root, slice_make(other, 23));
+    plan_node_set_name(root, slice_make(other, 6));
+    plan_node_set_text(root, slice_make(other, 34)); /* a continuation line: the name stays */
+    plan_section_append_root(s, root);
+    ck_assert(plan_node_set_details(root, slice_make(other + 35, 27), 3));
+
+    /* A text 4 GB and more past its section's text: address space only (PROT_NONE), with one
+       page at 4.5 GB made readable for the node's text and block. */
+    size_t span = (size_t)5 << 30, at = (size_t)9 << 29;
+    char *far = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    ck_assert_ptr_ne(far, MAP_FAILED);
+    ck_assert_int_eq(mprotect(far + at, 4096, PROT_READ | PROT_WRITE), 0);
+    memcpy(far + at, "Scan parquet db.far (2)\n(2) Scan parquet db.far\nOutput [1]: [a#1]\n", 66);
+    struct plan_section *s2 = plan_add_section(p, SECTION_PHYSICAL, slice_cstr("== Physical Plan =="), 5);
+    s2->text_ = far; /* as if the document's text were 5 GB long */
+    struct plan_node *scan = plan_node_new(s2);
+    plan_node_set_text(scan, slice_make(far + at, 23));
+    plan_node_set_name(scan, slice_make(far + at, 19));
+    scan->id = 2;
+    plan_section_append_root(s2, scan);
+    ck_assert(plan_node_set_details(scan, slice_make(far + at + 24, 41), 7));
+    scan->n_details = 1;
+    /* And one within reach of that text (1 GB on): still on the offsets. */
+    size_t in_reach = (size_t)1 << 30;
+    ck_assert_int_eq(mprotect(far + in_reach, 4096, PROT_READ | PROT_WRITE), 0);
+    memcpy(far + in_reach, "Scan parquet db.near", 20);
+    struct plan_node *near = plan_node_new(s2);
+    plan_node_set_text(near, slice_make(far + in_reach, 20));
+    plan_node_set_name(near, slice_make(far + in_reach, 7));
+    plan_section_append_root(s2, near);
+    ck_assert(document_finish(doc));
+
+    ck_assert_ptr_eq(plan_node_text(root).ptr, other);
+    ck_assert_uint_eq(plan_node_text(root).len, 34);
+    tu_assert_slice_is(plan_node_name(root), "Filter");
+    tu_assert_slice_is(plan_node_details_text(root), "(1) Filter\nInput [1]: [a#1]");
+    ck_assert_uint_eq(plan_node_details_text_line(root), 3);
+    ck_assert_ptr_eq(plan_node_text(scan).ptr, far + at);
+    tu_assert_slice_is(plan_node_name(scan), "Scan parquet db.far");
+    tu_assert_slice_is(plan_node_details_text(scan), "(2) Scan parquet db.far\nOutput [1]: [a#1]");
+    ck_assert_ptr_eq(plan_node_find_by_id(p, 2), scan);
+    ck_assert_ptr_eq(plan_node_text(near).ptr, far + in_reach);
+    tu_assert_slice_is(plan_node_name(near), "Scan pa");
+    ck_assert_uint_eq(near->text_off_, in_reach + 1);
+    struct plan_detail d;
+    ck_assert(plan_node_detail(scan, "Output", &d));
+    tu_assert_slice_is(d.value, "[1]: [a#1]");
+    document_free(doc);
+    munmap(far, span);
+}
+END_TEST
 
 START_TEST(a_deep_chain_finishes_without_recursion)
 {
@@ -228,6 +331,12 @@ START_TEST(the_record_and_the_walk_finish_the_same_model)
         "   +- Scan (1)\n",
         "== Physical Plan ==\nProject [a#1]\n+- Window (2) stray\n   +- Filter x\n      +- Scan t\n",
         "Filter (a > 1)\n+- Scan t\n\nunrelated text\n\nProject [b#2]\n+- Scan u\n",
+        /* by_id comes from the parser's id index (parse.c, give_by_id) but for an id far
+           past what the text can number (its table) and ids too sparse for any table */
+        "== Physical Plan ==\n* Project (3)\n+- Scan parquet t (999999999)\n\n(3) Project\n"
+        "Output [1]: [a#1]\n\n(999999999) Scan parquet t\nOutput [1]: [a#1]\n",
+        "== Physical Plan ==\n* Project (3)\n+- Scan parquet t (90)\n\n(3) Project\n"
+        "Output [1]: [a#1]\n\n(90) Scan parquet t\nOutput [1]: [a#1]\n",
     };
     tu_tmpdir_make("finish");
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
@@ -435,6 +544,8 @@ Suite *plan_suite(void)
     tcase_add_test(tc, details_asked_key_after_key_and_after_the_document_is_gone);
     tcase_add_test(tc, derived_fields_read_what_the_parser_saw);
     tcase_add_test(tc, nodes_made_out_of_order_read_back_in_order);
+    tcase_add_test(tc, a_name_past_64_kb_reads_back_whole);
+    tcase_add_test(tc, texts_and_blocks_out_of_reach_read_back);
     suite_add_tcase(s, tc);
     return s;
 }

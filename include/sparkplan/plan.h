@@ -59,7 +59,7 @@ struct plan_stats {
     double row_count;
 };
 
-/* 64 bytes, no padding: a 1M-operator plan is 64 MB of nodes, and on a machine where
+/* 56 bytes, no padding: a 1M-operator plan is 56 MB of nodes, and on a machine where
  * fresh memory costs more than reading input, the model's size is most of the load time
  * (BENCHMARKS.md).  What can be derived is not stored: details fields are split from
  * the details text on demand (plan_details_*), statistics read from the text (plan_node_stats),
@@ -71,17 +71,21 @@ struct plan_stats {
  * filled as it grows: a node never moves), in the order they were made: the tree links are
  * 32-bit offsets to another node of that array, and a section made in pre-order (every
  * parsed one) is one stretch of it, so neither a section's pre-order nor the document's
- * input order needs an array of pointers.  A details block (formatted plans) is kept beside
- * the node, in a second array of the same shape made for the first block.
+ * input order needs an array of pointers.  A node's text is a 32-bit offset from its
+ * section's text (the document's text when the section was made), its name a 16-bit offset
+ * and length inside that text; a text outside the first 4 GB after that place (a hand-built
+ * tree's, a text past 4 GB) or a name that does not fit is kept aside whole, in
+ * document.far_ (PLAN_NAME_FAR).  A details block (formatted plans) is kept beside the node,
+ * in a second array of the same shape made for the first block.
  * Read the fields marked private through the accessors below. */
 struct plan_node {
     struct plan_section *section;
-    const char *text_ptr_;    /* private: plan_node_text() */
-    int32_t parent_, first_child_, next_sibling_;  /* private: offsets in nodes, 0 = none */
+    uint32_t text_off_;       /* private: plan_node_text() is section->text_ + text_off_ - 1
+                                 (0: no text); PLAN_NAME_FAR: document.far_[text_off_] */
     uint32_t text_len_;       /* private (a node's text is one line and its continuations) */
-    int32_t name_off_;        /* private: plan_node_name() starts at text_ptr_ + name_off_ */
-    uint32_t name_len_;       /* (UINT32_MAX: the name is far from the text, in
-                                 document.far_names[name_off_]) */
+    int32_t parent_, first_child_, next_sibling_;  /* private: offsets in nodes, 0 = none */
+    uint16_t name_off_;       /* private: plan_node_name() starts at the text + name_off_ */
+    uint16_t name_len_;       /* (PLAN_NAME_FAR: text and name kept aside, see above) */
     uint32_t line;            /* 1-based line in the ORIGINAL input (after line mapping) */
     int32_t stage;            /* whole-stage codegen id, -1 when none (0 = Spark 2 bare '*') */
     int32_t id;               /* formatted-mode operator id, -1 when none */
@@ -91,11 +95,21 @@ struct plan_node {
     uint16_t flags;           /* NODE_* */
 };
 
-/* A node's details block, kept beside it (plan_node_details_text). */
+/* name_len_ of a node whose text and name are kept in document.far_ (private). */
+#define PLAN_NAME_FAR UINT16_MAX
+
+/* A node's details block, kept beside it (plan_node_details_text): 12 bytes. */
 struct plan_node_block {
-    const char *ptr;          /* the whole details block, header line included */
-    uint32_t len;             /* (a block is far below 4 GB: its fields are short lines) */
+    uint32_t off;             /* the whole details block, header line included, at its node's
+                                 section->text_ + off - 1 (0: none); len UINT32_MAX: the
+                                 block is kept aside, document.far_blocks[off - 1] */
+    uint32_t len;
     uint32_t text_line;       /* line of the details header in doc->text, 0 when none */
+};
+
+/* A node's text and name, or a details block, that the offsets above cannot reach. */
+struct plan_node_far {
+    struct slice text, name;
 };
 
 /* A growing array in reserved address space (a small text's: a fixed one in the arena, as
@@ -143,6 +157,8 @@ struct plan_section {
                                       (plan_section_node reads either) */
     struct plan *plan;
     struct plan_section *next;
+    const char *text_;         /* private: the document's text when the section was made: its
+                                  nodes' texts and blocks are offsets from here */
 };
 
 /* Where a plan came from, beyond its line: the notebook cell it was printed by or pasted
@@ -174,6 +190,7 @@ struct plan {
     uint32_t by_id_len;        /* valid ids are 0 .. by_id_len-1 */
     size_t by_id_mapped;       /* a big by_id's own mapping (freshmem_map), its length; 0:
                                   by_id is in the arena */
+    bool by_id_given;          /* private: by_id came from the reader (plan_give_by_id) */
     struct document *doc;
     struct plan *next;
 };
@@ -203,8 +220,11 @@ struct document {
     bool nodes_are_lines;      /* plan_nodes_are_lines */
     uint32_t *pre_ix;          /* private: pre-order index of each node of a section that is
                                   not one stretch (NULL when every section is) */
-    struct slice *far_names;   /* private: names set far from their node's text (malloc'd) */
-    uint32_t n_far_names, cap_far_names;
+    struct plan_node_far *far_;  /* private: nodes' texts and names the offsets cannot reach
+                                    (PLAN_NAME_FAR, malloc'd) */
+    uint32_t n_far, cap_far;
+    struct slice *far_blocks;  /* private: details blocks the offsets cannot reach (malloc'd) */
+    uint32_t n_far_blocks, cap_far_blocks;
     struct plan_node **all_nodes_;  /* private: every node of every plan in input order, when
                                       that is not the order made (document_node reads it) */
     size_t n_all_nodes;
@@ -221,6 +241,9 @@ struct document {
        walk the whole model again (a third of finishing was waiting for memory).  NULL when
        nobody asked for it (hand-built trees): the walk does it all. */
     struct plan_order *order;
+    /* The reader gives each plan its by_id (plan_give_by_id) where it can, so the record
+       keeps no ids; a plan it gives none gets one from its nodes (parse.c sets it). */
+    bool by_id_from_reader;
 };
 
 /* ---- reading a node ------------------------------------------------------------------ */
@@ -243,19 +266,27 @@ static inline struct plan_node *plan_node_next_sibling(const struct plan_node *n
 }
 /* The node string without tree prefix and codegen marker; includes continuation lines
  * (contiguous in doc->text). */
+struct slice plan_node_far_text_(const struct plan_node *n);
+struct slice plan_node_far_name_(const struct plan_node *n);
+static inline const char *plan_node_text_ptr_(const struct plan_node *n)
+{
+    return n->text_off_ ? n->section->text_ + (n->text_off_ - 1) : NULL;
+}
 static inline struct slice plan_node_text(const struct plan_node *n)
 {
-    return slice_make(n->text_ptr_, n->text_len_);
+    if (n->name_len_ == PLAN_NAME_FAR) /* hand-built trees, a text past 4 GB */
+        return plan_node_far_text_(n);
+    return slice_make(plan_node_text_ptr_(n), n->text_len_);
 }
-struct slice plan_node_far_name_(const struct plan_node *n);
 /* Operator name, no markers: "SortMergeJoin", "Scan parquet db.t"; a label's inner words. */
 static inline struct slice plan_node_name(const struct plan_node *n)
 {
-    if (n->name_len_ == UINT32_MAX) /* a name far from the text (hand-built trees) */
+    if (n->name_len_ == PLAN_NAME_FAR)
         return plan_node_far_name_(n);
+    const char *t = plan_node_text_ptr_(n);
     if (!n->name_len_)
-        return slice_make(n->text_ptr_, 0);
-    return slice_make(n->text_ptr_ + n->name_off_, n->name_len_);
+        return slice_make(t, 0);
+    return slice_make(t + n->name_off_, n->name_len_);
 }
 /* Index of a node in its document's nodes (the order made). */
 static inline size_t plan_node_index(const struct plan_node *n)
@@ -293,11 +324,14 @@ static inline struct plan_node *document_node(const struct document *doc, size_t
  * text or the node has none yet (every node a parser makes: twice a node on 6 million lines),
  * the rest out of line. */
 void plan_node_set_text_(struct plan_node *n, struct slice text);
-void plan_node_set_far_name_(struct plan_node *n, struct slice name);
+void plan_node_set_name_(struct plan_node *n, struct slice name);
 static inline void plan_node_set_text(struct plan_node *n, struct slice text)
 {
-    if (n->name_len_ == 0 && text.len <= UINT32_MAX) { /* no name to keep at its place */
-        n->text_ptr_ = text.ptr;
+    const char *base = n->section->text_;
+    uintptr_t off = (uintptr_t)text.ptr - (uintptr_t)base;
+    if (n->name_len_ == 0 && base && off < UINT32_MAX && text.len <= UINT32_MAX) {
+        /* no name to keep at its place, and the text within reach */
+        n->text_off_ = (uint32_t)off + 1;
         n->text_len_ = (uint32_t)text.len;
         n->name_off_ = 0;
         return;
@@ -306,13 +340,16 @@ static inline void plan_node_set_text(struct plan_node *n, struct slice text)
 }
 static inline void plan_node_set_name(struct plan_node *n, struct slice name)
 {
-    intptr_t off = name.len ? (intptr_t)name.ptr - (intptr_t)n->text_ptr_ : 0;
-    if (off >= INT32_MIN && off <= INT32_MAX && name.len < UINT32_MAX) {
-        n->name_off_ = (int32_t)off;
-        n->name_len_ = (uint32_t)name.len;
-        return;
+    const char *t = plan_node_text_ptr_(n);
+    if (n->name_len_ != PLAN_NAME_FAR && t) {
+        uintptr_t off = name.len ? (uintptr_t)name.ptr - (uintptr_t)t : 0;
+        if (off < PLAN_NAME_FAR && name.len < PLAN_NAME_FAR) {
+            n->name_off_ = (uint16_t)off;
+            n->name_len_ = (uint16_t)name.len;
+            return;
+        }
     }
-    plan_node_set_far_name_(n, name);
+    plan_node_set_name_(n, name);
 }
 /* Its details block and the block's header line in doc->text (build_details_* call it);
  * false when no memory for it. */
@@ -358,6 +395,13 @@ void plan_order_plan_begin(struct document *doc);
 void plan_order_plan_dropped(struct document *doc);
 void plan_order_id_changed(struct document *doc, const struct plan_node *n);
 void plan_order_discard(struct document *doc);
+/* A reader that kept its own table of ids (parse.c: the first node made with each id, which
+ * is the first printed while the record holds) hands it over for plan p: ids[id] = node index
+ * + 1 for id < len, 0 none.  mapped_len: ids is a freshmem_record of that many bytes and p
+ * takes it (returns true: the caller forgets it); else it is copied.  document_finish keeps it
+ * when the record holds (dropped, like the rest, when ids are too sparse for a table), and
+ * makes its own when it walks. */
+bool plan_give_by_id(struct plan *p, uint32_t *ids, uint32_t len, size_t mapped_len);
 /* For tests: off, plan_order_begin keeps no record and every document_finish walks. */
 void plan_order_enable(bool on);
 

@@ -16,7 +16,8 @@
 
 #if UINTPTR_MAX == UINT64_MAX
 /* The node layout is part of the load cost (see plan.h): keep it from growing unnoticed. */
-_Static_assert(sizeof(struct plan_node) == 64, "struct plan_node grew: see plan.h");
+_Static_assert(sizeof(struct plan_node) == 56, "struct plan_node grew: see plan.h");
+_Static_assert(sizeof(struct plan_node_block) == 12, "struct plan_node_block grew: see plan.h");
 #endif
 
 const char *section_kind_name(enum section_kind k)
@@ -79,7 +80,8 @@ void document_free(struct document *doc)
         by_id_free(p);
     store_free(&doc->nodes);
     store_free(&doc->blocks);
-    free(doc->far_names);
+    free(doc->far_);
+    free(doc->far_blocks);
     arena_free(&doc->arena);
     source_free(&doc->src);
     free(doc);
@@ -113,6 +115,7 @@ struct plan_section *plan_add_section(struct plan *p, enum section_kind kind, st
     s->title = title;
     s->line = line;
     s->plan = p;
+    s->text_ = p->doc->src.text;
     if (p->last_section)
         p->last_section->next = s;
     else
@@ -137,6 +140,7 @@ struct plan_section *plan_add_section(struct plan *p, enum section_kind kind, st
 #define STORE_MIN_NODES ((size_t)1 << 22)
 #define STORE_ARENA_TEXT ((size_t)64 << 10) /* texts up to this size: the arena */
 #define STORE_BIG_TEXT ((size_t)8 << 20)     /* texts from this size on: no small steps */
+#define BLOCKS_FIRST_SMALL ((size_t)64 << 10) /* but the blocks' first 64 KB */
 
 static size_t round_up(size_t n, size_t to)
 {
@@ -287,37 +291,69 @@ static int32_t link_to(const struct plan_node *from, const struct plan_node *to)
     return to ? (int32_t)(to - from) : 0;
 }
 
-struct slice plan_node_far_name_(const struct plan_node *n)
+struct slice plan_node_far_text_(const struct plan_node *n)
 {
-    return n->section->plan->doc->far_names[n->name_off_];
+    return n->section->plan->doc->far_[n->text_off_].text;
 }
 
-void plan_node_set_far_name_(struct plan_node *n, struct slice name)
+struct slice plan_node_far_name_(const struct plan_node *n)
 {
-    /* Not within 2 GB of the text (a test's name beside a text on the stack): kept aside. */
+    const struct plan_node_far *f = &n->section->plan->doc->far_[n->text_off_];
+    return f->name.len ? f->name : slice_make(f->text.ptr, 0);
+}
+
+/* Text and name kept aside: a text out of the offsets' reach (a hand-built tree's beside a
+ * text on the stack, one past 4 GB of text) or a name that is not a short way into it.  On
+ * allocation failure the node keeps what fits (the name is lost, as it was before). */
+static NOINLINE void node_set_far(struct plan_node *n, struct slice text, struct slice name)
+{
     struct document *doc = n->section->plan->doc;
-    size_t cap = doc->cap_far_names;
-    if (doc->n_far_names == cap) {
-        if (!grow_array((void **)&doc->far_names, &cap, (size_t)doc->n_far_names + 1,
-                        sizeof *doc->far_names) || cap > INT32_MAX) {
+    size_t cap = doc->cap_far;
+    if (doc->n_far == cap) {
+        if (!grow_array((void **)&doc->far_, &cap, (size_t)doc->n_far + 1, sizeof *doc->far_) ||
+            cap > UINT32_MAX) {
             n->name_off_ = 0;
             n->name_len_ = 0;
             return;
         }
-        doc->cap_far_names = (uint32_t)cap;
+        doc->cap_far = (uint32_t)cap;
     }
-    doc->far_names[doc->n_far_names] = name;
-    n->name_off_ = (int32_t)doc->n_far_names++;
-    n->name_len_ = UINT32_MAX;
+    doc->far_[doc->n_far] = (struct plan_node_far){text, name};
+    n->text_off_ = doc->n_far++;
+    n->text_len_ = 0;
+    n->name_off_ = 0;
+    n->name_len_ = PLAN_NAME_FAR;
 }
 
 void plan_node_set_text_(struct plan_node *n, struct slice text)
 {
+    if (n->name_len_ == PLAN_NAME_FAR) {
+        n->section->plan->doc->far_[n->text_off_].text = text;
+        return;
+    }
+    bool named = n->name_len_ != 0;
     struct slice name = plan_node_name(n);
-    n->text_ptr_ = text.ptr;
-    n->text_len_ = text.len > UINT32_MAX ? UINT32_MAX : (uint32_t)text.len;
-    if (n->name_len_ != UINT32_MAX)
-        plan_node_set_name(n, name);
+    const char *base = n->section->text_;
+    uintptr_t off = (uintptr_t)text.ptr - (uintptr_t)base;
+    if (base && off < UINT32_MAX && text.len <= UINT32_MAX) {
+        n->text_off_ = (uint32_t)off + 1;
+        n->text_len_ = (uint32_t)text.len;
+        n->name_off_ = 0;
+        n->name_len_ = 0;
+        if (named)
+            plan_node_set_name(n, name);
+        return;
+    }
+    node_set_far(n, text, named ? name : slice_make(NULL, 0));
+}
+
+void plan_node_set_name_(struct plan_node *n, struct slice name)
+{
+    if (n->name_len_ == PLAN_NAME_FAR) {
+        n->section->plan->doc->far_[n->text_off_].name = name;
+        return;
+    }
+    node_set_far(n, plan_node_text(n), name);
 }
 
 uint32_t plan_node_n_children(const struct plan_node *n)
@@ -341,7 +377,11 @@ static const struct plan_node_block *block_of(const struct plan_node *n)
 struct slice plan_node_details_text(const struct plan_node *n)
 {
     const struct plan_node_block *b = block_of(n);
-    return b ? slice_make(b->ptr, b->len) : slice_make(NULL, 0);
+    if (!b || !b->off)
+        return slice_make(NULL, 0);
+    if (b->len == UINT32_MAX)
+        return n->section->plan->doc->far_blocks[b->off - 1];
+    return slice_make(n->section->text_ + (b->off - 1), b->len);
 }
 
 uint32_t plan_node_details_text_line(const struct plan_node *n)
@@ -356,22 +396,60 @@ uint32_t plan_node_details_line(const struct plan_node *n)
     return t ? document_original_line(n->section->plan->doc, t) : 0;
 }
 
+/* A block out of the offsets' reach: kept aside (hand-built trees, past 4 GB of text). */
+static NOINLINE bool block_set_far(struct document *doc, struct plan_node_block *b,
+                                   struct slice text)
+{
+    if (b->off && b->len == UINT32_MAX) {
+        doc->far_blocks[b->off - 1] = text;
+        return true;
+    }
+    size_t cap = doc->cap_far_blocks;
+    if (doc->n_far_blocks == cap) {
+        if (!grow_array((void **)&doc->far_blocks, &cap, (size_t)doc->n_far_blocks + 1,
+                        sizeof *doc->far_blocks) ||
+            cap >= UINT32_MAX)
+            return false;
+        doc->cap_far_blocks = (uint32_t)cap;
+    }
+    doc->far_blocks[doc->n_far_blocks] = text;
+    b->off = ++doc->n_far_blocks;
+    b->len = UINT32_MAX;
+    return true;
+}
+
 bool plan_node_set_details(struct plan_node *n, struct slice text, uint32_t text_line)
 {
     struct document *doc = n->section->plan->doc;
-    size_t bytes = doc->nodes.reserved / sizeof(struct plan_node) * sizeof(struct plan_node_block);
-    if (!doc->blocks.base &&
-        !(doc->nodes.in_arena ? store_in_arena(doc, &doc->blocks, bytes)
-                              : store_reserve(&doc->blocks, bytes, doc->nodes.small)))
-        return false;
+    if (!doc->blocks.base) {
+        size_t bytes =
+            doc->nodes.reserved / sizeof(struct plan_node) * sizeof(struct plan_node_block);
+        /* A big text's blocks start in 64 KB steps too: a plan of many small sections (the
+           subqueries of a formatted plan) may have a block or two, not 2 MB of them. */
+        size_t small = doc->nodes.small ? doc->nodes.small : BLOCKS_FIRST_SMALL;
+        if (!(doc->nodes.in_arena ? store_in_arena(doc, &doc->blocks, bytes)
+                                  : store_reserve(&doc->blocks, bytes, small)))
+            return false;
+    }
     size_t i = plan_node_index(n);
     if (!store_commit(&doc->blocks, (i + 1) * sizeof(struct plan_node_block)))
         return false;
     struct plan_node_block *b = (struct plan_node_block *)(void *)doc->blocks.base + i;
-    b->ptr = text.ptr;
-    b->len = text.len > UINT32_MAX ? UINT32_MAX : (uint32_t)text.len;
     b->text_line = text_line;
-    return true;
+    const char *base = n->section->text_;
+    uintptr_t off = (uintptr_t)text.ptr - (uintptr_t)base;
+    /* (a block kept aside stays aside: its len is UINT32_MAX, which no near block has) */
+    if (off < UINT32_MAX && text.len < UINT32_MAX && b->len != UINT32_MAX && base) {
+        b->off = (uint32_t)off + 1;
+        b->len = (uint32_t)text.len;
+        return true;
+    }
+    if (!text.ptr && !text.len) { /* no block (a text of none) */
+        b->off = 0;
+        b->len = 0;
+        return true;
+    }
+    return block_set_far(doc, b, text);
 }
 
 void plan_node_append_child_after(struct plan_node *parent, struct plan_node *last,
@@ -436,7 +514,7 @@ size_t document_model_bytes(const struct document *doc)
     size_t n = doc->nodes.in_arena ? 0 : doc->n_nodes_made; /* else counted in the arena */
     return doc->arena.used_bytes + n * sizeof(struct plan_node) +
            (doc->blocks.base ? n * sizeof(struct plan_node_block) : 0) +
-           doc->cap_far_names * sizeof *doc->far_names;
+           doc->cap_far * sizeof *doc->far_ + doc->cap_far_blocks * sizeof *doc->far_blocks;
 }
 
 uint32_t document_original_line(const struct document *doc, uint32_t text_line)
@@ -466,13 +544,19 @@ struct plan_node *plan_node_next_skip_children(const struct plan_node *n)
 
 /* Input order: the original line, then the place in doc->src.text (clean-up may split one
  * line into several text lines, and a text line holds at most one node). */
+static NOINLINE int compare_nodes_on_a_line(const struct plan_node *x, const struct plan_node *y)
+{
+    const char *xt = plan_node_text(x).ptr, *yt = plan_node_text(y).ptr;
+    if (xt != yt)
+        return (uintptr_t)xt < (uintptr_t)yt ? -1 : 1;
+    return (uintptr_t)x < (uintptr_t)y ? -1 : (x > y);
+}
+
 static int compare_nodes(const struct plan_node *x, const struct plan_node *y)
 {
     if (x->line != y->line)
         return x->line < y->line ? -1 : 1;
-    if (x->text_ptr_ != y->text_ptr_)
-        return (uintptr_t)x->text_ptr_ < (uintptr_t)y->text_ptr_ ? -1 : 1;
-    return (uintptr_t)x < (uintptr_t)y ? -1 : (x > y);
+    return compare_nodes_on_a_line(x, y); /* (rare: out of line, order_settle stays inline) */
 }
 
 /* ---- finishing: depths, subtree sizes, pre-order, by_id, input order ---------------------- */
@@ -496,11 +580,24 @@ static void by_id_free(struct plan *p)
 
 /* by_id of every plan, from the finishing order: ids[i] is the id of node i of the store
  * (the record's, which kept them as the nodes were made) or, without ids, read from the
- * nodes walked in finishing order. */
-static bool set_by_id(struct document *doc, const int32_t *ids)
+ * nodes walked in finishing order.  keep_given: the record holds, and a plan the reader gave
+ * its by_id (plan_give_by_id) keeps it. */
+static bool set_by_id(struct document *doc, const int32_t *ids, bool keep_given)
 {
     size_t total = doc->n_all_nodes, off = 0;
     for (struct plan *p = doc->first_plan; p; p = p->next) {
+        if (p->by_id_given) {
+            if (keep_given) {
+                for (struct plan_section *s = p->first_section; s; s = s->next)
+                    off += s->n_nodes;
+                /* Ids come from the input: the cap below. */
+                if (p->by_id_len && (size_t)p->by_id_len - 1 >= 4 * (total + 16))
+                    by_id_free(p);
+                continue;
+            }
+            by_id_free(p);
+            p->by_id_given = false;
+        }
         int32_t max_id = -1;
         size_t plan_start = off;
         /* Bound: the plan's nodes, twice. */
@@ -535,6 +632,33 @@ static bool set_by_id(struct document *doc, const int32_t *ids)
             }
     }
     return true;
+}
+
+bool plan_give_by_id(struct plan *p, uint32_t *ids, uint32_t len, size_t mapped_len)
+{
+    by_id_free(p);
+    p->by_id_given = false;
+    if (!len) { /* no ids: no table */
+        p->by_id_given = true;
+        return false;
+    }
+    if (mapped_len) {
+        p->by_id = ids;
+        p->by_id_len = len;
+        p->by_id_mapped = mapped_len;
+        p->by_id_given = true;
+        return true;
+    }
+    size_t bytes = (size_t)len * sizeof *p->by_id;
+    uint32_t *t = bytes >= BY_ID_MAPPED ? freshmem_map(bytes, &p->by_id_mapped)
+                                        : arena_alloc(&p->doc->arena, bytes);
+    if (!t)
+        return false; /* document_finish makes it */
+    memcpy(t, ids, bytes);
+    p->by_id = t;
+    p->by_id_len = len;
+    p->by_id_given = true;
+    return false;
 }
 
 static int compare_node_line(const void *a, const void *b)
@@ -695,7 +819,7 @@ static inline void order_settle(struct document *doc, struct plan_order *o)
     /* Bound: the nodes made since the last call (one, as the builder calls it). */
     for (size_t i = o->settled; i < o->n; i++) {
         int32_t id = base[i].id;
-        if (id >= 0 && !o->ids && !order_ids_start(doc, o, i)) {
+        if (id >= 0 && !o->ids && !doc->by_id_from_reader && !order_ids_start(doc, o, i)) {
             o->broken = true;
             return;
         }
@@ -820,8 +944,9 @@ static bool finish_from_order(struct document *doc, bool *ok)
     order_end_section(doc, o);
     doc->n_all_nodes = o->n;
     doc->all_nodes_ = NULL;
-    /* No ids kept: no node has one (the simple mode), and no node is read again. */
-    if (o->ids && !set_by_id(doc, o->ids))
+    /* No ids kept: no node has one (the simple mode), and no node is read again; or the
+       reader gave its plans their by_id (those it could not are read from their nodes). */
+    if ((o->ids || doc->by_id_from_reader) && !set_by_id(doc, o->ids, true))
         return true;
     if (o->first_unsorted != SIZE_MAX && !set_all_nodes_(doc, false))
         return true;
@@ -849,7 +974,7 @@ bool document_finish(struct document *doc)
             total += s->n_nodes;
         }
     doc->n_all_nodes = total;
-    if (!set_by_id(doc, NULL))
+    if (!set_by_id(doc, NULL, false))
         return false;
     /* Nodes are made in input order almost always: the store is then all_nodes_. */
     if ((!sorted || in_store != doc->n_nodes_made) && !set_all_nodes_(doc, sorted))
@@ -1059,11 +1184,12 @@ bool plan_node_stats(const struct plan_node *n, struct plan_stats *out)
     memset(out, 0, sizeof *out);
     if (n->flags & NODE_LABEL)
         return false;
-    const char *s = n->text_ptr_;
+    struct slice t = plan_node_text(n);
+    const char *s = t.ptr;
     /* Only a node with continuation lines has a first line shorter than its text: a 50 MB
      * generated line is not read through each time the details pane asks. */
-    const char *nl = n->flags & NODE_MULTILINE ? memchr(s, '\n', n->text_len_) : NULL;
-    size_t len = nl ? (size_t)(nl - s) : n->text_len_;
+    const char *nl = n->flags & NODE_MULTILINE ? memchr(s, '\n', t.len) : NULL;
+    size_t len = nl ? (size_t)(nl - s) : t.len;
     while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
         len--;
     size_t at;

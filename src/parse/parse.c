@@ -59,6 +59,8 @@ struct id_index {
     size_t direct_limit;       /* ids from here on go to the table */
     struct id_slot *table;
     size_t table_cap, table_used;
+    uint32_t top;              /* the highest id placed + 1, 0 none */
+    bool withdrawn;            /* a node was taken out (unindex_node) */
 };
 
 /* Lines inside a region have their depth shifted: depth = units + offset.  A branch line
@@ -415,12 +417,15 @@ static void index_node(struct parser *p, struct plan_node *n)
         p->dup_ids = true;
     else
         *place = node_number(n);
+    if ((uint32_t)n->id >= p->ids.top)
+        p->ids.top = (uint32_t)n->id + 1;
 }
 
 static void unindex_node(struct parser *p, struct plan_node *n)
 {
     if (n->id < 0)
         return;
+    p->ids.withdrawn = true;
     if ((size_t)n->id < p->ids.direct_limit) {
         if ((size_t)n->id < p->ids.direct_cap && p->ids.direct[n->id] == node_number(n))
             p->ids.direct[n->id] = 0;
@@ -867,6 +872,23 @@ static void share_details(struct parser *p)
         }
 }
 
+/* The id index of a kept plan is the plan's by_id as document_finish would make it (the
+   first node made with each id, nodes made in pre-order), unless a node was taken out of it
+   or an id went to the table: handed over, it spares the builder's record of ids and
+   by_id's own table (4 + 4 bytes an operator of fresh memory). */
+static void give_by_id(struct parser *p)
+{
+    struct id_index *x = &p->ids;
+    if (x->withdrawn || x->table_used)
+        return; /* document_finish reads the ids from the nodes */
+    size_t mapped = x->direct_mapped ? x->direct_cap * sizeof *x->direct : 0;
+    if (plan_give_by_id(p->plan, x->direct, x->top, mapped)) {
+        x->direct = NULL;
+        x->direct_cap = 0;
+        x->direct_mapped = false;
+    }
+}
+
 static void close_plan(struct parser *p)
 {
     if (p->mode == MODE_CODE)
@@ -876,7 +898,10 @@ static void close_plan(struct parser *p)
     if (p->plan) {
         share_details(p);
         /* Nothing but headers or prose: not a plan.  Its memory stays in the arena. */
-        build_end_plan(&p->b, p->plan_nodes > 0 && !p->drop_plan);
+        bool keep = p->plan_nodes > 0 && !p->drop_plan;
+        if (keep && p->status == SP_OK)
+            give_by_id(p);
+        build_end_plan(&p->b, keep);
     }
     p->plan = NULL;
     ids_reset(&p->ids);
@@ -2036,8 +2061,10 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     memset(&p, 0, sizeof p);
     p.doc = doc;
     build_init(&p.b, doc);
-    /* Nodes go in in pre-order here: the model is finished from the builder's record. */
-    plan_order_begin(doc);
+    /* Nodes go in in pre-order here: the model is finished from the builder's record, and
+       each plan's by_id is the parser's id index (give_by_id). */
+    if (plan_order_begin(doc))
+        doc->by_id_from_reader = true;
     /* And each is a line of the text (a tree line, a label, a details header). */
     plan_nodes_are_lines(doc);
     p.status = SP_OK;

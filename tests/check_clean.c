@@ -1997,8 +1997,8 @@ static char *cleaned_with(const char *text, size_t n, bool shortcut, bool *taken
     sb_str(&o, "");
     sb_put(&o, src->text, src->text_len);
     sb_printf(&o, "\n-- %zu bytes, %u lines, map:", src->text_len, src->n_text_lines);
-    for (uint32_t i = 1; src->line_map && i <= src->n_text_lines; i++)
-        sb_printf(&o, " %u", src->line_map[i]);
+    for (uint32_t i = 1; (src->line_map || src->line_from) && i <= src->n_text_lines; i++)
+        sb_printf(&o, " %u", source_input_line(src, i));
     sb_str(&o, src->line_depth ? "\n-- depths:" : "\n-- no depths");
     for (uint32_t i = 1; src->line_depth && i <= src->n_text_lines; i++)
         sb_printf(&o, " %u", src->line_depth[i]);

@@ -805,9 +805,10 @@ static uint32_t *written_text_map(struct cleaner *c)
 }
 
 /* c->lines (empty) made again from the text write_lines_over_input wrote (n bytes, n_lines
- * lines each ended by '\n', none holding one) and its map; false when out of memory. */
+ * lines each ended by '\n', none holding one) and its map (or, without one, every line from
+ * input line from); false when out of memory. */
 static bool lines_from_text(struct cleaner *c, const char *text, size_t n, const uint32_t *map,
-                            uint32_t n_lines)
+                            uint32_t from, uint32_t n_lines)
 {
     if (!cl_lines_reserve(c, &c->lines, n_lines))
         return false;
@@ -817,7 +818,7 @@ static bool lines_from_text(struct cleaner *c, const char *text, size_t n, const
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         if (!nl)
             nl = end;
-        if (!cl_push(c, &c->lines, s, (size_t)(nl - s), map[i]))
+        if (!cl_push(c, &c->lines, s, (size_t)(nl - s), map ? map[i] : from))
             return false;
         s = nl + 1;
     }
@@ -865,8 +866,8 @@ static int decoded_text_done(struct cleaner *c)
            before the hook fills memory with the parsed model, and is made again from the
            text when the steps must run after all. */
         cl_lines_free(&c->lines);
-        if (c->hook->scan(c->hook->ctx, text, n, map, n_lines))
-            return lines_from_text(c, text, n, map, n_lines) ? 0 : -1;
+        if (c->hook->scan(c->hook->ctx, text, n, map, 0, n_lines))
+            return lines_from_text(c, text, n, map, 0, n_lines) ? 0 : -1;
     }
     source_set_text(c->src, text, n, map, n_lines, NULL);
     return 1;
@@ -894,20 +895,17 @@ static int compact_text_done(struct cleaner *c)
         return 0;
     if (!c->hook && clean_quick_scan(text, n))
         return 0;
-    uint32_t n_lines = c->compact.n_lines;
-    uint32_t *map = arena_alloc(&src->arena, ((size_t)n_lines + 1) * sizeof *map);
-    if (!map)
-        return -1;
-    /* Bound: one store a line. */
-    for (uint32_t i = 1; i <= n_lines; i++)
-        map[i] = c->compact.orig;
+    /* Every line comes from the one input line: no map (source.h's line_from), where one
+       of that value was 10 MB of fresh memory for the 100 MB event-log line. */
+    uint32_t n_lines = c->compact.n_lines, from = c->compact.orig;
     text[n] = '\0';
-    if (c->hook && c->hook->scan(c->hook->ctx, text, n, map, n_lines)) {
+    if (c->hook && c->hook->scan(c->hook->ctx, text, n, NULL, from, n_lines)) {
         c->compact.on = false;
-        return lines_from_text(c, text, n, map, n_lines) ? 0 : -1;
+        return lines_from_text(c, text, n, NULL, from, n_lines) ? 0 : -1;
     }
     c->compact.on = false;
-    source_set_text(src, text, n, map, n_lines, NULL);
+    source_set_text(src, text, n, NULL, n_lines, NULL);
+    src->line_from = from;
     return 1;
 }
 

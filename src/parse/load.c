@@ -422,7 +422,8 @@ struct decoded_parse {
 };
 
 static bool scan_decoded_beside_parse(void *ctx, const char *text, size_t len,
-                                      const uint32_t *line_map, uint32_t n_lines)
+                                      const uint32_t *line_map, uint32_t line_from,
+                                      uint32_t n_lines)
 {
     struct decoded_parse *dp = ctx;
     struct scan_job job = {text, len, 0, NULL};
@@ -440,6 +441,7 @@ static bool scan_decoded_beside_parse(void *ctx, const char *text, size_t len,
         /* What the source will hold once clean-up keeps the text: the parser reads the
            input line of each text line from it. */
         trial->src.line_map = line_map;
+        trial->src.line_from = line_from;
         trial->src.n_text_lines = n_lines;
         trial->parse_cancel = &job.dirty;
         trial->parse_split = job.split;

@@ -456,6 +456,60 @@ START_TEST(every_codec_reads_the_same_as_its_plain_source)
 }
 END_TEST
 
+/* ev_file_is_eventlog of bytes written to a file of their own. */
+static bool file_is_eventlog(const char *bytes, size_t n)
+{
+    char path[] = "/tmp/sparkplan-isev-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert(write(fd, bytes, n) == (ssize_t)n);
+    close(fd);
+    bool yes = ev_file_is_eventlog(path);
+    unlink(path);
+    return yes;
+}
+
+START_TEST(a_file_is_an_event_log_by_its_first_record)
+{
+    /* `sparkplan FILE` reads a file with the event-log reader when its first line opens a
+       listener event, compressed or not, behind a byte-order mark or not; a plain file is
+       answered from its first bytes (no chunk of 1 MB read and copied for a plan file). */
+    size_t len;
+    char *log = fixture_log(false, &len);
+    ck_assert(file_is_eventlog(log, len));
+    char *bom = malloc(len + 3);
+    memcpy(bom, "\xef\xbb\xbf", 3);
+    memcpy(bom + 3, log, len);
+    ck_assert(file_is_eventlog(bom, len + 3));
+    static const enum ev_codec codecs[] = {EV_LZ4, EV_SNAPPY, EV_LZF, EV_ZSTD, EV_GZIP};
+    for (size_t c = 0; c < sizeof codecs / sizeof *codecs; c++) {
+        char *enc;
+        size_t n;
+        struct diag err = {0};
+        ck_assert(ev_encode(codecs[c], log, len, 700, &enc, &n, &err) == SP_OK);
+        ck_assert_msg(file_is_eventlog(enc, n), "%s", ev_codec_name(codecs[c]));
+        free(enc);
+    }
+    /* The record's opening cut at every length, behind a mark or not: not yet one. */
+    for (size_t k = 0; k < 9; k++) {
+        ck_assert(!file_is_eventlog(log, k));
+        ck_assert(!file_is_eventlog(bom, k + 3));
+    }
+    ck_assert(file_is_eventlog(log, 9));
+    ck_assert(file_is_eventlog(bom, 12));
+    static const char *const not_logs[] = {"== Physical Plan ==\n* Project (1)\n",
+                                           " {\"Event\":\"SparkListenerLogStart\"}\n",
+                                           "{\"Events\":1}\n", "{\"event\":\"x\"}\n",
+                                           "\xef\xbb{\"Event\":\"x\"}\n", "{ \"Event\":\"x\"}\n"};
+    for (size_t i = 0; i < sizeof not_logs / sizeof *not_logs; i++)
+        ck_assert_msg(!file_is_eventlog(not_logs[i], strlen(not_logs[i])), "%s", not_logs[i]);
+    ck_assert(!ev_file_is_eventlog("/tmp"));
+    ck_assert(!ev_file_is_eventlog("/nonexistent/sparkplan-log"));
+    free(bom);
+    free(log);
+}
+END_TEST
+
 START_TEST(streams_may_follow_each_other)
 {
     static const char text[] = "{\"Event\":\"A\"}\n{\"Event\":\"B\"}\n";
@@ -932,6 +986,7 @@ Suite *eventlog_suite(void)
     suite_add_tcase(s, t);
     t = tcase_create("codecs");
     tcase_add_test(t, every_codec_reads_the_same_as_its_plain_source);
+    tcase_add_test(t, a_file_is_an_event_log_by_its_first_record);
     tcase_add_test(t, streams_may_follow_each_other);
     tcase_add_test(t, a_log_cut_inside_a_frame_or_block_gives_what_it_holds);
     tcase_add_test(t, a_corrupt_lz4_block_is_an_error_not_a_crash);

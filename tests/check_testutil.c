@@ -458,7 +458,7 @@ void tu_check_derived(const struct document *doc)
                         line += *c == '\n';
                     ck_assert_uint_eq(tl, line);
                     ck_assert_uint_eq(plan_node_details_line(n), document_original_line(doc, line));
-                    if (!doc->src.line_map)
+                    if (!doc->src.line_map && !doc->src.line_from)
                         ck_assert_uint_eq(plan_node_details_line(n), line);
                 } else {
                     ck_assert_uint_eq(n->n_details, 0);

@@ -42,13 +42,13 @@ enum sp_status clean_document_steps(struct document *doc, struct diag *err, bool
 
 /* What the clean-up asks of its caller before it keeps a text that only the decoding of
  * quoted strings wrote (the shortcut above: an event log's plan): scan(ctx, text, len,
- * line_map, n_lines) must return clean_quick_scan(text, len), and may read the text, as
- * the source will hold it with that line map (1-based, n_lines + 1 entries), until it
- * returns.  The loader parses the text there while a second thread scans it: when the scan
+ * line_map, line_from, n_lines) must return clean_quick_scan(text, len), and may read the
+ * text, as the source will hold it with that line map (1-based, n_lines + 1 entries) or,
+ * without one, line_from (source.h), until it returns.  The loader parses the text there while a second thread scans it: when the scan
  * finds nothing, that parse is the document's.  text[len] is NUL. */
 struct clean_scan_hook {
     bool (*scan)(void *ctx, const char *text, size_t len, const uint32_t *line_map,
-                 uint32_t n_lines);
+                 uint32_t line_from, uint32_t n_lines);
     void *ctx;
 };
 

@@ -39,7 +39,12 @@ struct source {
     struct arena arena;        /* the cleaned text, line map and depths otherwise */
     const char *text;          /* what the parser reads: bytes, `over`, or in the arena */
     size_t text_len;
-    const uint32_t *line_map;  /* text line (1-based index) -> input line; NULL = identity */
+    const uint32_t *line_map;  /* text line (1-based index) -> input line; NULL = identity, or
+                                  line_from */
+    uint32_t line_from;        /* with no line_map, when not 0: every text line comes from this
+                                  input line (a plan string decoded from one line: an event
+                                  log's record, whose 2.6 million lines took a 10 MB map of one
+                                  value); source_input_line reads either */
     uint32_t n_text_lines;
     /* NULL unless clean-up rebuilt a tree whose indentation was lost and the rebuilt prefixes
      * would not fit in memory (a 100,000-deep chain is 15 GB of spaces).  Then for text line
@@ -58,6 +63,17 @@ struct source {
     unsigned n_notes;
 };
 
+/* The input line text line text_line (1-based) comes from: line_map's, or line_from, or
+ * text_line itself (no map, or a line number the text does not have). */
+static inline uint32_t source_input_line(const struct source *s, uint32_t text_line)
+{
+    if (text_line == 0 || text_line > s->n_text_lines)
+        return text_line;
+    if (s->line_map)
+        return s->line_map[text_line];
+    return s->line_from ? s->line_from : text_line;
+}
+
 /* Takes bytes (malloc'd, or a mapping when mapped; may be NULL with len 0); text = bytes. */
 void source_init(struct source *s, char *bytes, size_t len, bool mapped);
 
@@ -70,7 +86,8 @@ void source_borrow(struct source *s, const char *text, size_t len);
 bool source_read_input(struct source *s);
 
 /* Clean-up's text, allocated in s->arena or written over s->bytes (then the buffer changes
- * owner: bytes becomes NULL, over holds it).  map and depth are in s->arena or NULL. */
+ * owner: bytes becomes NULL, over holds it).  map and depth are in s->arena or NULL; line_from
+ * is 0 (set it after for a text without a map whose lines all come from one input line). */
 void source_set_text(struct source *s, char *text, size_t text_len, const uint32_t *map,
                      uint32_t n_lines, const uint32_t *depth);
 

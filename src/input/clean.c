@@ -847,9 +847,10 @@ static uint32_t *written_text_map(struct cleaner *c)
 }
 
 /* c->lines (empty) made again from the text write_lines_over_input wrote (n bytes, n_lines
- * lines each ended by '\n', none holding one) and its map; false when out of memory. */
+ * lines each ended by '\n', none holding one) and its map (or, without one, every line from
+ * input line from); false when out of memory. */
 static bool lines_from_text(struct cleaner *c, const char *text, size_t n, const uint32_t *map,
-                            uint32_t n_lines)
+                            uint32_t from, uint32_t n_lines)
 {
     if (!cl_lines_reserve(c, &c->lines, n_lines))
         return false;
@@ -859,7 +860,7 @@ static bool lines_from_text(struct cleaner *c, const char *text, size_t n, const
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         if (!nl)
             nl = end;
-        if (!cl_push(c, &c->lines, s, (size_t)(nl - s), map[i]))
+        if (!cl_push(c, &c->lines, s, (size_t)(nl - s), map ? map[i] : from))
             return false;
         s = nl + 1;
     }
@@ -907,8 +908,8 @@ static int decoded_text_done(struct cleaner *c)
            before the hook fills memory with the parsed model, and is made again from the
            text when the steps must run after all. */
         cl_lines_free(&c->lines);
-        if (c->hook->scan(c->hook->ctx, text, n, map, n_lines))
-            return lines_from_text(c, text, n, map, n_lines) ? 0 : -1;
+        if (c->hook->scan(c->hook->ctx, text, n, map, 0, n_lines))
+            return lines_from_text(c, text, n, map, 0, n_lines) ? 0 : -1;
     }
     source_set_text(c->src, text, n, map, n_lines, NULL);
     return 1;
@@ -936,20 +937,17 @@ static int compact_text_done(struct cleaner *c)
         return 0;
     if (!c->hook && clean_quick_scan(text, n))
         return 0;
-    uint32_t n_lines = c->compact.n_lines;
-    uint32_t *map = arena_alloc(&src->arena, ((size_t)n_lines + 1) * sizeof *map);
-    if (!map)
-        return -1;
-    /* Bound: one store a line. */
-    for (uint32_t i = 1; i <= n_lines; i++)
-        map[i] = c->compact.orig;
+    /* Every line comes from the one input line: no map (source.h's line_from), where one
+       of that value was 10 MB of fresh memory for the 100 MB event-log line. */
+    uint32_t n_lines = c->compact.n_lines, from = c->compact.orig;
     text[n] = '\0';
-    if (c->hook && c->hook->scan(c->hook->ctx, text, n, map, n_lines)) {
+    if (c->hook && c->hook->scan(c->hook->ctx, text, n, NULL, from, n_lines)) {
         c->compact.on = false;
-        return lines_from_text(c, text, n, map, n_lines) ? 0 : -1;
+        return lines_from_text(c, text, n, NULL, from, n_lines) ? 0 : -1;
     }
     c->compact.on = false;
-    source_set_text(src, text, n, map, n_lines, NULL);
+    source_set_text(src, text, n, NULL, n_lines, NULL);
+    src->line_from = from;
     return 1;
 }
 
@@ -968,6 +966,13 @@ struct qs_blocks {
     uint64_t nl;      /* its '\n' bits after the last line end taken (the lines to come) */
     uint64_t rare;    /* its rare bits after the last line end taken */
 };
+
+/* What qs_line_end says of the line it ends: a rare byte comes before its end (QS_RARE), or
+ * (QS_STOPPED) the line was left at a block whose rest is the line's and holds a rare byte,
+ * its end not found yet (qs_line_rest), with QS_SPANNED when it had passed a whole block by
+ * then.  One value, not fields of the blocks' state: each of those is carried from line to
+ * line in a register of the scan's loop, and two more cost it 3 % more instructions. */
+enum { QS_RARE = 1, QS_STOPPED = 2, QS_SPANNED = 4 };
 
 /* The '\n' bits and the rare bits of 64 bytes at p (the rare ones tested for the block
  * first: it nearly always has none). */
@@ -1042,14 +1047,114 @@ static inline void qs_load(struct qs_blocks *b)
         qs_load_tail(b);
 }
 
-/* qs_line_end for a line that goes on past its block: the blocks after it, up to the one
- * with its end.  Bound: one block a round, up to the line's end. */
-static const char *qs_line_end_far(struct qs_blocks *b, bool *rare)
+static bool has_quote(const char *p, uint32_t len)
 {
-    bool r = b->rare != 0, spanned = false;
+    return memchr(p, '"', len) || memchr(p, '\'', len);
+}
+
+/* The '\\' bits and the '\r' bits of the 64 bytes at p. */
+static inline void qs_rare_kinds(const char *p, uint64_t *bs, uint64_t *cr)
+{
+#ifdef __SSE2__
+    const __m128i crv = _mm_set1_epi8('\r'), bsv = _mm_set1_epi8('\\');
+    uint64_t b = 0, c = 0;
+    for (int k = 0; k < 4; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+        b |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bsv)) << (16 * k);
+        c |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, crv)) << (16 * k);
+    }
+    *bs = b;
+    *cr = c;
+#else
+    uint64_t b = 0, c = 0;
+    for (int k = 0; k < 64; k++) {
+        b |= (uint64_t)(p[k] == '\\') << k;
+        c |= (uint64_t)(p[k] == '\r') << k;
+    }
+    *bs = b;
+    *cr = c;
+#endif
+}
+
+/* What the 64 bytes at p, with rare bits rare, show of the line that holds them all (it
+ * started at start, before them or among them, and goes on past them): QS_DIRTY when they
+ * make it dirty, wherever they are in it (clean_quick_scan): a '\r', or an escaped newline
+ * (a backslash before an 'n') in a line with a quote.  So the scan answers there, not at the
+ * line's end: an event log's line is 100 MB long, and its plan string's first "\n" comes a
+ * few hundred bytes into it, after the string's opening quote.  At the line's first escaped
+ * newline its bytes from start are looked at for a quote: QS_LOOKED when there is none
+ * (a quote may come later: the line is judged at its end as any other; looking again at
+ * each escape would read the line again each time).  Called for a block with a rare bit
+ * only, and kept out of line, its arguments values: a pointer to the scan's block state
+ * would keep that state out of registers (8 % more instructions in the scan). */
+enum qs_long { QS_GO_ON, QS_DIRTY, QS_LOOKED };
+
+__attribute__((noinline, cold)) static enum qs_long qs_long_line(const char *p, uint64_t rare,
+                                                                const char *start)
+{
+    uint64_t bs, cr;
+    qs_rare_kinds(p, &bs, &cr);
+    if (cr & rare)
+        return QS_DIRTY;
+    /* p[k + 1] is in the text (more than 64 bytes of it from p), and in the line unless it
+       is its '\n', which is no 'n'. */
+    for (bs &= rare; bs; bs &= bs - 1)
+        if (p[__builtin_ctzll(bs) + 1] == 'n')
+            return has_quote(start, (uint32_t)(p + 64 - start)) ? QS_DIRTY : QS_LOOKED;
+    return QS_GO_ON;
+}
+
+/* The end of a line that qs_line_end_far left at b's block (the rest of it is the line's
+ * and holds a rare byte), found as qs_line_end_far does; or NULL as soon as the line is
+ * sure to be dirty (qs_long_line), its end not looked for.  The line started at start, and
+ * a block of spaces was skipped before when spanned.  Bound: one block a round, up to the
+ * line's end. */
+__attribute__((noinline)) static const char *qs_line_rest(struct qs_blocks *b,
+                                                         const char *start, bool spanned)
+{
+    for (;;) {
+        /* The rest of the block is the line's: when the text goes on after it, whatever
+           is in it may be looked at. */
+        if (b->rare && start && b->end - b->base > 64) {
+            enum qs_long v = qs_long_line(b->base, b->rare, start);
+            if (v == QS_DIRTY)
+                return NULL;
+            if (v == QS_LOOKED)
+                start = NULL;
+        }
+        if (b->end - b->base <= 64)
+            return b->end;
+        b->base += 64;
+        while (spanned && b->end - b->base > 64 && b->base[0] == ' ' && qs_spaces64(b->base))
+            b->base += 64;
+        qs_load(b);
+        uint64_t nl = b->nl;
+        if (nl) {
+            unsigned k = (unsigned)__builtin_ctzll(nl);
+            uint64_t upto = (2ull << k) - 1; /* bits 0..k (all of them when k is 63) */
+            b->nl = nl & (nl - 1);
+            b->rare &= ~upto;
+            return b->base + k;
+        }
+        spanned = true;
+    }
+}
+
+/* qs_line_end for a line that goes on past its block: the blocks after it, up to the one
+ * with its end.  At the first block whose rest is the line's and holds a rare byte, it
+ * stops: it says the line ends with the text, with QS_STOPPED; the scan
+ * finds its end with qs_line_rest, which may answer before it (the scan's loop makes that
+ * call only for a line with a rare byte; a call here, in the loop this is inlined in, cost
+ * it 3-8 % more instructions on plans without one).  Bound: one block a round, up to the
+ * line's end. */
+static const char *qs_line_end_far(struct qs_blocks *b, unsigned *rare)
+{
+    bool spanned = false;
+    if (b->rare)
+        goto stop;
     for (;;) {
         if (b->end - b->base <= 64) {
-            *rare = r;
+            *rare = 0;
             return b->end;
         }
         b->base += 64;
@@ -1063,25 +1168,31 @@ static const char *qs_line_end_far(struct qs_blocks *b, bool *rare)
             unsigned k = (unsigned)__builtin_ctzll(nl);
             uint64_t upto = (2ull << k) - 1; /* bits 0..k (all of them when k is 63) */
             b->nl = nl & (nl - 1);
-            *rare = r || (b->rare & upto);
+            *rare = (b->rare & upto) != 0;
             b->rare &= ~upto;
             return b->base + k;
         }
-        r = r || b->rare;
         spanned = true;
+        if (b->rare)
+            goto stop;
     }
+stop:
+    *rare = QS_RARE | QS_STOPPED | (spanned ? QS_SPANNED : 0);
+    return b->end;
 }
 
 /* The end of the next line (its '\n', or the text's end; the line starts right after the
  * line end taken before, in the block or at its end) and in *rare whether a rare byte comes
- * before it.  The line end is taken: its bits, and the rare ones before it, are cleared. */
-static inline const char *qs_line_end(struct qs_blocks *b, bool *rare)
+ * before it (QS_RARE).  The line end is taken: its bits, and the rare ones before it, are
+ * cleared.  Or, for a line with a rare byte that goes on past its block, QS_STOPPED
+ * (qs_line_end_far). */
+static inline const char *qs_line_end(struct qs_blocks *b, unsigned *rare)
 {
     uint64_t nl = b->nl;
     if (nl) {
         unsigned k = (unsigned)__builtin_ctzll(nl);
         b->nl = nl & (nl - 1);
-        *rare = false;
+        *rare = 0;
         if (b->rare) { /* nearly never: tested first */
             uint64_t upto = (2ull << k) - 1;
             *rare = (b->rare & upto) != 0;
@@ -1090,11 +1201,6 @@ static inline const char *qs_line_end(struct qs_blocks *b, bool *rare)
         return b->base + k;
     }
     return qs_line_end_far(b, rare);
-}
-
-static bool has_quote(const char *p, uint32_t len)
-{
-    return memchr(p, '"', len) || memchr(p, '\'', len);
 }
 
 /* The line just looked at becomes the one before the next: the two slots swap roles. */
@@ -1138,7 +1244,7 @@ bool clean_quick_scan(const char *s, size_t n)
     if (s < end)
         qs_load(&blocks);
     while (s < end && !dirty) {
-        bool rare;
+        unsigned rare;
         const char *le = qs_line_end(&blocks, &rare);
         l->p = s;
         l->len = (uint32_t)(le - s); /* orig stays 0: nothing the scan calls reads it */
@@ -1186,6 +1292,20 @@ bool clean_quick_scan(const char *s, size_t n)
         }
         unsigned marks = 0;
         if (rare) {
+            if (rare & QS_STOPPED) {
+                /* A long line's end, or a '\r', or a quote and an escaped newline in it
+                   (below) before its end: on a copy, so that the blocks' state, whose
+                   address no other call takes, stays in registers. */
+                struct qs_blocks t = blocks;
+                le = qs_line_rest(&t, l->p, (rare & QS_SPANNED) != 0);
+                blocks = t;
+                if (!le) {
+                    dirty = true;
+                    break;
+                }
+                l->len = (uint32_t)(le - l->p);
+                s = le < end ? le + 1 : end;
+            }
             /* A '\r' anywhere (CRLF) is work for the clean-up. */
             if (memchr(l->p, '\r', l->len)) {
                 dirty = true;

@@ -33,6 +33,7 @@ bool source_read_input(struct source *s)
     s->text = s->bytes;
     s->text_len = s->len;
     s->line_map = NULL;
+    s->line_from = 0;
     s->line_depth = NULL;
     return true;
 }
@@ -47,6 +48,7 @@ void source_set_text(struct source *s, char *text, size_t text_len, const uint32
     s->text = text;
     s->text_len = text_len;
     s->line_map = map;
+    s->line_from = 0;
     s->n_text_lines = n_lines;
     if (depth)
         s->line_depth = depth;

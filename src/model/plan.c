@@ -519,9 +519,7 @@ size_t document_model_bytes(const struct document *doc)
 
 uint32_t document_original_line(const struct document *doc, uint32_t text_line)
 {
-    if (!doc->src.line_map || text_line == 0 || text_line > doc->src.n_text_lines)
-        return text_line;
-    return doc->src.line_map[text_line];
+    return source_input_line(&doc->src, text_line);
 }
 
 /* Pre-order successor inside the node's section, without recursion. */

@@ -422,7 +422,8 @@ struct decoded_parse {
 };
 
 static bool scan_decoded_beside_parse(void *ctx, const char *text, size_t len,
-                                      const uint32_t *line_map, uint32_t n_lines)
+                                      const uint32_t *line_map, uint32_t line_from,
+                                      uint32_t n_lines)
 {
     struct decoded_parse *dp = ctx;
     struct scan_job job = {text, len, 0, NULL};
@@ -440,6 +441,7 @@ static bool scan_decoded_beside_parse(void *ctx, const char *text, size_t len,
         /* What the source will hold once clean-up keeps the text: the parser reads the
            input line of each text line from it. */
         trial->src.line_map = line_map;
+        trial->src.line_from = line_from;
         trial->src.n_text_lines = n_lines;
         trial->parse_cancel = &job.dirty;
         trial->parse_split = job.split;
@@ -587,32 +589,6 @@ static void apply_cells(struct document *doc, const struct cell_map *m)
     }
 }
 
-/* How far into a JSON input first_line_has_escaped_string looks (an event log's plan string
- * opens within a few hundred bytes of its line). */
-#define ESCAPE_LOOK_BYTES ((size_t)64 << 10)
-
-/* True when the quick scan of s[0..n) is sure to say dirty because of its first line: that
- * line holds a quote and a backslash before an 'n' (an escaped newline: the plan string of
- * an event log's line), and clean_quick_scan marks such a line dirty as soon as it reaches
- * it, which is first (a line with a backslash is looked at closely; one with a quote is not
- * blank; both bytes and the 'n' come before the line's end and any blanks ending it).  On
- * the 100 MB event-log line this answers within 200 bytes what the scan took 21 ms to say.
- * False (the scan decides) when that line holds no such pair in its first
- * ESCAPE_LOOK_BYTES. */
-static bool first_line_has_escaped_string(const char *s, size_t n)
-{
-    bool quote = false, escape = false;
-    size_t end = n < ESCAPE_LOOK_BYTES ? n : ESCAPE_LOOK_BYTES;
-    /* Bound: ESCAPE_LOOK_BYTES bytes at most. */
-    for (size_t i = 0; i < end && s[i] != '\n'; i++) {
-        quote = quote || s[i] == '"' || s[i] == '\'';
-        escape = escape || (s[i] == '\\' && i + 1 < n && s[i + 1] == 'n');
-        if (quote && escape)
-            return true;
-    }
-    return false;
-}
-
 /* Clean-up, parse and finish a new document; frees it on error. */
 static enum sp_status load_document(struct document *doc, struct document **out,
                                     struct diag *err)
@@ -631,15 +607,16 @@ static enum sp_status load_document(struct document *doc, struct document **out,
     }
     bool scanned = false, dirty = false;
     struct cell_map map;
-    /* A JSON document (an event log's line) needs clean-up whenever it holds a plan: the
-       plan is a string to decode.  Parsing its raw bytes beside the scan would only be
-       thrown away, and the parse looks for its cancel between lines, which a one-line file
-       never reaches: the scan alone runs. */
+    /* A JSON document (an event log's line) holds its plans in strings to decode, and the
+       quick scan says so at the first escaped newline of a line with a quote, however long
+       the line (3 us on the 100 MB event-log line).  A parse of its raw bytes beside the
+       scan would be thrown away, but it looks for its cancel between lines, which a
+       one-line file never reaches: it would read the whole line first (5-8 ms).  The scan
+       alone runs. */
     if (doc->src.len >= PARALLEL_SCAN_MIN && doc->src.len <= UINT32_MAX / 2 &&
         doc->src.bytes[0] == '{') {
         scanned = true;
-        dirty = first_line_has_escaped_string(doc->src.bytes, doc->src.len) ||
-                clean_quick_scan(doc->src.bytes, doc->src.len);
+        dirty = clean_quick_scan(doc->src.bytes, doc->src.len);
     } else if (doc->src.len >= PARALLEL_SCAN_MIN && doc->src.len <= UINT32_MAX / 2) {
         struct document *parsed = parse_beside_scan(doc, &scanned, &dirty, &s, err);
         if (parsed) {

@@ -149,7 +149,7 @@ static void same_behind_a_mark(const uint8_t *data, size_t size)
         check(x->text_len == y->text_len && memcmp(x->text, y->text, x->text_len) == 0);
         check(x->n_text_lines == y->n_text_lines && !x->line_depth == !y->line_depth);
         for (uint32_t i = 1; i <= x->n_text_lines; i++) {
-            check(x->line_map[i] == y->line_map[i]);
+            check(source_input_line(x, i) == source_input_line(y, i));
             check(!x->line_depth || x->line_depth[i] == y->line_depth[i]);
         }
         check(x->n_notes == y->n_notes);

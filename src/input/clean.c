@@ -1104,6 +1104,29 @@ __attribute__((noinline, cold)) static enum qs_long qs_long_line(const char *p, 
     return QS_GO_ON;
 }
 
+/* Steps b to its next 64-byte block and loads it; once the line has spanned a whole block
+ * without a line end, whole blocks of spaces are skipped first (a deep line's indentation
+ * holds nothing sought).  True when the block holds a line end: the first one is taken
+ * from b->nl, *at points at it and *upto has the block's bits up to it (bits 0..k, all of
+ * them when k is 63).  Inlined in both of its callers, the scan's own loop among them. */
+static inline __attribute__((always_inline)) bool qs_next_block(struct qs_blocks *b,
+                                                                bool spanned, const char **at,
+                                                                uint64_t *upto)
+{
+    b->base += 64;
+    while (spanned && b->end - b->base > 64 && b->base[0] == ' ' && qs_spaces64(b->base))
+        b->base += 64;
+    qs_load(b);
+    uint64_t nl = b->nl;
+    if (!nl)
+        return false;
+    unsigned k = (unsigned)__builtin_ctzll(nl);
+    *upto = (2ull << k) - 1;
+    b->nl = nl & (nl - 1);
+    *at = b->base + k;
+    return true;
+}
+
 /* The end of a line that qs_line_end_far left at b's block (the rest of it is the line's
  * and holds a rare byte), found as qs_line_end_far does; or NULL as soon as the line is
  * sure to be dirty (qs_long_line), its end not looked for.  The line started at start, and
@@ -1124,17 +1147,11 @@ __attribute__((noinline)) static const char *qs_line_rest(struct qs_blocks *b,
         }
         if (b->end - b->base <= 64)
             return b->end;
-        b->base += 64;
-        while (spanned && b->end - b->base > 64 && b->base[0] == ' ' && qs_spaces64(b->base))
-            b->base += 64;
-        qs_load(b);
-        uint64_t nl = b->nl;
-        if (nl) {
-            unsigned k = (unsigned)__builtin_ctzll(nl);
-            uint64_t upto = (2ull << k) - 1; /* bits 0..k (all of them when k is 63) */
-            b->nl = nl & (nl - 1);
+        const char *at;
+        uint64_t upto;
+        if (qs_next_block(b, spanned, &at, &upto)) {
             b->rare &= ~upto;
-            return b->base + k;
+            return at;
         }
         spanned = true;
     }
@@ -1157,20 +1174,12 @@ static const char *qs_line_end_far(struct qs_blocks *b, unsigned *rare)
             *rare = 0;
             return b->end;
         }
-        b->base += 64;
-        /* A deep line's indentation, after a whole block without a line end: its blocks of
-           spaces hold nothing sought. */
-        while (spanned && b->end - b->base > 64 && b->base[0] == ' ' && qs_spaces64(b->base))
-            b->base += 64;
-        qs_load(b);
-        uint64_t nl = b->nl;
-        if (nl) {
-            unsigned k = (unsigned)__builtin_ctzll(nl);
-            uint64_t upto = (2ull << k) - 1; /* bits 0..k (all of them when k is 63) */
-            b->nl = nl & (nl - 1);
+        const char *at;
+        uint64_t upto;
+        if (qs_next_block(b, spanned, &at, &upto)) {
             *rare = (b->rare & upto) != 0;
             b->rare &= ~upto;
-            return b->base + k;
+            return at;
         }
         spanned = true;
         if (b->rare)

@@ -1591,11 +1591,19 @@ static bool same_quick_verdict(const char *text, size_t len, const char *what, c
     ck_assert_ptr_nonnull(copy);
     memcpy(copy, text, len);
     bool got = clean_quick_scan(copy, len), want = clean_quick_scan_ref(copy, len);
+    /* In pieces, as the loader's two threads scan a big input: one after every blank line
+       it may start after, and one at most every 61 bytes. */
+    bool every = clean_quick_scan_pieces(copy, len, 1);
+    bool some = clean_quick_scan_pieces(copy, len, 61);
     free(copy);
     if (got != want)
         fprintf(stderr, "quick scan: %s, %s: %s where the reference says %s\n", what, how,
                 got ? "dirty" : "clean", want ? "dirty" : "clean");
-    return got == want;
+    if (every != got || some != got)
+        fprintf(stderr, "quick scan: %s, %s: %s in pieces (%s in bigger ones) where the whole "
+                "scan says %s\n", what, how, every ? "dirty" : "clean", some ? "dirty" : "clean",
+                got ? "dirty" : "clean");
+    return got == want && every == got && some == got;
 }
 
 /* One file and the ways it may come: as it is, cut short, mangled by each mangler that needs
@@ -1849,6 +1857,70 @@ START_TEST(quick_scan_answers_a_long_line_at_its_escape)
     m[191] = '\r';
     ck_assert(clean_quick_scan(m, len));
     ck_assert_int_eq(munmap(m, len), 0);
+}
+END_TEST
+
+/* Lines that decide the verdict across a blank line, where the loader's two threads may
+   split the scan: the widest lines and their copies (a terminal's cuts count only at the
+   widest width, a copy of the first only as a plan line), fields ending in blanks (counted
+   over the whole text), a doc comment opened before a blank line, headers and a schema
+   line before one, tree lines. */
+static const char *const PIECE_LINES[] = {
+    "",
+    "",
+    "",
+    "Output [2]: [a#1, b#2] ",
+    "Output [2]: [a#1, b#2]",
+    "Project [a#1, b#2, c#3, d#4, e#5, f#6, g#7, h#8, i#9, j#10]",
+    "Project [a#1, b#2, c#3, d#4, e#5, f#6, g#7, h#8, i#9, j#11]",
+    "Project [a#1, b#2, c#3, d#4, e#5, f#6, g#7, h#8, i#9, j#10, k#11]",
+    "rest of it",
+    "x",
+    "/**",
+    " * a doc line",
+    "* a doc line at column 0",
+    "== Physical Plan ==",
+    "== Analyzed Logical Plan ==",
+    "a: int,",
+    "-- !query analysis",
+    "+- Filter (a#1 > 0)",
+    "   +- Scan parquet t[a#1,b#2,c#3,d#4,e#5,f#6,g#7,h#8,i#9,j#10,k#11]",
+    "spark_catalog.default.a_table_with_a_name_too_long_to_fit[a#1]",
+    "(1) Scan parquet spark_catalog.default.t_with_a_long_name_here",
+};
+
+START_TEST(quick_scan_in_pieces_gives_the_whole_verdict)
+{
+    size_t nl = sizeof PIECE_LINES / sizeof PIECE_LINES[0], tried = 0, differ = 0, dirty = 0;
+    unsigned seed = 17;
+    for (int round = 0; round < 20000; round++) {
+        struct sb o = {0};
+        sb_str(&o, "");
+        int lines = 3 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 14;
+        for (int k = 0; k < lines; k++) {
+            seed = seed * 1103515245u + 12345u;
+            sb_str(&o, PIECE_LINES[(seed >> 16) % nl]);
+            sb_ch(&o, '\n');
+        }
+        bool whole = clean_quick_scan(o.p, o.n);
+        dirty += whole;
+        for (size_t piece = 1; piece <= 64; piece *= 4) {
+            tried++;
+            bool got = clean_quick_scan_pieces(o.p, o.n, piece);
+            if (got != whole) {
+                if (differ < 5)
+                    fprintf(stderr, "quick scan in pieces of %zu: %s where the whole scan says "
+                            "%s:\n%s---\n", piece, got ? "dirty" : "clean",
+                            whole ? "dirty" : "clean", o.p);
+                differ++;
+            }
+        }
+        free(o.p);
+    }
+    fprintf(stderr, "quick scan in pieces: %zu scans (%zu of the texts dirty), %zu differ\n",
+            tried, dirty, differ);
+    ck_assert_msg(differ == 0, "%zu of %zu scans in pieces differ from the whole scan", differ,
+                  tried);
 }
 END_TEST
 
@@ -2336,6 +2408,7 @@ Suite *clean_suite(void)
     tcase_add_test(tk, mangled_corpus_plans_give_the_original_tree);
     tcase_add_test(tk, quick_scan_never_skips_a_needed_rewrite);
     tcase_add_test(tk, quick_scan_gives_the_verdict_it_always_gave);
+    tcase_add_test(tk, quick_scan_in_pieces_gives_the_whole_verdict);
     tcase_add_test(tk, quick_scan_judges_a_long_line_as_it_always_did);
     tcase_add_test(tk, decoded_strings_skip_steps_only_where_they_change_nothing);
     tcase_add_test(tk, a_line_that_is_one_string_decodes_as_among_other_lines);

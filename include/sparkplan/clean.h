@@ -17,6 +17,7 @@
 #ifndef SPARKPLAN_CLEAN_H
 #define SPARKPLAN_CLEAN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +30,23 @@ enum sp_status clean_document(struct document *doc, struct diag *err);
 /* The quick scan clean_document() starts with: false means the input needs no rewriting
  * (Spark's own output), decided in one pass without allocating. */
 bool clean_quick_scan(const char *bytes, size_t len);
+
+/* The quick scan shared by two threads (the loader's big inputs): the text cut into pieces
+ * of about piece bytes, each starting right after a blank line (none in a long stretch
+ * without one: that piece is longer).  Each thread takes pieces with
+ * clean_quick_parts_step, one from the front, the other from the back, until it returns
+ * false (none left, or a piece found the text dirty: *clean_quick_parts_cancel is then 1
+ * at once, as a parse's parse_cancel wants it); once both have stopped,
+ * clean_quick_parts_verdict is clean_quick_scan(text, len), whatever the pieces each took
+ * (those taken by none are scanned there).  NULL when out of memory. */
+struct clean_quick_parts;
+struct clean_quick_parts *clean_quick_parts_new(const char *text, size_t len, size_t piece);
+bool clean_quick_parts_step(struct clean_quick_parts *qp, bool front);
+const atomic_int *clean_quick_parts_cancel(const struct clean_quick_parts *qp);
+bool clean_quick_parts_verdict(struct clean_quick_parts *qp);
+void clean_quick_parts_free(struct clean_quick_parts *qp);
+/* clean_quick_scan(bytes, len), in pieces as above on this thread (tests). */
+bool clean_quick_scan_pieces(const char *bytes, size_t len, size_t piece);
 
 /* Every step whatever the quick scan says (tests compare the two). */
 enum sp_status clean_document_full(struct document *doc, struct diag *err);

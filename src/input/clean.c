@@ -9,6 +9,7 @@
  */
 #include "sparkplan/clean.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1039,7 +1040,7 @@ static void qs_load_tail(struct qs_blocks *b)
     qs_masks(pad, &b->nl, &b->rare);
 }
 
-static inline void qs_load(struct qs_blocks *b)
+static inline __attribute__((always_inline)) void qs_load(struct qs_blocks *b)
 {
     if (b->end - b->base >= 64)
         qs_masks(b->base, &b->nl, &b->rare);
@@ -1164,7 +1165,8 @@ __attribute__((noinline)) static const char *qs_line_rest(struct qs_blocks *b,
  * call only for a line with a rare byte; a call here, in the loop this is inlined in, cost
  * it 3-8 % more instructions on plans without one).  Bound: one block a round, up to the
  * line's end. */
-static const char *qs_line_end_far(struct qs_blocks *b, unsigned *rare)
+static inline __attribute__((always_inline)) const char *qs_line_end_far(struct qs_blocks *b,
+                                                                        unsigned *rare)
 {
     bool spanned = false;
     if (b->rare)
@@ -1195,7 +1197,8 @@ stop:
  * before it (QS_RARE).  The line end is taken: its bits, and the rare ones before it, are
  * cleared.  Or, for a line with a rare byte that goes on past its block, QS_STOPPED
  * (qs_line_end_far). */
-static inline const char *qs_line_end(struct qs_blocks *b, unsigned *rare)
+static inline __attribute__((always_inline)) const char *qs_line_end(struct qs_blocks *b,
+                                                                    unsigned *rare)
 {
     uint64_t nl = b->nl;
     if (nl) {
@@ -1223,16 +1226,46 @@ static inline const char *qs_line_end(struct qs_blocks *b, unsigned *rare)
         (f) = tf_;                                                                                 \
     } while (0)
 
-bool clean_quick_scan(const char *s, size_t n)
+/* What a run of the scan over whole lines (qs_lines) carries in and out.  A run starts after
+ * a blank line, or at the text's start, which looks the same to every check: the tree check,
+ * the prefix and number rules start again there, and the line before is blank (width 0, no
+ * facts).  What does not start again comes in: the wrap evidence (its running figures, and
+ * what it knows of the line before the blank one) and doc_next (a doc comment opened before
+ * the blank lines); the counts are added to. */
+struct qs_run {
+    struct cl_wrap_scan ws;
+    uint32_t nonblank, trailing; /* non-blank lines, and those of them ending in blanks */
+    uint32_t last_width;         /* the width of the run's last line */
+    bool doc_next;               /* the line before opened a doc comment (cl_markup_line) */
+    bool dirty;                  /* a check said so (the run stopped there) */
+};
+
+static void qs_run_init(struct qs_run *run)
 {
-    if (n >= 2 && (((unsigned char)s[0] == 0xFF && (unsigned char)s[1] == 0xFE) ||
-                   ((unsigned char)s[0] == 0xFE && (unsigned char)s[1] == 0xFF)))
+    memset(run, 0, sizeof *run);
+    cl_wrap_scan_init(&run->ws);
+}
+
+/* The run's verdict once it has seen every line of the text. */
+static bool qs_run_verdict(struct qs_run *run)
+{
+    if (run->dirty)
         return true;
-    if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+    run->ws.last_w = run->last_width; /* what each line's cl_wrap_scan_line would have left */
+    /* Terminal padding: most lines end in blanks. */
+    if (run->nonblank >= 4 && run->trailing * 2 > run->nonblank)
         return true;
-    if (n > UINT32_MAX / 2)
-        return false; /* too big to rewrite: read as it is */
-    const char *end = s + n;
+    return cl_wrap_scan_dirty(&run->ws);
+}
+
+/* The lines from s up to stop (a line's start: the text's end, or right after a blank line),
+ * end the text's end, text its start; run holds what comes in and takes what goes out.  One
+ * copy of the loop for the whole text and for a piece: with one inlined in each caller, the
+ * line-end steps were inlined in neither and the whole scan ran 3-5 % more instructions
+ * (they are always inlined now). */
+__attribute__((noinline)) static void qs_lines(struct qs_run *run, const char *text,
+                                               const char *s, const char *stop, const char *end)
+{
     /* The line and the one before it, in two slots that change roles at each line: a copy
        of each line's view and facts was a store-forwarding stall a line. */
     struct cl_line lv[2] = {{"", 0, 0}, {"", 0, 0}};
@@ -1243,16 +1276,15 @@ bool clean_quick_scan(const char *s, size_t n)
     enum prefix_kind prev_prefix = PX_NONE;
     long prev_number = -2;
     uint32_t prev_width = 0, nonblank = 0, trailing = 0;
-    struct cl_wrap_scan ws;
-    cl_wrap_scan_init(&ws);
+    struct cl_wrap_scan ws = run->ws;
     prev_plain = wrap_prev_plain(&ws, prev, prev_f);
     struct cl_tree_check tc = {0};
-    bool dirty = false, doc_next = false;
-    const char *text = s;
+    bool dirty = false, doc_next = run->doc_next;
+    /* The blocks go on to the text's end (a line is found whole wherever the run stops). */
     struct qs_blocks blocks = {s, end, 0, 0};
-    if (s < end)
+    if (s < stop)
         qs_load(&blocks);
-    while (s < end && !dirty) {
+    while (s < stop && !dirty) {
         unsigned rare;
         const char *le = qs_line_end(&blocks, &rare);
         l->p = s;
@@ -1381,13 +1413,226 @@ bool clean_quick_scan(const char *s, size_t n)
         QS_NEXT_LINE(prev, l, prev_f, f);
     }
     cl_tree_check_free(&tc);
-    if (dirty)
+    run->ws = ws;
+    run->doc_next = doc_next;
+    run->dirty = dirty;
+    run->nonblank += nonblank;
+    run->trailing += trailing;
+    run->last_width = prev_width;
+}
+
+/* A BOM: the clean-up's (true), or -1 when the text has none. */
+static int qs_bom(const char *s, size_t n)
+{
+    if (n >= 2 && (((unsigned char)s[0] == 0xFF && (unsigned char)s[1] == 0xFE) ||
+                   ((unsigned char)s[0] == 0xFE && (unsigned char)s[1] == 0xFF)))
+        return 1;
+    if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+        return 1;
+    return -1;
+}
+
+bool clean_quick_scan(const char *s, size_t n)
+{
+    if (qs_bom(s, n) > 0)
         return true;
-    ws.last_w = prev_width; /* what each line's cl_wrap_scan_line would have left */
-    /* Terminal padding: most lines end in blanks. */
-    if (nonblank >= 4 && trailing * 2 > nonblank)
+    if (n > UINT32_MAX / 2)
+        return false; /* too big to rewrite: read as it is */
+    struct qs_run run;
+    qs_run_init(&run);
+    qs_lines(&run, s, s, s + n, s + n);
+    return qs_run_verdict(&run);
+}
+
+/* ---- the quick scan in pieces ---------------------------------------------------------- */
+
+/* Two threads share the scan of a big text (load.c): it is cut into pieces, each starting
+ * right after a blank line (an empty one: "\n\n" before it), where every check starts again
+ * (qs_run).  Each piece is scanned on its own from qs_run_init, which is what the scan
+ * carries over a blank line unless the line before it was a header, a schema line, a
+ * "-- !query" line or a blank one, or opened a doc comment: the merge, in order, checks that
+ * and scans such a piece again on from the pieces before it (exact, and rare in a plan).  The
+ * counts add up, the wrap evidence merges (cl_wrap_scan_merge).  A piece that finds a check
+ * failing says dirty at once: the checks that say so depend on nothing before the blank line
+ * but doc_next, and a doc comment opened there only adds to what they find. */
+struct qs_piece {
+    const char *from, *to; /* its lines: from is a line's start, to the next piece's from */
+    atomic_int taken;      /* a thread has it */
+    bool done;             /* run holds what its lines found (read after the threads met) */
+    struct qs_run run;
+};
+
+struct clean_quick_parts {
+    const char *text;
+    size_t len;
+    int fixed;             /* the verdict without pieces (a BOM, too big), or -1 */
+    struct qs_piece *pieces;
+    size_t n;
+    size_t front, back;    /* the next piece from the front, one past the next from the back */
+    atomic_int dirty;      /* a piece found a check failing: the verdict is dirty */
+};
+
+/* Where a piece may start is looked for this far from where one is wanted: a plan's details
+ * list has a blank line every few hundred bytes, its tree none at all (a piece there goes
+ * on to the next place found). */
+#define QS_PIECE_LOOK 4096
+
+/* The first "\n\n" in s[from, to) (the second '\n' may be at to), or NULL. */
+static const char *qs_blank_after(const char *s, size_t from, size_t to, size_t len)
+{
+    const char *p = s + from, *e = s + to;
+    /* Bound: one memchr round a '\n' of the window. */
+    while (p < e && (p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+        if ((size_t)(p + 1 - s) < len && p[1] == '\n')
+            return p;
+        p++;
+    }
+    return NULL;
+}
+
+struct clean_quick_parts *clean_quick_parts_new(const char *text, size_t len, size_t piece)
+{
+    struct clean_quick_parts *qp = calloc(1, sizeof *qp);
+    if (!qp)
+        return NULL;
+    qp->text = text;
+    qp->len = len;
+    qp->fixed = qs_bom(text, len);
+    if (qp->fixed < 0 && len > UINT32_MAX / 2)
+        qp->fixed = 0; /* too big to rewrite: read as it is */
+    atomic_init(&qp->dirty, 0);
+    size_t cap = 16;
+    qp->pieces = malloc(cap * sizeof *qp->pieces);
+    if (!qp->pieces) {
+        free(qp);
+        return NULL;
+    }
+    if (piece < 1)
+        piece = 1;
+    size_t start = 0, t = piece;
+    /* Bound: each round looks at a window after the last, or finds a later start. */
+    while (qp->fixed < 0 && start < len) {
+        const char *b = NULL;
+        size_t look_end = t;
+        if (t < len) {
+            look_end = len - t > QS_PIECE_LOOK ? t + QS_PIECE_LOOK : len;
+            b = qs_blank_after(text, t, look_end, len);
+        }
+        size_t next = b ? (size_t)(b - text) + 2 : len;
+        if (b && next >= len)
+            next = len;
+        if (!b && t < len) {
+            t = t + piece > look_end ? t + piece : look_end;
+            continue;
+        }
+        if (qp->n == cap) {
+            struct qs_piece *np = realloc(qp->pieces, 2 * cap * sizeof *np);
+            if (!np) {
+                clean_quick_parts_free(qp);
+                return NULL;
+            }
+            qp->pieces = np;
+            cap *= 2;
+        }
+        struct qs_piece *pc = &qp->pieces[qp->n++];
+        pc->from = text + start;
+        pc->to = text + next;
+        atomic_init(&pc->taken, 0);
+        pc->done = false;
+        start = next;
+        t = b ? (size_t)(b - text) + piece : len;
+    }
+    qp->back = qp->n;
+    return qp;
+}
+
+void clean_quick_parts_free(struct clean_quick_parts *qp)
+{
+    if (!qp)
+        return;
+    free(qp->pieces);
+    free(qp);
+}
+
+const atomic_int *clean_quick_parts_cancel(const struct clean_quick_parts *qp)
+{
+    return &qp->dirty;
+}
+
+bool clean_quick_parts_step(struct clean_quick_parts *qp, bool front)
+{
+    if (atomic_load_explicit(&qp->dirty, memory_order_relaxed))
+        return false;
+    size_t i;
+    if (front) {
+        if (qp->front >= qp->n)
+            return false;
+        i = qp->front++;
+    } else {
+        if (qp->back == 0)
+            return false;
+        i = --qp->back;
+    }
+    struct qs_piece *pc = &qp->pieces[i];
+    if (atomic_exchange(&pc->taken, 1)) {
+        /* The other end has it, and all beyond it: the two have met. */
+        if (front)
+            qp->front = qp->n;
+        else
+            qp->back = 0;
+        return false;
+    }
+    qs_run_init(&pc->run);
+    qs_lines(&pc->run, qp->text, pc->from, pc->to, qp->text + qp->len);
+    pc->done = true;
+    if (pc->run.dirty)
+        atomic_store(&qp->dirty, 1);
+    return true;
+}
+
+bool clean_quick_parts_verdict(struct clean_quick_parts *qp)
+{
+    if (qp->fixed >= 0)
+        return qp->fixed;
+    if (atomic_load(&qp->dirty))
         return true;
-    return cl_wrap_scan_dirty(&ws);
+    struct qs_run acc;
+    qs_run_init(&acc);
+    /* Bound: each piece merged or scanned once. */
+    for (size_t i = 0; i < qp->n; i++) {
+        struct qs_piece *pc = &qp->pieces[i];
+        /* It was scanned from qs_run_init: right when the pieces before leave that. */
+        bool fits = !acc.doc_next && !acc.ws.prev_schema && !acc.ws.prev_after_header &&
+                    !acc.ws.prev_root_like;
+        if (!pc->done || !fits) {
+            qs_lines(&acc, qp->text, pc->from, pc->to, qp->text + qp->len);
+            if (acc.dirty)
+                return true;
+            continue;
+        }
+        cl_wrap_scan_merge(&acc.ws, &pc->run.ws);
+        acc.nonblank += pc->run.nonblank;
+        acc.trailing += pc->run.trailing;
+        acc.last_width = pc->run.last_width;
+        acc.doc_next = pc->run.doc_next;
+    }
+    return qs_run_verdict(&acc);
+}
+
+bool clean_quick_scan_pieces(const char *s, size_t n, size_t piece)
+{
+    struct clean_quick_parts *qp = clean_quick_parts_new(s, n, piece);
+    if (!qp)
+        return clean_quick_scan(s, n);
+    /* From both ends in turn, as two threads would take them. */
+    bool f = true, b = true;
+    while (f || b) {
+        f = f && clean_quick_parts_step(qp, true);
+        b = b && clean_quick_parts_step(qp, false);
+    }
+    bool dirty = clean_quick_parts_verdict(qp);
+    clean_quick_parts_free(qp);
+    return dirty;
 }
 
 /* ---- the pipeline ---------------------------------------------------------------------- */

@@ -26,6 +26,8 @@ struct cl_wrap_scan {
     uint32_t at_max;        /* lines of width max_w followed by a continuation */
     uint32_t at_max_midword; /* ... of which the cut splits a word */
     struct cl_line first_at_max; /* the first of them, to tell copies of one line apart */
+    bool first_plan;        /* ... it was a plan line (counted even when a copy) */
+    bool first_midword;     /* ... its cut splits a word */
     uint32_t word_pairs;    /* long line, then an unindented line that starts nothing */
     uint32_t hanging;       /* long tree line, then a deeper-indented line that starts nothing */
     uint32_t last_w;
@@ -41,6 +43,11 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
                        const struct cl_facts *prev_f, uint32_t prev_w, const struct cl_line *cur,
                        const struct cl_facts *cur_f, uint32_t cur_w);
 bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws);
+/* The evidence of the lines before a blank line (acc) and of those after it (next, gathered
+ * from cl_wrap_scan_init with the flags about the line before the blank one as acc left
+ * them): into acc, cl_wrap_scan_dirty as if one scan had seen them all (the quick scan in
+ * pieces, clean.c).  The counts at the widest line are exact up to 2, all the verdict asks. */
+void cl_wrap_scan_merge(struct cl_wrap_scan *acc, const struct cl_wrap_scan *next);
 
 /* cl_wrap_scan_line (clean_wrap.c) when nothing in it can count: the state it carries from
  * line to line moved on, and true; false when it must run.  Nothing counts when the line

@@ -272,12 +272,15 @@ void cl_wrap_scan_line(struct cl_wrap_scan *ws, const struct cl_line *prev,
                     memcmp(ws->first_at_max.p, prev->p, prev->len) == 0;
         if (prev_w == ws->max_w && (plan_line || !copy) &&
             terminal_follower(prev, prev_f, prev_kind, cur, cur_kind)) {
-            if (!ws->first_at_max.len)
+            bool midword = prev->len && cur->len && is_word_char(prev->p[prev->len - 1]) &&
+                           is_word_char(cur->p[0]);
+            if (!ws->first_at_max.len) {
                 ws->first_at_max = *prev;
+                ws->first_plan = plan_line;
+                ws->first_midword = midword;
+            }
             ws->at_max++;
-            if (prev->len && cur->len && is_word_char(prev->p[prev->len - 1]) &&
-                is_word_char(cur->p[0]))
-                ws->at_max_midword++;
+            ws->at_max_midword += midword;
         }
         /* Both need a following line that continues something (tested first: cheap). */
         if (continues(cur_kind)) {
@@ -315,6 +318,39 @@ bool cl_wrap_scan_dirty(const struct cl_wrap_scan *ws)
 {
     return terminal_evidence(ws) || ws->word_pairs >= 2 || ws->hanging >= 1 ||
            ws->broken_schema >= 1 || ws->broken_header >= 1 || ws->long_word >= 1;
+}
+
+/* Only the lines at the widest width so far count as a terminal's cuts, and a copy of the
+ * first of them only when a plan line.  A piece whose widest lines are narrower than those
+ * before it adds nothing there; one whose are wider starts again (as the scan did at its
+ * widest line); one at the same width counts its lines against acc's first: the same as
+ * against its own first when the two are copies (its own first then counts only when a plan
+ * line), and when they are not, its first counts too: two at the widest, the verdict made. */
+void cl_wrap_scan_merge(struct cl_wrap_scan *acc, const struct cl_wrap_scan *next)
+{
+    if (next->max_w > acc->max_w || (next->max_w == acc->max_w && !acc->at_max)) {
+        acc->max_w = next->max_w;
+        acc->at_max = next->at_max;
+        acc->at_max_midword = next->at_max_midword;
+        acc->first_at_max = next->first_at_max;
+        acc->first_plan = next->first_plan;
+        acc->first_midword = next->first_midword;
+    } else if (next->max_w == acc->max_w && next->at_max) {
+        const struct cl_line *a = &acc->first_at_max, *b = &next->first_at_max;
+        bool copy = a->len == b->len && memcmp(a->p, b->p, a->len) == 0;
+        uint32_t drop = copy && !next->first_plan;
+        acc->at_max += next->at_max - drop;
+        acc->at_max_midword += next->at_max_midword - (drop && next->first_midword);
+    }
+    acc->word_pairs += next->word_pairs;
+    acc->hanging += next->hanging;
+    acc->broken_schema += next->broken_schema;
+    acc->broken_header += next->broken_header;
+    acc->long_word += next->long_word;
+    acc->last_w = next->last_w;
+    acc->prev_after_header = next->prev_after_header;
+    acc->prev_root_like = next->prev_root_like;
+    acc->prev_schema = next->prev_schema;
 }
 
 enum join { J_NONE, J_RAW, J_SPACE };

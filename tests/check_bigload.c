@@ -193,6 +193,41 @@ START_TEST(a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last)
 }
 END_TEST
 
+/* The loader's two threads share the quick scan in pieces cut after blank lines (load.c):
+   some verdicts no piece gives alone, only the pieces' merge.  Lines ending in blanks that
+   are no tree lines (a root, a details block's lines) make a paste padded by a terminal
+   when they are more than half the lines of the whole text: here in every copy (cleaned),
+   or in a fifth of the lines (kept as it is). */
+START_TEST(a_big_plan_gets_the_verdict_of_the_whole_text_from_the_shared_scan)
+{
+    static const char *const copies_of[] = {
+        "== Physical Plan ==\n*(1) Project [id#0L] \n+- *(1) Range (0, 10, step=1, splits=2)\n\n"
+        "(1) Range \nOutput [1]: [id#0L] \n\n",
+        "== Physical Plan ==\n*(1) Project [id#0L] \n+- *(1) Range (0, 10, step=1, splits=2)\n\n"
+        "(1) Range\nOutput [1]: [id#0L]\n\n",
+    };
+    size_t target = getenv("SPARKPLAN_SANITIZED") ? (9u << 20) : (12u << 20);
+    for (int k = 0; k < 2; k++) {
+        size_t n = strlen(copies_of[k]), copies = target / n + 1, len = copies * n;
+        char *text = malloc(len + 1);
+        for (size_t i = 0; i < copies; i++)
+            memcpy(text + i * n, copies_of[k], n);
+        text[len] = '\0';
+        bool dirty = clean_quick_scan(text, len);
+        ck_assert(dirty == (k == 0));
+        struct document *doc = NULL;
+        struct diag err = {0};
+        ck_assert_int_eq(load_bytes("big plan", text, len, &doc, &err), SP_OK);
+        ck_assert_uint_eq(doc->n_plans, copies);
+        if (k == 0)
+            ck_assert_ptr_ne(doc->src.text, doc->src.bytes); /* cleaned: the blanks cut */
+        else
+            ck_assert_ptr_eq(doc->src.text, doc->src.bytes); /* read as it is */
+        document_free(doc);
+    }
+}
+END_TEST
+
 /* An event log: a first record, then the plan of an SQL execution as Spark writes it, one
    JSON string on the second line, holding copies of a formatted plan up to about `target`
    bytes; `dirt` (JSON-escaped), when not NULL, is one more line of the plan at the given
@@ -957,6 +992,7 @@ Suite *bigload_suite(void)
     tcase_add_test(tc, a_big_file_loads_byte_for_byte);
     tcase_add_test(tc, a_mapped_file_truncated_under_us_reads_as_nul_bytes);
     tcase_add_test(tc, a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last);
+    tcase_add_test(tc, a_big_plan_gets_the_verdict_of_the_whole_text_from_the_shared_scan);
     tcase_add_test(tc, a_mapped_input_is_cleaned_in_place);
     tcase_add_test(tc, a_decoded_plan_parsed_beside_its_scan_is_the_plan_parsed_after_it);
     tcase_add_test(tc, a_mapped_paste_copied_on_a_second_thread_is_the_paste_from_memory);

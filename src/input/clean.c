@@ -1500,7 +1500,8 @@ struct clean_quick_parts *clean_quick_parts_new(const char *text, size_t len, si
     qp->fixed = qs_bom(text, len);
     if (qp->fixed < 0 && len > UINT32_MAX / 2)
         qp->fixed = 0; /* too big to rewrite: read as it is */
-    atomic_init(&qp->dirty, 0);
+    /* A BOM is the clean-up's: a parse beside the scan stops at once. */
+    atomic_init(&qp->dirty, qp->fixed > 0);
     size_t cap = 16;
     qp->pieces = malloc(cap * sizeof *qp->pieces);
     if (!qp->pieces) {

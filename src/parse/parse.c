@@ -1514,6 +1514,20 @@ struct dline_facts {
                           verdict needs it) */
 };
 
+/* Can a line led by a capital be a header (lex_header)?  Of headline.c's rules only those
+   that are no "== title ==" start with a capital: "Found ", "Generated code:", "Subquery:",
+   "Subplan:" (and headline_kind turns a line away unless its first two bytes start a rule,
+   n < 2 included).  Every other capital starts a field or text. */
+static ALWAYS_INLINE bool capital_may_head(const char *s, size_t n)
+{
+    switch (s[0]) {
+    case 'F': return n < 2 || s[1] == 'o';
+    case 'G': return n < 2 || s[1] == 'e';
+    case 'S': return n < 2 || s[1] == 'u';
+    default: return false;
+    }
+}
+
 /* ls..le: the line (no '\n', no '\r'), pf: its tree prefix.  Follows one_line's general
    path line for line in plain details (no tree open, a plan open, mode DETAILS, in a
    block); keep the two in step. */
@@ -1524,13 +1538,13 @@ details_line(const char *ls, const char *le, const struct lex_prefix *pf, bool b
     size_t n = (size_t)(le - ls);
     /* Most lines of a formatted plan are details fields that start with a capital letter
        ("Output [2]: [...]", "Condition : ..."), right after another line of their block.
-       Such a line has no tree prefix, is no header (those that start with a capital start
-       with F, G or S: left to the path below) and no details header: a block line at once. */
+       Such a line has no tree prefix, is no details header and, unless capital_may_head
+       says so ("Found ...", "Subquery:1 ...": left to the path below), no header: a block
+       line at once. */
     if (!blank_before && n) {
         char c = ls[0];
-        if (c >= 'A' && c <= 'Z' && c != 'F' && c != 'G' && c != 'S') {
-            struct slice k, v;
-            out->field = count_field && lex_details_field(ls, n, &k, &v);
+        if (c >= 'A' && c <= 'Z' && !capital_may_head(ls, n)) {
+            out->field = count_field && lex_is_details_field(ls, n);
             return DL_LINE;
         }
     }
@@ -1547,8 +1561,7 @@ details_line(const char *ls, const char *le, const struct lex_prefix *pf, bool b
         return DL_OTHER; /* bare_tree_start() */
     if (lex_details_header(rest, rl, &out->id, &out->name, &out->cg))
         return DL_START;
-    struct slice k, v;
-    out->field = lex_details_field(rest, rl, &k, &v);
+    out->field = lex_is_details_field(rest, rl);
     /* After a blank line only a field continues the block; else finish_block and on. */
     return !blank_before || out->field ? DL_LINE : DL_OTHER;
 }
@@ -1674,8 +1687,7 @@ static void one_line(struct parser *p, struct lex_prefix pf)
         }
         if (p->mode == MODE_DETAILS && p->in_block) {
             /* Each line of a block is classified once. */
-            struct slice k, v;
-            bool field = lex_details_field(rest, rl, &k, &v);
+            bool field = lex_is_details_field(rest, rl);
             if (!p->blank_before || field) {
                 block_line(p, rest, rl, field);
                 p->blank_before = false;

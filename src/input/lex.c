@@ -121,22 +121,13 @@ static inline unsigned tail_digits8(const char *end, uint32_t *v)
     return k;
 }
 
-/* An id or a stage: digits at s[*i..n) as read_uint, LEX_NUMBER_TOO_BIG past INT32_MAX
- * (never clamped: two big ids must not become one). */
-static bool read_id(const char *s, size_t n, size_t *i, int32_t *out)
+/* read_id a digit at a time: near the end of the text, and for 8 digits or more. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool read_id_bytes(const char *s, size_t n, size_t *i, int32_t *out)
 {
     size_t k = *i;
-    if (n - k >= 8) {
-        uint32_t v8;
-        unsigned d = lead_digits8(s + k, &v8);
-        if (d == 0)
-            return false;
-        if (d < 8) {
-            *out = (int32_t)v8; /* 7 digits at most: below INT32_MAX */
-            *i = k + d;
-            return true;
-        }
-    }
     uint64_t v = 0;
     /* Once past INT32_MAX the value stops growing (it fits: at most 10 x INT32_MAX + 9):
        only whether it is too big counts then. */
@@ -150,6 +141,26 @@ static bool read_id(const char *s, size_t n, size_t *i, int32_t *out)
     *out = v > INT32_MAX ? LEX_NUMBER_TOO_BIG : (int32_t)v;
     *i = k;
     return true;
+}
+
+/* An id or a stage: digits at s[*i..n) as read_uint, LEX_NUMBER_TOO_BIG past INT32_MAX
+ * (never clamped: two big ids must not become one).  Inline: a few instructions for the
+ * ids Spark prints. */
+static inline bool read_id(const char *s, size_t n, size_t *i, int32_t *out)
+{
+    size_t k = *i;
+    if (n - k >= 8) {
+        uint32_t v8;
+        unsigned d = lead_digits8(s + k, &v8);
+        if (d == 0)
+            return false;
+        if (d < 8) {
+            *out = (int32_t)v8; /* 7 digits at most: below INT32_MAX */
+            *i = k + d;
+            return true;
+        }
+    }
+    return read_id_bytes(s, n, i, out);
 }
 
 /* 24 bytes = 8 units of "   " or ":  ": OR-ing the first byte of each unit with 0x1A maps
@@ -635,6 +646,62 @@ bool lex_size_bytes(const char *s, size_t n, double *out)
    tail of a line ending with ')' is searched, not a 2 KB scan string on every line. */
 #define STATS_TAIL 512
 
+/* Is "Statistics" the 10 bytes before s[c] (c >= 10)? */
+static inline bool statistics_before(const char *s, size_t c)
+{
+    return memcmp(s + c - 10, "Statistics", 10) == 0;
+}
+
+/* The last '(' of the mask m (bit b: s[base + b]) that closes "Statistics": where its
+   group starts, or SIZE_MAX. */
+static inline size_t statistics_in(const char *s, size_t base, unsigned m)
+{
+    /* Bound: each '(' of the mask once, from the last. */
+    while (m) {
+        unsigned b = 31u - (unsigned)__builtin_clz(m);
+        if (statistics_before(s, base + b))
+            return base + b - 10;
+        m &= ~(1u << b);
+    }
+    return SIZE_MAX;
+}
+
+/* find_last(s + from, n - from, "Statistics(") + from, or SIZE_MAX: the last such group,
+   found by its '(' from the end, 16 bytes a compare.  Asked of every node line that ends
+   with ')' (a formatted outline's every line: its one '(' turns it away), where a search
+   for the 'S' of every name was 80 instructions a line. */
+static size_t last_statistics(const char *s, size_t from, size_t n)
+{
+    if (n < from + 11)
+        return SIZE_MAX;
+    size_t lo = from + 10; /* the lowest place of the group's '(' */
+    size_t c = n;          /* places below c are left to look at */
+#ifdef __SSE2__
+    const __m128i paren = _mm_set1_epi8('(');
+    /* Bound: 16 bytes a round, down to lo. */
+    while (c >= lo + 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + c - 16));
+        size_t at = statistics_in(s, c - 16, (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, paren)));
+        if (at != SIZE_MAX)
+            return at;
+        c -= 16;
+    }
+    if (c > lo && c >= 16) {
+        /* The last places: the 16 bytes before c, those below lo left out. */
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + c - 16));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, paren));
+        return statistics_in(s, c - 16, m & 0xFFFFu << (lo - (c - 16))); /* shift < 16 */
+    }
+#endif
+    /* Bound: the bytes left above lo (a short line's). */
+    while (c > lo) {
+        c--;
+        if (s[c] == '(' && statistics_before(s, c))
+            return c - 10;
+    }
+    return SIZE_MAX;
+}
+
 size_t lex_statistics_at(const char *s, size_t n)
 {
     size_t end = n;
@@ -643,8 +710,7 @@ size_t lex_statistics_at(const char *s, size_t n)
     if (end == 0 || s[end - 1] != ')')
         return SIZE_MAX;
     size_t from = end > STATS_TAIL ? end - STATS_TAIL : 0;
-    size_t at = find_last(s + from, n - from, "Statistics(");
-    return at == SIZE_MAX ? SIZE_MAX : from + at;
+    return last_statistics(s, from, n);
 }
 
 bool lex_statistics(const char *s, size_t n, struct plan_stats *out, size_t *at_out)
@@ -673,18 +739,20 @@ bool lex_statistics(const char *s, size_t n, struct plan_stats *out, size_t *at_
 /* Where " [codegen id : 12]" starts when it closes the line, as it does in Spark's own
    output; SIZE_MAX otherwise.  It is then the last one in the line (only digits and ']'
    follow it), found without searching the line for every '['. */
-static size_t codegen_tail(const char *s, size_t n)
+static size_t codegen_tail(const char *s, size_t n, int32_t *value)
 {
     static const char mark[] = " [codegen id : ";
     const size_t k = sizeof mark - 1;
     if (n < k + 2 || s[n - 1] != ']')
         return SIZE_MAX;
     size_t d = n - 1;
-    uint32_t unused;
-    unsigned t = d >= 8 ? tail_digits8(s + d, &unused) : 8;
-    if (t < 8)
+    uint32_t v8;
+    unsigned t = d >= 8 ? tail_digits8(s + d, &v8) : 8;
+    *value = -1; /* (8 digits or more: the caller reads them) */
+    if (t < 8) {
         d -= t;
-    else
+        *value = (int32_t)v8;
+    } else
         /* Bound: walks back over the digits only. */
         while (d > k && is_digit(s[d - 1]))
             d--;
@@ -709,10 +777,16 @@ bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name
         i++;
     struct slice rest = trim_right(s + i, n - i);
     *codegen_id = -1;
-    size_t cg = codegen_tail(rest.ptr, rest.len);
-    if (cg == SIZE_MAX)
+    int32_t tail_stage;
+    size_t cg = codegen_tail(rest.ptr, rest.len, &tail_stage);
+    if (cg != SIZE_MAX && tail_stage >= 0) {
+        /* (its digits read on the way back) */
+        *codegen_id = tail_stage;
+        rest.len = cg;
+    } else if (cg == SIZE_MAX) {
         cg = find_last(rest.ptr, rest.len, " [codegen id : ");
-    if (cg != SIZE_MAX) {
+    }
+    if (cg != SIZE_MAX && rest.len != cg) {
         size_t k = cg + 15;
         int32_t c;
         if (read_id(rest.ptr, rest.len, &k, &c))

@@ -1555,6 +1555,15 @@ details_line(const char *ls, const char *le, const struct lex_prefix *pf, bool b
             return DL_LINE;
         }
     }
+    if (n && ls[0] == '(') {
+        /* A details header, or text: no tree prefix, no header (none starts with '(':
+           headline_first_byte) and no field (those start with a capital).  The path below
+           gives the same verdict without asking lex_header. */
+        if (lex_details_header(ls, n, &out->id, &out->name, &out->cg))
+            return DL_START;
+        out->field = false;
+        return blank_before ? DL_OTHER : DL_LINE;
+    }
     const char *rest = ls + pf->len, *r = rest;
     /* Bound: stops at the first non-space byte of the line. */
     while (r < le && is_space(*r))

@@ -1349,6 +1349,27 @@ START_TEST(ids_and_stages_of_every_length_read_as_digits)
 }
 END_TEST
 
+/* An outline's name ends at its first blank when that word names a join (the join type
+   and build side follow): words of every length, the blank found 16 bytes a compare. */
+START_TEST(outline_join_names_end_at_their_first_word_of_any_length)
+{
+    for (int len = 4; len <= 40; len++)
+        for (int join = 0; join < 2; join++) {
+            char line[128], word[64];
+            memset(word, 'A', (size_t)len);
+            memcpy(word + len - 4, join ? "Join" : "Scan", 4);
+            word[len] = '\0';
+            int n = snprintf(line, sizeof line, "%s Inner BuildRight (7)", word);
+            int32_t id;
+            size_t name_end;
+            ck_assert(lex_formatted_id(line, (size_t)n, SIZE_MAX, &id, &name_end));
+            struct slice nm = lex_node_name(line, (size_t)n, name_end);
+            size_t want = join ? (size_t)len : (size_t)len + 17; /* + " Inner BuildRight" */
+            ck_assert_msg(nm.ptr == line && nm.len == want, "%s: %zu", line, nm.len);
+        }
+}
+END_TEST
+
 /* The ", Statistics(...)" group is found from the line's end, 16 bytes a compare: at every
    place of lines of every length, only within the last 512 bytes before the closing ')',
    the last group of several, as a search of the whole tail would find it. */
@@ -1455,6 +1476,7 @@ Suite *parse_suite(void)
     tcase_add_test(tc, sql_out_file_gives_one_plan_per_explain);
     tcase_add_test(tc, several_plans_in_a_log);
     tcase_add_test(tc, ids_and_stages_of_every_length_read_as_digits);
+    tcase_add_test(tc, outline_join_names_end_at_their_first_word_of_any_length);
     tcase_add_test(tc, statistics_groups_found_from_the_end_as_a_search_finds_them);
     tcase_add_test(tc, details_lines_told_at_a_glance_end_a_block_where_they_did);
     suite_add_tcase(s, tc);

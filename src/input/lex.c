@@ -484,6 +484,28 @@ static size_t word_len(const char *s, size_t n)
 
 #define word_ends_with(s, n, lit) has_suffix(s, n, lit)
 
+/* The first ' ' of s[0..n) (n when none); room: the bytes readable from s (n or more).
+   Sixteen bytes a compare when they are there (an outline's name and its id are). */
+static inline size_t first_space(const char *s, size_t n, size_t room)
+{
+    size_t w = 0;
+#ifdef __SSE2__
+    if (room >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+        if (m)
+            return (size_t)__builtin_ctz(m) < n ? (size_t)__builtin_ctz(m) : n;
+        if (n <= 16)
+            return n;
+        w = 16;
+    }
+#endif
+    /* Bound: the bytes of s, once. */
+    while (w < n && s[w] != ' ')
+        w++;
+    return w;
+}
+
 struct slice lex_node_name(const char *s, size_t n, size_t formatted_end)
 {
     /* State prefixes: ' unresolved, ! missing input (or RAPIDS "will not run on GPU"),
@@ -498,9 +520,7 @@ struct slice lex_node_name(const char *s, size_t n, size_t formatted_end)
         if (end > n)
             end = n;
         struct slice name = trim_right(s, end);
-        size_t w = 0;
-        while (w < name.len && name.ptr[w] != ' ')
-            w++;
+        size_t w = first_space(name.ptr, name.len, n);
         /* Outline joins carry "<joinType> <buildSide>" after the name: keep the name only. */
         if (w < name.len && (word_ends_with(name.ptr, w, "Join") ||
                              word_ends_with(name.ptr, w, "CartesianProduct") ||

@@ -871,6 +871,9 @@ static size_t key_span(const char *s, size_t i, size_t limit)
 /* The shape of a details field: where its key ends (before blanks: trim them) and its value
    starts; false when the line is none.  The one rule book of lex_details_field and
    lex_is_details_field.  Inline: the parser asks it of most lines of a formatted plan. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline bool field_shape(const char *s, size_t n, size_t *key_end, size_t *value_start)
 {
     if (n == 0 || !is_upper(s[0]))

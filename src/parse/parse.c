@@ -329,7 +329,16 @@ static struct id_slot *ids_table_slot(struct id_index *x, int32_t id)
 #define IDS_MAPPED ((size_t)2 << 20)
 
 /* Where the node of id is kept (creating the place), or NULL on allocation failure. */
-static uint32_t *ids_place(struct id_index *x, int32_t id)
+static uint32_t *ids_place_grow(struct id_index *x, int32_t id);
+static ALWAYS_INLINE uint32_t *ids_place(struct id_index *x, int32_t id)
+{
+    /* (inline for an id already in reach: every one but a few of a big plan's) */
+    if ((size_t)id < x->direct_cap)
+        return &x->direct[id];
+    return ids_place_grow(x, id);
+}
+
+static uint32_t *ids_place_grow(struct id_index *x, int32_t id)
 {
     if ((size_t)id >= x->direct_limit) {
         struct id_slot *t = ids_table_slot(x, id);
@@ -381,7 +390,7 @@ static uint32_t node_number(const struct plan_node *n)
     return (uint32_t)plan_node_index(n) + 1;
 }
 
-static uint32_t ids_get_number(const struct id_index *x, int32_t id)
+static ALWAYS_INLINE uint32_t ids_get_number(const struct id_index *x, int32_t id)
 {
     if (id < 0)
         return 0;

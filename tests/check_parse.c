@@ -1301,6 +1301,162 @@ START_TEST(section_lines_are_named_from_one_table)
 }
 END_TEST
 
+/* Ids and stages are read eight bytes at a time (lex.c): every length, leading zeros, the
+   bytes on either side of '0'..'9' (':' and '/' share a digit's high or low nibble), at the
+   end of the line and far from it, read as a digit at a time would. */
+START_TEST(ids_and_stages_of_every_length_read_as_digits)
+{
+    static const char after[] = {')', ':', '/', ';', '?', '@', ' ', '\x80', '\xb5', '\xf9'};
+    for (int len = 1; len <= 12; len++)
+        for (int lead = 0; lead < 2; lead++)
+            for (size_t a = 0; a < sizeof after; a++)
+                for (int pad = 0; pad < 10; pad += 9) {
+                    char num[16], line[96];
+                    for (int i = 0; i < len; i++)
+                        num[i] = (char)('0' + (lead && i == 0 ? 0 : (len * 7 + i * 3) % 10));
+                    num[len] = '\0';
+                    unsigned long long want = strtoull(num, NULL, 10);
+                    int32_t want_id = want > INT32_MAX ? LEX_NUMBER_TOO_BIG : (int32_t)want;
+                    /* A details header, the number right after its '(' ... */
+                    int n = snprintf(line, sizeof line, "(%s%c X%*s", num, after[a], pad, "");
+                    int32_t id = 0, cg = 0;
+                    struct slice name;
+                    bool ok = lex_details_header(line, (size_t)n, &id, &name, &cg);
+                    ck_assert_msg(ok == (after[a] == ')'), "header %s", line);
+                    if (ok)
+                        ck_assert_msg(id == want_id, "%s: %d", line, id);
+                    /* ... a stage at the end of one, walked back from its ']' ... */
+                    n = snprintf(line, sizeof line, "(4) X%*s [codegen id : %s]", pad, "", num);
+                    ck_assert(lex_details_header(line, (size_t)n, &id, &name, &cg));
+                    ck_assert_msg(cg == want_id, "%s: %d", line, cg);
+                    n = snprintf(line, sizeof line, "(4) X [codegen id : %s%c]", num, after[a]);
+                    ck_assert(lex_details_header(line, (size_t)n, &id, &name, &cg));
+                    ck_assert_msg(cg == want_id, "%s: %d", line, cg);
+                    /* ... an outline's id, walked back from the line's end ... */
+                    n = snprintf(line, sizeof line, "%*sFilter %c(%s)", pad, "", after[a], num);
+                    size_t name_end = 0;
+                    ok = lex_formatted_id(line, (size_t)n, SIZE_MAX, &id, &name_end);
+                    ck_assert_msg(ok == (after[a] == ' '), "outline %s", line);
+                    if (ok)
+                        ck_assert_msg(id == want_id && name_end == (size_t)pad + 8, "%s: %d",
+                                      line, id);
+                    /* ... and a simple plan's "*(N) " marker. */
+                    n = snprintf(line, sizeof line, "*(%s) Project%*s", num, pad, "");
+                    size_t skip = 0;
+                    ck_assert_int_eq(lex_codegen_marker(line, (size_t)n, &skip), want_id);
+                    ck_assert_uint_eq(skip, (size_t)len + 4);
+                }
+}
+END_TEST
+
+/* An outline's name ends at its first blank when that word names a join (the join type
+   and build side follow): words of every length, the blank found 16 bytes a compare. */
+START_TEST(outline_join_names_end_at_their_first_word_of_any_length)
+{
+    for (int len = 4; len <= 40; len++)
+        for (int join = 0; join < 2; join++) {
+            char line[128], word[64];
+            memset(word, 'A', (size_t)len);
+            memcpy(word + len - 4, join ? "Join" : "Scan", 4);
+            word[len] = '\0';
+            int n = snprintf(line, sizeof line, "%s Inner BuildRight (7)", word);
+            int32_t id;
+            size_t name_end;
+            ck_assert(lex_formatted_id(line, (size_t)n, SIZE_MAX, &id, &name_end));
+            struct slice nm = lex_node_name(line, (size_t)n, name_end);
+            size_t want = join ? (size_t)len : (size_t)len + 17; /* + " Inner BuildRight" */
+            ck_assert_msg(nm.ptr == line && nm.len == want, "%s: %zu", line, nm.len);
+        }
+}
+END_TEST
+
+/* The ", Statistics(...)" group is found from the line's end, 16 bytes a compare: at every
+   place of lines of every length, only within the last 512 bytes before the closing ')',
+   the last group of several, as a search of the whole tail would find it. */
+START_TEST(statistics_groups_found_from_the_end_as_a_search_finds_them)
+{
+    static char line[1200];
+    for (size_t len = 11; len < sizeof line; len += len < 80 ? 1 : 37)
+        for (size_t at = 0; at + 11 < len; at += at < 40 || at + 560 > len ? 1 : 29)
+            for (int twice = 0; twice < 2; twice++) {
+                memset(line, 'x', len);
+                for (size_t i = 3; i < len; i += 7)
+                    line[i] = '('; /* parens that close no "Statistics" */
+                memcpy(line + at, "Statistics(", 11);
+                if (twice && at >= 22)
+                    memcpy(line + at / 2 - 11, "Statistics(", 11);
+                line[len - 1] = ')';
+                size_t end = len, from = end > 512 ? end - 512 : 0, want = SIZE_MAX;
+                /* the last whole "Statistics(" in [from, len) */
+                for (size_t i = from; i + 11 <= len; i++)
+                    if (memcmp(line + i, "Statistics(", 11) == 0)
+                        want = i;
+                ck_assert_msg(lex_statistics_at(line, len) == want, "len %zu at %zu: %zu, want %zu",
+                              len, at, lex_statistics_at(line, len), want);
+            }
+}
+END_TEST
+
+/* Details lines led by a capital are read as block lines at once, but for the few a
+   section line starts with ("Found ", "Subquery:"): those end the block even with no blank
+   line before them, and look-alikes ("Subplan ok", "Generated by") stay in it.  A line led
+   by '(' is a details header or text, never asked whether it is a section line. */
+START_TEST(details_lines_told_at_a_glance_end_a_block_where_they_did)
+{
+    struct document *doc = tu_parse("== Physical Plan ==\n"
+                                    "* Project (2)\n"
+                                    "+- Scan parquet t (1)\n"
+                                    "\n"
+                                    "\n"
+                                    "(1) Scan parquet t\n"
+                                    "Output [1]: [a#1]\n"
+                                    "Subquery:1 Hosting operator id = 1 Hosting Expression = x\n"
+                                    "* Filter (4)\n"
+                                    "+- Scan parquet u (3)\n"
+                                    "\n"
+                                    "\n"
+                                    "(2) Project [codegen id : 1]\n"
+                                    "Output [1]: [a#1]\n"
+                                    "Statistics gathered: none\n"
+                                    "Generated by hand\n"
+                                    "Subplan ok\n"
+                                    "Found 1 WholeStageCodegen subtrees.\n"
+                                    "== Subtree 1 / 1 (maxMethodCodeSize:1) ==\n"
+                                    "*(1) Project [a#1]\n"
+                                    "+- *(1) Range (0, 1, step=1, splits=1)\n");
+    ck_assert_uint_eq(doc->n_plans, 2);
+    ck_assert_uint_eq(doc->first_plan->n_sections, 2);
+    ck_assert_int_eq(section_n(doc, 0, 1)->kind, SECTION_SUBQUERY);
+    const struct plan_node *root = tu_root(doc);
+    ck_assert_uint_eq(root->n_details, 2);
+    ck_assert(ends_with(plan_node_details_text(root), "\nSubplan ok"));
+    ck_assert_uint_eq(plan_section_node(section_n(doc, 0, 0), 1)->n_details, 1);
+    ck_assert_int_eq(section_n(doc, 1, 0)->kind, SECTION_CODEGEN);
+    document_free(doc);
+    /* A line led by '(' that is no details header: more of the block right after one of
+       its lines, the end of the list after a blank line. */
+    doc = tu_parse("== Physical Plan ==\n"
+                   "* Project (2)\n"
+                   "+- Scan parquet t (1)\n"
+                   "\n"
+                   "\n"
+                   "(1) Scan parquet t\n"
+                   "Output [1]: [a#1]\n"
+                   "\n"
+                   "(2) Project [codegen id : 1]\n"
+                   "Output [1]: [a#1]\n"
+                   "(a#1 + 1) AS b#2\n"
+                   "\n"
+                   "(see above) for the plan\n"
+                   "Output [1]: [c#3]\n");
+    root = tu_root(doc);
+    ck_assert_uint_eq(root->n_details, 1);
+    ck_assert(ends_with(plan_node_details_text(root), "[a#1]\n(a#1 + 1) AS b#2"));
+    ck_assert_uint_eq(plan_section_node(section_n(doc, 0, 0), 1)->n_details, 1);
+    document_free(doc);
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
     Suite *s = suite_create("parse");
@@ -1319,6 +1475,10 @@ Suite *parse_suite(void)
     tcase_add_test(tc, codegen_subtrees_keep_generated_code);
     tcase_add_test(tc, sql_out_file_gives_one_plan_per_explain);
     tcase_add_test(tc, several_plans_in_a_log);
+    tcase_add_test(tc, ids_and_stages_of_every_length_read_as_digits);
+    tcase_add_test(tc, outline_join_names_end_at_their_first_word_of_any_length);
+    tcase_add_test(tc, statistics_groups_found_from_the_end_as_a_search_finds_them);
+    tcase_add_test(tc, details_lines_told_at_a_glance_end_a_block_where_they_did);
     suite_add_tcase(s, tc);
     TCase *traps = tcase_create("traps");
     tcase_add_test(traps, prefix_units_not_colons_inside_expressions);

@@ -97,6 +97,9 @@ bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name
 /* A details field line: "Output [2]: [a, b]" -> ("Output", "[2]: [a, b]"),
  * "Condition : x" -> ("Condition", "x"), "Batched: true" -> ("Batched", "true"). */
 bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice *value);
+/* Whether lex_details_field takes the line for a field (the same rule), without the key and
+ * the value: the parser only counts a block's fields. */
+bool lex_is_details_field(const char *s, size_t n);
 
 /* Could this line start a plan printed without a header?  An operator-like name: capital
  * letter, CamelCase word, not a details field, not an all-capitals word. */

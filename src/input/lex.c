@@ -58,9 +58,74 @@ static bool read_uint(const char *s, size_t n, size_t *i, int32_t *out)
     return true;
 }
 
-/* An id or a stage: digits at s[*i..n) as read_uint, LEX_NUMBER_TOO_BIG past INT32_MAX
- * (never clamped: two big ids must not become one). */
-static bool read_id(const char *s, size_t n, size_t *i, int32_t *out)
+/* ---- eight digits at a time --------------------------------------------------------------
+ * Ids and stages are read on every line of an outline and every details header: a loop over
+ * their digits was 10-13 instructions a digit (7 digits in a million-operator plan).  Eight
+ * bytes are classified and converted at once instead (the conversion: simdjson's
+ * parse_eight_digits_unrolled). */
+
+/* The 8 bytes at s, s[0] in the lowest byte. */
+static inline uint64_t load8(const char *s)
+{
+    uint64_t x;
+    memcpy(&x, s, 8);
+    return x;
+}
+
+/* A byte of x is non-zero in the result where x's byte is no ASCII digit.  Each byte is
+   tested apart (no carry crosses a byte: the sum is of nibbles, 0x15 at most). */
+static inline uint64_t non_digits8(uint64_t x)
+{
+    const uint64_t lo = 0x0F0F0F0F0F0F0F0Full;
+    return ((x & ~lo) ^ 0x3030303030303030ull) | (((x & lo) + 0x0606060606060606ull) & 0x1010101010101010ull);
+}
+
+/* The value of the 8 digits of x (the first in the lowest byte; a byte whose low nibble is
+   0 stands for a leading zero). */
+static inline uint32_t value8(uint64_t x)
+{
+    x = (x & 0x0F0F0F0F0F0F0F0Full) * 2561 >> 8;
+    x = (x & 0x00FF00FF00FF00FFull) * 6553601 >> 16;
+    return (uint32_t)((x & 0x0000FFFF0000FFFFull) * 42949672960001ull >> 32);
+}
+
+/* How many digits start s[0..8) (all 8 bytes readable), their value in *v (0 for none) when
+   fewer than 8 (8: the caller reads the run another way). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define DIGITS8 1
+#else
+#define DIGITS8 0 /* (8: every caller then reads the run a digit at a time) */
+#endif
+static inline unsigned lead_digits8(const char *s, uint32_t *v)
+{
+    if (!DIGITS8)
+        return 8;
+    uint64_t x = load8(s), nd = non_digits8(x);
+    if (!nd)
+        return 8;
+    unsigned k = (unsigned)__builtin_ctzll(nd) / 8;
+    *v = k ? value8(x << (8 * (8 - k))) : 0;
+    return k;
+}
+
+/* How many digits end end[-8..0) (all 8 bytes readable), their value in *v as above. */
+static inline unsigned tail_digits8(const char *end, uint32_t *v)
+{
+    if (!DIGITS8)
+        return 8;
+    uint64_t x = load8(end - 8), nd = non_digits8(x);
+    if (!nd)
+        return 8;
+    unsigned k = (unsigned)__builtin_clzll(nd) / 8;
+    *v = k ? value8(x & ~0ull << (8 * (8 - k))) : 0;
+    return k;
+}
+
+/* read_id a digit at a time: near the end of the text, and for 8 digits or more. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool read_id_bytes(const char *s, size_t n, size_t *i, int32_t *out)
 {
     size_t k = *i;
     uint64_t v = 0;
@@ -76,6 +141,26 @@ static bool read_id(const char *s, size_t n, size_t *i, int32_t *out)
     *out = v > INT32_MAX ? LEX_NUMBER_TOO_BIG : (int32_t)v;
     *i = k;
     return true;
+}
+
+/* An id or a stage: digits at s[*i..n) as read_uint, LEX_NUMBER_TOO_BIG past INT32_MAX
+ * (never clamped: two big ids must not become one).  Inline: a few instructions for the
+ * ids Spark prints. */
+static inline bool read_id(const char *s, size_t n, size_t *i, int32_t *out)
+{
+    size_t k = *i;
+    if (n - k >= 8) {
+        uint32_t v8;
+        unsigned d = lead_digits8(s + k, &v8);
+        if (d == 0)
+            return false;
+        if (d < 8) {
+            *out = (int32_t)v8; /* 7 digits at most: below INT32_MAX */
+            *i = k + d;
+            return true;
+        }
+    }
+    return read_id_bytes(s, n, i, out);
 }
 
 /* 24 bytes = 8 units of "   " or ":  ": OR-ing the first byte of each unit with 0x1A maps
@@ -284,6 +369,14 @@ static size_t find_last_n(const char *s, size_t n, const char *needle, size_t k)
  * (every id Spark prints) the value is summed on the way back, so they are read once. */
 static size_t id_digits_before(const char *s, size_t end, int32_t *v)
 {
+    if (end >= 8) {
+        uint32_t v8;
+        unsigned d = tail_digits8(s + end, &v8);
+        if (d < 8) {
+            *v = (int32_t)v8;
+            return end - d;
+        }
+    }
     size_t i = end;
     uint64_t val = 0, scale = 1; /* past 19 digits they wrap, and read_id reads the run */
     /* Bound: 21 digits. */
@@ -391,6 +484,28 @@ static size_t word_len(const char *s, size_t n)
 
 #define word_ends_with(s, n, lit) has_suffix(s, n, lit)
 
+/* The first ' ' of s[0..n) (n when none); room: the bytes readable from s (n or more).
+   Sixteen bytes a compare when they are there (an outline's name and its id are). */
+static inline size_t first_space(const char *s, size_t n, size_t room)
+{
+    size_t w = 0;
+#ifdef __SSE2__
+    if (room >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+        if (m)
+            return (size_t)__builtin_ctz(m) < n ? (size_t)__builtin_ctz(m) : n;
+        if (n <= 16)
+            return n;
+        w = 16;
+    }
+#endif
+    /* Bound: the bytes of s, once. */
+    while (w < n && s[w] != ' ')
+        w++;
+    return w;
+}
+
 struct slice lex_node_name(const char *s, size_t n, size_t formatted_end)
 {
     /* State prefixes: ' unresolved, ! missing input (or RAPIDS "will not run on GPU"),
@@ -405,9 +520,7 @@ struct slice lex_node_name(const char *s, size_t n, size_t formatted_end)
         if (end > n)
             end = n;
         struct slice name = trim_right(s, end);
-        size_t w = 0;
-        while (w < name.len && name.ptr[w] != ' ')
-            w++;
+        size_t w = first_space(name.ptr, name.len, n);
         /* Outline joins carry "<joinType> <buildSide>" after the name: keep the name only. */
         if (w < name.len && (word_ends_with(name.ptr, w, "Join") ||
                              word_ends_with(name.ptr, w, "CartesianProduct") ||
@@ -553,6 +666,62 @@ bool lex_size_bytes(const char *s, size_t n, double *out)
    tail of a line ending with ')' is searched, not a 2 KB scan string on every line. */
 #define STATS_TAIL 512
 
+/* Is "Statistics" the 10 bytes before s[c] (c >= 10)? */
+static inline bool statistics_before(const char *s, size_t c)
+{
+    return memcmp(s + c - 10, "Statistics", 10) == 0;
+}
+
+/* The last '(' of the mask m (bit b: s[base + b]) that closes "Statistics": where its
+   group starts, or SIZE_MAX. */
+static inline size_t statistics_in(const char *s, size_t base, unsigned m)
+{
+    /* Bound: each '(' of the mask once, from the last. */
+    while (m) {
+        unsigned b = 31u - (unsigned)__builtin_clz(m);
+        if (statistics_before(s, base + b))
+            return base + b - 10;
+        m &= ~(1u << b);
+    }
+    return SIZE_MAX;
+}
+
+/* find_last(s + from, n - from, "Statistics(") + from, or SIZE_MAX: the last such group,
+   found by its '(' from the end, 16 bytes a compare.  Asked of every node line that ends
+   with ')' (a formatted outline's every line: its one '(' turns it away), where a search
+   for the 'S' of every name was 80 instructions a line. */
+static size_t last_statistics(const char *s, size_t from, size_t n)
+{
+    if (n < from + 11)
+        return SIZE_MAX;
+    size_t lo = from + 10; /* the lowest place of the group's '(' */
+    size_t c = n;          /* places below c are left to look at */
+#ifdef __SSE2__
+    const __m128i paren = _mm_set1_epi8('(');
+    /* Bound: 16 bytes a round, down to lo. */
+    while (c >= lo + 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + c - 16));
+        size_t at = statistics_in(s, c - 16, (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, paren)));
+        if (at != SIZE_MAX)
+            return at;
+        c -= 16;
+    }
+    if (c > lo && c >= 16) {
+        /* The last places: the 16 bytes before c, those below lo left out. */
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + c - 16));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, paren));
+        return statistics_in(s, c - 16, m & 0xFFFFu << (lo - (c - 16))); /* shift < 16 */
+    }
+#endif
+    /* Bound: the bytes left above lo (a short line's). */
+    while (c > lo) {
+        c--;
+        if (s[c] == '(' && statistics_before(s, c))
+            return c - 10;
+    }
+    return SIZE_MAX;
+}
+
 size_t lex_statistics_at(const char *s, size_t n)
 {
     size_t end = n;
@@ -561,8 +730,7 @@ size_t lex_statistics_at(const char *s, size_t n)
     if (end == 0 || s[end - 1] != ')')
         return SIZE_MAX;
     size_t from = end > STATS_TAIL ? end - STATS_TAIL : 0;
-    size_t at = find_last(s + from, n - from, "Statistics(");
-    return at == SIZE_MAX ? SIZE_MAX : from + at;
+    return last_statistics(s, from, n);
 }
 
 bool lex_statistics(const char *s, size_t n, struct plan_stats *out, size_t *at_out)
@@ -591,16 +759,23 @@ bool lex_statistics(const char *s, size_t n, struct plan_stats *out, size_t *at_
 /* Where " [codegen id : 12]" starts when it closes the line, as it does in Spark's own
    output; SIZE_MAX otherwise.  It is then the last one in the line (only digits and ']'
    follow it), found without searching the line for every '['. */
-static size_t codegen_tail(const char *s, size_t n)
+static size_t codegen_tail(const char *s, size_t n, int32_t *value)
 {
     static const char mark[] = " [codegen id : ";
     const size_t k = sizeof mark - 1;
     if (n < k + 2 || s[n - 1] != ']')
         return SIZE_MAX;
     size_t d = n - 1;
-    /* Bound: walks back over the digits only. */
-    while (d > k && is_digit(s[d - 1]))
-        d--;
+    uint32_t v8;
+    unsigned t = d >= 8 ? tail_digits8(s + d, &v8) : 8;
+    *value = -1; /* (8 digits or more: the caller reads them) */
+    if (t < 8) {
+        d -= t;
+        *value = (int32_t)v8;
+    } else
+        /* Bound: walks back over the digits only. */
+        while (d > k && is_digit(s[d - 1]))
+            d--;
     if (d == n - 1 || d < k || memcmp(s + d - k, mark, k) != 0)
         return SIZE_MAX;
     return d - k;
@@ -622,10 +797,16 @@ bool lex_details_header(const char *s, size_t n, int32_t *id, struct slice *name
         i++;
     struct slice rest = trim_right(s + i, n - i);
     *codegen_id = -1;
-    size_t cg = codegen_tail(rest.ptr, rest.len);
-    if (cg == SIZE_MAX)
+    int32_t tail_stage;
+    size_t cg = codegen_tail(rest.ptr, rest.len, &tail_stage);
+    if (cg != SIZE_MAX && tail_stage >= 0) {
+        /* (its digits read on the way back) */
+        *codegen_id = tail_stage;
+        rest.len = cg;
+    } else if (cg == SIZE_MAX) {
         cg = find_last(rest.ptr, rest.len, " [codegen id : ");
-    if (cg != SIZE_MAX) {
+    }
+    if (cg != SIZE_MAX && rest.len != cg) {
         size_t k = cg + 15;
         int32_t c;
         if (read_id(rest.ptr, rest.len, &k, &c))
@@ -687,43 +868,60 @@ static size_t key_span(const char *s, size_t i, size_t limit)
     return i;
 }
 
-bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice *value)
+/* The shape of a details field: where its key ends (before blanks: trim them) and its value
+   starts; false when the line is none.  The one rule book of lex_details_field and
+   lex_is_details_field.  Inline: the parser asks it of most lines of a formatted plan. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool field_shape(const char *s, size_t n, size_t *key_end, size_t *value_start)
 {
     if (n == 0 || !is_upper(s[0]))
         return false;
     /* PlanStabilitySuite rewrites "Location: ..." to "Location [not included in comparison]...". */
     if (has_prefix(s, n, "Location [")) {
-        *key = slice_make(s, 8);
-        *value = trim_right(s + 9, n - 9);
+        *key_end = 8;
+        *value_start = 9;
         return true;
     }
     size_t limit = n < 64 ? n : 64;
     size_t i = key_span(s, 0, limit);
-    size_t key_end = i;
-    size_t value_start;
+    *key_end = i;
     if (i < limit && s[i] == '[') {
         /* "Output [2]: [...]": the count stays with the value. */
         size_t k = i + 1;
         int32_t cnt;
         if (!read_uint(s, n, &k, &cnt) || k + 1 >= n || s[k] != ']' || s[k + 1] != ':')
             return false;
-        value_start = i;
+        *value_start = i;
         k += 2;
         if (k < n && s[k] != ' ')
             return false;
     } else if (i < n && s[i] == ':') {
         if (i + 1 < n && s[i + 1] != ' ')
             return false;
-        value_start = i + 1 < n ? i + 2 : n;
+        *value_start = i + 1 < n ? i + 2 : n;
     } else {
         return false;
     }
-    struct slice k = trim_right(s, key_end);
-    if (k.len == 0)
+    /* The key is never empty: s[0], a capital, is a key byte that no trim takes. */
+    return true;
+}
+
+bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice *value)
+{
+    size_t key_end, value_start;
+    if (!field_shape(s, n, &key_end, &value_start))
         return false;
-    *key = k;
+    *key = trim_right(s, key_end);
     *value = trim_right(s + value_start, n - value_start);
     return true;
+}
+
+bool lex_is_details_field(const char *s, size_t n)
+{
+    size_t key_end, value_start;
+    return field_shape(s, n, &key_end, &value_start);
 }
 
 bool lex_looks_like_operator(const char *s, size_t n)
@@ -820,6 +1018,11 @@ bool lex_log_record(const char *s, size_t n, struct slice *when, struct slice *l
     /* Bound: the first 80 bytes, six words each. */
     for (size_t i = 0; i < lim; i++) {
         if (i > 0 && s[i - 1] != ' ' && s[i - 1] != '[')
+            continue;
+        /* The levels start with these bytes: a word that starts otherwise is none of them
+           (six compares a word was 2,800 instructions a plan of a paste). */
+        char c = s[i];
+        if (c != 'I' && c != 'W' && c != 'E' && c != 'D' && c != 'T' && c != 'F')
             continue;
         for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
             size_t l = strlen(levels[k]);

@@ -842,9 +842,10 @@ static void order_close_path(struct document *doc, struct plan_order *o, size_t 
 {
     while (o->n_path > keep) {
         struct plan_node *x = o->path[--o->n_path];
-        x->subtree_size = (uint32_t)(o->n - plan_node_index(x) - 1);
+        /* (the index from the document's base: plan_node_index goes through the node's
+           section and plan to find it) */
+        x->subtree_size = (uint32_t)(o->n - (size_t)(x - node_base(doc)) - 1);
     }
-    (void)doc;
 }
 
 static void order_end_section(struct document *doc, struct plan_order *o)
@@ -863,7 +864,7 @@ void plan_order_node(struct document *doc, struct plan_node *n)
     order_settle(doc, o);
     if (o->broken)
         return;
-    if (plan_node_index(n) != o->n) {
+    if ((size_t)(n - node_base(doc)) != o->n) {
         o->broken = true; /* made by someone else too: the walk decides */
         return;
     }

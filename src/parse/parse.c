@@ -329,7 +329,16 @@ static struct id_slot *ids_table_slot(struct id_index *x, int32_t id)
 #define IDS_MAPPED ((size_t)2 << 20)
 
 /* Where the node of id is kept (creating the place), or NULL on allocation failure. */
-static uint32_t *ids_place(struct id_index *x, int32_t id)
+static uint32_t *ids_place_grow(struct id_index *x, int32_t id);
+static ALWAYS_INLINE uint32_t *ids_place(struct id_index *x, int32_t id)
+{
+    /* (inline for an id already in reach: every one but a few of a big plan's) */
+    if ((size_t)id < x->direct_cap)
+        return &x->direct[id];
+    return ids_place_grow(x, id);
+}
+
+static uint32_t *ids_place_grow(struct id_index *x, int32_t id)
 {
     if ((size_t)id >= x->direct_limit) {
         struct id_slot *t = ids_table_slot(x, id);
@@ -381,7 +390,7 @@ static uint32_t node_number(const struct plan_node *n)
     return (uint32_t)plan_node_index(n) + 1;
 }
 
-static uint32_t ids_get_number(const struct id_index *x, int32_t id)
+static ALWAYS_INLINE uint32_t ids_get_number(const struct id_index *x, int32_t id)
 {
     if (id < 0)
         return 0;
@@ -817,9 +826,16 @@ static void start_block(struct parser *p, int32_t id, bool aqe, int32_t codegen_
     /* Ask for a coming block's node now, so it is in the cache when its header is read (a
        miss a block was a fifth of reading a million details blocks): BLOCK_AHEAD. */
     if (id >= 0 && (size_t)id + BLOCK_AHEAD < p->ids.direct_cap) {
-        const struct plan_node *next = node_numbered(p->doc, p->ids.direct[id + BLOCK_AHEAD]);
-        if (next)
-            __builtin_prefetch(next, 1);
+        uint32_t k = p->ids.direct[id + BLOCK_AHEAD];
+        if (k) {
+            __builtin_prefetch(node_numbered(p->doc, k), 1);
+            /* and its details entry, which this test reads below and finish_block writes
+               (a wait for it was 3 % of the parser thread's samples on the 1,000,000-
+               operator plan) */
+            if (p->doc->blocks.base)
+                __builtin_prefetch((const struct plan_node_block *)(const void *)
+                                       p->doc->blocks.base + (k - 1), 1);
+        }
     }
     /* A node keeps its first block: a block before this one has ended and written its
        details (the same test as plan_node_details_line(n) != 0, which reads the line map
@@ -1514,6 +1530,20 @@ struct dline_facts {
                           verdict needs it) */
 };
 
+/* Can a line led by a capital be a header (lex_header)?  Of headline.c's rules only those
+   that are no "== title ==" start with a capital: "Found ", "Generated code:", "Subquery:",
+   "Subplan:" (and headline_kind turns a line away unless its first two bytes start a rule,
+   n < 2 included).  Every other capital starts a field or text. */
+static ALWAYS_INLINE bool capital_may_head(const char *s, size_t n)
+{
+    switch (s[0]) {
+    case 'F': return n < 2 || s[1] == 'o';
+    case 'G': return n < 2 || s[1] == 'e';
+    case 'S': return n < 2 || s[1] == 'u';
+    default: return false;
+    }
+}
+
 /* ls..le: the line (no '\n', no '\r'), pf: its tree prefix.  Follows one_line's general
    path line for line in plain details (no tree open, a plan open, mode DETAILS, in a
    block); keep the two in step. */
@@ -1524,15 +1554,24 @@ details_line(const char *ls, const char *le, const struct lex_prefix *pf, bool b
     size_t n = (size_t)(le - ls);
     /* Most lines of a formatted plan are details fields that start with a capital letter
        ("Output [2]: [...]", "Condition : ..."), right after another line of their block.
-       Such a line has no tree prefix, is no header (those that start with a capital start
-       with F, G or S: left to the path below) and no details header: a block line at once. */
+       Such a line has no tree prefix, is no details header and, unless capital_may_head
+       says so ("Found ...", "Subquery:1 ...": left to the path below), no header: a block
+       line at once. */
     if (!blank_before && n) {
         char c = ls[0];
-        if (c >= 'A' && c <= 'Z' && c != 'F' && c != 'G' && c != 'S') {
-            struct slice k, v;
-            out->field = count_field && lex_details_field(ls, n, &k, &v);
+        if (c >= 'A' && c <= 'Z' && !capital_may_head(ls, n)) {
+            out->field = count_field && lex_is_details_field(ls, n);
             return DL_LINE;
         }
+    }
+    if (n && ls[0] == '(') {
+        /* A details header, or text: no tree prefix, no header (none starts with '(':
+           headline_first_byte) and no field (those start with a capital).  The path below
+           gives the same verdict without asking lex_header. */
+        if (lex_details_header(ls, n, &out->id, &out->name, &out->cg))
+            return DL_START;
+        out->field = false;
+        return blank_before ? DL_OTHER : DL_LINE;
     }
     const char *rest = ls + pf->len, *r = rest;
     /* Bound: stops at the first non-space byte of the line. */
@@ -1547,8 +1586,7 @@ details_line(const char *ls, const char *le, const struct lex_prefix *pf, bool b
         return DL_OTHER; /* bare_tree_start() */
     if (lex_details_header(rest, rl, &out->id, &out->name, &out->cg))
         return DL_START;
-    struct slice k, v;
-    out->field = lex_details_field(rest, rl, &k, &v);
+    out->field = lex_is_details_field(rest, rl);
     /* After a blank line only a field continues the block; else finish_block and on. */
     return !blank_before || out->field ? DL_LINE : DL_OTHER;
 }
@@ -1674,8 +1712,7 @@ static void one_line(struct parser *p, struct lex_prefix pf)
         }
         if (p->mode == MODE_DETAILS && p->in_block) {
             /* Each line of a block is classified once. */
-            struct slice k, v;
-            bool field = lex_details_field(rest, rl, &k, &v);
+            bool field = lex_is_details_field(rest, rl);
             if (!p->blank_before || field) {
                 block_line(p, rest, rl, field);
                 p->blank_before = false;

@@ -746,6 +746,61 @@ START_TEST(correct_trees_are_never_rebuilt)
 }
 END_TEST
 
+/* The steps from the tabs step to the show() table step pass over the lines that start on
+ * none of the bytes they start on (cleaner.loud, marked once by the tabs step).  A line a step
+ * among them rewrites must still be looked at by the ones after it: a doc comment's star
+ * lines, cut by the markup step, may hide a show() table; the lines of an HTML block, decoded
+ * in place, may hide quote prefixes ("&gt; "). */
+START_TEST(lines_a_step_rewrites_are_looked_at_by_the_steps_after_it)
+{
+    static const char *const table[] = {
+        "== Physical Plan ==",
+        "+------------------------------------------------+",
+        "|*(1) Project [a#1]                              |",
+        "|+- *(1) Range (0, 10, step=1, splits=2)         |",
+        "+------------------------------------------------+",
+    };
+    struct sb doc = {0}, plain = {0};
+    sb_str(&doc, "/**\n");
+    sb_str(&plain, "/**\n");
+    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
+        sb_printf(&doc, " * %s\n", table[k]);
+        sb_printf(&plain, "%s\n", table[k]);
+    }
+    sb_str(&doc, " */\n");
+    sb_str(&plain, " */\n");
+    char *a = cleaned(doc.p), *b = cleaned(plain.p);
+    ck_assert_str_eq(a, b);
+    ck_assert_ptr_null(strstr(a, "+---")); /* the table was unwrapped */
+    ck_assert_ptr_nonnull(strstr(a, "\n+- *(1) Range"));
+    free(a);
+    free(b);
+
+    /* The block's first line decodes to an empty one, its last to another: as many lines. */
+    struct sb html = {0}, quoted = {0};
+    sb_str(&html, "<pre>\n");
+    sb_str(&quoted, "\n");
+    for (const char *p = PLAN; *p;) {
+        const char *e = strchr(p, '\n');
+        sb_printf(&html, "&gt; %.*s\n", (int)(e - p), p);
+        sb_printf(&quoted, "> %.*s\n", (int)(e - p), p);
+        p = e + 1;
+    }
+    sb_str(&html, "</pre>\n");
+    sb_str(&quoted, "\n");
+    a = cleaned(html.p);
+    b = cleaned(quoted.p);
+    ck_assert_str_eq(a, b);
+    ck_assert_ptr_nonnull(strstr(a, PLAN)); /* the prefixes went */
+    free(a);
+    free(b);
+    free(doc.p);
+    free(plain.p);
+    free(html.p);
+    free(quoted.p);
+}
+END_TEST
+
 START_TEST(prose_after_a_pasted_plan_is_not_a_node)
 {
     /* A reused subquery's entry has no body: the question after the paste is not its tree. */
@@ -2330,6 +2385,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, correct_trees_are_never_rebuilt);
     tcase_add_test(tc, line_numbers_point_at_the_original_input);
     tcase_add_test(tc, prose_after_a_pasted_plan_is_not_a_node);
+    tcase_add_test(tc, lines_a_step_rewrites_are_looked_at_by_the_steps_after_it);
     suite_add_tcase(s, tc);
     TCase *tk = tcase_create("corpus");
     tcase_set_timeout(tk, 600);

@@ -173,16 +173,38 @@ static bool step_split(struct cleaner *c)
 
 /* ---- tabs and trailing blanks ---------------------------------------------------------- */
 
+/* The first bytes after a line's leading spaces that the steps from this one to the show()
+ * table step start on (cleaner.loud): a tab (this step), '#', '-', '/' (a MAGIC prefix, a
+ * doc comment's opener), '*' (a doc comment's star line: the markup step cuts it, and what the
+ * cut shows is looked at by the steps after it), '<' (an HTML tag), '#', '/', '-', '>' (the
+ * comment and quote prefixes), '+' (a table's border).  Those steps change only lines that
+ * start on one of these, so a line that starts on none stays passed over by all of them. */
+static const bool loud_byte[256] = {
+    ['\t'] = true, ['#'] = true, ['-'] = true, ['/'] = true,
+    ['*'] = true,  ['<'] = true, ['>'] = true, ['+'] = true,
+};
+
 /* Tabs in the leading blanks become spaces (8-column stops, as a terminal shows them).
- * Tabs inside the text are the plan's own and stay. */
+ * Tabs inside the text are the plan's own and stay.  The same look at each line's first
+ * byte after its blanks marks the lines the steps up to the table step look at
+ * (cleaner.loud): each of them took that look at every line itself. */
 static bool step_tabs(struct cleaner *c)
 {
-    for (size_t i = 0; i < c->lines.n; i++) {
+    size_t n = c->lines.n;
+    cl_drop_loud(c);
+    c->loud = calloc((n >> 6) + 1, sizeof *c->loud); /* without it every line is looked at */
+    c->loud_n = c->loud ? n : 0;
+    for (size_t i = 0; i < n; i++) {
         struct cl_line *l = &c->lines.v[i];
-        /* Leading spaces are skipped a word at a time: a line whose first other byte is not
-           a tab has no tab in its lead. */
-        uint32_t sp = cl_indent(l->p, l->len);
-        if (sp >= l->len || l->p[sp] != '\t')
+        /* Leading spaces are skipped a word at a time (most lines have none). */
+        uint32_t sp = l->len && l->p[0] == ' ' ? cl_indent(l->p, l->len) : 0;
+        char c0 = sp < l->len ? l->p[sp] : '\0';
+        if (!loud_byte[(unsigned char)c0])
+            continue;
+        if (c->loud)
+            c->loud[i >> 6] |= 1ull << (i & 63);
+        /* A line whose first other byte is not a tab has no tab in its lead. */
+        if (c0 != '\t')
             continue;
         uint32_t lead = 0, tabs = 0, col = 0;
         while (lead < l->len && (l->p[lead] == ' ' || l->p[lead] == '\t')) {
@@ -297,6 +319,10 @@ static bool strip_prefix_pass(struct cleaner *c)
     bool any = false;
     size_t i = 0;
     while (i < c->lines.n) {
+        /* The lines that start on no prefix's byte are passed over (cleaner.loud). */
+        i = cl_next_loud(c, i);
+        if (i >= c->lines.n)
+            break;
         struct cl_line *l = &c->lines.v[i];
         uint32_t ind = cl_indent(l->p, l->len);
         /* The first byte tells (line_prefix): most lines are done after one look. */
@@ -506,16 +532,45 @@ static bool unwrap_row(struct cleaner *c, struct table_out *out, size_t a, size_
     return true;
 }
 
+/* Lines [i, j) kept as they are (table_put of each). */
+static bool table_put_run(struct cleaner *c, struct table_out *o, size_t i, size_t j)
+{
+    if (o->in_place && o->w <= i) {
+        /* Each write stays behind its read (o->w <= i): the run moves down at once. */
+        if (o->w != i)
+            memmove(c->lines.v + o->w, c->lines.v + i, (j - i) * sizeof *c->lines.v);
+        o->w += j - i;
+        return true;
+    }
+    for (size_t k = i; k < j; k++) {
+        const struct cl_line *x = &c->lines.v[k];
+        if (!table_put(c, o, x->p, x->len, x->orig, k + 1))
+            return false;
+    }
+    return true;
+}
+
 static bool step_tables(struct cleaner *c)
 {
-    /* The lines before the first border stay where they are. */
-    size_t i = 0;
+    /* The lines before the first border stay where they are.  Only a line the tabs step
+       marked (cleaner.loud: its first byte after its blanks is a '+') may be a border. */
+    size_t i = cl_next_loud(c, 0);
     while (i < c->lines.n && !is_table_border(&c->lines.v[i]))
-        i++;
-    if (i == c->lines.n)
+        i = cl_next_loud(c, i + 1);
+    if (i >= c->lines.n) {
+        cl_drop_loud(c);
         return true;
+    }
     struct table_out out = {{0}, i, true};
     while (i < c->lines.n) {
+        /* The lines up to the next marked one are no border: kept as they are, at once. */
+        size_t next = cl_next_loud(c, i);
+        if (next > i) {
+            if (!table_put_run(c, &out, i, next))
+                goto fail;
+            i = next;
+            continue;
+        }
         struct cl_line *l = &c->lines.v[i];
         if (!is_table_border(l)) {
             if (!table_put(c, &out, l->p, l->len, l->orig, i + 1))
@@ -589,6 +644,7 @@ static bool step_tables(struct cleaner *c)
         c->changed |= CL_TABLE;
         i = j;
     }
+    cl_drop_loud(c); /* the lines moved */
     if (out.in_place)
         c->lines.n = out.w;
     else
@@ -1504,6 +1560,7 @@ static enum sp_status run_pipeline(struct document *doc, struct diag *err, bool 
     free(c.spare);
     free(c.units);
     free(c.marks);
+    free(c.loud);
     arena_free(&c.scratch);
     return status;
 }

@@ -86,6 +86,14 @@ struct cleaner {
     size_t marks_words;
     const char *marks_base;
     size_t marks_len;
+    /* The lines the steps from the tabs step to the show() table step must look at, a bit a
+       line of lines.v (loud_n of them; clean_impl.h, cl_next_loud): the others' first byte
+       after their leading spaces is none that any of those steps starts on, and those steps
+       change no such line.  Made by the tabs step, dropped by a step that moves lines (the
+       HTML step when it rewrites a block, the table step when it is done).  NULL: every line
+       is looked at. */
+    uint64_t *loud;
+    size_t loud_n;
     /* The literal step's text of an input that is one line holding one string (an event
        log's line): decoded over the input from its first byte, lines each ended by '\n'
        (the last one's '\n' still to write when add_newline), every line from input line

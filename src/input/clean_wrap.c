@@ -447,9 +447,10 @@ struct facts_range {
 
 static void facts_range_run(const struct facts_range *r)
 {
+    struct cl_clear ascii = {0, 0}; /* a stretch of the input without a byte above 0x7F */
     for (size_t i = r->from; i < r->to; i++) {
         cl_facts_full(r->v[i].p, r->v[i].len, &r->facts[i]);
-        r->widths[i] = cl_input_lacks(r->c, r->v[i].p, r->v[i].len, CL_MARK_HIGH)
+        r->widths[i] = cl_input_lacks_run(r->c, &ascii, r->v[i].p, r->v[i].len, CL_MARK_HIGH)
                            ? r->v[i].len
                            : cl_line_width(&r->v[i], &r->facts[i]);
     }

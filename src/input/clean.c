@@ -815,15 +815,29 @@ static bool emit(struct cleaner *c)
     if (!text || !map)
         return false;
     size_t o = 0;
-    for (size_t i = 0; i < c->lines.n; i++) {
-        const struct cl_line *l = &c->lines.v[i];
-        /* In place, the line may overlap its new place, or be there already (the lines
+    const struct cl_line *v = c->lines.v;
+    for (size_t i = 0; i < c->lines.n;) {
+        /* A run of lines that follow each other where they are, a '\n' between each two (most
+           of a paste's lines were not touched), is moved at once: a move a line was a fifth
+           of this.  The bytes written are the same, in the same order: a line's own place
+           never lies past where it is read from, so no line of the run is written over
+           before it is read. */
+        const char *from = v[i].p;
+        size_t run = v[i].len, j = i + 1;
+        map[i + 1] = v[i].orig;
+        /* Bound: j only moves forward; the outer loop resumes at j. */
+        while (j < c->lines.n && v[j].p == from + run + 1 && from[run] == '\n') {
+            map[j + 1] = v[j].orig;
+            run += 1 + (size_t)v[j].len;
+            j++;
+        }
+        /* In place, the run may overlap its new place, or be there already (the lines
            before the first change; every line when the tree step wrote c->text). */
-        if (l->len && l->p != text + o)
-            memmove(text + o, l->p, l->len);
-        o += l->len;
+        if (run && from != text + o)
+            memmove(text + o, from, run);
+        o += run;
         text[o++] = '\n';
-        map[i + 1] = l->orig;
+        i = j;
     }
     text[o] = '\0';
     uint32_t *units = NULL;

@@ -701,6 +701,12 @@ fail:
  * because they follow a non-blank line and start with a marker. */
 /* cl_blank() of a line whose leading spaces (ind of them) are counted: only a line whose
  * first other byte is a tab needs the full look. */
+/* cl_indent of a line, the first byte asked first: most lines start with no space. */
+static inline uint32_t line_indent(const struct cl_line *l)
+{
+    return l->len && l->p[0] == ' ' ? cl_indent(l->p, l->len) : 0;
+}
+
 static bool indented_blank(const struct cl_line *l, uint32_t ind)
 {
     return ind == l->len || (l->p[ind] == '\t' && cl_blank(l));
@@ -711,7 +717,7 @@ static void step_indent(struct cleaner *c)
     size_t i = 0, n = c->lines.n;
     while (i < n) {
         struct cl_line *l = &c->lines.v[i];
-        uint32_t ind0 = cl_indent(l->p, l->len);
+        uint32_t ind0 = line_indent(l);
         if (ind0 == 0 || indented_blank(l, ind0)) {
             i++;
             continue;
@@ -722,18 +728,17 @@ static void step_indent(struct cleaner *c)
         /* Bound: j only moves forward; the outer loop resumes after the run. */
         for (; j < n; j++) {
             struct cl_line *x = &c->lines.v[j];
-            uint32_t ind = cl_indent(x->p, x->len);
+            uint32_t ind = line_indent(x);
             if (indented_blank(x, ind)) {
                 /* A blank line ends the block when what follows sits elsewhere: each block
                    of lines is decided by itself (a line added elsewhere in the file never
                    changes how a plan reads).  Blocks of one indented plan (a formatted
                    plan's details) share their indentation and stay one run. */
                 size_t k = j + 1;
-                while (k < n && indented_blank(&c->lines.v[k], cl_indent(c->lines.v[k].p,
-                                                                         c->lines.v[k].len)))
+                while (k < n && indented_blank(&c->lines.v[k], line_indent(&c->lines.v[k])))
                     k++;
                 if (k < n && common != UINT32_MAX &&
-                    cl_indent(c->lines.v[k].p, c->lines.v[k].len) != common)
+                    line_indent(&c->lines.v[k]) != common)
                     break;
                 continue;
             }

@@ -746,6 +746,138 @@ START_TEST(correct_trees_are_never_rebuilt)
 }
 END_TEST
 
+/* The steps from the tabs step to the show() table step pass over the lines that start on
+ * none of the bytes they start on (cleaner.loud, marked once by the tabs step).  A line a step
+ * among them rewrites must still be looked at by the ones after it: a doc comment's star
+ * lines, cut by the markup step, may hide a show() table; the lines of an HTML block, decoded
+ * in place, may hide quote prefixes ("&gt; "). */
+START_TEST(lines_a_step_rewrites_are_looked_at_by_the_steps_after_it)
+{
+    static const char *const table[] = {
+        "== Physical Plan ==",
+        "+------------------------------------------------+",
+        "|*(1) Project [a#1]                              |",
+        "|+- *(1) Range (0, 10, step=1, splits=2)         |",
+        "+------------------------------------------------+",
+    };
+    struct sb doc = {0}, plain = {0};
+    sb_str(&doc, "/**\n");
+    sb_str(&plain, "/**\n");
+    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
+        sb_printf(&doc, " * %s\n", table[k]);
+        sb_printf(&plain, "%s\n", table[k]);
+    }
+    sb_str(&doc, " */\n");
+    sb_str(&plain, " */\n");
+    char *a = cleaned(doc.p), *b = cleaned(plain.p);
+    ck_assert_str_eq(a, b);
+    ck_assert_ptr_null(strstr(a, "+---")); /* the table was unwrapped */
+    ck_assert_ptr_nonnull(strstr(a, "\n+- *(1) Range"));
+    free(a);
+    free(b);
+
+    /* The block's first line decodes to an empty one, its last to another: as many lines. */
+    struct sb html = {0}, quoted = {0};
+    sb_str(&html, "<pre>\n");
+    sb_str(&quoted, "\n");
+    for (const char *p = PLAN; *p;) {
+        const char *e = strchr(p, '\n');
+        sb_printf(&html, "&gt; %.*s\n", (int)(e - p), p);
+        sb_printf(&quoted, "> %.*s\n", (int)(e - p), p);
+        p = e + 1;
+    }
+    sb_str(&html, "</pre>\n");
+    sb_str(&quoted, "\n");
+    a = cleaned(html.p);
+    b = cleaned(quoted.p);
+    ck_assert_str_eq(a, b);
+    ck_assert_ptr_nonnull(strstr(a, PLAN)); /* the prefixes went */
+    free(a);
+    free(b);
+    free(doc.p);
+    free(plain.p);
+    free(html.p);
+    free(quoted.p);
+}
+END_TEST
+
+/* An email client's width is taken from a group's continuation lines a little wider than
+ * the first estimate (word_wrap_width), and a line is in a group only when it follows its
+ * head as a follower: unindented, starting nothing.  Here (a corpus file word-wrapped at 60
+ * columns, a third of the continuations indented by a space) an indented continuation taken
+ * for a follower let the line after it raise the width, and "root class: ..." was joined
+ * after "LongType, -" as if the client had wrapped it. */
+START_TEST(a_wrapped_groups_width_comes_from_its_followers_only)
+{
+    static const char pasted[] =
+        "== Parsed Logical Plan ==\n"
+        "'TypedFilter <function1>, long, [StructField(value,LongType,false)],\n"
+        " unresolveddeserializer(upcast(getcolumnbyordinal(0, LongType), LongType, -\n"
+        "root class: \"scala.Long\"))\n"
+        "+- SerializeFromObject [input[0, bigint, true] AS value#185L]\n"
+        "   +- MapElements <function1>, class java.lang.Long,\n"
+        "[StructField(value,LongType,true)], obj#184: bigint\n"
+        "      +- DeserializeToObject newInstance(class java.lang.Long), obj#183:\n"
+        "java.lang.Long\n"
+        "         +- Range (0, 4, step=1, splits=Some(8))\n"
+        "\n"
+        "== Analyzed Logical Plan ==\n"
+        "value: bigint\n"
+        "TypedFilter <function1>, long, [StructField(value,LongType,false)],\n"
+        " cast(value#185L as bigint)\n"
+        "+- SerializeFromObject [input[0, bigint, true] AS value#185L]\n"
+        "   +- MapElements <function1>, class java.lang.Long,\n"
+        "[StructField(value,LongType,true)], obj#184: bigint\n"
+        "      +- DeserializeToObject newInstance(class java.lang.Long), obj#183:\n"
+        " java.lang.Long\n"
+        "         +- Range (0, 4, step=1, splits=Some(8))\n"
+        "\n"
+        "== Optimized Logical Plan ==\n"
+        "SerializeFromObject [input[0, bigint, true] AS value#185L]\n"
+        "+- Filter <function1>.apply\n"
+        "   +- MapElements <function1>, class java.lang.Long,\n"
+        " [StructField(value,LongType,true)], obj#184: bigint\n"
+        "      +- DeserializeToObject newInstance(class java.lang.Long), obj#183:\n"
+        "java.lang.Long\n"
+        "         +- Range (0, 4, step=1, splits=Some(8))\n"
+        "\n"
+        "== Physical Plan ==\n"
+        "*SerializeFromObject [input[0, bigint, true] AS value#185L]\n"
+        "+- *Filter <function1>.apply\n"
+        "   +- *MapElements <function1>, obj#184: bigint\n"
+        "      +- *DeserializeToObject newInstance(class java.lang.Long), obj#183:\n"
+        "java.lang.Long\n"
+        "         +- *Range (0, 4, step=1, splits=Some(8))\n";
+    char *out = cleaned(pasted);
+    ck_assert_ptr_nonnull(strstr(out, "LongType), LongType, -\nroot class: \"scala.Long\"))\n"));
+    ck_assert_ptr_nonnull(strstr(out, "[StructField(value,LongType,false)], unresolveddeserializer("));
+    free(out);
+}
+END_TEST
+
+/* Word wrap is undone only after a plan line that may head a group (word_head): an AQE
+ * header ("+- == Final Plan ==") is a tree line but heads none, so the line after it, a word
+ * too long to have fitted after it in an email client's width, stays a line of its own. */
+START_TEST(an_aqe_header_heads_no_word_wrapped_group)
+{
+    static const char pasted[] =
+        "== Physical Plan ==\n"
+        "AdaptiveSparkPlan isFinalPlan=true\n"
+        "+- == Final Plan ==\n"
+        "ResultQueryStageExecutionWithAVeryLongName_abcdefghijklmnopqrstuvwxyz [id=#1]\n"
+        "   +- *(2) HashAggregate(keys=[k#33], functions=[sum(v#34)], output=[k#33,\n"
+        "sum(v)#40L])\n"
+        "      +- AQEShuffleRead coalesced, partitions=[k#33, v#34, w#35, x#36,\n"
+        "y#37, z#38]\n"
+        "         +- ShuffleQueryStage 0, Statistics(sizeInBytes=1.0 KiB, rowCount=10,\n"
+        "isRuntime=true)\n";
+    char *out = cleaned(pasted);
+    ck_assert_ptr_nonnull(strstr(out, "\n+- == Final Plan ==\nResultQueryStage"));
+    ck_assert_ptr_nonnull(strstr(out, "output=[k#33, sum(v)#40L])\n")); /* word wrap undone */
+    free(out);
+}
+END_TEST
+
 START_TEST(prose_after_a_pasted_plan_is_not_a_node)
 {
     /* A reused subquery's entry has no body: the question after the paste is not its tree. */
@@ -2402,6 +2534,9 @@ Suite *clean_suite(void)
     tcase_add_test(tc, correct_trees_are_never_rebuilt);
     tcase_add_test(tc, line_numbers_point_at_the_original_input);
     tcase_add_test(tc, prose_after_a_pasted_plan_is_not_a_node);
+    tcase_add_test(tc, lines_a_step_rewrites_are_looked_at_by_the_steps_after_it);
+    tcase_add_test(tc, a_wrapped_groups_width_comes_from_its_followers_only);
+    tcase_add_test(tc, an_aqe_header_heads_no_word_wrapped_group);
     suite_add_tcase(s, tc);
     TCase *tk = tcase_create("corpus");
     tcase_set_timeout(tk, 600);

@@ -137,7 +137,44 @@ static bool step_split(struct cleaner *c)
        lines are short, and a memchr call for each cost more than the search. */
     const __m128i nl16 = _mm_set1_epi8('\n'), bs16 = _mm_set1_epi8('\\');
     const bool marking = c->marks != NULL;
-    for (const char *q = s; end - q >= 16; q += 16) {
+    const char *q = s;
+    /* 64 bytes a round, then 16: the '\n' of four blocks of 16 in one mask, and one test of
+       the four for the marks (most rounds have neither a backslash nor a byte above 0x7F):
+       the rounds of 16 cost 13 instructions each, most of it the round itself. */
+    for (; end - q >= 64; q += 64) {
+        __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)q);
+        __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(q + 16));
+        __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(q + 32));
+        __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(q + 48));
+        uint64_t m = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, nl16)) |
+                     (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, nl16)) << 16 |
+                     (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, nl16)) << 32 |
+                     (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v3, nl16)) << 48;
+        if (marking) {
+            __m128i b0 = _mm_cmpeq_epi8(v0, bs16), b1 = _mm_cmpeq_epi8(v1, bs16);
+            __m128i b2 = _mm_cmpeq_epi8(v2, bs16), b3 = _mm_cmpeq_epi8(v3, bs16);
+            __m128i o0 = _mm_or_si128(v0, b0), o1 = _mm_or_si128(v1, b1);
+            __m128i o2 = _mm_or_si128(v2, b2), o3 = _mm_or_si128(v3, b3);
+            if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(o0, o1), _mm_or_si128(o2, o3)))) {
+                /* Each block of 16 as the rounds of 16 below mark it. */
+                const __m128i vs[4] = {v0, v1, v2, v3}, bss[4] = {b0, b1, b2, b3};
+                for (int k = 0; k < 4; k++)
+                    if (_mm_movemask_epi8(_mm_or_si128(vs[k], bss[k])))
+                        mark_bytes(c, (size_t)(q + 16 * k - base),
+                                   (unsigned)_mm_movemask_epi8(bss[k]),
+                                   (unsigned)_mm_movemask_epi8(vs[k]));
+            }
+        }
+        /* Bound: one round for each '\n' of the block. */
+        for (; m; m &= m - 1) {
+            const char *e = q + __builtin_ctzll(m);
+            if (!split_line(c, s, e, ++line))
+                return false;
+            s = e + 1;
+        }
+        rest = q + 64;
+    }
+    for (; end - q >= 16; q += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
         unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl16));
         __m128i bs = _mm_cmpeq_epi8(v, bs16);
@@ -156,9 +193,9 @@ static bool step_split(struct cleaner *c)
     }
 #endif
     /* The bytes after the last block of 16 are marked one at a time. */
-    for (const char *q = rest; c->marks && q < end; q++)
-        if (*q == '\\' || (unsigned char)*q > 0x7F)
-            mark_bytes(c, (size_t)(q - base), *q == '\\', (unsigned char)*q > 0x7F);
+    for (const char *t = rest; c->marks && t < end; t++)
+        if (*t == '\\' || (unsigned char)*t > 0x7F)
+            mark_bytes(c, (size_t)(t - base), *t == '\\', (unsigned char)*t > 0x7F);
     /* The rest (no '\n' before s is left, nor between s and rest: an event log's line of
        hundreds of megabytes is not searched twice). */
     while (s < end) {
@@ -174,16 +211,38 @@ static bool step_split(struct cleaner *c)
 
 /* ---- tabs and trailing blanks ---------------------------------------------------------- */
 
+/* The first bytes after a line's leading spaces that the steps from this one to the show()
+ * table step start on (cleaner.loud): a tab (this step), '#', '-', '/' (a MAGIC prefix, a
+ * doc comment's opener), '*' (a doc comment's star line: the markup step cuts it, and what the
+ * cut shows is looked at by the steps after it), '<' (an HTML tag), '#', '/', '-', '>' (the
+ * comment and quote prefixes), '+' (a table's border).  Those steps change only lines that
+ * start on one of these, so a line that starts on none stays passed over by all of them. */
+static const bool loud_byte[256] = {
+    ['\t'] = true, ['#'] = true, ['-'] = true, ['/'] = true,
+    ['*'] = true,  ['<'] = true, ['>'] = true, ['+'] = true,
+};
+
 /* Tabs in the leading blanks become spaces (8-column stops, as a terminal shows them).
- * Tabs inside the text are the plan's own and stay. */
+ * Tabs inside the text are the plan's own and stay.  The same look at each line's first
+ * byte after its blanks marks the lines the steps up to the table step look at
+ * (cleaner.loud): each of them took that look at every line itself. */
 static bool step_tabs(struct cleaner *c)
 {
-    for (size_t i = 0; i < c->lines.n; i++) {
+    size_t n = c->lines.n;
+    cl_drop_loud(c);
+    c->loud = calloc((n >> 6) + 1, sizeof *c->loud); /* without it every line is looked at */
+    c->loud_n = c->loud ? n : 0;
+    for (size_t i = 0; i < n; i++) {
         struct cl_line *l = &c->lines.v[i];
-        /* Leading spaces are skipped a word at a time: a line whose first other byte is not
-           a tab has no tab in its lead. */
-        uint32_t sp = cl_indent(l->p, l->len);
-        if (sp >= l->len || l->p[sp] != '\t')
+        /* Leading spaces are skipped a word at a time (most lines have none). */
+        uint32_t sp = l->len && l->p[0] == ' ' ? cl_indent(l->p, l->len) : 0;
+        char c0 = sp < l->len ? l->p[sp] : '\0';
+        if (!loud_byte[(unsigned char)c0])
+            continue;
+        if (c->loud)
+            c->loud[i >> 6] |= 1ull << (i & 63);
+        /* A line whose first other byte is not a tab has no tab in its lead. */
+        if (c0 != '\t')
             continue;
         uint32_t lead = 0, tabs = 0, col = 0;
         while (lead < l->len && (l->p[lead] == ' ' || l->p[lead] == '\t')) {
@@ -298,6 +357,10 @@ static bool strip_prefix_pass(struct cleaner *c)
     bool any = false;
     size_t i = 0;
     while (i < c->lines.n) {
+        /* The lines that start on no prefix's byte are passed over (cleaner.loud). */
+        i = cl_next_loud(c, i);
+        if (i >= c->lines.n)
+            break;
         struct cl_line *l = &c->lines.v[i];
         uint32_t ind = cl_indent(l->p, l->len);
         /* The first byte tells (line_prefix): most lines are done after one look. */
@@ -507,16 +570,45 @@ static bool unwrap_row(struct cleaner *c, struct table_out *out, size_t a, size_
     return true;
 }
 
+/* Lines [i, j) kept as they are (table_put of each). */
+static bool table_put_run(struct cleaner *c, struct table_out *o, size_t i, size_t j)
+{
+    if (o->in_place && o->w <= i) {
+        /* Each write stays behind its read (o->w <= i): the run moves down at once. */
+        if (o->w != i)
+            memmove(c->lines.v + o->w, c->lines.v + i, (j - i) * sizeof *c->lines.v);
+        o->w += j - i;
+        return true;
+    }
+    for (size_t k = i; k < j; k++) {
+        const struct cl_line *x = &c->lines.v[k];
+        if (!table_put(c, o, x->p, x->len, x->orig, k + 1))
+            return false;
+    }
+    return true;
+}
+
 static bool step_tables(struct cleaner *c)
 {
-    /* The lines before the first border stay where they are. */
-    size_t i = 0;
+    /* The lines before the first border stay where they are.  Only a line the tabs step
+       marked (cleaner.loud: its first byte after its blanks is a '+') may be a border. */
+    size_t i = cl_next_loud(c, 0);
     while (i < c->lines.n && !is_table_border(&c->lines.v[i]))
-        i++;
-    if (i == c->lines.n)
+        i = cl_next_loud(c, i + 1);
+    if (i >= c->lines.n) {
+        cl_drop_loud(c);
         return true;
+    }
     struct table_out out = {{0}, i, true};
     while (i < c->lines.n) {
+        /* The lines up to the next marked one are no border: kept as they are, at once. */
+        size_t next = cl_next_loud(c, i);
+        if (next > i) {
+            if (!table_put_run(c, &out, i, next))
+                goto fail;
+            i = next;
+            continue;
+        }
         struct cl_line *l = &c->lines.v[i];
         if (!is_table_border(l)) {
             if (!table_put(c, &out, l->p, l->len, l->orig, i + 1))
@@ -590,6 +682,7 @@ static bool step_tables(struct cleaner *c)
         c->changed |= CL_TABLE;
         i = j;
     }
+    cl_drop_loud(c); /* the lines moved */
     if (out.in_place)
         c->lines.n = out.w;
     else
@@ -609,6 +702,12 @@ fail:
  * because they follow a non-blank line and start with a marker. */
 /* cl_blank() of a line whose leading spaces (ind of them) are counted: only a line whose
  * first other byte is a tab needs the full look. */
+/* cl_indent of a line, the first byte asked first: most lines start with no space. */
+static inline uint32_t line_indent(const struct cl_line *l)
+{
+    return l->len && l->p[0] == ' ' ? cl_indent(l->p, l->len) : 0;
+}
+
 static bool indented_blank(const struct cl_line *l, uint32_t ind)
 {
     return ind == l->len || (l->p[ind] == '\t' && cl_blank(l));
@@ -619,7 +718,7 @@ static void step_indent(struct cleaner *c)
     size_t i = 0, n = c->lines.n;
     while (i < n) {
         struct cl_line *l = &c->lines.v[i];
-        uint32_t ind0 = cl_indent(l->p, l->len);
+        uint32_t ind0 = line_indent(l);
         if (ind0 == 0 || indented_blank(l, ind0)) {
             i++;
             continue;
@@ -630,18 +729,17 @@ static void step_indent(struct cleaner *c)
         /* Bound: j only moves forward; the outer loop resumes after the run. */
         for (; j < n; j++) {
             struct cl_line *x = &c->lines.v[j];
-            uint32_t ind = cl_indent(x->p, x->len);
+            uint32_t ind = line_indent(x);
             if (indented_blank(x, ind)) {
                 /* A blank line ends the block when what follows sits elsewhere: each block
                    of lines is decided by itself (a line added elsewhere in the file never
                    changes how a plan reads).  Blocks of one indented plan (a formatted
                    plan's details) share their indentation and stay one run. */
                 size_t k = j + 1;
-                while (k < n && indented_blank(&c->lines.v[k], cl_indent(c->lines.v[k].p,
-                                                                         c->lines.v[k].len)))
+                while (k < n && indented_blank(&c->lines.v[k], line_indent(&c->lines.v[k])))
                     k++;
                 if (k < n && common != UINT32_MAX &&
-                    cl_indent(c->lines.v[k].p, c->lines.v[k].len) != common)
+                    line_indent(&c->lines.v[k]) != common)
                     break;
                 continue;
             }
@@ -760,15 +858,29 @@ static bool emit(struct cleaner *c)
     if (!text || !map)
         return false;
     size_t o = 0;
-    for (size_t i = 0; i < c->lines.n; i++) {
-        const struct cl_line *l = &c->lines.v[i];
-        /* In place, the line may overlap its new place, or be there already (the lines
+    const struct cl_line *v = c->lines.v;
+    for (size_t i = 0; i < c->lines.n;) {
+        /* A run of lines that follow each other where they are, a '\n' between each two (most
+           of a paste's lines were not touched), is moved at once: a move a line was a fifth
+           of this.  The bytes written are the same, in the same order: a line's own place
+           never lies past where it is read from, so no line of the run is written over
+           before it is read. */
+        const char *from = v[i].p;
+        size_t run = v[i].len, j = i + 1;
+        map[i + 1] = v[i].orig;
+        /* Bound: j only moves forward; the outer loop resumes at j. */
+        while (j < c->lines.n && v[j].p == from + run + 1 && from[run] == '\n') {
+            map[j + 1] = v[j].orig;
+            run += 1 + (size_t)v[j].len;
+            j++;
+        }
+        /* In place, the run may overlap its new place, or be there already (the lines
            before the first change; every line when the tree step wrote c->text). */
-        if (l->len && l->p != text + o)
-            memmove(text + o, l->p, l->len);
-        o += l->len;
+        if (run && from != text + o)
+            memmove(text + o, from, run);
+        o += run;
         text[o++] = '\n';
-        map[i + 1] = l->orig;
+        i = j;
     }
     text[o] = '\0';
     uint32_t *units = NULL;
@@ -1750,6 +1862,7 @@ static enum sp_status run_pipeline(struct document *doc, struct diag *err, bool 
     free(c.spare);
     free(c.units);
     free(c.marks);
+    free(c.loud);
     arena_free(&c.scratch);
     return status;
 }

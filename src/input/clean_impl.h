@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "lines.h"
 
@@ -94,6 +95,35 @@ static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, bool prev_plain,
     return true;
 }
 
+
+/* The first line at or after i that the steps from the tabs step to the show() table step
+ * must look at (cleaner.loud, made by the tabs step), or the number of lines; i itself when
+ * there are no marks.  A run of lines none of those steps starts on (nearly every line of a
+ * paste) is passed over 64 lines a word, where each step took a look at each line. */
+static inline size_t cl_next_loud(const struct cleaner *c, size_t i)
+{
+    const uint64_t *loud = c->loud;
+    size_t n = c->lines.n;
+    if (!loud || c->loud_n != n || i >= n)
+        return i;
+    size_t w = i >> 6, words = (n + 63) >> 6;
+    uint64_t m = loud[w] & (~0ull << (i & 63));
+    /* Bound: one round a word, up to the last one. */
+    while (!m) {
+        if (++w == words)
+            return n;
+        m = loud[w];
+    }
+    return (w << 6) + (size_t)__builtin_ctzll(m); /* < n: the bits past the lines are 0 */
+}
+
+/* cleaner.loud let go of (a step moved the lines it describes). */
+static inline void cl_drop_loud(struct cleaner *c)
+{
+    free(c->loud);
+    c->loud = NULL;
+    c->loud_n = 0;
+}
 
 /* The steps, in pipeline order. */
 bool cl_step_literals(struct cleaner *c);  /* clean_literal.c */

@@ -759,9 +759,10 @@ static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
     struct cl_lines out = {0};
     bool ok = false;
     size_t i = 0, copied = 0; /* lines [copied, i) still to copy as they are */
+    struct cl_clear clear = {0, 0}; /* a stretch of the input without a backslash */
     while (i < n) {
         const struct cl_line *l = &c->lines.v[i];
-        if (cl_input_lacks(c, l->p, l->len, CL_MARK_BACKSLASH) ||
+        if (cl_input_lacks_run(c, &clear, l->p, l->len, CL_MARK_BACKSLASH) ||
             !cl_line_has_escaped_newline(l->p, l->len)) {
             i++;
             continue;
@@ -828,18 +829,16 @@ static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
             if (!cl_lines_reserve(c, &out, room))
                 goto done;
         }
-        for (size_t m = copied; m < i; m++)
-            if (!cl_push(c, &out, c->lines.v[m].p, c->lines.v[m].len, c->lines.v[m].orig))
-                goto done;
+        if (!cl_push_lines(c, &out, c->lines.v + copied, i - copied))
+            goto done;
         if (!emit_run(c, &out, i, j, &ls, more))
             goto done;
         copied = i = j;
         *changed = true;
     }
     if (*changed) {
-        for (size_t m = copied; m < n; m++)
-            if (!cl_push(c, &out, c->lines.v[m].p, c->lines.v[m].len, c->lines.v[m].orig))
-                goto done;
+        if (!cl_push_lines(c, &out, c->lines.v + copied, n - copied))
+            goto done;
         cl_replace(c, &out);
         c->changed |= CL_LITERAL;
     }

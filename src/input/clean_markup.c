@@ -242,11 +242,14 @@ static bool html_put(struct cleaner *c, struct html_out *o, const struct cl_line
 static bool html_blocks(struct cleaner *c)
 {
     size_t first = c->lines.n;
-    for (size_t i = 0; i < c->lines.n && first == c->lines.n; i++)
+    /* Only a line the tabs step marked (cleaner.loud) may start on a '<'. */
+    for (size_t i = cl_next_loud(c, 0); i < c->lines.n && first == c->lines.n;
+         i = cl_next_loud(c, i + 1))
         if (first_byte(&c->lines.v[i]) == '<' && html_opener(c->lines.v[i].p, c->lines.v[i].len))
             first = i;
     if (first == c->lines.n)
         return true;
+    cl_drop_loud(c); /* the lines move */
     /* The lines before the first block stay where they are. */
     struct html_out o = {{0}, first, true};
     struct cl_lines one = {0}; /* what html_line made of one line */
@@ -288,6 +291,10 @@ bool cl_step_markup(struct cleaner *c)
 {
     size_t magic = 0;
     for (size_t i = 0; i < c->lines.n;) {
+        /* The lines that start on none of the bytes below are passed over (cleaner.loud). */
+        i = cl_next_loud(c, i);
+        if (i >= c->lines.n)
+            break;
         struct cl_line *l = &c->lines.v[i];
         /* A MAGIC prefix and a comment's opener start with one of these: most lines are done
            after one look at their first other byte. */

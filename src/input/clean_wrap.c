@@ -483,9 +483,10 @@ struct facts_range {
 
 static void facts_range_run(const struct facts_range *r)
 {
+    struct cl_clear ascii = {0, 0}; /* a stretch of the input without a byte above 0x7F */
     for (size_t i = r->from; i < r->to; i++) {
         cl_facts_full(r->v[i].p, r->v[i].len, &r->facts[i]);
-        r->widths[i] = cl_input_lacks(r->c, r->v[i].p, r->v[i].len, CL_MARK_HIGH)
+        r->widths[i] = cl_input_lacks_run(r->c, &ascii, r->v[i].p, r->v[i].len, CL_MARK_HIGH)
                            ? r->v[i].len
                            : cl_line_width(&r->v[i], &r->facts[i]);
     }
@@ -580,8 +581,23 @@ static bool word_group_head_of(const struct wrap *wr, size_t i)
  * same lines two or three times (a third of the step on the corpus paste), and what it reads
  * (the line, the next one, the one before, the facts) is the same each time: the join only
  * writes lines back behind the one it asks about (wrap_join_all). */
-static bool word_group_head(const struct wrap *wr, size_t i)
+static inline bool word_group_head(const struct wrap *wr, size_t i)
 {
+    /* Told by the kind alone but for unmarked lines (the root question) and section lines
+       (a subquery entry): word_head_at(), and subquery_entry_continues() only of a section
+       line.  Nearly every line of a paste is one of these, asked without the call. */
+    switch ((enum cl_kind)wr->facts[i].kind) {
+    case K_TREE:
+        return !wr->facts[i].aqe_header;
+    case K_FIELD:
+    case K_DETAILS:
+        return true;
+    case K_BLANK:
+    case K_HEADER:
+        return false;
+    default:
+        break;
+    }
     if (!wr->wgh)
         return word_group_head_of(wr, i);
     if (!wr->wgh[i])
@@ -614,22 +630,33 @@ static uint32_t word_wrap_width(const struct wrap *wr, uint32_t width)
     const struct cl_line *v = wr->v;
     const struct cl_facts *facts = wr->facts;
     const uint32_t *widths = wr->widths;
-    bool in_group = false;
+    /* in_group: line i is in a group, as the line after a group's head is when it is a
+       follower (word_follower), asked only when it is read (pending: not asked yet).  The
+       line after a head is mostly a tree line or a field, which continues nothing: the group
+       ends there without the question. */
+    bool in_group = false, pending = false;
     /* The cheap tests first, the follower's only when its answer is used.  A next line that
        neither continues something nor is a field is no follower (word_follower): whether
        line i heads a group or continues one, the group ends there, so neither is asked. */
     for (size_t i = 0; i + 1 < wr->n; i++) {
         enum cl_kind nk = (enum cl_kind)facts[i + 1].kind;
         if (!continues(nk) && nk != K_FIELD) {
-            in_group = false;
+            in_group = pending = false;
             continue;
         }
         if (widths[i] <= width && word_group_head(wr, i)) {
-            in_group = word_follower(&v[i + 1], &facts[i + 1], true);
+            pending = true; /* in_group = word_follower(&v[i + 1], &facts[i + 1], true) */
             continue;
         }
-        if (!in_group || !continues(facts[i].kind) ||
-            !word_follower(&v[i + 1], &facts[i + 1], true)) {
+        if (!continues(facts[i].kind)) {
+            in_group = pending = false;
+            continue;
+        }
+        if (pending) {
+            in_group = word_follower(&v[i], &facts[i], true);
+            pending = false;
+        }
+        if (!in_group || !word_follower(&v[i + 1], &facts[i + 1], true)) {
             in_group = false;
             continue;
         }

@@ -44,6 +44,20 @@ bool cl_push_grow(struct cleaner *c, struct cl_lines *a, const char *p, size_t l
     return true;
 }
 
+bool cl_push_lines(struct cleaner *c, struct cl_lines *a, const struct cl_line *v, size_t count)
+{
+    if (!count)
+        return true;
+    if (a->cap - a->n < count) {
+        size_t want = a->n + count, twice = a->cap * 2;
+        if (!cl_lines_reserve(c, a, want > twice ? want : twice))
+            return false;
+    }
+    memcpy(a->v + a->n, v, count * sizeof *v);
+    a->n += count;
+    return true;
+}
+
 void cl_lines_free(struct cl_lines *a)
 {
     free(a->v);

@@ -86,6 +86,14 @@ struct cleaner {
     size_t marks_words;
     const char *marks_base;
     size_t marks_len;
+    /* The lines the steps from the tabs step to the show() table step must look at, a bit a
+       line of lines.v (loud_n of them; clean_impl.h, cl_next_loud): the others' first byte
+       after their leading spaces is none that any of those steps starts on, and those steps
+       change no such line.  Made by the tabs step, dropped by a step that moves lines (the
+       HTML step when it rewrites a block, the table step when it is done).  NULL: every line
+       is looked at. */
+    uint64_t *loud;
+    size_t loud_n;
     /* The literal step's text of an input that is one line holding one string (an event
        log's line): decoded over the input from its first byte, lines each ended by '\n'
        (the last one's '\n' still to write when add_newline), every line from input line
@@ -160,6 +168,40 @@ static inline bool cl_input_lacks(const struct cleaner *c, const char *p, uint32
     return !(row[w] & (~0ull << (first & 63))) && !(row[w + 1] & (~0ull >> (63 - (last & 63))));
 }
 
+/* cl_input_lacks for lines taken in the input's order (a pass over the lines): the stretch
+ * [lo, hi) of the input found to hold no byte of the class is kept, and a line inside it is
+ * answered with two compares (cl_input_lacks of every line was 20 instructions a line).  A
+ * line outside it looks for the next marked block from its own; false still means "look". */
+struct cl_clear {
+    uintptr_t lo, hi; /* zero: nothing known yet */
+};
+static inline bool cl_input_lacks_run(const struct cleaner *c, struct cl_clear *r, const char *p,
+                                      uint32_t len, int mark)
+{
+    uintptr_t at = (uintptr_t)p;
+    if (at >= r->lo && at <= r->hi && len <= r->hi - at && !c->input_written)
+        return true;
+    if (!len)
+        return true;
+    if (!c->marks || c->input_written)
+        return false;
+    uintptr_t base = (uintptr_t)c->marks_base;
+    if (at < base || at - base >= c->marks_len)
+        return false;
+    size_t b = (at - base) >> 6, w = b >> 6;
+    const uint64_t *row = c->marks + (size_t)mark * c->marks_words;
+    uint64_t m = row[w] & (~0ull << (b & 63));
+    /* Bound: one round a word; the stretch found covers the words passed. */
+    while (!m && ++w < c->marks_words)
+        m = row[w];
+    size_t end = c->marks_len;
+    if (m && (((w << 6) + (size_t)__builtin_ctzll(m)) << 6) < end)
+        end = ((w << 6) + (size_t)__builtin_ctzll(m)) << 6;
+    r->lo = base + (b << 6);
+    r->hi = base + end;
+    return at <= r->hi && len <= r->hi - at;
+}
+
 /* Line arrays. */
 bool cl_push_grow(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig);
 /* Appends a line; false (c->nomem) on failure.  Inline: steps push every line they keep. */
@@ -172,6 +214,8 @@ static inline bool cl_push(struct cleaner *c, struct cl_lines *a, const char *p,
     a->v[a->n++] = l;
     return true;
 }
+/* Appends count lines (from another array) at once; false (c->nomem) on failure. */
+bool cl_push_lines(struct cleaner *c, struct cl_lines *a, const struct cl_line *v, size_t count);
 void cl_lines_free(struct cl_lines *a);
 /* Replace c->lines with a (takes ownership); c->facts no longer describe them: freed.  The
  * old array is kept as c->spare. */

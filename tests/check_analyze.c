@@ -573,6 +573,70 @@ START_TEST(executor_side_broadcasts_are_told_from_shuffles_once)
 }
 END_TEST
 
+START_TEST(a_partition_filters_key_inside_another_field_is_found_as_before)
+{
+    /* A formatted scan whose block has no PartitionFilters field: the field is still looked
+       for as "PartitionFilters: " through the node's text and the whole block, so a key
+       inside another field's value counts (here 1 filter), and a block without the key
+       reads as "[]" (0).  The key at every place of a 32-start step and of the last,
+       overlapping one, with AVX2 and without, and words that are not the key. */
+    for (unsigned run = 0; run < 2 * 2 * 80 * 4; run++) {
+        unsigned pad = run % 80, kind = run / 80 % 4;
+        bool last = run / (80 * 4) % 2; /* the value in the block's last line */
+        analyze_set_marks_avx2(run < 2 * 80 * 4);
+        static const char *const where[] = {
+            "PartitionFilters: [isnotnull(p#2)]", /* in the Location value: found */
+            "PartitionFilter: [isnotnull(p#2)]",  /* not the key */
+            "PartitionFiltersX: [isnotnull(p#2)]",/* the key, not followed by ": " */
+            "xPartitionFilters: [isnotnull(p#2)]",/* no word boundary before it */
+        };
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "== Physical Plan ==\n"
+                 "* ColumnarToRow (2)\n"
+                 "+- Scan parquet db.t (1)\n"
+                 "\n\n"
+                 "(1) Scan parquet db.t\n"
+                 "Output [1]: [a#1]\n"
+                 "Batched: true\n"
+                 "%s"
+                 "Location: InMemoryFileIndex [file:/w/%.*s %s]\n"
+                 "%s"
+                 "\n"
+                 "(2) ColumnarToRow [codegen id : 1]\n"
+                 "Input [1]: [a#1]\n",
+                 last ? "ReadSchema: struct<a:int>\n" : "",
+                 (int)pad, "tttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt",
+                 where[kind], last ? "" : "ReadSchema: struct<a:int>\n");
+        struct linted l = lint(text);
+        ck_assert_uint_eq(l.a->summary.n_scans, 1);
+        ck_assert_msg(l.a->summary.scans[0].partition_filters == (kind == 0 ? 1 : 0),
+                      "pad %u kind %u last %d: %d", pad, kind, last, l.a->summary.scans[0].partition_filters);
+        ck_assert_uint_eq(count(&l, RULE_PARTITION_FILTERS, NULL), kind == 0);
+        done(&l);
+    }
+    /* and in the node's own text (a formatted node string never has one: a hand-made tree) */
+    const char *text =
+        "== Physical Plan ==\n"
+        "* ColumnarToRow (2)\n"
+        "+- Scan parquet db.t PartitionFilters: [isnotnull(p#2), (p#2 = 1)] (1)\n"
+        "\n\n"
+        "(1) Scan parquet db.t\n"
+        "Output [1]: [a#1]\n"
+        "Batched: true\n"
+        "Location: InMemoryFileIndex [file:/w/t]\n"
+        "ReadSchema: struct<a:int>\n"
+        "\n"
+        "(2) ColumnarToRow [codegen id : 1]\n"
+        "Input [1]: [a#1]\n";
+    struct linted l = lint(text);
+    ck_assert_uint_eq(l.a->summary.n_scans, 1);
+    ck_assert_int_eq(l.a->summary.scans[0].partition_filters, 2);
+    done(&l);
+    analyze_set_marks_avx2(true);
+}
+END_TEST
+
 START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
 {
     /* The whole-text look for "... N more characters", "... N more fields" and
@@ -1672,6 +1736,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, summary_scan_lines_on_two_threads_are_the_one_thread_lines);
     tcase_add_test(tc, counters_split_anywhere_and_merged_count_what_the_header_counts);
     tcase_add_test(tc, a_finding_past_the_cap_leaves_the_kept_ones_as_they_are);
+    tcase_add_test(tc, a_partition_filters_key_inside_another_field_is_found_as_before);
     suite_add_tcase(s, tc);
     TCase *linear = tcase_create("linear");
     tcase_set_timeout(linear, 20); /* quadratic: minutes */

@@ -25,6 +25,10 @@ enum catalog_role node_role(const struct plan_node *n);
  * else "KEY: value" inside the node text.  Lists come back with their brackets ("[a, b]"),
  * the "[n]:" count prefix of formatted mode removed.  Empty slice when absent. */
 struct slice node_field(const struct plan_node *n, const char *key);
+/* node_field's first look only: the details field KEY (its value as node_field gives it), or
+ * an empty slice.  node_field is this when neither the node's text nor its details text holds
+ * KEY: a caller that knows so skips two searches (the analysis, for "PartitionFilters"). */
+struct slice node_detail_field(const struct plan_node *n, const char *key);
 bool node_has_field(const struct plan_node *n, const char *key);
 
 /* Statistics from the parser, or parsed from "Statistics(sizeInBytes=..., rowCount=...)" in

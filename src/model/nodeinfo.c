@@ -213,6 +213,14 @@ static struct slice field_in_text(struct slice text, const char *key)
     return slice_make(text.ptr + start, end - start);
 }
 
+struct slice node_detail_field(const struct plan_node *n, const char *key)
+{
+    struct plan_detail d;
+    if (n->n_details && plan_node_detail(n, key, &d))
+        return strip_count_prefix(d.value);
+    return slice_make(NULL, 0);
+}
+
 struct slice node_field(const struct plan_node *n, const char *key)
 {
     struct plan_detail d;

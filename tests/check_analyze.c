@@ -1629,6 +1629,51 @@ START_TEST(exchange_partitionings_are_read_in_any_case_with_a_glued_prefix)
 }
 END_TEST
 
+/* The look for "partition" tests 16 starts a step for its first and last letters: a name
+ * at every place of a step and of the starts left after the last step, after words that
+ * hold the letters or the word but are no name, in the node's text and in a details block. */
+START_TEST(exchange_partitionings_are_found_wherever_they_fall)
+{
+    static const struct {
+        const char *name, *want;
+    } names[] = {
+        {"hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS", "hashpartitioning(a#1, 200)"},
+        {"SinglePartition", "SinglePartition"},
+        {"RoundRobinPartitioning(8)", "RoundRobinPartitioning(8)"},
+    };
+    for (unsigned run = 0; run < 3 * 40 * 2; run++) {
+        unsigned pad = run % 40, k = run / 40 % 3;
+        bool formatted = run / 120;
+        char text[1024];
+        if (formatted)
+            snprintf(text, sizeof text,
+                     "== Physical Plan ==\n"
+                     "Exchange (2)\n"
+                     "+- LocalTableScan (1)\n\n\n"
+                     "(1) LocalTableScan\n"
+                     "Output [1]: [p#1]\n\n"
+                     "(2) Exchange\n"
+                     "Input [1]: [p#1]\n"
+                     "Arguments: %.*s partition_id#1 Partitioned pan %s\n",
+                     (int)pad, "pppppppppppppppppppppppppppppppppppppppp", names[k].name);
+        else
+            snprintf(text, sizeof text,
+                     "== Physical Plan ==\n"
+                     "Exchange %.*s partition_id#1 Partitioned pan %s\n"
+                     "+- LocalTableScan [p#1]\n",
+                     (int)pad, "pppppppppppppppppppppppppppppppppppppppp", names[k].name);
+        struct document *doc = tu_parse(text);
+        const struct plan_section *sec = doc->first_plan->first_section;
+        const struct plan_node *n = plan_section_node(sec, 0);
+        enum partitioning_kind kind = PART_UNKNOWN;
+        struct slice p = node_partitioning(n, &kind);
+        ck_assert_msg(tu_slice_is(p, names[k].want), "pad %u name %u formatted %d: '%.*s'", pad, k,
+                      formatted, (int)p.len, p.ptr ? p.ptr : "");
+        document_free(doc);
+    }
+}
+END_TEST
+
 /* A formatted plan with n subqueries, each one Scan: the lint and the summary read every
  * section once, so 60,000 of them take a second, not the minutes a pass over every section
  * for each section took (the tcase's timeout fails a quadratic pass). */
@@ -1737,6 +1782,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, counters_split_anywhere_and_merged_count_what_the_header_counts);
     tcase_add_test(tc, a_finding_past_the_cap_leaves_the_kept_ones_as_they_are);
     tcase_add_test(tc, a_partition_filters_key_inside_another_field_is_found_as_before);
+    tcase_add_test(tc, exchange_partitionings_are_found_wherever_they_fall);
     suite_add_tcase(s, tc);
     TCase *linear = tcase_create("linear");
     tcase_set_timeout(linear, 20); /* quadratic: minutes */

@@ -1629,6 +1629,61 @@ START_TEST(exchange_partitionings_are_read_in_any_case_with_a_glued_prefix)
 }
 END_TEST
 
+/* A scan's line is read for its fields through the places of its ": " (text_fields): the
+ * same field node_field finds for every key, with the key inside another field's value
+ * first, without a word boundary, without its ": ", at every place of a 16-byte step and in
+ * the bytes after the last one, and with more places than text_fields keeps. */
+START_TEST(a_scan_line_s_fields_are_found_as_node_field_finds_them)
+{
+    static const char *const keys[] = {"PushedFilters", "PartitionFilters", "ReadSchema",
+                                       "Output", "DataFilters", "Format", "Location", "x"};
+    for (unsigned run = 0; run < 40 * 3; run++) {
+        unsigned pad = run % 40, shape = run / 40;
+        char text[4096];
+        size_t k = (size_t)snprintf(text, sizeof text,
+            "== Physical Plan ==\n"
+            "FileScan parquet db.t[a#1] %.*s Batched: true, xPushedFilters: [no], "
+            "DataFilters: [PushedFilters: [in]], PushedFiltersY: [no], PartitionFilters:[no], "
+            "Format: Parquet, ",
+            (int)pad, "tttttttttttttttttttttttttttttttttttttttt");
+        if (shape == 1) /* more ": " places than the room: searched as node_field does */
+            for (unsigned i = 0; i < 60; i++)
+                k += (size_t)snprintf(text + k, sizeof text - k, "F%u: %u, ", i, i);
+        snprintf(text + k, sizeof text - k, "%s",
+                 shape == 2 ? "x: 1, PushedFilters: [IsNotNull(a)], ReadSchema: struct<a:int>\n"
+                            : "PushedFilters: [IsNotNull(a)], ReadSchema: struct<a:int>, Output: [a#1]\n");
+        struct document *doc = tu_parse(text);
+        const struct plan_node *n = plan_section_node(doc->first_plan->first_section, 0);
+        ck_assert_uint_eq(n->n_details, 0);
+        struct text_fields tf;
+        text_fields_init(&tf, plan_node_text(n));
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            struct slice want = node_field(n, keys[i]), got = text_fields_get(&tf, keys[i]);
+            ck_assert_msg(got.ptr == want.ptr && got.len == want.len,
+                          "pad %u shape %u %s: '%.*s' for '%.*s'", pad, shape, keys[i],
+                          (int)got.len, got.ptr ? got.ptr : "", (int)want.len,
+                          want.ptr ? want.ptr : "");
+        }
+        /* the key inside DataFilters comes first: node_field has always answered that */
+        ck_assert(tu_slice_is(text_fields_get(&tf, "PushedFilters"), "[in]"));
+        document_free(doc);
+    }
+    /* a last field at every place of a step, its value up to the end or empty */
+    for (unsigned pad = 0; pad < 40; pad++) {
+        char text[128];
+        int len = snprintf(text, sizeof text, "%.*sa: b, Key: v", (int)pad,
+                           "tttttttttttttttttttttttttttttttttttttttt");
+        struct text_fields tf;
+        text_fields_init(&tf, slice_make(text, (size_t)len));
+        ck_assert_msg(tu_slice_is(text_fields_get(&tf, "Key"), "v"), "pad %u", pad);
+        text_fields_init(&tf, slice_make(text, (size_t)len - 1)); /* "...Key: " */
+        struct slice v = text_fields_get(&tf, "Key");
+        ck_assert_msg(v.ptr == text + len - 1 && v.len == 0, "pad %u", pad);
+        ck_assert_ptr_null(text_fields_get(&tf, "ey").ptr); /* no word boundary */
+    }
+}
+END_TEST
+
 /* The look for "partition" tests 16 starts a step for its first and last letters: a name
  * at every place of a step and of the starts left after the last step, after words that
  * hold the letters or the word but are no name, in the node's text and in a details block. */
@@ -1782,6 +1837,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, counters_split_anywhere_and_merged_count_what_the_header_counts);
     tcase_add_test(tc, a_finding_past_the_cap_leaves_the_kept_ones_as_they_are);
     tcase_add_test(tc, a_partition_filters_key_inside_another_field_is_found_as_before);
+    tcase_add_test(tc, a_scan_line_s_fields_are_found_as_node_field_finds_them);
     tcase_add_test(tc, exchange_partitionings_are_found_wherever_they_fall);
     suite_add_tcase(s, tc);
     TCase *linear = tcase_create("linear");

@@ -182,6 +182,8 @@ static bool is_key_boundary(char c)
     return c == ' ' || c == ',' || c == '[' || c == '(' || c == '\n';
 }
 
+static struct slice field_value_at(struct slice text, size_t start);
+
 /* "KEY: value" inside a node string. */
 static struct slice field_in_text(struct slice text, const char *key)
 {
@@ -199,7 +201,14 @@ static struct slice field_in_text(struct slice text, const char *key)
         }
         from = (size_t)hit + 1;
     }
-    size_t start = (size_t)at, end;
+    return field_value_at(text, (size_t)at);
+}
+
+/* The value of a "KEY: " field of a node string that starts at text.ptr[start]: a bracketed
+ * group, a struct<...>, or the rest up to a newline or ", ". */
+static struct slice field_value_at(struct slice text, size_t start)
+{
+    size_t end;
     if (start < text.len && (text.ptr[start] == '[' || text.ptr[start] == '('))
         end = group_end(text, start);
     else if (text.len - start >= 7 && memcmp(text.ptr + start, "struct<", 7) == 0)
@@ -230,6 +239,63 @@ struct slice node_field(const struct plan_node *n, const char *key)
     if (!v.ptr && plan_node_details_text(n).len)
         v = field_in_text(plan_node_details_text(n), key);
     return v;
+}
+
+void text_fields_init(struct text_fields *tf, struct slice text)
+{
+    tf->text = text;
+    tf->n = 0;
+    size_t i = 0;
+    if (text.len < 2)
+        return;
+    size_t last = text.len - 2; /* the last place of a ": " */
+#ifdef __SSE2__
+    const __m128i colon = _mm_set1_epi8(':'), space = _mm_set1_epi8(' ');
+    for (; i + 16 <= last + 1; i += 16) { /* bound: 16 places a step */
+        __m128i a = _mm_loadu_si128((const __m128i *)(text.ptr + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(text.ptr + i + 1));
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(a, colon), _mm_cmpeq_epi8(b, space)));
+        for (; m; m &= m - 1) { /* bound: one bit a place */
+            if (tf->n == TEXT_FIELDS_MAX) {
+                tf->n = TEXT_FIELDS_MANY;
+                return;
+            }
+            tf->at[tf->n++] = i + (size_t)__builtin_ctz(m);
+        }
+    }
+#endif
+    for (; i <= last; i++) { /* bound: the places left, fewer than 16 with SSE2 */
+        if (text.ptr[i] != ':' || text.ptr[i + 1] != ' ')
+            continue;
+        if (tf->n == TEXT_FIELDS_MAX) {
+            tf->n = TEXT_FIELDS_MANY;
+            return;
+        }
+        tf->at[tf->n++] = i;
+    }
+}
+
+struct slice text_fields_get(const struct text_fields *tf, const char *key)
+{
+    if (tf->n == TEXT_FIELDS_MANY)
+        return field_in_text(tf->text, key);
+    /* field_in_text's answer: the first place of the key with a boundary before it and ": "
+     * right after it; the ": " places are in order, so the first that has the key before it
+     * is that one. */
+    struct slice t = tf->text;
+    size_t klen = strlen(key);
+    if (!klen)
+        return field_in_text(t, key);
+    for (uint32_t k = 0; k < tf->n; k++) { /* bound: the places found */
+        size_t q = tf->at[k];
+        if (q < klen || t.ptr[q - 1] != key[klen - 1] || memcmp(t.ptr + q - klen, key, klen) != 0)
+            continue;
+        size_t hit = q - klen;
+        if (hit == 0 || is_key_boundary(t.ptr[hit - 1]))
+            return field_value_at(t, q + 2);
+    }
+    return slice_make(NULL, 0);
 }
 
 bool node_has_field(const struct plan_node *n, const char *key)

@@ -573,6 +573,70 @@ START_TEST(executor_side_broadcasts_are_told_from_shuffles_once)
 }
 END_TEST
 
+START_TEST(a_partition_filters_key_inside_another_field_is_found_as_before)
+{
+    /* A formatted scan whose block has no PartitionFilters field: the field is still looked
+       for as "PartitionFilters: " through the node's text and the whole block, so a key
+       inside another field's value counts (here 1 filter), and a block without the key
+       reads as "[]" (0).  The key at every place of a 32-start step and of the last,
+       overlapping one, with AVX2 and without, and words that are not the key. */
+    for (unsigned run = 0; run < 2 * 2 * 80 * 4; run++) {
+        unsigned pad = run % 80, kind = run / 80 % 4;
+        bool last = run / (80 * 4) % 2; /* the value in the block's last line */
+        analyze_set_marks_avx2(run < 2 * 80 * 4);
+        static const char *const where[] = {
+            "PartitionFilters: [isnotnull(p#2)]", /* in the Location value: found */
+            "PartitionFilter: [isnotnull(p#2)]",  /* not the key */
+            "PartitionFiltersX: [isnotnull(p#2)]",/* the key, not followed by ": " */
+            "xPartitionFilters: [isnotnull(p#2)]",/* no word boundary before it */
+        };
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "== Physical Plan ==\n"
+                 "* ColumnarToRow (2)\n"
+                 "+- Scan parquet db.t (1)\n"
+                 "\n\n"
+                 "(1) Scan parquet db.t\n"
+                 "Output [1]: [a#1]\n"
+                 "Batched: true\n"
+                 "%s"
+                 "Location: InMemoryFileIndex [file:/w/%.*s %s]\n"
+                 "%s"
+                 "\n"
+                 "(2) ColumnarToRow [codegen id : 1]\n"
+                 "Input [1]: [a#1]\n",
+                 last ? "ReadSchema: struct<a:int>\n" : "",
+                 (int)pad, "tttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt",
+                 where[kind], last ? "" : "ReadSchema: struct<a:int>\n");
+        struct linted l = lint(text);
+        ck_assert_uint_eq(l.a->summary.n_scans, 1);
+        ck_assert_msg(l.a->summary.scans[0].partition_filters == (kind == 0 ? 1 : 0),
+                      "pad %u kind %u last %d: %d", pad, kind, last, l.a->summary.scans[0].partition_filters);
+        ck_assert_uint_eq(count(&l, RULE_PARTITION_FILTERS, NULL), kind == 0);
+        done(&l);
+    }
+    /* and in the node's own text (a formatted node string never has one: a hand-made tree) */
+    const char *text =
+        "== Physical Plan ==\n"
+        "* ColumnarToRow (2)\n"
+        "+- Scan parquet db.t PartitionFilters: [isnotnull(p#2), (p#2 = 1)] (1)\n"
+        "\n\n"
+        "(1) Scan parquet db.t\n"
+        "Output [1]: [a#1]\n"
+        "Batched: true\n"
+        "Location: InMemoryFileIndex [file:/w/t]\n"
+        "ReadSchema: struct<a:int>\n"
+        "\n"
+        "(2) ColumnarToRow [codegen id : 1]\n"
+        "Input [1]: [a#1]\n";
+    struct linted l = lint(text);
+    ck_assert_uint_eq(l.a->summary.n_scans, 1);
+    ck_assert_int_eq(l.a->summary.scans[0].partition_filters, 2);
+    done(&l);
+    analyze_set_marks_avx2(true);
+}
+END_TEST
+
 START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
 {
     /* The whole-text look for "... N more characters", "... N more fields" and
@@ -1565,6 +1629,106 @@ START_TEST(exchange_partitionings_are_read_in_any_case_with_a_glued_prefix)
 }
 END_TEST
 
+/* A scan's line is read for its fields through the places of its ": " (text_fields): the
+ * same field node_field finds for every key, with the key inside another field's value
+ * first, without a word boundary, without its ": ", at every place of a 16-byte step and in
+ * the bytes after the last one, and with more places than text_fields keeps. */
+START_TEST(a_scan_line_s_fields_are_found_as_node_field_finds_them)
+{
+    static const char *const keys[] = {"PushedFilters", "PartitionFilters", "ReadSchema",
+                                       "Output", "DataFilters", "Format", "Location", "x"};
+    for (unsigned run = 0; run < 40 * 3; run++) {
+        unsigned pad = run % 40, shape = run / 40;
+        char text[4096];
+        size_t k = (size_t)snprintf(text, sizeof text,
+            "== Physical Plan ==\n"
+            "FileScan parquet db.t[a#1] %.*s Batched: true, xPushedFilters: [no], "
+            "DataFilters: [PushedFilters: [in]], PushedFiltersY: [no], PartitionFilters:[no], "
+            "Format: Parquet, ",
+            (int)pad, "tttttttttttttttttttttttttttttttttttttttt");
+        if (shape == 1) /* more ": " places than the room: searched as node_field does */
+            for (unsigned i = 0; i < 60; i++)
+                k += (size_t)snprintf(text + k, sizeof text - k, "F%u: %u, ", i, i);
+        snprintf(text + k, sizeof text - k, "%s",
+                 shape == 2 ? "x: 1, PushedFilters: [IsNotNull(a)], ReadSchema: struct<a:int>\n"
+                            : "PushedFilters: [IsNotNull(a)], ReadSchema: struct<a:int>, Output: [a#1]\n");
+        struct document *doc = tu_parse(text);
+        const struct plan_node *n = plan_section_node(doc->first_plan->first_section, 0);
+        ck_assert_uint_eq(n->n_details, 0);
+        struct text_fields tf;
+        text_fields_init(&tf, plan_node_text(n));
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            struct slice want = node_field(n, keys[i]), got = text_fields_get(&tf, keys[i]);
+            ck_assert_msg(got.ptr == want.ptr && got.len == want.len,
+                          "pad %u shape %u %s: '%.*s' for '%.*s'", pad, shape, keys[i],
+                          (int)got.len, got.ptr ? got.ptr : "", (int)want.len,
+                          want.ptr ? want.ptr : "");
+        }
+        /* the key inside DataFilters comes first: node_field has always answered that */
+        ck_assert(tu_slice_is(text_fields_get(&tf, "PushedFilters"), "[in]"));
+        document_free(doc);
+    }
+    /* a last field at every place of a step, its value up to the end or empty */
+    for (unsigned pad = 0; pad < 40; pad++) {
+        char text[128];
+        int len = snprintf(text, sizeof text, "%.*sa: b, Key: v", (int)pad,
+                           "tttttttttttttttttttttttttttttttttttttttt");
+        struct text_fields tf;
+        text_fields_init(&tf, slice_make(text, (size_t)len));
+        ck_assert_msg(tu_slice_is(text_fields_get(&tf, "Key"), "v"), "pad %u", pad);
+        text_fields_init(&tf, slice_make(text, (size_t)len - 1)); /* "...Key: " */
+        struct slice v = text_fields_get(&tf, "Key");
+        ck_assert_msg(v.ptr == text + len - 1 && v.len == 0, "pad %u", pad);
+        ck_assert_ptr_null(text_fields_get(&tf, "ey").ptr); /* no word boundary */
+    }
+}
+END_TEST
+
+/* The look for "partition" tests 16 starts a step for its first and last letters: a name
+ * at every place of a step and of the starts left after the last step, after words that
+ * hold the letters or the word but are no name, in the node's text and in a details block. */
+START_TEST(exchange_partitionings_are_found_wherever_they_fall)
+{
+    static const struct {
+        const char *name, *want;
+    } names[] = {
+        {"hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS", "hashpartitioning(a#1, 200)"},
+        {"SinglePartition", "SinglePartition"},
+        {"RoundRobinPartitioning(8)", "RoundRobinPartitioning(8)"},
+    };
+    for (unsigned run = 0; run < 3 * 40 * 2; run++) {
+        unsigned pad = run % 40, k = run / 40 % 3;
+        bool formatted = run / 120;
+        char text[1024];
+        if (formatted)
+            snprintf(text, sizeof text,
+                     "== Physical Plan ==\n"
+                     "Exchange (2)\n"
+                     "+- LocalTableScan (1)\n\n\n"
+                     "(1) LocalTableScan\n"
+                     "Output [1]: [p#1]\n\n"
+                     "(2) Exchange\n"
+                     "Input [1]: [p#1]\n"
+                     "Arguments: %.*s partition_id#1 Partitioned pan %s\n",
+                     (int)pad, "pppppppppppppppppppppppppppppppppppppppp", names[k].name);
+        else
+            snprintf(text, sizeof text,
+                     "== Physical Plan ==\n"
+                     "Exchange %.*s partition_id#1 Partitioned pan %s\n"
+                     "+- LocalTableScan [p#1]\n",
+                     (int)pad, "pppppppppppppppppppppppppppppppppppppppp", names[k].name);
+        struct document *doc = tu_parse(text);
+        const struct plan_section *sec = doc->first_plan->first_section;
+        const struct plan_node *n = plan_section_node(sec, 0);
+        enum partitioning_kind kind = PART_UNKNOWN;
+        struct slice p = node_partitioning(n, &kind);
+        ck_assert_msg(tu_slice_is(p, names[k].want), "pad %u name %u formatted %d: '%.*s'", pad, k,
+                      formatted, (int)p.len, p.ptr ? p.ptr : "");
+        document_free(doc);
+    }
+}
+END_TEST
+
 /* A formatted plan with n subqueries, each one Scan: the lint and the summary read every
  * section once, so 60,000 of them take a second, not the minutes a pass over every section
  * for each section took (the tcase's timeout fails a quadratic pass). */
@@ -1672,6 +1836,9 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, summary_scan_lines_on_two_threads_are_the_one_thread_lines);
     tcase_add_test(tc, counters_split_anywhere_and_merged_count_what_the_header_counts);
     tcase_add_test(tc, a_finding_past_the_cap_leaves_the_kept_ones_as_they_are);
+    tcase_add_test(tc, a_partition_filters_key_inside_another_field_is_found_as_before);
+    tcase_add_test(tc, a_scan_line_s_fields_are_found_as_node_field_finds_them);
+    tcase_add_test(tc, exchange_partitionings_are_found_wherever_they_fall);
     suite_add_tcase(s, tc);
     TCase *linear = tcase_create("linear");
     tcase_set_timeout(linear, 20); /* quadratic: minutes */

@@ -150,7 +150,8 @@ void analysis_free(struct analysis *a);
  * default, 8,192).  For tests and benchmarks; set it before any analysis runs. */
 void analyze_set_parallel_min(size_t nodes);
 /* The whole-text look for the marks the rules need takes 64 bytes a step with AVX2 where the
- * processor has it (on: the default), else 32 with SSE2.  For tests, to try both. */
+ * processor has it (on: the default), else 32 with SSE2; so do the scan rule's looks for a
+ * word in a node's text (32 starts a step, else slice_find_in).  For tests, to try both. */
 void analyze_set_marks_avx2(bool on);
 
 /* Findings about one node (pointer into a->by_node, *count of them; NULL when none). */

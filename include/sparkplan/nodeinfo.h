@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "sparkplan/catalog.h"
@@ -25,7 +26,25 @@ enum catalog_role node_role(const struct plan_node *n);
  * else "KEY: value" inside the node text.  Lists come back with their brackets ("[a, b]"),
  * the "[n]:" count prefix of formatted mode removed.  Empty slice when absent. */
 struct slice node_field(const struct plan_node *n, const char *key);
+/* node_field's first look only: the details field KEY (its value as node_field gives it), or
+ * an empty slice.  node_field is this when neither the node's text nor its details text holds
+ * KEY: a caller that knows so skips two searches (the analysis, for "PartitionFilters"). */
+struct slice node_detail_field(const struct plan_node *n, const char *key);
 bool node_has_field(const struct plan_node *n, const char *key);
+
+/* The ": " places of one node string, found in one pass for several look-ups of its
+ * "KEY: value" fields (a simple-mode scan's line is asked for four): text_fields_get(tf, key)
+ * is the field node_field finds in the text, for a node without a details block.  Past
+ * TEXT_FIELDS_MAX places, text_fields_get searches the text as node_field does. */
+#define TEXT_FIELDS_MAX 48u
+#define TEXT_FIELDS_MANY UINT32_MAX
+struct text_fields {
+    struct slice text;
+    uint32_t n;                    /* places found, TEXT_FIELDS_MANY: more than the room */
+    size_t at[TEXT_FIELDS_MAX];    /* where each ": " is, in order */
+};
+void text_fields_init(struct text_fields *tf, struct slice text);
+struct slice text_fields_get(const struct text_fields *tf, const char *key);
 
 /* Statistics from the parser, or parsed from "Statistics(sizeInBytes=..., rowCount=...)" in
  * the text or details (query stages in formatted mode).  False when the node has none. */

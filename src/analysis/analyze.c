@@ -933,13 +933,78 @@ static bool only_null_checks(struct slice cond)
 
 /* A scan's list field; formatted mode leaves empty lists out of a file scan's details, so
  * there a missing PushedFilters means "[]". */
-static struct slice scan_list_field(const struct plan_node *n, const char *key)
+static struct slice scan_list_of(const struct plan_node *n, struct slice v)
 {
-    struct slice v = node_field(n, key);
     struct plan_detail d;
     if (!v.ptr && n->n_details && plan_node_detail(n, "ReadSchema", &d))
         return slice_cstr("[]");
     return v;
+}
+
+static struct slice scan_list_field(const struct plan_node *n, const char *key)
+{
+    return scan_list_of(n, node_field(n, key));
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MARKS_AVX2 1
+static bool marks_avx2 = true; /* analyze_set_marks_avx2: tests try the SSE2 steps too */
+
+/* holds()'s steps with AVX2: 32 starts a step, the needle's first, middle and last bytes
+ * tested at each; from the last start back 32 for the starts a step would pass over. */
+__attribute__((target("avx2"))) static bool holds_avx2(struct slice s, const char *needle,
+                                                       size_t n)
+{
+    size_t last = s.len - n, mid = n / 2; /* the last start; s.len >= n + 31 */
+    const __m256i b0 = _mm256_set1_epi8(needle[0]), bm = _mm256_set1_epi8(needle[mid]);
+    const __m256i bl = _mm256_set1_epi8(needle[n - 1]);
+    for (size_t i = 0;; i += 32) { /* bound: 32 starts a step, the last step at last - 31 */
+        if (i > last - 31)
+            i = last - 31;
+        const char *q = s.ptr + i;
+        __m256i m = _mm256_and_si256(
+            _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)q), b0),
+                             _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(q + mid)), bm)),
+            _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(q + n - 1)), bl));
+        for (uint32_t bits = (uint32_t)_mm256_movemask_epi8(m); bits; bits &= bits - 1)
+            if (memcmp(q + __builtin_ctz(bits), needle, n) == 0)
+                return true;
+        if (i == last - 31)
+            return false;
+    }
+}
+#endif
+
+/* slice_find_in(s, needle, 0) >= 0 for a needle of n >= 3 bytes, cheaper on the few hundred
+ * bytes of a node's text or details block: with AVX2, 32 starts a step pass three byte
+ * tests before a start is compared whole (rule_scan asks each scan for two needles that
+ * most scans lack). */
+static bool holds(struct slice s, const char *needle, size_t n)
+{
+    if (s.len < n)
+        return false;
+#ifdef MARKS_AVX2
+    if (s.len >= n + 31 && marks_avx2 && __builtin_cpu_supports("avx2"))
+        return holds_avx2(s, needle, n);
+#endif
+    return slice_find_n(s, needle, n, 0) >= 0;
+}
+
+#define PF_KEY "PartitionFilters"
+#define PF_KEY_LEN (sizeof PF_KEY - 1)
+
+/* node_field(n, "PartitionFilters").  In a formatted plan a scan has that field in its
+ * details block only when its table is partitioned; when the block has none, node_field goes
+ * on to look for "PartitionFilters: " through the node's text and the whole block (the key
+ * may sit inside another field's value, and is then found there): about 530 instructions a
+ * scan.  Neither search can find a key that is not in its text at all, which holds() tells
+ * for less; only then is the field's look-up in the block the whole answer. */
+static struct slice partition_filters(const struct plan_node *n)
+{
+    if (!n->n_details || holds(plan_node_text(n), PF_KEY, PF_KEY_LEN) ||
+        holds(plan_node_details_text(n), PF_KEY, PF_KEY_LEN))
+        return node_field(n, PF_KEY);
+    return node_detail_field(n, PF_KEY);
 }
 
 static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
@@ -954,7 +1019,7 @@ static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
         return;
     struct slice cond = filter_condition(n);
     /* A condition entirely on partition columns is served by PartitionFilters. */
-    struct slice pf = node_field(scan, "PartitionFilters");
+    struct slice pf = partition_filters(scan);
     if (pf.len && !node_list_is_empty(pf)) {
         struct exprid_ref refs[32];
         size_t k = exprid_scan(cond, refs, 32);
@@ -1072,13 +1137,12 @@ static struct slice list_after(struct slice text, struct slice word)
     return slice_make(text.ptr + at, text.len - at);
 }
 
-/* A scan's output list: its Output field, or in simple mode the list after its table
+/* A scan's output list: its Output field (out: node_field(n, "Output")), or in simple mode the list after its table
  * (node_table_name: "FileScan parquet db.t[a#1]"), or after its name when it reads no table
  * ("Scan ExistingRDD[a#1]").  Found once per scan: its columns and its partition columns
  * both read it. */
-static struct slice scan_output(const struct plan_node *n, struct slice table)
+static struct slice scan_output(const struct plan_node *n, struct slice table, struct slice out)
 {
-    struct slice out = node_field(n, "Output");
     if (out.len)
         return out;
     return list_after(plan_node_text(n),
@@ -1174,9 +1238,18 @@ static bool keep_scan(struct ctx *c, const struct scan_info *info)
 static void rule_scan(struct ctx *c, const struct plan_node *n, const struct table_index *tables)
 {
     struct slice table = node_table_name(n);
-    struct slice pushed = scan_list_field(n, "PushedFilters");
-    struct slice pf = scan_list_field(n, "PartitionFilters");
-    struct slice schema = node_field(n, "ReadSchema"), output = scan_output(n, table);
+    /* A scan without a details block (simple mode) has its fields in its line, a few
+     * hundred bytes that node_field would read through once for each of four keys: its ": "
+     * places are found once instead (the same answers). */
+    struct text_fields tf;
+    bool in_line = !n->n_details && !plan_node_details_text(n).len;
+    if (in_line)
+        text_fields_init(&tf, plan_node_text(n));
+#define SCAN_FIELD(key) (in_line ? text_fields_get(&tf, key) : node_field(n, key))
+    struct slice pushed = scan_list_of(n, SCAN_FIELD("PushedFilters"));
+    struct slice pf = scan_list_of(n, in_line ? SCAN_FIELD(PF_KEY) : partition_filters(n));
+    struct slice schema = SCAN_FIELD("ReadSchema"), output = scan_output(n, table, SCAN_FIELD("Output"));
+#undef SCAN_FIELD
     long out = output.len ? node_list_count(output) : -1;
     struct slice named = plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n);
     struct slice op = catalog_operator_name(named);
@@ -1214,7 +1287,7 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
             "", part_cols);
 
     long all = table.len ? table_index_get(tables, table) : -1;
-    if (all < 0 && slice_find_in(plan_node_text(n), "HiveTableRelation", 0) >= 0)
+    if (all < 0 && holds(plan_node_text(n), "HiveTableRelation", 17))
         all = hive_relation_columns(n);
     /* Information only: the query asked for every column (Spark prunes unused ones), which
      * is what a SELECT * is for; nothing here says the result needs fewer. */
@@ -1501,10 +1574,7 @@ static void marks_at(struct slice t, size_t i, uint64_t m, const size_t len[MARK
     }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define MARKS_AVX2 1
-static bool marks_avx2 = true; /* analyze_set_marks_avx2: tests try the SSE2 steps too */
-
+#ifdef MARKS_AVX2
 void analyze_set_marks_avx2(bool on)
 {
     marks_avx2 = on;

@@ -182,6 +182,8 @@ static bool is_key_boundary(char c)
     return c == ' ' || c == ',' || c == '[' || c == '(' || c == '\n';
 }
 
+static struct slice field_value_at(struct slice text, size_t start);
+
 /* "KEY: value" inside a node string. */
 static struct slice field_in_text(struct slice text, const char *key)
 {
@@ -199,7 +201,14 @@ static struct slice field_in_text(struct slice text, const char *key)
         }
         from = (size_t)hit + 1;
     }
-    size_t start = (size_t)at, end;
+    return field_value_at(text, (size_t)at);
+}
+
+/* The value of a "KEY: " field of a node string that starts at text.ptr[start]: a bracketed
+ * group, a struct<...>, or the rest up to a newline or ", ". */
+static struct slice field_value_at(struct slice text, size_t start)
+{
+    size_t end;
     if (start < text.len && (text.ptr[start] == '[' || text.ptr[start] == '('))
         end = group_end(text, start);
     else if (text.len - start >= 7 && memcmp(text.ptr + start, "struct<", 7) == 0)
@@ -213,6 +222,14 @@ static struct slice field_in_text(struct slice text, const char *key)
     return slice_make(text.ptr + start, end - start);
 }
 
+struct slice node_detail_field(const struct plan_node *n, const char *key)
+{
+    struct plan_detail d;
+    if (n->n_details && plan_node_detail(n, key, &d))
+        return strip_count_prefix(d.value);
+    return slice_make(NULL, 0);
+}
+
 struct slice node_field(const struct plan_node *n, const char *key)
 {
     struct plan_detail d;
@@ -222,6 +239,63 @@ struct slice node_field(const struct plan_node *n, const char *key)
     if (!v.ptr && plan_node_details_text(n).len)
         v = field_in_text(plan_node_details_text(n), key);
     return v;
+}
+
+void text_fields_init(struct text_fields *tf, struct slice text)
+{
+    tf->text = text;
+    tf->n = 0;
+    size_t i = 0;
+    if (text.len < 2)
+        return;
+    size_t last = text.len - 2; /* the last place of a ": " */
+#ifdef __SSE2__
+    const __m128i colon = _mm_set1_epi8(':'), space = _mm_set1_epi8(' ');
+    for (; i + 16 <= last + 1; i += 16) { /* bound: 16 places a step */
+        __m128i a = _mm_loadu_si128((const __m128i *)(text.ptr + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(text.ptr + i + 1));
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(a, colon), _mm_cmpeq_epi8(b, space)));
+        for (; m; m &= m - 1) { /* bound: one bit a place */
+            if (tf->n == TEXT_FIELDS_MAX) {
+                tf->n = TEXT_FIELDS_MANY;
+                return;
+            }
+            tf->at[tf->n++] = i + (size_t)__builtin_ctz(m);
+        }
+    }
+#endif
+    for (; i <= last; i++) { /* bound: the places left, fewer than 16 with SSE2 */
+        if (text.ptr[i] != ':' || text.ptr[i + 1] != ' ')
+            continue;
+        if (tf->n == TEXT_FIELDS_MAX) {
+            tf->n = TEXT_FIELDS_MANY;
+            return;
+        }
+        tf->at[tf->n++] = i;
+    }
+}
+
+struct slice text_fields_get(const struct text_fields *tf, const char *key)
+{
+    if (tf->n == TEXT_FIELDS_MANY)
+        return field_in_text(tf->text, key);
+    /* field_in_text's answer: the first place of the key with a boundary before it and ": "
+     * right after it; the ": " places are in order, so the first that has the key before it
+     * is that one. */
+    struct slice t = tf->text;
+    size_t klen = strlen(key);
+    if (!klen)
+        return field_in_text(t, key);
+    for (uint32_t k = 0; k < tf->n; k++) { /* bound: the places found */
+        size_t q = tf->at[k];
+        if (q < klen || t.ptr[q - 1] != key[klen - 1] || memcmp(t.ptr + q - klen, key, klen) != 0)
+            continue;
+        size_t hit = q - klen;
+        if (hit == 0 || is_key_boundary(t.ptr[hit - 1]))
+            return field_value_at(t, q + 2);
+    }
+    return slice_make(NULL, 0);
 }
 
 bool node_has_field(const struct plan_node *n, const char *key)
@@ -416,62 +490,81 @@ long node_schema_field_count(struct slice schema)
 /* ---- exchanges ----------------------------------------------------------------------------- */
 
 /* Does hay hold needle (lower case) at offset at, in any case? */
-static bool has_nocase_at(struct slice hay, size_t at, const char *needle)
+static inline bool has_nocase_at(struct slice hay, size_t at, const char *needle)
 {
     size_t n = strlen(needle);
     if (at > hay.len || hay.len - at < n)
         return false;
+    /* A byte that is the needle's (lower case) byte is its own tolower in any locale: the
+     * call is made only for the others (the capitals of "RoundRobinPartitioning"). */
     for (size_t k = 0; k < n; k++) /* bounded by the needle */
-        if (tolower((unsigned char)hay.ptr[at + k]) != needle[k])
+        if (hay.ptr[at + k] != needle[k] && tolower((unsigned char)hay.ptr[at + k]) != needle[k])
             return false;
     return true;
 }
 
-static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind)
+static const struct {
+    const char *word, *tail;
+    enum partitioning_kind kind;
+} partitioning_kinds[] = {
+    {"hash", "ing(", PART_HASH},        {"range", "ing(", PART_RANGE},
+    {"roundrobin", "ing(", PART_ROUND_ROBIN}, {"single", "", PART_SINGLE},
+    {"unknown", "ing(", PART_OTHER},    {"keygrouped", "ing(", PART_OTHER},
+};
+
+/* Is "partition" at t.ptr[h] (any case) a partitioning's name?  Which one in *best_i. */
+static bool partitioning_name_at(struct slice t, size_t h, size_t *best_i)
 {
-    /* Every name holds "partition": the text is searched once for that word (its 'p' or
-     * 'P'), and the name is read around each hit.  The first hit that is a name is the
-     * earliest name: words are at most 10 letters and "partition" is 9, so two names
-     * cannot start in the other order.  (Six case-insensitive searches over each node's
-     * text and details were a tenth of the analysis of a 1M-node plan.) */
-    static const struct {
-        const char *word, *tail;
-        enum partitioning_kind kind;
-    } kinds[] = {
-        {"hash", "ing(", PART_HASH},        {"range", "ing(", PART_RANGE},
-        {"roundrobin", "ing(", PART_ROUND_ROBIN}, {"single", "", PART_SINGLE},
-        {"unknown", "ing(", PART_OTHER},    {"keygrouped", "ing(", PART_OTHER},
-    };
-    long best = -1;
-    size_t best_i = 0, best_len = 0;
-    /* The next 'p' and the next 'P', each looked for again only once passed: asking
-     * memchr for a letter that is not there at every hit would be quadratic. */
-    const char *lo = NULL, *up = NULL;
-    bool lo_done = false, up_done = false;
-    for (size_t h = 0; best < 0 && h + 9 <= t.len; h++) { /* bounded by the text length */
-        if (!lo_done && (!lo || lo < t.ptr + h) && !(lo = memchr(t.ptr + h, 'p', t.len - h)))
-            lo_done = true;
-        if (!up_done && (!up || up < t.ptr + h) && !(up = memchr(t.ptr + h, 'P', t.len - h)))
-            up_done = true;
-        const char *p = lo_done ? NULL : lo;
-        if (!up_done && (!p || up < p))
-            p = up;
-        if (!p)
-            break;
-        h = (size_t)(p - t.ptr);
-        if (!has_nocase_at(t, h, "partition"))
-            continue;
-        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-            size_t w = strlen(kinds[i].word);
-            if (h >= w && has_nocase_at(t, h - w, kinds[i].word) &&
-                has_nocase_at(t, h + 9, kinds[i].tail)) {
-                best = (long)(h - w);
-                best_i = i;
-                best_len = w + 9 + strlen(kinds[i].tail);
-                break;
-            }
+    if (!has_nocase_at(t, h, "partition"))
+        return false;
+    for (size_t i = 0; i < sizeof partitioning_kinds / sizeof partitioning_kinds[0]; i++) {
+        size_t w = strlen(partitioning_kinds[i].word);
+        if (h >= w && has_nocase_at(t, h - w, partitioning_kinds[i].word) &&
+            has_nocase_at(t, h + 9, partitioning_kinds[i].tail)) {
+            *best_i = i;
+            return true;
         }
     }
+    return false;
+}
+
+static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind)
+{
+    /* Every name holds "partition": the text is searched once for that word, and the name
+     * is read around each hit.  The first hit that is a name is the earliest name: words
+     * are at most 10 letters and "partition" is 9, so two names cannot start in the other
+     * order.  (Six case-insensitive searches over each node's text and details were a
+     * tenth of the analysis of a 1M-node plan.)  The starts are tested 16 a step for the
+     * word's first and last letters, 'p' and 'n' in either case; only those are read
+     * whole (a memchr for each 'p' and 'P' of an exchange's details block, "price",
+     * "plan_id", cost 540 instructions an exchange). */
+    long best = -1;
+    size_t best_i = 0;
+    if (t.len < 9)
+        return slice_make(NULL, 0);
+    size_t last = t.len - 9, h = 0; /* the last start */
+#ifdef __SSE2__
+    const __m128i lower = _mm_set1_epi8(0x20), p = _mm_set1_epi8('p'), n = _mm_set1_epi8('n');
+    for (; best < 0 && h + 16 <= last + 1; h += 16) { /* bound: 16 starts a step */
+        __m128i a = _mm_or_si128(_mm_loadu_si128((const __m128i *)(t.ptr + h)), lower);
+        __m128i z = _mm_or_si128(_mm_loadu_si128((const __m128i *)(t.ptr + h + 8)), lower);
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(a, p), _mm_cmpeq_epi8(z, n)));
+        for (; m; m &= m - 1) /* bound: one bit a candidate */
+            if (partitioning_name_at(t, h + (size_t)__builtin_ctz(m), &best_i)) {
+                best = (long)(h + (size_t)__builtin_ctz(m));
+                break;
+            }
+    }
+#endif
+    for (; best < 0 && h <= last; h++) /* bound: the starts left, fewer than 16 with SSE2 */
+        if ((t.ptr[h] | 0x20) == 'p' && partitioning_name_at(t, h, &best_i))
+            best = (long)h;
+    size_t best_len = best < 0 ? 0
+                               : strlen(partitioning_kinds[best_i].word) + 9 +
+                                     strlen(partitioning_kinds[best_i].tail);
+    if (best >= 0)
+        best = best - (long)strlen(partitioning_kinds[best_i].word);
     if (best < 0)
         return slice_make(NULL, 0);
     /* Include a prefix glued to the name ("gpu", "Coalesced"). */
@@ -479,10 +572,11 @@ static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind
     while (start > 0 && isalpha((unsigned char)t.ptr[start - 1]))
         start--;
     size_t open = (size_t)best + best_len;
-    size_t end = kinds[best_i].kind == PART_SINGLE ? open : group_end(t, open - 1);
-    while (kinds[best_i].kind == PART_SINGLE && end < t.len && isalpha((unsigned char)t.ptr[end]))
+    size_t end = partitioning_kinds[best_i].kind == PART_SINGLE ? open : group_end(t, open - 1);
+    while (partitioning_kinds[best_i].kind == PART_SINGLE && end < t.len &&
+           isalpha((unsigned char)t.ptr[end]))
         end++;  /* "SinglePartition" / "gpusinglepartitioning" */
-    *kind = kinds[best_i].kind;
+    *kind = partitioning_kinds[best_i].kind;
     return slice_make(t.ptr + start, end - start);
 }
 

@@ -25,7 +25,7 @@ struct rule {
     {text, sizeof text - 1, match, kind, suffix, sizeof suffix - 1}
 
 /* First match wins: longer names before the names they start with.  A rule that starts
-   with a capital must be known to cl_headline_may_start (src/input/lines.h) too. */
+   with a capital must be known to headline_capital_may_start (headline.h) too. */
 static const struct rule rules[] = {
     RULE("Parsed Logical Plan", TITLE, HEAD_PARSED),
     RULE("Analyzed Logical Plan", TITLE, HEAD_ANALYZED),

@@ -323,19 +323,6 @@ bool cl_line_has_escaped_newline(const char *p, uint32_t len);
 
 /* ---- the facts at a glance (the quick scan's, inline: it runs on every line) ---- */
 
-/* A line at column 0 starting with 'F', 'G' or 'S' may be a section line ("Found 3 ...",
- * "Generated code:", "Subquery:1", "Subplan:1"): headline_kind looks at its first two
- * bytes; the other capitals start none. */
-static inline bool cl_headline_may_start(const char *p, uint32_t len)
-{
-    switch (p[0]) {
-    case 'F': return len < 2 || p[1] == 'o';
-    case 'G': return len < 2 || p[1] == 'e';
-    case 'S': return len < 2 || p[1] == 'u';
-    default: return false;
-    }
-}
-
 /* The rest of a field's key from p[i] on, i bytes of it read as key bytes already: more
  * key bytes (48 at most in all), an optional " [N]", an optional ' ', then ':' at the end or
  * before a ' '.  cl_is_field and cl_is_field_quick differ only in how far they get before
@@ -405,7 +392,7 @@ static inline bool cl_is_field_quick(const char *p, uint32_t len, size_t room)
 
 /* The lines Spark prints most, told at a glance: a tree line whose prefix is whole units of
  * "   " and ":  " then "+- " or ":- ", a details header "(N) Name", a details field or root
- * at column 0 led by a capital that no headline can start (cl_headline_may_start).
+ * at column 0 led by a capital that no headline can start (headline_capital_may_start).
  * For them the facts are what cl_facts finds, worked out from the shape (in such a prefix
  * no ':' lost its spaces and the marker ends it; without one nothing but the first byte
  * decides the prefix's facts), but for colons, left 0: only the tree step's rebuild reads
@@ -487,7 +474,7 @@ static inline bool cl_facts_quick(const char *p, uint32_t len, size_t room, stru
             };
             return true;
         }
-    } else if ((c0 >= 'A' && c0 <= 'Z' && !cl_headline_may_start(p, len)) || c0 == '(') {
+    } else if ((c0 >= 'A' && c0 <= 'Z' && !headline_capital_may_start(p, len)) || c0 == '(') {
         enum cl_kind kind = K_OTHER;
         if (c0 == '(') {
             uint32_t j = 1;

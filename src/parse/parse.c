@@ -1530,20 +1530,6 @@ struct dline_facts {
                           verdict needs it) */
 };
 
-/* Can a line led by a capital be a header (lex_header)?  Of headline.c's rules only those
-   that are no "== title ==" start with a capital: "Found ", "Generated code:", "Subquery:",
-   "Subplan:" (and headline_kind turns a line away unless its first two bytes start a rule,
-   n < 2 included).  Every other capital starts a field or text. */
-static ALWAYS_INLINE bool capital_may_head(const char *s, size_t n)
-{
-    switch (s[0]) {
-    case 'F': return n < 2 || s[1] == 'o';
-    case 'G': return n < 2 || s[1] == 'e';
-    case 'S': return n < 2 || s[1] == 'u';
-    default: return false;
-    }
-}
-
 /* ls..le: the line (no '\n', no '\r'), pf: its tree prefix.  Follows one_line's general
    path line for line in plain details (no tree open, a plan open, mode DETAILS, in a
    block); keep the two in step. */
@@ -1554,12 +1540,12 @@ details_line(const char *ls, const char *le, const struct lex_prefix *pf, bool b
     size_t n = (size_t)(le - ls);
     /* Most lines of a formatted plan are details fields that start with a capital letter
        ("Output [2]: [...]", "Condition : ..."), right after another line of their block.
-       Such a line has no tree prefix, is no details header and, unless capital_may_head
+       Such a line has no tree prefix, is no details header and, unless headline_capital_may_start
        says so ("Found ...", "Subquery:1 ...": left to the path below), no header: a block
        line at once. */
     if (!blank_before && n) {
         char c = ls[0];
-        if (c >= 'A' && c <= 'Z' && !capital_may_head(ls, n)) {
+        if (c >= 'A' && c <= 'Z' && !headline_capital_may_start(ls, n)) {
             out->field = count_field && lex_is_details_field(ls, n);
             return DL_LINE;
         }

@@ -440,12 +440,11 @@ static unsigned top_half_above(struct rows *r, struct plan_node *n, uint32_t pre
     return back;
 }
 
-/* rows_select_centered of the node at pre-order position pre of the tab.  Jumps from the
+/* rows_select_centered of n, at pre-order position pre of the tab.  Jumps from the
  * tab's own indexes (n, x, ]) come here with the position they hold: with nothing folded
  * neither the target nor the new top row is read (the frame reads them when it draws). */
-static void select_centered_at(struct rows *r, uint32_t pre)
+static void select_centered_node(struct rows *r, struct plan_node *n, uint32_t pre)
 {
-    struct plan_node *n = plan_section_node(r->section, pre);
     bool unchanged = screen_valid(r); /* top, height and folds as fix_scroll left them */
     uint64_t gen = r->fold_gen;
     rows_unfold_to(r, n);
@@ -479,10 +478,21 @@ static void select_centered_at(struct rows *r, uint32_t pre)
     rows_fix_scroll(r);
 }
 
+static void select_centered_at(struct rows *r, uint32_t pre)
+{
+    select_centered_node(r, plan_section_node(r->section, pre), pre);
+}
+
+/* rows_contains, with n's pre-order position read once and handed on (a jump by id is a
+ * handful of loads: the position's chase through section, plan and document is a third of
+ * them on a big plan). */
 void rows_select_centered(struct rows *r, struct plan_node *n)
 {
-    if (rows_contains(r, n))
-        select_centered_at(r, plan_node_preorder(n));
+    if (!n || n->section != r->section)
+        return;
+    uint32_t pre = plan_node_preorder(n);
+    if (pre >= r->begin && pre < r->end && plan_section_node(r->section, pre) == n)
+        select_centered_node(r, n, pre);
 }
 
 /* Lines from n to the end, counting no further than the screen height. */

@@ -64,6 +64,64 @@ START_TEST(an_adaptive_plan_gets_a_tab_per_section_and_per_sub_plan)
 }
 END_TEST
 
+/* Each section kind names its tab: codegen subtrees "Codegen i/n", a subquery by its entry's
+ * first word, every tab of a document of several plans led by its plan's number. */
+START_TEST(tabs_are_named_by_section_kind_and_plan_number)
+{
+    struct workspace ws;
+    ws_init(&ws);
+    ck_assert(ws_add_document(&ws, load_sample("join-codegen.txt"), true));
+    static const char *const codegen[] = {"Codegen 1/2", "Codegen 2/2"};
+    assert_labels(ws_doc_c(&ws), codegen, 2);
+    ws_free(&ws);
+
+    static const char two_plans[] =
+        "== Physical Plan ==\n"
+        "* Filter (2)\n"
+        "+- * ColumnarToRow (1)\n"
+        "\n"
+        "(1) ColumnarToRow [codegen id : 1]\n"
+        "Input [1]: [a#1]\n"
+        "\n"
+        "(2) Filter [codegen id : 1]\n"
+        "Input [1]: [a#1]\n"
+        "Condition : (a#1 > Subquery scalar-subquery#3, [id=#10])\n"
+        "\n"
+        "===== Subqueries =====\n"
+        "\n"
+        "Subquery:1 Hosting operator id = 2 Hosting Expression = Subquery scalar-subquery#3, [id=#10]\n"
+        "* HashAggregate (4)\n"
+        "+- * ColumnarToRow (3)\n"
+        "\n"
+        "(3) ColumnarToRow [codegen id : 1]\n"
+        "Input [1]: [b#2]\n"
+        "\n"
+        "(4) HashAggregate [codegen id : 1]\n"
+        "Input [1]: [b#2]\n"
+        "\n"
+        "\n"
+        "== Parsed Logical Plan ==\n"
+        "'Project ['a]\n"
+        "+- 'UnresolvedRelation [t], [], false\n"
+        "\n"
+        "== Physical Plan ==\n"
+        "*(1) Project [a#1]\n"
+        "+- *(1) ColumnarToRow\n";
+    char *bytes = malloc(sizeof two_plans);
+    ck_assert_ptr_nonnull(bytes);
+    memcpy(bytes, two_plans, sizeof two_plans);
+    struct document *doc = NULL;
+    struct diag err = {0};
+    ck_assert_msg(load_bytes("two", bytes, sizeof two_plans - 1, &doc, &err) == SP_OK, "%s",
+                  err.message);
+    ws_init(&ws);
+    ck_assert(ws_add_document(&ws, doc, true));
+    static const char *const named[] = {"1:Physical", "1:Subquery:1", "2:Parsed", "2:Physical"};
+    assert_labels(ws_doc_c(&ws), named, 4);
+    ws_free(&ws);
+}
+END_TEST
+
 START_TEST(a_jump_switches_to_the_sub_plan_holding_the_node_and_back_returns)
 {
     struct workspace ws;
@@ -275,6 +333,7 @@ Suite *workspace_suite(void)
     Suite *s = suite_create("workspace");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, an_adaptive_plan_gets_a_tab_per_section_and_per_sub_plan);
+    tcase_add_test(tc, tabs_are_named_by_section_kind_and_plan_number);
     tcase_add_test(tc, a_jump_switches_to_the_sub_plan_holding_the_node_and_back_returns);
     tcase_add_test(tc, goto_id_finds_the_node_and_calls_the_show_hook_before_selecting);
     tcase_add_test(tc, a_paste_becomes_a_document_and_back_returns_to_the_first);

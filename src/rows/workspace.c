@@ -249,21 +249,61 @@ void ws_go_back(struct workspace *ws)
 
 /* ---- tabs ---------------------------------------------------------------------------- */
 
+/* A tab's label, built without printf: a plan can have 80,000 tabs, one per subquery, and
+ * two snprintf calls a tab were 100 M instructions of the first screen there.  Appends
+ * stop at the buffer's end, as snprintf's truncation does. */
+struct label_buf {
+    char *p;
+    size_t cap, len; /* cap >= 1: p[len] is always the terminating '\0' */
+};
+
+static void label_mem(struct label_buf *b, const char *s, size_t n)
+{
+    size_t room = b->cap - 1 - b->len;
+    if (n > room)
+        n = room;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void label_str(struct label_buf *b, const char *s)
+{
+    label_mem(b, s, strlen(s));
+}
+
+static void label_uint(struct label_buf *b, unsigned v)
+{
+    char digits[16];
+    size_t n = sizeof digits;
+    do
+        digits[--n] = (char)('0' + v % 10);
+    while ((v /= 10) != 0); /* Bound: 10 digits at most. */
+    label_mem(b, digits + n, sizeof digits - n);
+}
+
+static struct label_buf label_start(char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    return (struct label_buf){buf, cap, 0};
+}
+
 static void section_label(const struct plan_section *s, unsigned codegen_i,
                           unsigned codegen_n, char *buf, size_t cap)
 {
+    struct label_buf b = label_start(buf, cap);
     switch (s->kind) {
     case SECTION_PARSED:
-        snprintf(buf, cap, "Parsed");
+        label_str(&b, "Parsed");
         break;
     case SECTION_ANALYZED:
-        snprintf(buf, cap, "Analyzed");
+        label_str(&b, "Analyzed");
         break;
     case SECTION_OPTIMIZED:
-        snprintf(buf, cap, "Optimized");
+        label_str(&b, "Optimized");
         break;
     case SECTION_PHYSICAL:
-        snprintf(buf, cap, "Physical");
+        label_str(&b, "Physical");
         break;
     case SECTION_SUBQUERY: {
         /* "Subquery:1 Hosting operator id = 3 ..." -> "Subquery:1" */
@@ -271,13 +311,16 @@ static void section_label(const struct plan_section *s, unsigned codegen_i,
         while (n < s->title.len && n < 20 && s->title.ptr[n] != ' ')
             n++;
         if (n == 0)
-            snprintf(buf, cap, "Subquery");
+            label_str(&b, "Subquery");
         else
-            snprintf(buf, cap, "%.*s", (int)n, s->title.ptr);
+            label_mem(&b, s->title.ptr, n);
         break;
     }
     case SECTION_CODEGEN:
-        snprintf(buf, cap, "Codegen %u/%u", codegen_i, codegen_n);
+        label_str(&b, "Codegen ");
+        label_uint(&b, codegen_i);
+        label_str(&b, "/");
+        label_uint(&b, codegen_n);
         break;
     }
 }
@@ -294,7 +337,8 @@ static void label_name(const struct plan_node *n, char *buf, size_t cap)
         s.len -= 5;
     if (s.len > 20)
         s.len = 20;
-    snprintf(buf, cap, "%.*s", (int)s.len, s.ptr);
+    struct label_buf b = label_start(buf, cap);
+    label_mem(&b, s.ptr, s.len);
 }
 
 struct tab *ws_add_subject(struct doc_view *dv, enum subject_kind kind,
@@ -329,12 +373,16 @@ static bool add_tab(struct doc_view *dv, struct plan_section *s, struct plan_nod
                     const char *label, unsigned plan_no, bool several_plans)
 {
     char full[64];
-    if (several_plans && s->plan->source.cell)
-        snprintf(full, sizeof full, "c%u:%s", (unsigned)s->plan->source.cell, label);
-    else if (several_plans)
-        snprintf(full, sizeof full, "%u:%s", plan_no, label);
-    else
-        snprintf(full, sizeof full, "%s", label);
+    struct label_buf b = label_start(full, sizeof full);
+    if (several_plans && s->plan->source.cell) {
+        label_str(&b, "c");
+        label_uint(&b, (unsigned)s->plan->source.cell);
+        label_str(&b, ":");
+    } else if (several_plans) {
+        label_uint(&b, plan_no);
+        label_str(&b, ":");
+    }
+    label_str(&b, label);
     return ws_add_subject(dv, scope ? SUBJECT_SUBPLAN : SUBJECT_SECTION, s, scope, full) != NULL;
 }
 

@@ -1370,6 +1370,43 @@ START_TEST(outline_join_names_end_at_their_first_word_of_any_length)
 }
 END_TEST
 
+/* A scan's table name is read 16 bytes a round up to its first ' ', '[' or ',': names of
+   every length, each end, at the line's end or not; the names are what a byte loop finds. */
+START_TEST(scan_table_names_end_where_a_byte_loop_ends_them)
+{
+    static const char *const tails[] = {"", "[a#1,b#2] Batched: true", ", [a#1]",
+                                        " Batched: true, DataFilters: []", " [a#1]"};
+    for (int len = 1; len <= 70; len++)
+        for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+            char table[80], line[200];
+            for (int k = 0; k < len; k++)
+                table[k] = "ab.c_d#1-x:y"[k % 12];
+            table[len] = '\0';
+            if (table[len - 1] == ':')
+                table[len - 1] = 'z'; /* (a word ending with ':' starts the metadata) */
+            int n = snprintf(line, sizeof line, "FileScan parquet %s%s", table, tails[t]);
+            struct slice nm = lex_node_name(line, (size_t)n, SIZE_MAX);
+            size_t want = strlen("FileScan parquet ") + (size_t)len;
+            ck_assert_msg(nm.ptr == line && nm.len == want, "%s: %zu", line, nm.len);
+        }
+}
+END_TEST
+
+/* A node string's state prefix (', !, ~: at most 3) is told by a table: every first byte. */
+START_TEST(state_prefixes_are_the_three_marks_only)
+{
+    for (int c = 1; c < 256; c++) {
+        char line[32];
+        int n = snprintf(line, sizeof line, "%cProject [a#1]", c);
+        struct slice nm = lex_node_name(line, (size_t)n, SIZE_MAX);
+        bool mark = c == '\'' || c == '!' || c == '~';
+        ck_assert_msg(nm.ptr == line + (mark ? 1 : 0), "byte %d", c);
+    }
+    struct slice nm = lex_node_name("'!~'Project", 11, SIZE_MAX);
+    ck_assert(nm.len == 8 && memcmp(nm.ptr, "'Project", 8) == 0);
+}
+END_TEST
+
 /* The ", Statistics(...)" group is found from the line's end, 16 bytes a compare: at every
    place of lines of every length, only within the last 512 bytes before the closing ')',
    the last group of several, as a search of the whole tail would find it. */
@@ -1477,6 +1514,8 @@ Suite *parse_suite(void)
     tcase_add_test(tc, several_plans_in_a_log);
     tcase_add_test(tc, ids_and_stages_of_every_length_read_as_digits);
     tcase_add_test(tc, outline_join_names_end_at_their_first_word_of_any_length);
+    tcase_add_test(tc, scan_table_names_end_where_a_byte_loop_ends_them);
+    tcase_add_test(tc, state_prefixes_are_the_three_marks_only);
     tcase_add_test(tc, statistics_groups_found_from_the_end_as_a_search_finds_them);
     tcase_add_test(tc, details_lines_told_at_a_glance_end_a_block_where_they_did);
     suite_add_tcase(s, tc);

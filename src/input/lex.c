@@ -260,7 +260,8 @@ void lex_tree_units(const char *s, size_t n, struct lex_prefix *out)
                 i += 3 * count;
             }
             if (count < 16)
-                break; /* the loop below stops at that unit too */
+                /* The unit there is neither: the loop below would stop at it at once. */
+                goto done;
         }
     }
 #endif
@@ -288,6 +289,9 @@ void lex_tree_units(const char *s, size_t n, struct lex_prefix *out)
             break;
         }
     }
+#ifdef __SSE2__
+done:
+#endif
     out->units = (uint32_t)(i / 3);
     out->len = i;
     out->branch = branch;

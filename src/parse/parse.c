@@ -126,6 +126,10 @@ struct parser {
 
     /* formatted details: the open block (its fields are split again on demand: plan.c) */
     bool in_block;
+    bool still_plain;              /* the last line was read in plain details by
+                                      details_line's verdict (one_line's fast path), which
+                                      leaves the state plain_details reads as it was: the
+                                      next line is in plain details too, without asking */
     struct plan_node *block_node;  /* the node it describes, NULL when none or taken */
     const char *block_start, *block_end;
     bool block_aqe;                /* "(N) AdaptiveSparkPlan": its text says isFinalPlan */
@@ -907,6 +911,7 @@ static void give_by_id(struct parser *p)
 
 static void close_plan(struct parser *p)
 {
+    p->still_plain = false;
     if (p->mode == MODE_CODE)
         finish_code(p);
     close_section(p);
@@ -1619,7 +1624,10 @@ static void bare_tree_start(struct parser *p, const struct lex_prefix *pf, const
 /* pf: the line's tree prefix, read by the caller. */
 static void one_line(struct parser *p, struct lex_prefix pf)
 {
-    if (plain_details(p)) {
+    /* (plain_details is 7 tests, on every line of a details list: a line read by the
+       verdicts below leaves them as they were) */
+    if (p->still_plain || plain_details(p)) {
+        p->still_plain = true;
         struct dline_facts f;
         switch (details_line(p->ls, p->le, &pf, p->blank_before,
                              p->block_node && p->n_fields < UINT16_MAX, &f)) {
@@ -1639,6 +1647,7 @@ static void one_line(struct parser *p, struct lex_prefix pf)
         case DL_OTHER:
             break;
         }
+        p->still_plain = false; /* the general rules below may change anything */
     }
     apply_line_depth(p->doc, p->lno, &pf);
     const char *rest = p->ls + pf.len;

@@ -389,6 +389,17 @@ static struct plan_node *node_numbered(const struct document *doc, uint32_t k)
     return k ? (struct plan_node *)(void *)doc->nodes.base + (k - 1) : NULL;
 }
 
+/* plan_node_details_text_line() of the node of number + 1 k (not 0), read from the
+   document's details entries (plan.h: entry i is node i's) at k rather than at the index
+   found again from the node through its section, plan and document: once a details block. */
+static ALWAYS_INLINE uint32_t details_text_line_of(const struct document *doc, uint32_t k)
+{
+    size_t i = k - 1;
+    if (!doc->blocks.base || (i + 1) * sizeof(struct plan_node_block) > doc->blocks.committed)
+        return 0;
+    return ((const struct plan_node_block *)(const void *)doc->blocks.base)[i].text_line;
+}
+
 static uint32_t node_number(const struct plan_node *n)
 {
     return (uint32_t)plan_node_index(n) + 1;
@@ -826,25 +837,26 @@ static void start_block(struct parser *p, int32_t id, bool aqe, int32_t codegen_
     p->block_end = p->le;
     p->block_aqe = aqe;
     p->mode = MODE_DETAILS;
-    struct plan_node *n = ids_get(p, id);
+    uint32_t k = ids_get_number(&p->ids, id);
+    struct plan_node *n = node_numbered(p->doc, k);
     /* Ask for a coming block's node now, so it is in the cache when its header is read (a
        miss a block was a fifth of reading a million details blocks): BLOCK_AHEAD. */
     if (id >= 0 && (size_t)id + BLOCK_AHEAD < p->ids.direct_cap) {
-        uint32_t k = p->ids.direct[id + BLOCK_AHEAD];
-        if (k) {
-            __builtin_prefetch(node_numbered(p->doc, k), 1);
+        uint32_t ahead = p->ids.direct[id + BLOCK_AHEAD];
+        if (ahead) {
+            __builtin_prefetch(node_numbered(p->doc, ahead), 1);
             /* and its details entry, which this test reads below and finish_block writes
                (a wait for it was 3 % of the parser thread's samples on the 1,000,000-
                operator plan) */
             if (p->doc->blocks.base)
                 __builtin_prefetch((const struct plan_node_block *)(const void *)
-                                       p->doc->blocks.base + (k - 1), 1);
+                                       p->doc->blocks.base + (ahead - 1), 1);
         }
     }
     /* A node keeps its first block: a block before this one has ended and written its
        details (the same test as plan_node_details_line(n) != 0, which reads the line map
        only where a line is set). */
-    if (!n || (plan_node_details_text_line(n) && plan_node_details_line(n)))
+    if (!n || (details_text_line_of(p->doc, k) && plan_node_details_line(n)))
         return;
     p->block_node = n;
     p->block_lno = p->lno;

@@ -377,6 +377,10 @@ void plan_node_append_child(struct plan_node *parent, struct plan_node *child);
 void plan_node_append_child_after(struct plan_node *parent, struct plan_node *last,
                                   struct plan_node *child);
 void plan_section_append_root(struct plan_section *s, struct plan_node *root);
+/* plan_node_new, then parent's child after `after` (plan_node_append_child_after) or, parent
+ * NULL, a root of s, then plan_order_node: the builder's one call a node (build_node). */
+struct plan_node *plan_node_place(struct plan_section *s, struct plan_node *parent,
+                                  struct plan_node *after);
 void document_warn(struct document *doc, uint32_t line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

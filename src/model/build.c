@@ -69,16 +69,9 @@ void build_end_section(struct plan_builder *b)
 struct plan_node *build_node(struct plan_builder *b, struct plan_node *parent,
                              struct plan_node *after)
 {
-    struct plan_node *n = b->section ? plan_node_new(b->section) : NULL;
-    if (!n) {
+    struct plan_node *n = b->section ? plan_node_place(b->section, parent, after) : NULL;
+    if (!n)
         b->nomem = true;
-        return NULL;
-    }
-    if (parent)
-        plan_node_append_child_after(parent, after, n);
-    else
-        plan_section_append_root(b->section, n);
-    plan_order_node(b->doc, n);
     return n;
 }
 

@@ -61,8 +61,10 @@ static void store_free(struct plan_store *st);
 /* For the rare half of a function asked once a node (its common half is inlined). */
 #if defined(__GNUC__)
 #define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE __attribute__((always_inline)) inline
 #else
 #define NOINLINE
+#define ALWAYS_INLINE inline
 #endif
 
 /* Documents freed so far: plan_node_detail's per-thread split goes stale when it moves. */
@@ -254,9 +256,9 @@ static bool nodes_store_init(struct document *doc)
                          len >= STORE_BIG_TEXT ? 0 : STORE_SMALL);
 }
 
-struct plan_node *plan_node_new(struct plan_section *s)
+/* plan_node_new's body, inlined into plan_node_place too. */
+static ALWAYS_INLINE struct plan_node *node_new(struct document *doc, struct plan_section *s)
 {
-    struct document *doc = s->plan->doc;
     if (!doc->nodes.base && !nodes_store_init(doc))
         return NULL;
     size_t i = doc->n_nodes_made;
@@ -269,6 +271,11 @@ struct plan_node *plan_node_new(struct plan_section *s)
     n->section = s;
     doc->n_nodes_made++;
     return n;
+}
+
+struct plan_node *plan_node_new(struct plan_section *s)
+{
+    return node_new(s->plan->doc, s);
 }
 
 void plan_nodes_take_back(struct document *doc, size_t mark)
@@ -856,11 +863,11 @@ static void order_end_section(struct document *doc, struct plan_order *o)
     o->section = NULL;
 }
 
-void plan_order_node(struct document *doc, struct plan_node *n)
+/* plan_order_node's body for a node whose parent is known (NULL: a root), inlined into
+ * plan_node_place too. */
+static ALWAYS_INLINE void order_node(struct document *doc, struct plan_order *o,
+                                     struct plan_node *n, struct plan_node *parent)
 {
-    struct plan_order *o = doc->order;
-    if (!o || o->broken)
-        return;
     order_settle(doc, o);
     if (o->broken)
         return;
@@ -877,7 +884,6 @@ void plan_order_node(struct document *doc, struct plan_node *n)
     }
     /* Bound: each node leaves the path once. */
     size_t keep = o->n_path;
-    struct plan_node *parent = plan_node_parent(n);
     while (keep && o->path[keep - 1] != parent)
         keep--;
     if (parent && !keep) {
@@ -894,6 +900,34 @@ void plan_order_node(struct document *doc, struct plan_node *n)
     n->subtree_size = 0;
     o->path[o->n_path++] = n;
     o->n++;
+}
+
+void plan_order_node(struct document *doc, struct plan_node *n)
+{
+    struct plan_order *o = doc->order;
+    if (o && !o->broken)
+        order_node(doc, o, n, plan_node_parent(n));
+}
+
+/* plan_node_new, the link (plan_node_append_child_after or plan_section_append_root) and
+ * plan_order_node in one: the builder's build_node, once a node of every plan read (a
+ * million times for the biggest), paid three calls and reloaded the document, the record
+ * and the node's parent in each (about 60 instructions a node). */
+struct plan_node *plan_node_place(struct plan_section *s, struct plan_node *parent,
+                                  struct plan_node *after)
+{
+    struct document *doc = s->plan->doc;
+    struct plan_node *n = node_new(doc, s);
+    if (!n)
+        return NULL;
+    if (parent)
+        plan_node_append_child_after(parent, after, n);
+    else
+        plan_section_append_root(s, n);
+    struct plan_order *o = doc->order;
+    if (o && !o->broken)
+        order_node(doc, o, n, parent);
+    return n;
 }
 
 void plan_order_plan_begin(struct document *doc)

@@ -126,6 +126,10 @@ struct parser {
 
     /* formatted details: the open block (its fields are split again on demand: plan.c) */
     bool in_block;
+    bool still_plain;              /* the last line was read in plain details by
+                                      details_line's verdict (one_line's fast path), which
+                                      leaves the state plain_details reads as it was: the
+                                      next line is in plain details too, without asking */
     struct plan_node *block_node;  /* the node it describes, NULL when none or taken */
     const char *block_start, *block_end;
     bool block_aqe;                /* "(N) AdaptiveSparkPlan": its text says isFinalPlan */
@@ -383,6 +387,17 @@ static uint32_t *ids_place_grow(struct id_index *x, int32_t id)
 static struct plan_node *node_numbered(const struct document *doc, uint32_t k)
 {
     return k ? (struct plan_node *)(void *)doc->nodes.base + (k - 1) : NULL;
+}
+
+/* plan_node_details_text_line() of the node of number + 1 k (not 0), read from the
+   document's details entries (plan.h: entry i is node i's) at k rather than at the index
+   found again from the node through its section, plan and document: once a details block. */
+static ALWAYS_INLINE uint32_t details_text_line_of(const struct document *doc, uint32_t k)
+{
+    size_t i = k - 1;
+    if (!doc->blocks.base || (i + 1) * sizeof(struct plan_node_block) > doc->blocks.committed)
+        return 0;
+    return ((const struct plan_node_block *)(const void *)doc->blocks.base)[i].text_line;
 }
 
 static uint32_t node_number(const struct plan_node *n)
@@ -822,25 +837,26 @@ static void start_block(struct parser *p, int32_t id, bool aqe, int32_t codegen_
     p->block_end = p->le;
     p->block_aqe = aqe;
     p->mode = MODE_DETAILS;
-    struct plan_node *n = ids_get(p, id);
+    uint32_t k = ids_get_number(&p->ids, id);
+    struct plan_node *n = node_numbered(p->doc, k);
     /* Ask for a coming block's node now, so it is in the cache when its header is read (a
        miss a block was a fifth of reading a million details blocks): BLOCK_AHEAD. */
     if (id >= 0 && (size_t)id + BLOCK_AHEAD < p->ids.direct_cap) {
-        uint32_t k = p->ids.direct[id + BLOCK_AHEAD];
-        if (k) {
-            __builtin_prefetch(node_numbered(p->doc, k), 1);
+        uint32_t ahead = p->ids.direct[id + BLOCK_AHEAD];
+        if (ahead) {
+            __builtin_prefetch(node_numbered(p->doc, ahead), 1);
             /* and its details entry, which this test reads below and finish_block writes
                (a wait for it was 3 % of the parser thread's samples on the 1,000,000-
                operator plan) */
             if (p->doc->blocks.base)
                 __builtin_prefetch((const struct plan_node_block *)(const void *)
-                                       p->doc->blocks.base + (k - 1), 1);
+                                       p->doc->blocks.base + (ahead - 1), 1);
         }
     }
     /* A node keeps its first block: a block before this one has ended and written its
        details (the same test as plan_node_details_line(n) != 0, which reads the line map
        only where a line is set). */
-    if (!n || (plan_node_details_text_line(n) && plan_node_details_line(n)))
+    if (!n || (details_text_line_of(p->doc, k) && plan_node_details_line(n)))
         return;
     p->block_node = n;
     p->block_lno = p->lno;
@@ -907,6 +923,7 @@ static void give_by_id(struct parser *p)
 
 static void close_plan(struct parser *p)
 {
+    p->still_plain = false;
     if (p->mode == MODE_CODE)
         finish_code(p);
     close_section(p);
@@ -1605,7 +1622,10 @@ static void bare_tree_start(struct parser *p, const struct lex_prefix *pf, const
 /* pf: the line's tree prefix, read by the caller. */
 static void one_line(struct parser *p, struct lex_prefix pf)
 {
-    if (plain_details(p)) {
+    /* (plain_details is 7 tests, on every line of a details list: a line read by the
+       verdicts below leaves them as they were) */
+    if (p->still_plain || plain_details(p)) {
+        p->still_plain = true;
         struct dline_facts f;
         switch (details_line(p->ls, p->le, &pf, p->blank_before,
                              p->block_node && p->n_fields < UINT16_MAX, &f)) {
@@ -1625,6 +1645,7 @@ static void one_line(struct parser *p, struct lex_prefix pf)
         case DL_OTHER:
             break;
         }
+        p->still_plain = false; /* the general rules below may change anything */
     }
     apply_line_depth(p->doc, p->lno, &pf);
     const char *rest = p->ls + pf.len;

@@ -12,6 +12,7 @@
 
 #include "sparkplan/analyze.h"
 #include "sparkplan/insight.h"
+#include "sparkplan/namekey.h"
 #include "sparkplan/nodeinfo.h"
 #include "sparkplan/opclass.h"
 #include "sparkplan/rows.h"
@@ -1801,11 +1802,40 @@ START_TEST(a_needle_is_found_at_every_offset_as_a_plain_search_finds_it)
 }
 END_TEST
 
+/* The name caches' short keys (namekey_short: two overlapping 4-byte loads from 4 bytes on)
+ * make the byte loop's word, whatever lies around the key, and namekey_same tells keys that
+ * differ in any one byte. */
+START_TEST(short_name_keys_make_the_byte_loops_word_and_differ_by_any_byte)
+{
+    char buf[32];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (char)(0xA5 ^ (i * 37)); /* bytes around the key that are not the key's */
+    for (size_t n = 0; n < 8; n++) {
+        const char *p = buf + 12;
+        uint64_t loop = 0;
+        for (size_t i = 0; i < n; i++)
+            loop |= (uint64_t)(unsigned char)p[i] << (8 * i);
+        ck_assert_uint_eq(namekey_short(p, n), loop);
+        char a[8], b[8];
+        memcpy(a, p, n);
+        memcpy(b, p, n);
+        ck_assert(namekey_same(a, b, n));
+        ck_assert_uint_eq(namekey_hash(slice_make(a, n)), namekey_hash(slice_make(b, n)));
+        for (size_t i = 0; i < n; i++) {
+            memcpy(b, p, n);
+            b[i] ^= 0x20;
+            ck_assert(!namekey_same(a, b, n));
+        }
+    }
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
     TCase *tc = tcase_create("rules");
     tcase_add_test(tc, a_needle_is_found_at_every_offset_as_a_plain_search_finds_it);
+    tcase_add_test(tc, short_name_keys_make_the_byte_loops_word_and_differ_by_any_byte);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
     tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);
     tcase_add_test(tc, lists_and_schemas_are_counted_to_their_closing_bracket);

@@ -1830,12 +1830,41 @@ START_TEST(short_name_keys_make_the_byte_loops_word_and_differ_by_any_byte)
 }
 END_TEST
 
+/* op_counter counts joins by strategy only: their names (op_summary's joins, read for the
+ * explorer's header line) cost a look at each join's text the summary never shows. */
+START_TEST(the_counter_counts_joins_by_strategy_without_their_names)
+{
+    struct document *doc = tu_parse("== Physical Plan ==\n"
+                                    "*(3) SortMergeJoin [a#1], [b#2], Inner\n"
+                                    ":- *(1) Sort [a#1 ASC NULLS FIRST], false, 0\n"
+                                    ":  +- Exchange hashpartitioning(a#1, 200)\n"
+                                    ":     +- *(1) Scan ExistingRDD[a#1]\n"
+                                    "+- *(2) Sort [b#2 ASC NULLS FIRST], false, 0\n"
+                                    "   +- Exchange hashpartitioning(b#2, 200)\n"
+                                    "      +- *(2) Scan ExistingRDD[b#2]\n");
+    const struct plan_section *s = doc->first_plan->first_section;
+    struct op_summary want;
+    ck_assert(op_summary_compute(&want, s, 0, s->n_nodes));
+    ck_assert_uint_eq(want.n_join_kinds, 1);
+    struct op_counter k = {0};
+    for (uint32_t i = 0; i < s->n_nodes; i++)
+        op_counter_node(&k, plan_section_node(s, i));
+    ck_assert(op_counter_finish(&k));
+    ck_assert_uint_eq(k.sum.join_strategies[JOIN_SORT_MERGE], 1);
+    ck_assert_mem_eq(k.sum.join_strategies, want.join_strategies, sizeof want.join_strategies);
+    ck_assert_uint_eq(k.sum.n_join_kinds, 0);
+    ck_assert_uint_eq(k.sum.nodes, want.nodes);
+    document_free(doc);
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
     TCase *tc = tcase_create("rules");
     tcase_add_test(tc, a_needle_is_found_at_every_offset_as_a_plain_search_finds_it);
     tcase_add_test(tc, short_name_keys_make_the_byte_loops_word_and_differ_by_any_byte);
+    tcase_add_test(tc, the_counter_counts_joins_by_strategy_without_their_names);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
     tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);
     tcase_add_test(tc, lists_and_schemas_are_counted_to_their_closing_bracket);

@@ -1858,6 +1858,45 @@ START_TEST(the_counter_counts_joins_by_strategy_without_their_names)
 }
 END_TEST
 
+/* A details field's value as node_field gives it: most need nothing done (strip_count_prefix
+ * answers those inline); a blank or a ':' in front, or a "[N]:" count, are still taken off. */
+START_TEST(details_values_keep_their_stripping_where_they_need_it)
+{
+    struct document *doc = tu_parse("== Physical Plan ==\n"
+                                    "* ColumnarToRow (2)\n"
+                                    "+- Scan parquet db.t (1)\n"
+                                    "\n\n"
+                                    "(1) Scan parquet db.t\n"
+                                    "Output [2]: [a#1, b#2]\n"
+                                    "Batched: true\n"
+                                    "Spaced:   [x]\n"
+                                    "Tabbed: \t[y]\n"
+                                    "Colon: : [z]\n"
+                                    "Counted: [3]: [w]\n"
+                                    "Bracket: [4x]\n"
+                                    "ReadSchema: struct<a:int,b:int>\n"
+                                    "\n"
+                                    "(2) ColumnarToRow [codegen id : 1]\n"
+                                    "Input [2]: [a#1, b#2]\n");
+    const struct plan_section *s = doc->first_plan->first_section;
+    const struct plan_node *scan = NULL;
+    for (uint32_t i = 0; i < s->n_nodes; i++)
+        if (plan_section_node(s, i)->n_details && plan_section_node(s, i)->id == 1)
+            scan = plan_section_node(s, i);
+    ck_assert_ptr_nonnull(scan);
+    static const char *const want[][2] = {
+        {"Output", "[a#1, b#2]"}, {"Batched", "true"}, {"Spaced", "[x]"}, {"Tabbed", "[y]"},
+        {"Colon", "[z]"}, {"Counted", "[w]"}, {"Bracket", "[4x]"},
+        {"ReadSchema", "struct<a:int,b:int>"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        struct slice v = node_field(scan, want[i][0]);
+        ck_assert_msg(slice_eq_cstr(v, want[i][1]), "%s: \"%.*s\"", want[i][0], (int)v.len, v.ptr);
+    }
+    document_free(doc);
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
@@ -1865,6 +1904,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, a_needle_is_found_at_every_offset_as_a_plain_search_finds_it);
     tcase_add_test(tc, short_name_keys_make_the_byte_loops_word_and_differ_by_any_byte);
     tcase_add_test(tc, the_counter_counts_joins_by_strategy_without_their_names);
+    tcase_add_test(tc, details_values_keep_their_stripping_where_they_need_it);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
     tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);
     tcase_add_test(tc, lists_and_schemas_are_counted_to_their_closing_bracket);

@@ -12,6 +12,7 @@
 
 #include "sparkplan/analyze.h"
 #include "sparkplan/insight.h"
+#include "sparkplan/namekey.h"
 #include "sparkplan/nodeinfo.h"
 #include "sparkplan/opclass.h"
 #include "sparkplan/rows.h"
@@ -1801,11 +1802,109 @@ START_TEST(a_needle_is_found_at_every_offset_as_a_plain_search_finds_it)
 }
 END_TEST
 
+/* The name caches' short keys (namekey_short: two overlapping 4-byte loads from 4 bytes on)
+ * make the byte loop's word, whatever lies around the key, and namekey_same tells keys that
+ * differ in any one byte. */
+START_TEST(short_name_keys_make_the_byte_loops_word_and_differ_by_any_byte)
+{
+    char buf[32];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (char)(0xA5 ^ (i * 37)); /* bytes around the key that are not the key's */
+    for (size_t n = 0; n < 8; n++) {
+        const char *p = buf + 12;
+        uint64_t loop = 0;
+        for (size_t i = 0; i < n; i++)
+            loop |= (uint64_t)(unsigned char)p[i] << (8 * i);
+        ck_assert_uint_eq(namekey_short(p, n), loop);
+        char a[8], b[8];
+        memcpy(a, p, n);
+        memcpy(b, p, n);
+        ck_assert(namekey_same(a, b, n));
+        ck_assert_uint_eq(namekey_hash(slice_make(a, n)), namekey_hash(slice_make(b, n)));
+        for (size_t i = 0; i < n; i++) {
+            memcpy(b, p, n);
+            b[i] ^= 0x20;
+            ck_assert(!namekey_same(a, b, n));
+        }
+    }
+}
+END_TEST
+
+/* op_counter counts joins by strategy only: their names (op_summary's joins, read for the
+ * explorer's header line) cost a look at each join's text the summary never shows. */
+START_TEST(the_counter_counts_joins_by_strategy_without_their_names)
+{
+    struct document *doc = tu_parse("== Physical Plan ==\n"
+                                    "*(3) SortMergeJoin [a#1], [b#2], Inner\n"
+                                    ":- *(1) Sort [a#1 ASC NULLS FIRST], false, 0\n"
+                                    ":  +- Exchange hashpartitioning(a#1, 200)\n"
+                                    ":     +- *(1) Scan ExistingRDD[a#1]\n"
+                                    "+- *(2) Sort [b#2 ASC NULLS FIRST], false, 0\n"
+                                    "   +- Exchange hashpartitioning(b#2, 200)\n"
+                                    "      +- *(2) Scan ExistingRDD[b#2]\n");
+    const struct plan_section *s = doc->first_plan->first_section;
+    struct op_summary want;
+    ck_assert(op_summary_compute(&want, s, 0, s->n_nodes));
+    ck_assert_uint_eq(want.n_join_kinds, 1);
+    struct op_counter k = {0};
+    for (uint32_t i = 0; i < s->n_nodes; i++)
+        op_counter_node(&k, plan_section_node(s, i));
+    ck_assert(op_counter_finish(&k));
+    ck_assert_uint_eq(k.sum.join_strategies[JOIN_SORT_MERGE], 1);
+    ck_assert_mem_eq(k.sum.join_strategies, want.join_strategies, sizeof want.join_strategies);
+    ck_assert_uint_eq(k.sum.n_join_kinds, 0);
+    ck_assert_uint_eq(k.sum.nodes, want.nodes);
+    document_free(doc);
+}
+END_TEST
+
+/* A details field's value as node_field gives it: most need nothing done (strip_count_prefix
+ * answers those inline); a blank or a ':' in front, or a "[N]:" count, are still taken off. */
+START_TEST(details_values_keep_their_stripping_where_they_need_it)
+{
+    struct document *doc = tu_parse("== Physical Plan ==\n"
+                                    "* ColumnarToRow (2)\n"
+                                    "+- Scan parquet db.t (1)\n"
+                                    "\n\n"
+                                    "(1) Scan parquet db.t\n"
+                                    "Output [2]: [a#1, b#2]\n"
+                                    "Batched: true\n"
+                                    "Spaced:   [x]\n"
+                                    "Tabbed: \t[y]\n"
+                                    "Colon: : [z]\n"
+                                    "Counted: [3]: [w]\n"
+                                    "Bracket: [4x]\n"
+                                    "ReadSchema: struct<a:int,b:int>\n"
+                                    "\n"
+                                    "(2) ColumnarToRow [codegen id : 1]\n"
+                                    "Input [2]: [a#1, b#2]\n");
+    const struct plan_section *s = doc->first_plan->first_section;
+    const struct plan_node *scan = NULL;
+    for (uint32_t i = 0; i < s->n_nodes; i++)
+        if (plan_section_node(s, i)->n_details && plan_section_node(s, i)->id == 1)
+            scan = plan_section_node(s, i);
+    ck_assert_ptr_nonnull(scan);
+    static const char *const want[][2] = {
+        {"Output", "[a#1, b#2]"}, {"Batched", "true"}, {"Spaced", "[x]"}, {"Tabbed", "[y]"},
+        {"Colon", "[z]"}, {"Counted", "[w]"}, {"Bracket", "[4x]"},
+        {"ReadSchema", "struct<a:int,b:int>"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        struct slice v = node_field(scan, want[i][0]);
+        ck_assert_msg(slice_eq_cstr(v, want[i][1]), "%s: \"%.*s\"", want[i][0], (int)v.len, v.ptr);
+    }
+    document_free(doc);
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
     TCase *tc = tcase_create("rules");
     tcase_add_test(tc, a_needle_is_found_at_every_offset_as_a_plain_search_finds_it);
+    tcase_add_test(tc, short_name_keys_make_the_byte_loops_word_and_differ_by_any_byte);
+    tcase_add_test(tc, the_counter_counts_joins_by_strategy_without_their_names);
+    tcase_add_test(tc, details_values_keep_their_stripping_where_they_need_it);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
     tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);
     tcase_add_test(tc, lists_and_schemas_are_counted_to_their_closing_bracket);

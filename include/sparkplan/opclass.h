@@ -106,7 +106,8 @@ void op_summary_stop(struct op_summary_run *run);
  * counts (all but the subtrees of replaced Initial Plans), in any order and split over any
  * number of counters; op_counter_merge adds one counter into another (and frees it), and
  * op_counter_finish sets sum.stages (0 when memory ran out, then it returns 0) and frees the
- * counter's memory.  sum.joins (by name) is not merged: read join_strategies. */
+ * counter's memory.  sum.joins (by name) is not counted (n_join_kinds stays 0): read
+ * join_strategies. */
 struct op_counter {
     struct op_summary sum;
     uint8_t *bits;          /* stage ids that start a stage, as a bitmap (malloc) */

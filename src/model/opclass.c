@@ -250,9 +250,11 @@ static enum op_class summary_class(const struct plan_node *n, enum op_class c,
     }
 }
 
-/* op_summary_add with e = node_entry(n), when the caller has it. */
+/* op_summary_add with e = node_entry(n), when the caller has it.  by_name: count the joins
+ * by name too (sum->joins: each join's name read and compared); op_counter's caller reads
+ * the joins by strategy only, and a join's name cost about 400 instructions. */
 static void summary_add(struct op_summary *sum, const struct plan_node *n, enum op_class c,
-                        const struct catalog_entry *e)
+                        const struct catalog_entry *e, bool by_name)
 {
     if (c == OP_LABEL)
         return;  /* "== Final Plan ==" is a heading, not an operator */
@@ -271,6 +273,8 @@ static void summary_add(struct op_summary *sum, const struct plan_node *n, enum 
         break;
     case OP_JOIN: {
         sum->join_strategies[strategy]++;
+        if (!by_name)
+            break;
         char name[sizeof sum->joins[0].name];
         join_kind_name(n, name, sizeof name);
         unsigned k = 0;
@@ -297,7 +301,7 @@ void op_summary_add(struct op_summary *sum, const struct plan_node *n, enum op_c
     /* summary_class reads the entry of exchanges and joins only */
     bool asks = c == OP_SHUFFLE || c == OP_BROADCAST || c == OP_SHUFFLE_REUSED ||
                 c == OP_BROADCAST_REUSED || c == OP_JOIN;
-    summary_add(sum, n, c, asks ? node_entry(n) : NULL);
+    summary_add(sum, n, c, asks ? node_entry(n) : NULL, true);
 }
 
 void op_summary_start(struct op_summary_run *run, const struct plan_section *s, uint32_t begin,
@@ -386,7 +390,8 @@ static enum op_class word_and_class(const struct plan_node *n, struct slice *wor
  * node of a simplified tree.  first: n is the first node of the counted range (it starts a
  * stage whatever its parent).  op_summary_more and op_counter_node both count through it. */
 static const struct catalog_entry *count_node(struct op_summary *sum, const struct plan_node *n,
-                                              bool first, int32_t *start_id, uint32_t *unnumbered)
+                                              bool first, int32_t *start_id, uint32_t *unnumbered,
+                                              bool by_name)
 {
     bool start = n->stage >= 0 && (first || !plan_node_parent(n) ||
                                    plan_node_parent(n)->stage != n->stage);
@@ -406,7 +411,7 @@ static const struct catalog_entry *count_node(struct op_summary *sum, const stru
         ++*unnumbered;
     else if (n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"))
         ++*unnumbered;
-    summary_add(sum, n, cls, e);
+    summary_add(sum, n, cls, e, by_name);
     return e;
 }
 
@@ -424,7 +429,7 @@ int op_summary_more(struct op_summary_run *run, uint32_t budget)
             continue;
         }
         int32_t id;
-        count_node(sum, n, i == run->begin, &id, &run->unnumbered);
+        count_node(sum, n, i == run->begin, &id, &run->unnumbered, true);
         if (id > 0 && run->starts)
             run->starts[run->n_starts++] = id;
     }
@@ -480,7 +485,7 @@ enum sp_status op_summary_compute_cancellable(struct op_summary *sum, const stru
 const struct catalog_entry *op_counter_node(struct op_counter *c, const struct plan_node *n)
 {
     int32_t id;
-    const struct catalog_entry *e = count_node(&c->sum, n, false, &id, &c->unnumbered);
+    const struct catalog_entry *e = count_node(&c->sum, n, false, &id, &c->unnumbered, false);
     if (id <= 0 || c->failed)
         return e;
     if ((uint32_t)id < COUNTER_BITMAP_IDS) {

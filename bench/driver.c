@@ -142,6 +142,10 @@ static int cmd_parse(const char *path)
         return 1;
     }
     document_free(doc);
+    if (getenv("SPBENCH_VERBOSE"))
+        fprintf(stderr, "spbench: plans from a second parse: %zu, details blocks from a "
+                        "second reader: %zu\n",
+                parse_tail_plans_taken(), parse_split_blocks_taken());
     return 0;
 }
 

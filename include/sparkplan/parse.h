@@ -9,6 +9,7 @@
 #ifndef SPARKPLAN_PARSE_H
 #define SPARKPLAN_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sparkplan/plan.h"
@@ -46,5 +47,33 @@ size_t parse_split_point(const struct parse_split *sp);
 size_t parse_split_taken(const struct parse_split *sp);
 /* Blocks parse_document took from readers in this process so far (tests: the loader split). */
 size_t parse_split_blocks_taken(void);
+
+/* A big text read in two parts at once (issue 17): a pasted corpus holds thousands of plans,
+ * and once clean-up has written its text the parse is most of the load.  A second thread
+ * parses the text from a cut on (a line where a parser starts afresh: "== Parsed Logical
+ * Plan ==", "== Physical Plan ==" or "-- !query" at column 0, at or after byte `from`,
+ * within 4 MB) into a document of its own, while parse_document reads up to the cut; there,
+ * when its state leads to the one the second thread started from (the open plan closes,
+ * nothing of it carries over), it appends the second thread's plans, nodes and warnings to
+ * its own (document_append) and stops.  Else it reads on alone.  The model is the same
+ * either way, byte for byte.
+ *
+ *     struct parse_tail *t = parse_tail_new(doc, from);   (NULL: no cut)
+ *     thread 2: parse_tail_read(t);
+ *     thread 1: doc->parse_tail = t; parse_document(doc, err);   (waits for the second
+ *                                                                  thread at the cut)
+ *     both done: parse_tail_free(t);
+ * parse_tail_read may also run before parse_document on the same thread (tests).  It reads
+ * doc's source (text, line map, depths) and nothing else of doc: the source must stay
+ * until parse_tail_free. */
+struct parse_tail;
+struct parse_tail *parse_tail_new(struct document *doc, size_t from);
+void parse_tail_read(struct parse_tail *t);
+void parse_tail_free(struct parse_tail *t);
+/* The cut (a byte of the text), and whether parse_document appended the second part. */
+size_t parse_tail_cut(const struct parse_tail *t);
+bool parse_tail_taken(const struct parse_tail *t);
+/* Plans appended from second parts in this process so far (tests: the loader's cut). */
+size_t parse_tail_plans_taken(void);
 
 #endif

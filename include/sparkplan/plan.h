@@ -235,6 +235,10 @@ struct document {
        a second thread (parse.h, parse_split_*); parse_document takes what it read when it
        gets to that place in the state the reader assumed.  The caller owns it. */
     struct parse_split *parse_split;
+    /* Additive (issue 17): when set, the end of a big text parsed by a second thread from a
+       cut (parse.h, parse_tail_*); parse_document appends its plans when it gets to the cut
+       in the state the second thread assumed.  The caller owns it. */
+    struct parse_tail *parse_tail;
     /* The builder's record of the nodes in the order it made them (plan_order_*, for
        build.c): while every node goes in in pre-order, depths, pre-order numbers and subtree
        sizes are set as the nodes are made, still in the cache, and document_finish does not
@@ -413,6 +417,16 @@ void plan_order_enable(bool on);
  * not one stretch of the store), by_id and input order.
  * Iterative, linear.  Returns false on allocation failure. */
 bool document_finish(struct document *doc);
+
+/* Appends the plans, sections, nodes and warnings of part to doc's, in that order, as if
+ * doc's reader had gone on to make them (issue 17: the second half of a big text read on a
+ * second thread, parse.h's parse_tail_*).  Both were read from the same text (the same
+ * doc->src.text: their slices and line numbers hold as they are) and neither is finished.
+ * Nodes are copied into doc's store (tree links are offsets between nodes: they hold) and
+ * what points to them is moved (sections' roots, plans' by_id); part's arena becomes doc's.
+ * part keeps nothing of it: free it after.  False (doc untouched) when out of memory or the
+ * texts differ. */
+bool document_append(struct document *doc, struct document *part);
 
 /* Bytes the model holds: its arena, the nodes made and their details blocks (for the
  * benchmark and the tests that keep the model small). */

@@ -425,19 +425,22 @@ static NOINLINE bool block_set_far(struct document *doc, struct plan_node_block 
     return true;
 }
 
+/* The blocks' store, beside the nodes' (made with the first block). */
+static bool blocks_store_init(struct document *doc)
+{
+    size_t bytes = doc->nodes.reserved / sizeof(struct plan_node) * sizeof(struct plan_node_block);
+    /* A big text's blocks start in 64 KB steps too: a plan of many small sections (the
+       subqueries of a formatted plan) may have a block or two, not 2 MB of them. */
+    size_t small = doc->nodes.small ? doc->nodes.small : BLOCKS_FIRST_SMALL;
+    return doc->nodes.in_arena ? store_in_arena(doc, &doc->blocks, bytes)
+                               : store_reserve(&doc->blocks, bytes, small);
+}
+
 bool plan_node_set_details(struct plan_node *n, struct slice text, uint32_t text_line)
 {
     struct document *doc = n->section->plan->doc;
-    if (!doc->blocks.base) {
-        size_t bytes =
-            doc->nodes.reserved / sizeof(struct plan_node) * sizeof(struct plan_node_block);
-        /* A big text's blocks start in 64 KB steps too: a plan of many small sections (the
-           subqueries of a formatted plan) may have a block or two, not 2 MB of them. */
-        size_t small = doc->nodes.small ? doc->nodes.small : BLOCKS_FIRST_SMALL;
-        if (!(doc->nodes.in_arena ? store_in_arena(doc, &doc->blocks, bytes)
-                                  : store_reserve(&doc->blocks, bytes, small)))
-            return false;
-    }
+    if (!doc->blocks.base && !blocks_store_init(doc))
+        return false;
     size_t i = plan_node_index(n);
     if (!store_commit(&doc->blocks, (i + 1) * sizeof(struct plan_node_block)))
         return false;
@@ -1012,6 +1015,145 @@ bool document_finish(struct document *doc)
     /* Nodes are made in input order almost always: the store is then all_nodes_. */
     if ((!sorted || in_store != doc->n_nodes_made) && !set_all_nodes_(doc, sorted))
         return false;
+    return true;
+}
+
+/* ---- appending a document read from the same text ------------------------------------ */
+
+/* The record after `part`'s nodes were appended to doc's (from index n0): what it would be
+ * had doc's builder made them.  doc's last section ends (the part's first plan would have
+ * ended it); the part's record follows, its indices moved by n0.  False when either record
+ * cannot answer: the walk then finishes the whole document. */
+static bool order_append(struct document *doc, struct document *part, size_t n0)
+{
+    struct plan_order *o = doc->order, *q = part->order;
+    if (!o || !q || o->broken || q->broken || o->ids || q->ids || o->n != n0 ||
+        q->n != part->n_nodes_made)
+        return false;
+    order_settle(doc, o);
+    order_end_section(doc, o);
+    struct plan_node *base = node_base(doc);
+    if (q->n_path > o->cap_path &&
+        !grow_array((void **)&o->path, &o->cap_path, q->n_path, sizeof *o->path))
+        return false;
+    /* Bound: the part's open path. */
+    for (size_t k = 0; k < q->n_path; k++)
+        o->path[k] = base + n0 + (size_t)(q->path[k] - node_base(part));
+    o->n_path = q->n_path;
+    if (o->first_unsorted == SIZE_MAX && q->n && n0 && compare_nodes(&base[n0 - 1], &base[n0]) > 0)
+        o->first_unsorted = n0;
+    if (o->first_unsorted == SIZE_MAX && q->first_unsorted != SIZE_MAX)
+        o->first_unsorted = n0 + q->first_unsorted;
+    o->n = n0 + q->n;
+    o->settled = n0 + q->settled;
+    o->section = q->section;
+    o->sec_start = n0 + q->sec_start;
+    o->plan_mark = n0 + q->plan_mark;
+    return true;
+}
+
+/* A node of part's store, at its place in doc's (from index n0). */
+static struct plan_node *moved_node(const struct document *doc, const struct document *part,
+                                    size_t n0, const struct plan_node *n)
+{
+    return n ? node_base(doc) + n0 + (size_t)(n - node_base(part)) : NULL;
+}
+
+bool document_append(struct document *doc, struct document *part)
+{
+    size_t n0 = doc->n_nodes_made, m = part->n_nodes_made;
+    if (doc->src.text != part->src.text || doc->src.text_len != part->src.text_len ||
+        n0 + m >= UINT32_MAX)
+        return false;
+    /* The nodes, their blocks and what the offsets could not reach. */
+    if (m && !doc->nodes.base && !nodes_store_init(doc))
+        return false;
+    if (m && !store_commit(&doc->nodes, (n0 + m) * sizeof(struct plan_node)))
+        return false;
+    size_t part_blocks = part->blocks.base ? part->blocks.committed / sizeof(struct plan_node_block) : 0;
+    if (part_blocks > m)
+        part_blocks = m;
+    if (part_blocks && ((!doc->blocks.base && !blocks_store_init(doc)) ||
+                        !store_commit(&doc->blocks, (n0 + part_blocks) * sizeof(struct plan_node_block))))
+        return false;
+    if (part->n_far) {
+        size_t cap = doc->cap_far;
+        if (!grow_array((void **)&doc->far_, &cap, (size_t)doc->n_far + part->n_far,
+                        sizeof *doc->far_) ||
+            cap > UINT32_MAX)
+            return false;
+        doc->cap_far = (uint32_t)cap;
+    }
+    if (part->n_far_blocks) {
+        size_t cap = doc->cap_far_blocks;
+        if (!grow_array((void **)&doc->far_blocks, &cap,
+                        (size_t)doc->n_far_blocks + part->n_far_blocks, sizeof *doc->far_blocks) ||
+            cap >= UINT32_MAX)
+            return false;
+        doc->cap_far_blocks = (uint32_t)cap;
+    }
+    struct plan_node *to = node_base(doc) + n0;
+    /* Tree links are offsets between nodes of one store: they hold in the copy. */
+    if (m)
+        memcpy(to, node_base(part), m * sizeof *to);
+    if (part_blocks)
+        memcpy((struct plan_node_block *)(void *)doc->blocks.base + n0, part->blocks.base,
+               part_blocks * sizeof(struct plan_node_block));
+    if (part->n_far) {
+        memcpy(doc->far_ + doc->n_far, part->far_, part->n_far * sizeof *doc->far_);
+        /* Bound: the part's nodes, once (only when some were kept aside). */
+        for (size_t i = 0; i < m; i++)
+            if (to[i].name_len_ == PLAN_NAME_FAR)
+                to[i].text_off_ += doc->n_far;
+        doc->n_far += part->n_far;
+    }
+    if (part->n_far_blocks) {
+        memcpy(doc->far_blocks + doc->n_far_blocks, part->far_blocks,
+               part->n_far_blocks * sizeof *doc->far_blocks);
+        struct plan_node_block *b = (struct plan_node_block *)(void *)doc->blocks.base + n0;
+        for (size_t i = 0; i < part_blocks; i++) /* bound: the part's blocks, once */
+            if (b[i].off && b[i].len == UINT32_MAX)
+                b[i].off += doc->n_far_blocks;
+        doc->n_far_blocks += part->n_far_blocks;
+    }
+    bool ordered = order_append(doc, part, n0);
+    doc->n_nodes_made = n0 + m;
+    /* Plans and sections stay where they are (the part's arena becomes doc's); what points
+       to nodes moves with them. */
+    for (struct plan *p = part->first_plan; p; p = p->next) {
+        p->doc = doc;
+        for (uint32_t k = 0; k < p->by_id_len; k++) /* bound: the plan's ids, once */
+            if (p->by_id[k])
+                p->by_id[k] += (uint32_t)n0;
+        for (struct plan_section *s = p->first_section; s; s = s->next) {
+            s->first_root = moved_node(doc, part, n0, s->first_root);
+            s->last_root = moved_node(doc, part, n0, s->last_root);
+            s->first_node = moved_node(doc, part, n0, s->first_node);
+        }
+    }
+    if (part->first_plan) {
+        if (doc->last_plan)
+            doc->last_plan->next = part->first_plan;
+        else
+            doc->first_plan = part->first_plan;
+        doc->last_plan = part->last_plan;
+        doc->n_plans += part->n_plans;
+    }
+    if (part->first_warning) {
+        if (doc->last_warning)
+            doc->last_warning->next = part->first_warning;
+        else
+            doc->first_warning = part->first_warning;
+        doc->last_warning = part->last_warning;
+        doc->n_warnings += part->n_warnings;
+    }
+    part->first_plan = part->last_plan = NULL;
+    part->n_plans = 0;
+    part->first_warning = part->last_warning = NULL;
+    part->n_warnings = 0;
+    arena_adopt(&doc->arena, &part->arena);
+    if (!ordered)
+        plan_order_discard(doc);
     return true;
 }
 

@@ -143,7 +143,13 @@ struct parser {
 
     uint32_t field_warnings, field_warnings_dropped;
     bool warned_big_number;    /* an id or stage past 32 bits was reported */
+    /* The second part of a cut text (parse_tail): the warnings the whole parse makes only
+       depending on what came before the cut (hidden fields past the first 20, a second big
+       number) are all made, and noted for tail_append to keep or drop. */
+    struct parse_tail *tail;
 };
+
+static void tail_note_warning(struct parser *p, uint32_t n_warnings_before, bool big_number);
 
 static uint32_t orig_line(struct parser *p, uint32_t text_line)
 {
@@ -158,9 +164,12 @@ static int32_t small_number(struct parser *p, int32_t v, uint32_t lno)
         return v;
     if (!p->warned_big_number) {
         p->warned_big_number = true;
+        uint32_t before = p->doc->n_warnings;
         document_warn(p->doc, orig_line(p, lno),
                       "an operator id or codegen stage beyond 32 bits is not one Spark prints: "
                       "kept as text, no details attached by it");
+        if (p->tail)
+            tail_note_warning(p, before, true);
     }
     return -1;
 }
@@ -189,11 +198,14 @@ static void report_truncation_found(struct parser *p, long f, long c, uint32_t l
     if (f >= 0) {
         if (node)
             node->flags |= NODE_TRUNCATED;
-        if (p->field_warnings < MAX_FIELD_WARNINGS) {
+        if (p->field_warnings < MAX_FIELD_WARNINGS || p->tail) {
             p->field_warnings++;
+            uint32_t before = p->doc->n_warnings;
             document_warn(p->doc, orig_line(p, lno),
                           "%ld more fields not shown: raise spark.sql.debug.maxToStringFields",
                           f);
+            if (p->tail)
+                tail_note_warning(p, before, false);
         } else {
             p->field_warnings_dropped++;
         }
@@ -2099,27 +2111,412 @@ static const char *split_take(struct parser *p, struct parse_split *sp)
     return base + sp->stop_off;
 }
 
-enum sp_status parse_document(struct document *doc, struct diag *err)
+/* ---- the parser's start, its line step and its end -------------------------------------- */
+
+static void parser_start(struct parser *p, struct document *doc)
 {
-    struct parser p;
-    memset(&p, 0, sizeof p);
-    p.doc = doc;
-    build_init(&p.b, doc);
+    memset(p, 0, sizeof *p);
+    p->doc = doc;
+    build_init(&p->b, doc);
     /* Nodes go in in pre-order here: the model is finished from the builder's record, and
        each plan's by_id is the parser's id index (give_by_id). */
     if (plan_order_begin(doc))
         doc->by_id_from_reader = true;
     /* And each is a line of the text (a tree line, a label, a details header). */
     plan_nodes_are_lines(doc);
-    p.status = SP_OK;
-    p.plan_max_order = -1;
-    p.top = -1;
+    p->status = SP_OK;
+    p->plan_max_order = -1;
+    p->top = -1;
+}
+
+/* Reads the line at s; returns where the next one starts. */
+static ALWAYS_INLINE const char *parse_line(struct parser *p, const char *s, const char *end)
+{
+    struct text_line l;
+    read_line(s, end, &l);
+    p->ls = l.ls;
+    p->le = l.le;
+    p->maybe_dot = l.maybe_dot;
+    p->lno++;
+    one_line(p, l.pf);
+    if (!p->blank_before) {
+        p->prev_ls = p->ls;
+        p->prev_le = p->le;
+    }
+    return l.next;
+}
+
+/* The end of the text: the open plan closes; the parser's own memory goes. */
+static void parser_end(struct parser *p)
+{
+    if (p->mode == MODE_CODE)
+        finish_code(p);
+    close_plan(p);
+    build_free(&p->b);
+    free(p->stack);
+    free(p->last_child);
+    free(p->mark_col);
+    free(p->regions);
+    ids_reset(&p->ids);
+}
+
+/* ---- a big text's end, parsed on a second thread (parse.h) ----------------------------- */
+
+/* The cut is a line that makes a parser forget the plan it was reading: a header that opens
+   a new plan ("== Parsed Logical Plan ==", "== Physical Plan ==": header(), when the open
+   plan has a section of the same order or later, or none) or "-- !query" (a golden file's
+   next query: header() closes the plan and starts over).  What a parser carries past such a
+   line is little, and the second thread starts with it as a fresh parser has it: no plan,
+   no section, no tree, no details block, no code, not in a query's SQL nor an analysis
+   block, no log record on the line before, the query of a golden file unknown (a plan it
+   opens before its own "-- !query" gets the first thread's: tail_fix_query), warnings about
+   hidden fields and big numbers counted apart.  The first thread checks, when it gets to
+   the cut, that its own state leads to the same (tail_state_fits); else the second part is
+   thrown away and it reads on. */
+struct parse_tail {
+    struct document *doc;          /* the whole text's document (its source is borrowed) */
+    const char *text;
+    size_t len, cut;               /* the cut: the start of the cut line */
+    enum head_kind head;           /* the cut line's header */
+    struct document *part;         /* the second thread's plans, from the cut on */
+    enum sp_status status;
+    /* The part's warnings about hidden fields and big numbers, in the order made (the
+       parser's tail_note_warning): the whole parse makes the first 20 of the first and the
+       first of the second, counting the first thread's. */
+    struct tail_warning {
+        struct plan_warning *w;
+        bool big_number;
+    } *warns;
+    size_t n_warns, cap_warns;
+    bool taken;                    /* parse_document appended the part */
+    atomic_int abandon;            /* the first thread will not take it: stop */
+    bool done;                     /* under mu */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+
+/* How far past the place asked a cut is looked for (a pasted corpus has a header every
+   few KB; a text without any in this reach is read whole by one thread). */
+#define TAIL_LOOK_BYTES ((size_t)4 << 20)
+
+/* A plan opened by the second thread before its own "-- !query" has the query of the
+   first thread's last one: its query points here until tail_fix_query sets it. */
+static const char tail_query_unknown[1];
+
+/* The header a line at column 0 starts, as one_line reads it (HEAD_NONE: none); only the
+   three that can cut. */
+static enum head_kind cut_header(const char *ls, const char *le)
+{
+    struct lex_prefix pf;
+    size_t n = (size_t)(le - ls);
+    lex_tree_prefix(ls, n, &pf);
+    if (!pf.spaces_only || pf.len)
+        return HEAD_NONE;
+    enum head_kind h = lex_header(ls, n);
+    if (h == HEAD_PARSED || h == HEAD_PHYSICAL)
+        return h;
+    /* "-- !query" alone: the next query's SQL follows (header: in_query). */
+    if (h == HEAD_QUERY_MARK && n == 9)
+        return h;
+    return HEAD_NONE;
+}
+
+struct parse_tail *parse_tail_new(struct document *doc, size_t from)
+{
+    const char *text = doc->src.text;
+    size_t len = doc->src.text_len;
+    if (!text || from >= len || len >= UINT32_MAX)
+        return NULL;
+    const char *end = text + len, *s = text + (from ? from - 1 : 0);
+    const char *stop = len - from > TAIL_LOOK_BYTES ? text + from + TAIL_LOOK_BYTES : end;
+    const char *at = NULL;
+    enum head_kind head = HEAD_NONE;
+    /* A line start after a '\n' (the first line is no cut: the first thread would read
+       nothing).  Bound: each round moves past a line end, up to TAIL_LOOK_BYTES. */
+    while (s < stop && (s = memchr(s, '\n', (size_t)(stop - s))) != NULL) {
+        const char *ls = s + 1;
+        s = ls;
+        if (ls >= end || (*ls != '=' && *ls != '-'))
+            continue;
+        const char *nl = memchr(ls, '\n', (size_t)(end - ls));
+        const char *le = nl ? nl : end;
+        if (le > ls && le[-1] == '\r')
+            le--;
+        if ((head = cut_header(ls, le)) != HEAD_NONE) {
+            at = ls;
+            break;
+        }
+    }
+    if (!at)
+        return NULL;
+    struct parse_tail *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->doc = doc;
+    t->text = text;
+    t->len = len;
+    t->cut = (size_t)(at - text);
+    t->head = head;
+    t->status = SP_OK;
+    atomic_init(&t->abandon, 0);
+    if (pthread_mutex_init(&t->mu, NULL) != 0) {
+        free(t);
+        return NULL;
+    }
+    if (pthread_cond_init(&t->cv, NULL) != 0) {
+        pthread_mutex_destroy(&t->mu);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* The warning document_warn just made (when it could: the count says), noted. */
+static void tail_note_warning(struct parser *p, uint32_t n_warnings_before, bool big_number)
+{
+    struct parse_tail *t = p->tail;
+    if (p->doc->n_warnings == n_warnings_before)
+        return;
+    if (t->n_warns == t->cap_warns) {
+        size_t cap = t->cap_warns ? t->cap_warns * 2 : 32;
+        struct tail_warning *w = realloc(t->warns, cap * sizeof *w);
+        if (!w) {
+            fail(p, SP_ERR_NOMEM); /* the part is not taken then */
+            return;
+        }
+        t->warns = w;
+        t->cap_warns = cap;
+    }
+    t->warns[t->n_warns++] = (struct tail_warning){p->doc->last_warning, big_number};
+}
+
+void parse_tail_free(struct parse_tail *t)
+{
+    if (!t)
+        return;
+    free(t->warns);
+    document_free(t->part);
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    free(t);
+}
+
+size_t parse_tail_cut(const struct parse_tail *t)
+{
+    return t->cut;
+}
+
+bool parse_tail_taken(const struct parse_tail *t)
+{
+    return t->taken;
+}
+
+/* Plans appended from second threads by this process (parse_tail_plans_taken). */
+static atomic_size_t tail_plans_taken;
+
+size_t parse_tail_plans_taken(void)
+{
+    return atomic_load(&tail_plans_taken);
+}
+
+/* '\n's in [s, s + n). */
+static size_t count_newlines(const char *s, size_t n)
+{
+    size_t k = 0, i = 0;
+#ifdef __SSE2__
+    /* Each byte lane counts its '\n's (a compare gives -1) for up to 255 steps, then the
+       lanes are summed (no popcount instruction without -mpopcnt: a call a step). */
+    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    /* Bound: one 16-byte step a round, the sum every 255. */
+    while (i + 16 <= n) {
+        __m128i acc = zero;
+        for (int r = 0; r < 255 && i + 16 <= n; r++, i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
+        }
+        __m128i sums = _mm_sad_epu8(acc, zero);
+        k += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+    }
+#endif
+    for (; i < n; i++) /* bound: the last bytes */
+        k += s[i] == '\n';
+    return k;
+}
+
+/* The second thread's parse: from the cut to the end of the text, into a document of its
+   own that reads the same source (lines are numbered as in the whole text). */
+static void tail_read(struct parse_tail *t)
+{
+    const struct source *src = &t->doc->src;
+    struct document *part = document_new(t->doc->name, NULL, 0);
+    if (!part) {
+        t->status = SP_ERR_NOMEM;
+        return;
+    }
+    source_borrow(&part->src, t->text, t->len);
+    part->src.line_map = src->line_map;
+    part->src.line_from = src->line_from;
+    part->src.n_text_lines = src->n_text_lines;
+    part->src.line_depth = src->line_depth;
+    t->part = part;
+    struct parser p;
+    parser_start(&p, part);
+    p.tail = t;
+    p.lno = (uint32_t)count_newlines(t->text, t->cut);
+    p.query = slice_make(tail_query_unknown, 0);
+    const char *s = t->text + t->cut, *end = t->text + t->len;
+    /* Bound: one line a round, up to the text's end. */
+    while (s < end && p.status == SP_OK) {
+        if ((p.lno & 4095) == 0 && atomic_load_explicit(&t->abandon, memory_order_relaxed)) {
+            t->status = SP_ERR_CANCELLED;
+            break;
+        }
+        s = parse_line(&p, s, end);
+    }
+    parser_end(&p);
+    if (t->status == SP_OK)
+        t->status = p.status;
+}
+
+void parse_tail_read(struct parse_tail *t)
+{
+    tail_read(t);
+    pthread_mutex_lock(&t->mu);
+    t->done = true;
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+}
+
+/* Does the first thread, about to read the cut line, end up where the second thread started
+   from?  One_line reads the line as a header whatever the state (its prefix is empty, and
+   no details rule takes a line that starts with '=' or '-'): header() finishes a block or
+   code, closes the section and the plan, and for a section header opens a new plan when
+   it does that in this state. */
+static bool tail_state_fits(const struct parser *p, const struct parse_tail *t)
+{
+    if (p->status != SP_OK)
+        return false;
+    if (t->head == HEAD_QUERY_MARK)
+        return true; /* closes the plan, starts the query's SQL, forgets the analysis hint */
+    enum section_kind kind = t->head == HEAD_PARSED ? SECTION_PARSED : SECTION_PHYSICAL;
+    if (p->plan && !p->plan_headerless && section_order(kind) > p->plan_max_order)
+        return false; /* the header adds a section to the open plan */
+    if (p->in_query || p->hint_analyzed)
+        return false;
+    /* note_source: the new plan's log record is on the line before it. */
+    if (p->prev_ls) {
+        struct slice when, logger;
+        if (lex_log_record(p->prev_ls, (size_t)(p->prev_le - p->prev_ls), &when, &logger))
+            return false;
+    }
+    return true;
+}
+
+/* The first thread got to the cut (the line at the cut not read yet): when its state is
+   what the second thread assumed and the second thread's part is whole, it closes what
+   header() would close and returns true: the part's plans follow its own (parse_document
+   appends them).  Else the part is thrown away and it reads on by itself. */
+static bool tail_take(struct parser *p, struct parse_tail *t)
+{
+    if (!tail_state_fits(p, t)) {
+        atomic_store(&t->abandon, 1);
+        return false;
+    }
+    pthread_mutex_lock(&t->mu);
+    /* Bound: the second thread signals once, when it stops. */
+    while (!t->done)
+        pthread_cond_wait(&t->cv, &t->mu);
+    pthread_mutex_unlock(&t->mu);
+    if (t->status != SP_OK || !t->part)
+        return false;
+    /* header()'s first steps for the cut line (open_plan then closes the plan). */
+    if (p->mode == MODE_CODE)
+        finish_code(p);
+    finish_block(p);
+    p->mode = MODE_NONE;
+    close_section(p);
+    close_plan(p);
+    return true;
+}
+
+/* The part's plans opened before its own "-- !query" have the query the first thread had
+   at the cut. */
+static void tail_fix_query(struct document *part, struct slice query)
+{
+    for (struct plan *pl = part->first_plan; pl; pl = pl->next)
+        if (pl->source.query.ptr == tail_query_unknown)
+            pl->source.query = query;
+}
+
+/* Takes out of the part's warnings those the whole parse would not have made, given what
+   the first thread made: hidden fields past the first MAX_FIELD_WARNINGS of the document
+   (counted in *dropped), a big number after the first.  One walk of the part's list. */
+static void tail_fix_warnings(struct parse_tail *t, const struct parser *p, uint32_t *dropped)
+{
+    struct document *part = t->part;
+    uint32_t fields = p->field_warnings;
+    bool big = p->warned_big_number;
+    size_t k = 0;
+    struct plan_warning *prev = NULL;
+    /* Bound: the part's warnings, once. */
+    for (struct plan_warning *w = part->first_warning; w && k < t->n_warns;) {
+        struct plan_warning *next = w->next;
+        bool drop = false;
+        if (w == t->warns[k].w) {
+            if (t->warns[k].big_number) {
+                drop = big;
+                big = true;
+            } else if (fields < MAX_FIELD_WARNINGS) {
+                fields++;
+            } else {
+                drop = true;
+                (*dropped)++;
+            }
+            k++;
+        }
+        if (drop) {
+            if (prev)
+                prev->next = next;
+            else
+                part->first_warning = next;
+            if (part->last_warning == w)
+                part->last_warning = prev;
+            part->n_warnings--;
+        } else {
+            prev = w;
+        }
+        w = next;
+    }
+}
+
+/* Appends the part's plans after the first thread's own (all closed). */
+static enum sp_status tail_append(struct document *doc, struct parse_tail *t,
+                                  const struct parser *p, uint32_t *dropped)
+{
+    tail_fix_query(t->part, p->query);
+    tail_fix_warnings(t, p, dropped);
+    size_t plans = t->part->n_plans;
+    if (!document_append(doc, t->part))
+        return SP_ERR_NOMEM;
+    t->taken = true;
+    atomic_fetch_add(&tail_plans_taken, plans);
+    return SP_OK;
+}
+
+enum sp_status parse_document(struct document *doc, struct diag *err)
+{
+    struct parser p;
+    parser_start(&p, doc);
     const char *s = doc->src.text, *end = doc->src.text + doc->src.text_len;
     struct parse_split *split = doc->parse_split;
     const char *split_at = split && split->text == s && split->len == doc->src.text_len
                                ? s + split->at
                                : NULL;
-    bool cancelled = false;
+    struct parse_tail *tail = doc->parse_tail;
+    const char *tail_at = tail && tail->text == s && tail->len == doc->src.text_len
+                              ? s + tail->cut
+                              : NULL;
+    bool cancelled = false, tail_taken = false;
     while (s < end && p.status == SP_OK) {
         if ((p.lno & 4095) == 0 && doc->parse_cancel &&
             atomic_load_explicit(doc->parse_cancel, memory_order_relaxed)) {
@@ -2134,35 +2531,28 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
                 continue;
             }
         }
-        struct text_line l;
-        read_line(s, end, &l);
-        p.ls = l.ls;
-        p.le = l.le;
-        p.maybe_dot = l.maybe_dot;
-        p.lno++;
-        one_line(&p, l.pf);
-        if (!p.blank_before) {
-            p.prev_ls = p.ls;
-            p.prev_le = p.le;
+        if (s == tail_at) {
+            tail_at = NULL;
+            if (tail_take(&p, tail)) {
+                tail_taken = true;
+                break;
+            }
         }
-        s = l.next;
+        s = parse_line(&p, s, end);
     }
     if (split)
         /* Never got there, or read it alone: the reader's work is not wanted. */
         atomic_store(&split->abandon, 1);
-    if (p.mode == MODE_CODE)
-        finish_code(&p);
-    close_plan(&p);
-    if (p.field_warnings_dropped)
+    if (tail && !tail_taken)
+        atomic_store(&tail->abandon, 1);
+    parser_end(&p);
+    uint32_t dropped = p.field_warnings_dropped;
+    if (tail_taken && p.status == SP_OK)
+        p.status = tail_append(doc, tail, &p, &dropped);
+    if (dropped)
         document_warn(doc, 0,
                       "%u more lines hide fields: raise spark.sql.debug.maxToStringFields",
-                      p.field_warnings_dropped);
-    build_free(&p.b);
-    free(p.stack);
-    free(p.last_child);
-    free(p.mark_col);
-    free(p.regions);
-    ids_reset(&p.ids);
+                      dropped);
     if (p.status != SP_OK) {
         diag_set(err, 0, "out of memory");
         return p.status;

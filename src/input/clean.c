@@ -1439,11 +1439,16 @@ __attribute__((noinline)) static void qs_lines(struct qs_run *run, const char *t
                         dirty = true;
                 }
             }
-            if (!wrap_scan_nothing(&ws, prev_plain, prev_f, prev_width, f, width))
-                cl_wrap_scan_line(&ws, prev, prev_f, prev_width, l, f, width);
             /* wrap_prev_plain of this line: of the shapes cl_facts_quick tells none is a
-               header nor starts with '=' or '-'. */
-            prev_plain = !f->aqe_header && !ws.prev_schema;
+               header nor starts with '=' or '-'.  When wrap_scan_nothing does all, the line
+               before was plain, so no header: ws.prev_schema is false (only a header is
+               analyzed), and is not read back. */
+            if (wrap_scan_nothing(&ws, prev_plain, prev_f, prev_width, f, width)) {
+                prev_plain = !f->aqe_header;
+            } else {
+                cl_wrap_scan_line(&ws, prev, prev_f, prev_width, l, f, width);
+                prev_plain = !f->aqe_header && !ws.prev_schema;
+            }
             prev_width = width;
             QS_NEXT_LINE(prev, l, prev_f, f);
             continue;

@@ -2151,6 +2151,30 @@ START_TEST(quick_scan_gives_the_verdict_it_always_gave)
             differ += !same_quick_verdict(o.p, o.n - 1, "a details header", "at the end");
             free(o.p);
         }
+    /* A field's kind counts before a line too: "(N) Name", a field line as wide as
+       WRAP_MIN_WIDTH or wider, then a line at column 0 that starts nothing, twice (the second
+       pair narrower, so that only the word wrap can tell), is a word wrap after a field (a
+       word head) and nothing after another line.  The scan tells such a field only when the
+       next line reads it (qs_settle_field, clean.c). */
+    for (unsigned k = 1; k <= 24; k++)
+        for (size_t e = 0; e < sizeof key_ends / sizeof key_ends[0]; e++)
+            for (unsigned rest = 0; rest < 3; rest++) {
+                struct sb o = {0};
+                for (int twice = 0; twice < 2; twice++) {
+                    sb_str(&o, "(12) Project [codegen id : 3]\n");
+                    sb_ch(&o, "OIAKR"[(k + e) % 5]);
+                    for (unsigned i = 1; i < k; i++)
+                        sb_ch(&o, (char)('a' + i % 26));
+                    sb_str(&o, key_ends[e]);
+                    sb_str(&o, twice ? " [a#1, b#2, c#3, d#4, e#5]"
+                                     : " [a#1, b#2, c#3, d#4, e#5, f#6, g#7]");
+                    sb_str(&o, rest == 0 ? "\nh#8, i#9]\n" : rest == 1 ? "\n  h#8, i#9]\n" : "\n\n");
+                }
+                tried += 2;
+                differ += !same_quick_verdict(o.p, o.n, "a field before a line", "as it is");
+                differ += !same_quick_verdict(o.p, o.n - 1, "a field before a line", "at the end");
+                free(o.p);
+            }
     const char *dir = tu_corpus_dir();
     if (dir) {
         char notebooks[600];

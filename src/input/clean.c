@@ -1291,8 +1291,13 @@ static inline __attribute__((always_inline)) const char *qs_line_end_far(struct 
         const char *at;
         uint64_t upto;
         if (qs_next_block(b, spanned, &at, &upto)) {
-            *rare = (b->rare & upto) != 0;
-            b->rare &= ~upto;
+            /* Tested first as in qs_line_end: the new block nearly never has a rare byte,
+               and the masks cost 8 instructions a block without it. */
+            *rare = 0;
+            if (b->rare) {
+                *rare = (b->rare & upto) != 0;
+                b->rare &= ~upto;
+            }
             return at;
         }
         spanned = true;
@@ -1337,6 +1342,25 @@ static inline __attribute__((always_inline)) const char *qs_line_end(struct qs_b
         (prev_f) = (f);                                                                            \
         (f) = tf_;                                                                                 \
     } while (0)
+
+/* The facts of the line before, l (its view and facts as the scan left them, end the text's
+ * end), as cl_facts_quick tells them with field_kind when unsure (the scan took them without
+ * it): a K_OTHER line there may be a details field.  Nothing else of the facts differs (both
+ * are the kind alone), and the line is as the scan took it (its last byte no blank). */
+__attribute__((noinline)) static void qs_settle_other(const struct cl_line *l,
+                                                      struct cl_facts *f, const char *end)
+{
+    if (cl_is_field_quick(l->p, l->len, (size_t)(end - l->p)))
+        f->kind = K_FIELD;
+}
+
+/* Out of line: a second copy of the field test in the scan's loop cost it registers. */
+static inline void qs_settle_field(const struct cl_line *l, struct cl_facts *f, bool unsure,
+                                   const char *end)
+{
+    if (unsure && f->kind == K_OTHER)
+        qs_settle_other(l, f, end);
+}
 
 /* What a run of the scan over whole lines (qs_lines) carries in and out.  A run starts after
  * a blank line, or at the text's start, which looks the same to every check: the tree check,
@@ -1385,6 +1409,9 @@ __attribute__((noinline)) static void qs_lines(struct qs_run *run, const char *t
     struct cl_line *prev = &lv[0], *l = &lv[1];
     struct cl_facts *prev_f = &fv[0], *f = &fv[1];
     bool prev_plain; /* wrap_prev_plain of the line before, worked out when it was the line */
+    /* The line before was told by cl_facts_quick without field_kind: K_OTHER there may be
+       a field (qs_settle_field). */
+    bool prev_unsure = false;
     enum prefix_kind prev_prefix = PX_NONE;
     long prev_number = -2;
     uint32_t prev_width = 0, nonblank = 0, trailing = 0;
@@ -1413,10 +1440,13 @@ __attribute__((noinline)) static void qs_lines(struct qs_run *run, const char *t
         /* A details field (K_FIELD) and another line at column 0 (K_OTHER) differ only to
            the wrap evidence: not when wrap_scan_nothing does all for this line whatever
            its kind (the line before is narrower than WRAP_MIN_WIDTH, no tree line, and
-           nothing about it makes wrap_scan_nothing give up) and will do all for the next
-           (this line is narrower too).  Such a line is not told which. */
-        bool field_kind = prev_width >= WRAP_MIN_WIDTH || l->len >= WRAP_MIN_WIDTH ||
-                          prev_f->kind == K_TREE || !prev_plain;
+           nothing about it makes wrap_scan_nothing give up).  Such a line is not told
+           which here; as the line before the next one its kind is read only by
+           cl_wrap_scan_line (wrap_scan_nothing asks the line before whether it is a tree
+           line or blank, the other checks whether it is blank), and is told just before
+           that call (qs_settle_field): of a field line as wide as WRAP_MIN_WIDTH or wider
+           (a third of a formatted plan's lines) the next line nearly never makes it. */
+        bool field_kind = prev_width >= WRAP_MIN_WIDTH || prev_f->kind == K_TREE || !prev_plain;
         if (plain && cl_facts_quick(l->p, l->len, (size_t)(end - l->p), f, field_kind)) {
             width = l->len;
             if (f->kind == K_BLANK) {
@@ -1434,11 +1464,18 @@ __attribute__((noinline)) static void qs_lines(struct qs_run *run, const char *t
                         dirty = true;
                 }
             }
-            if (!wrap_scan_nothing(&ws, prev_plain, prev_f, prev_width, f, width))
-                cl_wrap_scan_line(&ws, prev, prev_f, prev_width, l, f, width);
             /* wrap_prev_plain of this line: of the shapes cl_facts_quick tells none is a
-               header nor starts with '=' or '-'. */
-            prev_plain = !f->aqe_header && !ws.prev_schema;
+               header nor starts with '=' or '-'.  When wrap_scan_nothing does all, the line
+               before was plain, so no header: ws.prev_schema is false (only a header is
+               analyzed), and is not read back. */
+            if (wrap_scan_nothing(&ws, prev_plain, prev_f, prev_width, f, width)) {
+                prev_plain = !f->aqe_header;
+            } else {
+                qs_settle_field(prev, prev_f, prev_unsure, end);
+                cl_wrap_scan_line(&ws, prev, prev_f, prev_width, l, f, width);
+                prev_plain = !f->aqe_header && !ws.prev_schema;
+            }
+            prev_unsure = !field_kind;
             prev_width = width;
             QS_NEXT_LINE(prev, l, prev_f, f);
             continue;
@@ -1511,9 +1548,12 @@ __attribute__((noinline)) static void qs_lines(struct qs_run *run, const char *t
             prev_number = -2;
         }
         width = (marks & MARK_HIGH) ? cl_line_width(l, f) : l->len;
-        if (!wrap_scan_nothing(&ws, prev_plain, prev_f, prev_width, f, width))
+        if (!wrap_scan_nothing(&ws, prev_plain, prev_f, prev_width, f, width)) {
+            qs_settle_field(prev, prev_f, prev_unsure, end);
             cl_wrap_scan_line(&ws, prev, prev_f, prev_width, l, f, width);
+        }
         prev_plain = wrap_prev_plain(&ws, l, f);
+        prev_unsure = false; /* its facts are cl_facts_quick's with field_kind, or cl_facts' */
         /* The checker only looks at tree lines and the lines that end a block. */
         if (f->content || kind == K_BLANK || kind == K_HEADER || kind == K_SECTION) {
             if (!cl_tree_check_line(&tc, f))

@@ -224,6 +224,37 @@ START_TEST(cleaned_text_takes_the_inputs_place)
 }
 END_TEST
 
+/* emit() tests a run of lines that follow each other in the input once, where it starts: a
+   run of empty lines only is never written over before it is read (nothing of it is read),
+   as when each line was tested.  Here the empty line lies behind where the text reaches
+   (the tab's 8 columns), the lines after it in scratch or far enough on: the text still goes
+   over the input. */
+START_TEST(an_empty_line_behind_the_text_keeps_it_in_place)
+{
+    static const char pasted[] = "== Physical Plan ==\n"
+                                 "*(1) Project [a#1]\n"
+                                 "\t+- *(1) Filter (a#1 > 0)\n"
+                                 "\n"
+                                 "\t+- *(1) Range (0, 10, step=1, splits=2)"
+                                 "                                        \n"
+                                 "x\n";
+    static const char want[] = "== Physical Plan ==\n"
+                               "*(1) Project [a#1]\n"
+                               "        +- *(1) Filter (a#1 > 0)\n"
+                               "\n"
+                               "        +- *(1) Range (0, 10, step=1, splits=2)\n"
+                               "x\n";
+    char *copy = strdup(pasted);
+    struct document *doc = document_new("empty", copy, strlen(copy));
+    struct diag err = {0};
+    ck_assert_int_eq(clean_document(doc, &err), SP_OK);
+    ck_assert_uint_eq(doc->src.text_len, strlen(want));
+    ck_assert(memcmp(doc->src.text, want, strlen(want)) == 0);
+    ck_assert_ptr_eq(doc->src.text, copy); /* over the input */
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(show_table_is_unwrapped)
 {
     /* show(truncate=False): the padding and the closing bar end up on the last line. */
@@ -2507,6 +2538,7 @@ Suite *clean_suite(void)
     TCase *tc = tcase_create("stories");
     tcase_add_test(tc, spark_output_is_read_in_place);
     tcase_add_test(tc, cleaned_text_takes_the_inputs_place);
+    tcase_add_test(tc, an_empty_line_behind_the_text_keeps_it_in_place);
     tcase_add_test(tc, show_table_is_unwrapped);
     tcase_add_test(tc, row_repr_is_decoded);
     tcase_add_test(tc, json_string_and_notebook_output_are_decoded);

@@ -846,34 +846,101 @@ static bool fits_in_place(const struct cleaner *c, size_t *total)
     return !src->mapped || mapfile_writable(src->bytes, src->len);
 }
 
+/* A nonempty line of a run (lines that follow each other, from where the run starts, a
+ * '\n' between each two) written at text offset o would be written over before it is read
+ * (fits_in_place's test): the run's lines lie in the input as the text will, so one test of
+ * where the run starts answers for all of them.  A run that starts before the input and goes
+ * on into it is tested line by line. */
+static bool run_overtaken(const struct cleaner *c, size_t i, size_t j, size_t run, size_t o)
+{
+    uintptr_t b = (uintptr_t)c->src->bytes, e = b + c->src->len;
+    uintptr_t from = (uintptr_t)c->lines.v[i].p;
+    if (run <= j - i - 1)
+        return false; /* every line of the run is empty */
+    if (from >= b && from < e)
+        return from - b < o;
+    if (from >= b || from + run < b)
+        return false;
+    /* Bound: the lines of this run, once. */
+    for (size_t k = i; k < j; k++) {
+        const struct cl_line *l = &c->lines.v[k];
+        uintptr_t p = (uintptr_t)l->p;
+        if (l->len && p >= b && p < e && p - b < o + (size_t)(p - from))
+            return true;
+    }
+    return false;
+}
+
+/* The first line at or after i that starts a run (a bit of starts), or n. */
+static size_t next_run_start(const uint64_t *starts, size_t i, size_t n)
+{
+    size_t words = (n + 63) >> 6, w = i >> 6;
+    if (i >= n)
+        return n;
+    uint64_t m = starts[w] & (~0ull << (i & 63));
+    /* Bound: one round a word, up to the last one. */
+    while (!m) {
+        if (++w == words)
+            return n;
+        m = starts[w];
+    }
+    return (w << 6) + (size_t)__builtin_ctzll(m);
+}
+
 static bool emit(struct cleaner *c)
 {
     struct source *src = c->src;
-    if (c->lines.n > UINT32_MAX - 1)
+    size_t n = c->lines.n;
+    if (n > UINT32_MAX - 1)
         return false;
-    size_t total = c->text_len;
-    bool in_place = !c->text && fits_in_place(c, &total);
-    char *text = c->text ? c->text : in_place ? src->bytes : arena_alloc(&src->arena, total + 1);
-    uint32_t *map = arena_alloc(&src->arena, (c->lines.n + 1) * sizeof *map);
-    if (!text || !map)
+    uint32_t *map = arena_alloc(&src->arena, (n + 1) * sizeof *map);
+    /* Where each run starts, a bit a line (runs: below). */
+    uint64_t *starts = calloc((n >> 6) + 1, sizeof *starts);
+    if (!map || !starts) {
+        free(starts);
         return false;
-    size_t o = 0;
+    }
     const struct cl_line *v = c->lines.v;
-    for (size_t i = 0; i < c->lines.n;) {
-        /* A run of lines that follow each other where they are, a '\n' between each two (most
-           of a paste's lines were not touched), is moved at once: a move a line was a fifth
-           of this.  The bytes written are the same, in the same order: a line's own place
-           never lies past where it is read from, so no line of the run is written over
-           before it is read. */
+    /* One pass over the lines: their map, the runs of lines that follow each other where
+       they are, a '\n' between each two (most of a paste's lines were not touched: a run is
+       moved at once, where a move a line was a fifth of this), the text's size, and whether
+       a run would be written over before it is read (fits_in_place, which was a pass of its
+       own).  Writing comes after: a run is found the same way before or after the runs
+       before it are written (they are written behind where it starts). */
+    size_t o = 0;
+    bool overtaken = false;
+    for (size_t i = 0; i < n;) {
         const char *from = v[i].p;
         size_t run = v[i].len, j = i + 1;
         map[i + 1] = v[i].orig;
         /* Bound: j only moves forward; the outer loop resumes at j. */
-        while (j < c->lines.n && v[j].p == from + run + 1 && from[run] == '\n') {
+        while (j < n && v[j].p == from + run + 1 && from[run] == '\n') {
             map[j + 1] = v[j].orig;
             run += 1 + (size_t)v[j].len;
             j++;
         }
+        starts[i >> 6] |= 1ull << (i & 63);
+        if (!c->text && !overtaken && run_overtaken(c, i, j, run, o))
+            overtaken = true;
+        o += run + 1;
+        i = j;
+    }
+    size_t total = c->text ? c->text_len : o;
+    /* Over the input when the text is shorter than it (the NUL stays inside) and no line is
+       overtaken; a mapped input (mapfile.h) is read-only until asked. */
+    bool in_place = !c->text && src->bytes && o < src->len && !overtaken &&
+                    (!src->mapped || mapfile_writable(src->bytes, src->len));
+    char *text = c->text ? c->text : in_place ? src->bytes : arena_alloc(&src->arena, total + 1);
+    if (!text) {
+        free(starts);
+        return false;
+    }
+    o = 0;
+    /* Bound: one round a run. */
+    for (size_t i = 0; i < n;) {
+        size_t j = next_run_start(starts, i + 1, n);
+        const char *from = v[i].p;
+        size_t run = (size_t)(v[j - 1].p - from) + v[j - 1].len;
         /* In place, the run may overlap its new place, or be there already (the lines
            before the first change; every line when the tree step wrote c->text). */
         if (run && from != text + o)
@@ -882,6 +949,7 @@ static bool emit(struct cleaner *c)
         text[o++] = '\n';
         i = j;
     }
+    free(starts);
     text[o] = '\0';
     uint32_t *units = NULL;
     if (c->units) {

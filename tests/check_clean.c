@@ -683,6 +683,42 @@ START_TEST(numbered_tree_string_prefixes_are_removed)
 }
 END_TEST
 
+/* The numberedTreeString step looks only at the lines marked by the tabs step
+   (cleaner.loud): a digit after the blanks (the indentation step cuts them), and the lines
+   the table step writes itself (a row's first line started on '|'), with the marks of the
+   lines before the table's border kept. */
+START_TEST(numbered_lines_behind_blanks_and_in_tables_are_found)
+{
+    static const char numbered[] = "00 AdaptiveSparkPlan isFinalPlan=false\n"
+                                   "01 +- Project [id#0L]\n"
+                                   "02    +- Range (0, 5, step=1, splits=16)";
+    static const char plain[] = "AdaptiveSparkPlan isFinalPlan=false\n"
+                                "+- Project [id#0L]\n"
+                                "   +- Range (0, 5, step=1, splits=16)";
+    char want[1024], in[1024];
+    /* Indented, fenced by blank lines. */
+    char *out = cleaned("text\n\n"
+                        "    00 AdaptiveSparkPlan isFinalPlan=false\n"
+                        "    01 +- Project [id#0L]\n"
+                        "    02    +- Range (0, 5, step=1, splits=16)\n");
+    snprintf(want, sizeof want, "text\n\n%s\n", plain);
+    ck_assert_str_eq(out, want);
+    free(out);
+    /* In a show() table: the row's first line started on '|'. */
+    snprintf(in, sizeof in, "+----+\n|plan|\n+----+\n|%s|\n+----+\n", numbered);
+    out = cleaned(in);
+    snprintf(want, sizeof want, "%s\n", plain);
+    ck_assert_str_eq(out, want);
+    free(out);
+    /* Before a table, whose step moves no line before its border. */
+    snprintf(in, sizeof in, "%s\n\n+----+\n|plan|\n+----+\n|%s|\n+----+\n", numbered, numbered);
+    out = cleaned(in);
+    snprintf(want, sizeof want, "%s\n\n%s\n", plain, plain);
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
 START_TEST(lost_indentation_is_rebuilt_from_markers)
 {
     /* A web page collapsed the leading spaces: ":  +- " became ": +- ", "   +- " became "+- ". */
@@ -2561,6 +2597,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, a_data_table_beside_the_plan_stays_a_table);
     tcase_add_test(tc, email_wrap_of_the_analyzed_schema_and_its_root);
     tcase_add_test(tc, numbered_tree_string_prefixes_are_removed);
+    tcase_add_test(tc, numbered_lines_behind_blanks_and_in_tables_are_found);
     tcase_add_test(tc, lost_indentation_is_rebuilt_from_markers);
     tcase_add_test(tc, lost_indentation_of_an_aqe_plan_is_rebuilt);
     tcase_add_test(tc, correct_trees_are_never_rebuilt);

@@ -211,15 +211,19 @@ static bool step_split(struct cleaner *c)
 
 /* ---- tabs and trailing blanks ---------------------------------------------------------- */
 
-/* The first bytes after a line's leading spaces that the steps from this one to the show()
- * table step start on (cleaner.loud): a tab (this step), '#', '-', '/' (a MAGIC prefix, a
- * doc comment's opener), '*' (a doc comment's star line: the markup step cuts it, and what the
- * cut shows is looked at by the steps after it), '<' (an HTML tag), '#', '/', '-', '>' (the
- * comment and quote prefixes), '+' (a table's border).  Those steps change only lines that
- * start on one of these, so a line that starts on none stays passed over by all of them. */
+/* The first bytes after a line's leading spaces that the steps from this one to the
+ * numberedTreeString step start on (cleaner.loud): a tab (this step), '#', '-', '/' (a MAGIC
+ * prefix, a doc comment's opener), '*' (a doc comment's star line: the markup step cuts it,
+ * and what the cut shows is looked at by the steps after it), '<' (an HTML tag), '#', '/',
+ * '-', '>' (the comment and quote prefixes), '+' (a table's border), a digit (a number
+ * prefix, at column 0 once the indentation step has cut the blanks before it).  Those steps
+ * change only lines that start on one of these (the table step marks the lines it writes,
+ * the indentation step cuts only blanks), so a line that starts on none stays passed over
+ * by all of them. */
 static const bool loud_byte[256] = {
-    ['\t'] = true, ['#'] = true, ['-'] = true, ['/'] = true,
-    ['*'] = true,  ['<'] = true, ['>'] = true, ['+'] = true,
+    ['\t'] = true, ['#'] = true, ['-'] = true, ['/'] = true, ['*'] = true, ['<'] = true,
+    ['>'] = true,  ['+'] = true, ['0'] = true, ['1'] = true, ['2'] = true, ['3'] = true,
+    ['4'] = true,  ['5'] = true, ['6'] = true, ['7'] = true, ['8'] = true, ['9'] = true,
 };
 
 /* Tabs in the leading blanks become spaces (8-column stops, as a terminal shows them).
@@ -492,12 +496,39 @@ struct table_out {
     struct cl_lines out;  /* used once in_place is false */
     size_t w;             /* lines written over c->lines */
     bool in_place;
+    /* cleaner.loud of the lines written (the steps after this one read them): the lines it
+       writes one by one (tables, marked lines) are marked, the runs of unmarked lines it
+       moves at once stay unmarked.  NULL when a grow failed: the marks are then dropped. */
+    uint64_t *loud;
+    size_t loud_words;
 };
+
+/* Room in o->loud for the bit of line at; false (o->loud let go of) when out of memory. */
+static bool table_loud_room(struct table_out *o, size_t at)
+{
+    size_t need = (at >> 6) + 1;
+    if (!o->loud || need <= o->loud_words)
+        return o->loud != NULL;
+    size_t words = o->loud_words * 2 > need ? o->loud_words * 2 : need;
+    uint64_t *grown = realloc(o->loud, words * sizeof *grown);
+    if (!grown) {
+        free(o->loud);
+        o->loud = NULL;
+        return false;
+    }
+    memset(grown + o->loud_words, 0, (words - o->loud_words) * sizeof *grown);
+    o->loud = grown;
+    o->loud_words = words;
+    return true;
+}
 
 /* unread: the first line of c->lines still to be read. */
 static inline bool table_put(struct cleaner *c, struct table_out *o, const char *p, uint32_t len,
                              uint32_t orig, size_t unread)
 {
+    size_t at = o->in_place ? o->w : o->out.n;
+    if (table_loud_room(o, at))
+        o->loud[at >> 6] |= 1ull << (at & 63);
     if (o->in_place) {
         if (o->w < unread) {
             struct cl_line l = {p, len, orig};
@@ -595,11 +626,18 @@ static bool step_tables(struct cleaner *c)
     size_t i = cl_next_loud(c, 0);
     while (i < c->lines.n && !is_table_border(&c->lines.v[i]))
         i = cl_next_loud(c, i + 1);
-    if (i >= c->lines.n) {
-        cl_drop_loud(c);
-        return true;
+    if (i >= c->lines.n)
+        return true; /* no line moved: the marks stay */
+    /* The marks of the lines before the first border stay theirs (NULL: none made). */
+    struct table_out out = {{0}, i, true, NULL, 0};
+    if (c->loud && c->loud_n == c->lines.n) {
+        out.loud_words = (c->lines.n >> 6) + 1;
+        out.loud = calloc(out.loud_words, sizeof *out.loud);
+        if (out.loud)
+            memcpy(out.loud, c->loud, ((i + 63) >> 6) * sizeof *out.loud);
+        if (out.loud && (i & 63))
+            out.loud[i >> 6] &= ~(~0ull << (i & 63));
     }
-    struct table_out out = {{0}, i, true};
     while (i < c->lines.n) {
         /* The lines up to the next marked one are no border: kept as they are, at once. */
         size_t next = cl_next_loud(c, i);
@@ -682,13 +720,19 @@ static bool step_tables(struct cleaner *c)
         c->changed |= CL_TABLE;
         i = j;
     }
-    cl_drop_loud(c); /* the lines moved */
+    cl_drop_loud(c); /* the lines moved: theirs are out.loud */
     if (out.in_place)
         c->lines.n = out.w;
     else
         cl_replace(c, &out.out);
+    /* cl_next_loud reads the words up to the last line's: room for them (zero past it). */
+    if (table_loud_room(&out, c->lines.n)) {
+        c->loud = out.loud;
+        c->loud_n = c->lines.n;
+    }
     return true;
 fail:
+    free(out.loud);
     cl_lines_free(&out.out);
     return false;
 }
@@ -778,6 +822,10 @@ static void step_numbers(struct cleaner *c)
     size_t i = 0, n = c->lines.n;
     while (i < n) {
         uint32_t plen;
+        /* Only a marked line (cleaner.loud) may start on a digit. */
+        i = cl_next_loud(c, i);
+        if (i >= n)
+            break;
         const struct cl_line *l = &c->lines.v[i];
         /* A number starts with a digit: most lines are done after one compare. */
         long v = l->len && is_digit(l->p[0]) ? cl_line_number_prefix(l, &plen) : -1;
@@ -1869,6 +1917,7 @@ static bool steps_after_literals(struct cleaner *c)
         return false;
     step_indent(c);
     step_numbers(c);
+    cl_drop_loud(c); /* the wrap step moves lines; no step after it reads the marks */
     if (!cl_step_wrap(c))
         return false;
     step_trailing(c);

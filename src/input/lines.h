@@ -86,12 +86,13 @@ struct cleaner {
     size_t marks_words;
     const char *marks_base;
     size_t marks_len;
-    /* The lines the steps from the tabs step to the show() table step must look at, a bit a
-       line of lines.v (loud_n of them; clean_impl.h, cl_next_loud): the others' first byte
-       after their leading spaces is none that any of those steps starts on, and those steps
-       change no such line.  Made by the tabs step, dropped by a step that moves lines (the
-       HTML step when it rewrites a block, the table step when it is done).  NULL: every line
-       is looked at. */
+    /* The lines the steps from the tabs step to the numberedTreeString step must look at, a
+       bit a line of lines.v (loud_n of them; clean_impl.h, cl_next_loud): the others' first
+       byte after their leading spaces is none that any of those steps starts on, and those
+       steps change no such line (the indentation step cuts only blanks).  Made by the tabs
+       step, carried by the table step as it moves lines (the lines it writes itself are
+       marked), dropped by the HTML step when it rewrites a block and after the
+       numberedTreeString step.  NULL: every line is looked at. */
     uint64_t *loud;
     size_t loud_n;
     /* The literal step's text of an input that is one line holding one string (an event

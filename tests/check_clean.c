@@ -452,6 +452,29 @@ START_TEST(hard_wrapped_lines_are_joined)
 }
 END_TEST
 
+/* When lines were joined, the wrap step's last pass over the lines cuts their trailing
+   blanks too (the trailing blanks' step): a joined line's last piece, a tree line's, a
+   blank line's. */
+START_TEST(trailing_blanks_go_in_the_wrap_steps_last_pass)
+{
+    char *out = cleaned("== Physical Plan ==\n"
+                        "Exchange RoundRobinPartitioning(100), false, [id=#121]  \n"
+                        "+- *(1) ColumnarToRow \t\n"
+                        "   +- FileScan parquet default.t[name#29,c#30] Batched: true, DataFilters: [],\n"
+                        "      PushedFilters: [], ReadSchema: struct<name:string>   \n"
+                        "   \n"
+                        "x\n");
+    ck_assert_str_eq(out, "== Physical Plan ==\n"
+                          "Exchange RoundRobinPartitioning(100), false, [id=#121]\n"
+                          "+- *(1) ColumnarToRow\n"
+                          "   +- FileScan parquet default.t[name#29,c#30] Batched: true, "
+                          "DataFilters: [], PushedFilters: [], ReadSchema: struct<name:string>\n"
+                          "\n"
+                          "x\n");
+    free(out);
+}
+END_TEST
+
 /* Cuts each line of text after every `width` characters (UTF-8 sequences count as one, as a
    terminal shows them), as fold -w does, into out. */
 static void fold_chars(const char *text, int width, char *out)
@@ -600,6 +623,53 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
         ck_assert_ptr_null(memchr(plan_node_text(scan).ptr, '\n', plan_node_text(scan).len));
         document_free(doc);
     }
+}
+END_TEST
+
+/* The width an email client wrapped at is estimated from the widest line that may head a
+   word-wrapped group, the analyzed plan's root too (a root after the schema line, not after
+   a header: the wrap step asks it apart from the evidence's word pairs, which it is none
+   of).  Here it is the widest: estimated from the others, it would stay broken. */
+START_TEST(an_analyzed_root_can_be_the_widest_word_wrapped_line)
+{
+    /* The schema line and the root are a word pair of their own: the root, 96 columns,
+       is more than 10 columns wider than the other lines (it is not taken as a follower). */
+    struct document *doc = tu_parse(
+        "== Parsed Logical Plan ==\n"
+        "'Project [unresolvedalias('policy, None), unresolvedalias('make, None),\n"
+        "cast('vehicle_age as int) AS vehicle_age#148]\n"
+        "+- Relation[policy#132,make#133,vehicle_age#134,sum_insured#135] csv\n"
+        "\n"
+        "== Analyzed Logical Plan ==\n"
+        "policy: string, make: string, vehicle_age: int\n"
+        "Project [policy#132, make#133, cast(vehicle_age#134 as int) AS vehicle_age#148, "
+        "sum_insured#135,\n"
+        "make#133 AS inception#150]\n"
+        "+- Relation[policy#132,make#133,vehicle_age#134,sum_insured#135] csv\n");
+    const struct plan_section *an = doc->first_plan->first_section->next;
+    ck_assert_int_eq(an->kind, SECTION_ANALYZED);
+    const struct plan_node *root = an->first_root;
+    tu_assert_slice_is(plan_node_name(root), "Project");
+    ck_assert_ptr_null(memchr(plan_node_text(root).ptr, '\n', plan_node_text(root).len));
+    ck_assert_uint_eq(plan_node_n_children(root), 1);
+    document_free(doc);
+}
+END_TEST
+
+/* A short line heads a hanging group only when the next line's first word would not have
+   fitted on it within the widest line that heads one (gathered with the evidence): here a
+   short tree line's indented next line fits, and stays a line of its own. */
+START_TEST(a_short_line_heads_no_hanging_group_its_next_word_fits)
+{
+    char *out = cleaned("== Physical Plan ==\n"
+                        "*(2) Project [a#1]\n"
+                        "+- *(2) Filter\n"
+                        "      isnotnull(a#1)\n"
+                        "   +- FileScan parquet default.t[name#29,c#30] Batched: true, DataFilters: [],\n"
+                        "      PushedFilters: [], ReadSchema: struct<name:string>\n");
+    ck_assert_ptr_nonnull(strstr(out, "+- *(2) Filter\n      isnotnull(a#1)\n"));
+    ck_assert_ptr_nonnull(strstr(out, "DataFilters: [], PushedFilters: []"));
+    free(out);
 }
 END_TEST
 
@@ -2588,6 +2658,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, quick_scan_answers_a_long_line_at_its_escape);
     tcase_add_test(tc, utf16_input_is_read);
     tcase_add_test(tc, hard_wrapped_lines_are_joined);
+    tcase_add_test(tc, trailing_blanks_go_in_the_wrap_steps_last_pass);
     tcase_add_test(tc, lines_cut_by_a_terminal_are_joined_whatever_their_characters);
     tcase_add_test(tc, html_break_lines_become_plan_lines);
     tcase_add_test(tc, deep_plans_cut_inside_their_prefix_are_joined_back);
@@ -2596,6 +2667,8 @@ Suite *clean_suite(void)
     tcase_add_test(tc, email_word_wrap_keeps_formatted_ids);
     tcase_add_test(tc, a_data_table_beside_the_plan_stays_a_table);
     tcase_add_test(tc, email_wrap_of_the_analyzed_schema_and_its_root);
+    tcase_add_test(tc, an_analyzed_root_can_be_the_widest_word_wrapped_line);
+    tcase_add_test(tc, a_short_line_heads_no_hanging_group_its_next_word_fits);
     tcase_add_test(tc, numbered_tree_string_prefixes_are_removed);
     tcase_add_test(tc, numbered_lines_behind_blanks_and_in_tables_are_found);
     tcase_add_test(tc, lost_indentation_is_rebuilt_from_markers);

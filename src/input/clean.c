@@ -281,38 +281,12 @@ static bool step_tabs(struct cleaner *c)
  * padding): Spark itself prints a few ("(1) Scan parquet "). */
 static void step_trailing(struct cleaner *c)
 {
-    size_t nonblank = 0, trailing = 0, on_tree = 0;
-    for (size_t i = 0; i < c->lines.n; i++) {
-        struct cl_line *l = &c->lines.v[i];
-        if (c->facts && !c->facts[i].blank_end) {
-            /* Nothing to trim: the facts say so without a look at the line's last byte (the
-               lines lie all over a big input: each look is a cache miss). */
-            nonblank += l->len > 0;
-            continue;
-        }
-        uint32_t len = l->len;
-        while (len && (l->p[len - 1] == ' ' || l->p[len - 1] == '\t'))
-            len--;
-        if (!len) {
-            /* "   " and "" differ in their facts (the marker column). */
-            if (l->len && c->facts)
-                cl_facts(l->p, 0, &c->facts[i]);
-            l->len = 0;
-            continue;
-        }
-        nonblank++;
-        if (len != l->len) {
-            trailing++;
-            l->len = len;
-            /* The line changed: its facts are taken again (kept for the tree step). */
-            struct cl_facts tmp, *f = c->facts ? &c->facts[i] : &tmp;
-            cl_facts(l->p, len, f);
-            if (f->kind == K_TREE || f->kind == K_HEADER)
-                on_tree++;
-        }
-    }
-    if (on_tree || (nonblank >= 4 && trailing * 2 > nonblank))
-        c->changed |= CL_SPACE;
+    if (c->trailing_done)
+        return; /* the wrap step's last pass did it (cl_trail_line) */
+    struct cl_trail t = {0, 0, 0};
+    for (size_t i = 0; i < c->lines.n; i++)
+        cl_trail_line(c, i, &t);
+    cl_trail_done(c, &t);
 }
 
 /* ---- comment and quote prefixes -------------------------------------------------------- */

@@ -125,6 +125,50 @@ static inline void cl_drop_loud(struct cleaner *c)
     c->loud_n = 0;
 }
 
+/* The trailing blanks' step (clean.c, step_trailing) a line at a time, for a pass over the
+ * lines after the wrap step (the lines and their facts final): line i loses its trailing
+ * blanks, its facts taken again when it changed, and t counts what the step decides on. */
+struct cl_trail {
+    size_t nonblank, trailing, on_tree;
+};
+static inline void cl_trail_line(struct cleaner *c, size_t i, struct cl_trail *t)
+{
+    struct cl_line *l = &c->lines.v[i];
+    if (c->facts && !c->facts[i].blank_end) {
+        /* Nothing to trim: the facts say so without a look at the line's last byte (the
+           lines lie all over a big input: each look is a cache miss). */
+        t->nonblank += l->len > 0;
+        return;
+    }
+    uint32_t len = l->len;
+    while (len && (l->p[len - 1] == ' ' || l->p[len - 1] == '\t'))
+        len--;
+    if (!len) {
+        /* "   " and "" differ in their facts (the marker column). */
+        if (l->len && c->facts)
+            cl_facts(l->p, 0, &c->facts[i]);
+        l->len = 0;
+        return;
+    }
+    t->nonblank++;
+    if (len != l->len) {
+        t->trailing++;
+        l->len = len;
+        /* The line changed: its facts are taken again (kept for the tree step). */
+        struct cl_facts tmp, *f = c->facts ? &c->facts[i] : &tmp;
+        cl_facts(l->p, len, f);
+        if (f->kind == K_TREE || f->kind == K_HEADER)
+            t->on_tree++;
+    }
+}
+
+/* What the trailing blanks' step decides once every line went through cl_trail_line. */
+static inline void cl_trail_done(struct cleaner *c, const struct cl_trail *t)
+{
+    if (t->on_tree || (t->nonblank >= 4 && t->trailing * 2 > t->nonblank))
+        c->changed |= CL_SPACE;
+}
+
 /* The steps, in pipeline order. */
 bool cl_step_literals(struct cleaner *c);  /* clean_literal.c */
 /* c->lines made from c->compact (lines.h), which is then off; false when out of memory. */

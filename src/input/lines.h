@@ -109,6 +109,9 @@ struct cleaner {
         size_t len;         /* bytes decoded, add_newline's '\n' not counted */
     } compact;
     bool nomem;
+    /* The trailing blanks' step was done as the wrap step's last pass over the lines
+       (clean_impl.h, cl_trail_line). */
+    bool trailing_done;
 };
 
 /* Blocks the wrap step takes when it has at most cap lines and the second core is done with

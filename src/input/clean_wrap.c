@@ -481,6 +481,7 @@ struct facts_range {
     const struct cl_line *v;
     struct cl_facts *facts;
     uint32_t *widths;
+    unsigned char *kinds;      /* the facts' kind, a byte a line (struct wrap) */
     size_t from, to;
 };
 
@@ -489,6 +490,7 @@ static void facts_range_run(const struct facts_range *r)
     struct cl_clear ascii = {0, 0}; /* a stretch of the input without a byte above 0x7F */
     for (size_t i = r->from; i < r->to; i++) {
         cl_facts_full(r->v[i].p, r->v[i].len, &r->facts[i]);
+        r->kinds[i] = r->facts[i].kind;
         r->widths[i] = cl_input_lacks_run(r->c, &ascii, r->v[i].p, r->v[i].len, CL_MARK_HIGH)
                            ? r->v[i].len
                            : cl_line_width(&r->v[i], &r->facts[i]);
@@ -501,11 +503,11 @@ static void *facts_range_main(void *arg)
     return NULL;
 }
 
-/* Facts and widths of every line, on two cores for a big input (they are 70 % of what
+/* Facts, kinds and widths of every line, on two cores for a big input (they are 70 % of what
  * reading the lines costs, 270 instructions a line, and each line's own). */
 static void wrap_facts(struct wrap *wr)
 {
-    struct facts_range lo = {wr->c, wr->v, wr->facts, wr->widths, 0, wr->n}, hi = lo;
+    struct facts_range lo = {wr->c, wr->v, wr->facts, wr->widths, wr->kinds, 0, wr->n}, hi = lo;
     pthread_t th;
     bool two = false;
     if (wr->n >= WRAP_THREAD_MIN_LINES) {
@@ -556,7 +558,6 @@ static void wrap_read_lines(struct wrap *wr)
        quick scan: a few compares where cl_wrap_scan_line took 80 instructions a line. */
     bool prev_plain = wrap_prev_plain(&wr->ws, &none, &none_f);
     for (size_t i = 0; i < wr->n; i++) {
-        wr->kinds[i] = (unsigned char)wr->facts[i].kind;
         const struct cl_facts *prev_f = i ? &wr->facts[i - 1] : &none_f;
         uint32_t prev_w = i ? wr->widths[i - 1] : 0;
         if (!wrap_scan_nothing(&wr->ws, prev_plain, prev_f, prev_w, &wr->facts[i],

@@ -881,16 +881,24 @@ static void refresh_facts(struct wrap *wr)
  * (a deep node cut in its prefix goes on with its marker).  Most lines of a paste are
  * followed by a tree line or a details field, and then the group's head is not looked at
  * (group_start's questions were most of the join pass). */
-static inline bool may_join_next(const struct wrap *wr, size_t i)
+/* The first line at or after i that may head a group by that test, or n.  The arrays and
+ * the terminal's width in locals: the loop (a few loads a line) is not made to read them
+ * again after each store of the join loop, which may alias them. */
+static size_t next_join_head(const struct wrap *wr, size_t i)
 {
-    if (i + 1 >= wr->n)
-        return false;
-    enum cl_kind nk = (enum cl_kind)wr->kinds[i + 1], hk = (enum cl_kind)wr->kinds[i];
-    if (nk == K_OTHER || nk == K_DETAILS)
-        return true;
-    if (wr->terminal && wr->widths[i] == wr->ws.max_w)
-        return true;
-    return nk == K_FIELD && (hk == K_TREE || hk == K_OTHER);
+    const unsigned char *kinds = wr->kinds;
+    const uint32_t *widths = wr->widths;
+    const size_t n = wr->n;
+    const bool terminal = wr->terminal;
+    const uint32_t cut = wr->ws.max_w;
+    /* Bound: one round a line, up to the last but one (the last heads no group). */
+    for (; i + 1 < n; i++) {
+        unsigned nk = kinds[i + 1], hk = kinds[i];
+        if (nk == K_OTHER || nk == K_DETAILS || (terminal && widths[i] == cut) ||
+            (nk == K_FIELD && (hk == K_TREE || hk == K_OTHER)))
+            return i;
+    }
+    return n;
 }
 
 /* Joins every group; false on allocation failure. */
@@ -905,8 +913,15 @@ static bool wrap_join_all(struct wrap *wr)
     size_t w = 0, i = 0;
     uint32_t joined = 0, first_line = 0;
     while (i < wr->n) {
-        if (!may_join_next(wr, i)) {
-            v[w++] = v[i++];
+        /* The lines up to the next that may head a group are kept: moved down at once (not
+           at all before the first join).  Slots [w, w + (j - i)) are written, below j - 1
+           once w < i: v[j - 1] is still line j - 1 when line j's group is asked about. */
+        size_t j = next_join_head(wr, i);
+        if (j > i) {
+            if (w != i)
+                memmove(v + w, v + i, (j - i) * sizeof *v);
+            w += j - i;
+            i = j;
             continue;
         }
         size_t total;

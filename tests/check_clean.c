@@ -255,6 +255,21 @@ START_TEST(an_empty_line_behind_the_text_keeps_it_in_place)
 }
 END_TEST
 
+/* The split marks the lines the tabs step and the steps after it look at (cleaner.loud);
+   lines the literal step decodes are new, marked again by the tabs step, however many of
+   them there are (here as many as the input had: the run ends the input). */
+START_TEST(decoded_lines_are_marked_again)
+{
+    char *out = cleaned("{\"outputs\": [{\"text\": [\n"
+                        "\"== Physical Plan ==\\n\",\n"
+                        "\"*(1) Project [a#1]\\n\",\n"
+                        "\"+- *(1) Filter (a#1 > 0)\\n\",\n"
+                        "\"\\t+- *(1) Range (0, 10, step=1, splits=2)\\n\"\n");
+    ck_assert_ptr_nonnull(strstr(out, "\n        +- *(1) Range (0, 10, step=1, splits=2)\n"));
+    free(out);
+}
+END_TEST
+
 START_TEST(show_table_is_unwrapped)
 {
     /* show(truncate=False): the padding and the closing bar end up on the last line. */
@@ -2646,6 +2661,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, cleaned_text_takes_the_inputs_place);
     tcase_add_test(tc, an_empty_line_behind_the_text_keeps_it_in_place);
     tcase_add_test(tc, show_table_is_unwrapped);
+    tcase_add_test(tc, decoded_lines_are_marked_again);
     tcase_add_test(tc, row_repr_is_decoded);
     tcase_add_test(tc, json_string_and_notebook_output_are_decoded);
     tcase_add_test(tc, event_log_escapes_at_every_offset_are_decoded);

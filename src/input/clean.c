@@ -72,14 +72,74 @@ static char *utf16_to_utf8(struct cleaner *c, const unsigned char *s, size_t n, 
     return out;
 }
 
-/* One line of the input, s to its '\n' (or the end) e: CRs before e go. */
-static bool split_line(struct cleaner *c, const char *s, const char *e, uint32_t line)
+/* The first bytes after a line's leading spaces that the steps from the tabs step to
+ * the numberedTreeString step start on (cleaner.loud): a tab (the tabs step), '#', '-', '/' (a MAGIC
+ * prefix, a doc comment's opener), '*' (a doc comment's star line: the markup step cuts it,
+ * and what the cut shows is looked at by the steps after it), '<' (an HTML tag), '#', '/',
+ * '-', '>' (the comment and quote prefixes), '+' (a table's border), a digit (a number
+ * prefix, at column 0 once the indentation step has cut the blanks before it).  Those steps
+ * change only lines that start on one of these (the table step marks the lines it writes,
+ * the indentation step cuts only blanks), so a line that starts on none stays passed over
+ * by all of them. */
+static const bool loud_byte[256] = {
+    ['\t'] = true, ['#'] = true, ['-'] = true, ['/'] = true, ['*'] = true, ['<'] = true,
+    ['>'] = true,  ['+'] = true, ['0'] = true, ['1'] = true, ['2'] = true, ['3'] = true,
+    ['4'] = true,  ['5'] = true, ['6'] = true, ['7'] = true, ['8'] = true, ['9'] = true,
+};
+
+/* Room in c->loud for line i's bit (zeros past the bits set); false (the marks let go of:
+ * the tabs step then makes them) when out of memory. */
+static bool loud_room(struct cleaner *c, size_t i)
+{
+    size_t need = (i >> 6) + 1;
+    if (!c->loud || need <= c->loud_words)
+        return c->loud != NULL;
+    size_t words = c->loud_words * 2 > need ? c->loud_words * 2 : need;
+    uint64_t *grown = realloc(c->loud, words * sizeof *grown);
+    if (!grown) {
+        cl_drop_loud(c);
+        return false;
+    }
+    memset(grown + c->loud_words, 0, (words - c->loud_words) * sizeof *grown);
+    c->loud = grown;
+    c->loud_words = words;
+    return true;
+}
+
+/* Line i's bit, when there is room for it (loud_room grows the words: seldom). */
+static inline void set_loud(struct cleaner *c, size_t i)
+{
+    if ((i >> 6) < c->loud_words || loud_room(c, i))
+        c->loud[i >> 6] |= 1ull << (i & 63);
+}
+
+/* Line i (p, len) starts, after its leading spaces, on a byte of loud_byte: its bit.  Inline
+ * in the split's loop, one look at the first byte (most lines start with no space and none
+ * of those bytes): the tabs step's pass over every line is not made. */
+static inline __attribute__((always_inline)) void mark_loud(struct cleaner *c, size_t i,
+                                                            const char *p, size_t len)
+{
+    unsigned char c0 = len ? (unsigned char)p[0] : 0;
+    if (c0 == ' ') {
+        /* Leading spaces skipped 16 at a time (blank.h). */
+        size_t sp = blank_skip_spaces(p, 0, len);
+        c0 = sp < len ? (unsigned char)p[sp] : 0;
+    }
+    if (loud_byte[c0])
+        set_loud(c, i);
+}
+
+/* One line of the input, s to its '\n' (or the end) e: CRs before e go.  The tabs step's
+ * marks (cleaner.loud) are made here, where the line's first bytes were just read. */
+static inline __attribute__((always_inline)) bool split_line(struct cleaner *c, const char *s,
+                                                             const char *e, uint32_t line)
 {
     const char *t = e;
     while (t > s && t[-1] == '\r')
         t--;
     if (t != e)
         c->changed |= CL_ENCODING;
+    mark_loud(c, c->lines.n, s, (size_t)(t - s));
     return cl_push(c, &c->lines, s, (size_t)(t - s), line);
 }
 
@@ -122,6 +182,10 @@ static bool step_split(struct cleaner *c)
         return false;
     const char *end = s + n, *rest = s; /* no '\n' between s and rest */
     uint32_t line = 0;
+    /* The tabs step's marks, a bit a line (split_line), for a line every 48 bytes at first;
+       without memory for them the tabs step makes them. */
+    c->loud_words = n / 48 / 64 + 1;
+    c->loud = calloc(c->loud_words, sizeof *c->loud);
     /* The marks of the input's bytes (lines.h), made here where every byte is looked at
        anyway; not for the text of a UTF-16 input (it is not the input), nor without memory
        for them (the steps then look at every line, as before). */
@@ -206,25 +270,14 @@ static bool step_split(struct cleaner *c)
             return false;
         s = nl ? nl + 1 : end;
     }
+    /* cl_next_loud reads the words up to the last line's. */
+    if (loud_room(c, c->lines.n))
+        c->loud_n = c->lines.n;
     return true;
 }
 
 /* ---- tabs and trailing blanks ---------------------------------------------------------- */
 
-/* The first bytes after a line's leading spaces that the steps from this one to the
- * numberedTreeString step start on (cleaner.loud): a tab (this step), '#', '-', '/' (a MAGIC
- * prefix, a doc comment's opener), '*' (a doc comment's star line: the markup step cuts it,
- * and what the cut shows is looked at by the steps after it), '<' (an HTML tag), '#', '/',
- * '-', '>' (the comment and quote prefixes), '+' (a table's border), a digit (a number
- * prefix, at column 0 once the indentation step has cut the blanks before it).  Those steps
- * change only lines that start on one of these (the table step marks the lines it writes,
- * the indentation step cuts only blanks), so a line that starts on none stays passed over
- * by all of them. */
-static const bool loud_byte[256] = {
-    ['\t'] = true, ['#'] = true, ['-'] = true, ['/'] = true, ['*'] = true, ['<'] = true,
-    ['>'] = true,  ['+'] = true, ['0'] = true, ['1'] = true, ['2'] = true, ['3'] = true,
-    ['4'] = true,  ['5'] = true, ['6'] = true, ['7'] = true, ['8'] = true, ['9'] = true,
-};
 
 /* Tabs in the leading blanks become spaces (8-column stops, as a terminal shows them).
  * Tabs inside the text are the plan's own and stay.  The same look at each line's first
@@ -233,10 +286,17 @@ static const bool loud_byte[256] = {
 static bool step_tabs(struct cleaner *c)
 {
     size_t n = c->lines.n;
-    cl_drop_loud(c);
-    c->loud = calloc((n >> 6) + 1, sizeof *c->loud); /* without it every line is looked at */
-    c->loud_n = c->loud ? n : 0;
-    for (size_t i = 0; i < n; i++) {
+    /* The split's marks when the literal step kept its lines: only the marked lines are
+       looked at.  Otherwise they are made here. */
+    bool marked = c->loud && c->loud_n == n;
+    if (!marked) {
+        cl_drop_loud(c);
+        c->loud_words = (n >> 6) + 1;
+        c->loud = calloc(c->loud_words, sizeof *c->loud); /* without it every line is looked at */
+        c->loud_n = c->loud ? n : 0;
+    }
+    for (size_t i = marked ? cl_next_loud(c, 0) : 0; i < n;
+         i = marked ? cl_next_loud(c, i + 1) : i + 1) {
         struct cl_line *l = &c->lines.v[i];
         /* Leading spaces are skipped a word at a time (most lines have none). */
         uint32_t sp = l->len && l->p[0] == ' ' ? cl_indent(l->p, l->len) : 0;
@@ -703,6 +763,7 @@ static bool step_tables(struct cleaner *c)
     if (table_loud_room(&out, c->lines.n)) {
         c->loud = out.loud;
         c->loud_n = c->lines.n;
+        c->loud_words = out.loud_words;
     }
     return true;
 fail:

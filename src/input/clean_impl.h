@@ -123,6 +123,7 @@ static inline void cl_drop_loud(struct cleaner *c)
     free(c->loud);
     c->loud = NULL;
     c->loud_n = 0;
+    c->loud_words = 0;
 }
 
 /* The trailing blanks' step (clean.c, step_trailing) a line at a time, for a pass over the

@@ -840,6 +840,7 @@ static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
         if (!cl_push_lines(c, &out, c->lines.v + copied, n - copied))
             goto done;
         cl_replace(c, &out);
+        cl_drop_loud(c); /* the split's marks described the lines before */
         c->changed |= CL_LITERAL;
     }
     ok = true;

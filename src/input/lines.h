@@ -95,6 +95,7 @@ struct cleaner {
        numberedTreeString step.  NULL: every line is looked at. */
     uint64_t *loud;
     size_t loud_n;
+    size_t loud_words;      /* words of loud allocated (zeros past the bits of loud_n lines) */
     /* The literal step's text of an input that is one line holding one string (an event
        log's line): decoded over the input from its first byte, lines each ended by '\n'
        (the last one's '\n' still to write when add_newline), every line from input line

@@ -270,6 +270,20 @@ START_TEST(decoded_lines_are_marked_again)
 }
 END_TEST
 
+/* The literal step passes over the lines inside a stretch of the input without a backslash
+   in a loop of its own: a line that starts inside the stretch but goes on past it (into the
+   64-byte block of its first backslash, here the third) is looked at. */
+START_TEST(a_line_that_leaves_a_clean_stretch_is_decoded)
+{
+    char *out = cleaned("a line of text, long enough to fill the first block of sixty-four bytes\n"
+                        "{\"padding\": \"some words before the plan, to the third block\", "
+                        "\"plan\": \"== Physical Plan ==\\n*(1) Project [a#1]\\n"
+                        "+- *(1) Range (0, 10, step=1, splits=2)\\n\"}\n");
+    ck_assert_ptr_nonnull(strstr(out, "\n+- *(1) Range (0, 10, step=1, splits=2)\n"));
+    free(out);
+}
+END_TEST
+
 START_TEST(show_table_is_unwrapped)
 {
     /* show(truncate=False): the padding and the closing bar end up on the last line. */
@@ -2661,6 +2675,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, cleaned_text_takes_the_inputs_place);
     tcase_add_test(tc, an_empty_line_behind_the_text_keeps_it_in_place);
     tcase_add_test(tc, show_table_is_unwrapped);
+    tcase_add_test(tc, a_line_that_leaves_a_clean_stretch_is_decoded);
     tcase_add_test(tc, decoded_lines_are_marked_again);
     tcase_add_test(tc, row_repr_is_decoded);
     tcase_add_test(tc, json_string_and_notebook_output_are_decoded);

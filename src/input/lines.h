@@ -207,6 +207,25 @@ static inline bool cl_input_lacks_run(const struct cleaner *c, struct cl_clear *
     return at <= r->hi && len <= r->hi - at;
 }
 
+/* The first line of v[i, n) that is not inside the stretch r knows (cl_input_lacks_run's first
+ * answer, without a look for the next marked block), or n: a pass over the lines that only
+ * asks cl_input_lacks_run goes over a stretch's lines in a loop of its own, the stretch's
+ * bounds in registers (the literal step: most lines of a paste are inside one). */
+static inline size_t cl_input_lacks_skip(const struct cleaner *c, const struct cl_clear *r,
+                                         const struct cl_line *v, size_t i, size_t n)
+{
+    if (c->input_written)
+        return i;
+    const uintptr_t lo = r->lo, hi = r->hi;
+    /* Bound: one round a line. */
+    for (; i < n; i++) {
+        uintptr_t at = (uintptr_t)v[i].p;
+        if (!(at >= lo && at <= hi && v[i].len <= hi - at))
+            break;
+    }
+    return i;
+}
+
 /* Line arrays. */
 bool cl_push_grow(struct cleaner *c, struct cl_lines *a, const char *p, size_t len, uint32_t orig);
 /* Appends a line; false (c->nomem) on failure.  Inline: steps push every line they keep. */

@@ -561,7 +561,8 @@ static inline bool table_put(struct cleaner *c, struct table_out *o, const char 
                              uint32_t orig, size_t unread)
 {
     size_t at = o->in_place ? o->w : o->out.n;
-    if (table_loud_room(o, at))
+    /* Room asked of table_loud_room only when the words run out (seldom). */
+    if (o->loud && ((at >> 6) < o->loud_words || table_loud_room(o, at)))
         o->loud[at >> 6] |= 1ull << (at & 63);
     if (o->in_place) {
         if (o->w < unread) {

@@ -97,8 +97,8 @@ static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, bool prev_plain,
 
 
 /* The first line at or after i that the steps from the tabs step to the numberedTreeString
- * step must look at (cleaner.loud, made by the tabs step), or the number of lines; i itself when
- * there are no marks.  A run of lines none of those steps starts on (nearly every line of a
+ * step must look at (cleaner.loud, made by the split or the tabs step), or the number of
+ * lines; i itself when there are no marks.  A run of lines none of those steps starts on (nearly every line of a
  * paste) is passed over 64 lines a word, where each step took a look at each line. */
 static inline size_t cl_next_loud(const struct cleaner *c, size_t i)
 {

@@ -874,14 +874,14 @@ static void refresh_facts(struct wrap *wr)
     wr->c->trailing_done = true;
 }
 
-/* Can line i + 1 join line i as the head of a group (join_rule_plan)?  False only where
+/* May line i + 1 join line i as the head of a group (join_rule_plan)?  No only where
  * none of its rules can match, told from the kinds and a width: a follower must continue
  * something (K_OTHER, K_DETAILS), or be a "Key: value" line after a tree line or a root (the
  * word rule's field_ok, the terminal rule's), or follow a line as wide as a terminal's cut
  * (a deep node cut in its prefix goes on with its marker).  Most lines of a paste are
  * followed by a tree line or a details field, and then the group's head is not looked at
- * (group_start's questions were most of the join pass). */
-/* The first line at or after i that may head a group by that test, or n.  The arrays and
+ * (group_start's questions were most of the join pass).
+ * The first line at or after i that may head a group by that test, or n.  The arrays and
  * the terminal's width in locals: the loop (a few loads a line) is not made to read them
  * again after each store of the join loop, which may alias them. */
 static size_t next_join_head(const struct wrap *wr, size_t i)

@@ -89,8 +89,9 @@ struct cleaner {
     /* The lines the steps from the tabs step to the numberedTreeString step must look at, a
        bit a line of lines.v (loud_n of them; clean_impl.h, cl_next_loud): the others' first
        byte after their leading spaces is none that any of those steps starts on, and those
-       steps change no such line (the indentation step cuts only blanks).  Made by the tabs
-       step, carried by the table step as it moves lines (the lines it writes itself are
+       steps change no such line (the indentation step cuts only blanks).  Made by the split
+       (dropped by the literal step when it changes the lines: the tabs step then makes
+       them), carried by the table step as it moves lines (the lines it writes itself are
        marked), dropped by the HTML step when it rewrites a block and after the
        numberedTreeString step.  NULL: every line is looked at. */
     uint64_t *loud;

@@ -224,6 +224,66 @@ START_TEST(cleaned_text_takes_the_inputs_place)
 }
 END_TEST
 
+/* emit() tests a run of lines that follow each other in the input once, where it starts: a
+   run of empty lines only is never written over before it is read (nothing of it is read),
+   as when each line was tested.  Here the empty line lies behind where the text reaches
+   (the tab's 8 columns), the lines after it in scratch or far enough on: the text still goes
+   over the input. */
+START_TEST(an_empty_line_behind_the_text_keeps_it_in_place)
+{
+    static const char pasted[] = "== Physical Plan ==\n"
+                                 "*(1) Project [a#1]\n"
+                                 "\t+- *(1) Filter (a#1 > 0)\n"
+                                 "\n"
+                                 "\t+- *(1) Range (0, 10, step=1, splits=2)"
+                                 "                                        \n"
+                                 "x\n";
+    static const char want[] = "== Physical Plan ==\n"
+                               "*(1) Project [a#1]\n"
+                               "        +- *(1) Filter (a#1 > 0)\n"
+                               "\n"
+                               "        +- *(1) Range (0, 10, step=1, splits=2)\n"
+                               "x\n";
+    char *copy = strdup(pasted);
+    struct document *doc = document_new("empty", copy, strlen(copy));
+    struct diag err = {0};
+    ck_assert_int_eq(clean_document(doc, &err), SP_OK);
+    ck_assert_uint_eq(doc->src.text_len, strlen(want));
+    ck_assert(memcmp(doc->src.text, want, strlen(want)) == 0);
+    ck_assert_ptr_eq(doc->src.text, copy); /* over the input */
+    document_free(doc);
+}
+END_TEST
+
+/* The split marks the lines the tabs step and the steps after it look at (cleaner.loud);
+   lines the literal step decodes are new, marked again by the tabs step, however many of
+   them there are (here as many as the input had: the run ends the input). */
+START_TEST(decoded_lines_are_marked_again)
+{
+    char *out = cleaned("{\"outputs\": [{\"text\": [\n"
+                        "\"== Physical Plan ==\\n\",\n"
+                        "\"*(1) Project [a#1]\\n\",\n"
+                        "\"+- *(1) Filter (a#1 > 0)\\n\",\n"
+                        "\"\\t+- *(1) Range (0, 10, step=1, splits=2)\\n\"\n");
+    ck_assert_ptr_nonnull(strstr(out, "\n        +- *(1) Range (0, 10, step=1, splits=2)\n"));
+    free(out);
+}
+END_TEST
+
+/* The literal step passes over the lines inside a stretch of the input without a backslash
+   in a loop of its own: a line that starts inside the stretch but goes on past it (into the
+   64-byte block of its first backslash, here the third) is looked at. */
+START_TEST(a_line_that_leaves_a_clean_stretch_is_decoded)
+{
+    char *out = cleaned("a line of text, long enough to fill the first block of sixty-four bytes\n"
+                        "{\"padding\": \"some words before the plan, to the third block\", "
+                        "\"plan\": \"== Physical Plan ==\\n*(1) Project [a#1]\\n"
+                        "+- *(1) Range (0, 10, step=1, splits=2)\\n\"}\n");
+    ck_assert_ptr_nonnull(strstr(out, "\n+- *(1) Range (0, 10, step=1, splits=2)\n"));
+    free(out);
+}
+END_TEST
+
 START_TEST(show_table_is_unwrapped)
 {
     /* show(truncate=False): the padding and the closing bar end up on the last line. */
@@ -421,6 +481,29 @@ START_TEST(hard_wrapped_lines_are_joined)
 }
 END_TEST
 
+/* When lines were joined, the wrap step's last pass over the lines cuts their trailing
+   blanks too (the trailing blanks' step): a joined line's last piece, a tree line's, a
+   blank line's. */
+START_TEST(trailing_blanks_go_in_the_wrap_steps_last_pass)
+{
+    char *out = cleaned("== Physical Plan ==\n"
+                        "Exchange RoundRobinPartitioning(100), false, [id=#121]  \n"
+                        "+- *(1) ColumnarToRow \t\n"
+                        "   +- FileScan parquet default.t[name#29,c#30] Batched: true, DataFilters: [],\n"
+                        "      PushedFilters: [], ReadSchema: struct<name:string>   \n"
+                        "   \n"
+                        "x\n");
+    ck_assert_str_eq(out, "== Physical Plan ==\n"
+                          "Exchange RoundRobinPartitioning(100), false, [id=#121]\n"
+                          "+- *(1) ColumnarToRow\n"
+                          "   +- FileScan parquet default.t[name#29,c#30] Batched: true, "
+                          "DataFilters: [], PushedFilters: [], ReadSchema: struct<name:string>\n"
+                          "\n"
+                          "x\n");
+    free(out);
+}
+END_TEST
+
 /* Cuts each line of text after every `width` characters (UTF-8 sequences count as one, as a
    terminal shows them), as fold -w does, into out. */
 static void fold_chars(const char *text, int width, char *out)
@@ -572,6 +655,53 @@ START_TEST(email_wrap_of_the_analyzed_schema_and_its_root)
 }
 END_TEST
 
+/* The width an email client wrapped at is estimated from the widest line that may head a
+   word-wrapped group, the analyzed plan's root too (a root after the schema line, not after
+   a header: the wrap step asks it apart from the evidence's word pairs, which it is none
+   of).  Here it is the widest: estimated from the others, it would stay broken. */
+START_TEST(an_analyzed_root_can_be_the_widest_word_wrapped_line)
+{
+    /* The schema line and the root are a word pair of their own: the root, 96 columns,
+       is more than 10 columns wider than the other lines (it is not taken as a follower). */
+    struct document *doc = tu_parse(
+        "== Parsed Logical Plan ==\n"
+        "'Project [unresolvedalias('policy, None), unresolvedalias('make, None),\n"
+        "cast('vehicle_age as int) AS vehicle_age#148]\n"
+        "+- Relation[policy#132,make#133,vehicle_age#134,sum_insured#135] csv\n"
+        "\n"
+        "== Analyzed Logical Plan ==\n"
+        "policy: string, make: string, vehicle_age: int\n"
+        "Project [policy#132, make#133, cast(vehicle_age#134 as int) AS vehicle_age#148, "
+        "sum_insured#135,\n"
+        "make#133 AS inception#150]\n"
+        "+- Relation[policy#132,make#133,vehicle_age#134,sum_insured#135] csv\n");
+    const struct plan_section *an = doc->first_plan->first_section->next;
+    ck_assert_int_eq(an->kind, SECTION_ANALYZED);
+    const struct plan_node *root = an->first_root;
+    tu_assert_slice_is(plan_node_name(root), "Project");
+    ck_assert_ptr_null(memchr(plan_node_text(root).ptr, '\n', plan_node_text(root).len));
+    ck_assert_uint_eq(plan_node_n_children(root), 1);
+    document_free(doc);
+}
+END_TEST
+
+/* A short line heads a hanging group only when the next line's first word would not have
+   fitted on it within the widest line that heads one (gathered with the evidence): here a
+   short tree line's indented next line fits, and stays a line of its own. */
+START_TEST(a_short_line_heads_no_hanging_group_its_next_word_fits)
+{
+    char *out = cleaned("== Physical Plan ==\n"
+                        "*(2) Project [a#1]\n"
+                        "+- *(2) Filter\n"
+                        "      isnotnull(a#1)\n"
+                        "   +- FileScan parquet default.t[name#29,c#30] Batched: true, DataFilters: [],\n"
+                        "      PushedFilters: [], ReadSchema: struct<name:string>\n");
+    ck_assert_ptr_nonnull(strstr(out, "+- *(2) Filter\n      isnotnull(a#1)\n"));
+    ck_assert_ptr_nonnull(strstr(out, "DataFilters: [], PushedFilters: []"));
+    free(out);
+}
+END_TEST
+
 /* A notebook cell's output pasted indented as a whole: a plan and, below it, a show() table
  * of data.  The data table is no plan table: it stays as it is, and the block still loses
  * its common indentation (a real notebook plan, QA). */
@@ -648,6 +778,42 @@ START_TEST(numbered_tree_string_prefixes_are_removed)
     const char *prose = "10 rows\n11 more rows\n";
     out = cleaned(prose);
     ck_assert_str_eq(out, prose);
+    free(out);
+}
+END_TEST
+
+/* The numberedTreeString step looks only at the lines marked by the tabs step
+   (cleaner.loud): a digit after the blanks (the indentation step cuts them), and the lines
+   the table step writes itself (a row's first line started on '|'), with the marks of the
+   lines before the table's border kept. */
+START_TEST(numbered_lines_behind_blanks_and_in_tables_are_found)
+{
+    static const char numbered[] = "00 AdaptiveSparkPlan isFinalPlan=false\n"
+                                   "01 +- Project [id#0L]\n"
+                                   "02    +- Range (0, 5, step=1, splits=16)";
+    static const char plain[] = "AdaptiveSparkPlan isFinalPlan=false\n"
+                                "+- Project [id#0L]\n"
+                                "   +- Range (0, 5, step=1, splits=16)";
+    char want[1024], in[1024];
+    /* Indented, fenced by blank lines. */
+    char *out = cleaned("text\n\n"
+                        "    00 AdaptiveSparkPlan isFinalPlan=false\n"
+                        "    01 +- Project [id#0L]\n"
+                        "    02    +- Range (0, 5, step=1, splits=16)\n");
+    snprintf(want, sizeof want, "text\n\n%s\n", plain);
+    ck_assert_str_eq(out, want);
+    free(out);
+    /* In a show() table: the row's first line started on '|'. */
+    snprintf(in, sizeof in, "+----+\n|plan|\n+----+\n|%s|\n+----+\n", numbered);
+    out = cleaned(in);
+    snprintf(want, sizeof want, "%s\n", plain);
+    ck_assert_str_eq(out, want);
+    free(out);
+    /* Before a table, whose step moves no line before its border. */
+    snprintf(in, sizeof in, "%s\n\n+----+\n|plan|\n+----+\n|%s|\n+----+\n", numbered, numbered);
+    out = cleaned(in);
+    snprintf(want, sizeof want, "%s\n\n%s\n", plain, plain);
+    ck_assert_str_eq(out, want);
     free(out);
 }
 END_TEST
@@ -2531,7 +2697,10 @@ Suite *clean_suite(void)
     TCase *tc = tcase_create("stories");
     tcase_add_test(tc, spark_output_is_read_in_place);
     tcase_add_test(tc, cleaned_text_takes_the_inputs_place);
+    tcase_add_test(tc, an_empty_line_behind_the_text_keeps_it_in_place);
     tcase_add_test(tc, show_table_is_unwrapped);
+    tcase_add_test(tc, a_line_that_leaves_a_clean_stretch_is_decoded);
+    tcase_add_test(tc, decoded_lines_are_marked_again);
     tcase_add_test(tc, row_repr_is_decoded);
     tcase_add_test(tc, json_string_and_notebook_output_are_decoded);
     tcase_add_test(tc, event_log_escapes_at_every_offset_are_decoded);
@@ -2544,6 +2713,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, quick_scan_answers_a_long_line_at_its_escape);
     tcase_add_test(tc, utf16_input_is_read);
     tcase_add_test(tc, hard_wrapped_lines_are_joined);
+    tcase_add_test(tc, trailing_blanks_go_in_the_wrap_steps_last_pass);
     tcase_add_test(tc, lines_cut_by_a_terminal_are_joined_whatever_their_characters);
     tcase_add_test(tc, html_break_lines_become_plan_lines);
     tcase_add_test(tc, deep_plans_cut_inside_their_prefix_are_joined_back);
@@ -2552,7 +2722,10 @@ Suite *clean_suite(void)
     tcase_add_test(tc, email_word_wrap_keeps_formatted_ids);
     tcase_add_test(tc, a_data_table_beside_the_plan_stays_a_table);
     tcase_add_test(tc, email_wrap_of_the_analyzed_schema_and_its_root);
+    tcase_add_test(tc, an_analyzed_root_can_be_the_widest_word_wrapped_line);
+    tcase_add_test(tc, a_short_line_heads_no_hanging_group_its_next_word_fits);
     tcase_add_test(tc, numbered_tree_string_prefixes_are_removed);
+    tcase_add_test(tc, numbered_lines_behind_blanks_and_in_tables_are_found);
     tcase_add_test(tc, lost_indentation_is_rebuilt_from_markers);
     tcase_add_test(tc, lost_indentation_of_an_aqe_plan_is_rebuilt);
     tcase_add_test(tc, correct_trees_are_never_rebuilt);

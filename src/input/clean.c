@@ -72,14 +72,74 @@ static char *utf16_to_utf8(struct cleaner *c, const unsigned char *s, size_t n, 
     return out;
 }
 
-/* One line of the input, s to its '\n' (or the end) e: CRs before e go. */
-static bool split_line(struct cleaner *c, const char *s, const char *e, uint32_t line)
+/* The first bytes after a line's leading spaces that the steps from the tabs step to
+ * the numberedTreeString step start on (cleaner.loud): a tab (the tabs step), '#', '-', '/' (a MAGIC
+ * prefix, a doc comment's opener), '*' (a doc comment's star line: the markup step cuts it,
+ * and what the cut shows is looked at by the steps after it), '<' (an HTML tag), '#', '/',
+ * '-', '>' (the comment and quote prefixes), '+' (a table's border), a digit (a number
+ * prefix, at column 0 once the indentation step has cut the blanks before it).  Those steps
+ * change only lines that start on one of these (the table step marks the lines it writes,
+ * the indentation step cuts only blanks), so a line that starts on none stays passed over
+ * by all of them. */
+static const bool loud_byte[256] = {
+    ['\t'] = true, ['#'] = true, ['-'] = true, ['/'] = true, ['*'] = true, ['<'] = true,
+    ['>'] = true,  ['+'] = true, ['0'] = true, ['1'] = true, ['2'] = true, ['3'] = true,
+    ['4'] = true,  ['5'] = true, ['6'] = true, ['7'] = true, ['8'] = true, ['9'] = true,
+};
+
+/* Room in c->loud for line i's bit (zeros past the bits set); false (the marks let go of:
+ * the tabs step then makes them) when out of memory. */
+static bool loud_room(struct cleaner *c, size_t i)
+{
+    size_t need = (i >> 6) + 1;
+    if (!c->loud || need <= c->loud_words)
+        return c->loud != NULL;
+    size_t words = c->loud_words * 2 > need ? c->loud_words * 2 : need;
+    uint64_t *grown = realloc(c->loud, words * sizeof *grown);
+    if (!grown) {
+        cl_drop_loud(c);
+        return false;
+    }
+    memset(grown + c->loud_words, 0, (words - c->loud_words) * sizeof *grown);
+    c->loud = grown;
+    c->loud_words = words;
+    return true;
+}
+
+/* Line i's bit, when there is room for it (loud_room grows the words: seldom). */
+static inline void set_loud(struct cleaner *c, size_t i)
+{
+    if ((i >> 6) < c->loud_words || loud_room(c, i))
+        c->loud[i >> 6] |= 1ull << (i & 63);
+}
+
+/* Line i (p, len) starts, after its leading spaces, on a byte of loud_byte: its bit.  Inline
+ * in the split's loop, one look at the first byte (most lines start with no space and none
+ * of those bytes): the tabs step's pass over every line is not made. */
+static inline __attribute__((always_inline)) void mark_loud(struct cleaner *c, size_t i,
+                                                            const char *p, size_t len)
+{
+    unsigned char c0 = len ? (unsigned char)p[0] : 0;
+    if (c0 == ' ') {
+        /* Leading spaces skipped 16 at a time (blank.h). */
+        size_t sp = blank_skip_spaces(p, 0, len);
+        c0 = sp < len ? (unsigned char)p[sp] : 0;
+    }
+    if (loud_byte[c0])
+        set_loud(c, i);
+}
+
+/* One line of the input, s to its '\n' (or the end) e: CRs before e go.  The tabs step's
+ * marks (cleaner.loud) are made here, where the line's first bytes were just read. */
+static inline __attribute__((always_inline)) bool split_line(struct cleaner *c, const char *s,
+                                                             const char *e, uint32_t line)
 {
     const char *t = e;
     while (t > s && t[-1] == '\r')
         t--;
     if (t != e)
         c->changed |= CL_ENCODING;
+    mark_loud(c, c->lines.n, s, (size_t)(t - s));
     return cl_push(c, &c->lines, s, (size_t)(t - s), line);
 }
 
@@ -122,6 +182,10 @@ static bool step_split(struct cleaner *c)
         return false;
     const char *end = s + n, *rest = s; /* no '\n' between s and rest */
     uint32_t line = 0;
+    /* The tabs step's marks, a bit a line (split_line), for a line every 48 bytes at first;
+       without memory for them the tabs step makes them. */
+    c->loud_words = n / 48 / 64 + 1;
+    c->loud = calloc(c->loud_words, sizeof *c->loud);
     /* The marks of the input's bytes (lines.h), made here where every byte is looked at
        anyway; not for the text of a UTF-16 input (it is not the input), nor without memory
        for them (the steps then look at every line, as before). */
@@ -206,21 +270,14 @@ static bool step_split(struct cleaner *c)
             return false;
         s = nl ? nl + 1 : end;
     }
+    /* cl_next_loud reads the words up to the last line's. */
+    if (loud_room(c, c->lines.n))
+        c->loud_n = c->lines.n;
     return true;
 }
 
 /* ---- tabs and trailing blanks ---------------------------------------------------------- */
 
-/* The first bytes after a line's leading spaces that the steps from this one to the show()
- * table step start on (cleaner.loud): a tab (this step), '#', '-', '/' (a MAGIC prefix, a
- * doc comment's opener), '*' (a doc comment's star line: the markup step cuts it, and what the
- * cut shows is looked at by the steps after it), '<' (an HTML tag), '#', '/', '-', '>' (the
- * comment and quote prefixes), '+' (a table's border).  Those steps change only lines that
- * start on one of these, so a line that starts on none stays passed over by all of them. */
-static const bool loud_byte[256] = {
-    ['\t'] = true, ['#'] = true, ['-'] = true, ['/'] = true,
-    ['*'] = true,  ['<'] = true, ['>'] = true, ['+'] = true,
-};
 
 /* Tabs in the leading blanks become spaces (8-column stops, as a terminal shows them).
  * Tabs inside the text are the plan's own and stay.  The same look at each line's first
@@ -229,10 +286,17 @@ static const bool loud_byte[256] = {
 static bool step_tabs(struct cleaner *c)
 {
     size_t n = c->lines.n;
-    cl_drop_loud(c);
-    c->loud = calloc((n >> 6) + 1, sizeof *c->loud); /* without it every line is looked at */
-    c->loud_n = c->loud ? n : 0;
-    for (size_t i = 0; i < n; i++) {
+    /* The split's marks when the literal step kept its lines: only the marked lines are
+       looked at.  Otherwise they are made here. */
+    bool marked = c->loud && c->loud_n == n;
+    if (!marked) {
+        cl_drop_loud(c);
+        c->loud_words = (n >> 6) + 1;
+        c->loud = calloc(c->loud_words, sizeof *c->loud); /* without it every line is looked at */
+        c->loud_n = c->loud ? n : 0;
+    }
+    for (size_t i = marked ? cl_next_loud(c, 0) : 0; i < n;
+         i = marked ? cl_next_loud(c, i + 1) : i + 1) {
         struct cl_line *l = &c->lines.v[i];
         /* Leading spaces are skipped a word at a time (most lines have none). */
         uint32_t sp = l->len && l->p[0] == ' ' ? cl_indent(l->p, l->len) : 0;
@@ -277,38 +341,12 @@ static bool step_tabs(struct cleaner *c)
  * padding): Spark itself prints a few ("(1) Scan parquet "). */
 static void step_trailing(struct cleaner *c)
 {
-    size_t nonblank = 0, trailing = 0, on_tree = 0;
-    for (size_t i = 0; i < c->lines.n; i++) {
-        struct cl_line *l = &c->lines.v[i];
-        if (c->facts && !c->facts[i].blank_end) {
-            /* Nothing to trim: the facts say so without a look at the line's last byte (the
-               lines lie all over a big input: each look is a cache miss). */
-            nonblank += l->len > 0;
-            continue;
-        }
-        uint32_t len = l->len;
-        while (len && (l->p[len - 1] == ' ' || l->p[len - 1] == '\t'))
-            len--;
-        if (!len) {
-            /* "   " and "" differ in their facts (the marker column). */
-            if (l->len && c->facts)
-                cl_facts(l->p, 0, &c->facts[i]);
-            l->len = 0;
-            continue;
-        }
-        nonblank++;
-        if (len != l->len) {
-            trailing++;
-            l->len = len;
-            /* The line changed: its facts are taken again (kept for the tree step). */
-            struct cl_facts tmp, *f = c->facts ? &c->facts[i] : &tmp;
-            cl_facts(l->p, len, f);
-            if (f->kind == K_TREE || f->kind == K_HEADER)
-                on_tree++;
-        }
-    }
-    if (on_tree || (nonblank >= 4 && trailing * 2 > nonblank))
-        c->changed |= CL_SPACE;
+    if (c->trailing_done)
+        return; /* the wrap step's last pass did it (cl_trail_line) */
+    struct cl_trail t = {0, 0, 0};
+    for (size_t i = 0; i < c->lines.n; i++)
+        cl_trail_line(c, i, &t);
+    cl_trail_done(c, &t);
 }
 
 /* ---- comment and quote prefixes -------------------------------------------------------- */
@@ -492,12 +530,40 @@ struct table_out {
     struct cl_lines out;  /* used once in_place is false */
     size_t w;             /* lines written over c->lines */
     bool in_place;
+    /* cleaner.loud of the lines written (the steps after this one read them): the lines it
+       writes one by one (tables, marked lines) are marked, the runs of unmarked lines it
+       moves at once stay unmarked.  NULL when a grow failed: the marks are then dropped. */
+    uint64_t *loud;
+    size_t loud_words;
 };
+
+/* Room in o->loud for the bit of line at; false (o->loud let go of) when out of memory. */
+static bool table_loud_room(struct table_out *o, size_t at)
+{
+    size_t need = (at >> 6) + 1;
+    if (!o->loud || need <= o->loud_words)
+        return o->loud != NULL;
+    size_t words = o->loud_words * 2 > need ? o->loud_words * 2 : need;
+    uint64_t *grown = realloc(o->loud, words * sizeof *grown);
+    if (!grown) {
+        free(o->loud);
+        o->loud = NULL;
+        return false;
+    }
+    memset(grown + o->loud_words, 0, (words - o->loud_words) * sizeof *grown);
+    o->loud = grown;
+    o->loud_words = words;
+    return true;
+}
 
 /* unread: the first line of c->lines still to be read. */
 static inline bool table_put(struct cleaner *c, struct table_out *o, const char *p, uint32_t len,
                              uint32_t orig, size_t unread)
 {
+    size_t at = o->in_place ? o->w : o->out.n;
+    /* Room asked of table_loud_room only when the words run out (seldom). */
+    if (o->loud && ((at >> 6) < o->loud_words || table_loud_room(o, at)))
+        o->loud[at >> 6] |= 1ull << (at & 63);
     if (o->in_place) {
         if (o->w < unread) {
             struct cl_line l = {p, len, orig};
@@ -595,11 +661,18 @@ static bool step_tables(struct cleaner *c)
     size_t i = cl_next_loud(c, 0);
     while (i < c->lines.n && !is_table_border(&c->lines.v[i]))
         i = cl_next_loud(c, i + 1);
-    if (i >= c->lines.n) {
-        cl_drop_loud(c);
-        return true;
+    if (i >= c->lines.n)
+        return true; /* no line moved: the marks stay */
+    /* The marks of the lines before the first border stay theirs (NULL: none made). */
+    struct table_out out = {{0}, i, true, NULL, 0};
+    if (c->loud && c->loud_n == c->lines.n) {
+        out.loud_words = (c->lines.n >> 6) + 1;
+        out.loud = calloc(out.loud_words, sizeof *out.loud);
+        if (out.loud)
+            memcpy(out.loud, c->loud, ((i + 63) >> 6) * sizeof *out.loud);
+        if (out.loud && (i & 63))
+            out.loud[i >> 6] &= ~(~0ull << (i & 63));
     }
-    struct table_out out = {{0}, i, true};
     while (i < c->lines.n) {
         /* The lines up to the next marked one are no border: kept as they are, at once. */
         size_t next = cl_next_loud(c, i);
@@ -682,13 +755,20 @@ static bool step_tables(struct cleaner *c)
         c->changed |= CL_TABLE;
         i = j;
     }
-    cl_drop_loud(c); /* the lines moved */
+    cl_drop_loud(c); /* the lines moved: theirs are out.loud */
     if (out.in_place)
         c->lines.n = out.w;
     else
         cl_replace(c, &out.out);
+    /* cl_next_loud reads the words up to the last line's: room for them (zero past it). */
+    if (table_loud_room(&out, c->lines.n)) {
+        c->loud = out.loud;
+        c->loud_n = c->lines.n;
+        c->loud_words = out.loud_words;
+    }
     return true;
 fail:
+    free(out.loud);
     cl_lines_free(&out.out);
     return false;
 }
@@ -778,6 +858,10 @@ static void step_numbers(struct cleaner *c)
     size_t i = 0, n = c->lines.n;
     while (i < n) {
         uint32_t plen;
+        /* Only a marked line (cleaner.loud) may start on a digit. */
+        i = cl_next_loud(c, i);
+        if (i >= n)
+            break;
         const struct cl_line *l = &c->lines.v[i];
         /* A number starts with a digit: most lines are done after one compare. */
         long v = l->len && is_digit(l->p[0]) ? cl_line_number_prefix(l, &plen) : -1;
@@ -846,34 +930,101 @@ static bool fits_in_place(const struct cleaner *c, size_t *total)
     return !src->mapped || mapfile_writable(src->bytes, src->len);
 }
 
+/* A nonempty line of a run (lines that follow each other, from where the run starts, a
+ * '\n' between each two) written at text offset o would be written over before it is read
+ * (fits_in_place's test): the run's lines lie in the input as the text will, so one test of
+ * where the run starts answers for all of them.  A run that starts before the input and goes
+ * on into it is tested line by line. */
+static bool run_overtaken(const struct cleaner *c, size_t i, size_t j, size_t run, size_t o)
+{
+    uintptr_t b = (uintptr_t)c->src->bytes, e = b + c->src->len;
+    uintptr_t from = (uintptr_t)c->lines.v[i].p;
+    if (run <= j - i - 1)
+        return false; /* every line of the run is empty */
+    if (from >= b && from < e)
+        return from - b < o;
+    if (from >= b || from + run < b)
+        return false;
+    /* Bound: the lines of this run, once. */
+    for (size_t k = i; k < j; k++) {
+        const struct cl_line *l = &c->lines.v[k];
+        uintptr_t p = (uintptr_t)l->p;
+        if (l->len && p >= b && p < e && p - b < o + (size_t)(p - from))
+            return true;
+    }
+    return false;
+}
+
+/* The first line at or after i that starts a run (a bit of starts), or n. */
+static size_t next_run_start(const uint64_t *starts, size_t i, size_t n)
+{
+    size_t words = (n + 63) >> 6, w = i >> 6;
+    if (i >= n)
+        return n;
+    uint64_t m = starts[w] & (~0ull << (i & 63));
+    /* Bound: one round a word, up to the last one. */
+    while (!m) {
+        if (++w == words)
+            return n;
+        m = starts[w];
+    }
+    return (w << 6) + (size_t)__builtin_ctzll(m);
+}
+
 static bool emit(struct cleaner *c)
 {
     struct source *src = c->src;
-    if (c->lines.n > UINT32_MAX - 1)
+    size_t n = c->lines.n;
+    if (n > UINT32_MAX - 1)
         return false;
-    size_t total = c->text_len;
-    bool in_place = !c->text && fits_in_place(c, &total);
-    char *text = c->text ? c->text : in_place ? src->bytes : arena_alloc(&src->arena, total + 1);
-    uint32_t *map = arena_alloc(&src->arena, (c->lines.n + 1) * sizeof *map);
-    if (!text || !map)
+    uint32_t *map = arena_alloc(&src->arena, (n + 1) * sizeof *map);
+    /* Where each run starts, a bit a line (runs: below). */
+    uint64_t *starts = calloc((n >> 6) + 1, sizeof *starts);
+    if (!map || !starts) {
+        free(starts);
         return false;
-    size_t o = 0;
+    }
     const struct cl_line *v = c->lines.v;
-    for (size_t i = 0; i < c->lines.n;) {
-        /* A run of lines that follow each other where they are, a '\n' between each two (most
-           of a paste's lines were not touched), is moved at once: a move a line was a fifth
-           of this.  The bytes written are the same, in the same order: a line's own place
-           never lies past where it is read from, so no line of the run is written over
-           before it is read. */
+    /* One pass over the lines: their map, the runs of lines that follow each other where
+       they are, a '\n' between each two (most of a paste's lines were not touched: a run is
+       moved at once, where a move a line was a fifth of this), the text's size, and whether
+       a run would be written over before it is read (fits_in_place, which was a pass of its
+       own).  Writing comes after: a run is found the same way before or after the runs
+       before it are written (they are written behind where it starts). */
+    size_t o = 0;
+    bool overtaken = false;
+    for (size_t i = 0; i < n;) {
         const char *from = v[i].p;
         size_t run = v[i].len, j = i + 1;
         map[i + 1] = v[i].orig;
         /* Bound: j only moves forward; the outer loop resumes at j. */
-        while (j < c->lines.n && v[j].p == from + run + 1 && from[run] == '\n') {
+        while (j < n && v[j].p == from + run + 1 && from[run] == '\n') {
             map[j + 1] = v[j].orig;
             run += 1 + (size_t)v[j].len;
             j++;
         }
+        starts[i >> 6] |= 1ull << (i & 63);
+        if (!c->text && !overtaken && run_overtaken(c, i, j, run, o))
+            overtaken = true;
+        o += run + 1;
+        i = j;
+    }
+    size_t total = c->text ? c->text_len : o;
+    /* Over the input when the text is shorter than it (the NUL stays inside) and no line is
+       overtaken; a mapped input (mapfile.h) is read-only until asked. */
+    bool in_place = !c->text && src->bytes && o < src->len && !overtaken &&
+                    (!src->mapped || mapfile_writable(src->bytes, src->len));
+    char *text = c->text ? c->text : in_place ? src->bytes : arena_alloc(&src->arena, total + 1);
+    if (!text) {
+        free(starts);
+        return false;
+    }
+    o = 0;
+    /* Bound: one round a run. */
+    for (size_t i = 0; i < n;) {
+        size_t j = next_run_start(starts, i + 1, n);
+        const char *from = v[i].p;
+        size_t run = (size_t)(v[j - 1].p - from) + v[j - 1].len;
         /* In place, the run may overlap its new place, or be there already (the lines
            before the first change; every line when the tree step wrote c->text). */
         if (run && from != text + o)
@@ -882,6 +1033,7 @@ static bool emit(struct cleaner *c)
         text[o++] = '\n';
         i = j;
     }
+    free(starts);
     text[o] = '\0';
     uint32_t *units = NULL;
     if (c->units) {
@@ -1841,6 +1993,7 @@ static bool steps_after_literals(struct cleaner *c)
         return false;
     step_indent(c);
     step_numbers(c);
+    cl_drop_loud(c); /* the wrap step moves lines; no step after it reads the marks */
     if (!cl_step_wrap(c))
         return false;
     step_trailing(c);

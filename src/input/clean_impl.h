@@ -96,9 +96,9 @@ static inline bool wrap_scan_nothing(struct cl_wrap_scan *ws, bool prev_plain,
 }
 
 
-/* The first line at or after i that the steps from the tabs step to the show() table step
- * must look at (cleaner.loud, made by the tabs step), or the number of lines; i itself when
- * there are no marks.  A run of lines none of those steps starts on (nearly every line of a
+/* The first line at or after i that the steps from the tabs step to the numberedTreeString
+ * step must look at (cleaner.loud, made by the split or the tabs step), or the number of
+ * lines; i itself when there are no marks.  A run of lines none of those steps starts on (nearly every line of a
  * paste) is passed over 64 lines a word, where each step took a look at each line. */
 static inline size_t cl_next_loud(const struct cleaner *c, size_t i)
 {
@@ -117,12 +117,57 @@ static inline size_t cl_next_loud(const struct cleaner *c, size_t i)
     return (w << 6) + (size_t)__builtin_ctzll(m); /* < n: the bits past the lines are 0 */
 }
 
-/* cleaner.loud let go of (a step moved the lines it describes). */
+/* cleaner.loud let go of (a step moved the lines it describes, or none reads it after). */
 static inline void cl_drop_loud(struct cleaner *c)
 {
     free(c->loud);
     c->loud = NULL;
     c->loud_n = 0;
+    c->loud_words = 0;
+}
+
+/* The trailing blanks' step (clean.c, step_trailing) a line at a time, for a pass over the
+ * lines after the wrap step (the lines and their facts final): line i loses its trailing
+ * blanks, its facts taken again when it changed, and t counts what the step decides on. */
+struct cl_trail {
+    size_t nonblank, trailing, on_tree;
+};
+static inline void cl_trail_line(struct cleaner *c, size_t i, struct cl_trail *t)
+{
+    struct cl_line *l = &c->lines.v[i];
+    if (c->facts && !c->facts[i].blank_end) {
+        /* Nothing to trim: the facts say so without a look at the line's last byte (the
+           lines lie all over a big input: each look is a cache miss). */
+        t->nonblank += l->len > 0;
+        return;
+    }
+    uint32_t len = l->len;
+    while (len && (l->p[len - 1] == ' ' || l->p[len - 1] == '\t'))
+        len--;
+    if (!len) {
+        /* "   " and "" differ in their facts (the marker column). */
+        if (l->len && c->facts)
+            cl_facts(l->p, 0, &c->facts[i]);
+        l->len = 0;
+        return;
+    }
+    t->nonblank++;
+    if (len != l->len) {
+        t->trailing++;
+        l->len = len;
+        /* The line changed: its facts are taken again (kept for the tree step). */
+        struct cl_facts tmp, *f = c->facts ? &c->facts[i] : &tmp;
+        cl_facts(l->p, len, f);
+        if (f->kind == K_TREE || f->kind == K_HEADER)
+            t->on_tree++;
+    }
+}
+
+/* What the trailing blanks' step decides once every line went through cl_trail_line. */
+static inline void cl_trail_done(struct cleaner *c, const struct cl_trail *t)
+{
+    if (t->on_tree || (t->nonblank >= 4 && t->trailing * 2 > t->nonblank))
+        c->changed |= CL_SPACE;
 }
 
 /* The steps, in pipeline order. */

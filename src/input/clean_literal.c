@@ -762,8 +762,12 @@ static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
     struct cl_clear clear = {0, 0}; /* a stretch of the input without a backslash */
     while (i < n) {
         const struct cl_line *l = &c->lines.v[i];
-        if (cl_input_lacks_run(c, &clear, l->p, l->len, CL_MARK_BACKSLASH) ||
-            !cl_line_has_escaped_newline(l->p, l->len)) {
+        if (cl_input_lacks_run(c, &clear, l->p, l->len, CL_MARK_BACKSLASH)) {
+            /* And the lines after it inside the same stretch without a backslash. */
+            i = cl_input_lacks_skip(c, &clear, c->lines.v, i + 1, n);
+            continue;
+        }
+        if (!cl_line_has_escaped_newline(l->p, l->len)) {
             i++;
             continue;
         }
@@ -840,6 +844,7 @@ static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
         if (!cl_push_lines(c, &out, c->lines.v + copied, n - copied))
             goto done;
         cl_replace(c, &out);
+        cl_drop_loud(c); /* the split's marks described the lines before */
         c->changed |= CL_LITERAL;
     }
     ok = true;

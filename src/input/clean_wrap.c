@@ -464,6 +464,9 @@ struct wrap {
     bool terminal, word, hanging, schema, header, long_words;
     uint32_t wrap_width;       /* word wrap: the width the client wrapped at */
     uint32_t hang_width;       /* hanging groups: the widest line that heads one */
+    /* Gathered with the evidence (wrap_read_lines): the widest line that heads a hanging
+       group with the line after it, and the estimate of the width a client wrapped at. */
+    uint32_t hang_est, word_est;
     bool formatted;            /* a formatted-mode details header follows a blank line */
 };
 
@@ -478,6 +481,7 @@ struct facts_range {
     const struct cl_line *v;
     struct cl_facts *facts;
     uint32_t *widths;
+    unsigned char *kinds;      /* the facts' kind, a byte a line (struct wrap) */
     size_t from, to;
 };
 
@@ -486,6 +490,7 @@ static void facts_range_run(const struct facts_range *r)
     struct cl_clear ascii = {0, 0}; /* a stretch of the input without a byte above 0x7F */
     for (size_t i = r->from; i < r->to; i++) {
         cl_facts_full(r->v[i].p, r->v[i].len, &r->facts[i]);
+        r->kinds[i] = r->facts[i].kind;
         r->widths[i] = cl_input_lacks_run(r->c, &ascii, r->v[i].p, r->v[i].len, CL_MARK_HIGH)
                            ? r->v[i].len
                            : cl_line_width(&r->v[i], &r->facts[i]);
@@ -498,11 +503,11 @@ static void *facts_range_main(void *arg)
     return NULL;
 }
 
-/* Facts and widths of every line, on two cores for a big input (they are 70 % of what
+/* Facts, kinds and widths of every line, on two cores for a big input (they are 70 % of what
  * reading the lines costs, 270 instructions a line, and each line's own). */
 static void wrap_facts(struct wrap *wr)
 {
-    struct facts_range lo = {wr->c, wr->v, wr->facts, wr->widths, 0, wr->n}, hi = lo;
+    struct facts_range lo = {wr->c, wr->v, wr->facts, wr->widths, wr->kinds, 0, wr->n}, hi = lo;
     pthread_t th;
     bool two = false;
     if (wr->n >= WRAP_THREAD_MIN_LINES) {
@@ -516,6 +521,32 @@ static void wrap_facts(struct wrap *wr)
         pthread_join(th, NULL);
 }
 
+static inline bool word_group_head(const struct wrap *wr, size_t i);
+
+/* The line before line i heads a hanging group with it, or may head a word-wrapped group:
+ * the widest such lines are the hanging groups' width (hang_width) and the estimate of the
+ * client's (word_est: a line was broken when the next line's first word would not have
+ * fitted on it within the width the client wrapped at, the widest broken line).  Asked
+ * where cl_wrap_scan_line has asked the same of both lines (a line at least WRAP_MIN_WIDTH
+ * wide, then one that continues something), where they were two passes over every line.  Its evidence says it: hanging when it counted a hanging pair (the same
+ * test), word-wrapped when it counted a word pair (word_head() of the line is
+ * word_group_head() but for an unmarked line that is a root after the analyzed plan's
+ * schema and a section line that is a subquery entry, asked here). */
+static void wrap_widths_at(struct wrap *wr, size_t i, uint32_t hanging_before,
+                           uint32_t word_pairs_before)
+{
+    uint32_t w = wr->widths[i - 1];
+    if (wr->ws.hanging != hanging_before && w > wr->hang_est)
+        wr->hang_est = w;
+    if (w <= wr->word_est || w > WORD_WRAP_MAX_WIDTH)
+        return;
+    enum cl_kind hk = (enum cl_kind)wr->facts[i - 1].kind;
+    if (wr->ws.word_pairs != word_pairs_before ||
+        ((hk == K_OTHER || hk == K_SECTION) && word_follower(&wr->v[i], &wr->facts[i], false) &&
+         word_group_head(wr, i - 1)))
+        wr->word_est = w;
+}
+
 /* Facts, kinds and widths of every line, and the wrap evidence they give. */
 static void wrap_read_lines(struct wrap *wr)
 {
@@ -527,12 +558,16 @@ static void wrap_read_lines(struct wrap *wr)
        quick scan: a few compares where cl_wrap_scan_line took 80 instructions a line. */
     bool prev_plain = wrap_prev_plain(&wr->ws, &none, &none_f);
     for (size_t i = 0; i < wr->n; i++) {
-        wr->kinds[i] = (unsigned char)wr->facts[i].kind;
         const struct cl_facts *prev_f = i ? &wr->facts[i - 1] : &none_f;
         uint32_t prev_w = i ? wr->widths[i - 1] : 0;
-        if (!wrap_scan_nothing(&wr->ws, prev_plain, prev_f, prev_w, &wr->facts[i], wr->widths[i]))
+        if (!wrap_scan_nothing(&wr->ws, prev_plain, prev_f, prev_w, &wr->facts[i],
+                               wr->widths[i])) {
+            uint32_t hanging = wr->ws.hanging, word_pairs = wr->ws.word_pairs;
             cl_wrap_scan_line(&wr->ws, i ? &v[i - 1] : &none, prev_f, prev_w, &v[i],
                               &wr->facts[i], wr->widths[i]);
+            if (prev_w >= WRAP_MIN_WIDTH && continues(wr->facts[i].kind))
+                wrap_widths_at(wr, i, hanging, word_pairs);
+        }
         prev_plain = wrap_prev_plain(&wr->ws, &v[i], &wr->facts[i]);
     }
     wr->ws.last_w = wr->n ? wr->widths[wr->n - 1] : 0; /* what cl_wrap_scan_line leaves */
@@ -605,22 +640,6 @@ static inline bool word_group_head(const struct wrap *wr, size_t i)
     return wr->wgh[i] == 2;
 }
 
-/* Word wrap: a line was broken when the next line's first word would not have fitted on it
- * within the width the client wrapped at (the widest broken line). */
-static uint32_t word_wrap_estimate(const struct wrap *wr)
-{
-    uint32_t width = 0;
-    const uint32_t *widths = wr->widths;
-    /* The cheap tests first: the widths, then the next line's (its kind first), the head's
-       last (word_group_head reads the line and the ones before it). */
-    for (size_t i = 0; i + 1 < wr->n; i++)
-        if (widths[i] >= WRAP_MIN_WIDTH && widths[i] <= WORD_WRAP_MAX_WIDTH &&
-            widths[i] > width && continues(wr->facts[i + 1].kind) &&
-            word_follower(&wr->v[i + 1], &wr->facts[i + 1], false) && word_group_head(wr, i))
-            width = widths[i];
-    return width;
-}
-
 /* The broken lines after a group's first one fill the width better than the first ones (a
  * tree line's marker and name leave room): a continuation line a little wider than the
  * estimate, itself followed by the rest of its text, shows the client's real width.  Up to
@@ -663,20 +682,6 @@ static uint32_t word_wrap_width(const struct wrap *wr, uint32_t width)
         if (widths[i] > width && widths[i] <= width + 10 && widths[i] <= WORD_WRAP_MAX_WIDTH)
             width = widths[i];
     }
-    return width;
-}
-
-static uint32_t hanging_width(const struct wrap *wr)
-{
-    const struct cl_line *v = wr->v;
-    const struct cl_facts *facts = wr->facts;
-    uint32_t width = 0;
-    for (size_t i = 0; i + 1 < wr->n; i++)
-        if (wr->widths[i] >= WRAP_MIN_WIDTH && wr->widths[i] > width &&
-            continues(facts[i + 1].kind) && /* hanging_follower's first test */
-            hanging_follower(hanging_col(&v[i], &facts[i], after_plan_header(v, facts, i)),
-                             &v[i + 1], &facts[i + 1]))
-            width = wr->widths[i];
     return width;
 }
 
@@ -841,38 +846,59 @@ static bool group_join(struct wrap *wr, size_t i, size_t last, size_t total, str
 
 /* The facts follow the lines: line o of the result was line k, the head of a group (the kind
  * bytes of followers carry a join mark).  A joined line is new and gets its facts taken; the
- * others keep theirs (o <= k: read before it is written over). */
+ * others keep theirs (o <= k: read before it is written over).  Line o and its facts are then
+ * final: the trailing blanks' step is done here too (cl_trail_line), where it was a pass of
+ * its own over every line. */
 static void refresh_facts(struct wrap *wr)
 {
-    size_t o = 0;
-    for (size_t k = 0; k < wr->n; k++) {
-        if (wr->kinds[k] & JOIN_MARKS)
+    struct cl_trail t = {0, 0, 0};
+    struct cl_line *v = wr->v;
+    struct cl_facts *facts = wr->facts;
+    const unsigned char *kinds = wr->kinds;
+    size_t o = 0, n = wr->n;
+    for (size_t k = 0; k < n; k++) {
+        if (kinds[k] & JOIN_MARKS)
             continue;
-        if (k + 1 < wr->n && (wr->kinds[k + 1] & JOIN_MARKS))
-            cl_facts(wr->v[o].p, wr->v[o].len, &wr->facts[o]);
+        if (k + 1 < n && (kinds[k + 1] & JOIN_MARKS))
+            cl_facts(v[o].p, v[o].len, &facts[o]);
         else
-            wr->facts[o] = wr->facts[k];
+            facts[o] = facts[k];
+        /* cl_trail_line's first test inline: nearly every line ends in no blank. */
+        if (facts[o].blank_end)
+            cl_trail_line(wr->c, o, &t);
+        else
+            t.nonblank += v[o].len > 0;
         o++;
     }
+    cl_trail_done(wr->c, &t);
+    wr->c->trailing_done = true;
 }
 
-/* Can line i + 1 join line i as the head of a group (join_rule_plan)?  False only where
+/* May line i + 1 join line i as the head of a group (join_rule_plan)?  No only where
  * none of its rules can match, told from the kinds and a width: a follower must continue
  * something (K_OTHER, K_DETAILS), or be a "Key: value" line after a tree line or a root (the
  * word rule's field_ok, the terminal rule's), or follow a line as wide as a terminal's cut
  * (a deep node cut in its prefix goes on with its marker).  Most lines of a paste are
  * followed by a tree line or a details field, and then the group's head is not looked at
- * (group_start's questions were most of the join pass). */
-static inline bool may_join_next(const struct wrap *wr, size_t i)
+ * (group_start's questions were most of the join pass).
+ * The first line at or after i that may head a group by that test, or n.  The arrays and
+ * the terminal's width in locals: the loop (a few loads a line) is not made to read them
+ * again after each store of the join loop, which may alias them. */
+static size_t next_join_head(const struct wrap *wr, size_t i)
 {
-    if (i + 1 >= wr->n)
-        return false;
-    enum cl_kind nk = (enum cl_kind)wr->kinds[i + 1], hk = (enum cl_kind)wr->kinds[i];
-    if (nk == K_OTHER || nk == K_DETAILS)
-        return true;
-    if (wr->terminal && wr->widths[i] == wr->ws.max_w)
-        return true;
-    return nk == K_FIELD && (hk == K_TREE || hk == K_OTHER);
+    const unsigned char *kinds = wr->kinds;
+    const uint32_t *widths = wr->widths;
+    const size_t n = wr->n;
+    const bool terminal = wr->terminal;
+    const uint32_t cut = wr->ws.max_w;
+    /* Bound: one round a line, up to the last but one (the last heads no group). */
+    for (; i + 1 < n; i++) {
+        unsigned nk = kinds[i + 1], hk = kinds[i];
+        if (nk == K_OTHER || nk == K_DETAILS || (terminal && widths[i] == cut) ||
+            (nk == K_FIELD && (hk == K_TREE || hk == K_OTHER)))
+            return i;
+    }
+    return n;
 }
 
 /* Joins every group; false on allocation failure. */
@@ -887,8 +913,15 @@ static bool wrap_join_all(struct wrap *wr)
     size_t w = 0, i = 0;
     uint32_t joined = 0, first_line = 0;
     while (i < wr->n) {
-        if (!may_join_next(wr, i)) {
-            v[w++] = v[i++];
+        /* The lines up to the next that may head a group are kept: moved down at once (not
+           at all before the first join).  Slots [w, w + (j - i)) are written, below j - 1
+           once w < i: v[j - 1] is still line j - 1 when line j's group is asked about. */
+        size_t j = next_join_head(wr, i);
+        if (j > i) {
+            if (w != i)
+                memmove(v + w, v + i, (j - i) * sizeof *v);
+            w += j - i;
+            i = j;
             continue;
         }
         size_t total;
@@ -952,10 +985,10 @@ bool cl_step_wrap(struct cleaner *c)
     }
     if (wr.word) {
         wr.wgh = calloc(n, 1); /* without it, each is asked as before */
-        wr.wrap_width = word_wrap_width(&wr, word_wrap_estimate(&wr));
+        wr.wrap_width = word_wrap_width(&wr, wr.word_est);
     }
     if (wr.hanging)
-        wr.hang_width = hanging_width(&wr);
+        wr.hang_width = wr.hang_est;
     wr.formatted = has_formatted_details(&wr);
     ok = wrap_join_all(&wr);
 done:

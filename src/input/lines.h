@@ -86,14 +86,17 @@ struct cleaner {
     size_t marks_words;
     const char *marks_base;
     size_t marks_len;
-    /* The lines the steps from the tabs step to the show() table step must look at, a bit a
-       line of lines.v (loud_n of them; clean_impl.h, cl_next_loud): the others' first byte
-       after their leading spaces is none that any of those steps starts on, and those steps
-       change no such line.  Made by the tabs step, dropped by a step that moves lines (the
-       HTML step when it rewrites a block, the table step when it is done).  NULL: every line
-       is looked at. */
+    /* The lines the steps from the tabs step to the numberedTreeString step must look at, a
+       bit a line of lines.v (loud_n of them; clean_impl.h, cl_next_loud): the others' first
+       byte after their leading spaces is none that any of those steps starts on, and those
+       steps change no such line (the indentation step cuts only blanks).  Made by the split
+       (dropped by the literal step when it changes the lines: the tabs step then makes
+       them), carried by the table step as it moves lines (the lines it writes itself are
+       marked), dropped by the HTML step when it rewrites a block and after the
+       numberedTreeString step.  NULL: every line is looked at. */
     uint64_t *loud;
     size_t loud_n;
+    size_t loud_words;      /* words of loud allocated (zeros past the bits of loud_n lines) */
     /* The literal step's text of an input that is one line holding one string (an event
        log's line): decoded over the input from its first byte, lines each ended by '\n'
        (the last one's '\n' still to write when add_newline), every line from input line
@@ -108,6 +111,9 @@ struct cleaner {
         size_t len;         /* bytes decoded, add_newline's '\n' not counted */
     } compact;
     bool nomem;
+    /* The trailing blanks' step was done as the wrap step's last pass over the lines
+       (clean_impl.h, cl_trail_line). */
+    bool trailing_done;
 };
 
 /* Blocks the wrap step takes when it has at most cap lines and the second core is done with
@@ -200,6 +206,25 @@ static inline bool cl_input_lacks_run(const struct cleaner *c, struct cl_clear *
     r->lo = base + (b << 6);
     r->hi = base + end;
     return at <= r->hi && len <= r->hi - at;
+}
+
+/* The first line of v[i, n) that is not inside the stretch r knows (cl_input_lacks_run's first
+ * answer, without a look for the next marked block), or n: a pass over the lines that only
+ * asks cl_input_lacks_run goes over a stretch's lines in a loop of its own, the stretch's
+ * bounds in registers (the literal step: most lines of a paste are inside one). */
+static inline size_t cl_input_lacks_skip(const struct cleaner *c, const struct cl_clear *r,
+                                         const struct cl_line *v, size_t i, size_t n)
+{
+    if (c->input_written)
+        return i;
+    const uintptr_t lo = r->lo, hi = r->hi;
+    /* Bound: one round a line. */
+    for (; i < n; i++) {
+        uintptr_t at = (uintptr_t)v[i].p;
+        if (!(at >= lo && at <= hi && v[i].len <= hi - at))
+            break;
+    }
+    return i;
 }
 
 /* Line arrays. */

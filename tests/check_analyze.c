@@ -1897,6 +1897,40 @@ START_TEST(details_values_keep_their_stripping_where_they_need_it)
 }
 END_TEST
 
+/* node_table_name's word ends at a blank, [ ( or , wherever it falls: 16 bytes a step or in
+ * the last 15 bytes of the text, and at the text's end when there is no such byte. */
+START_TEST(table_names_end_at_every_stop_byte_wherever_it_falls)
+{
+    static const char *const after[] = {"[a#1] Batched: true, Format: Parquet, ReadSchema: struct<a:int>",
+                                        " Batched: true, Format: Parquet, ReadSchema: struct<a:int>",
+                                        "(a#1) Batched: true, Format: Parquet, ReadSchema: struct<a:int>",
+                                        ",a#1 Batched: true, Format: Parquet, ReadSchema: struct<a:int>",
+                                        "[a]", " x", "(a)", ",a", ""};
+    for (size_t k = 0; k < sizeof after / sizeof after[0]; k++)
+        for (size_t len = 1; len <= 40; len++) {
+            char name[64], text[512];
+            for (size_t j = 0; j < len; j++)
+                name[j] = (char)('a' + (char)(j % 26));
+            name[len] = '\0';
+            snprintf(text, sizeof text,
+                     "== Physical Plan ==\n*(1) Project [a#1]\n+- FileScan parquet db.%s%s\n", name,
+                     after[k]);
+            struct document *doc = tu_parse(text);
+            const struct plan_section *s = doc->first_plan->first_section;
+            const struct plan_node *scan = NULL;
+            for (uint32_t i = 0; i < s->n_nodes; i++)
+                if (slice_starts_with(plan_node_text(plan_section_node(s, i)), "FileScan"))
+                    scan = plan_section_node(s, i);
+            ck_assert_ptr_nonnull(scan);
+            struct slice t = node_table_name(scan);
+            ck_assert_msg(t.len == len + 3 && memcmp(t.ptr, "db.", 3) == 0 &&
+                              memcmp(t.ptr + 3, name, len) == 0,
+                          "after \"%s\", %zu bytes: \"%.*s\"", after[k], len, (int)t.len, t.ptr);
+            document_free(doc);
+        }
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
@@ -1905,6 +1939,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, short_name_keys_make_the_byte_loops_word_and_differ_by_any_byte);
     tcase_add_test(tc, the_counter_counts_joins_by_strategy_without_their_names);
     tcase_add_test(tc, details_values_keep_their_stripping_where_they_need_it);
+    tcase_add_test(tc, table_names_end_at_every_stop_byte_wherever_it_falls);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
     tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);
     tcase_add_test(tc, lists_and_schemas_are_counted_to_their_closing_bracket);

@@ -786,6 +786,37 @@ static bool is_format_word(struct slice w)
     return false;
 }
 
+/* The first byte at or after i that ends node_table_name's word (a blank, [ ( , or a line
+ * break); s.len when there is none.  A scan's table name ("spark_catalog.tpcds.web_sales")
+ * is a few dozen bytes that the byte loop took five compares each for: about 320
+ * instructions a scan, a twelfth of rule_scan.  With SSE2, 16 bytes a step. */
+static size_t table_word_end(struct slice s, size_t i)
+{
+#ifdef __SSE2__
+    if (i + 16 <= s.len) {
+        const __m128i blank = _mm_set1_epi8(' '), bracket = _mm_set1_epi8('[');
+        const __m128i paren = _mm_set1_epi8('('), comma = _mm_set1_epi8(',');
+        const __m128i newline = _mm_set1_epi8('\n');
+        for (; i + 16 <= s.len; i += 16) { /* bound: 16 bytes a step */
+            __m128i a = _mm_loadu_si128((const __m128i *)(s.ptr + i));
+            __m128i m = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(a, blank), _mm_cmpeq_epi8(a, bracket)),
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, paren), _mm_cmpeq_epi8(a, comma)),
+                             _mm_cmpeq_epi8(a, newline)));
+            unsigned bits = (unsigned)_mm_movemask_epi8(m);
+            if (bits)
+                return i + (size_t)__builtin_ctz(bits);
+        }
+    }
+#endif
+    for (; i < s.len; i++) { /* bound: the slice; with SSE2 its last 15 bytes */
+        char c = s.ptr[i];
+        if (c == ' ' || c == '[' || c == '(' || c == ',' || c == '\n')
+            return i;
+    }
+    return s.len;
+}
+
 struct slice node_table_name(const struct plan_node *n)
 {
     struct slice t = plan_node_text(n);
@@ -818,9 +849,7 @@ struct slice node_table_name(const struct plan_node *n)
             return slice_make(NULL, 0);
         }
         size_t s = i;
-        while (i < t.len && t.ptr[i] != ' ' && t.ptr[i] != '[' && t.ptr[i] != '(' &&
-               t.ptr[i] != ',' && t.ptr[i] != '\n')
-            i++;
+        i = table_word_end(t, i);
         struct slice w = slice_make(t.ptr + s, i - s);
         if (w.len == 0)
             return slice_make(NULL, 0);

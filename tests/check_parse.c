@@ -1379,7 +1379,8 @@ START_TEST(outline_ids_read_at_once_as_the_general_rules_read_them)
     static const char *const names[] = {"Exchange", "X", "", "Scan parquet t(a)", "A(b",
                                         "ShuffleQueryStage (4), Statistics(rowCount=5)",
                                         "Stage (3), Statistics(sizeInBytes=1.0 B, rowCount=2)",
-                                        "Filter (isnotnull(a#1))", "Exchange //", "f(x)"};
+                                        "Filter (isnotnull(a#1))", "Exchange //", "f(x)",
+                                        "A, Statistics(x)", "AB, Statistics(rowCount=1)"};
     static const char *const groups[] = {" (12)", "(12)", " (123456789012)", " (unknown)",
                                          " (7a)", " (0)", "  (5)", " ()", " (1) // note",
                                          " (2) (columnarIn=false, columnarOut=true)", " 5)"};

@@ -371,10 +371,7 @@ static size_t find_last_n(const char *s, size_t n, const char *needle, size_t k)
 /* Walks back from s[end) over the digits of an id (21 at most: a 64-bit number's 20 and one
  * more) and returns where they start; *v is their value as read_id reads it.  Up to 9 digits
  * (every id Spark prints) the value is summed on the way back, so they are read once. */
-#if defined(__GNUC__)
-__attribute__((always_inline)) /* inlined into both callers: 6 instructions an outline line fewer */
-#endif
-static inline size_t id_digits_before(const char *s, size_t end, int32_t *v)
+static size_t id_digits_before(const char *s, size_t end, int32_t *v)
 {
     if (end >= 8) {
         uint32_t v8;

@@ -1369,6 +1369,42 @@ START_TEST(ids_and_stages_of_every_length_read_as_digits)
 }
 END_TEST
 
+/* lex_line_formatted_id reads a lone " (N)" at once: every line here gets the verdict, id
+   and name end of lex_formatted_id with the Statistics( place lex_statistics_at finds.  The
+   lines are built so that each condition of the quick read (the blank before the '(', no
+   other '(' before it, digits before the ')') is the one that sends some of them on to the
+   general rules. */
+START_TEST(outline_ids_read_at_once_as_the_general_rules_read_them)
+{
+    static const char *const names[] = {"Exchange", "X", "", "Scan parquet t(a)", "A(b",
+                                        "ShuffleQueryStage (4), Statistics(rowCount=5)",
+                                        "Stage (3), Statistics(sizeInBytes=1.0 B, rowCount=2)",
+                                        "Filter (isnotnull(a#1))", "Exchange //", "f(x)",
+                                        "A, Statistics(x)", "AB, Statistics(rowCount=1)"};
+    static const char *const groups[] = {" (12)", "(12)", " (123456789012)", " (unknown)",
+                                         " (7a)", " (0)", "  (5)", " ()", " (1) // note",
+                                         " (2) (columnarIn=false, columnarOut=true)", " 5)"};
+    static const char *const tails[] = {"", " ", "\r", " \r ", "\t"};
+    for (size_t a = 0; a < sizeof names / sizeof names[0]; a++)
+        for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+            for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++)
+                for (int pad = 0; pad < 20; pad += 3) {
+                    char line[256];
+                    int n = snprintf(line, sizeof line, "%*s%s%s%s", pad, "", names[a],
+                                     groups[g], tails[t]);
+                    int32_t id = -7, want_id = -7;
+                    size_t end = 99, want_end = 99;
+                    bool want = lex_formatted_id(line, (size_t)n, lex_statistics_at(line, (size_t)n),
+                                                 &want_id, &want_end);
+                    bool got = lex_line_formatted_id(line, (size_t)n, &id, &end);
+                    ck_assert_msg(got == want, "%s: %d", line, got);
+                    if (want)
+                        ck_assert_msg(id == want_id && end == want_end, "%s: %d %zu, not %d %zu",
+                                      line, id, end, want_id, want_end);
+                }
+}
+END_TEST
+
 /* An outline's name ends at its first blank when that word names a join (the join type
    and build side follow): words of every length, the blank found 16 bytes a compare. */
 START_TEST(outline_join_names_end_at_their_first_word_of_any_length)
@@ -1573,6 +1609,7 @@ Suite *parse_suite(void)
     tcase_add_test(tc, several_plans_in_a_log);
     tcase_add_test(tc, ids_and_stages_of_every_length_read_as_digits);
     tcase_add_test(tc, outline_join_names_end_at_their_first_word_of_any_length);
+    tcase_add_test(tc, outline_ids_read_at_once_as_the_general_rules_read_them);
     tcase_add_test(tc, scan_table_names_end_where_a_byte_loop_ends_them);
     tcase_add_test(tc, state_prefixes_are_the_three_marks_only);
     tcase_add_test(tc, statistics_groups_found_from_the_end_as_a_search_finds_them);

@@ -71,6 +71,10 @@ bool lex_aqe_label(const char *s, size_t n, struct slice *inner);
  * part of the string ends. */
 bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, size_t *name_end);
 
+/* lex_formatted_id(s, n, lex_statistics_at(s, n), id, name_end), with a node line's common
+ * case ("Name (12)", one '(') read without the search for the Statistics( group. */
+bool lex_line_formatted_id(const char *s, size_t n, int32_t *id, size_t *name_end);
+
 /* Operator name of a node string (after the codegen marker).  formatted_end is the name_end
  * of lex_formatted_id (formatted outline) or SIZE_MAX for an ordinary node string. */
 struct slice lex_node_name(const char *s, size_t n, size_t formatted_end);

@@ -449,6 +449,43 @@ bool lex_formatted_id(const char *s, size_t n, size_t stats_at, int32_t *id, siz
     return true;
 }
 
+/* Whether s[0..k) holds a '('; room: the bytes readable from s (k or more).  An outline
+   name is short: one 16-byte compare instead of a memchr call when the line has 16 bytes. */
+static inline bool has_paren(const char *s, size_t k, size_t room)
+{
+#ifdef __SSE2__
+    if (k <= 16 && room >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('(')));
+        return (m & ((1u << k) - 1)) != 0; /* k <= 16: the shift fits */
+    }
+#endif
+    return memchr(s, '(', k) != NULL;
+}
+
+/* lex_formatted_id of a node line with its Statistics( place found as lex_statistics_at
+ * finds it.  Most outline lines are "Name (12)" with no other '(': the only '(' stands after
+ * a blank, so no "Statistics(" group, comment or columnarIn suffix can be there, and the id
+ * is the one the general rules read.  That case is read at once (the search for the group
+ * and the general rules were about 180 instructions an outline line). */
+bool lex_line_formatted_id(const char *s, size_t n, int32_t *id, size_t *name_end)
+{
+    size_t end = n;
+    /* Bound: the line's trailing blanks. */
+    while (end && (s[end - 1] == ' ' || s[end - 1] == '\r'))
+        end--;
+    if (end >= 4 && s[end - 1] == ')' && is_digit(s[end - 2])) {
+        int32_t v;
+        size_t open = id_digits_before(s, end - 1, &v);
+        if (open >= 2 && s[open - 1] == '(' && s[open - 2] == ' ' && !has_paren(s, open - 2, n)) {
+            *id = v;
+            *name_end = open - 1;
+            return true;
+        }
+    }
+    return lex_formatted_id(s, n, lex_statistics_at(s, n), id, name_end);
+}
+
 static struct slice trim_right(const char *s, size_t n)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))

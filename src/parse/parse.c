@@ -992,7 +992,11 @@ static void fill_node(struct parser *p, struct plan_node *n, const char *s, cons
        ", Statistics(...)" group only the place counts here (its figures are read on demand:
        plan_node_stats), and only to find an id before it. */
     bool may_have_id = (len && s[len - 1] == ')') || p->sec_nodes == 0 || p->sec_formatted > 0;
-    if (may_have_id && lex_formatted_id(s, len, lex_statistics_at(s, len), &id, &name_end)) {
+    /* Both reads give the same answer; the quick one pays off once the section has shown an
+       outline id (a simple plan's "...#12)" lines would take it and then the general rules). */
+    if (may_have_id && (p->sec_formatted > 0 ? lex_line_formatted_id(s, len, &id, &name_end)
+                                             : lex_formatted_id(s, len, lex_statistics_at(s, len),
+                                                                &id, &name_end))) {
         n->id = id = small_number(p, id, lno);
         p->sec_formatted++;
         if (id >= 0)

@@ -87,23 +87,39 @@ static const bool loud_byte[256] = {
     ['4'] = true,  ['5'] = true, ['6'] = true, ['7'] = true, ['8'] = true, ['9'] = true,
 };
 
+/* Room in the line marks *bits (*words 64-bit words, NULL: no marks) for line i's bit, the
+ * new words zero; false when there are no marks, or (the marks freed: *bits NULL, *words 0)
+ * when out of memory.  cleaner.loud and the table step's marks of the lines it writes both
+ * grow this way. */
+static bool loud_bits_room(uint64_t **bits, size_t *words, size_t i)
+{
+    size_t need = (i >> 6) + 1;
+    if (!*bits || need <= *words)
+        return *bits != NULL;
+    size_t n = *words * 2 > need ? *words * 2 : need;
+    uint64_t *grown = realloc(*bits, n * sizeof *grown);
+    if (!grown) {
+        free(*bits);
+        *bits = NULL;
+        *words = 0;
+        return false;
+    }
+    memset(grown + *words, 0, (n - *words) * sizeof *grown);
+    *bits = grown;
+    *words = n;
+    return true;
+}
+
 /* Room in c->loud for line i's bit (zeros past the bits set); false (the marks let go of:
  * the tabs step then makes them) when out of memory. */
 static bool loud_room(struct cleaner *c, size_t i)
 {
-    size_t need = (i >> 6) + 1;
-    if (!c->loud || need <= c->loud_words)
-        return c->loud != NULL;
-    size_t words = c->loud_words * 2 > need ? c->loud_words * 2 : need;
-    uint64_t *grown = realloc(c->loud, words * sizeof *grown);
-    if (!grown) {
-        cl_drop_loud(c);
+    if (!c->loud)
         return false;
-    }
-    memset(grown + c->loud_words, 0, (words - c->loud_words) * sizeof *grown);
-    c->loud = grown;
-    c->loud_words = words;
-    return true;
+    if (loud_bits_room(&c->loud, &c->loud_words, i))
+        return true;
+    cl_drop_loud(c);
+    return false;
 }
 
 /* Line i's bit, when there is room for it (loud_room grows the words: seldom). */
@@ -540,20 +556,7 @@ struct table_out {
 /* Room in o->loud for the bit of line at; false (o->loud let go of) when out of memory. */
 static bool table_loud_room(struct table_out *o, size_t at)
 {
-    size_t need = (at >> 6) + 1;
-    if (!o->loud || need <= o->loud_words)
-        return o->loud != NULL;
-    size_t words = o->loud_words * 2 > need ? o->loud_words * 2 : need;
-    uint64_t *grown = realloc(o->loud, words * sizeof *grown);
-    if (!grown) {
-        free(o->loud);
-        o->loud = NULL;
-        return false;
-    }
-    memset(grown + o->loud_words, 0, (words - o->loud_words) * sizeof *grown);
-    o->loud = grown;
-    o->loud_words = words;
-    return true;
+    return loud_bits_room(&o->loud, &o->loud_words, at);
 }
 
 /* unread: the first line of c->lines still to be read. */

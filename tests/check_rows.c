@@ -323,6 +323,33 @@ START_TEST(goto_node_unfolds_what_hides_it)
 }
 END_TEST
 
+/* A jump to a node the tab does not hold (outside a sub-plan tab's scope, or of another
+ * section) is no jump: the selection and the folds stay as they are. */
+START_TEST(goto_node_outside_the_tab_is_ignored)
+{
+    struct document *doc = outline(join_plan), *other = outline(join_plan);
+    struct rows r;
+    ck_assert(rows_init(&r, first_section(doc), by_text(doc, "Sort")));
+    rows_set_height(&r, 20);
+    rows_fold_all(&r);
+    const char *before = "> + [+3] Sort\n";
+    ck_assert_str_eq(render(&r), before);
+    struct plan_node *sel = r.sel;
+    rows_select_centered(&r, by_text(doc, "Scan parquet b"));
+    rows_select_centered(&r, by_text(doc, "Project"));
+    rows_select_centered(&r, by_text(other, "Scan parquet a"));
+    rows_select_centered(&r, NULL);
+    ck_assert_ptr_eq(r.sel, sel);
+    ck_assert_str_eq(render(&r), before);
+    /* The same jump inside the scope unfolds and selects. */
+    rows_select_centered(&r, by_text(doc, "Scan parquet a"));
+    ck_assert_ptr_eq(r.sel, by_text(doc, "Scan parquet a"));
+    rows_free(&r);
+    document_free(other);
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(exchange_and_stage_jumps_wrap_around)
 {
     struct document *doc = outline(join_plan);
@@ -1203,6 +1230,7 @@ Suite *rows_suite(void)
     tcase_add_test(tc, scrolling_keeps_selection_on_screen);
     tcase_add_test(tc, tall_rows_scroll_by_their_height);
     tcase_add_test(tc, goto_node_unfolds_what_hides_it);
+    tcase_add_test(tc, goto_node_outside_the_tab_is_ignored);
     tcase_add_test(tc, exchange_and_stage_jumps_wrap_around);
     tcase_add_test(tc, search_counts_matches_in_text_and_details_and_unfolds);
     tcase_add_test(tc, a_subtree_tab_shows_only_that_subtree);

@@ -61,11 +61,21 @@ void rows_free(struct rows *r)
     memset(r, 0, sizeof *r);
 }
 
+/* Is n a node of this tab?  Its pre-order position goes to *pre (a jump hands it on: the
+ * position's chase through section, plan and document is a third of a jump's loads on a
+ * big plan). */
+static bool contains_at(const struct rows *r, const struct plan_node *n, uint32_t *pre)
+{
+    if (!n || n->section != r->section)
+        return false;
+    *pre = plan_node_preorder(n);
+    return *pre >= r->begin && *pre < r->end && plan_section_node(r->section, *pre) == n;
+}
+
 bool rows_contains(const struct rows *r, const struct plan_node *n)
 {
-    return n && n->section == r->section && plan_node_preorder(n) >= r->begin &&
-           plan_node_preorder(n) < r->end &&
-           plan_section_node(r->section, plan_node_preorder(n)) == n;
+    uint32_t pre;
+    return contains_at(r, n, &pre);
 }
 
 bool rows_has_children(const struct rows *r, const struct plan_node *n)
@@ -483,15 +493,10 @@ static void select_centered_at(struct rows *r, uint32_t pre)
     select_centered_node(r, plan_section_node(r->section, pre), pre);
 }
 
-/* rows_contains, with n's pre-order position read once and handed on (a jump by id is a
- * handful of loads: the position's chase through section, plan and document is a third of
- * them on a big plan). */
 void rows_select_centered(struct rows *r, struct plan_node *n)
 {
-    if (!n || n->section != r->section)
-        return;
-    uint32_t pre = plan_node_preorder(n);
-    if (pre >= r->begin && pre < r->end && plan_section_node(r->section, pre) == n)
+    uint32_t pre;
+    if (contains_at(r, n, &pre))
         select_centered_node(r, n, pre);
 }
 

@@ -31,6 +31,16 @@ struct slice node_field(const struct plan_node *n, const char *key);
  * KEY: a caller that knows so skips two searches (the analysis, for "PartitionFilters"). */
 struct slice node_detail_field(const struct plan_node *n, const char *key);
 bool node_has_field(const struct plan_node *n, const char *key);
+/* node_field's second look only: "KEY: value" in the node's text, then in its details text
+ * (node_field's answer for a key its details block does not hold). */
+struct slice node_field_outside(const struct plan_node *n, const char *key);
+/* node_detail_field of k keys (k <= NODE_DETAIL_FIELDS_MAX) with the details block split
+ * once: out[j] is node_detail_field(n, keys[j]).  Returns the keys the block holds, bit j
+ * for keys[j] (out[j] of the others is empty).  A formatted scan is asked for four fields,
+ * and a split of its block cost about 400 instructions a line. */
+#define NODE_DETAIL_FIELDS_MAX 8u
+unsigned node_detail_fields(const struct plan_node *n, size_t k, const char *const keys[],
+                            struct slice out[]);
 
 /* The ": " places of one node string, found in one pass for several look-ups of its
  * "KEY: value" fields (a simple-mode scan's line is asked for four): text_fields_get(tf, key)
@@ -96,6 +106,9 @@ bool node_aggregate_is_partial(const struct plan_node *n);
 /* Table name of a scan ("spark_catalog.default.store_sales") or of a logical relation;
  * empty when it has none. */
 struct slice node_table_name(const struct plan_node *n);
+/* node_table_name, and in *text_op what catalog_operator_name(plan_node_text(n)) gives (it
+ * finds that on the way: a caller that needs it too does not look again). */
+struct slice node_table_name_op(const struct plan_node *n, struct slice *text_op);
 
 /* Walks that skip nodes which only wrap or convert data (codegen, query stages, shuffle
  * reads, row/columnar transitions).  _down follows the only child; both return n itself when

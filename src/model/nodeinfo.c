@@ -251,6 +251,41 @@ struct slice node_field(const struct plan_node *n, const char *key)
     return v;
 }
 
+struct slice node_field_outside(const struct plan_node *n, const char *key)
+{
+    struct slice v = field_in_text(plan_node_text(n), key);
+    if (!v.ptr && plan_node_details_text(n).len)
+        v = field_in_text(plan_node_details_text(n), key);
+    return v;
+}
+
+unsigned node_detail_fields(const struct plan_node *n, size_t k, const char *const keys[],
+                            struct slice out[])
+{
+    size_t klen[NODE_DETAIL_FIELDS_MAX];
+    unsigned found = 0, all = k >= 32 ? ~0u : (1u << k) - 1;
+    for (size_t j = 0; j < k; j++) {
+        klen[j] = strlen(keys[j]);
+        out[j] = slice_make(NULL, 0);
+    }
+    if (!n->n_details)
+        return 0;
+    struct plan_details it;
+    struct plan_detail d;
+    plan_details_init(&it, n);
+    /* Bound: the node's fields; it stops once every key is found (the first field of a key
+     * is plan_node_detail's answer too). */
+    while (found != all && plan_details_next(&it, &d))
+        for (size_t j = 0; j < k; j++)
+            if (!(found >> j & 1) && d.key.len == klen[j] &&
+                memcmp(d.key.ptr, keys[j], klen[j]) == 0) {
+                out[j] = strip_count_prefix(d.value);
+                found |= 1u << j;
+                break;
+            }
+    return found;
+}
+
 void text_fields_init(struct text_fields *tf, struct slice text)
 {
     tf->text = text;
@@ -819,11 +854,18 @@ static size_t table_word_end(struct slice s, size_t i)
 
 struct slice node_table_name(const struct plan_node *n)
 {
+    struct slice op;
+    return node_table_name_op(n, &op);
+}
+
+struct slice node_table_name_op(const struct plan_node *n, struct slice *text_op)
+{
     struct slice t = plan_node_text(n);
     size_t i = 0;
     /* Skip the operator name: one word, or two for a scan ("Scan ExistingRDD", "Scan
      * parquet"), whose second word names what it reads, not a table. */
     struct slice op = catalog_operator_name(t);
+    *text_op = op;
     if (slice_eq_cstr(op, "Scan ExistingRDD"))
         return slice_make(NULL, 0);  /* what follows, if anything, names an RDD */
     if (slice_starts_with(op, "Scan ") && op.ptr >= t.ptr && op.ptr + op.len <= t.ptr + t.len)

@@ -1208,7 +1208,9 @@ static size_t partition_columns(struct slice schema, long schema_fields, struct 
     size_t found = 0, used = 0, start = 1;
     int depth = 0;
     /* Only brackets and commas act below: the other bytes are skipped. */
-    for (size_t i = slice_next_structural(out, 1); i < out.len; i = slice_next_structural(out, i + 1)) {
+    struct structural_walk sw;
+    structural_walk_init(&sw, out, 1);
+    for (size_t i = structural_walk_next(&sw); i < out.len; i = structural_walk_next(&sw)) {
         char ch = out.ptr[i];
         if (ch == '(' || ch == '[')
             depth++;

@@ -143,12 +143,74 @@ size_t slice_next_structural(struct slice s, size_t i)
     return s.len;
 }
 
+/* The bytes slice_next_structural stops at, by value. */
+static const bool structural_byte[256] = {
+    ['['] = true, [']'] = true, ['('] = true, [')'] = true, ['<'] = true,
+    ['>'] = true, ['{'] = true, ['}'] = true, [','] = true,
+};
+
+#ifdef __SSE2__
+/* The structural bytes of the 16 at p, bit k for p[k]. */
+static inline uint32_t structural_mask16(const char *p)
+{
+    const __m128i sq_open = _mm_set1_epi8('['), sq_close = _mm_set1_epi8(']');
+    const __m128i paren = _mm_set1_epi8('('), paren_close = _mm_set1_epi8(')');
+    const __m128i angle = _mm_set1_epi8('<'), angle_close = _mm_set1_epi8('>');
+    const __m128i brace = _mm_set1_epi8('{'), brace_close = _mm_set1_epi8('}');
+    const __m128i comma = _mm_set1_epi8(',');
+    __m128i a = _mm_loadu_si128((const __m128i *)p);
+    __m128i m = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, sq_open), _mm_cmpeq_epi8(a, sq_close)),
+                     _mm_or_si128(_mm_cmpeq_epi8(a, paren), _mm_cmpeq_epi8(a, paren_close))),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, angle), _mm_cmpeq_epi8(a, angle_close)),
+                     _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, brace), _mm_cmpeq_epi8(a, brace_close)),
+                                  _mm_cmpeq_epi8(a, comma))));
+    return (uint32_t)_mm_movemask_epi8(m);
+}
+#endif
+
+/* The mask of w's bytes is used up: test the next 16 (SSE2), or the last ones a byte at a
+ * time, and give the first structural byte found; s.len when none is left. */
+size_t structural_walk_refill_(struct structural_walk *w)
+{
+    const struct slice s = w->s;
+#ifdef __SSE2__
+    /* Bound: 16 bytes a step; the last step is the slice's last 16 bytes, the ones already
+     * tested shifted out. */
+    while (w->next < s.len && s.len >= 16) {
+        uint32_t bits;
+        if (w->next + 16 <= s.len) {
+            bits = structural_mask16(s.ptr + w->next);
+            w->base = w->next;
+            w->next += 16;
+        } else {
+            bits = structural_mask16(s.ptr + s.len - 16) >> (16 - (s.len - w->next));
+            w->base = w->next;
+            w->next = s.len;
+        }
+        if (bits) {
+            w->bits = bits & (bits - 1);
+            return w->base + (size_t)__builtin_ctz(bits);
+        }
+    }
+#endif
+    while (w->next < s.len) { /* bound: the slice (with SSE2, one shorter than 16 bytes) */
+        size_t at = w->next++;
+        if (structural_byte[(unsigned char)s.ptr[at]])
+            return at;
+    }
+    w->bits = 0;
+    return s.len;
+}
+
 /* End (exclusive) of a bracketed group starting at s.ptr[at] ('[', '(' or '<'); nesting of all
  * three kinds is tracked.  Returns s.len when unclosed. */
 static size_t group_end(struct slice s, size_t at)
 {
     int depth = 0;
-    for (size_t i = slice_next_structural(s, at); i < s.len; i = slice_next_structural(s, i + 1)) {
+    struct structural_walk sw;
+    structural_walk_init(&sw, s, at);
+    for (size_t i = structural_walk_next(&sw); i < s.len; i = structural_walk_next(&sw)) {
         char c = s.ptr[i];
         if (c == '[' || c == '(' || c == '<')
             depth++;
@@ -468,7 +530,9 @@ long node_list_count(struct slice list)
     int depth = 0, group = 1;
     size_t el_start = 1, end = list.len;
     /* Other bytes change nothing below: they are skipped. */
-    for (size_t i = slice_next_structural(list, 1); i < list.len; i = slice_next_structural(list, i + 1)) {
+    struct structural_walk sw;
+    structural_walk_init(&sw, list, 1);
+    for (size_t i = structural_walk_next(&sw); i < list.len; i = structural_walk_next(&sw)) {
         char c = list.ptr[i];
         group += group_step(c);
         if (group == 0) {
@@ -509,7 +573,9 @@ long node_schema_field_count(struct slice schema)
     int depth = 0, group = 1;
     size_t end = schema.len;
     /* Other bytes change nothing below: they are skipped. */
-    for (size_t i = slice_next_structural(schema, 7); i < schema.len; i = slice_next_structural(schema, i + 1)) {
+    struct structural_walk sw;
+    structural_walk_init(&sw, schema, 7);
+    for (size_t i = structural_walk_next(&sw); i < schema.len; i = structural_walk_next(&sw)) {
         char c = schema.ptr[i];
         group += group_step(c);
         if (group == 0) {

@@ -753,8 +753,6 @@ static void add_shuffle(struct ctx *c, const struct plan_node *n, enum partition
  * 0), else -1. */
 static void rule_exchange(struct ctx *c, const struct plan_node *n, int executor_broadcast)
 {
-    enum partitioning_kind kind;
-    struct slice part = node_partitioning(n, &kind);
     if (executor_broadcast < 0)
         executor_broadcast = node_is_executor_broadcast(n);
     if (executor_broadcast) {
@@ -769,10 +767,15 @@ static void rule_exchange(struct ctx *c, const struct plan_node *n, int executor
             (int)cn.len, cn.ptr, consumer ? "" : "");
         return;
     }
+    /* The partitioning itself words SP001 only; the count needs its kind alone. */
+    bool wanted = message_wanted(c, RULE_SHUFFLE);
+    enum partitioning_kind kind;
+    struct slice part = wanted ? node_partitioning(n, &kind) : slice_make(NULL, 0);
+    if (!wanted)
+        kind = node_partitioning_kind(n);
     c->sum->shuffles[kind]++;  /* by kind; the total is count_section's */
     bool single = kind == PART_SINGLE;
     bool bounded = single && single_partition_bounded(c, n);
-    bool wanted = message_wanted(c, RULE_SHUFFLE);
     /* The origin and the consumer word SP001 and name what SP002 is about. */
     struct slice origin = wanted || (single && !bounded) ? shuffle_origin(n) : slice_make(NULL, 0);
     const struct plan_node *consumer = wanted || (single && !bounded) ? consumer_of(n) : NULL;

@@ -639,7 +639,9 @@ static bool partitioning_name_at(struct slice t, size_t h, size_t *best_i)
     return false;
 }
 
-static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind)
+/* The partitioning in t and its kind; with whole false, only its start (and kind) are
+ * found: the slice ends there (node_partitioning_kind). */
+static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind, bool whole)
 {
     /* Every name holds "partition": the text is searched once for that word, and the name
      * is read around each hit.  The first hit that is a name is the earliest name: words
@@ -683,23 +685,34 @@ static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind
     while (start > 0 && isalpha((unsigned char)t.ptr[start - 1]))
         start--;
     size_t open = (size_t)best + best_len;
+    *kind = partitioning_kinds[best_i].kind;
+    if (!whole)
+        return slice_make(t.ptr + start, 0);
     size_t end = partitioning_kinds[best_i].kind == PART_SINGLE ? open : group_end(t, open - 1);
     while (partitioning_kinds[best_i].kind == PART_SINGLE && end < t.len &&
            isalpha((unsigned char)t.ptr[end]))
         end++;  /* "SinglePartition" / "gpusinglepartitioning" */
-    *kind = partitioning_kinds[best_i].kind;
     return slice_make(t.ptr + start, end - start);
 }
 
 struct slice node_partitioning(const struct plan_node *n, enum partitioning_kind *kind)
 {
     enum partitioning_kind k = PART_UNKNOWN;
-    struct slice p = partitioning_in(plan_node_text(n), &k);
+    struct slice p = partitioning_in(plan_node_text(n), &k, true);
     if (!p.ptr && plan_node_details_text(n).len)
-        p = partitioning_in(plan_node_details_text(n), &k);
+        p = partitioning_in(plan_node_details_text(n), &k, true);
     if (kind)
         *kind = k;
     return p;
+}
+
+enum partitioning_kind node_partitioning_kind(const struct plan_node *n)
+{
+    enum partitioning_kind k = PART_UNKNOWN;
+    struct slice p = partitioning_in(plan_node_text(n), &k, false);
+    if (!p.ptr && plan_node_details_text(n).len)
+        partitioning_in(plan_node_details_text(n), &k, false);
+    return k;
 }
 
 const char *partitioning_kind_name(enum partitioning_kind k)

@@ -502,6 +502,14 @@ const char *node_format_bytes(double bytes, char *buf, size_t cap)
 /* Adds one element's worth: "... 5 more fields" counts 5. */
 static long element_weight(struct slice el)
 {
+    /* Most elements are a name after ", ": past the blanks slice_trim takes from the front,
+     * a byte that neither trim takes and that is not the '.' of "... " makes the answer 1
+     * (about 40 instructions an element less). */
+    size_t i = 0;
+    while (i < el.len && (el.ptr[i] == ' ' || el.ptr[i] == '\t')) /* bound: the element */
+        i++;
+    if (i < el.len && el.ptr[i] != '.' && el.ptr[i] != '\r' && el.ptr[i] != '\n')
+        return 1;
     el = slice_trim(el);
     if (el.len == 0)
         return 0;
@@ -519,9 +527,21 @@ static int group_step(char c)
     return (c == '[' || c == '(' || c == '<') - (c == ']' || c == ')' || c == '>');
 }
 
+/* slice_trim's answer for a slice that starts with a bracket: nothing to trim at its start,
+ * and a call only when its last byte is one trimmed at the end. */
+static struct slice trim_bracketed(struct slice s)
+{
+    if (s.len && s.ptr[0] == '[') {
+        char z = s.ptr[s.len - 1];
+        if (z != ' ' && z != '\t' && z != '\r' && z != '\n')
+            return s;
+    }
+    return slice_trim(s);
+}
+
 long node_list_count(struct slice list)
 {
-    list = slice_trim(list);
+    list = trim_bracketed(list);
     if (list.len < 2 || list.ptr[0] != '[')
         return -1;
     /* One walk finds the group's end (as group_end does) and counts its top-level elements
@@ -558,7 +578,7 @@ long node_list_count(struct slice list)
 
 bool node_list_is_empty(struct slice list)
 {
-    list = slice_trim(list);
+    list = trim_bracketed(list);
     return slice_eq_cstr(list, "[]") || slice_eq_cstr(list, "None");
 }
 

@@ -340,7 +340,7 @@ unsigned node_detail_fields(const struct plan_node *n, size_t k, const char *con
     while (found != all && plan_details_next(&it, &d))
         for (size_t j = 0; j < k; j++)
             if (!(found >> j & 1) && d.key.len == klen[j] &&
-                memcmp(d.key.ptr, keys[j], klen[j]) == 0) {
+                namekey_same(d.key.ptr, keys[j], klen[j])) {
                 out[j] = strip_count_prefix(d.value);
                 found |= 1u << j;
                 break;
@@ -396,7 +396,7 @@ struct slice text_fields_get(const struct text_fields *tf, const char *key)
         return field_in_text(t, key);
     for (uint32_t k = 0; k < tf->n; k++) { /* bound: the places found */
         size_t q = tf->at[k];
-        if (q < klen || t.ptr[q - 1] != key[klen - 1] || memcmp(t.ptr + q - klen, key, klen) != 0)
+        if (q < klen || t.ptr[q - 1] != key[klen - 1] || !namekey_same(t.ptr + q - klen, key, klen))
             continue;
         size_t hit = q - klen;
         if (hit == 0 || is_key_boundary(t.ptr[hit - 1]))

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sparkplan/analyze.h"
+#include "sparkplan/catalog.h"
 #include "sparkplan/insight.h"
 #include "sparkplan/namekey.h"
 #include "sparkplan/nodeinfo.h"
@@ -1931,6 +1932,244 @@ START_TEST(table_names_end_at_every_stop_byte_wherever_it_falls)
 }
 END_TEST
 
+/* ---- one look for what several rules read (the sumcut round) ---------------------------- */
+
+static bool same_slice(struct slice a, struct slice b)
+{
+    return a.len == b.len && (a.len == 0 ? (a.ptr == NULL) == (b.ptr == NULL) : a.ptr == b.ptr);
+}
+
+/* What the analysis now finds once, node by node, against the functions it stood for:
+ * node_detail_fields against node_detail_field key by key, node_field_outside against
+ * node_field for a key the block lacks, node_table_name_op's operator against
+ * catalog_operator_name of the text, node_partitioning_kind against node_partitioning;
+ * and each summary scan's operator against catalog_operator_name of the scan's name. */
+static void expect_one_look_agrees(const char *what, struct document *doc)
+{
+    static const char *const keys[] = {"PushedFilters", "PartitionFilters", "ReadSchema",
+                                       "Output", "Location"};
+    for (size_t i = 0; i < doc->n_all_nodes; i++) {
+        const struct plan_node *n = document_node(doc, i);
+        struct slice v[5];
+        unsigned got = node_detail_fields(n, 5, keys, v);
+        for (size_t j = 0; j < 5; j++) {
+            struct slice one = node_detail_field(n, keys[j]);
+            ck_assert_msg(same_slice(v[j], one) && (got >> j & 1) == (one.ptr != NULL),
+                          "%s: line %u, %s", what, n->line, keys[j]);
+            if (!(got >> j & 1))
+                ck_assert_msg(same_slice(node_field_outside(n, keys[j]), node_field(n, keys[j])),
+                              "%s: line %u, %s outside the block", what, n->line, keys[j]);
+        }
+        struct slice op;
+        struct slice table = node_table_name_op(n, &op);
+        ck_assert_msg(same_slice(table, node_table_name(n)) &&
+                          same_slice(op, catalog_operator_name(plan_node_text(n))),
+                      "%s: line %u, table and operator", what, n->line);
+        enum partitioning_kind k = PART_UNKNOWN;
+        node_partitioning(n, &k);
+        ck_assert_msg(node_partitioning_kind(n) == k, "%s: line %u, partitioning", what, n->line);
+    }
+    struct analysis *a;
+    struct diag err = {0};
+    ck_assert_int_eq(analyze_document_counts(doc, &a, &err), SP_OK);
+    for (size_t i = 0; i < a->summary.n_scans; i++) {
+        const struct scan_info *sc = &a->summary.scans[i];
+        struct slice named = plan_node_name(sc->node).len ? plan_node_name(sc->node)
+                                                          : plan_node_text(sc->node);
+        struct slice want = catalog_operator_name(named), op = scan_info_op(sc);
+        ck_assert_msg(op.len == want.len && (!op.len || op.ptr == want.ptr),
+                      "%s: scan on line %u: \"%.*s\" for \"%.*s\"", what, sc->node->line,
+                      (int)op.len, op.ptr, (int)want.len, want.ptr);
+    }
+    analysis_free(a);
+}
+
+static void one_look_agrees(const char *path, struct document *doc)
+{
+    expect_one_look_agrees(path, doc);
+}
+
+START_TEST(what_is_found_once_is_what_each_look_found_on_the_corpus)
+{
+    size_t n;
+    if (tu_each_corpus_plan("what_is_found_once_is_what_each_look_found_on_the_corpus",
+                            one_look_agrees, &n))
+        ck_assert_uint_gt(n, 100);
+}
+END_TEST
+
+/* A formatted scan's fields found with one split of its block: a key given twice is its
+ * first field, a key only inside another field's value is found there (outside the block's
+ * fields), a missing list reads "[]" when the block has a ReadSchema and is unknown when it
+ * has none; the filter over the scan reads the same fields (the same counts and finding). */
+START_TEST(a_scan_s_fields_split_once_are_node_field_s)
+{
+    static const struct {
+        const char *block;
+        int pushed, partition; /* the summary's counts, -1 unknown */
+        size_t filter_warns;
+    } cases[] = {
+        {"PushedFilters: [IsNotNull(a)]\nPushedFilters: [EqualTo(a,1), IsNotNull(a)]\n"
+         "ReadSchema: struct<a:int>\n", 1, 0, 0},
+        {"PushedFilters: []\nPushedFilters: [IsNotNull(a)]\nReadSchema: struct<a:int>\n", 0, 0, 1},
+        {"Location: InMemoryFileIndex PushedFilters: [IsNotNull(a), IsNotNull(b)]\n"
+         "ReadSchema: struct<a:int>\n", 2, 0, 0},
+        {"ReadSchema: struct<a:int>\n", 0, 0, 1},
+        {"Batched: true\n", -1, -1, 0},
+        {"PartitionFilters: [isnotnull(p#2)]\nPartitionFilters: []\nReadSchema: struct<a:int>\n",
+         0, 1, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "== Physical Plan ==\n"
+                 "* Filter (3)\n"
+                 "+- * ColumnarToRow (2)\n"
+                 "   +- Scan parquet db.t (1)\n"
+                 "\n\n"
+                 "(1) Scan parquet db.t\n"
+                 "Output [2]: [a#1, p#2]\n"
+                 "%s"
+                 "\n"
+                 "(2) ColumnarToRow [codegen id : 1]\n"
+                 "Input [2]: [a#1, p#2]\n"
+                 "\n"
+                 "(3) Filter [codegen id : 1]\n"
+                 "Input [2]: [a#1, p#2]\n"
+                 "Condition : (a#1 > 1)\n",
+                 cases[k].block);
+        struct linted l = lint(text);
+        ck_assert_uint_eq(l.a->summary.n_scans, 1);
+        const struct scan_info *sc = &l.a->summary.scans[0];
+        ck_assert_msg(sc->pushed_filters == cases[k].pushed &&
+                          sc->partition_filters == cases[k].partition,
+                      "case %zu: pushed %d, partition filters %d", k, (int)sc->pushed_filters,
+                      (int)sc->partition_filters);
+        ck_assert_msg(count(&l, RULE_FILTER_NOT_PUSHED, NULL) == cases[k].filter_warns,
+                      "case %zu: SP020", k);
+        expect_one_look_agrees(text, l.doc);
+        done(&l);
+    }
+}
+END_TEST
+
+/* Two filters over two scans: each reads its own scan's fields (kept for the scan's rule
+ * a node or two on), not the last scan's. */
+START_TEST(each_filter_reads_its_own_scan_s_fields)
+{
+    struct linted l = lint(
+        "== Physical Plan ==\n"
+        "Union\n"
+        ":- *(1) Filter (a#1 > 1)\n"
+        ":  +- *(1) ColumnarToRow\n"
+        ":     +- FileScan parquet db.t[a#1] Batched: true, DataFilters: [], Format: Parquet, PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int>\n"
+        ":- *(2) Filter (b#2 > 1)\n"
+        ":  +- *(2) ColumnarToRow\n"
+        ":     +- FileScan parquet db.u[b#2] Batched: true, DataFilters: [], Format: Parquet, PartitionFilters: [], PushedFilters: [GreaterThan(b,1)], ReadSchema: struct<b:int>\n"
+        "+- *(3) Filter (c#3 > 1)\n"
+        "   +- *(3) ColumnarToRow\n"
+        "      +- FileScan parquet db.v[c#3] Batched: true, DataFilters: [], Format: Parquet, PartitionFilters: [], PushedFilters: [], ReadSchema: struct<c:int>\n");
+    ck_assert_uint_eq(count(&l, RULE_FILTER_NOT_PUSHED, NULL), 2);
+    ck_assert_uint_eq(l.a->summary.n_scans, 3);
+    ck_assert_int_eq(l.a->summary.scans[0].pushed_filters, 0);
+    ck_assert_int_eq(l.a->summary.scans[1].pushed_filters, 1);
+    ck_assert_int_eq(l.a->summary.scans[2].pushed_filters, 0);
+    ck_assert(message_has(&l, RULE_FILTER_NOT_PUSHED, "of db.t") &&
+              message_has(&l, RULE_FILTER_NOT_PUSHED, "of db.v"));
+    done(&l);
+}
+END_TEST
+
+/* The structural bytes walked with the mask kept are slice_next_structural's, from every
+ * start of slices of 0 to 48 bytes (the 16-byte steps, the last overlapping one, the byte
+ * loop under 16). */
+START_TEST(a_structural_walk_gives_what_slice_next_structural_gives)
+{
+    static const char pool[] = "[]()<>{},ab ,#:";
+    unsigned seed = 17;
+    char buf[64];
+    for (size_t len = 0; len <= 48; len++)
+        for (int round = 0; round < 40; round++) {
+            for (size_t i = 0; i < len; i++) {
+                seed = seed * 1103515245u + 12345u;
+                buf[i] = pool[(seed >> 16) % (sizeof pool - 1)];
+            }
+            struct slice s = slice_make(buf, len);
+            for (size_t from = 0; from <= len + 1; from++) {
+                struct structural_walk w;
+                structural_walk_init(&w, s, from);
+                size_t want = slice_next_structural(s, from);
+                for (;;) { /* bound: the slice's structural bytes */
+                    size_t got = structural_walk_next(&w);
+                    ck_assert_msg(got == want, "len %zu from %zu: %zu, want %zu", len, from, got,
+                                  want);
+                    if (want >= len)
+                        break;
+                    want = slice_next_structural(s, want + 1);
+                }
+            }
+        }
+}
+END_TEST
+
+/* Findings the rule pass adds out of order (on one scan: SP023 before SP022) are still
+ * sorted by line and rule; findings already in order are kept in the order they came. */
+START_TEST(findings_added_out_of_order_are_sorted_by_line_and_rule)
+{
+    static const char text[] =
+        "== Analyzed Logical Plan ==\n"
+        "a: int, p: int\n"
+        "Project [a#1, p#2]\n"
+        "+- Relation spark_catalog.default.parts[a#1,p#2] parquet\n"
+        "\n"
+        "== Physical Plan ==\n"
+        "*(1) ColumnarToRow\n"
+        "+- FileScan parquet spark_catalog.default.parts[a#1,p#2] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/w/parts], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int>\n";
+    for (int mode = 0; mode < 2; mode++) {
+        struct document *doc = tu_parse(text);
+        struct analysis *a;
+        struct diag err = {0};
+        ck_assert_int_eq(mode ? analyze_document_counts(doc, &a, &err)
+                              : analyze_document(doc, &a, &err),
+                         SP_OK);
+        bool all = false, reads = false;
+        for (size_t i = 0; i < a->n_findings; i++) {
+            all = all || a->findings[i].rule == RULE_ALL_PARTITIONS;
+            reads = reads || a->findings[i].rule == RULE_READS_ALL_COLUMNS;
+            if (i)
+                ck_assert_msg(a->findings[i - 1].line < a->findings[i].line ||
+                                  (a->findings[i - 1].line == a->findings[i].line &&
+                                   a->findings[i - 1].rule <= a->findings[i].rule),
+                              "mode %d: finding %zu out of order", mode, i);
+        }
+        ck_assert(all && reads);
+        analysis_free(a);
+        document_free(doc);
+    }
+}
+END_TEST
+
+/* node_list_count with blanks, line breaks and elided fields around its elements, and a
+ * list with blanks after it: each element's weight as before. */
+START_TEST(list_elements_are_weighed_with_their_blanks)
+{
+    static const struct {
+        const char *list;
+        long want;
+    } cases[] = {
+        {"[a, b, c]", 3}, {"[a,b]", 2}, {"[]", 0}, {"[ ]", 0}, {"[a, ]", 1}, {"[\ta,\t b]", 2},
+        {"[a, ... 5 more fields]", 6}, {"[a,... 2 more fields]", 3}, {"[a, ...]", 2},
+        {"[a, \n]", 1}, {"[a, \r\n]", 1}, {"[a, b]  ", 2}, {"  [a, b]", 2}, {"[a, b]\n", 2},
+        {"[.x, b]", 2}, {"[ ... 3 more fields, a]", 4}, {"[a, [b, c], d]", 3}, {"x", -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(node_list_count(slice_cstr(cases[i].list)) == cases[i].want,
+                      "\"%s\": %ld", cases[i].list, node_list_count(slice_cstr(cases[i].list)));
+    ck_assert(node_list_is_empty(slice_cstr("[]  ")) && node_list_is_empty(slice_cstr(" []")) &&
+              !node_list_is_empty(slice_cstr("[a]")));
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
     Suite *s = suite_create("analyze");
@@ -1940,6 +2179,12 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, the_counter_counts_joins_by_strategy_without_their_names);
     tcase_add_test(tc, details_values_keep_their_stripping_where_they_need_it);
     tcase_add_test(tc, table_names_end_at_every_stop_byte_wherever_it_falls);
+    tcase_add_test(tc, what_is_found_once_is_what_each_look_found_on_the_corpus);
+    tcase_add_test(tc, a_scan_s_fields_split_once_are_node_field_s);
+    tcase_add_test(tc, each_filter_reads_its_own_scan_s_fields);
+    tcase_add_test(tc, a_structural_walk_gives_what_slice_next_structural_gives);
+    tcase_add_test(tc, findings_added_out_of_order_are_sorted_by_line_and_rule);
+    tcase_add_test(tc, list_elements_are_weighed_with_their_blanks);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
     tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);
     tcase_add_test(tc, lists_and_schemas_are_counted_to_their_closing_bracket);

@@ -126,6 +126,34 @@ START_TEST(summary_scan_lines_with_odd_names_print_as_before)
 }
 END_TEST
 
+/* A formatted scan's fields are read once for the filter over it and for its own line: a
+ * PushedFilters given twice counts as its first ("[]": the filter warns), a scan without one
+ * reads 0 pushed filters (its block has a ReadSchema), and a PartitionFilters inside another
+ * field's value is found there, as before. */
+START_TEST(summary_reads_each_scan_s_fields_once_as_before)
+{
+    int st;
+    char *out = tu_runf(&st, "printf '== Physical Plan ==\nUnion (6)\n:- * Filter (3)\n"
+        ":  +- * ColumnarToRow (2)\n:     +- Scan parquet db.t (1)\n+- * ColumnarToRow (5)\n"
+        "   +- Scan parquet db.u (4)\n\n\n(1) Scan parquet db.t\nOutput [2]: [a#1, p#2]\n"
+        "PushedFilters: []\nPushedFilters: [IsNotNull(a)]\nReadSchema: struct<a:int>\n\n"
+        "(2) ColumnarToRow [codegen id : 1]\nInput [2]: [a#1, p#2]\n\n"
+        "(3) Filter [codegen id : 1]\nInput [2]: [a#1, p#2]\nCondition : (a#1 > 1)\n\n"
+        "(4) Scan parquet db.u\nOutput [1]: [b#3]\n"
+        "Location: InMemoryFileIndex [file:/w/u], PartitionFilters: [isnotnull(q#4)]\n"
+        "ReadSchema: struct<b:int>\n\n(5) ColumnarToRow [codegen id : 2]\nInput [1]: [b#3]\n\n"
+        "(6) Union\n' | %s --summary", tu_binary());
+    ck_assert_int_eq(st, 0);
+    ck_assert_ptr_nonnull(strstr(out, "Scans: 2\n"
+                                      "  line 5: Scan parquet db.t, 1 column read, 0 pushed filters\n"
+                                      "  line 7: Scan parquet db.u, 1 column read, 0 pushed filters, "
+                                      "1 partition filter\n"
+                                      "Findings: 1 warning, 2 info (SP020 filter not pushed down x1, "
+                                      "SP021 partition pruning x1, SP023 every partition read x1)\n"));
+    free(out);
+}
+END_TEST
+
 START_TEST(rules_lists_every_rule_id)
 {
     int st;
@@ -230,6 +258,7 @@ Suite *insight_cli_suite(void)
     tcase_add_test(tc, summary_counts_what_a_reader_checks_first);
     tcase_add_test(tc, summary_names_an_rdd_scan_once);
     tcase_add_test(tc, summary_scan_lines_with_odd_names_print_as_before);
+    tcase_add_test(tc, summary_reads_each_scan_s_fields_once_as_before);
     tcase_add_test(tc, rules_lists_every_rule_id);
     tcase_add_test(tc, explain_node_prints_the_entry_and_says_when_it_does_not_know);
     tcase_add_test(tc, samples_are_listed_with_their_descriptions_and_open_by_name);

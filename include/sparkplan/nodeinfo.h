@@ -31,6 +31,16 @@ struct slice node_field(const struct plan_node *n, const char *key);
  * KEY: a caller that knows so skips two searches (the analysis, for "PartitionFilters"). */
 struct slice node_detail_field(const struct plan_node *n, const char *key);
 bool node_has_field(const struct plan_node *n, const char *key);
+/* node_field's second look only: "KEY: value" in the node's text, then in its details text
+ * (node_field's answer for a key its details block does not hold). */
+struct slice node_field_outside(const struct plan_node *n, const char *key);
+/* node_detail_field of k keys (k <= NODE_DETAIL_FIELDS_MAX) with the details block split
+ * once: out[j] is node_detail_field(n, keys[j]).  Returns the keys the block holds, bit j
+ * for keys[j] (out[j] of the others is empty).  A formatted scan is asked for four fields,
+ * and a split of its block cost about 400 instructions a line. */
+#define NODE_DETAIL_FIELDS_MAX 8u
+unsigned node_detail_fields(const struct plan_node *n, size_t k, const char *const keys[],
+                            struct slice out[]);
 
 /* The ": " places of one node string, found in one pass for several look-ups of its
  * "KEY: value" fields (a simple-mode scan's line is asked for four): text_fields_get(tf, key)
@@ -71,6 +81,9 @@ enum partitioning_kind {
     PART_OTHER,
 };
 struct slice node_partitioning(const struct plan_node *n, enum partitioning_kind *kind);
+/* node_partitioning's kind alone: the end of the partitioning's arguments is not looked for
+ * (about 230 instructions an exchange, for a count that needs no keys). */
+enum partitioning_kind node_partitioning_kind(const struct plan_node *n);
 const char *partitioning_kind_name(enum partitioning_kind k);
 /* The keys inside "hashpartitioning(a#1, b#2, 200)": "a#1, b#2" (empty for others). */
 struct slice partitioning_keys(struct slice partitioning);
@@ -96,6 +109,9 @@ bool node_aggregate_is_partial(const struct plan_node *n);
 /* Table name of a scan ("spark_catalog.default.store_sales") or of a logical relation;
  * empty when it has none. */
 struct slice node_table_name(const struct plan_node *n);
+/* node_table_name, and in *text_op what catalog_operator_name(plan_node_text(n)) gives (it
+ * finds that on the way: a caller that needs it too does not look again). */
+struct slice node_table_name_op(const struct plan_node *n, struct slice *text_op);
 
 /* Walks that skip nodes which only wrap or convert data (codegen, query stages, shuffle
  * reads, row/columnar transitions).  _down follows the only child; both return n itself when
@@ -139,5 +155,33 @@ static inline long slice_find_in(struct slice hay, const char *needle, size_t fr
 /* The first byte at or after i that is a bracket of any kind ([ ] ( ) < > { }) or a comma;
  * s.len when none.  For walks that act on those bytes only. */
 size_t slice_next_structural(struct slice s, size_t i);
+/* slice_next_structural's answers from i on, in order, one a call:
+ *     struct structural_walk w; structural_walk_init(&w, s, i);
+ *     for (size_t j = structural_walk_next(&w); j < s.len; j = structural_walk_next(&w)) ...
+ * is the walk `for (j = slice_next_structural(s, i); j < s.len; j = slice_next_structural(s,
+ * j + 1))`.  A 16-byte step's bytes are tested once and kept as a mask, where each call of
+ * slice_next_structural tested its step again (about 60 instructions a bracket or comma). */
+struct structural_walk {
+    struct slice s;
+    size_t base;      /* where the mask's bit 0 is */
+    size_t next;      /* the first byte not tested yet */
+    uint32_t bits;    /* the structural bytes of [base, next) not given yet */
+};
+static inline void structural_walk_init(struct structural_walk *w, struct slice s, size_t i)
+{
+    w->s = s;
+    w->base = w->next = i;
+    w->bits = 0;
+}
+size_t structural_walk_refill_(struct structural_walk *w);
+static inline size_t structural_walk_next(struct structural_walk *w)
+{
+    if (w->bits) {
+        size_t at = w->base + (size_t)__builtin_ctz(w->bits);
+        w->bits &= w->bits - 1;
+        return at;
+    }
+    return structural_walk_refill_(w);
+}
 
 #endif

@@ -143,12 +143,74 @@ size_t slice_next_structural(struct slice s, size_t i)
     return s.len;
 }
 
+/* The bytes slice_next_structural stops at, by value. */
+static const bool structural_byte[256] = {
+    ['['] = true, [']'] = true, ['('] = true, [')'] = true, ['<'] = true,
+    ['>'] = true, ['{'] = true, ['}'] = true, [','] = true,
+};
+
+#ifdef __SSE2__
+/* The structural bytes of the 16 at p, bit k for p[k]. */
+static inline uint32_t structural_mask16(const char *p)
+{
+    const __m128i sq_open = _mm_set1_epi8('['), sq_close = _mm_set1_epi8(']');
+    const __m128i paren = _mm_set1_epi8('('), paren_close = _mm_set1_epi8(')');
+    const __m128i angle = _mm_set1_epi8('<'), angle_close = _mm_set1_epi8('>');
+    const __m128i brace = _mm_set1_epi8('{'), brace_close = _mm_set1_epi8('}');
+    const __m128i comma = _mm_set1_epi8(',');
+    __m128i a = _mm_loadu_si128((const __m128i *)p);
+    __m128i m = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, sq_open), _mm_cmpeq_epi8(a, sq_close)),
+                     _mm_or_si128(_mm_cmpeq_epi8(a, paren), _mm_cmpeq_epi8(a, paren_close))),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, angle), _mm_cmpeq_epi8(a, angle_close)),
+                     _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, brace), _mm_cmpeq_epi8(a, brace_close)),
+                                  _mm_cmpeq_epi8(a, comma))));
+    return (uint32_t)_mm_movemask_epi8(m);
+}
+#endif
+
+/* The mask of w's bytes is used up: test the next 16 (SSE2), or the last ones a byte at a
+ * time, and give the first structural byte found; s.len when none is left. */
+size_t structural_walk_refill_(struct structural_walk *w)
+{
+    const struct slice s = w->s;
+#ifdef __SSE2__
+    /* Bound: 16 bytes a step; the last step is the slice's last 16 bytes, the ones already
+     * tested shifted out. */
+    while (w->next < s.len && s.len >= 16) {
+        uint32_t bits;
+        if (w->next + 16 <= s.len) {
+            bits = structural_mask16(s.ptr + w->next);
+            w->base = w->next;
+            w->next += 16;
+        } else {
+            bits = structural_mask16(s.ptr + s.len - 16) >> (16 - (s.len - w->next));
+            w->base = w->next;
+            w->next = s.len;
+        }
+        if (bits) {
+            w->bits = bits & (bits - 1);
+            return w->base + (size_t)__builtin_ctz(bits);
+        }
+    }
+#endif
+    while (w->next < s.len) { /* bound: the slice (with SSE2, one shorter than 16 bytes) */
+        size_t at = w->next++;
+        if (structural_byte[(unsigned char)s.ptr[at]])
+            return at;
+    }
+    w->bits = 0;
+    return s.len;
+}
+
 /* End (exclusive) of a bracketed group starting at s.ptr[at] ('[', '(' or '<'); nesting of all
  * three kinds is tracked.  Returns s.len when unclosed. */
 static size_t group_end(struct slice s, size_t at)
 {
     int depth = 0;
-    for (size_t i = slice_next_structural(s, at); i < s.len; i = slice_next_structural(s, i + 1)) {
+    struct structural_walk sw;
+    structural_walk_init(&sw, s, at);
+    for (size_t i = structural_walk_next(&sw); i < s.len; i = structural_walk_next(&sw)) {
         char c = s.ptr[i];
         if (c == '[' || c == '(' || c == '<')
             depth++;
@@ -251,6 +313,41 @@ struct slice node_field(const struct plan_node *n, const char *key)
     return v;
 }
 
+struct slice node_field_outside(const struct plan_node *n, const char *key)
+{
+    struct slice v = field_in_text(plan_node_text(n), key);
+    if (!v.ptr && plan_node_details_text(n).len)
+        v = field_in_text(plan_node_details_text(n), key);
+    return v;
+}
+
+unsigned node_detail_fields(const struct plan_node *n, size_t k, const char *const keys[],
+                            struct slice out[])
+{
+    size_t klen[NODE_DETAIL_FIELDS_MAX];
+    unsigned found = 0, all = k >= 32 ? ~0u : (1u << k) - 1;
+    for (size_t j = 0; j < k; j++) {
+        klen[j] = strlen(keys[j]);
+        out[j] = slice_make(NULL, 0);
+    }
+    if (!n->n_details)
+        return 0;
+    struct plan_details it;
+    struct plan_detail d;
+    plan_details_init(&it, n);
+    /* Bound: the node's fields; it stops once every key is found (the first field of a key
+     * is plan_node_detail's answer too). */
+    while (found != all && plan_details_next(&it, &d))
+        for (size_t j = 0; j < k; j++)
+            if (!(found >> j & 1) && d.key.len == klen[j] &&
+                namekey_same(d.key.ptr, keys[j], klen[j])) {
+                out[j] = strip_count_prefix(d.value);
+                found |= 1u << j;
+                break;
+            }
+    return found;
+}
+
 void text_fields_init(struct text_fields *tf, struct slice text)
 {
     tf->text = text;
@@ -299,7 +396,7 @@ struct slice text_fields_get(const struct text_fields *tf, const char *key)
         return field_in_text(t, key);
     for (uint32_t k = 0; k < tf->n; k++) { /* bound: the places found */
         size_t q = tf->at[k];
-        if (q < klen || t.ptr[q - 1] != key[klen - 1] || memcmp(t.ptr + q - klen, key, klen) != 0)
+        if (q < klen || t.ptr[q - 1] != key[klen - 1] || !namekey_same(t.ptr + q - klen, key, klen))
             continue;
         size_t hit = q - klen;
         if (hit == 0 || is_key_boundary(t.ptr[hit - 1]))
@@ -405,6 +502,14 @@ const char *node_format_bytes(double bytes, char *buf, size_t cap)
 /* Adds one element's worth: "... 5 more fields" counts 5. */
 static long element_weight(struct slice el)
 {
+    /* Most elements are a name after ", ": past the blanks slice_trim takes from the front,
+     * a byte that neither trim takes and that is not the '.' of "... " makes the answer 1
+     * (about 40 instructions an element less). */
+    size_t i = 0;
+    while (i < el.len && (el.ptr[i] == ' ' || el.ptr[i] == '\t')) /* bound: the element */
+        i++;
+    if (i < el.len && el.ptr[i] != '.' && el.ptr[i] != '\r' && el.ptr[i] != '\n')
+        return 1;
     el = slice_trim(el);
     if (el.len == 0)
         return 0;
@@ -422,9 +527,21 @@ static int group_step(char c)
     return (c == '[' || c == '(' || c == '<') - (c == ']' || c == ')' || c == '>');
 }
 
+/* slice_trim's answer for a slice that starts with a bracket: nothing to trim at its start,
+ * and a call only when its last byte is one trimmed at the end. */
+static struct slice trim_bracketed(struct slice s)
+{
+    if (s.len && s.ptr[0] == '[') {
+        char z = s.ptr[s.len - 1];
+        if (z != ' ' && z != '\t' && z != '\r' && z != '\n')
+            return s;
+    }
+    return slice_trim(s);
+}
+
 long node_list_count(struct slice list)
 {
-    list = slice_trim(list);
+    list = trim_bracketed(list);
     if (list.len < 2 || list.ptr[0] != '[')
         return -1;
     /* One walk finds the group's end (as group_end does) and counts its top-level elements
@@ -433,7 +550,9 @@ long node_list_count(struct slice list)
     int depth = 0, group = 1;
     size_t el_start = 1, end = list.len;
     /* Other bytes change nothing below: they are skipped. */
-    for (size_t i = slice_next_structural(list, 1); i < list.len; i = slice_next_structural(list, i + 1)) {
+    struct structural_walk sw;
+    structural_walk_init(&sw, list, 1);
+    for (size_t i = structural_walk_next(&sw); i < list.len; i = structural_walk_next(&sw)) {
         char c = list.ptr[i];
         group += group_step(c);
         if (group == 0) {
@@ -459,7 +578,7 @@ long node_list_count(struct slice list)
 
 bool node_list_is_empty(struct slice list)
 {
-    list = slice_trim(list);
+    list = trim_bracketed(list);
     return slice_eq_cstr(list, "[]") || slice_eq_cstr(list, "None");
 }
 
@@ -474,7 +593,9 @@ long node_schema_field_count(struct slice schema)
     int depth = 0, group = 1;
     size_t end = schema.len;
     /* Other bytes change nothing below: they are skipped. */
-    for (size_t i = slice_next_structural(schema, 7); i < schema.len; i = slice_next_structural(schema, i + 1)) {
+    struct structural_walk sw;
+    structural_walk_init(&sw, schema, 7);
+    for (size_t i = structural_walk_next(&sw); i < schema.len; i = structural_walk_next(&sw)) {
         char c = schema.ptr[i];
         group += group_step(c);
         if (group == 0) {
@@ -538,7 +659,9 @@ static bool partitioning_name_at(struct slice t, size_t h, size_t *best_i)
     return false;
 }
 
-static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind)
+/* The partitioning in t and its kind; with whole false, only its start (and kind) are
+ * found: the slice ends there (node_partitioning_kind). */
+static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind, bool whole)
 {
     /* Every name holds "partition": the text is searched once for that word, and the name
      * is read around each hit.  The first hit that is a name is the earliest name: words
@@ -582,23 +705,34 @@ static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind
     while (start > 0 && isalpha((unsigned char)t.ptr[start - 1]))
         start--;
     size_t open = (size_t)best + best_len;
+    *kind = partitioning_kinds[best_i].kind;
+    if (!whole)
+        return slice_make(t.ptr + start, 0);
     size_t end = partitioning_kinds[best_i].kind == PART_SINGLE ? open : group_end(t, open - 1);
     while (partitioning_kinds[best_i].kind == PART_SINGLE && end < t.len &&
            isalpha((unsigned char)t.ptr[end]))
         end++;  /* "SinglePartition" / "gpusinglepartitioning" */
-    *kind = partitioning_kinds[best_i].kind;
     return slice_make(t.ptr + start, end - start);
 }
 
 struct slice node_partitioning(const struct plan_node *n, enum partitioning_kind *kind)
 {
     enum partitioning_kind k = PART_UNKNOWN;
-    struct slice p = partitioning_in(plan_node_text(n), &k);
+    struct slice p = partitioning_in(plan_node_text(n), &k, true);
     if (!p.ptr && plan_node_details_text(n).len)
-        p = partitioning_in(plan_node_details_text(n), &k);
+        p = partitioning_in(plan_node_details_text(n), &k, true);
     if (kind)
         *kind = k;
     return p;
+}
+
+enum partitioning_kind node_partitioning_kind(const struct plan_node *n)
+{
+    enum partitioning_kind k = PART_UNKNOWN;
+    struct slice p = partitioning_in(plan_node_text(n), &k, false);
+    if (!p.ptr && plan_node_details_text(n).len)
+        partitioning_in(plan_node_details_text(n), &k, false);
+    return k;
 }
 
 const char *partitioning_kind_name(enum partitioning_kind k)
@@ -819,11 +953,18 @@ static size_t table_word_end(struct slice s, size_t i)
 
 struct slice node_table_name(const struct plan_node *n)
 {
+    struct slice op;
+    return node_table_name_op(n, &op);
+}
+
+struct slice node_table_name_op(const struct plan_node *n, struct slice *text_op)
+{
     struct slice t = plan_node_text(n);
     size_t i = 0;
     /* Skip the operator name: one word, or two for a scan ("Scan ExistingRDD", "Scan
      * parquet"), whose second word names what it reads, not a table. */
     struct slice op = catalog_operator_name(t);
+    *text_op = op;
     if (slice_eq_cstr(op, "Scan ExistingRDD"))
         return slice_make(NULL, 0);  /* what follows, if anything, names an RDD */
     if (slice_starts_with(op, "Scan ") && op.ptr >= t.ptr && op.ptr + op.len <= t.ptr + t.len)

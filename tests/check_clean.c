@@ -2223,8 +2223,9 @@ START_TEST(quick_scan_in_pieces_gives_the_whole_verdict)
 END_TEST
 
 /* The cleaned text, its line numbers and notes of text (clean-up alone, every step run),
- * as one string; halves: SPARKPLAN_CLEAN_HALVES_MIN=1, the split and the wrap step's
- * facts and evidence then made in two halves on two threads, as for a big paste. */
+ * as one string; halves: SPARKPLAN_CLEAN_HALVES_MIN=1, the split, the wrap step's facts
+ * and evidence and the tree step's search for blocks then made in two halves on two
+ * threads, as for a big paste. */
 static char *cleaned_in(const char *text, size_t len, bool halves)
 {
     char *copy = malloc(len + 1);
@@ -2260,9 +2261,10 @@ static char *cleaned_in(const char *text, size_t len, bool halves)
     return o.p;
 }
 
-/* Lines for the halves: the quick scan's pieces (wrap evidence of every kind) and what the
+/* Lines for the halves: the quick scan's pieces (wrap evidence of every kind), what the
  * split and the steps before the wrap step look at (CRs, tabs, escapes, bytes above 0x7F,
- * prefixes, numbers, a table). */
+ * prefixes, numbers, a table) and tree lines at column 0 (lost indentation, rebuilt by the
+ * tree step). */
 static const char *const HALVES_EXTRA[] = {
     "line ending in a CR\r",
     "\t+- Project [a#1]",
@@ -2274,6 +2276,8 @@ static const char *const HALVES_EXTRA[] = {
     "+---+---+",
     "|  a|  b|",
     "    LocalTableScan [a#1, b#2]   ",
+    ":- Project [a#1]",
+    "+- *(1) HashAggregate(keys=[k#33], functions=[sum(v#34)])",
 };
 
 START_TEST(clean_up_in_halves_gives_the_one_thread_text)

@@ -2222,6 +2222,104 @@ START_TEST(quick_scan_in_pieces_gives_the_whole_verdict)
 }
 END_TEST
 
+/* The cleaned text, its line numbers and notes of text (clean-up alone, every step run),
+ * as one string; halves: SPARKPLAN_CLEAN_HALVES_MIN=1, the split, the wrap step's facts
+ * and evidence and the tree step's search for blocks then made in two halves on two
+ * threads, as for a big paste. */
+static char *cleaned_in(const char *text, size_t len, bool halves)
+{
+    char *copy = malloc(len + 1);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    struct document *doc = document_new("test", copy, len);
+    ck_assert_ptr_nonnull(doc);
+    struct diag err = {0};
+    if (halves)
+        setenv("SPARKPLAN_CLEAN_HALVES_MIN", "1", 1);
+    else
+        unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
+    ck_assert_int_eq(clean_document_full(doc, &err), SP_OK);
+    unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
+    struct sb o = {0};
+    sb_str(&o, "");
+    for (size_t i = 0; i < doc->src.text_len; i++)
+        sb_ch(&o, doc->src.text[i]);
+    sb_str(&o, "\n--- lines:");
+    char num[32];
+    for (uint32_t t = 1; t <= doc->src.n_text_lines; t++) {
+        snprintf(num, sizeof num, " %u", source_input_line(&doc->src, t));
+        sb_str(&o, num);
+    }
+    sb_str(&o, "\n--- notes:\n");
+    for (unsigned k = 0; k < doc->src.n_notes; k++) {
+        snprintf(num, sizeof num, "%u: ", doc->src.notes[k].line);
+        sb_str(&o, num);
+        sb_str(&o, doc->src.notes[k].message);
+        sb_ch(&o, '\n');
+    }
+    document_free(doc);
+    return o.p;
+}
+
+/* Lines for the halves: the quick scan's pieces (wrap evidence of every kind), what the
+ * split and the steps before the wrap step look at (CRs, tabs, escapes, bytes above 0x7F,
+ * prefixes, numbers, a table) and tree lines at column 0 (lost indentation, rebuilt by the
+ * tree step). */
+static const char *const HALVES_EXTRA[] = {
+    "line ending in a CR\r",
+    "\t+- Project [a#1]",
+    "  +- Filter (b#2 = caf\xc3\xa9)",
+    "\"== Physical Plan ==\\n*(1) Project [a#1]\\n+- Scan t[a#1]\\n\"",
+    "# +- Filter (a#1 > 0)",
+    "00 == Physical Plan ==",
+    "01 +- Project [a#1, b#2, c#3, d#4, e#5, f#6, g#7, h#8, i#9, j#10, k#11, l#12]",
+    "+---+---+",
+    "|  a|  b|",
+    "    LocalTableScan [a#1, b#2]   ",
+    ":- Project [a#1]",
+    "+- *(1) HashAggregate(keys=[k#33], functions=[sum(v#34)])",
+};
+
+START_TEST(clean_up_in_halves_gives_the_one_thread_text)
+{
+    size_t np = sizeof PIECE_LINES / sizeof PIECE_LINES[0];
+    size_t ne = sizeof HALVES_EXTRA / sizeof HALVES_EXTRA[0];
+    size_t tried = 0, differ = 0, changed = 0;
+    unsigned seed = 1717;
+    for (int round = 0; round < 6000; round++) {
+        struct sb o = {0};
+        sb_str(&o, "");
+        int lines = 2 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 24;
+        for (int k = 0; k < lines; k++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned pick = (seed >> 16) % (unsigned)(np + ne);
+            sb_str(&o, pick < np ? PIECE_LINES[pick] : HALVES_EXTRA[pick - np]);
+            /* The last line without its '\n' now and then. */
+            if (k + 1 < lines || (seed >> 8) % 4)
+                sb_ch(&o, '\n');
+        }
+        char *one = cleaned_in(o.p, o.n, false), *two = cleaned_in(o.p, o.n, true);
+        tried++;
+        changed += strncmp(one, o.p, o.n) != 0;
+        if (strcmp(one, two) != 0) {
+            if (differ < 3) {
+                char where[400];
+                first_difference(one, two, where, sizeof where);
+                fprintf(stderr, "clean-up in halves differs (%s) for:\n%s---\n", where, o.p);
+            }
+            differ++;
+        }
+        free(one);
+        free(two);
+        free(o.p);
+    }
+    fprintf(stderr, "clean-up in halves: %zu texts (%zu of them changed), %zu differ\n", tried,
+            changed, differ);
+    ck_assert_msg(changed > tried / 4, "only %zu of %zu texts are cleaned", changed, tried);
+    ck_assert_msg(differ == 0, "%zu of %zu texts clean up otherwise in halves", differ, tried);
+}
+END_TEST
+
 START_TEST(quick_scan_gives_the_verdict_it_always_gave)
 {
     size_t tried = 0, differ = 0;
@@ -2741,6 +2839,7 @@ Suite *clean_suite(void)
     tcase_add_test(tk, quick_scan_never_skips_a_needed_rewrite);
     tcase_add_test(tk, quick_scan_gives_the_verdict_it_always_gave);
     tcase_add_test(tk, quick_scan_in_pieces_gives_the_whole_verdict);
+    tcase_add_test(tk, clean_up_in_halves_gives_the_one_thread_text);
     tcase_add_test(tk, quick_scan_judges_a_long_line_as_it_always_did);
     tcase_add_test(tk, decoded_strings_skip_steps_only_where_they_change_nothing);
     tcase_add_test(tk, a_line_that_is_one_string_decodes_as_among_other_lines);

@@ -18,9 +18,22 @@
 #include "sparkplan/lex.h"
 #include "sparkplan/freshmem.h"
 #include "sparkplan/mapfile.h"
+#include "sparkplan/thread.h"
 
 /* Inputs from this size on have their mapping's copy made on the second core (run_pipeline). */
 #define CLEAN_SWAP_MIN ((size_t)8 << 20)
+
+bool cl_halves(const struct cleaner *c, bool by_default)
+{
+    const char *e = getenv("SPARKPLAN_CLEAN_HALVES_MIN");
+    if (e && *e) {
+        char *endp;
+        unsigned long long v = strtoull(e, &endp, 10);
+        if (*endp == '\0')
+            return v && c->input_len >= v;
+    }
+    return by_default;
+}
 
 static bool is_digit(char ch)
 {
@@ -174,44 +187,13 @@ static void mark_bytes(struct cleaner *c, size_t off, unsigned bs, unsigned high
         }
 }
 
-static bool step_split(struct cleaner *c)
+/* The lines of s[0..end), the first numbered line + 1, pushed onto c->lines, with their
+ * marks (cleaner.loud, a bit for each line pushed) and the marks of their bytes (c->marks,
+ * when made, of the input at c->src->bytes).  false when out of memory. */
+static bool split_bytes(struct cleaner *c, const char *s, const char *end, uint32_t line)
 {
-    const char *s = c->src->bytes;
-    size_t n = c->src->len;
-    if (n >= 2 && ((unsigned char)s[0] == 0xFF && (unsigned char)s[1] == 0xFE)) {
-        s = utf16_to_utf8(c, (const unsigned char *)s + 2, n - 2, false, &n);
-        c->changed |= CL_ENCODING;
-    } else if (n >= 2 && ((unsigned char)s[0] == 0xFE && (unsigned char)s[1] == 0xFF)) {
-        s = utf16_to_utf8(c, (const unsigned char *)s + 2, n - 2, true, &n);
-        c->changed |= CL_ENCODING;
-    } else if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
-        s += 3;
-        n -= 3;
-        c->changed |= CL_ENCODING;
-    }
-    if (!s)
-        return false;
-    /* A big input's line array is made for a line every 48 bytes at once, asked for as huge
-       pages (cl_take): grown by doubling from 256 lines it took a fault every 4 KB, 8,000
-       of them for a 109 MB paste.  More lines than that still double it. */
-    if (n >= CLEAN_SWAP_MIN && !cl_lines_reserve(c, &c->lines, n / 48))
-        return false;
-    const char *end = s + n, *rest = s; /* no '\n' between s and rest */
-    uint32_t line = 0;
-    /* The tabs step's marks, a bit a line (split_line), for a line every 48 bytes at first;
-       without memory for them the tabs step makes them. */
-    c->loud_words = n / 48 / 64 + 1;
-    c->loud = calloc(c->loud_words, sizeof *c->loud);
-    /* The marks of the input's bytes (lines.h), made here where every byte is looked at
-       anyway; not for the text of a UTF-16 input (it is not the input), nor without memory
-       for them (the steps then look at every line, as before). */
     const char *base = c->src->bytes;
-    if (base && s >= base && s <= base + c->src->len) {
-        c->marks_words = (c->src->len >> 12) + 1;
-        c->marks = calloc(CL_MARK_ROWS * c->marks_words, sizeof *c->marks);
-        c->marks_base = base;
-        c->marks_len = c->src->len;
-    }
+    const char *rest = s; /* no '\n' between s and rest */
 #ifdef __SSE2__
     /* The '\n' of 16 bytes in one compare, every line ending in them taken in turn: most
        lines are short, and a memchr call for each cost more than the search. */
@@ -286,6 +268,184 @@ static bool step_split(struct cleaner *c)
             return false;
         s = nl ? nl + 1 : end;
     }
+    return true;
+}
+
+/* The '\n' in s[0..end). */
+static size_t count_newlines(const char *s, const char *end)
+{
+    size_t k = 0;
+#ifdef __SSE2__
+    /* Each byte lane counts its '\n' (a compare gives -1) for up to 255 blocks, then the
+       lanes are summed: without -mpopcnt a popcount is a call a block. */
+    const __m128i nl16 = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    /* Bound: 64 bytes a round (four blocks of 16 into the lanes), the sum every 63 rounds,
+       then a block of 16 a round. */
+    while (end - s >= 16) {
+        __m128i acc = zero;
+        for (int r = 0; r < 63 && end - s >= 64; r++, s += 64) {
+            const __m128i *b = (const __m128i *)(const void *)s;
+            __m128i c01 = _mm_add_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(b), nl16),
+                                       _mm_cmpeq_epi8(_mm_loadu_si128(b + 1), nl16));
+            __m128i c23 = _mm_add_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(b + 2), nl16),
+                                       _mm_cmpeq_epi8(_mm_loadu_si128(b + 3), nl16));
+            acc = _mm_sub_epi8(acc, _mm_add_epi8(c01, c23));
+        }
+        if (end - s < 64)
+            for (; end - s >= 16; s += 16) /* at most 3 blocks: their lanes stay below 256 */
+                acc = _mm_sub_epi8(
+                    acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)s), nl16));
+        __m128i sums = _mm_sad_epu8(acc, zero);
+        k += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+    }
+#endif
+    for (; s < end; s++) /* bound: the last bytes */
+        k += *s == '\n';
+    return k;
+}
+
+/* The second half of a big input's lines, split on another core (split_bytes) into a
+ * cleaner of its own: its lines, their marks (loud), its bytes' marks and its changed bits,
+ * then put after the first half's (split_join).  The line numbers go on from the first
+ * half's: the second core counts the '\n' before its half first. */
+struct split_half {
+    struct cleaner part;
+    const char *first;         /* the first half's bytes: [first, from) */
+    const char *from, *end;    /* this half's */
+    bool ok;
+};
+
+static void *split_half_main(void *arg)
+{
+    struct split_half *h = arg;
+    uint32_t line = (uint32_t)count_newlines(h->first, h->from);
+    h->ok = split_bytes(&h->part, h->from, h->end, line);
+    return NULL;
+}
+
+/* The marks of k lines (bits) made line at on in c->loud: shifted into place, a word at a
+ * time (the bits past the k lines are 0).  Without room c->loud is dropped (the tabs step
+ * then makes the marks). */
+static void loud_append(struct cleaner *c, size_t at, const uint64_t *bits, size_t k)
+{
+    size_t words = (k + 63) >> 6, w0 = at >> 6;
+    unsigned sh = (unsigned)(at & 63);
+    if (!loud_room(c, at + words * 64 + 64))
+        return;
+    uint64_t *loud = c->loud;
+    /* Bound: one round a word of the second half's marks. */
+    for (size_t j = 0; j < words; j++) {
+        loud[w0 + j] |= bits[j] << sh;
+        if (sh)
+            loud[w0 + j + 1] |= bits[j] >> (64 - sh);
+    }
+}
+
+/* The second half's lines after c's (the first half's), their marks after theirs, the
+ * bytes' marks of both as one; false when out of memory.  Marks either half lacks are
+ * dropped (the steps then look at every line, as without memory for them). */
+static bool split_join(struct cleaner *c, struct split_half *h)
+{
+    struct cleaner *part = &h->part;
+    size_t at = c->lines.n, k = part->lines.n;
+    bool ok = h->ok && cl_push_lines(c, &c->lines, part->lines.v, k);
+    c->changed |= part->changed;
+    c->nomem |= part->nomem;
+    if (c->loud && part->loud)
+        loud_append(c, at, part->loud, k);
+    else
+        cl_drop_loud(c);
+    if (c->marks && part->marks) {
+        for (size_t j = 0; j < CL_MARK_ROWS * c->marks_words; j++) /* bound: the words */
+            c->marks[j] |= part->marks[j];
+    } else {
+        free(c->marks);
+        c->marks = NULL;
+    }
+    cl_lines_free(&part->lines);
+    free(part->loud);
+    free(part->marks);
+    return ok;
+}
+
+/* The lines of a big input (s[0..end) its bytes) split in two halves at once, the second on
+ * another core: 1 when done, -1 when out of memory, 0 when not done (small, no line end
+ * near the middle, no second thread): split_bytes then splits them all on this one. */
+static int split_in_halves(struct cleaner *c, const char *s, const char *end)
+{
+    size_t n = (size_t)(end - s);
+    const char *base = c->src->bytes;
+    if (!base || s < base || !cl_halves(c, n >= CLEAN_SWAP_MIN))
+        return 0; /* the text of a UTF-16 input: one thread */
+    /* Looked for up to a quarter of the input past the middle: a line longer than that
+       (an event log's) is not searched twice. */
+    const char *nl = memchr(s + n / 2, '\n', n / 4);
+    if (!nl || nl + 1 >= end)
+        return 0;
+    struct split_half h = {.first = s, .from = nl + 1, .end = end};
+    h.part.src = c->src;
+    h.part.input_len = c->input_len;
+    h.part.marks_words = c->marks_words;
+    h.part.marks_base = c->marks_base;
+    h.part.marks_len = c->marks_len;
+    size_t hn = (size_t)(end - h.from);
+    if (hn >= CLEAN_SWAP_MIN / 2 && !cl_lines_reserve(&h.part, &h.part.lines, hn / 48))
+        return 0;
+    h.part.loud_words = hn / 48 / 64 + 1;
+    h.part.loud = c->loud ? calloc(h.part.loud_words, sizeof *h.part.loud) : NULL;
+    h.part.marks = c->marks ? calloc(CL_MARK_ROWS * c->marks_words, sizeof *c->marks) : NULL;
+    pthread_t th;
+    if (!thread_start_quiet(&th, split_half_main, &h)) {
+        cl_lines_free(&h.part.lines);
+        free(h.part.loud);
+        free(h.part.marks);
+        return 0;
+    }
+    bool ok = split_bytes(c, s, h.from, 0);
+    pthread_join(th, NULL);
+    return split_join(c, &h) && ok ? 1 : -1;
+}
+
+static bool step_split(struct cleaner *c)
+{
+    const char *s = c->src->bytes;
+    size_t n = c->src->len;
+    if (n >= 2 && ((unsigned char)s[0] == 0xFF && (unsigned char)s[1] == 0xFE)) {
+        s = utf16_to_utf8(c, (const unsigned char *)s + 2, n - 2, false, &n);
+        c->changed |= CL_ENCODING;
+    } else if (n >= 2 && ((unsigned char)s[0] == 0xFE && (unsigned char)s[1] == 0xFF)) {
+        s = utf16_to_utf8(c, (const unsigned char *)s + 2, n - 2, true, &n);
+        c->changed |= CL_ENCODING;
+    } else if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+        s += 3;
+        n -= 3;
+        c->changed |= CL_ENCODING;
+    }
+    if (!s)
+        return false;
+    /* A big input's line array is made for a line every 48 bytes at once, asked for as huge
+       pages (cl_take): grown by doubling from 256 lines it took a fault every 4 KB, 8,000
+       of them for a 109 MB paste.  More lines than that still double it. */
+    if (n >= CLEAN_SWAP_MIN && !cl_lines_reserve(c, &c->lines, n / 48))
+        return false;
+    /* The tabs step's marks, a bit a line (split_line), for a line every 48 bytes at first;
+       without memory for them the tabs step makes them. */
+    c->loud_words = n / 48 / 64 + 1;
+    c->loud = calloc(c->loud_words, sizeof *c->loud);
+    /* The marks of the input's bytes (lines.h), made here where every byte is looked at
+       anyway; not for the text of a UTF-16 input (it is not the input), nor without memory
+       for them (the steps then look at every line, as before). */
+    const char *base = c->src->bytes;
+    if (base && s >= base && s <= base + c->src->len) {
+        c->marks_words = (c->src->len >> 12) + 1;
+        c->marks = calloc(CL_MARK_ROWS * c->marks_words, sizeof *c->marks);
+        c->marks_base = base;
+        c->marks_len = c->src->len;
+    }
+    const char *end = s + n;
+    int halves = split_in_halves(c, s, end);
+    if (halves < 0 || (halves == 0 && !split_bytes(c, s, end, 0)))
+        return false;
     /* cl_next_loud reads the words up to the last line's. */
     if (loud_room(c, c->lines.n))
         c->loud_n = c->lines.n;

@@ -170,6 +170,13 @@ static inline void cl_trail_done(struct cleaner *c, const struct cl_trail *t)
         c->changed |= CL_SPACE;
 }
 
+/* Whether a step runs its per-line work in two halves, the second on another core (the
+ * split, the wrap step's facts and evidence, the tree step's search for blocks):
+ * by_default (the step's own size test) unless SPARKPLAN_CLEAN_HALVES_MIN is set, then from
+ * that many bytes of input on (0: never).  The tests set it to run small inputs in halves
+ * (clean.c). */
+bool cl_halves(const struct cleaner *c, bool by_default);
+
 /* The steps, in pipeline order. */
 bool cl_step_literals(struct cleaner *c);  /* clean_literal.c */
 /* c->lines made from c->compact (lines.h), which is then off; false when out of memory. */

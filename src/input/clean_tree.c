@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "clean_impl.h"
+#include "sparkplan/thread.h"
 #include "sparkplan/grow.h"
 #include "sparkplan/lex.h"
 
@@ -440,7 +441,8 @@ static bool tree_find_blocks_in(struct tree_step *ts, size_t a, size_t e)
     return true;
 }
 
-/* Pass 1: which blocks to rebuild, and the size of the result.  False on allocation failure.
+/* Pass 1 over the stretches of lines [from, to) (from a plain boundary, or 0, to one, or n):
+ * which blocks to rebuild, and the size of the result.  False on allocation failure.
  * The blocks lie inside the stretches between plain boundaries (the other block ends are
  * lines that read as prose or code: telling them is most of this pass on a big paste).  A
  * stretch whose tree lines, checked as one block, are neither laid out impossibly nor
@@ -448,21 +450,17 @@ static bool tree_find_blocks_in(struct tree_step *ts, size_t a, size_t e)
  * lines before it forgotten, a block's checker holds a part of the stretch checker's columns,
  * the same for every column it holds, so every sibling after a last child it finds the
  * stretch checker finds too.  Only the other stretches are split into blocks. */
-static bool tree_find_blocks(struct tree_step *ts)
+static bool tree_find_blocks_range(struct tree_step *ts, size_t from, size_t to)
 {
     struct cleaner *c = ts->c;
-    size_t n = c->lines.n;
-    ts->rebuild = calloc(n ? n : 1, 1);
-    if (!ts->rebuild)
-        return false;
-    for (size_t a = 0; a < n;) {
+    for (size_t a = from; a < to;) {
         if (is_plain_boundary(c, a)) {
             a++;
             continue;
         }
         cl_tree_check_reset(&ts->tc);
         size_t e = a;
-        for (; e < n && !is_plain_boundary(c, e); e++) {
+        for (; e < to && !is_plain_boundary(c, e); e++) {
             if (c->facts[e].content && !cl_tree_check_line(&ts->tc, &c->facts[e])) {
                 c->nomem = true;
                 return false;
@@ -473,6 +471,77 @@ static bool tree_find_blocks(struct tree_step *ts)
         a = e;
     }
     return true;
+}
+
+/* The second half of the lines' pass 1 on another core: a tree_step of its own (checker,
+ * walker, counts) over a cleaner of its own (a copy that only reads the lines and facts, and
+ * notes running out of memory in its own nomem); the rebuild marks of its lines are its
+ * own bytes of the shared array. */
+struct tree_half {
+    struct cleaner c;
+    struct tree_step ts;
+    size_t from, to;
+    bool ok;
+};
+
+static void *tree_half_main(void *arg)
+{
+    struct tree_half *h = arg;
+    h->ok = tree_find_blocks_range(&h->ts, h->from, h->to);
+    return NULL;
+}
+
+/* Lines from which pass 1 runs in two halves (cl_halves): a paste of some 13 MB, as the wrap
+ * step's facts. */
+#define TREE_HALVES_MIN_LINES ((size_t)1 << 18)
+
+/* Pass 1: on two cores for a big paste, cut at a plain boundary near the middle (no stretch
+ * spans it: each half sees whole stretches, and the blocks inside them); the halves' counts
+ * add up and the first rebuilt line is the first half's when it has one. */
+static bool tree_find_blocks(struct tree_step *ts)
+{
+    struct cleaner *c = ts->c;
+    size_t n = c->lines.n;
+    ts->rebuild = calloc(n ? n : 1, 1);
+    if (!ts->rebuild)
+        return false;
+    size_t mid = n;
+    if (n >= 4 && cl_halves(c, n >= TREE_HALVES_MIN_LINES)) {
+        /* Bound: a quarter of the lines looked at, at most. */
+        for (mid = n / 2; mid < n - n / 4 && !is_plain_boundary(c, mid); mid++)
+            ;
+        if (mid == n - n / 4)
+            mid = n;
+    }
+    struct tree_half *h = NULL;
+    pthread_t th;
+    if (mid < n && (h = calloc(1, sizeof *h)) != NULL) {
+        h->c = *c;
+        h->c.nomem = false;
+        h->ts.c = &h->c;
+        h->ts.rebuild = ts->rebuild;
+        h->from = mid;
+        h->to = n;
+        if (!thread_start_quiet(&th, tree_half_main, h)) {
+            free(h);
+            h = NULL;
+        }
+    }
+    bool ok = tree_find_blocks_range(ts, 0, h ? mid : n);
+    if (h) {
+        pthread_join(th, NULL);
+        ok = ok && h->ok;
+        c->nomem |= h->c.nomem;
+        ts->blocks += h->ts.blocks;
+        ts->rebuilt_size += h->ts.rebuilt_size;
+        ts->rebuilt_own += h->ts.rebuilt_own;
+        if (!ts->first_line)
+            ts->first_line = h->ts.first_line;
+        cl_tree_check_free(&h->ts.tc);
+        walker_free(&h->ts.w);
+        free(h);
+    }
+    return ok;
 }
 
 /* Spaces for a deep chain grow with the square of its depth, and a big rebuilt text is fresh

@@ -470,9 +470,14 @@ struct wrap {
     bool formatted;            /* a formatted-mode details header follows a blank line */
 };
 
-/* Lines from which the facts and widths of the second half are worked out on another core:
- * a paste of some 13 MB. */
+/* Lines from which the facts and widths of the second half, and its evidence, are worked out
+ * on another core: a paste of some 13 MB (SPARKPLAN_CLEAN_HALVES_MIN sets it, cl_halves). */
 #define WRAP_THREAD_MIN_LINES ((size_t)1 << 18)
+
+static bool wrap_halves(const struct wrap *wr)
+{
+    return wr->n >= 4 && cl_halves(wr->c, wr->n >= WRAP_THREAD_MIN_LINES);
+}
 
 /* The facts and widths of lines [from, to): each line's own, so the halves of the lines can
  * be done on two cores at once. */
@@ -510,7 +515,7 @@ static void wrap_facts(struct wrap *wr)
     struct facts_range lo = {wr->c, wr->v, wr->facts, wr->widths, wr->kinds, 0, wr->n}, hi = lo;
     pthread_t th;
     bool two = false;
-    if (wr->n >= WRAP_THREAD_MIN_LINES) {
+    if (wrap_halves(wr)) {
         lo.to = hi.from = wr->n / 2;
         two = thread_start_quiet(&th, facts_range_main, &hi);
         if (!two)
@@ -523,53 +528,120 @@ static void wrap_facts(struct wrap *wr)
 
 static inline bool word_group_head(const struct wrap *wr, size_t i);
 
+/* The evidence of a run of lines (struct wrap's ws, hang_est and word_est), gathered for
+ * each half of a big input's lines on its own core and then merged (wrap_read_lines). */
+struct wrap_evidence {
+    const struct wrap *wr;     /* read only while the evidence is gathered */
+    struct cl_wrap_scan ws;
+    uint32_t hang_est, word_est;
+    size_t from, to;           /* the lines whose pair with the line before is looked at */
+};
+
 /* The line before line i heads a hanging group with it, or may head a word-wrapped group:
- * the widest such lines are the hanging groups' width (hang_width) and the estimate of the
+ * the widest such lines are the hanging groups' width (hang_est) and the estimate of the
  * client's (word_est: a line was broken when the next line's first word would not have
  * fitted on it within the width the client wrapped at, the widest broken line).  Asked
  * where cl_wrap_scan_line has asked the same of both lines (a line at least WRAP_MIN_WIDTH
  * wide, then one that continues something), where they were two passes over every line.  Its evidence says it: hanging when it counted a hanging pair (the same
  * test), word-wrapped when it counted a word pair (word_head() of the line is
  * word_group_head() but for an unmarked line that is a root after the analyzed plan's
- * schema and a section line that is a subquery entry, asked here). */
-static void wrap_widths_at(struct wrap *wr, size_t i, uint32_t hanging_before,
+ * schema and a section line that is a subquery entry, asked here).  Both are the widest of
+ * the lines that pass a test of their own (the test does not read the estimate): the
+ * halves' estimates merge as their maximum. */
+static void wrap_widths_at(struct wrap_evidence *ev, size_t i, uint32_t hanging_before,
                            uint32_t word_pairs_before)
 {
+    const struct wrap *wr = ev->wr;
     uint32_t w = wr->widths[i - 1];
-    if (wr->ws.hanging != hanging_before && w > wr->hang_est)
-        wr->hang_est = w;
-    if (w <= wr->word_est || w > WORD_WRAP_MAX_WIDTH)
+    if (ev->ws.hanging != hanging_before && w > ev->hang_est)
+        ev->hang_est = w;
+    if (w <= ev->word_est || w > WORD_WRAP_MAX_WIDTH)
         return;
     enum cl_kind hk = (enum cl_kind)wr->facts[i - 1].kind;
-    if (wr->ws.word_pairs != word_pairs_before ||
+    if (ev->ws.word_pairs != word_pairs_before ||
         ((hk == K_OTHER || hk == K_SECTION) && word_follower(&wr->v[i], &wr->facts[i], false) &&
          word_group_head(wr, i - 1)))
-        wr->word_est = w;
+        ev->word_est = w;
 }
 
-/* Facts, kinds and widths of every line, and the wrap evidence they give. */
-static void wrap_read_lines(struct wrap *wr)
+/* The evidence of the pairs (line i - 1, line i) for i in [from, to), from lines whose facts
+ * and widths are all made.  Reads the lines and the facts only (wr->wgh is not made yet), so
+ * the two halves run at once.  A half that starts at from > 0 starts with what the scan
+ * carries from line to line as one scan would have left it after line from - 1: the flags
+ * about the line before (cl_wrap_scan_line and wrap_scan_nothing set them from line
+ * from - 2 alike, the line before the first one none) and the
+ * widest line so far, which cl_wrap_scan_merge makes good (a half with a narrower widest
+ * line so far only runs cl_wrap_scan_line where wrap_scan_nothing would have passed:
+ * nothing counts there but at the widest, which the merge settles). */
+static void wrap_scan_range(struct wrap_evidence *ev)
 {
-    struct cl_line none = {"", 0, 0};
-    struct cl_facts none_f = {.kind = K_BLANK};
+    static const struct cl_line none = {"", 0, 0};
+    static const struct cl_facts none_f = {.kind = K_BLANK};
+    const struct wrap *wr = ev->wr;
     const struct cl_line *v = wr->v;
-    wrap_facts(wr);
+    const struct cl_facts *facts = wr->facts;
+    const uint32_t *widths = wr->widths;
+    size_t from = ev->from;
+    cl_wrap_scan_init(&ev->ws);
+    ev->hang_est = ev->word_est = 0;
+    if (from) {
+        const struct cl_line *pp = from >= 2 ? &v[from - 2] : &none;
+        const struct cl_facts *pp_f = from >= 2 ? &facts[from - 2] : &none_f;
+        ev->ws.prev_schema = pp_f->analyzed;
+        ev->ws.prev_after_header = after_plan_header_line(pp, pp_f);
+        ev->ws.prev_root_like = root_like_after(pp, pp_f);
+    }
     /* The evidence of most lines is gathered by wrap_scan_nothing (clean_impl.h), as in the
        quick scan: a few compares where cl_wrap_scan_line took 80 instructions a line. */
-    bool prev_plain = wrap_prev_plain(&wr->ws, &none, &none_f);
-    for (size_t i = 0; i < wr->n; i++) {
-        const struct cl_facts *prev_f = i ? &wr->facts[i - 1] : &none_f;
-        uint32_t prev_w = i ? wr->widths[i - 1] : 0;
-        if (!wrap_scan_nothing(&wr->ws, prev_plain, prev_f, prev_w, &wr->facts[i],
-                               wr->widths[i])) {
-            uint32_t hanging = wr->ws.hanging, word_pairs = wr->ws.word_pairs;
-            cl_wrap_scan_line(&wr->ws, i ? &v[i - 1] : &none, prev_f, prev_w, &v[i],
-                              &wr->facts[i], wr->widths[i]);
-            if (prev_w >= WRAP_MIN_WIDTH && continues(wr->facts[i].kind))
-                wrap_widths_at(wr, i, hanging, word_pairs);
+    bool prev_plain = from ? wrap_prev_plain(&ev->ws, &v[from - 1], &facts[from - 1])
+                           : wrap_prev_plain(&ev->ws, &none, &none_f);
+    for (size_t i = from; i < ev->to; i++) {
+        const struct cl_facts *prev_f = i ? &facts[i - 1] : &none_f;
+        uint32_t prev_w = i ? widths[i - 1] : 0;
+        if (!wrap_scan_nothing(&ev->ws, prev_plain, prev_f, prev_w, &facts[i], widths[i])) {
+            uint32_t hanging = ev->ws.hanging, word_pairs = ev->ws.word_pairs;
+            cl_wrap_scan_line(&ev->ws, i ? &v[i - 1] : &none, prev_f, prev_w, &v[i],
+                              &facts[i], widths[i]);
+            if (prev_w >= WRAP_MIN_WIDTH && continues(facts[i].kind))
+                wrap_widths_at(ev, i, hanging, word_pairs);
         }
-        prev_plain = wrap_prev_plain(&wr->ws, &v[i], &wr->facts[i]);
+        prev_plain = wrap_prev_plain(&ev->ws, &v[i], &facts[i]);
     }
+}
+
+static void *wrap_scan_main(void *arg)
+{
+    wrap_scan_range(arg);
+    return NULL;
+}
+
+/* Facts, kinds and widths of every line, and the wrap evidence they give: both on two cores
+ * for a big input (each half's evidence, a fifth of the step on the corpus paste, merged as
+ * one scan would have gathered it: cl_wrap_scan_merge). */
+static void wrap_read_lines(struct wrap *wr)
+{
+    wrap_facts(wr);
+    struct wrap_evidence lo = {.wr = wr, .from = 0, .to = wr->n}, hi = lo;
+    pthread_t th;
+    bool two = false;
+    if (wrap_halves(wr)) {
+        lo.to = hi.from = wr->n / 2;
+        two = thread_start_quiet(&th, wrap_scan_main, &hi);
+        if (!two)
+            lo.to = wr->n;
+    }
+    wrap_scan_range(&lo);
+    if (two) {
+        pthread_join(th, NULL);
+        cl_wrap_scan_merge(&lo.ws, &hi.ws);
+        if (hi.hang_est > lo.hang_est)
+            lo.hang_est = hi.hang_est;
+        if (hi.word_est > lo.word_est)
+            lo.word_est = hi.word_est;
+    }
+    wr->ws = lo.ws;
+    wr->hang_est = lo.hang_est;
+    wr->word_est = lo.word_est;
     wr->ws.last_w = wr->n ? wr->widths[wr->n - 1] : 0; /* what cl_wrap_scan_line leaves */
 }
 

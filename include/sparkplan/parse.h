@@ -92,7 +92,9 @@ size_t parse_tail_plans_taken(void);
  *     thread 1: doc->parse_graft = g; parse_document(doc, err);   (waits at the cut)
  *     both done: parse_graft_free(g);
  * parse_graft_read may also run before parse_document on the same thread (tests).  It reads
- * doc's source and nothing else of doc: the source must stay until parse_graft_free. */
+ * doc's source and nothing else of doc: the source must stay until parse_graft_free.  When
+ * doc->parse_cancel is set before parse_graft_new, the second thread stops too once it is
+ * non-zero (the part is then not taken). */
 struct parse_graft;
 struct parse_graft *parse_graft_new(struct document *doc, size_t from);
 void parse_graft_read(struct parse_graft *g);

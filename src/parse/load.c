@@ -436,7 +436,9 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
     struct document *trial = document_new(doc->name, NULL, 0);
     if (trial) {
         source_borrow(&trial->src, doc->src.bytes, doc->src.len);
-        /* No details list to share: the tree is (a simple plan). */
+        trial->parse_cancel = clean_quick_parts_cancel(job.parts);
+        /* No details list to share: the tree is (a simple plan).  (Made after the cancel:
+           its part stops too when the scan finds dirt.) */
         if (!job.split)
             job.graft = parse_graft_new(trial, doc->src.len / 100 * GRAFT_AT_PERCENT);
     }
@@ -448,7 +450,6 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
         return NULL;
     }
     if (trial) {
-        trial->parse_cancel = clean_quick_parts_cancel(job.parts);
         trial->parse_split = job.split;
         trial->parse_graft = job.graft;
         *st = parse_document(trial, err);

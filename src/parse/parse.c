@@ -2545,6 +2545,9 @@ struct parse_graft {
     const char *stop;              /* the first line it left */
     size_t taken;                  /* nodes parse_document grafted */
     atomic_int abandon;            /* the first thread will not take it: stop */
+    const atomic_int *cancel;      /* doc's parse_cancel when the graft was made: the first
+                                      thread stops at its next check, and may be waiting
+                                      for this part at the cut */
     bool done;                     /* under mu */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -2597,6 +2600,7 @@ struct parse_graft *parse_graft_new(struct document *doc, size_t from)
     g->len = len;
     g->cut = (size_t)(at - text);
     g->k = k + 1;
+    g->cancel = doc->parse_cancel;
     atomic_init(&g->abandon, 0);
     if (pthread_mutex_init(&g->mu, NULL) != 0) {
         free(g);
@@ -2740,7 +2744,9 @@ static void graft_read(struct parse_graft *g)
     bool ok = true;
     /* Bound: one line a round, up to the text's end. */
     while (s < end) {
-        if ((p->lno & 4095) == 0 && atomic_load_explicit(&g->abandon, memory_order_relaxed)) {
+        if ((p->lno & 4095) == 0 &&
+            (atomic_load_explicit(&g->abandon, memory_order_relaxed) ||
+             (g->cancel && atomic_load_explicit(g->cancel, memory_order_relaxed)))) {
             ok = false;
             break;
         }

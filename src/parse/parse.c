@@ -2144,19 +2144,18 @@ static ALWAYS_INLINE const char *parse_line(struct parser *p, const char *s, con
 }
 
 /* The same for a line already read (the graft's reader looks at it first). */
-static ALWAYS_INLINE const char *parse_read_line(struct parser *p, const struct text_line *lp)
+static ALWAYS_INLINE const char *parse_read_line(struct parser *p, const struct text_line *l)
 {
-    struct text_line l = *lp;
-    p->ls = l.ls;
-    p->le = l.le;
-    p->maybe_dot = l.maybe_dot;
+    p->ls = l->ls;
+    p->le = l->le;
+    p->maybe_dot = l->maybe_dot;
     p->lno++;
-    one_line(p, l.pf);
+    one_line(p, l->pf);
     if (!p->blank_before) {
         p->prev_ls = p->ls;
         p->prev_le = p->le;
     }
-    return l.next;
+    return l->next;
 }
 
 /* The end of the text: the open plan closes; the parser's own memory goes. */
@@ -2854,6 +2853,22 @@ static const char *graft_take(struct parser *p, struct parse_graft *g)
     return g->stop;
 }
 
+/* The nearest of the places where a second thread's work is taken (NULL: none) that the
+   parser, at s, has not passed; those it has passed are forgotten (set NULL: it never gets
+   there).  The line loop compares one place a line, not three. */
+static const char *nearest_place(const char *s, const char **a, const char **b, const char **c)
+{
+    const char **places[3] = {a, b, c};
+    const char *near = NULL;
+    for (int i = 0; i < 3; i++) { /* bound: three places */
+        if (*places[i] && *places[i] < s)
+            *places[i] = NULL;
+        if (*places[i] && (!near || *places[i] < near))
+            near = *places[i];
+    }
+    return near;
+}
+
 enum sp_status parse_document(struct document *doc, struct diag *err)
 {
     struct parser p;
@@ -2872,34 +2887,40 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
                                ? s + graft->cut
                                : NULL;
     bool cancelled = false, tail_taken = false;
+    const char *stop_at = nearest_place(s, &split_at, &graft_at, &tail_at);
     while (s < end && p.status == SP_OK) {
         if ((p.lno & 4095) == 0 && doc->parse_cancel &&
             atomic_load_explicit(doc->parse_cancel, memory_order_relaxed)) {
             cancelled = true;
             break;
         }
-        if (s == split_at) {
-            split_at = NULL;
-            const char *to = split_take(&p, split);
-            if (to) {
-                s = to;
-                continue;
+        if (s == stop_at) {
+            if (s == split_at) {
+                split_at = NULL;
+                const char *to = split_take(&p, split);
+                if (to) {
+                    s = to;
+                    stop_at = nearest_place(s, &split_at, &graft_at, &tail_at);
+                    continue;
+                }
             }
-        }
-        if (s == graft_at) {
-            graft_at = NULL;
-            const char *to = graft_take(&p, graft);
-            if (to) {
-                s = to;
-                continue;
+            if (s == graft_at) {
+                graft_at = NULL;
+                const char *to = graft_take(&p, graft);
+                if (to) {
+                    s = to;
+                    stop_at = nearest_place(s, &split_at, &graft_at, &tail_at);
+                    continue;
+                }
             }
-        }
-        if (s == tail_at) {
-            tail_at = NULL;
-            if (tail_take(&p, tail)) {
-                tail_taken = true;
-                break;
+            if (s == tail_at) {
+                tail_at = NULL;
+                if (tail_take(&p, tail)) {
+                    tail_taken = true;
+                    break;
+                }
             }
+            stop_at = nearest_place(s, &split_at, &graft_at, &tail_at);
         }
         s = parse_line(&p, s, end);
     }

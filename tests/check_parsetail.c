@@ -589,9 +589,13 @@ Suite *parsetail_suite(void)
     tcase_add_test(tc, warnings_counted_per_document_and_queries_carry_across_the_cut);
     tcase_add_test(tc, the_loader_parses_a_big_paste_on_two_threads_as_on_one);
     tcase_add_test(tc, every_corpus_file_cut_at_each_plan_reads_as_whole);
-    tcase_add_test(tc, generated_trees_grafted_at_many_lines_read_as_whole);
-    tcase_add_test(tc, the_loader_grafts_a_simple_plan_as_parsed_alone);
-    tcase_add_test(tc, every_sample_and_corpus_file_grafted_at_its_tree_lines_reads_as_whole);
     suite_add_tcase(s, tc);
+    /* The tree cut (parse_graft_*): a case of its own (CK_RUN_CASE=graft). */
+    TCase *graft = tcase_create("graft");
+    tcase_set_timeout(graft, 600);
+    tcase_add_test(graft, generated_trees_grafted_at_many_lines_read_as_whole);
+    tcase_add_test(graft, the_loader_grafts_a_simple_plan_as_parsed_alone);
+    tcase_add_test(graft, every_sample_and_corpus_file_grafted_at_its_tree_lines_reads_as_whole);
+    suite_add_tcase(s, graft);
     return s;
 }

@@ -352,8 +352,14 @@ static void *scan_main(void *arg)
         touch_pages(job->s, parse_split_point(job->split));
         parse_split_read(job->split);
     }
-    if (job->graft)
+    if (job->graft) {
+        /* The first piece of the scan first: a text that needs clean-up mostly shows it at
+           its top (a prompt, a paste's first lines), and the parse is then cancelled before
+           either thread reads much of the tree (the graft's reader looks at the cancel
+           before its first line). */
+        clean_quick_parts_step(job->parts, true);
         parse_graft_read(job->graft);
+    }
     /* Bound: one piece a round, each taken once. */
     while (clean_quick_parts_step(job->parts, true))
         ;

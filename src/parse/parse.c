@@ -2742,8 +2742,8 @@ static void graft_read(struct parse_graft *g)
     const char *s = g->text + g->cut, *end = g->text + g->len;
     bool ok = true;
     /* Bound: one line a round, up to the text's end. */
-    while (s < end) {
-        if ((p->lno & 4095) == 0 &&
+    for (bool first = true; s < end; first = false) {
+        if (((p->lno & 4095) == 0 || first) &&
             (atomic_load_explicit(&g->abandon, memory_order_relaxed) ||
              (g->cancel && atomic_load_explicit(g->cancel, memory_order_relaxed)))) {
             ok = false;

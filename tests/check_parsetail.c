@@ -403,6 +403,226 @@ START_TEST(the_loader_parses_a_big_paste_on_two_threads_as_on_one)
 }
 END_TEST
 
+/* ---- a tree cut inside (parse.h, parse_graft_*) ---------------------------------------- */
+
+static size_t n_grafts, n_grafted;
+
+/* bytes (malloc'd, taken) cleaned as the loader cleans them, parsed whole, then parsed with
+   the tree cut at every tree line that can be a cut (or at most max_cuts of them, from evenly
+   spaced places): the same model each time, whether the part is grafted or refused. */
+static void graft_vs_whole(char *bytes, size_t len, const char *what, size_t max_cuts)
+{
+    struct diag err = {0};
+    struct document *whole = document_new("paste", bytes, len);
+    ck_assert_ptr_nonnull(whole);
+    if (clean_document(whole, &err) != SP_OK) {
+        document_free(whole);
+        return;
+    }
+    enum sp_status sw = parse_document(whole, &err);
+    if (sw == SP_OK)
+        ck_assert(document_finish(whole));
+    size_t len_text = whole->src.text_len, last = SIZE_MAX;
+    for (size_t k = 0, from = 0; k < max_cuts; k++) {
+        if (max_cuts != SIZE_MAX)
+            from = len_text / max_cuts * k;
+        struct document *cut = reading(whole);
+        struct parse_graft *g = parse_graft_new(cut, from);
+        if (!g || parse_graft_cut(g) == last) {
+            parse_graft_free(g);
+            document_free(cut);
+            if (!g && max_cuts == SIZE_MAX)
+                break;
+            continue;
+        }
+        last = parse_graft_cut(g);
+        from = last + 1;
+        parse_graft_read(g); /* the second part first, on this thread */
+        cut->parse_graft = g;
+        enum sp_status sc = parse_document(cut, &err);
+        cut->parse_graft = NULL;
+        ck_assert_msg(sc == sw, "%s, graft at %zu: status %d, whole %d", what, last, sc, sw);
+        n_grafts++;
+        n_grafted += parse_graft_taken(g) > 0;
+        if (sc == SP_OK) {
+            ck_assert(document_finish(cut));
+            assert_same_model(whole, cut, what, last);
+        }
+        parse_graft_free(g);
+        document_free(cut);
+    }
+    document_free(whole);
+}
+
+START_TEST(every_sample_and_corpus_file_grafted_at_its_tree_lines_reads_as_whole)
+{
+    n_grafts = n_grafted = 0;
+    collect_files("samples");
+    size_t samples = n_paths;
+    const char *dir = tu_corpus_dir();
+    if (dir)
+        collect_files(dir);
+    size_t step = getenv("SPARKPLAN_SANITIZED") ? 4 : 1;
+    for (size_t i = 0; i < n_paths; i += i < samples ? 1 : step) {
+        size_t len;
+        char *buf = pasted(paths[i], NULL, &len);
+        graft_vs_whole(buf, len, paths[i], i < samples ? SIZE_MAX : MAX_CUTS);
+    }
+    free_paths();
+    fprintf(stderr, "parse graft, samples and corpus: %zu cuts, %zu grafted\n", n_grafts,
+            n_grafted);
+    ck_assert_uint_gt(n_grafted, 0);
+    ck_assert_uint_lt(n_grafted, n_grafts); /* some refused too */
+}
+END_TEST
+
+/* A made-up tree of depth up to max_depth, n lines: Spark's prefixes, some nodes in a
+   second line of text, some with outline ids, hidden fields, an elision, a label, an
+   indented AQE root, a blank line and a second plan: what the cut must refuse or read
+   alike.  seed picks the shape. */
+static char *generated_plan(unsigned seed, size_t n, unsigned odd, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    fputs("== Physical Plan ==\nHashAggregate(keys=[a#1], functions=[sum(b#2)])\n", f);
+    unsigned x = seed * 2654435761u + 1;
+    int depth = 0;
+    char prefix[4096];
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        unsigned r = (x >> 16) % 100;
+        if (r < 45 && depth < 60)
+            depth++;
+        else if (r < 70 && depth > 1)
+            depth -= 1 + (int)((x >> 8) % (unsigned)depth) / 2;
+        if (depth < 1)
+            depth = 1;
+        size_t at = 0;
+        for (int d = 1; d < depth; d++) {
+            memcpy(prefix + at, (x >> (d % 16)) & 1 ? ":  " : "   ", 3);
+            at += 3;
+        }
+        memcpy(prefix + at, (x >> 20) & 1 ? ":- " : "+- ", 3);
+        at += 3;
+        prefix[at] = '\0';
+        unsigned o = (x >> 4) % 1000;
+        if (odd && o < odd) {
+            switch (o % 8) {
+            case 0: fprintf(f, "%sProject [a#%zu, ... 3 more fields]\n", prefix, i); continue;
+            case 1: fprintf(f, "%s...\n", prefix); continue;
+            case 2: fprintf(f, "%s* Filter (%zu)\n", prefix, i + 1); continue;
+            case 3: fprintf(f, "%s== Final Plan ==\n", prefix); continue;
+            case 4: fprintf(f, "\nSome text\n"); continue;
+            case 5: fprintf(f, "%sAdaptiveSparkPlan isFinalPlan=true\n", prefix); continue;
+            case 6: fprintf(f, " %s Sort [a#%zu ASC]\n", prefix, i); continue;
+            default: fprintf(f, "   Exchange SinglePartition\n"); continue;
+            }
+        }
+        switch ((x >> 12) % 5) {
+        case 0: fprintf(f, "%s*(%zu) Filter (isnotnull(a#%zu) AND (a#%zu > 1))\n", prefix, i, i, i); break;
+        case 1: fprintf(f, "%sExchange hashpartitioning(a#%zu, 200), [plan_id=%zu]\n", prefix, i, i); break;
+        case 2: fprintf(f, "%sFileScan parquet t[a#%zu] Batched: true, ReadSchema: struct<a:int,b:string>\n", prefix, i); break;
+        case 3: fprintf(f, "%sUnion\n", prefix); break;
+        default: fprintf(f, "%s*(%zu) ColumnarToRow\n", prefix, i); break;
+        }
+    }
+    fputs("\n== Physical Plan ==\n*(1) Range (0, 10, step=1, splits=2)\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    return buf;
+}
+
+START_TEST(generated_trees_grafted_at_many_lines_read_as_whole)
+{
+    n_grafts = n_grafted = 0;
+    for (unsigned seed = 0; seed < 24; seed++) {
+        size_t len;
+        unsigned odd = seed % 3 == 0 ? 0 : seed % 3 == 1 ? 8 : 80;
+        char *buf = generated_plan(seed, 400 + 50 * seed, odd, &len);
+        char what[48];
+        snprintf(what, sizeof what, "generated %u", seed);
+        graft_vs_whole(buf, len, what, 40);
+    }
+    fprintf(stderr, "parse graft, generated: %zu cuts, %zu grafted\n", n_grafts, n_grafted);
+    ck_assert_uint_gt(n_grafted, n_grafts / 4);
+    ck_assert_uint_lt(n_grafted, n_grafts);
+}
+END_TEST
+
+/* A simple plan as Spark prints it, n operators under one root: each line's prefix has ":  "
+   under an ancestor with a sibling still to come and ":- " for a node with one, as the quick
+   scan wants it (no clean-up).  malloc'd. */
+static char *clean_simple_plan(unsigned seed, size_t n, size_t *len)
+{
+    int *depth = malloc(n * sizeof *depth);
+    bool *sib = malloc(n * sizeof *sib), later[64] = {false}, open[64] = {false};
+    ck_assert(depth && sib);
+    unsigned x = seed * 2654435761u + 7;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        int prev = i ? depth[i - 1] : 0, r = (int)((x >> 16) % 100);
+        depth[i] = r < 50 && prev < 60 ? prev + 1 : r < 75 || prev < 2 ? prev : 1 + (int)((x >> 4) % (unsigned)prev);
+        if (depth[i] < 1)
+            depth[i] = 1;
+    }
+    for (size_t i = n; i-- > 0;) { /* a later line at the same depth before a shallower one */
+        sib[i] = later[depth[i]];
+        later[depth[i]] = true;
+        for (int e = depth[i] + 1; e < 64; e++)
+            later[e] = false;
+    }
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    fputs("== Physical Plan ==\nTakeOrderedAndProject(limit=100, orderBy=[a#1 ASC NULLS FIRST], output=[a#1])\n", f);
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 1; j < depth[i]; j++)
+            fputs(open[j] ? ":  " : "   ", f);
+        fputs(sib[i] ? ":- " : "+- ", f);
+        open[depth[i]] = sib[i];
+        if (i % 3 == 0)
+            fprintf(f, "*(%zu) Filter (isnotnull(a#%zu) AND (a#%zu > 1))\n", i / 7 + 1, i, i);
+        else if (i % 3 == 1)
+            fprintf(f, "Exchange hashpartitioning(a#%zu, 200), ENSURE_REQUIREMENTS, [plan_id=%zu]\n", i, i);
+        else
+            fprintf(f, "FileScan parquet db.t[a#%zu] Batched: true, ReadSchema: struct<a:int>\n", i);
+    }
+    ck_assert_int_eq(fclose(f), 0);
+    free(depth);
+    free(sib);
+    return buf;
+}
+
+/* The loader parses a clean input beside its quick scan from SPARKPLAN_PARSE_GRAFT_MIN bytes
+   on (8 MB unless set), its tree cut in the middle when it has no details list: the document
+   is the one parsed alone. */
+START_TEST(the_loader_grafts_a_simple_plan_as_parsed_alone)
+{
+    size_t len;
+    char *buf = clean_simple_plan(7, 20000, &len);
+    char *copy = malloc(len + 1);
+    memcpy(copy, buf, len + 1);
+    struct document *one = NULL, *two = NULL;
+    struct diag err = {0};
+    ck_assert_int_eq(load_bytes("plan", copy, len, &one, &err), SP_OK);
+    size_t before = parse_graft_nodes_taken();
+    setenv("SPARKPLAN_PARSE_GRAFT_MIN", "1", 1);
+    ck_assert_int_eq(load_bytes("plan", buf, len, &two, &err), SP_OK);
+    unsetenv("SPARKPLAN_PARSE_GRAFT_MIN");
+    ck_assert_uint_gt(parse_graft_nodes_taken(), before + 1000);
+    ck_assert_uint_eq(one->n_all_nodes, two->n_all_nodes);
+    ck_assert_uint_eq(one->n_warnings, two->n_warnings);
+    for (int json = 0; json < 2; json++) {
+        size_t la, lb;
+        char *ea = emitted(one, json, &la), *eb = emitted(two, json, &lb);
+        ck_assert_uint_eq(la, lb);
+        ck_assert(memcmp(ea, eb, la) == 0);
+        free(ea);
+        free(eb);
+    }
+    document_free(one);
+    document_free(two);
+}
+END_TEST
+
 Suite *parsetail_suite(void)
 {
     Suite *s = suite_create("parsetail");
@@ -413,5 +633,12 @@ Suite *parsetail_suite(void)
     tcase_add_test(tc, the_loader_parses_a_big_paste_on_two_threads_as_on_one);
     tcase_add_test(tc, every_corpus_file_cut_at_each_plan_reads_as_whole);
     suite_add_tcase(s, tc);
+    /* The tree cut (parse_graft_*): a case of its own (CK_RUN_CASE=graft). */
+    TCase *graft = tcase_create("graft");
+    tcase_set_timeout(graft, 600);
+    tcase_add_test(graft, generated_trees_grafted_at_many_lines_read_as_whole);
+    tcase_add_test(graft, the_loader_grafts_a_simple_plan_as_parsed_alone);
+    tcase_add_test(graft, every_sample_and_corpus_file_grafted_at_its_tree_lines_reads_as_whole);
+    suite_add_tcase(s, graft);
     return s;
 }

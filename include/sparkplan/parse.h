@@ -76,4 +76,33 @@ bool parse_tail_taken(const struct parse_tail *t);
 /* Plans appended from second parts in this process so far (tests: the loader's cut). */
 size_t parse_tail_plans_taken(void);
 
+/* The back part of one big tree read at once (issue 17): a simple plan is a single tree of
+ * "+- " lines, its parse nearly all of the load.  A second thread parses from a cut inside
+ * the tree (a tree line on the 3-column grid right after another, at or after byte `from`,
+ * within 1 MB) with stand-ins for the nodes still open there (the line before's depth says
+ * how many), as long as each line is a node on the open stack or more text of the last node,
+ * into a document of its own; parse_document, at the cut, when its state is the one the
+ * second thread assumed (a plain tree: no regions, elisions, ids or pending line, the stack
+ * on the grid, the line before its last node), grafts those nodes under its own stack
+ * (document_graft) and reads on from where the second thread stopped.  Else it reads on
+ * alone.  The model is the same either way, byte for byte.
+ *
+ *     struct parse_graft *g = parse_graft_new(doc, from);   (NULL: no cut)
+ *     thread 2: parse_graft_read(g);
+ *     thread 1: doc->parse_graft = g; parse_document(doc, err);   (waits at the cut)
+ *     both done: parse_graft_free(g);
+ * parse_graft_read may also run before parse_document on the same thread (tests).  It reads
+ * doc's source and nothing else of doc: the source must stay until parse_graft_free.  When
+ * doc->parse_cancel is set before parse_graft_new, the second thread stops too once it is
+ * non-zero (the part is then not taken). */
+struct parse_graft;
+struct parse_graft *parse_graft_new(struct document *doc, size_t from);
+void parse_graft_read(struct parse_graft *g);
+void parse_graft_free(struct parse_graft *g);
+/* The cut (a byte of the text), and the nodes parse_document grafted (0: none). */
+size_t parse_graft_cut(const struct parse_graft *g);
+size_t parse_graft_taken(const struct parse_graft *g);
+/* Nodes grafted from second threads in this process so far (tests: the loader's cut). */
+size_t parse_graft_nodes_taken(void);
+
 #endif

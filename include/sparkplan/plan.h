@@ -239,6 +239,10 @@ struct document {
        cut (parse.h, parse_tail_*); parse_document appends its plans when it gets to the cut
        in the state the second thread assumed.  The caller owns it. */
     struct parse_tail *parse_tail;
+    /* Additive (issue 17): when set, the back part of a big tree parsed by a second thread
+       from a tree line (parse.h, parse_graft_*); parse_document grafts its nodes when it gets
+       to that line in the state the second thread assumed.  The caller owns it. */
+    struct parse_graft *parse_graft;
     /* The builder's record of the nodes in the order it made them (plan_order_*, for
        build.c): while every node goes in in pre-order, depths, pre-order numbers and subtree
        sizes are set as the nodes are made, still in the cache, and document_finish does not
@@ -427,6 +431,20 @@ bool document_finish(struct document *doc);
  * part keeps nothing of it: free it after.  False (doc untouched) when out of memory or the
  * texts differ. */
 bool document_append(struct document *doc, struct document *part);
+
+/* Grafts the nodes part's parser made under stand-ins into doc's tree (issue 17: the back part
+ * of one big tree read on a second thread, parse.h's parse_graft_*).  part's nodes 0..k-1 are
+ * stand-ins for doc's at[0..k-1], the open path of doc's last section (at[d + 1] the last
+ * child of at[d], at[k - 1] the node last made), each stand-in the first child of the one
+ * before; its nodes from k on were made after them, in pre-order, in one section, from the
+ * same text (the same doc->src.text), with no warnings, details blocks or ids.  They are
+ * copied after doc's nodes as if doc's builder had made them: links to a stand-in go to its
+ * node, subtree sizes and the builder's record as the one-thread parse leaves them.  part
+ * keeps its nodes (free it after).  line_shift is added to each node's line (a part that
+ * numbered its lines from the cut).  False (doc untouched) when out of memory or part is not
+ * such a part. */
+bool document_graft(struct document *doc, struct document *part, struct plan_node *const *at,
+                    size_t k, uint32_t line_shift);
 
 /* Bytes the model holds: its arena, the nodes made and their details blocks (for the
  * benchmark and the tests that keep the model small). */

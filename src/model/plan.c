@@ -1157,6 +1157,112 @@ bool document_append(struct document *doc, struct document *part)
     return true;
 }
 
+/* ---- grafting a tree's back part read on a second thread ------------------------------ */
+
+/* The record after a graft (document_graft): doc's nodes at[0..k-1] were its path; the part's
+ * nodes 0..k-1 stood in for them and the part's nodes from k on follow doc's from n0.  The
+ * stand-ins that left the part's path are closed as they were there (their subtree ends at
+ * the same real node); those still on it stay on doc's, with the part's real path after
+ * them.  False when either record cannot answer (doc's record is then given up). */
+static bool order_graft(struct document *doc, struct document *part,
+                        struct plan_node *const *at, size_t k, size_t n0)
+{
+    struct plan_order *o = doc->order, *q = part->order;
+    if (!o || !q || o->broken || q->broken || o->ids || q->ids || o->n != n0 ||
+        q->n != part->n_nodes_made || o->n_path != k || q->n < k)
+        return false;
+    struct plan_node *base = node_base(doc), *pbase = node_base(part);
+    for (size_t d = 0; d < k; d++) /* bound: the path, once */
+        if (o->path[d] != at[d])
+            return false;
+    order_settle(doc, o);
+    order_settle(part, q);
+    if (o->broken || q->broken)
+        return false;
+    size_t stay = 0;
+    /* Bound: the part's path, once. */
+    while (stay < q->n_path && stay < k && q->path[stay] == pbase + stay)
+        stay++;
+    for (size_t d = stay; d < k; d++) { /* bound: the stand-ins, once */
+        size_t closed_at = (size_t)pbase[d].subtree_size + d + 1; /* q->n then */
+        at[d]->subtree_size = (uint32_t)(n0 + closed_at - k - (size_t)(at[d] - base) - 1);
+    }
+    size_t n_path = stay + (q->n_path - stay);
+    if (n_path > o->cap_path &&
+        !grow_array((void **)&o->path, &o->cap_path, n_path, sizeof *o->path))
+        return false;
+    o->n_path = stay;
+    for (size_t j = stay; j < q->n_path; j++) /* bound: the part's path, once */
+        o->path[o->n_path++] = base + n0 + (size_t)(q->path[j] - pbase) - k;
+    size_t m = q->n - k;
+    if (o->first_unsorted == SIZE_MAX && m && n0 && compare_nodes(&base[n0 - 1], &base[n0]) > 0)
+        o->first_unsorted = n0;
+    if (o->first_unsorted == SIZE_MAX && q->first_unsorted != SIZE_MAX && q->first_unsorted > k)
+        o->first_unsorted = n0 + q->first_unsorted - k;
+    o->n = n0 + m;
+    o->settled = o->n;
+    return true;
+}
+
+/* Hangs the real nodes of one stand-in's child list (from part's node first on, by
+   next_sibling_) under doc's node r, after its last child `after` (NULL: none yet). */
+static void graft_children(struct plan_node *r, struct plan_node *after, struct plan_node *first,
+                           struct plan_node *pbase, struct plan_node *to, size_t k)
+{
+    if (!first)
+        return;
+    struct plan_node *c = to + (first - pbase) - k;
+    if (after)
+        after->next_sibling_ = (int32_t)(c - after);
+    else
+        r->first_child_ = (int32_t)(c - r);
+    /* Bound: the stand-in's children, once. */
+    for (struct plan_node *x = first; x; x = plan_node_next_sibling(x)) {
+        struct plan_node *y = to + (x - pbase) - k;
+        y->parent_ = (int32_t)(r - y);
+    }
+}
+
+bool document_graft(struct document *doc, struct document *part, struct plan_node *const *at,
+                    size_t k, uint32_t line_shift)
+{
+    size_t n0 = doc->n_nodes_made, all = part->n_nodes_made;
+    if (!k || all <= k || !at[0] || doc->src.text != part->src.text ||
+        n0 + all >= UINT32_MAX || part->n_far || part->n_far_blocks || part->blocks.base ||
+        part->first_warning)
+        return false;
+    struct plan_node *pbase = node_base(part);
+    struct plan_section *sec = at[0]->section, *psec = pbase[0].section;
+    if (sec->text_ != psec->text_ || psec->first_root != pbase || psec->last_root != pbase ||
+        plan_node_next_sibling(pbase) || psec->n_elided)
+        return false;
+    for (size_t d = 1; d < k; d++) /* bound: the stand-ins, once */
+        if (plan_node_parent(&pbase[d]) != &pbase[d - 1] || !at[d] ||
+            plan_node_parent(at[d]) != at[d - 1])
+            return false;
+    size_t m = all - k;
+    if (!store_commit(&doc->nodes, (n0 + m) * sizeof(struct plan_node)))
+        return false;
+    struct plan_node *to = node_base(doc) + n0;
+    memcpy(to, pbase + k, m * sizeof *to);
+    for (size_t i = 0; i < m; i++) { /* bound: the part's nodes, once */
+        to[i].section = sec;
+        to[i].line += line_shift;
+    }
+    /* Each stand-in's real children go under the node it stood for, after its last child
+       (the next stand-in, or none under the deepest). */
+    for (size_t d = 0; d < k; d++) { /* bound: the stand-ins, once */
+        struct plan_node *first = d + 1 < k ? plan_node_next_sibling(&pbase[d + 1])
+                                            : plan_node_first_child(&pbase[d]);
+        graft_children(at[d], d + 1 < k ? at[d + 1] : NULL, first, pbase, to, k);
+    }
+    bool ordered = order_graft(doc, part, at, k, n0);
+    doc->n_nodes_made = n0 + m;
+    if (!ordered)
+        plan_order_discard(doc);
+    return true;
+}
+
 struct plan_node *plan_node_find_by_id(const struct plan *p, int32_t id)
 {
     if (id >= 0 && (uint32_t)id < p->by_id_len && p->by_id[id])

@@ -332,6 +332,7 @@ struct scan_job {
     const char *s; /* the text */
     struct clean_quick_parts *parts;
     struct parse_split *split; /* NULL: the scan alone */
+    struct parse_graft *graft; /* a simple plan's tree from its middle (NULL: none) */
 };
 
 /* One load per 4 KB page of [s, s + n): the pages are present once it returns. */
@@ -351,6 +352,14 @@ static void *scan_main(void *arg)
         touch_pages(job->s, parse_split_point(job->split));
         parse_split_read(job->split);
     }
+    if (job->graft) {
+        /* The first piece of the scan first: a text that needs clean-up mostly shows it at
+           its top (a prompt, a paste's first lines), and the parse is then cancelled before
+           either thread reads much of the tree (the graft's reader looks at the cancel
+           before its first line). */
+        clean_quick_parts_step(job->parts, true);
+        parse_graft_read(job->graft);
+    }
     /* Bound: one piece a round, each taken once. */
     while (clean_quick_parts_step(job->parts, true))
         ;
@@ -366,6 +375,7 @@ static bool scan_join(pthread_t th, struct scan_job *job)
         ;
     pthread_join(th, NULL);
     parse_split_free(job->split);
+    parse_graft_free(job->graft);
     bool dirty = clean_quick_parts_verdict(job->parts);
     clean_quick_parts_free(job->parts);
     return dirty;
@@ -393,6 +403,28 @@ static struct parse_split *split_for_decoded(const char *text, size_t len)
     return sp ? sp : split_for(text, len);
 }
 
+/* A plan with no details list to share (a simple plan: one tree of "+- " lines) is cut in its
+ * tree (parse.h, parse_graft_*): the second thread parses the tree from about here (per
+ * cent), then takes its pieces of the scan; this thread parses up to the cut, grafts the
+ * second thread's nodes (a copy) and takes the scan's pieces from the back.  Half and half:
+ * the scan's pieces even out what is left. */
+#define GRAFT_AT_PERCENT 50
+
+/* From this size on a big input is parsed beside its scan (PARALLEL_SCAN_MIN), or from the
+ * size SPARKPLAN_PARSE_GRAFT_MIN (bytes) gives, for tests: 1 sends every input that is not a
+ * JSON document through that path, its tree cut in the middle when it has no details list. */
+static size_t beside_scan_min(void)
+{
+    const char *e = getenv("SPARKPLAN_PARSE_GRAFT_MIN");
+    if (e && *e) {
+        char *endp;
+        unsigned long long v = strtoull(e, &endp, 10);
+        if (*endp == '\0' && v)
+            return (size_t)v;
+    }
+    return PARALLEL_SCAN_MIN;
+}
+
 /* Returns the parsed document (which took over doc's input; doc is freed) when the scan
  * found nothing to clean, with the parse's status in *st; NULL otherwise, doc untouched, and
  * *scanned / *dirty say what the scan found (not run when the thread could not start). */
@@ -400,25 +432,36 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
                                           enum sp_status *st, struct diag *err)
 {
     struct scan_job job = {doc->src.bytes,
-                           clean_quick_parts_new(doc->src.bytes, doc->src.len, SCAN_PIECE), NULL};
+                           clean_quick_parts_new(doc->src.bytes, doc->src.len, SCAN_PIECE), NULL,
+                           NULL};
     pthread_t th;
     *scanned = *dirty = false;
     if (!job.parts)
         return NULL;
     job.split = split_for(doc->src.bytes, doc->src.len);
-    if (!thread_start_quiet(&th, scan_main, &job)) {
-        parse_split_free(job.split);
-        clean_quick_parts_free(job.parts);
-        return NULL;
-    }
     struct document *trial = document_new(doc->name, NULL, 0);
     if (trial) {
         source_borrow(&trial->src, doc->src.bytes, doc->src.len);
         trial->parse_cancel = clean_quick_parts_cancel(job.parts);
+        /* No details list to share: the tree is (a simple plan).  (Made after the cancel:
+           its part stops too when the scan finds dirt.) */
+        if (!job.split)
+            job.graft = parse_graft_new(trial, doc->src.len / 100 * GRAFT_AT_PERCENT);
+    }
+    if (!thread_start_quiet(&th, scan_main, &job)) {
+        parse_split_free(job.split);
+        parse_graft_free(job.graft);
+        clean_quick_parts_free(job.parts);
+        document_free(trial);
+        return NULL;
+    }
+    if (trial) {
         trial->parse_split = job.split;
+        trial->parse_graft = job.graft;
         *st = parse_document(trial, err);
         trial->parse_cancel = NULL;
         trial->parse_split = NULL;
+        trial->parse_graft = NULL;
     }
     *scanned = true;
     *dirty = scan_join(th, &job);
@@ -451,7 +494,7 @@ static bool scan_decoded_beside_parse(void *ctx, const char *text, size_t len,
                                       uint32_t n_lines)
 {
     struct decoded_parse *dp = ctx;
-    struct scan_job job = {text, NULL, NULL};
+    struct scan_job job = {text, NULL, NULL, NULL};
     pthread_t th;
     if (len < PARALLEL_SCAN_MIN || !(job.parts = clean_quick_parts_new(text, len, SCAN_PIECE)))
         return clean_quick_scan(text, len);
@@ -690,11 +733,11 @@ static enum sp_status load_document(struct document *doc, struct document **out,
        scan would be thrown away, but it looks for its cancel between lines, which a
        one-line file never reaches: it would read the whole line first (5-8 ms).  The scan
        alone runs. */
-    if (doc->src.len >= PARALLEL_SCAN_MIN && doc->src.len <= UINT32_MAX / 2 &&
+    if (doc->src.len >= beside_scan_min() && doc->src.len <= UINT32_MAX / 2 &&
         doc->src.bytes[0] == '{') {
         scanned = true;
         dirty = clean_quick_scan(doc->src.bytes, doc->src.len);
-    } else if (doc->src.len >= PARALLEL_SCAN_MIN && doc->src.len <= UINT32_MAX / 2) {
+    } else if (doc->src.len >= beside_scan_min() && doc->src.len <= UINT32_MAX / 2) {
         struct document *parsed = parse_beside_scan(doc, &scanned, &dirty, &s, err);
         if (parsed) {
             /* No clean-up ran: the bytes are still there for the cells, in the arena of the

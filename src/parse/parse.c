@@ -2134,20 +2134,28 @@ static void parser_start(struct parser *p, struct document *doc)
 }
 
 /* Reads the line at s; returns where the next one starts. */
+static ALWAYS_INLINE const char *parse_read_line(struct parser *p, const struct text_line *l);
+
 static ALWAYS_INLINE const char *parse_line(struct parser *p, const char *s, const char *end)
 {
     struct text_line l;
     read_line(s, end, &l);
-    p->ls = l.ls;
-    p->le = l.le;
-    p->maybe_dot = l.maybe_dot;
+    return parse_read_line(p, &l);
+}
+
+/* The same for a line already read (the graft's reader looks at it first). */
+static ALWAYS_INLINE const char *parse_read_line(struct parser *p, const struct text_line *l)
+{
+    p->ls = l->ls;
+    p->le = l->le;
+    p->maybe_dot = l->maybe_dot;
     p->lno++;
-    one_line(p, l.pf);
+    one_line(p, l->pf);
     if (!p->blank_before) {
         p->prev_ls = p->ls;
         p->prev_le = p->le;
     }
-    return l.next;
+    return l->next;
 }
 
 /* The end of the text: the open plan closes; the parser's own memory goes. */
@@ -2507,6 +2515,360 @@ static enum sp_status tail_append(struct document *doc, struct parse_tail *t,
     return SP_OK;
 }
 
+/* ---- a big tree's back part, parsed on a second thread (parse.h) ---------------------- */
+
+/* The cut is a tree line on Spark's grid ("   :  +- Filter ...") right after another, deeper
+   than the root: when the parser gets there inside a plain tree (its section open with a
+   header, no regions, no pending line, no elision, no outline ids, no blank line before, the
+   line before made the last node, every node on the stack the child of the one above it and
+   its markers on the grid), its state is the open stack and nothing else: depth d holds the
+   last node placed at depth d, for d up to the line before's prefix units (k - 1).  The
+   second thread starts a parser in that state with stand-ins for those k nodes (a plan, a
+   section, a stand-in at each depth, each the first child of the one above) and reads on,
+   line for line as parse_line does, as long as each line is one that parser's tree_line
+   takes as a node at a depth on the stack or as more text of the last node; the first other
+   line (a blank line, a header, an elision, a line off the grid or that ends the tree, a
+   line deeper than one below the last node) is left to the first thread.  The part is kept
+   only when nothing it read touched more than its tree: no warning, no outline id, no
+   region, no label, no adaptive plan.  The first thread checks its state at the cut
+   (graft_state_fits); else the part is thrown away and it reads on. */
+struct parse_graft {
+    struct document *doc;          /* the whole text's document (its source is borrowed) */
+    const char *text;
+    size_t len, cut;               /* the cut: the start of the cut line */
+    uint32_t k;                    /* stand-ins: the line before the cut's prefix units */
+    struct document *part;         /* the second thread's nodes, stand-ins first */
+    struct parser p;               /* its parser, where it stopped (parser_end not run) */
+    bool ok;                       /* the part may be grafted */
+    bool lines_moved;              /* its lines are numbered from the cut (0: the line before) */
+    const char *stop;              /* the first line it left */
+    size_t taken;                  /* nodes parse_document grafted */
+    atomic_int abandon;            /* the first thread will not take it: stop */
+    const atomic_int *cancel;      /* doc's parse_cancel when the graft was made: the first
+                                      thread stops at its next check, and may be waiting
+                                      for this part at the cut */
+    bool done;                     /* under mu */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+
+/* How far past the place asked a cut is looked for. */
+#define GRAFT_LOOK_BYTES ((size_t)1 << 20)
+
+/* The prefix units of a tree line on the grid ("+- ", ":- " after whole units), 0 when the
+   line is none. */
+static uint32_t grid_branch_units(const char *ls, const char *end)
+{
+    struct lex_prefix pf;
+    lex_tree_prefix(ls, (size_t)(end - ls), &pf);
+    return pf.branch && pf.units && pf.len == 3 * (size_t)pf.units ? pf.units : 0;
+}
+
+struct parse_graft *parse_graft_new(struct document *doc, size_t from)
+{
+    const char *text = doc->src.text;
+    size_t len = doc->src.text_len;
+    if (!text || from >= len || len >= UINT32_MAX || doc->src.line_depth)
+        return NULL;
+    const char *end = text + len, *s = text + (from ? from - 1 : 0);
+    const char *stop = len - from > GRAFT_LOOK_BYTES ? text + from + GRAFT_LOOK_BYTES : end;
+    const char *at = NULL, *prev = NULL;
+    uint32_t k = 0;
+    /* Line starts after a '\n'.  Bound: each round moves past a line end, up to
+       GRAFT_LOOK_BYTES. */
+    while (s < stop && (s = memchr(s, '\n', (size_t)(stop - s))) != NULL) {
+        const char *ls = ++s;
+        if (ls >= end)
+            break;
+        if (prev && grid_branch_units(ls, end)) {
+            k = grid_branch_units(prev, end);
+            if (k) {
+                at = ls;
+                break;
+            }
+        }
+        prev = ls;
+    }
+    if (!at)
+        return NULL;
+    struct parse_graft *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->doc = doc;
+    g->text = text;
+    g->len = len;
+    g->cut = (size_t)(at - text);
+    g->k = k + 1;
+    g->cancel = doc->parse_cancel;
+    atomic_init(&g->abandon, 0);
+    if (pthread_mutex_init(&g->mu, NULL) != 0) {
+        free(g);
+        return NULL;
+    }
+    if (pthread_cond_init(&g->cv, NULL) != 0) {
+        pthread_mutex_destroy(&g->mu);
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void parse_graft_free(struct parse_graft *g)
+{
+    if (!g)
+        return;
+    if (g->part) {
+        free(g->p.stack);
+        free(g->p.last_child);
+        free(g->p.mark_col);
+        free(g->p.regions);
+        build_free(&g->p.b);
+        ids_reset(&g->p.ids);
+    }
+    document_free(g->part);
+    pthread_cond_destroy(&g->cv);
+    pthread_mutex_destroy(&g->mu);
+    free(g);
+}
+
+size_t parse_graft_cut(const struct parse_graft *g)
+{
+    return g->cut;
+}
+
+size_t parse_graft_taken(const struct parse_graft *g)
+{
+    return g->taken;
+}
+
+/* Nodes grafted from second threads by this process (parse_graft_nodes_taken). */
+static atomic_size_t graft_nodes_taken;
+
+size_t parse_graft_nodes_taken(void)
+{
+    return atomic_load(&graft_nodes_taken);
+}
+
+/* The parser at the cut as the second thread assumes it: a plan, a section, stand-ins at
+   depths 0..k-1, the line before read. */
+static bool graft_start(struct parse_graft *g, struct parser *p)
+{
+    parser_start(p, g->part);
+    /* Lines are numbered from the cut when each text line is its own input line: the first
+       thread, which knows how many came before, moves them (a count here was 5 % of the
+       part's work on the 100,000-operator simple plan). */
+    const struct source *src = &g->doc->src;
+    g->lines_moved = !src->line_map && !src->line_from;
+    p->lno = g->lines_moved ? 0 : (uint32_t)count_newlines(g->text, g->cut);
+    p->plan = build_plan(&p->b, 0);
+    p->sec = p->plan ? build_section(&p->b, SECTION_PHYSICAL, slice_make(NULL, 0), 0) : NULL;
+    if (!p->sec || !stack_reserve(p, g->k))
+        return false;
+    p->plan_max_order = section_order(SECTION_PHYSICAL);
+    p->tree_open = true;
+    for (uint32_t d = 0; d < g->k; d++) { /* bound: the stand-ins */
+        struct plan_node *n = build_node(&p->b, d ? p->stack[d - 1] : NULL, NULL);
+        if (!n)
+            return false;
+        p->stack[d] = n;
+        if (d)
+            p->last_child[d - 1] = n;
+        p->last_child[d] = NULL;
+        p->mark_col[d] = 3 * (long)d - 3;
+    }
+    p->top = (long)g->k - 1;
+    p->last = p->stack[p->top];
+    p->last_units = g->k - 1;
+    p->sec_nodes = g->k;
+    /* the line before the cut */
+    const char *le = g->text + g->cut - 1;
+    const char *ls = le;
+    while (ls > g->text && ls[-1] != '\n') /* bound: that line */
+        ls--;
+    if (le > ls && le[-1] == '\r')
+        le--;
+    p->prev_ls = ls;
+    p->prev_le = le;
+    return true;
+}
+
+/* Does tree_line take the line at l as a node on the stack or as more of the last node, and
+   nothing else, in the state the part keeps (see struct parse_graft)? */
+static bool graft_line_plain(const struct parser *p, const struct text_line *l)
+{
+    const char *rest = l->ls + l->pf.len, *r = rest;
+    /* Bound: stops at the first non-space byte of the line. */
+    while (r < l->le && is_space(*r))
+        r++;
+    size_t rl = (size_t)(l->le - rest);
+    if (r == l->le || (l->pf.spaces_only && lex_header(rest, rl) != HEAD_NONE) ||
+        lex_is_elision(rest, rl))
+        return false;
+    if (l->pf.branch)
+        return l->pf.len == 3 * (size_t)l->pf.units && l->pf.units >= 1 &&
+               (long)l->pf.units <= p->top + 1;
+    if (l->pf.units || !l->pf.spaces_only)
+        return false;
+    struct lex_prefix fixed = l->pf;
+    const char *rr = rest;
+    struct parser *q = (struct parser *)p; /* misaligned_branch reads it only */
+    if (misaligned_branch(q, &fixed, &rr) >= 0)
+        return false;
+    return !lex_ends_tree(rest, rl) && !lex_foreign_line(rest, rl);
+}
+
+/* Is the part's parser still in a state the first thread can take over? */
+static bool graft_state_kept(const struct parser *p, const struct parse_graft *g)
+{
+    return p->status == SP_OK && p->tree_open && p->mode == MODE_NONE && !p->n_regions &&
+           !p->elided && !p->sec_formatted && !p->has_pending && !p->plan->adaptive &&
+           p->plan->is_final < 0 && !p->doc->first_warning && !p->field_warnings &&
+           !p->sec->n_elided && p->plan == g->part->last_plan && p->sec == p->plan->last_section;
+}
+
+static void graft_read(struct parse_graft *g)
+{
+    g->part = document_new(g->doc->name, NULL, 0);
+    if (!g->part)
+        return;
+    const struct source *src = &g->doc->src;
+    source_borrow(&g->part->src, g->text, g->len);
+    g->part->src.line_map = src->line_map;
+    g->part->src.line_from = src->line_from;
+    g->part->src.n_text_lines = src->n_text_lines;
+    struct parser *p = &g->p;
+    if (!graft_start(g, p))
+        return;
+    const char *s = g->text + g->cut, *end = g->text + g->len;
+    bool ok = true;
+    /* Bound: one line a round, up to the text's end. */
+    for (bool first = true; s < end; first = false) {
+        if (((p->lno & 4095) == 0 || first) &&
+            (atomic_load_explicit(&g->abandon, memory_order_relaxed) ||
+             (g->cancel && atomic_load_explicit(g->cancel, memory_order_relaxed)))) {
+            ok = false;
+            break;
+        }
+        struct text_line l;
+        read_line(s, end, &l);
+        if (!graft_line_plain(p, &l))
+            break;
+        s = parse_read_line(p, &l);
+        if (!graft_state_kept(p, g)) {
+            ok = false;
+            break;
+        }
+    }
+    g->stop = s;
+    g->ok = ok && s > g->text + g->cut;
+}
+
+void parse_graft_read(struct parse_graft *g)
+{
+    graft_read(g);
+    pthread_mutex_lock(&g->mu);
+    g->done = true;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* Is the first thread, about to read the cut line, in the state the part started from? */
+static bool graft_state_fits(const struct parser *p, const struct parse_graft *g)
+{
+    long top = (long)g->k - 1;
+    if (p->status != SP_OK || p->doc->src.line_depth || p->mode != MODE_NONE || !p->tree_open ||
+        !p->sec || p->sec_headerless || p->sec_partial || p->n_regions || p->has_pending ||
+        p->expect_schema || p->elided || p->indent_step || p->sec_formatted ||
+        p->blank_before || p->in_block || p->top != top || p->last != p->stack[top] ||
+        p->plan != p->doc->last_plan || p->sec != p->plan->last_section)
+        return false;
+    /* The line before made the last node. */
+    if (document_original_line(p->doc, p->lno) != p->last->line)
+        return false;
+    for (long d = 0; d <= top; d++) { /* bound: the stack, once */
+        const struct plan_node *n = p->stack[d];
+        if (!n || p->mark_col[d] != 3 * d - 3 || p->last_child[d] != (d < top ? p->stack[d + 1] : NULL) ||
+            plan_node_parent(n) != (d ? p->stack[d - 1] : NULL) || (n->flags & NODE_INNER))
+            return false;
+    }
+    return true;
+}
+
+/* The first thread got to the cut (the line at the cut not read yet): when its state is the
+   one the part started from and the part may be grafted, its nodes are grafted under the
+   stack (document_graft), the parser takes the part's state where it stopped, and the
+   return is where to go on.  NULL: the part is thrown away and the parser reads on. */
+static const char *graft_take(struct parser *p, struct parse_graft *g)
+{
+    if (!graft_state_fits(p, g)) {
+        atomic_store(&g->abandon, 1);
+        return NULL;
+    }
+    pthread_mutex_lock(&g->mu);
+    /* Bound: the second thread signals once, when it stops. */
+    while (!g->done)
+        pthread_cond_wait(&g->cv, &g->mu);
+    pthread_mutex_unlock(&g->mu);
+    struct parser *q = &g->p;
+    if (!g->ok || !stack_reserve(p, (size_t)q->top + 1))
+        return NULL;
+    size_t n0 = p->doc->n_nodes_made, k = g->k;
+    const struct plan_node *pbase = (const struct plan_node *)(const void *)g->part->nodes.base;
+    uint32_t shift = g->lines_moved ? p->lno : 0;
+    if (!document_graft(p->doc, g->part, p->stack, k, shift))
+        return NULL;
+    struct plan_node *base = (struct plan_node *)(void *)p->doc->nodes.base;
+    /* A node of the part, at its place in the document: a stand-in is the node it stood
+       for (stood[], the stack at the cut). */
+    struct plan_node **stood = malloc(k * sizeof *stood);
+    if (!stood) {
+        fail(p, SP_ERR_NOMEM);
+        return NULL;
+    }
+    memcpy(stood, p->stack, k * sizeof *stood);
+#define GRAFT_MOVED(x) ((x) == NULL ? NULL                                                   \
+                        : (size_t)((x) - pbase) < k ? stood[(x) - pbase]                    \
+                        : base + n0 + (size_t)((x) - pbase) - k)
+    struct plan_node *last = GRAFT_MOVED(q->last);
+    /* Stand-ins come first on the part's stack: the deeper entries are moved from the top
+       down, each read before it is written. */
+    for (long d = q->top; d >= 0; d--) { /* bound: the part's stack, once */
+        p->last_child[d] = GRAFT_MOVED(q->last_child[d]);
+        p->stack[d] = GRAFT_MOVED(q->stack[d]);
+        p->mark_col[d] = q->mark_col[d];
+    }
+#undef GRAFT_MOVED
+    free(stood);
+    p->top = q->top;
+    p->last = last;
+    p->last_units = q->last_units;
+    p->sec_nodes += q->sec_nodes - k;
+    p->sec_branches += q->sec_branches;
+    p->lno = q->lno + shift;
+    p->blank_before = q->blank_before;
+    p->prev_ls = q->prev_ls;
+    p->prev_le = q->prev_le;
+    g->taken = p->doc->n_nodes_made - n0;
+    atomic_fetch_add(&graft_nodes_taken, g->taken);
+    return g->stop;
+}
+
+/* The nearest of the places where a second thread's work is taken (NULL: none) that the
+   parser, at s, has not passed; those it has passed are forgotten (set NULL: it never gets
+   there).  The line loop compares one place a line, not three. */
+static const char *nearest_place(const char *s, const char **a, const char **b, const char **c)
+{
+    const char **places[3] = {a, b, c};
+    const char *near = NULL;
+    for (int i = 0; i < 3; i++) { /* bound: three places */
+        if (*places[i] && *places[i] < s)
+            *places[i] = NULL;
+        if (*places[i] && (!near || *places[i] < near))
+            near = *places[i];
+    }
+    return near;
+}
+
 enum sp_status parse_document(struct document *doc, struct diag *err)
 {
     struct parser p;
@@ -2520,27 +2882,45 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
     const char *tail_at = tail && tail->text == s && tail->len == doc->src.text_len
                               ? s + tail->cut
                               : NULL;
+    struct parse_graft *graft = doc->parse_graft;
+    const char *graft_at = graft && graft->text == s && graft->len == doc->src.text_len
+                               ? s + graft->cut
+                               : NULL;
     bool cancelled = false, tail_taken = false;
+    const char *stop_at = nearest_place(s, &split_at, &graft_at, &tail_at);
     while (s < end && p.status == SP_OK) {
         if ((p.lno & 4095) == 0 && doc->parse_cancel &&
             atomic_load_explicit(doc->parse_cancel, memory_order_relaxed)) {
             cancelled = true;
             break;
         }
-        if (s == split_at) {
-            split_at = NULL;
-            const char *to = split_take(&p, split);
-            if (to) {
-                s = to;
-                continue;
+        if (s == stop_at) {
+            if (s == split_at) {
+                split_at = NULL;
+                const char *to = split_take(&p, split);
+                if (to) {
+                    s = to;
+                    stop_at = nearest_place(s, &split_at, &graft_at, &tail_at);
+                    continue;
+                }
             }
-        }
-        if (s == tail_at) {
-            tail_at = NULL;
-            if (tail_take(&p, tail)) {
-                tail_taken = true;
-                break;
+            if (s == graft_at) {
+                graft_at = NULL;
+                const char *to = graft_take(&p, graft);
+                if (to) {
+                    s = to;
+                    stop_at = nearest_place(s, &split_at, &graft_at, &tail_at);
+                    continue;
+                }
             }
+            if (s == tail_at) {
+                tail_at = NULL;
+                if (tail_take(&p, tail)) {
+                    tail_taken = true;
+                    break;
+                }
+            }
+            stop_at = nearest_place(s, &split_at, &graft_at, &tail_at);
         }
         s = parse_line(&p, s, end);
     }
@@ -2549,6 +2929,8 @@ enum sp_status parse_document(struct document *doc, struct diag *err)
         atomic_store(&split->abandon, 1);
     if (tail && !tail_taken)
         atomic_store(&tail->abandon, 1);
+    if (graft)
+        atomic_store(&graft->abandon, 1);
     parser_end(&p);
     uint32_t dropped = p.field_warnings_dropped;
     if (tail_taken && p.status == SP_OK)

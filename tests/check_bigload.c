@@ -268,33 +268,6 @@ static char *event_log_line(size_t target, const char *dirt, int where, bool one
     return buf;
 }
 
-static char *emitted(const struct document *doc, bool json, size_t *len)
-{
-    char *out = NULL;
-    FILE *f = open_memstream(&out, len);
-    struct diag err = {0};
-    ck_assert_int_eq(json ? emit_json(f, doc, &err) : emit_print(f, doc, &err), SP_OK);
-    fclose(f);
-    return out;
-}
-
-static void assert_same_document(const struct document *a, const struct document *b)
-{
-    ck_assert_uint_eq(a->src.text_len, b->src.text_len);
-    ck_assert(memcmp(a->src.text, b->src.text, a->src.text_len) == 0);
-    ck_assert_uint_eq(a->n_plans, b->n_plans);
-    ck_assert_uint_eq(a->n_all_nodes, b->n_all_nodes);
-    ck_assert_uint_eq(a->n_warnings, b->n_warnings);
-    for (int json = 0; json < 2; json++) {
-        size_t la, lb;
-        char *ea = emitted(a, json, &la), *eb = emitted(b, json, &lb);
-        ck_assert_uint_eq(la, lb);
-        ck_assert(memcmp(ea, eb, la) == 0);
-        free(ea);
-        free(eb);
-    }
-}
-
 /* A big plan decoded from an event log's string is parsed while a second thread runs the
    quick scan over the decoded text (load.c).  Whether the scan finds the text as Spark
    prints it (the parse is kept) or finds something to clean in it, first, in the middle or
@@ -337,7 +310,7 @@ START_TEST(a_decoded_plan_parsed_beside_its_scan_is_the_plan_parsed_after_it)
         ck_assert_uint_ge(seq->n_plans, 8u << 20 >> 8);
         /* the JSON record's line */
         ck_assert_uint_eq(document_node(seq, 0)->line, one_line ? 1 : 2);
-        assert_same_document(beside, seq);
+        tu_assert_same_document(beside, seq);
         ck_assert_uint_eq(beside->src.n_text_lines, seq->src.n_text_lines);
         for (uint32_t i = 1; i <= seq->src.n_text_lines; i++)
             ck_assert_uint_eq(source_input_line(&beside->src, i), source_input_line(&seq->src, i));
@@ -458,7 +431,7 @@ static size_t split_vs_alone(const char *text, size_t len, struct parse_split *s
         ck_assert(document_finish(alone));
         ck_assert(document_finish(split));
         assert_same_details(alone, split);
-        assert_same_document(alone, split);
+        tu_assert_same_document(alone, split);
     }
     document_free(alone);
     document_free(split);
@@ -642,7 +615,7 @@ START_TEST(a_mapped_paste_copied_on_a_second_thread_is_the_paste_from_memory)
     ck_assert(mapped->src.mapped);
     ck_assert_ptr_ne(mapped->src.text, mapped->src.bytes); /* cleaned */
     ck_assert_int_eq(load_bytes(path, paste_buf, paste_len, &read, &err), SP_OK);
-    assert_same_document(mapped, read);
+    tu_assert_same_document(mapped, read);
     for (const struct plan_warning *a = mapped->first_warning, *b = read->first_warning; a;
          a = a->next, b = b->next) {
         ck_assert_uint_eq(a->line, b->line);
@@ -709,7 +682,7 @@ START_TEST(a_big_formatted_plan_is_loaded_on_two_threads_as_on_one)
         ck_assert(document_finish(one));
         ck_assert_uint_eq(one->n_all_nodes, (size_t)n);
         ck_assert_int_eq(one->first_plan->is_final, 1);
-        assert_same_document(one, two);
+        tu_assert_same_document(one, two);
         document_free(one);
         document_free(two);
     }
@@ -778,7 +751,7 @@ START_TEST(a_big_plan_takes_its_model_memory_in_big_steps)
         ck_assert_uint_ge(doc[k]->first_plan->by_id_len, (uint32_t)n);
         ck_assert_uint_gt(doc[k]->first_plan->by_id_mapped, 0);
     }
-    assert_same_document(doc[0], doc[1]);
+    tu_assert_same_document(doc[0], doc[1]);
     const struct plan *p = doc[0]->first_plan, *q = doc[1]->first_plan;
     ck_assert_uint_eq(p->by_id_len, q->by_id_len);
     for (int32_t id = 0; id < (int32_t)p->by_id_len; id++) {

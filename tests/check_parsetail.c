@@ -17,16 +17,6 @@
 #include "sparkplan/emit.h"
 #include "sparkplan/parse.h"
 
-static char *emitted(const struct document *doc, bool json, size_t *len)
-{
-    char *out = NULL;
-    FILE *f = open_memstream(&out, len);
-    struct diag err = {0};
-    ck_assert_int_eq(json ? emit_json(f, doc, &err) : emit_print(f, doc, &err), SP_OK);
-    fclose(f);
-    return out;
-}
-
 /* What the cut parse must not change: plans, nodes (their every field the outputs do not
    show too), warnings in order, and --json and --print. */
 static void assert_same_model(const struct document *a, const struct document *b,
@@ -87,7 +77,7 @@ static void assert_same_model(const struct document *a, const struct document *b
     }
     for (int json = 0; json < 2; json++) {
         size_t la, lb;
-        char *ea = emitted(a, json, &la), *eb = emitted(b, json, &lb);
+        char *ea = tu_emitted(a, json, &la), *eb = tu_emitted(b, json, &lb);
         ck_assert_msg(la == lb && memcmp(ea, eb, la) == 0, "%s, cut at %zu: %s differs", what,
                       cut, json ? "--json" : "--print");
         free(ea);
@@ -385,19 +375,7 @@ START_TEST(the_loader_parses_a_big_paste_on_two_threads_as_on_one)
     unsetenv("SPARKPLAN_PARSE_TAIL_MIN");
     ck_assert_int_eq(load_bytes("paste", buf, len, &two, &err), SP_OK);
     ck_assert_uint_gt(parse_tail_plans_taken(), before);
-    ck_assert_uint_eq(one->src.text_len, two->src.text_len);
-    ck_assert(memcmp(one->src.text, two->src.text, one->src.text_len) == 0);
-    ck_assert_uint_eq(one->n_plans, two->n_plans);
-    ck_assert_uint_eq(one->n_all_nodes, two->n_all_nodes);
-    ck_assert_uint_eq(one->n_warnings, two->n_warnings);
-    for (int json = 0; json < 2; json++) {
-        size_t la, lb;
-        char *ea = emitted(one, json, &la), *eb = emitted(two, json, &lb);
-        ck_assert_uint_eq(la, lb);
-        ck_assert(memcmp(ea, eb, la) == 0);
-        free(ea);
-        free(eb);
-    }
+    tu_assert_same_document(one, two);
     document_free(one);
     document_free(two);
 }
@@ -608,16 +586,7 @@ START_TEST(the_loader_grafts_a_simple_plan_as_parsed_alone)
     ck_assert_int_eq(load_bytes("plan", buf, len, &two, &err), SP_OK);
     unsetenv("SPARKPLAN_PARSE_GRAFT_MIN");
     ck_assert_uint_gt(parse_graft_nodes_taken(), before + 1000);
-    ck_assert_uint_eq(one->n_all_nodes, two->n_all_nodes);
-    ck_assert_uint_eq(one->n_warnings, two->n_warnings);
-    for (int json = 0; json < 2; json++) {
-        size_t la, lb;
-        char *ea = emitted(one, json, &la), *eb = emitted(two, json, &lb);
-        ck_assert_uint_eq(la, lb);
-        ck_assert(memcmp(ea, eb, la) == 0);
-        free(ea);
-        free(eb);
-    }
+    tu_assert_same_document(one, two);
     document_free(one);
     document_free(two);
 }

@@ -1,6 +1,8 @@
 /* Shared test helpers (see testutil.h) — lives in a check_ file so the build picks it up. */
 #include "testutil.h"
 
+#include "sparkplan/emit.h"
+
 #include <dirent.h>
 #include <ftw.h>
 #include <stdint.h>
@@ -543,4 +545,32 @@ bool tu_each_corpus_plan(const char *test, void (*fn)(const char *path, struct d
     ck_assert_int_eq(nftw(dir, each_visit, 16, FTW_PHYS), 0);
     *n = each_n;
     return true;
+}
+
+char *tu_emitted(const struct document *doc, bool json, size_t *len)
+{
+    char *out = NULL;
+    FILE *f = open_memstream(&out, len);
+    ck_assert_ptr_nonnull(f);
+    struct diag err = {0};
+    ck_assert_int_eq(json ? emit_json(f, doc, &err) : emit_print(f, doc, &err), SP_OK);
+    fclose(f);
+    return out;
+}
+
+void tu_assert_same_document(const struct document *a, const struct document *b)
+{
+    ck_assert_uint_eq(a->src.text_len, b->src.text_len);
+    ck_assert(memcmp(a->src.text, b->src.text, a->src.text_len) == 0);
+    ck_assert_uint_eq(a->n_plans, b->n_plans);
+    ck_assert_uint_eq(a->n_all_nodes, b->n_all_nodes);
+    ck_assert_uint_eq(a->n_warnings, b->n_warnings);
+    for (int json = 0; json < 2; json++) {
+        size_t la, lb;
+        char *ea = tu_emitted(a, json, &la), *eb = tu_emitted(b, json, &lb);
+        ck_assert_msg(la == lb && memcmp(ea, eb, la) == 0, "%s differs",
+                      json ? "--json" : "--print");
+        free(ea);
+        free(eb);
+    }
 }

@@ -97,6 +97,14 @@ void tu_expect_two_threads_same(void (*set)(size_t min, size_t chunk),
 bool tu_each_corpus_plan(const char *test, void (*fn)(const char *path, struct document *doc),
                          size_t *n);
 
+/* doc written as --json (json) or --print writes it, malloc'd, *len bytes; fails the test
+ * when the writer fails. */
+char *tu_emitted(const struct document *doc, bool json, size_t *len);
+/* a and b are the same document for a user: the same text (after clean-up), as many plans,
+ * nodes and warnings, and --json and --print byte for byte.  For two loads of one input by
+ * different paths (two threads against one, a file against bytes in memory). */
+void tu_assert_same_document(const struct document *a, const struct document *b);
+
 /* Node helpers: the first section's first root, the n-th child. */
 struct plan_node *tu_root(struct document *doc);
 struct plan_node *tu_child(struct plan_node *n, unsigned i);

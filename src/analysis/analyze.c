@@ -235,6 +235,12 @@ struct ctx {
     /* a needle absent from the document text, whose nodes all point into it: the rules
      * that look for it in each node are skipped (set by prepare_document) */
     bool no_statistics, no_more_fields;
+    /* op_node_facts of every node, by plan_node_index (n_facts of them; 0: not found yet),
+     * found by the pass over every node (collect_tables) for the rules and the count:
+     * one name look-up a node.  Shared by both threads, each writing the nodes of its half
+     * of that pass and reading them after it. */
+    uint32_t *facts;
+    size_t n_facts;
     /* where each of text_marks first occurs in the document text, -1 when nowhere */
     long first_mark[4];
     /* per section, indexed by node->preorder: "at most one row", found when a rule asks
@@ -347,6 +353,37 @@ static void soften_last(struct ctx *c, enum rule_id rule)
 {
     if (c->last_kept && c->n_findings && c->findings[c->n_findings - 1].rule == rule)
         c->findings[c->n_findings - 1].severity = SEVERITY_INFO;
+}
+
+/* The node's facts (op_node_facts) when the node pass found them, else 0. */
+static uint32_t facts_of(const struct ctx *c, const struct plan_node *n)
+{
+    size_t ix = c->facts ? plan_node_index(n) : SIZE_MAX;
+    return ix < c->n_facts ? c->facts[ix] : 0;
+}
+
+/* node_role(n), read from the node's facts when they are known. */
+static enum catalog_role role_of(const struct ctx *c, const struct plan_node *n)
+{
+    uint32_t f = facts_of(c, n);
+    if (!f)
+        return node_role(n);
+    const struct catalog_entry *e = op_facts_entry(f);
+    return e ? e->role : CAT_OTHER;
+}
+
+/* node_is_wrapper(n) with role_of. */
+static bool is_wrapper(const struct ctx *c, const struct plan_node *n)
+{
+    if (node_is_label(n))
+        return true;
+    switch (role_of(c, n)) {
+    case CAT_CODEGEN: case CAT_QUERY_STAGE: case CAT_SHUFFLE_READ: case CAT_TRANSITION:
+    case CAT_AQE:
+        return true;
+    default:
+        return false;
+    }
 }
 
 /* ---- which sections ran ------------------------------------------------------------------- */
@@ -551,13 +588,16 @@ static struct slice short_name(const struct plan_node *n)
     return op.len ? op : name;
 }
 
-/* First child that is a real (not inner) child, through wrappers. */
-static const struct plan_node *input_of(const struct plan_node *n)
+/* First child that is a real (not inner) child, through wrappers (node_down_through_wrappers,
+ * with the roles the node pass found). */
+static const struct plan_node *input_of(const struct ctx *c, const struct plan_node *n)
 {
     const struct plan_node *ch = plan_node_first_child(n);
     while (ch && (ch->flags & NODE_INNER))
         ch = plan_node_next_sibling(ch);
-    return ch ? node_down_through_wrappers(ch) : NULL;
+    while (ch && is_wrapper(c, ch)) /* bound: the wrapper chain */
+        ch = plan_node_first_child(ch);
+    return ch;
 }
 
 /* Size of a join side: statistics on the first node down the side that has them, through
@@ -681,11 +721,11 @@ static bool join_side_size(const struct ctx *c, const struct plan_node *n, int k
  * task sends a partial result, so one task receiving them all is fine. */
 static bool single_partition_bounded(struct ctx *c, const struct plan_node *n)
 {
-    const struct plan_node *in = input_of(n);
+    const struct plan_node *in = input_of(c, n);
     return in && (one_row_of(c, in) ||
-                  (node_role(in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
-                  node_role(in) == CAT_LIMIT ||
-                  (node_role(in) == CAT_WINDOW &&
+                  (role_of(c, in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
+                  role_of(c, in) == CAT_LIMIT ||
+                  (role_of(c, in) == CAT_WINDOW &&
                    slice_find_in(short_name(in), "WindowGroupLimit", 0) >= 0));
 }
 
@@ -1045,8 +1085,8 @@ static const struct scan_fields *scan_fields_of(struct ctx *c, const struct plan
 
 static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
 {
-    const struct plan_node *scan = input_of(n);
-    if (!scan || node_role(scan) != CAT_SCAN)
+    const struct plan_node *scan = input_of(c, n);
+    if (!scan || role_of(c, scan) != CAT_SCAN)
         return;
     const struct scan_fields *sf = scan_fields_of(c, scan);
     struct slice pushed = scan_list(sf, sf->pushed);
@@ -1825,7 +1865,7 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
             continue;
         }
         size_t shuffles = k->sum.shuffles, broadcasts = k->sum.broadcasts;
-        const struct catalog_entry *e = op_counter_node(k, n); /* node_entry(n) */
+        const struct catalog_entry *e = op_counter_node_facts(k, n, facts_of(c, n)); /* node_entry(n) */
         if (node_is_label(n) || !e)
             continue;
         switch (e->role) {
@@ -1888,7 +1928,14 @@ static void collect_tables(struct ctx *c, const struct document *doc, size_t fro
         if ((text.len && (text.ptr < lo || text.ptr + text.len > hi)) ||
             (details.len && (details.ptr < lo || details.ptr + details.len > hi)))
             inside = false;
-        enum catalog_role r = node_role(n);
+        /* the node's facts, kept for the rules and the count (node_role: a label's none) */
+        uint32_t f = n->flags & NODE_LABEL ? 0 : op_node_facts(n);
+        size_t ix = plan_node_index(n);
+        if (f && ix < c->n_facts)
+            c->facts[ix] = f;
+        const struct catalog_entry *e = f ? op_facts_entry(f) : n->flags & NODE_LABEL ? NULL
+                                                                                       : node_entry(n);
+        enum catalog_role r = e ? e->role : CAT_OTHER;
         *scan_like += r == CAT_SCAN || r == CAT_CACHE;
         if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
             struct plan_stats st;
@@ -2158,6 +2205,11 @@ static void prepare_document(struct ctx *c, const struct document *doc, struct t
 {
     size_t len = doc->src.text ? doc->src.text_len : 0;
     bool two = doc->n_all_nodes >= parallel_min && len >= 16 * MARK_MAX_LEN;
+    /* the nodes' facts (struct ctx): without memory for them, each is looked up as asked */
+    c->n_facts = 0;
+    c->facts = doc->n_nodes_made ? calloc(doc->n_nodes_made, sizeof *c->facts) : NULL;
+    if (c->facts)
+        c->n_facts = doc->n_nodes_made;
     size_t mid = two ? len / 2 : len, half = two ? doc->n_all_nodes / 2 : doc->n_all_nodes;
     struct second w;
     if (two) {
@@ -2295,6 +2347,7 @@ static enum sp_status analyze_run(const struct document *doc, const atomic_int *
     free(c.walk);
     free(c.logical_joins);
     free(c.join_ids);
+    free(c.facts);
     a->findings = c.findings;
     a->n_findings = c.n_findings;
     a->summary.n_findings_dropped = c.dropped;

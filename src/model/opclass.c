@@ -385,6 +385,22 @@ static enum op_class word_and_class(const struct plan_node *n, struct slice *wor
     return slot->cls == CLASS_BY_NODE ? class_of_word(n, *word) : (enum op_class)slot->cls;
 }
 
+/* count_node's end, once the node's class and entry are known: start, the node starts a
+ * stage (its parent is in another); wsc, its word starts with "WholeStageCodegen". */
+static void count_known(struct op_summary *sum, const struct plan_node *n, bool start, bool wsc,
+                        enum op_class cls, const struct catalog_entry *e, int32_t *start_id,
+                        uint32_t *unnumbered, bool by_name)
+{
+    *start_id = -1;
+    if (start && n->stage > 0)
+        *start_id = n->stage;
+    else if (start && n->stage == 0)
+        ++*unnumbered;
+    else if (n->stage < 0 && wsc)
+        ++*unnumbered;
+    summary_add(sum, n, cls, e, by_name);
+}
+
 /* One node of a summary: its counts into sum, and the stage it starts (its id, 0 for Spark 2's
  * bare '*') in *start_id, -1 when it starts none; *unnumbered grows by a WholeStageCodegen
  * node of a simplified tree.  first: n is the first node of the counted range (it starts a
@@ -404,14 +420,8 @@ static const struct catalog_entry *count_node(struct op_summary *sum, const stru
         cls = word_and_class(n, &w, &e);
     else if (n->stage < 0)
         w = op_word(n);
-    *start_id = -1;
-    if (start && n->stage > 0)
-        *start_id = n->stage;
-    else if (start && n->stage == 0)
-        ++*unnumbered;
-    else if (n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"))
-        ++*unnumbered;
-    summary_add(sum, n, cls, e, by_name);
+    count_known(sum, n, start, n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"), cls,
+                e, start_id, unnumbered, by_name);
     return e;
 }
 
@@ -482,12 +492,11 @@ enum sp_status op_summary_compute_cancellable(struct op_summary *sum, const stru
  * in a list, counted by sorting as op_count_distinct does. */
 #define COUNTER_BITMAP_IDS DISTINCT_BITMAP_IDS
 
-const struct catalog_entry *op_counter_node(struct op_counter *c, const struct plan_node *n)
+/* The stage id a counted node starts, into c's bitmap (or list). */
+static void counter_start(struct op_counter *c, int32_t id)
 {
-    int32_t id;
-    const struct catalog_entry *e = count_node(&c->sum, n, false, &id, &c->unnumbered, false);
     if (id <= 0 || c->failed)
-        return e;
+        return;
     if ((uint32_t)id < COUNTER_BITMAP_IDS) {
         size_t byte = (size_t)id >> 3;
         if (byte >= c->bits_len) {
@@ -498,28 +507,77 @@ const struct catalog_entry *op_counter_node(struct op_counter *c, const struct p
             uint8_t *nb = realloc(c->bits, len);
             if (!nb) {
                 c->failed = true;
-                return e;
+                return;
             }
             memset(nb + c->bits_len, 0, len - c->bits_len);
             c->bits = nb;
             c->bits_len = len;
         }
         c->bits[byte] |= (uint8_t)(1u << (id & 7));
-        return e;
+        return;
     }
     if (c->n_big == c->cap_big) {
         size_t ncap = c->cap_big ? c->cap_big * 2 : 16;
         int32_t *nv = realloc(c->big, ncap * sizeof *nv);
         if (!nv) {
             c->failed = true;
-            return e;
+            return;
         }
         c->big = nv;
         c->cap_big = ncap;
     }
     c->big[c->n_big++] = id;
+}
+
+const struct catalog_entry *op_counter_node(struct op_counter *c, const struct plan_node *n)
+{
+    int32_t id;
+    const struct catalog_entry *e = count_node(&c->sum, n, false, &id, &c->unnumbered, false);
+    counter_start(c, id);
     return e;
 }
+
+/* The facts' bits: the entry's index in catalog_entries + 1 (0: none), the class, the word's
+ * "WholeStageCodegen" start, and a bit that says the rest is set (a fact of 0 is none). */
+#define FACT_ENTRY OP_FACT_ENTRY
+#define FACT_CLASS_SHIFT 16
+#define FACT_WSC (1u << 24)
+#define FACT_SET (1u << 31)
+_Static_assert(OP_LABEL < 256, "a class fits its 8 bits");
+
+uint32_t op_node_facts(const struct plan_node *n)
+{
+    if (n->flags & NODE_LABEL)
+        return 0;
+    struct slice w;
+    const struct catalog_entry *e;
+    enum op_class cls = word_and_class(n, &w, &e);
+    size_t ix = 0;
+    if (e) {
+        if (e < catalog_entries || e >= catalog_entries + catalog_n_entries ||
+            catalog_n_entries >= FACT_ENTRY)
+            return 0; /* not an entry of the table: the caller asks the node again */
+        ix = (size_t)(e - catalog_entries) + 1;
+    }
+    return FACT_SET | (slice_starts_with(w, "WholeStageCodegen") ? FACT_WSC : 0) |
+           (uint32_t)cls << FACT_CLASS_SHIFT | (uint32_t)ix;
+}
+
+const struct catalog_entry *op_counter_node_facts(struct op_counter *c, const struct plan_node *n,
+                                                  uint32_t facts)
+{
+    if (!(facts & FACT_SET))
+        return op_counter_node(c, n);
+    bool start = n->stage >= 0 && (!plan_node_parent(n) || plan_node_parent(n)->stage != n->stage);
+    const struct catalog_entry *e = op_facts_entry(facts);
+    int32_t id;
+    count_known(&c->sum, n, start, facts & FACT_WSC,
+                (enum op_class)(facts >> FACT_CLASS_SHIFT & 0xFFu), e, &id, &c->unnumbered, false);
+    counter_start(c, id);
+    return e;
+}
+
+
 
 /* Adds v's counts to c and frees v's memory.  The joins by name (the explorer's header line)
  * are not merged: op_counter counts for --summary, which shows the joins by strategy. */

@@ -2151,6 +2151,108 @@ END_TEST
 
 /* node_list_count with blanks, line breaks and elided fields around its elements, and a
  * list with blanks after it: each element's weight as before. */
+/* ---- one look-up a node (the sum8 round) ---------------------------------------------------- */
+
+/* The facts the node pass keeps (op_node_facts) count a node as op_counter_node does and
+ * name its entry as node_entry does, node by node, section by section. */
+static void expect_facts_count_alike(const char *what, struct document *doc)
+{
+    for (const struct plan *pl = doc->first_plan; pl; pl = pl->next)
+        for (const struct plan_section *s = pl->first_section; s; s = s->next) {
+            struct op_counter by_facts = {0}, by_look = {0};
+            for (uint32_t i = 0; i < s->n_nodes; i++) {
+                const struct plan_node *n = plan_section_node(s, i);
+                uint32_t f = op_node_facts(n);
+                ck_assert_msg((f == 0) == ((n->flags & NODE_LABEL) != 0), "%s: line %u, facts",
+                              what, n->line);
+                if (f)
+                    ck_assert_msg(op_facts_entry(f) == node_entry(n), "%s: line %u, entry", what,
+                                  n->line);
+                ck_assert_msg(op_counter_node_facts(&by_facts, n, f) == op_counter_node(&by_look, n),
+                              "%s: line %u, counted entry", what, n->line);
+            }
+            ck_assert(op_counter_finish(&by_facts));
+            ck_assert(op_counter_finish(&by_look));
+            ck_assert_msg(by_facts.sum.nodes == by_look.sum.nodes &&
+                              by_facts.sum.shuffles == by_look.sum.shuffles &&
+                              by_facts.sum.broadcasts == by_look.sum.broadcasts &&
+                              by_facts.sum.reused == by_look.sum.reused &&
+                              by_facts.sum.stages == by_look.sum.stages &&
+                              memcmp(by_facts.sum.join_strategies, by_look.sum.join_strategies,
+                                     sizeof by_look.sum.join_strategies) == 0,
+                          "%s: section on line %u, counts", what, s->line);
+        }
+}
+
+START_TEST(the_node_pass_s_facts_count_as_the_look_ups_do)
+{
+    /* a simplified tree's WholeStageCodegen nodes (stages without an id), reused exchanges
+     * of both kinds (a class read off the node), a label, an unknown name, a plugin join */
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "AdaptiveSparkPlan isFinalPlan=true\n"
+        "+- == Final Plan ==\n"
+        "   Project [a#1]\n"
+        "   +- WholeStageCodegen\n"
+        "      +- BroadcastHashJoin [a#1], [b#2], Inner, BuildRight, false\n"
+        "         :- WholeStageCodegen\n"
+        "         :  +- MysteryOperator [a#1]\n"
+        "         :     +- ReusedExchange [a#1], Exchange hashpartitioning(a#1, 200)\n"
+        "         +- ReusedExchange [b#2], BroadcastExchange HashedRelationBroadcastMode(List(input[0, int, true]),false)\n"
+        "            +- CometHashJoin [b#2], [c#3], Inner, BuildRight\n"
+        "               :- LocalTableScan [b#2]\n"
+        "               +- LocalTableScan [c#3]\n");
+    expect_facts_count_alike("hand-made plan", doc);
+    document_free(doc);
+    for (size_t p = 0; p < n_sample_files; p++) {
+        doc = tu_parse(sample_files[p].data);
+        expect_facts_count_alike(sample_files[p].name, doc);
+        document_free(doc);
+    }
+    size_t n;
+    if (tu_each_corpus_plan("the_node_pass_s_facts_count_as_the_look_ups_do",
+                            expect_facts_count_alike, &n))
+        ck_assert_uint_gt(n, 100);
+}
+END_TEST
+
+/* A partitioning's name is compared eight bytes at a time before the byte loop: a name
+ * whose word, "partition" or tail differs by any byte (the last one too) is no name,
+ * capitals are. */
+START_TEST(a_partitioning_name_differs_by_its_last_byte_and_not_by_case)
+{
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "Union\n"
+        ":- Exchange hashpartitiosing(a#1, 200), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [a#1]\n"
+        ":- Exchange HASHPARTITIONING(a#2, 200), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [a#2]\n"
+        ":- Exchange rangepartitioning[a#3, 200], ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [a#3]\n"
+        ":- Exchange hasxpartitioning(a#5, 200), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [a#5]\n"
+        "+- Exchange singlepartition, ENSURE_REQUIREMENTS\n"
+        "   +- LocalTableScan [a#4]\n");
+    static const enum partitioning_kind want[] = {PART_UNKNOWN, PART_HASH, PART_UNKNOWN,
+                                                  PART_UNKNOWN, PART_SINGLE};
+    size_t k = 0;
+    const struct plan_section *sec = doc->first_plan->first_section;
+    for (uint32_t i = 0; i < sec->n_nodes; i++) {
+        const struct plan_node *n = plan_section_node(sec, i);
+        if (!tu_slice_is(plan_node_name(n), "Exchange"))
+            continue;
+        ck_assert_uint_lt(k, sizeof want / sizeof want[0]);
+        enum partitioning_kind kind = PART_UNKNOWN;
+        node_partitioning(n, &kind);
+        ck_assert_msg(kind == want[k] && node_partitioning_kind(n) == want[k], "exchange %zu", k);
+        k++;
+    }
+    ck_assert_uint_eq(k, sizeof want / sizeof want[0]);
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(list_elements_are_weighed_with_their_blanks)
 {
     static const struct {
@@ -2184,6 +2286,8 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, each_filter_reads_its_own_scan_s_fields);
     tcase_add_test(tc, a_structural_walk_gives_what_slice_next_structural_gives);
     tcase_add_test(tc, findings_added_out_of_order_are_sorted_by_line_and_rule);
+    tcase_add_test(tc, the_node_pass_s_facts_count_as_the_look_ups_do);
+    tcase_add_test(tc, a_partitioning_name_differs_by_its_last_byte_and_not_by_case);
     tcase_add_test(tc, list_elements_are_weighed_with_their_blanks);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
     tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);

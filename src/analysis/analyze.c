@@ -241,6 +241,7 @@ struct ctx {
      * of that pass and reading them after it. */
     uint32_t *facts;
     size_t n_facts;
+    const struct plan_node *nodes; /* the document's nodes (plan_node_index's base) */
     /* where each of text_marks first occurs in the document text, -1 when nowhere */
     long first_mark[4];
     /* per section, indexed by node->preorder: "at most one row", found when a rule asks
@@ -358,8 +359,9 @@ static void soften_last(struct ctx *c, enum rule_id rule)
 /* The node's facts (op_node_facts) when the node pass found them, else 0. */
 static uint32_t facts_of(const struct ctx *c, const struct plan_node *n)
 {
-    size_t ix = c->facts ? plan_node_index(n) : SIZE_MAX;
-    return ix < c->n_facts ? c->facts[ix] : 0;
+    /* plan_node_index(n), where n is in the document's nodes */
+    size_t ix = (size_t)((uintptr_t)n - (uintptr_t)c->nodes) / sizeof *n;
+    return n >= c->nodes && ix < c->n_facts ? c->facts[ix] : 0;
 }
 
 /* node_role(n), read from the node's facts when they are known. */
@@ -1930,7 +1932,7 @@ static void collect_tables(struct ctx *c, const struct document *doc, size_t fro
             inside = false;
         /* the node's facts, kept for the rules and the count (node_role: a label's none) */
         uint32_t f = n->flags & NODE_LABEL ? 0 : op_node_facts(n);
-        size_t ix = plan_node_index(n);
+        size_t ix = (size_t)(n - c->nodes); /* plan_node_index(n) */
         if (f && ix < c->n_facts)
             c->facts[ix] = f;
         const struct catalog_entry *e = f ? op_facts_entry(f) : n->flags & NODE_LABEL ? NULL
@@ -2210,6 +2212,7 @@ static void prepare_document(struct ctx *c, const struct document *doc, struct t
     c->facts = doc->n_nodes_made ? calloc(doc->n_nodes_made, sizeof *c->facts) : NULL;
     if (c->facts)
         c->n_facts = doc->n_nodes_made;
+    c->nodes = (const struct plan_node *)(const void *)doc->nodes.base;
     size_t mid = two ? len / 2 : len, half = two ? doc->n_all_nodes / 2 : doc->n_all_nodes;
     struct second w;
     if (two) {

@@ -778,20 +778,30 @@ struct slice partitioning_keys(struct slice p)
 
 struct slice node_shuffle_origin(const struct plan_node *n)
 {
-    static const char *const origins[] = {
-        "ENSURE_REQUIREMENTS",         "REPARTITION_BY_COL",          "REPARTITION_BY_NUM",
-        "REPARTITION_WITH_NUM",        "REBALANCE_PARTITIONS_BY_NONE", "REBALANCE_PARTITIONS_BY_COL",
-        "REQUIRED_BY_STATEFUL_OPERATOR", "EXECUTOR_BROADCAST", "REPARTITION",
+#define ORIGIN(o) {o, sizeof o - 1}
+    static const struct {
+        const char *word;
+        size_t len;
+    } origins[] = {
+        ORIGIN("ENSURE_REQUIREMENTS"),          ORIGIN("REPARTITION_BY_COL"),
+        ORIGIN("REPARTITION_BY_NUM"),           ORIGIN("REPARTITION_WITH_NUM"),
+        ORIGIN("REBALANCE_PARTITIONS_BY_NONE"), ORIGIN("REBALANCE_PARTITIONS_BY_COL"),
+        ORIGIN("REQUIRED_BY_STATEFUL_OPERATOR"), ORIGIN("EXECUTOR_BROADCAST"),
+        ORIGIN("REPARTITION"),
     };
+#undef ORIGIN
+    /* the text and the block read once, each origin's length known (a count asks every
+     * exchange) */
+    struct slice text = plan_node_text(n), details = plan_node_details_text(n);
     for (size_t i = 0; i < sizeof origins / sizeof origins[0]; i++) {
-        long at = slice_find_in(plan_node_text(n), origins[i], 0);
-        struct slice t = plan_node_text(n);
-        if (at < 0 && plan_node_details_text(n).len) {
-            t = plan_node_details_text(n);
-            at = slice_find_in(t, origins[i], 0);
+        long at = slice_find_n(text, origins[i].word, origins[i].len, 0);
+        struct slice t = text;
+        if (at < 0 && details.len) {
+            t = details;
+            at = slice_find_n(t, origins[i].word, origins[i].len, 0);
         }
         if (at >= 0)
-            return slice_make(t.ptr + at, strlen(origins[i]));
+            return slice_make(t.ptr + at, origins[i].len);
     }
     return slice_make(NULL, 0);
 }

@@ -54,7 +54,12 @@ struct text_fields {
     size_t at[TEXT_FIELDS_MAX];    /* where each ": " is, in order */
 };
 void text_fields_init(struct text_fields *tf, struct slice text);
-struct slice text_fields_get(const struct text_fields *tf, const char *key);
+struct slice text_fields_get_n(const struct text_fields *tf, const char *key, size_t klen);
+/* The key's length measured here, inline, where the compiler knows a literal's. */
+static inline struct slice text_fields_get(const struct text_fields *tf, const char *key)
+{
+    return text_fields_get_n(tf, key, strlen(key));
+}
 
 /* Statistics from the parser, or parsed from "Statistics(sizeInBytes=..., rowCount=...)" in
  * the text or details (query stages in formatted mode).  False when the node has none. */

@@ -383,7 +383,7 @@ void text_fields_init(struct text_fields *tf, struct slice text)
     }
 }
 
-struct slice text_fields_get(const struct text_fields *tf, const char *key)
+struct slice text_fields_get_n(const struct text_fields *tf, const char *key, size_t klen)
 {
     if (tf->n == TEXT_FIELDS_MANY)
         return field_in_text(tf->text, key);
@@ -391,7 +391,6 @@ struct slice text_fields_get(const struct text_fields *tf, const char *key)
      * right after it; the ": " places are in order, so the first that has the key before it
      * is that one. */
     struct slice t = tf->text;
-    size_t klen = strlen(key);
     if (!klen)
         return field_in_text(t, key);
     for (uint32_t k = 0; k < tf->n; k++) { /* bound: the places found */

@@ -691,6 +691,36 @@ START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
 }
 END_TEST
 
+/* The AVX2 look reads two 64-byte steps a round: two truncation marks 40 bytes apart at
+ * every place of a 256-byte stretch (both in one half, one in each half, in two rounds),
+ * with a few hundred bytes after them (rounds, then steps, then bytes): both found, the
+ * first one first (a later one taken for the first leaves the earlier one out). */
+START_TEST(marks_in_either_half_of_a_round_are_found_in_order)
+{
+    for (unsigned run = 0; run < 2 * 256; run++) {
+        unsigned pad = run % 256;
+        analyze_set_marks_avx2(run < 256);
+        char text[4096], fill[257];
+        memset(fill, 'y', pad);
+        fill[pad] = '\0';
+        size_t used = (size_t)snprintf(text, sizeof text,
+                                       "== Physical Plan ==\n*(1) Project [c#0]\n+- LocalTableScan [c%s#1]\n",
+                                       fill);
+        used += (size_t)snprintf(text + used, sizeof text - used,
+                                 "Truncated plan of 1 nodes\n0123456789012\nTruncated plan of 2 nodes\n");
+        for (unsigned i = 0; i < 8; i++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s\n",
+                                     "the rest of the text, long enough for the steps");
+        ck_assert_uint_lt(used, sizeof text - 1);
+        struct linted l = lint(text);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_PLAN, NULL) == 2, "pad %u avx2 %d: %zu", pad,
+                      run < 256, count(&l, RULE_TRUNCATED_PLAN, NULL));
+        done(&l);
+    }
+    analyze_set_marks_avx2(true);
+}
+END_TEST
+
 START_TEST(lists_and_schemas_are_counted_to_their_closing_bracket)
 {
     static const struct {
@@ -2288,6 +2318,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, findings_added_out_of_order_are_sorted_by_line_and_rule);
     tcase_add_test(tc, the_node_pass_s_facts_count_as_the_look_ups_do);
     tcase_add_test(tc, a_partitioning_name_differs_by_its_last_byte_and_not_by_case);
+    tcase_add_test(tc, marks_in_either_half_of_a_round_are_found_in_order);
     tcase_add_test(tc, list_elements_are_weighed_with_their_blanks);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
     tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);

@@ -41,6 +41,9 @@ struct slice node_field_outside(const struct plan_node *n, const char *key);
 #define NODE_DETAIL_FIELDS_MAX 8u
 unsigned node_detail_fields(const struct plan_node *n, size_t k, const char *const keys[],
                             struct slice out[]);
+/* The same with the keys' lengths given (klen[j] = strlen(keys[j])). */
+unsigned node_detail_fields_n(const struct plan_node *n, size_t k, const char *const keys[],
+                              const size_t klen[], struct slice out[]);
 
 /* The ": " places of one node string, found in one pass for several look-ups of its
  * "KEY: value" fields (a simple-mode scan's line is asked for four): text_fields_get(tf, key)

@@ -260,6 +260,9 @@ struct ctx {
          * scan_fields_of says), "ReadSchema" and "Output" */
         struct slice pushed, pf, schema, output;
         bool empty_lists_left_out;     /* a missing list means "[]" (scan_list) */
+        /* a simple-mode line's ": " places (in_line), kept for a look a rule may need */
+        bool in_line;
+        struct text_fields line;
     } scan_memo;
 };
 
@@ -1050,21 +1053,25 @@ static const struct scan_fields *scan_fields_of(struct ctx *c, const struct plan
         return f;
     f->node = n;
     f->empty_lists_left_out = false;
+    f->in_line = false;
     if (!n->n_details && !plan_node_details_text(n).len) {
         /* A scan without a details block (simple mode) has its fields in its line, a few
          * hundred bytes that node_field would read through once for each of four keys: its
          * ": " places are found once instead (the same answers). */
-        struct text_fields tf;
-        text_fields_init(&tf, plan_node_text(n));
-        f->pushed = text_fields_get(&tf, "PushedFilters");
-        f->pf = text_fields_get(&tf, PF_KEY);
-        f->schema = text_fields_get(&tf, "ReadSchema");
-        f->output = text_fields_get(&tf, "Output");
+        struct text_fields *tf = &f->line;
+        text_fields_init(tf, plan_node_text(n));
+        f->in_line = true;
+        f->pushed = text_fields_get(tf, "PushedFilters");
+        f->pf = text_fields_get(tf, PF_KEY);
+        f->schema = text_fields_get(tf, "ReadSchema");
+        f->output = text_fields_get(tf, "Output");
         return f;
     }
     static const char *const keys[] = {"PushedFilters", PF_KEY, "ReadSchema", "Output"};
+    static const size_t key_lens[] = {sizeof "PushedFilters" - 1, PF_KEY_LEN,
+                                      sizeof "ReadSchema" - 1, sizeof "Output" - 1};
     struct slice v[4];
-    unsigned in_block = node_detail_fields(n, 4, keys, v);
+    unsigned in_block = node_detail_fields_n(n, 4, keys, key_lens, v);
     f->pushed = in_block & 1 ? v[0] : node_field_outside(n, keys[0]);
     /* node_field(n, "PartitionFilters").  In a formatted plan a scan has that field in its
      * block only when its table is partitioned; when the block has none, node_field goes on
@@ -1083,6 +1090,14 @@ static const struct scan_fields *scan_fields_of(struct ctx *c, const struct plan
     f->output = in_block & 8 ? v[3] : node_field_outside(n, keys[3]);
     f->empty_lists_left_out = n->n_details && (in_block & 4);
     return f;
+}
+
+/* Can node_field(scan, "Data Cols") find a value?  Without one hive_relation_columns is -1.
+ * A simple-mode line's fields are its ": " places (text_fields_get is node_field there);
+ * elsewhere it may. */
+static bool may_have_data_cols(const struct scan_fields *f)
+{
+    return !f->in_line || text_fields_get(&f->line, "Data Cols").len != 0;
 }
 
 static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
@@ -1377,9 +1392,10 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
 
     long all = table.len ? table_index_get(tables, table) : -1;
     /* A Hive relation's column count is read only where it can be the scan's: SP022 wants
-     * two columns or more, all read (the search went through a simple-mode scan's whole
-     * line, and half the scans of a plan may read one column). */
-    if (all < 0 && out >= 2 && holds(plan_node_text(n), "HiveTableRelation", 17))
+     * two columns or more, all read, and hive_relation_columns is -1 without a "Data Cols"
+     * field (the search went through a simple-mode scan's whole line each time). */
+    if (all < 0 && out >= 2 && may_have_data_cols(f) &&
+        holds(plan_node_text(n), "HiveTableRelation", 17))
         all = hive_relation_columns(n);
     /* Information only: the query asked for every column (Spark prunes unused ones), which
      * is what a SELECT * is for; nothing here says the result needs fewer. */
@@ -1672,43 +1688,62 @@ void analyze_set_marks_avx2(bool on)
     marks_avx2 = on;
 }
 
+/* The starts of the 64 at q where a mark's first two bytes are ("St", " m", "Tr"): bit k
+ * for q[k].  Reads q[0 .. 64]. */
+__attribute__((target("avx2"))) static inline uint64_t mark_pairs64(const char *q)
+{
+    const __m256i upper_s = _mm256_set1_epi8('S'), lower_t = _mm256_set1_epi8('t');
+    const __m256i space = _mm256_set1_epi8(' '), lower_m = _mm256_set1_epi8('m');
+    const __m256i upper_t = _mm256_set1_epi8('T'), lower_r = _mm256_set1_epi8('r');
+    __m256i a0 = _mm256_loadu_si256((const __m256i *)q);
+    __m256i b0 = _mm256_loadu_si256((const __m256i *)(q + 1));
+    __m256i a1 = _mm256_loadu_si256((const __m256i *)(q + 32));
+    __m256i b1 = _mm256_loadu_si256((const __m256i *)(q + 33));
+    __m256i h0 = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_and_si256(_mm256_cmpeq_epi8(a0, upper_s), _mm256_cmpeq_epi8(b0, lower_t)),
+            _mm256_and_si256(_mm256_cmpeq_epi8(a0, space), _mm256_cmpeq_epi8(b0, lower_m))),
+        _mm256_and_si256(_mm256_cmpeq_epi8(a0, upper_t), _mm256_cmpeq_epi8(b0, lower_r)));
+    __m256i h1 = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_and_si256(_mm256_cmpeq_epi8(a1, upper_s), _mm256_cmpeq_epi8(b1, lower_t)),
+            _mm256_and_si256(_mm256_cmpeq_epi8(a1, space), _mm256_cmpeq_epi8(b1, lower_m))),
+        _mm256_and_si256(_mm256_cmpeq_epi8(a1, upper_t), _mm256_cmpeq_epi8(b1, lower_r)));
+    return (uint64_t)(uint32_t)_mm256_movemask_epi8(h0) |
+           (uint64_t)(uint32_t)_mm256_movemask_epi8(h1) << 32;
+}
+
 /* find_marks's steps with AVX2 where the processor has it: 64 starts a step, the same two
- * bytes tested at each (the text pass of a million-operator plan is then a third cheaper).
- * Returns where it stopped: a multiple of 64, from where the 32-byte steps go on. */
+ * bytes tested at each (the text pass of a million-operator plan is then a third cheaper),
+ * two steps a round while 128 bytes are left (the loop's own tests were a fifth of the
+ * pass).  Returns where it stopped: a multiple of 64, from where the 32-byte steps go on. */
 __attribute__((target("avx2"))) static size_t find_marks_avx2(struct ctx *c, struct slice t,
                                                               const size_t len[MARK_COUNT],
                                                               unsigned *left,
                                                               long first[MARK_COUNT])
 {
-    _Static_assert(TEXT_CHUNK % 64 == 0, "the cancel flag is looked at on a step");
-    const __m256i upper_s = _mm256_set1_epi8('S'), lower_t = _mm256_set1_epi8('t');
-    const __m256i space = _mm256_set1_epi8(' '), lower_m = _mm256_set1_epi8('m');
-    const __m256i upper_t = _mm256_set1_epi8('T'), lower_r = _mm256_set1_epi8('r');
+    _Static_assert(TEXT_CHUNK % 128 == 0, "the cancel flag is looked at on a round");
     size_t i = 0;
-    /* the loads reach q + 64: inside the text while a mark may still start in the step */
-    for (; *left && i + 64 + MARK_MAX_LEN <= t.len; i += 64) { /* bound: 64 bytes a step */
+    unsigned l = *left; /* in a register: marks_at is the only writer */
+    /* the loads reach q + 128: inside the text while a mark may still start in the round */
+    for (; l && i + 128 + MARK_MAX_LEN <= t.len; i += 128) { /* bound: 128 bytes a round */
         if (i % TEXT_CHUNK == 0 && stopped(c))
             break;
-        const char *q = t.ptr + i;
-        __m256i a0 = _mm256_loadu_si256((const __m256i *)q);
-        __m256i b0 = _mm256_loadu_si256((const __m256i *)(q + 1));
-        __m256i a1 = _mm256_loadu_si256((const __m256i *)(q + 32));
-        __m256i b1 = _mm256_loadu_si256((const __m256i *)(q + 33));
-        __m256i h0 = _mm256_or_si256(
-            _mm256_or_si256(
-                _mm256_and_si256(_mm256_cmpeq_epi8(a0, upper_s), _mm256_cmpeq_epi8(b0, lower_t)),
-                _mm256_and_si256(_mm256_cmpeq_epi8(a0, space), _mm256_cmpeq_epi8(b0, lower_m))),
-            _mm256_and_si256(_mm256_cmpeq_epi8(a0, upper_t), _mm256_cmpeq_epi8(b0, lower_r)));
-        __m256i h1 = _mm256_or_si256(
-            _mm256_or_si256(
-                _mm256_and_si256(_mm256_cmpeq_epi8(a1, upper_s), _mm256_cmpeq_epi8(b1, lower_t)),
-                _mm256_and_si256(_mm256_cmpeq_epi8(a1, space), _mm256_cmpeq_epi8(b1, lower_m))),
-            _mm256_and_si256(_mm256_cmpeq_epi8(a1, upper_t), _mm256_cmpeq_epi8(b1, lower_r)));
-        uint64_t m = (uint64_t)(uint32_t)_mm256_movemask_epi8(h0) |
-                     (uint64_t)(uint32_t)_mm256_movemask_epi8(h1) << 32;
-        if (m)
-            marks_at(t, i, m, len, left, first);
+        uint64_t m0 = mark_pairs64(t.ptr + i), m1 = mark_pairs64(t.ptr + i + 64);
+        if (m0 | m1) {
+            marks_at(t, i, m0, len, &l, first); /* the first 64 starts first */
+            marks_at(t, i + 64, m1, len, &l, first);
+        }
     }
+    /* the loads reach q + 64: inside the text while a mark may still start in the step */
+    for (; l && i + 64 + MARK_MAX_LEN <= t.len; i += 64) { /* bound: 64 bytes a step */
+        if (i % TEXT_CHUNK == 0 && stopped(c))
+            break;
+        uint64_t m = mark_pairs64(t.ptr + i);
+        if (m)
+            marks_at(t, i, m, len, &l, first);
+    }
+    *left = l;
     return i;
 }
 #else

@@ -325,11 +325,17 @@ unsigned node_detail_fields(const struct plan_node *n, size_t k, const char *con
                             struct slice out[])
 {
     size_t klen[NODE_DETAIL_FIELDS_MAX];
-    unsigned found = 0, all = k >= 32 ? ~0u : (1u << k) - 1;
-    for (size_t j = 0; j < k; j++) {
+    for (size_t j = 0; j < k; j++)
         klen[j] = strlen(keys[j]);
+    return node_detail_fields_n(n, k, keys, klen, out);
+}
+
+unsigned node_detail_fields_n(const struct plan_node *n, size_t k, const char *const keys[],
+                              const size_t klen[], struct slice out[])
+{
+    unsigned found = 0, all = k >= 32 ? ~0u : (1u << k) - 1;
+    for (size_t j = 0; j < k; j++)
         out[j] = slice_make(NULL, 0);
-    }
     if (!n->n_details)
         return 0;
     struct plan_details it;

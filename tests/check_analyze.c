@@ -383,6 +383,25 @@ START_TEST(reading_every_column_is_information_only)
 }
 END_TEST
 
+/* A Hive scan's column count comes from its relation's Data Cols and Partition Cols: read
+ * where the scan reads two columns or more and its line has a Data Cols field (two and
+ * three read of two and three; three of a table of four; no Data Cols: unknown). */
+START_TEST(a_hive_scan_reading_every_column_is_found_from_its_relation)
+{
+    struct linted l = lint(
+        "== Physical Plan ==\n"
+        "Union\n"
+        ":- Scan hive db.t [a#1, b#2, p#3], HiveTableRelation [`db`.`t`, org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe, Data Cols: [a#1, b#2], Partition Cols: [p#3]]\n"
+        ":- Scan hive db.u [a#4, b#5, p#7], HiveTableRelation [`db`.`u`, org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe, Data Cols: [a#4, b#5, c#6], Partition Cols: [p#7]]\n"
+        ":- Scan hive db.v [a#8, b#9], HiveTableRelation [`db`.`v`, org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe]\n"
+        "+- Scan hive db.w [a#10, b#11], HiveTableRelation [`db`.`w`, org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe, Data Cols: [a#10, b#11], Partition Cols: []]\n");
+    ck_assert_uint_eq(count(&l, RULE_READS_ALL_COLUMNS, NULL), 2);
+    ck_assert(message_has(&l, RULE_READS_ALL_COLUMNS, "all 3 columns of db.t"));
+    ck_assert(message_has(&l, RULE_READS_ALL_COLUMNS, "all 2 columns of db.w"));
+    done(&l);
+}
+END_TEST
+
 /* ---- Python, AQE, cache --------------------------------------------------------------------- */
 
 START_TEST(python_udfs_are_found_and_row_at_a_time_ones_warn)
@@ -2319,6 +2338,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, the_node_pass_s_facts_count_as_the_look_ups_do);
     tcase_add_test(tc, a_partitioning_name_differs_by_its_last_byte_and_not_by_case);
     tcase_add_test(tc, marks_in_either_half_of_a_round_are_found_in_order);
+    tcase_add_test(tc, a_hive_scan_reading_every_column_is_found_from_its_relation);
     tcase_add_test(tc, list_elements_are_weighed_with_their_blanks);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
     tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);

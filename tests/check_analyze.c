@@ -383,6 +383,25 @@ START_TEST(reading_every_column_is_information_only)
 }
 END_TEST
 
+/* A Hive scan's column count comes from its relation's Data Cols and Partition Cols: read
+ * where the scan reads two columns or more and its line has a Data Cols field (two and
+ * three read of two and three; three of a table of four; no Data Cols: unknown). */
+START_TEST(a_hive_scan_reading_every_column_is_found_from_its_relation)
+{
+    struct linted l = lint(
+        "== Physical Plan ==\n"
+        "Union\n"
+        ":- Scan hive db.t [a#1, b#2, p#3], HiveTableRelation [`db`.`t`, org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe, Data Cols: [a#1, b#2], Partition Cols: [p#3]]\n"
+        ":- Scan hive db.u [a#4, b#5, p#7], HiveTableRelation [`db`.`u`, org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe, Data Cols: [a#4, b#5, c#6], Partition Cols: [p#7]]\n"
+        ":- Scan hive db.v [a#8, b#9], HiveTableRelation [`db`.`v`, org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe]\n"
+        "+- Scan hive db.w [a#10, b#11], HiveTableRelation [`db`.`w`, org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe, Data Cols: [a#10, b#11], Partition Cols: []]\n");
+    ck_assert_uint_eq(count(&l, RULE_READS_ALL_COLUMNS, NULL), 2);
+    ck_assert(message_has(&l, RULE_READS_ALL_COLUMNS, "all 3 columns of db.t"));
+    ck_assert(message_has(&l, RULE_READS_ALL_COLUMNS, "all 2 columns of db.w"));
+    done(&l);
+}
+END_TEST
+
 /* ---- Python, AQE, cache --------------------------------------------------------------------- */
 
 START_TEST(python_udfs_are_found_and_row_at_a_time_ones_warn)
@@ -687,6 +706,36 @@ START_TEST(marks_deep_in_a_long_text_are_found_wherever_they_fall)
         done(&l);
     }
     analyze_set_parallel_min(0);
+    analyze_set_marks_avx2(true);
+}
+END_TEST
+
+/* The AVX2 look reads two 64-byte steps a round: two truncation marks 40 bytes apart at
+ * every place of a 256-byte stretch (both in one half, one in each half, in two rounds),
+ * with a few hundred bytes after them (rounds, then steps, then bytes): both found, the
+ * first one first (a later one taken for the first leaves the earlier one out). */
+START_TEST(marks_in_either_half_of_a_round_are_found_in_order)
+{
+    for (unsigned run = 0; run < 2 * 256; run++) {
+        unsigned pad = run % 256;
+        analyze_set_marks_avx2(run < 256);
+        char text[4096], fill[257];
+        memset(fill, 'y', pad);
+        fill[pad] = '\0';
+        size_t used = (size_t)snprintf(text, sizeof text,
+                                       "== Physical Plan ==\n*(1) Project [c#0]\n+- LocalTableScan [c%s#1]\n",
+                                       fill);
+        used += (size_t)snprintf(text + used, sizeof text - used,
+                                 "Truncated plan of 1 nodes\n0123456789012\nTruncated plan of 2 nodes\n");
+        for (unsigned i = 0; i < 8; i++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s\n",
+                                     "the rest of the text, long enough for the steps");
+        ck_assert_uint_lt(used, sizeof text - 1);
+        struct linted l = lint(text);
+        ck_assert_msg(count(&l, RULE_TRUNCATED_PLAN, NULL) == 2, "pad %u avx2 %d: %zu", pad,
+                      run < 256, count(&l, RULE_TRUNCATED_PLAN, NULL));
+        done(&l);
+    }
     analyze_set_marks_avx2(true);
 }
 END_TEST
@@ -2151,6 +2200,108 @@ END_TEST
 
 /* node_list_count with blanks, line breaks and elided fields around its elements, and a
  * list with blanks after it: each element's weight as before. */
+/* ---- one look-up a node (the sum8 round) ---------------------------------------------------- */
+
+/* The facts the node pass keeps (op_node_facts) count a node as op_counter_node does and
+ * name its entry as node_entry does, node by node, section by section. */
+static void expect_facts_count_alike(const char *what, struct document *doc)
+{
+    for (const struct plan *pl = doc->first_plan; pl; pl = pl->next)
+        for (const struct plan_section *s = pl->first_section; s; s = s->next) {
+            struct op_counter by_facts = {0}, by_look = {0};
+            for (uint32_t i = 0; i < s->n_nodes; i++) {
+                const struct plan_node *n = plan_section_node(s, i);
+                uint32_t f = op_node_facts(n);
+                ck_assert_msg((f == 0) == ((n->flags & NODE_LABEL) != 0), "%s: line %u, facts",
+                              what, n->line);
+                if (f)
+                    ck_assert_msg(op_facts_entry(f) == node_entry(n), "%s: line %u, entry", what,
+                                  n->line);
+                ck_assert_msg(op_counter_node_facts(&by_facts, n, f) == op_counter_node(&by_look, n),
+                              "%s: line %u, counted entry", what, n->line);
+            }
+            ck_assert(op_counter_finish(&by_facts));
+            ck_assert(op_counter_finish(&by_look));
+            ck_assert_msg(by_facts.sum.nodes == by_look.sum.nodes &&
+                              by_facts.sum.shuffles == by_look.sum.shuffles &&
+                              by_facts.sum.broadcasts == by_look.sum.broadcasts &&
+                              by_facts.sum.reused == by_look.sum.reused &&
+                              by_facts.sum.stages == by_look.sum.stages &&
+                              memcmp(by_facts.sum.join_strategies, by_look.sum.join_strategies,
+                                     sizeof by_look.sum.join_strategies) == 0,
+                          "%s: section on line %u, counts", what, s->line);
+        }
+}
+
+START_TEST(the_node_pass_s_facts_count_as_the_look_ups_do)
+{
+    /* a simplified tree's WholeStageCodegen nodes (stages without an id), reused exchanges
+     * of both kinds (a class read off the node), a label, an unknown name, a plugin join */
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "AdaptiveSparkPlan isFinalPlan=true\n"
+        "+- == Final Plan ==\n"
+        "   Project [a#1]\n"
+        "   +- WholeStageCodegen\n"
+        "      +- BroadcastHashJoin [a#1], [b#2], Inner, BuildRight, false\n"
+        "         :- WholeStageCodegen\n"
+        "         :  +- MysteryOperator [a#1]\n"
+        "         :     +- ReusedExchange [a#1], Exchange hashpartitioning(a#1, 200)\n"
+        "         +- ReusedExchange [b#2], BroadcastExchange HashedRelationBroadcastMode(List(input[0, int, true]),false)\n"
+        "            +- CometHashJoin [b#2], [c#3], Inner, BuildRight\n"
+        "               :- LocalTableScan [b#2]\n"
+        "               +- LocalTableScan [c#3]\n");
+    expect_facts_count_alike("hand-made plan", doc);
+    document_free(doc);
+    for (size_t p = 0; p < n_sample_files; p++) {
+        doc = tu_parse(sample_files[p].data);
+        expect_facts_count_alike(sample_files[p].name, doc);
+        document_free(doc);
+    }
+    size_t n;
+    if (tu_each_corpus_plan("the_node_pass_s_facts_count_as_the_look_ups_do",
+                            expect_facts_count_alike, &n))
+        ck_assert_uint_gt(n, 100);
+}
+END_TEST
+
+/* A partitioning's name is compared eight bytes at a time before the byte loop: a name
+ * whose word, "partition" or tail differs by any byte (the last one too) is no name,
+ * capitals are. */
+START_TEST(a_partitioning_name_differs_by_its_last_byte_and_not_by_case)
+{
+    struct document *doc = tu_parse(
+        "== Physical Plan ==\n"
+        "Union\n"
+        ":- Exchange hashpartitiosing(a#1, 200), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [a#1]\n"
+        ":- Exchange HASHPARTITIONING(a#2, 200), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [a#2]\n"
+        ":- Exchange rangepartitioning[a#3, 200], ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [a#3]\n"
+        ":- Exchange hasxpartitioning(a#5, 200), ENSURE_REQUIREMENTS\n"
+        ":  +- LocalTableScan [a#5]\n"
+        "+- Exchange singlepartition, ENSURE_REQUIREMENTS\n"
+        "   +- LocalTableScan [a#4]\n");
+    static const enum partitioning_kind want[] = {PART_UNKNOWN, PART_HASH, PART_UNKNOWN,
+                                                  PART_UNKNOWN, PART_SINGLE};
+    size_t k = 0;
+    const struct plan_section *sec = doc->first_plan->first_section;
+    for (uint32_t i = 0; i < sec->n_nodes; i++) {
+        const struct plan_node *n = plan_section_node(sec, i);
+        if (!tu_slice_is(plan_node_name(n), "Exchange"))
+            continue;
+        ck_assert_uint_lt(k, sizeof want / sizeof want[0]);
+        enum partitioning_kind kind = PART_UNKNOWN;
+        node_partitioning(n, &kind);
+        ck_assert_msg(kind == want[k] && node_partitioning_kind(n) == want[k], "exchange %zu", k);
+        k++;
+    }
+    ck_assert_uint_eq(k, sizeof want / sizeof want[0]);
+    document_free(doc);
+}
+END_TEST
+
 START_TEST(list_elements_are_weighed_with_their_blanks)
 {
     static const struct {
@@ -2184,6 +2335,10 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, each_filter_reads_its_own_scan_s_fields);
     tcase_add_test(tc, a_structural_walk_gives_what_slice_next_structural_gives);
     tcase_add_test(tc, findings_added_out_of_order_are_sorted_by_line_and_rule);
+    tcase_add_test(tc, the_node_pass_s_facts_count_as_the_look_ups_do);
+    tcase_add_test(tc, a_partitioning_name_differs_by_its_last_byte_and_not_by_case);
+    tcase_add_test(tc, marks_in_either_half_of_a_round_are_found_in_order);
+    tcase_add_test(tc, a_hive_scan_reading_every_column_is_found_from_its_relation);
     tcase_add_test(tc, list_elements_are_weighed_with_their_blanks);
     tcase_add_test(tc, marks_deep_in_a_long_text_are_found_wherever_they_fall);
     tcase_add_test(tc, executor_side_broadcasts_are_told_from_shuffles_once);

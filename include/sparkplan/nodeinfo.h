@@ -41,6 +41,9 @@ struct slice node_field_outside(const struct plan_node *n, const char *key);
 #define NODE_DETAIL_FIELDS_MAX 8u
 unsigned node_detail_fields(const struct plan_node *n, size_t k, const char *const keys[],
                             struct slice out[]);
+/* The same with the keys' lengths given (klen[j] = strlen(keys[j])). */
+unsigned node_detail_fields_n(const struct plan_node *n, size_t k, const char *const keys[],
+                              const size_t klen[], struct slice out[]);
 
 /* The ": " places of one node string, found in one pass for several look-ups of its
  * "KEY: value" fields (a simple-mode scan's line is asked for four): text_fields_get(tf, key)
@@ -54,7 +57,12 @@ struct text_fields {
     size_t at[TEXT_FIELDS_MAX];    /* where each ": " is, in order */
 };
 void text_fields_init(struct text_fields *tf, struct slice text);
-struct slice text_fields_get(const struct text_fields *tf, const char *key);
+struct slice text_fields_get_n(const struct text_fields *tf, const char *key, size_t klen);
+/* The key's length measured here, inline, where the compiler knows a literal's. */
+static inline struct slice text_fields_get(const struct text_fields *tf, const char *key)
+{
+    return text_fields_get_n(tf, key, strlen(key));
+}
 
 /* Statistics from the parser, or parsed from "Statistics(sizeInBytes=..., rowCount=...)" in
  * the text or details (query stages in formatted mode).  False when the node has none. */

@@ -119,6 +119,22 @@ struct op_counter {
 };
 /* Counts n; returns node_entry(n), which the count looks up anyway (the analysis reads it). */
 const struct catalog_entry *op_counter_node(struct op_counter *c, const struct plan_node *n);
+/* A node's facts for the count in 32 bits (its class, its catalogue entry, its word's
+ * "WholeStageCodegen" start), found with the look-up op_counter_node makes; 0 for a label
+ * by its flag (and where the facts do not fit: the caller counts with op_counter_node).  A
+ * caller that reads every node in a pass before the count (the analysis, for its tables)
+ * keeps them and counts with op_counter_node_facts: one name look-up a node, not two.
+ * op_facts_entry(facts) is node_entry(n) of a node whose facts are not 0. */
+uint32_t op_node_facts(const struct plan_node *n);
+#define OP_FACT_ENTRY 0xFFFFu /* the facts' low bits: the entry's index + 1, 0 none */
+static inline const struct catalog_entry *op_facts_entry(uint32_t facts)
+{
+    uint32_t ix = facts & OP_FACT_ENTRY;
+    return ix ? &catalog_entries[ix - 1] : NULL;
+}
+/* op_counter_node(c, n), with facts = op_node_facts(n) (0: op_counter_node itself). */
+const struct catalog_entry *op_counter_node_facts(struct op_counter *c, const struct plan_node *n,
+                                                  uint32_t facts);
 void op_counter_merge(struct op_counter *c, struct op_counter *v);
 int op_counter_finish(struct op_counter *c);
 void op_counter_free(struct op_counter *c);

@@ -235,6 +235,13 @@ struct ctx {
     /* a needle absent from the document text, whose nodes all point into it: the rules
      * that look for it in each node are skipped (set by prepare_document) */
     bool no_statistics, no_more_fields;
+    /* op_node_facts of every node, by plan_node_index (n_facts of them; 0: not found yet),
+     * found by the pass over every node (collect_tables) for the rules and the count:
+     * one name look-up a node.  Shared by both threads, each writing the nodes of its half
+     * of that pass and reading them after it. */
+    uint32_t *facts;
+    size_t n_facts;
+    const struct plan_node *nodes; /* the document's nodes (plan_node_index's base) */
     /* where each of text_marks first occurs in the document text, -1 when nowhere */
     long first_mark[4];
     /* per section, indexed by node->preorder: "at most one row", found when a rule asks
@@ -253,6 +260,9 @@ struct ctx {
          * scan_fields_of says), "ReadSchema" and "Output" */
         struct slice pushed, pf, schema, output;
         bool empty_lists_left_out;     /* a missing list means "[]" (scan_list) */
+        /* a simple-mode line's ": " places (in_line), kept for a look a rule may need */
+        bool in_line;
+        struct text_fields line;
     } scan_memo;
 };
 
@@ -347,6 +357,38 @@ static void soften_last(struct ctx *c, enum rule_id rule)
 {
     if (c->last_kept && c->n_findings && c->findings[c->n_findings - 1].rule == rule)
         c->findings[c->n_findings - 1].severity = SEVERITY_INFO;
+}
+
+/* The node's facts (op_node_facts) when the node pass found them, else 0. */
+static uint32_t facts_of(const struct ctx *c, const struct plan_node *n)
+{
+    /* plan_node_index(n), where n is in the document's nodes */
+    size_t ix = (size_t)((uintptr_t)n - (uintptr_t)c->nodes) / sizeof *n;
+    return n >= c->nodes && ix < c->n_facts ? c->facts[ix] : 0;
+}
+
+/* node_role(n), read from the node's facts when they are known. */
+static enum catalog_role role_of(const struct ctx *c, const struct plan_node *n)
+{
+    uint32_t f = facts_of(c, n);
+    if (!f)
+        return node_role(n);
+    const struct catalog_entry *e = op_facts_entry(f);
+    return e ? e->role : CAT_OTHER;
+}
+
+/* node_is_wrapper(n) with role_of. */
+static bool is_wrapper(const struct ctx *c, const struct plan_node *n)
+{
+    if (node_is_label(n))
+        return true;
+    switch (role_of(c, n)) {
+    case CAT_CODEGEN: case CAT_QUERY_STAGE: case CAT_SHUFFLE_READ: case CAT_TRANSITION:
+    case CAT_AQE:
+        return true;
+    default:
+        return false;
+    }
 }
 
 /* ---- which sections ran ------------------------------------------------------------------- */
@@ -551,13 +593,16 @@ static struct slice short_name(const struct plan_node *n)
     return op.len ? op : name;
 }
 
-/* First child that is a real (not inner) child, through wrappers. */
-static const struct plan_node *input_of(const struct plan_node *n)
+/* First child that is a real (not inner) child, through wrappers (node_down_through_wrappers,
+ * with the roles the node pass found). */
+static const struct plan_node *input_of(const struct ctx *c, const struct plan_node *n)
 {
     const struct plan_node *ch = plan_node_first_child(n);
     while (ch && (ch->flags & NODE_INNER))
         ch = plan_node_next_sibling(ch);
-    return ch ? node_down_through_wrappers(ch) : NULL;
+    while (ch && is_wrapper(c, ch)) /* bound: the wrapper chain */
+        ch = plan_node_first_child(ch);
+    return ch;
 }
 
 /* Size of a join side: statistics on the first node down the side that has them, through
@@ -681,11 +726,11 @@ static bool join_side_size(const struct ctx *c, const struct plan_node *n, int k
  * task sends a partial result, so one task receiving them all is fine. */
 static bool single_partition_bounded(struct ctx *c, const struct plan_node *n)
 {
-    const struct plan_node *in = input_of(n);
+    const struct plan_node *in = input_of(c, n);
     return in && (one_row_of(c, in) ||
-                  (node_role(in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
-                  node_role(in) == CAT_LIMIT ||
-                  (node_role(in) == CAT_WINDOW &&
+                  (role_of(c, in) == CAT_AGGREGATE && node_aggregate_has_keys(in) == 0) ||
+                  role_of(c, in) == CAT_LIMIT ||
+                  (role_of(c, in) == CAT_WINDOW &&
                    slice_find_in(short_name(in), "WindowGroupLimit", 0) >= 0));
 }
 
@@ -1008,21 +1053,25 @@ static const struct scan_fields *scan_fields_of(struct ctx *c, const struct plan
         return f;
     f->node = n;
     f->empty_lists_left_out = false;
+    f->in_line = false;
     if (!n->n_details && !plan_node_details_text(n).len) {
         /* A scan without a details block (simple mode) has its fields in its line, a few
          * hundred bytes that node_field would read through once for each of four keys: its
          * ": " places are found once instead (the same answers). */
-        struct text_fields tf;
-        text_fields_init(&tf, plan_node_text(n));
-        f->pushed = text_fields_get(&tf, "PushedFilters");
-        f->pf = text_fields_get(&tf, PF_KEY);
-        f->schema = text_fields_get(&tf, "ReadSchema");
-        f->output = text_fields_get(&tf, "Output");
+        struct text_fields *tf = &f->line;
+        text_fields_init(tf, plan_node_text(n));
+        f->in_line = true;
+        f->pushed = text_fields_get(tf, "PushedFilters");
+        f->pf = text_fields_get(tf, PF_KEY);
+        f->schema = text_fields_get(tf, "ReadSchema");
+        f->output = text_fields_get(tf, "Output");
         return f;
     }
     static const char *const keys[] = {"PushedFilters", PF_KEY, "ReadSchema", "Output"};
+    static const size_t key_lens[] = {sizeof "PushedFilters" - 1, PF_KEY_LEN,
+                                      sizeof "ReadSchema" - 1, sizeof "Output" - 1};
     struct slice v[4];
-    unsigned in_block = node_detail_fields(n, 4, keys, v);
+    unsigned in_block = node_detail_fields_n(n, 4, keys, key_lens, v);
     f->pushed = in_block & 1 ? v[0] : node_field_outside(n, keys[0]);
     /* node_field(n, "PartitionFilters").  In a formatted plan a scan has that field in its
      * block only when its table is partitioned; when the block has none, node_field goes on
@@ -1043,10 +1092,18 @@ static const struct scan_fields *scan_fields_of(struct ctx *c, const struct plan
     return f;
 }
 
+/* Can node_field(scan, "Data Cols") find a value?  Without one hive_relation_columns is -1.
+ * A simple-mode line's fields are its ": " places (text_fields_get is node_field there);
+ * elsewhere it may. */
+static bool may_have_data_cols(const struct scan_fields *f)
+{
+    return !f->in_line || text_fields_get(&f->line, "Data Cols").len != 0;
+}
+
 static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
 {
-    const struct plan_node *scan = input_of(n);
-    if (!scan || node_role(scan) != CAT_SCAN)
+    const struct plan_node *scan = input_of(c, n);
+    if (!scan || role_of(c, scan) != CAT_SCAN)
         return;
     const struct scan_fields *sf = scan_fields_of(c, scan);
     struct slice pushed = scan_list(sf, sf->pushed);
@@ -1334,7 +1391,11 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
             "", part_cols);
 
     long all = table.len ? table_index_get(tables, table) : -1;
-    if (all < 0 && holds(plan_node_text(n), "HiveTableRelation", 17))
+    /* A Hive relation's column count is read only where it can be the scan's: SP022 wants
+     * two columns or more, all read, and hive_relation_columns is -1 without a "Data Cols"
+     * field (the search went through a simple-mode scan's whole line each time). */
+    if (all < 0 && out >= 2 && may_have_data_cols(f) &&
+        holds(plan_node_text(n), "HiveTableRelation", 17))
         all = hive_relation_columns(n);
     /* Information only: the query asked for every column (Spark prunes unused ones), which
      * is what a SELECT * is for; nothing here says the result needs fewer. */
@@ -1627,43 +1688,62 @@ void analyze_set_marks_avx2(bool on)
     marks_avx2 = on;
 }
 
+/* The starts of the 64 at q where a mark's first two bytes are ("St", " m", "Tr"): bit k
+ * for q[k].  Reads q[0 .. 64]. */
+__attribute__((target("avx2"))) static inline uint64_t mark_pairs64(const char *q)
+{
+    const __m256i upper_s = _mm256_set1_epi8('S'), lower_t = _mm256_set1_epi8('t');
+    const __m256i space = _mm256_set1_epi8(' '), lower_m = _mm256_set1_epi8('m');
+    const __m256i upper_t = _mm256_set1_epi8('T'), lower_r = _mm256_set1_epi8('r');
+    __m256i a0 = _mm256_loadu_si256((const __m256i *)q);
+    __m256i b0 = _mm256_loadu_si256((const __m256i *)(q + 1));
+    __m256i a1 = _mm256_loadu_si256((const __m256i *)(q + 32));
+    __m256i b1 = _mm256_loadu_si256((const __m256i *)(q + 33));
+    __m256i h0 = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_and_si256(_mm256_cmpeq_epi8(a0, upper_s), _mm256_cmpeq_epi8(b0, lower_t)),
+            _mm256_and_si256(_mm256_cmpeq_epi8(a0, space), _mm256_cmpeq_epi8(b0, lower_m))),
+        _mm256_and_si256(_mm256_cmpeq_epi8(a0, upper_t), _mm256_cmpeq_epi8(b0, lower_r)));
+    __m256i h1 = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_and_si256(_mm256_cmpeq_epi8(a1, upper_s), _mm256_cmpeq_epi8(b1, lower_t)),
+            _mm256_and_si256(_mm256_cmpeq_epi8(a1, space), _mm256_cmpeq_epi8(b1, lower_m))),
+        _mm256_and_si256(_mm256_cmpeq_epi8(a1, upper_t), _mm256_cmpeq_epi8(b1, lower_r)));
+    return (uint64_t)(uint32_t)_mm256_movemask_epi8(h0) |
+           (uint64_t)(uint32_t)_mm256_movemask_epi8(h1) << 32;
+}
+
 /* find_marks's steps with AVX2 where the processor has it: 64 starts a step, the same two
- * bytes tested at each (the text pass of a million-operator plan is then a third cheaper).
- * Returns where it stopped: a multiple of 64, from where the 32-byte steps go on. */
+ * bytes tested at each (the text pass of a million-operator plan is then a third cheaper),
+ * two steps a round while 128 bytes are left (the loop's own tests were a fifth of the
+ * pass).  Returns where it stopped: a multiple of 64, from where the 32-byte steps go on. */
 __attribute__((target("avx2"))) static size_t find_marks_avx2(struct ctx *c, struct slice t,
                                                               const size_t len[MARK_COUNT],
                                                               unsigned *left,
                                                               long first[MARK_COUNT])
 {
-    _Static_assert(TEXT_CHUNK % 64 == 0, "the cancel flag is looked at on a step");
-    const __m256i upper_s = _mm256_set1_epi8('S'), lower_t = _mm256_set1_epi8('t');
-    const __m256i space = _mm256_set1_epi8(' '), lower_m = _mm256_set1_epi8('m');
-    const __m256i upper_t = _mm256_set1_epi8('T'), lower_r = _mm256_set1_epi8('r');
+    _Static_assert(TEXT_CHUNK % 128 == 0, "the cancel flag is looked at on a round");
     size_t i = 0;
-    /* the loads reach q + 64: inside the text while a mark may still start in the step */
-    for (; *left && i + 64 + MARK_MAX_LEN <= t.len; i += 64) { /* bound: 64 bytes a step */
+    unsigned l = *left; /* in a register: marks_at is the only writer */
+    /* the loads reach q + 128: inside the text while a mark may still start in the round */
+    for (; l && i + 128 + MARK_MAX_LEN <= t.len; i += 128) { /* bound: 128 bytes a round */
         if (i % TEXT_CHUNK == 0 && stopped(c))
             break;
-        const char *q = t.ptr + i;
-        __m256i a0 = _mm256_loadu_si256((const __m256i *)q);
-        __m256i b0 = _mm256_loadu_si256((const __m256i *)(q + 1));
-        __m256i a1 = _mm256_loadu_si256((const __m256i *)(q + 32));
-        __m256i b1 = _mm256_loadu_si256((const __m256i *)(q + 33));
-        __m256i h0 = _mm256_or_si256(
-            _mm256_or_si256(
-                _mm256_and_si256(_mm256_cmpeq_epi8(a0, upper_s), _mm256_cmpeq_epi8(b0, lower_t)),
-                _mm256_and_si256(_mm256_cmpeq_epi8(a0, space), _mm256_cmpeq_epi8(b0, lower_m))),
-            _mm256_and_si256(_mm256_cmpeq_epi8(a0, upper_t), _mm256_cmpeq_epi8(b0, lower_r)));
-        __m256i h1 = _mm256_or_si256(
-            _mm256_or_si256(
-                _mm256_and_si256(_mm256_cmpeq_epi8(a1, upper_s), _mm256_cmpeq_epi8(b1, lower_t)),
-                _mm256_and_si256(_mm256_cmpeq_epi8(a1, space), _mm256_cmpeq_epi8(b1, lower_m))),
-            _mm256_and_si256(_mm256_cmpeq_epi8(a1, upper_t), _mm256_cmpeq_epi8(b1, lower_r)));
-        uint64_t m = (uint64_t)(uint32_t)_mm256_movemask_epi8(h0) |
-                     (uint64_t)(uint32_t)_mm256_movemask_epi8(h1) << 32;
-        if (m)
-            marks_at(t, i, m, len, left, first);
+        uint64_t m0 = mark_pairs64(t.ptr + i), m1 = mark_pairs64(t.ptr + i + 64);
+        if (m0 | m1) {
+            marks_at(t, i, m0, len, &l, first); /* the first 64 starts first */
+            marks_at(t, i + 64, m1, len, &l, first);
+        }
     }
+    /* the loads reach q + 64: inside the text while a mark may still start in the step */
+    for (; l && i + 64 + MARK_MAX_LEN <= t.len; i += 64) { /* bound: 64 bytes a step */
+        if (i % TEXT_CHUNK == 0 && stopped(c))
+            break;
+        uint64_t m = mark_pairs64(t.ptr + i);
+        if (m)
+            marks_at(t, i, m, len, &l, first);
+    }
+    *left = l;
     return i;
 }
 #else
@@ -1825,7 +1905,7 @@ static void rule_nodes(struct ctx *c, const struct plan_section *s, uint32_t fro
             continue;
         }
         size_t shuffles = k->sum.shuffles, broadcasts = k->sum.broadcasts;
-        const struct catalog_entry *e = op_counter_node(k, n); /* node_entry(n) */
+        const struct catalog_entry *e = op_counter_node_facts(k, n, facts_of(c, n)); /* node_entry(n) */
         if (node_is_label(n) || !e)
             continue;
         switch (e->role) {
@@ -1888,7 +1968,14 @@ static void collect_tables(struct ctx *c, const struct document *doc, size_t fro
         if ((text.len && (text.ptr < lo || text.ptr + text.len > hi)) ||
             (details.len && (details.ptr < lo || details.ptr + details.len > hi)))
             inside = false;
-        enum catalog_role r = node_role(n);
+        /* the node's facts, kept for the rules and the count (node_role: a label's none) */
+        uint32_t f = n->flags & NODE_LABEL ? 0 : op_node_facts(n);
+        size_t ix = (size_t)(n - c->nodes); /* plan_node_index(n) */
+        if (f && ix < c->n_facts)
+            c->facts[ix] = f;
+        const struct catalog_entry *e = f ? op_facts_entry(f) : n->flags & NODE_LABEL ? NULL
+                                                                                       : node_entry(n);
+        enum catalog_role r = e ? e->role : CAT_OTHER;
         *scan_like += r == CAT_SCAN || r == CAT_CACHE;
         if (r == CAT_JOIN && !is_executed_kind(n->section->kind)) {
             struct plan_stats st;
@@ -2158,6 +2245,12 @@ static void prepare_document(struct ctx *c, const struct document *doc, struct t
 {
     size_t len = doc->src.text ? doc->src.text_len : 0;
     bool two = doc->n_all_nodes >= parallel_min && len >= 16 * MARK_MAX_LEN;
+    /* the nodes' facts (struct ctx): without memory for them, each is looked up as asked */
+    c->n_facts = 0;
+    c->facts = doc->n_nodes_made ? calloc(doc->n_nodes_made, sizeof *c->facts) : NULL;
+    if (c->facts)
+        c->n_facts = doc->n_nodes_made;
+    c->nodes = (const struct plan_node *)(const void *)doc->nodes.base;
     size_t mid = two ? len / 2 : len, half = two ? doc->n_all_nodes / 2 : doc->n_all_nodes;
     struct second w;
     if (two) {
@@ -2295,6 +2388,7 @@ static enum sp_status analyze_run(const struct document *doc, const atomic_int *
     free(c.walk);
     free(c.logical_joins);
     free(c.join_ids);
+    free(c.facts);
     a->findings = c.findings;
     a->n_findings = c.n_findings;
     a->summary.n_findings_dropped = c.dropped;

@@ -325,11 +325,17 @@ unsigned node_detail_fields(const struct plan_node *n, size_t k, const char *con
                             struct slice out[])
 {
     size_t klen[NODE_DETAIL_FIELDS_MAX];
-    unsigned found = 0, all = k >= 32 ? ~0u : (1u << k) - 1;
-    for (size_t j = 0; j < k; j++) {
+    for (size_t j = 0; j < k; j++)
         klen[j] = strlen(keys[j]);
+    return node_detail_fields_n(n, k, keys, klen, out);
+}
+
+unsigned node_detail_fields_n(const struct plan_node *n, size_t k, const char *const keys[],
+                              const size_t klen[], struct slice out[])
+{
+    unsigned found = 0, all = k >= 32 ? ~0u : (1u << k) - 1;
+    for (size_t j = 0; j < k; j++)
         out[j] = slice_make(NULL, 0);
-    }
     if (!n->n_details)
         return 0;
     struct plan_details it;
@@ -383,7 +389,7 @@ void text_fields_init(struct text_fields *tf, struct slice text)
     }
 }
 
-struct slice text_fields_get(const struct text_fields *tf, const char *key)
+struct slice text_fields_get_n(const struct text_fields *tf, const char *key, size_t klen)
 {
     if (tf->n == TEXT_FIELDS_MANY)
         return field_in_text(tf->text, key);
@@ -391,7 +397,6 @@ struct slice text_fields_get(const struct text_fields *tf, const char *key)
      * right after it; the ": " places are in order, so the first that has the key before it
      * is that one. */
     struct slice t = tf->text;
-    size_t klen = strlen(key);
     if (!klen)
         return field_in_text(t, key);
     for (uint32_t k = 0; k < tf->n; k++) { /* bound: the places found */
@@ -621,11 +626,14 @@ long node_schema_field_count(struct slice schema)
 /* ---- exchanges ----------------------------------------------------------------------------- */
 
 /* Does hay hold needle (lower case) at offset at, in any case? */
-static inline bool has_nocase_at(struct slice hay, size_t at, const char *needle)
+static inline bool has_nocase_at_n(struct slice hay, size_t at, const char *needle, size_t n)
 {
-    size_t n = strlen(needle);
     if (at > hay.len || hay.len - at < n)
         return false;
+    /* The bytes as they are first, eight at a time ("hashpartitioning(" is printed in lower
+     * case): a byte loop with its tolower test cost about 8 instructions a byte. */
+    if (namekey_same(hay.ptr + at, needle, n))
+        return true;
     /* A byte that is the needle's (lower case) byte is its own tolower in any locale: the
      * call is made only for the others (the capitals of "RoundRobinPartitioning"). */
     for (size_t k = 0; k < n; k++) /* bounded by the needle */
@@ -634,24 +642,27 @@ static inline bool has_nocase_at(struct slice hay, size_t at, const char *needle
     return true;
 }
 
+/* word and tail with their lengths (no strlen a look) */
+#define KIND_WORDS(w, t) w, t, sizeof w - 1, sizeof t - 1
 static const struct {
     const char *word, *tail;
+    size_t word_len, tail_len;
     enum partitioning_kind kind;
 } partitioning_kinds[] = {
-    {"hash", "ing(", PART_HASH},        {"range", "ing(", PART_RANGE},
-    {"roundrobin", "ing(", PART_ROUND_ROBIN}, {"single", "", PART_SINGLE},
-    {"unknown", "ing(", PART_OTHER},    {"keygrouped", "ing(", PART_OTHER},
+    {KIND_WORDS("hash", "ing("), PART_HASH},        {KIND_WORDS("range", "ing("), PART_RANGE},
+    {KIND_WORDS("roundrobin", "ing("), PART_ROUND_ROBIN}, {KIND_WORDS("single", ""), PART_SINGLE},
+    {KIND_WORDS("unknown", "ing("), PART_OTHER},    {KIND_WORDS("keygrouped", "ing("), PART_OTHER},
 };
 
 /* Is "partition" at t.ptr[h] (any case) a partitioning's name?  Which one in *best_i. */
 static bool partitioning_name_at(struct slice t, size_t h, size_t *best_i)
 {
-    if (!has_nocase_at(t, h, "partition"))
+    if (!has_nocase_at_n(t, h, "partition", 9))
         return false;
     for (size_t i = 0; i < sizeof partitioning_kinds / sizeof partitioning_kinds[0]; i++) {
-        size_t w = strlen(partitioning_kinds[i].word);
-        if (h >= w && has_nocase_at(t, h - w, partitioning_kinds[i].word) &&
-            has_nocase_at(t, h + 9, partitioning_kinds[i].tail)) {
+        size_t w = partitioning_kinds[i].word_len;
+        if (h >= w && has_nocase_at_n(t, h - w, partitioning_kinds[i].word, w) &&
+            has_nocase_at_n(t, h + 9, partitioning_kinds[i].tail, partitioning_kinds[i].tail_len)) {
             *best_i = i;
             return true;
         }
@@ -694,10 +705,10 @@ static struct slice partitioning_in(struct slice t, enum partitioning_kind *kind
         if ((t.ptr[h] | 0x20) == 'p' && partitioning_name_at(t, h, &best_i))
             best = (long)h;
     size_t best_len = best < 0 ? 0
-                               : strlen(partitioning_kinds[best_i].word) + 9 +
-                                     strlen(partitioning_kinds[best_i].tail);
+                               : partitioning_kinds[best_i].word_len + 9 +
+                                     partitioning_kinds[best_i].tail_len;
     if (best >= 0)
-        best = best - (long)strlen(partitioning_kinds[best_i].word);
+        best = best - (long)partitioning_kinds[best_i].word_len;
     if (best < 0)
         return slice_make(NULL, 0);
     /* Include a prefix glued to the name ("gpu", "Coalesced"). */
@@ -772,20 +783,30 @@ struct slice partitioning_keys(struct slice p)
 
 struct slice node_shuffle_origin(const struct plan_node *n)
 {
-    static const char *const origins[] = {
-        "ENSURE_REQUIREMENTS",         "REPARTITION_BY_COL",          "REPARTITION_BY_NUM",
-        "REPARTITION_WITH_NUM",        "REBALANCE_PARTITIONS_BY_NONE", "REBALANCE_PARTITIONS_BY_COL",
-        "REQUIRED_BY_STATEFUL_OPERATOR", "EXECUTOR_BROADCAST", "REPARTITION",
+#define ORIGIN(o) {o, sizeof o - 1}
+    static const struct {
+        const char *word;
+        size_t len;
+    } origins[] = {
+        ORIGIN("ENSURE_REQUIREMENTS"),          ORIGIN("REPARTITION_BY_COL"),
+        ORIGIN("REPARTITION_BY_NUM"),           ORIGIN("REPARTITION_WITH_NUM"),
+        ORIGIN("REBALANCE_PARTITIONS_BY_NONE"), ORIGIN("REBALANCE_PARTITIONS_BY_COL"),
+        ORIGIN("REQUIRED_BY_STATEFUL_OPERATOR"), ORIGIN("EXECUTOR_BROADCAST"),
+        ORIGIN("REPARTITION"),
     };
+#undef ORIGIN
+    /* the text and the block read once, each origin's length known (a count asks every
+     * exchange) */
+    struct slice text = plan_node_text(n), details = plan_node_details_text(n);
     for (size_t i = 0; i < sizeof origins / sizeof origins[0]; i++) {
-        long at = slice_find_in(plan_node_text(n), origins[i], 0);
-        struct slice t = plan_node_text(n);
-        if (at < 0 && plan_node_details_text(n).len) {
-            t = plan_node_details_text(n);
-            at = slice_find_in(t, origins[i], 0);
+        long at = slice_find_n(text, origins[i].word, origins[i].len, 0);
+        struct slice t = text;
+        if (at < 0 && details.len) {
+            t = details;
+            at = slice_find_n(t, origins[i].word, origins[i].len, 0);
         }
         if (at >= 0)
-            return slice_make(t.ptr + at, strlen(origins[i]));
+            return slice_make(t.ptr + at, origins[i].len);
     }
     return slice_make(NULL, 0);
 }

@@ -327,12 +327,39 @@ void op_summary_start(struct op_summary_run *run, const struct plan_section *s, 
 #define WORD_CACHE_KEY 80
 #define CLASS_BY_NODE 0xFF
 
+/* The facts' bits: the entry's index in catalog_entries + 1 (0: none), the class, the word's
+ * "WholeStageCodegen" start, and a bit that says the rest is set (a fact of 0 is none). */
+#define FACT_ENTRY OP_FACT_ENTRY
+#define FACT_CLASS_SHIFT 16
+#define FACT_WSC (1u << 24)
+#define FACT_SET (1u << 31)
+_Static_assert(OP_LABEL < 256, "a class fits its 8 bits");
+
+/* The facts of a node of class cls, entry e and word w; 0 when the entry is not one of the
+ * table's (the caller asks the node again). */
+static uint32_t facts_make(enum op_class cls, const struct catalog_entry *e, struct slice w)
+{
+    size_t ix = 0;
+    if (e) {
+        if (e < catalog_entries || e >= catalog_entries + catalog_n_entries ||
+            catalog_n_entries >= FACT_ENTRY)
+            return 0;
+        ix = (size_t)(e - catalog_entries) + 1;
+    }
+    return FACT_SET | (slice_starts_with(w, "WholeStageCodegen") ? FACT_WSC : 0) |
+           (uint32_t)cls << FACT_CLASS_SHIFT | (uint32_t)ix;
+}
+
 static _Thread_local struct word_slot {
     char key[WORD_CACHE_KEY];
     uint8_t len;        /* 0: empty */
     uint8_t off, wlen;  /* the word: key[off .. off + wlen) */
     uint8_t cls;        /* enum op_class, CLASS_BY_NODE */
     const struct catalog_entry *entry; /* catalog_lookup_slice(key) */
+    /* op_node_facts of every node with this key that is not a label: the key's entry, the
+     * word's class; 0 when they depend on the node (no entry for the key: the text's is
+     * asked; a class read off the node) */
+    uint32_t facts;
 } word_cache[WORD_CACHE_SLOTS];
 
 /* class_of_word when it depends on the word only, else CLASS_BY_NODE. */
@@ -342,6 +369,31 @@ static unsigned class_of_word_only(struct slice w)
     if (!(p & T_QUERYSTAGE) && (p & (T_REUSED | T_EXCHANGE)) == (T_REUSED | T_EXCHANGE))
         return CLASS_BY_NODE;
     return (unsigned)class_of_word(NULL, w);
+}
+
+/* The slot of key k (the name of n, or its text when it has none; 1 to WORD_CACHE_KEY
+ * bytes), filled from n when k is not there. */
+static const struct word_slot *word_slot_of(const struct plan_node *n, struct slice k)
+{
+    uint32_t h = namekey_hash(k) % WORD_CACHE_SLOTS;
+    struct word_slot *slot = &word_cache[h], *other = &word_cache[(h + 1) % WORD_CACHE_SLOTS];
+    if (slot->len == k.len && namekey_same(slot->key, k.ptr, k.len))
+        return slot;
+    if (other->len == k.len && namekey_same(other->key, k.ptr, k.len))
+        return other;
+    if (slot->len)
+        slot = other;
+    struct slice w = op_word(n);
+    memcpy(slot->key, k.ptr, k.len);
+    slot->len = (uint8_t)k.len;
+    slot->off = (uint8_t)(w.ptr - k.ptr);
+    slot->wlen = (uint8_t)w.len;
+    slot->cls = (uint8_t)class_of_word_only(w);
+    slot->entry = catalog_lookup_slice(k);
+    slot->facts = slot->entry && slot->cls != CLASS_BY_NODE
+                      ? facts_make((enum op_class)slot->cls, slot->entry, w)
+                      : 0;
+    return slot;
 }
 
 /* op_word(n), class_of_word(n, that word) and *entry = node_entry(n), n not a label by its
@@ -356,23 +408,7 @@ static enum op_class word_and_class(const struct plan_node *n, struct slice *wor
         *entry = node_entry(n);
         return class_of_word(n, *word);
     }
-    uint32_t h = namekey_hash(k) % WORD_CACHE_SLOTS;
-    struct word_slot *slot = &word_cache[h], *other = &word_cache[(h + 1) % WORD_CACHE_SLOTS];
-    if (!(slot->len == k.len && namekey_same(slot->key, k.ptr, k.len))) {
-        if (other->len == k.len && namekey_same(other->key, k.ptr, k.len))
-            slot = other;
-        else {
-            if (slot->len)
-                slot = other;
-            struct slice w = op_word(n);
-            memcpy(slot->key, k.ptr, k.len);
-            slot->len = (uint8_t)k.len;
-            slot->off = (uint8_t)(w.ptr - k.ptr);
-            slot->wlen = (uint8_t)w.len;
-            slot->cls = (uint8_t)class_of_word_only(w);
-            slot->entry = catalog_lookup_slice(k);
-        }
-    }
+    const struct word_slot *slot = word_slot_of(n, k);
     /* node_entry: none for a label (by its text too), the key's entry, else (a name the
      * catalogue does not know) the text's */
     if (node_is_label(n))
@@ -383,6 +419,22 @@ static enum op_class word_and_class(const struct plan_node *n, struct slice *wor
         *entry = catalog_lookup_slice(plan_node_text(n));
     *word = slice_make(k.ptr + slot->off, slot->wlen);
     return slot->cls == CLASS_BY_NODE ? class_of_word(n, *word) : (enum op_class)slot->cls;
+}
+
+/* count_node's end, once the node's class and entry are known: start, the node starts a
+ * stage (its parent is in another); wsc, its word starts with "WholeStageCodegen". */
+static void count_known(struct op_summary *sum, const struct plan_node *n, bool start, bool wsc,
+                        enum op_class cls, const struct catalog_entry *e, int32_t *start_id,
+                        uint32_t *unnumbered, bool by_name)
+{
+    *start_id = -1;
+    if (start && n->stage > 0)
+        *start_id = n->stage;
+    else if (start && n->stage == 0)
+        ++*unnumbered;
+    else if (n->stage < 0 && wsc)
+        ++*unnumbered;
+    summary_add(sum, n, cls, e, by_name);
 }
 
 /* One node of a summary: its counts into sum, and the stage it starts (its id, 0 for Spark 2's
@@ -404,14 +456,8 @@ static const struct catalog_entry *count_node(struct op_summary *sum, const stru
         cls = word_and_class(n, &w, &e);
     else if (n->stage < 0)
         w = op_word(n);
-    *start_id = -1;
-    if (start && n->stage > 0)
-        *start_id = n->stage;
-    else if (start && n->stage == 0)
-        ++*unnumbered;
-    else if (n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"))
-        ++*unnumbered;
-    summary_add(sum, n, cls, e, by_name);
+    count_known(sum, n, start, n->stage < 0 && slice_starts_with(w, "WholeStageCodegen"), cls,
+                e, start_id, unnumbered, by_name);
     return e;
 }
 
@@ -482,12 +528,11 @@ enum sp_status op_summary_compute_cancellable(struct op_summary *sum, const stru
  * in a list, counted by sorting as op_count_distinct does. */
 #define COUNTER_BITMAP_IDS DISTINCT_BITMAP_IDS
 
-const struct catalog_entry *op_counter_node(struct op_counter *c, const struct plan_node *n)
+/* The stage id a counted node starts, into c's bitmap (or list). */
+static void counter_start(struct op_counter *c, int32_t id)
 {
-    int32_t id;
-    const struct catalog_entry *e = count_node(&c->sum, n, false, &id, &c->unnumbered, false);
     if (id <= 0 || c->failed)
-        return e;
+        return;
     if ((uint32_t)id < COUNTER_BITMAP_IDS) {
         size_t byte = (size_t)id >> 3;
         if (byte >= c->bits_len) {
@@ -498,28 +543,68 @@ const struct catalog_entry *op_counter_node(struct op_counter *c, const struct p
             uint8_t *nb = realloc(c->bits, len);
             if (!nb) {
                 c->failed = true;
-                return e;
+                return;
             }
             memset(nb + c->bits_len, 0, len - c->bits_len);
             c->bits = nb;
             c->bits_len = len;
         }
         c->bits[byte] |= (uint8_t)(1u << (id & 7));
-        return e;
+        return;
     }
     if (c->n_big == c->cap_big) {
         size_t ncap = c->cap_big ? c->cap_big * 2 : 16;
         int32_t *nv = realloc(c->big, ncap * sizeof *nv);
         if (!nv) {
             c->failed = true;
-            return e;
+            return;
         }
         c->big = nv;
         c->cap_big = ncap;
     }
     c->big[c->n_big++] = id;
+}
+
+const struct catalog_entry *op_counter_node(struct op_counter *c, const struct plan_node *n)
+{
+    int32_t id;
+    const struct catalog_entry *e = count_node(&c->sum, n, false, &id, &c->unnumbered, false);
+    counter_start(c, id);
     return e;
 }
+
+uint32_t op_node_facts(const struct plan_node *n)
+{
+    if (n->flags & NODE_LABEL)
+        return 0;
+    /* most nodes: the facts their key's slot keeps (word_and_class's answers, as below) */
+    struct slice k = plan_node_name(n).len ? plan_node_name(n) : plan_node_text(n);
+    if (k.len && k.len <= WORD_CACHE_KEY) {
+        const struct word_slot *slot = word_slot_of(n, k);
+        if (slot->facts && !node_is_label(n))
+            return slot->facts;
+    }
+    struct slice w;
+    const struct catalog_entry *e;
+    enum op_class cls = word_and_class(n, &w, &e);
+    return facts_make(cls, e, w);
+}
+
+const struct catalog_entry *op_counter_node_facts(struct op_counter *c, const struct plan_node *n,
+                                                  uint32_t facts)
+{
+    if (!(facts & FACT_SET))
+        return op_counter_node(c, n);
+    bool start = n->stage >= 0 && (!plan_node_parent(n) || plan_node_parent(n)->stage != n->stage);
+    const struct catalog_entry *e = op_facts_entry(facts);
+    int32_t id;
+    count_known(&c->sum, n, start, facts & FACT_WSC,
+                (enum op_class)(facts >> FACT_CLASS_SHIFT & 0xFFu), e, &id, &c->unnumbered, false);
+    counter_start(c, id);
+    return e;
+}
+
+
 
 /* Adds v's counts to c and frees v's memory.  The joins by name (the explorer's header line)
  * are not merged: op_counter counts for --summary, which shows the joins by strategy. */

@@ -381,15 +381,7 @@ static const struct plan_node_block *block_of(const struct plan_node *n)
     return (const struct plan_node_block *)(const void *)doc->blocks.base + i;
 }
 
-struct slice plan_node_details_text(const struct plan_node *n)
-{
-    const struct plan_node_block *b = block_of(n);
-    if (!b || !b->off)
-        return slice_make(NULL, 0);
-    if (b->len == UINT32_MAX)
-        return n->section->plan->doc->far_blocks[b->off - 1];
-    return slice_make(n->section->text_ + (b->off - 1), b->len);
-}
+/* plan_node_details_text is inline in plan.h: block_of's test, then the block. */
 
 uint32_t plan_node_details_text_line(const struct plan_node *n)
 {

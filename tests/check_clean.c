@@ -2223,9 +2223,9 @@ START_TEST(quick_scan_in_pieces_gives_the_whole_verdict)
 END_TEST
 
 /* The cleaned text, its line numbers and notes of text (clean-up alone, every step run),
- * as one string; halves: SPARKPLAN_CLEAN_HALVES_MIN=1, the split, the wrap step's facts
- * and evidence and the tree step's search for blocks then made in two halves on two
- * threads, as for a big paste. */
+ * as one string; halves: SPARKPLAN_CLEAN_HALVES_MIN=1, the split, the indentation step,
+ * the wrap step's facts, evidence and joins and the tree step's search for blocks then made
+ * in two halves on two threads, as for a big paste. */
 static char *cleaned_in(const char *text, size_t len, bool halves)
 {
     char *copy = malloc(len + 1);
@@ -2278,6 +2278,10 @@ static const char *const HALVES_EXTRA[] = {
     "    LocalTableScan [a#1, b#2]   ",
     ":- Project [a#1]",
     "+- *(1) HashAggregate(keys=[k#33], functions=[sum(v#34)])",
+    /* Indented blocks (the indentation step's runs, cut in halves between two). */
+    "  == Physical Plan ==",
+    "    Filter (a#1 > 0)",
+    "    +- Scan parquet t[a#1]",
 };
 
 START_TEST(clean_up_in_halves_gives_the_one_thread_text)

@@ -712,49 +712,119 @@ static inline bool word_group_head(const struct wrap *wr, size_t i)
     return wr->wgh[i] == 2;
 }
 
-/* The broken lines after a group's first one fill the width better than the first ones (a
- * tree line's marker and name leave room): a continuation line a little wider than the
- * estimate, itself followed by the rest of its text, shows the client's real width.  Up to
- * 10 columns at a time, so one long unbroken line cannot pass for the width. */
-static uint32_t word_wrap_width(const struct wrap *wr, uint32_t width)
-{
-    const struct cl_line *v = wr->v;
-    const struct cl_facts *facts = wr->facts;
-    const uint32_t *widths = wr->widths;
+/* What word_wrap_width carries from line to line. */
+struct ww_state {
+    uint32_t width;
     /* in_group: line i is in a group, as the line after a group's head is when it is a
        follower (word_follower), asked only when it is read (pending: not asked yet).  The
        line after a head is mostly a tree line or a field, which continues nothing: the group
        ends there without the question. */
-    bool in_group = false, pending = false;
-    /* The cheap tests first, the follower's only when its answer is used.  A next line that
-       neither continues something nor is a field is no follower (word_follower): whether
-       line i heads a group or continues one, the group ends there, so neither is asked. */
-    for (size_t i = 0; i + 1 < wr->n; i++) {
-        enum cl_kind nk = (enum cl_kind)facts[i + 1].kind;
-        if (!continues(nk) && nk != K_FIELD) {
-            in_group = pending = false;
-            continue;
-        }
-        if (widths[i] <= width && word_group_head(wr, i)) {
-            pending = true; /* in_group = word_follower(&v[i + 1], &facts[i + 1], true) */
-            continue;
-        }
-        if (!continues(facts[i].kind)) {
-            in_group = pending = false;
-            continue;
-        }
-        if (pending) {
-            in_group = word_follower(&v[i], &facts[i], true);
-            pending = false;
-        }
-        if (!in_group || !word_follower(&v[i + 1], &facts[i + 1], true)) {
-            in_group = false;
-            continue;
-        }
-        if (widths[i] > width && widths[i] <= width + 10 && widths[i] <= WORD_WRAP_MAX_WIDTH)
-            width = widths[i];
+    bool in_group, pending;
+};
+
+/* word_wrap_width's look at line i, whose next line continues something or is a field (any
+ * other next line ends a group: the state is reset, ww_reset). */
+static inline void ww_line(const struct wrap *wr, size_t i, struct ww_state *s)
+{
+    const struct cl_line *v = wr->v;
+    const struct cl_facts *facts = wr->facts;
+    const uint32_t *widths = wr->widths;
+    if (widths[i] <= s->width && word_group_head(wr, i)) {
+        s->pending = true; /* in_group = word_follower(&v[i + 1], &facts[i + 1], true) */
+        return;
     }
-    return width;
+    if (!continues(facts[i].kind)) {
+        s->in_group = s->pending = false;
+        return;
+    }
+    if (s->pending) {
+        s->in_group = word_follower(&v[i], &facts[i], true);
+        s->pending = false;
+    }
+    if (!s->in_group || !word_follower(&v[i + 1], &facts[i + 1], true)) {
+        s->in_group = false;
+        return;
+    }
+    if (widths[i] > s->width && widths[i] <= s->width + 10 && widths[i] <= WORD_WRAP_MAX_WIDTH)
+        s->width = widths[i];
+}
+
+/* A line whose next one neither continues something nor is a field is no follower's head
+ * nor a follower followed (word_follower): whether line i heads a group or continues one,
+ * the group ends there, so neither is asked. */
+static inline bool ww_ends(const struct wrap *wr, size_t i)
+{
+    unsigned nk = wr->kinds[i + 1];
+    return !continues((enum cl_kind)nk) && nk != K_FIELD;
+}
+
+/* The lines of [from, n - 1) that word_wrap_width must look at (ww_ends false: about one in
+ * seven of the corpus paste), found on the second core, where the one-thread loop looked at
+ * every line; their word_group_head asked there too (kept in wr->wgh, the same answer as
+ * asked later: it reads lines and facts, which nothing writes before the join). */
+struct ww_half {
+    const struct wrap *wr;
+    size_t from;
+    uint32_t *at;              /* the lines, k of them */
+    size_t k;
+};
+
+static void *ww_half_main(void *arg)
+{
+    struct ww_half *h = arg;
+    const struct wrap *wr = h->wr;
+    size_t k = 0;
+    for (size_t i = h->from; i + 1 < wr->n; i++)
+        if (!ww_ends(wr, i)) {
+            h->at[k++] = (uint32_t)i;
+            (void)word_group_head(wr, i);
+        }
+    h->k = k;
+    return NULL;
+}
+
+/* The broken lines after a group's first one fill the width better than the first ones (a
+ * tree line's marker and name leave room): a continuation line a little wider than the
+ * estimate, itself followed by the rest of its text, shows the client's real width.  Up to
+ * 10 columns at a time, so one long unbroken line cannot pass for the width.  The cheap
+ * tests first, the follower's only when its answer is used.  For a big input the lines of
+ * the second half that are looked at at all are found on the second core meanwhile
+ * (ww_half): the width carries from line to line and decides which lines head a group, so
+ * the second half is gone through here, but only at those lines (a line skipped between
+ * two ends the group, as ww_ends does). */
+static uint32_t word_wrap_width(const struct wrap *wr, uint32_t width)
+{
+    struct ww_state s = {width, false, false};
+    struct ww_half hi = {wr, wr->n, NULL, 0};
+    pthread_t th;
+    bool two = false;
+    if (wrap_halves(wr) && wr->wgh && wr->n < UINT32_MAX) {
+        hi.from = wr->n / 2;
+        hi.at = malloc((wr->n - hi.from) * sizeof *hi.at);
+        two = hi.at && thread_start_quiet(&th, ww_half_main, &hi);
+        if (!two)
+            hi.from = wr->n;
+    }
+    for (size_t i = 0; i + 1 < wr->n && i < hi.from; i++) {
+        if (ww_ends(wr, i)) {
+            s.in_group = s.pending = false;
+            continue;
+        }
+        ww_line(wr, i, &s);
+    }
+    if (two) {
+        pthread_join(th, NULL);
+        size_t next = hi.from; /* the line after the last one looked at */
+        for (size_t k = 0; k < hi.k; k++) {
+            size_t i = hi.at[k];
+            if (i != next)
+                s.in_group = s.pending = false;
+            ww_line(wr, i, &s);
+            next = i + 1;
+        }
+    }
+    free(hi.at);
+    return s.width;
 }
 
 /* Formatted mode: a details header "(N) Name" after a blank line.  Only there does a "(N)"

@@ -284,6 +284,31 @@ START_TEST(a_line_that_leaves_a_clean_stretch_is_decoded)
 }
 END_TEST
 
+/* The first pass finds the end of a stretch's lines by steps that double and then halve
+   (cl_input_lacks_skip_ordered): every number of short lines before the line that leaves
+   the stretch (1 to 300: the steps end at each place of the doubling and the halving) has
+   that line decoded, and the lines after it too. */
+START_TEST(the_end_of_a_long_clean_stretch_is_found)
+{
+    for (int k = 1; k <= 300; k++) {
+        struct sb o = {0};
+        sb_str(&o, "");
+        for (int m = 0; m < k; m++)
+            sb_str(&o, m % 3 ? "ab\n" : "x\n");
+        sb_str(&o, "\n");
+        for (int m = 0; m < k; m++)
+            sb_str(&o, "line\n");
+        sb_str(&o, "{\"plan\": \"== Physical Plan ==\\n*(1) Project [a#1]\\n"
+                   "+- *(1) Range (0, 10, step=1, splits=2)\\n\"}\n");
+        char *out = cleaned(o.p);
+        ck_assert_msg(strstr(out, "\n+- *(1) Range (0, 10, step=1, splits=2)\n") != NULL,
+                      "not decoded after %d lines", k);
+        free(out);
+        free(o.p);
+    }
+}
+END_TEST
+
 START_TEST(show_table_is_unwrapped)
 {
     /* show(truncate=False): the padding and the closing bar end up on the last line. */
@@ -2223,9 +2248,9 @@ START_TEST(quick_scan_in_pieces_gives_the_whole_verdict)
 END_TEST
 
 /* The cleaned text, its line numbers and notes of text (clean-up alone, every step run),
- * as one string; halves: SPARKPLAN_CLEAN_HALVES_MIN=1, the split, the wrap step's facts
- * and evidence and the tree step's search for blocks then made in two halves on two
- * threads, as for a big paste. */
+ * as one string; halves: SPARKPLAN_CLEAN_HALVES_MIN=1, the split, the indentation step,
+ * the wrap step's facts, evidence and joins and the tree step's search for blocks then made
+ * in two halves on two threads, as for a big paste. */
 static char *cleaned_in(const char *text, size_t len, bool halves)
 {
     char *copy = malloc(len + 1);
@@ -2278,6 +2303,10 @@ static const char *const HALVES_EXTRA[] = {
     "    LocalTableScan [a#1, b#2]   ",
     ":- Project [a#1]",
     "+- *(1) HashAggregate(keys=[k#33], functions=[sum(v#34)])",
+    /* Indented blocks (the indentation step's runs, cut in halves between two). */
+    "  == Physical Plan ==",
+    "    Filter (a#1 > 0)",
+    "    +- Scan parquet t[a#1]",
 };
 
 START_TEST(clean_up_in_halves_gives_the_one_thread_text)
@@ -2798,6 +2827,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, an_empty_line_behind_the_text_keeps_it_in_place);
     tcase_add_test(tc, show_table_is_unwrapped);
     tcase_add_test(tc, a_line_that_leaves_a_clean_stretch_is_decoded);
+    tcase_add_test(tc, the_end_of_a_long_clean_stretch_is_found);
     tcase_add_test(tc, decoded_lines_are_marked_again);
     tcase_add_test(tc, row_repr_is_decoded);
     tcase_add_test(tc, json_string_and_notebook_output_are_decoded);

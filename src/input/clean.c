@@ -956,10 +956,14 @@ static bool indented_blank(const struct cl_line *l, uint32_t ind)
     return ind == l->len || (l->p[ind] == '\t' && cl_blank(l));
 }
 
-static void step_indent(struct cleaner *c)
+/* The runs that start in lines [from, to), each decided and cut; *changed when one was.
+ * Reads lines up to the first unindented nonblank line at or after `to` (a run ends there;
+ * with `to` such a line, as indent_cut finds, it is read and not written, and the lines
+ * past it are neither), and the line before `from` (a run's fence). */
+static void indent_range(struct cleaner *c, size_t from, size_t to, bool *changed)
 {
-    size_t i = 0, n = c->lines.n;
-    while (i < n) {
+    size_t i = from, n = c->lines.n;
+    while (i < to) {
         struct cl_line *l = &c->lines.v[i];
         uint32_t ind0 = line_indent(l);
         if (ind0 == 0 || indented_blank(l, ind0)) {
@@ -1005,10 +1009,61 @@ static void step_indent(struct cleaner *c)
                 x->p += cut;
                 x->len -= cut;
             }
-            c->changed |= CL_INDENT;
+            *changed = true;
         }
         i = last + 1;
     }
+}
+
+/* The lines of the second half of the indentation step (indent_range) on another core. */
+struct indent_half {
+    struct cleaner *c;
+    size_t from;
+    bool changed;
+};
+
+static void *indent_half_main(void *arg)
+{
+    struct indent_half *h = arg;
+    indent_range(h->c, h->from, h->c->lines.n, &h->changed);
+    return NULL;
+}
+
+/* Where a big input's lines are cut for the indentation step in halves: at a line that is
+ * neither blank nor indented (its first byte no space or tab) near the middle.  Every run
+ * ends before such a line and none starts on it, so each run lies in one half, and the
+ * first half only reads it (the end of a run, the blank lines' look ahead stop there).
+ * 0: none within a quarter of the lines past the middle (one pass). */
+static size_t indent_cut(const struct cleaner *c)
+{
+    size_t n = c->lines.n;
+    if (n < 4 || !cl_halves(c, n >= ((size_t)1 << 18)))
+        return 0;
+    size_t lim = n / 2 + n / 4 + 1;
+    /* Bound: a quarter of the lines at most. */
+    for (size_t k = n / 2; k < lim && k < n; k++) {
+        const struct cl_line *l = &c->lines.v[k];
+        if (l->len && l->p[0] != ' ' && l->p[0] != '\t')
+            return k;
+    }
+    return 0;
+}
+
+/* A big input's runs are decided in two halves, the second on the second core (15 M
+ * instructions of the corpus paste's 27 MB on one). */
+static void step_indent(struct cleaner *c)
+{
+    bool changed = false;
+    struct indent_half hi = {c, indent_cut(c), false};
+    pthread_t th;
+    bool two = hi.from && thread_start_quiet(&th, indent_half_main, &hi);
+    indent_range(c, 0, two ? hi.from : c->lines.n, &changed);
+    if (two) {
+        pthread_join(th, NULL);
+        changed = changed || hi.changed;
+    }
+    if (changed)
+        c->changed |= CL_INDENT;
 }
 
 /* ---- numberedTreeString ---------------------------------------------------------------- */
@@ -1094,28 +1149,92 @@ static bool fits_in_place(const struct cleaner *c, size_t *total)
 }
 
 /* A nonempty line of a run (lines that follow each other, from where the run starts, a
- * '\n' between each two) written at text offset o would be written over before it is read
- * (fits_in_place's test): the run's lines lie in the input as the text will, so one test of
- * where the run starts answers for all of them.  A run that starts before the input and goes
- * on into it is tested line by line. */
-static bool run_overtaken(const struct cleaner *c, size_t i, size_t j, size_t run, size_t o)
+ * '\n' between each two) written at text offset o0 + o would be written over before it is
+ * read (fits_in_place's test): the least o0 for which it would, SIZE_MAX for none.  The
+ * run's lines lie in the input as the text will, so one test of where the run starts
+ * answers for all of them.  A run that starts before the input and goes on into it is
+ * tested line by line.  o0: the offset of the first line of a range of them, known only
+ * once the lines before it are measured (emit_runs_find in halves); 0 for the first. */
+static size_t run_overtaken_at(const struct cleaner *c, size_t i, size_t j, size_t run,
+                               size_t o)
 {
     uintptr_t b = (uintptr_t)c->src->bytes, e = b + c->src->len;
     uintptr_t from = (uintptr_t)c->lines.v[i].p;
     if (run <= j - i - 1)
-        return false; /* every line of the run is empty */
+        return SIZE_MAX; /* every line of the run is empty */
+    /* from - b < o0 + o */
     if (from >= b && from < e)
-        return from - b < o;
+        return from - b < o ? 0 : from - b - o + 1;
     if (from >= b || from + run < b)
-        return false;
+        return SIZE_MAX;
+    size_t least = SIZE_MAX;
     /* Bound: the lines of this run, once. */
     for (size_t k = i; k < j; k++) {
         const struct cl_line *l = &c->lines.v[k];
         uintptr_t p = (uintptr_t)l->p;
-        if (l->len && p >= b && p < e && p - b < o + (size_t)(p - from))
-            return true;
+        size_t rhs = o + (size_t)(p - from); /* p - b < o0 + rhs */
+        if (l->len && p >= b && p < e) {
+            size_t t = p - b < rhs ? 0 : p - b - rhs + 1;
+            if (t < least)
+                least = t;
+        }
     }
-    return false;
+    return least;
+}
+
+/* The runs of lines [from, to) (none goes on past to - 1): their map entries, where each
+ * starts (a bit of starts), the bytes of text they make and the least offset of line from in
+ * the text at which one would be overtaken (run_overtaken_at), for emit; the second half of
+ * a big input's lines on the second core. */
+struct emit_runs {
+    const struct cleaner *c;
+    uint32_t *map;
+    uint64_t *starts;          /* bit i - base for line i */
+    size_t base;
+    size_t from, to;
+    size_t o;                  /* the text's bytes: each line and a '\n' */
+    size_t least;              /* SIZE_MAX: none overtaken at any offset */
+};
+
+static void emit_runs_find(struct emit_runs *r)
+{
+    const struct cl_line *v = r->c->lines.v;
+    uint32_t *map = r->map;
+    size_t o = 0, least = SIZE_MAX;
+    const bool test = !r->c->text; /* the tree step's text is written already */
+    /* One pass over the lines: their map, the runs of lines that follow each other where
+       they are, a '\n' between each two (most of a paste's lines were not touched: a run is
+       moved at once, where a move a line was a fifth of this), the text's size, and whether
+       a run would be written over before it is read (fits_in_place, which was a pass of its
+       own).  Writing comes after: a run is found the same way before or after the runs
+       before it are written (they are written behind where it starts). */
+    for (size_t i = r->from; i < r->to;) {
+        const char *from = v[i].p;
+        size_t run = v[i].len, j = i + 1;
+        map[i + 1] = v[i].orig;
+        /* Bound: j only moves forward; the outer loop resumes at j. */
+        while (j < r->to && v[j].p == from + run + 1 && from[run] == '\n') {
+            map[j + 1] = v[j].orig;
+            run += 1 + (size_t)v[j].len;
+            j++;
+        }
+        r->starts[(i - r->base) >> 6] |= 1ull << ((i - r->base) & 63);
+        if (test && least) {
+            size_t t = run_overtaken_at(r->c, i, j, run, o);
+            if (t < least)
+                least = t;
+        }
+        o += run + 1;
+        i = j;
+    }
+    r->o = o;
+    r->least = least;
+}
+
+static void *emit_runs_main(void *arg)
+{
+    emit_runs_find(arg);
+    return NULL;
 }
 
 /* The first line at or after i that starts a run (a bit of starts), or n. */
@@ -1148,30 +1267,35 @@ static bool emit(struct cleaner *c)
         return false;
     }
     const struct cl_line *v = c->lines.v;
-    /* One pass over the lines: their map, the runs of lines that follow each other where
-       they are, a '\n' between each two (most of a paste's lines were not touched: a run is
-       moved at once, where a move a line was a fifth of this), the text's size, and whether
-       a run would be written over before it is read (fits_in_place, which was a pass of its
-       own).  Writing comes after: a run is found the same way before or after the runs
-       before it are written (they are written behind where it starts). */
-    size_t o = 0;
-    bool overtaken = false;
-    for (size_t i = 0; i < n;) {
-        const char *from = v[i].p;
-        size_t run = v[i].len, j = i + 1;
-        map[i + 1] = v[i].orig;
-        /* Bound: j only moves forward; the outer loop resumes at j. */
-        while (j < n && v[j].p == from + run + 1 && from[run] == '\n') {
-            map[j + 1] = v[j].orig;
-            run += 1 + (size_t)v[j].len;
-            j++;
-        }
-        starts[i >> 6] |= 1ull << (i & 63);
-        if (!c->text && !overtaken && run_overtaken(c, i, j, run, o))
-            overtaken = true;
-        o += run + 1;
-        i = j;
+    /* The runs found in two halves for a big input, the second on the second core: a run
+       that goes on over the cut is two (two moves of the same bytes), and the second
+       half's runs are overtaken at its least offset (run_overtaken_at) or past it. */
+    struct emit_runs lo = {c, map, starts, 0, 0, n, 0, SIZE_MAX}, hi = lo;
+    uint64_t *hi_starts = NULL;
+    pthread_t th;
+    bool two = false;
+    if (n >= 4 && cl_halves(c, n >= ((size_t)1 << 18))) {
+        hi.from = hi.base = n / 2;
+        hi.starts = hi_starts = calloc(((n - hi.base) >> 6) + 1, sizeof *hi_starts);
+        two = hi_starts && thread_start_quiet(&th, emit_runs_main, &hi);
+        if (two)
+            lo.to = hi.from;
     }
+    emit_runs_find(&lo);
+    size_t o = lo.o;
+    bool overtaken = lo.least == 0;
+    if (two) {
+        pthread_join(th, NULL);
+        overtaken = overtaken || hi.least <= lo.o;
+        o += hi.o;
+        /* The second half's starts into starts.  Bound: its words, and a round a run. */
+        for (size_t w = 0; w <= (n - hi.base) >> 6; w++)
+            for (uint64_t m = hi_starts[w]; m; m &= m - 1) {
+                size_t i = hi.base + (w << 6) + (size_t)__builtin_ctzll(m);
+                starts[i >> 6] |= 1ull << (i & 63);
+            }
+    }
+    free(hi_starts);
     size_t total = c->text ? c->text_len : o;
     /* Over the input when the text is shorter than it (the NUL stays inside) and no line is
        overtaken; a mapped input (mapfile.h) is read-only until asked. */

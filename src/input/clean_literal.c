@@ -744,13 +744,14 @@ bool cl_compact_lines(struct cleaner *c)
            push_decoded_lines(c, &c->lines, c->src->bytes, c->compact.len, c->compact.orig);
 }
 
-/* One decoding pass over all lines; *changed says whether any run was decoded, *more whether
+/* One decoding pass over all lines (in_order: the split's, in the input's order, each after
+ * the one before); *changed says whether any run was decoded, *more whether
  * a decoded line may hold an escape for another pass (a backslash was written, or text kept
  * as it was).  Without one, another pass decodes nothing: the lines no run changed start and
  * end the same runs as in this pass (a decoded run starts on a line with a string holding \n,
  * which would have continued any run before it), and the decoded lines hold no backslash,
  * so no run starts on them. */
-static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
+static bool literal_pass(struct cleaner *c, bool in_order, bool *changed, bool *more)
 {
     *changed = false;
     *more = false;
@@ -764,7 +765,8 @@ static bool literal_pass(struct cleaner *c, bool *changed, bool *more)
         const struct cl_line *l = &c->lines.v[i];
         if (cl_input_lacks_run(c, &clear, l->p, l->len, CL_MARK_BACKSLASH)) {
             /* And the lines after it inside the same stretch without a backslash. */
-            i = cl_input_lacks_skip(c, &clear, c->lines.v, i + 1, n);
+            i = in_order ? cl_input_lacks_skip_ordered(c, &clear, c->lines.v, i + 1, n)
+                         : cl_input_lacks_skip(c, &clear, c->lines.v, i + 1, n);
             continue;
         }
         if (!cl_line_has_escaped_newline(l->p, l->len)) {
@@ -862,7 +864,8 @@ bool cl_step_literals(struct cleaner *c)
     /* A repr inside a JSON string needs two passes; three covers one more layer. */
     for (int pass = 0; pass < 3; pass++) {
         bool changed, more;
-        if (!literal_pass(c, &changed, &more))
+        /* The first pass reads the split's lines, in the input's order. */
+        if (!literal_pass(c, pass == 0, &changed, &more))
             return false;
         if (!changed || !more)
             break;

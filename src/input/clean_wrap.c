@@ -712,49 +712,119 @@ static inline bool word_group_head(const struct wrap *wr, size_t i)
     return wr->wgh[i] == 2;
 }
 
-/* The broken lines after a group's first one fill the width better than the first ones (a
- * tree line's marker and name leave room): a continuation line a little wider than the
- * estimate, itself followed by the rest of its text, shows the client's real width.  Up to
- * 10 columns at a time, so one long unbroken line cannot pass for the width. */
-static uint32_t word_wrap_width(const struct wrap *wr, uint32_t width)
-{
-    const struct cl_line *v = wr->v;
-    const struct cl_facts *facts = wr->facts;
-    const uint32_t *widths = wr->widths;
+/* What word_wrap_width carries from line to line. */
+struct ww_state {
+    uint32_t width;
     /* in_group: line i is in a group, as the line after a group's head is when it is a
        follower (word_follower), asked only when it is read (pending: not asked yet).  The
        line after a head is mostly a tree line or a field, which continues nothing: the group
        ends there without the question. */
-    bool in_group = false, pending = false;
-    /* The cheap tests first, the follower's only when its answer is used.  A next line that
-       neither continues something nor is a field is no follower (word_follower): whether
-       line i heads a group or continues one, the group ends there, so neither is asked. */
-    for (size_t i = 0; i + 1 < wr->n; i++) {
-        enum cl_kind nk = (enum cl_kind)facts[i + 1].kind;
-        if (!continues(nk) && nk != K_FIELD) {
-            in_group = pending = false;
-            continue;
-        }
-        if (widths[i] <= width && word_group_head(wr, i)) {
-            pending = true; /* in_group = word_follower(&v[i + 1], &facts[i + 1], true) */
-            continue;
-        }
-        if (!continues(facts[i].kind)) {
-            in_group = pending = false;
-            continue;
-        }
-        if (pending) {
-            in_group = word_follower(&v[i], &facts[i], true);
-            pending = false;
-        }
-        if (!in_group || !word_follower(&v[i + 1], &facts[i + 1], true)) {
-            in_group = false;
-            continue;
-        }
-        if (widths[i] > width && widths[i] <= width + 10 && widths[i] <= WORD_WRAP_MAX_WIDTH)
-            width = widths[i];
+    bool in_group, pending;
+};
+
+/* word_wrap_width's look at line i, whose next line continues something or is a field (any
+ * other next line ends a group: the state is reset, ww_reset). */
+static inline void ww_line(const struct wrap *wr, size_t i, struct ww_state *s)
+{
+    const struct cl_line *v = wr->v;
+    const struct cl_facts *facts = wr->facts;
+    const uint32_t *widths = wr->widths;
+    if (widths[i] <= s->width && word_group_head(wr, i)) {
+        s->pending = true; /* in_group = word_follower(&v[i + 1], &facts[i + 1], true) */
+        return;
     }
-    return width;
+    if (!continues(facts[i].kind)) {
+        s->in_group = s->pending = false;
+        return;
+    }
+    if (s->pending) {
+        s->in_group = word_follower(&v[i], &facts[i], true);
+        s->pending = false;
+    }
+    if (!s->in_group || !word_follower(&v[i + 1], &facts[i + 1], true)) {
+        s->in_group = false;
+        return;
+    }
+    if (widths[i] > s->width && widths[i] <= s->width + 10 && widths[i] <= WORD_WRAP_MAX_WIDTH)
+        s->width = widths[i];
+}
+
+/* A line whose next one neither continues something nor is a field is no follower's head
+ * nor a follower followed (word_follower): whether line i heads a group or continues one,
+ * the group ends there, so neither is asked. */
+static inline bool ww_ends(const struct wrap *wr, size_t i)
+{
+    unsigned nk = wr->kinds[i + 1];
+    return !continues((enum cl_kind)nk) && nk != K_FIELD;
+}
+
+/* The lines of [from, n - 1) that word_wrap_width must look at (ww_ends false: about one in
+ * seven of the corpus paste), found on the second core, where the one-thread loop looked at
+ * every line; their word_group_head asked there too (kept in wr->wgh, the same answer as
+ * asked later: it reads lines and facts, which nothing writes before the join). */
+struct ww_half {
+    const struct wrap *wr;
+    size_t from;
+    uint32_t *at;              /* the lines, k of them */
+    size_t k;
+};
+
+static void *ww_half_main(void *arg)
+{
+    struct ww_half *h = arg;
+    const struct wrap *wr = h->wr;
+    size_t k = 0;
+    for (size_t i = h->from; i + 1 < wr->n; i++)
+        if (!ww_ends(wr, i)) {
+            h->at[k++] = (uint32_t)i;
+            (void)word_group_head(wr, i);
+        }
+    h->k = k;
+    return NULL;
+}
+
+/* The broken lines after a group's first one fill the width better than the first ones (a
+ * tree line's marker and name leave room): a continuation line a little wider than the
+ * estimate, itself followed by the rest of its text, shows the client's real width.  Up to
+ * 10 columns at a time, so one long unbroken line cannot pass for the width.  The cheap
+ * tests first, the follower's only when its answer is used.  For a big input the lines of
+ * the second half that are looked at at all are found on the second core meanwhile
+ * (ww_half): the width carries from line to line and decides which lines head a group, so
+ * the second half is gone through here, but only at those lines (a line skipped between
+ * two ends the group, as ww_ends does). */
+static uint32_t word_wrap_width(const struct wrap *wr, uint32_t width)
+{
+    struct ww_state s = {width, false, false};
+    struct ww_half hi = {wr, wr->n, NULL, 0};
+    pthread_t th;
+    bool two = false;
+    if (wrap_halves(wr) && wr->wgh && wr->n < UINT32_MAX) {
+        hi.from = wr->n / 2;
+        hi.at = malloc((wr->n - hi.from) * sizeof *hi.at);
+        two = hi.at && thread_start_quiet(&th, ww_half_main, &hi);
+        if (!two)
+            hi.from = wr->n;
+    }
+    for (size_t i = 0; i + 1 < wr->n && i < hi.from; i++) {
+        if (ww_ends(wr, i)) {
+            s.in_group = s.pending = false;
+            continue;
+        }
+        ww_line(wr, i, &s);
+    }
+    if (two) {
+        pthread_join(th, NULL);
+        size_t next = hi.from; /* the line after the last one looked at */
+        for (size_t k = 0; k < hi.k; k++) {
+            size_t i = hi.at[k];
+            if (i != next)
+                s.in_group = s.pending = false;
+            ww_line(wr, i, &s);
+            next = i + 1;
+        }
+    }
+    free(hi.at);
+    return s.width;
 }
 
 /* Formatted mode: a details header "(N) Name" after a blank line.  Only there does a "(N)"
@@ -857,16 +927,17 @@ static enum join join_rule_plan(struct wrap *wr, struct wrap_group *g, size_t la
     return J_NONE;
 }
 
-/* The last line of the group headed by line i; each follower's kind byte gets its join mark.
+/* The last line of the group headed by line i, before line end (no group goes on past a
+ * range's end: join_range); each follower's kind byte gets its join mark.
  * *total: the joined line's length (a separator byte counted for each follower). */
-static size_t group_end(struct wrap *wr, size_t i, size_t *total)
+static size_t group_end(struct wrap *wr, size_t i, size_t end, size_t *total)
 {
     struct wrap_group g;
     group_start(wr, i, &g);
     size_t last = i;
     *total = wr->v[i].len;
     /* Bound: last only moves forward; the caller resumes after the group. */
-    while (last + 1 < wr->n) {
+    while (last + 1 < end) {
         size_t nx = last + 1;
         enum join j = join_rule(wr, &g, last, nx);
         if (j == J_NONE)
@@ -878,13 +949,33 @@ static size_t group_end(struct wrap *wr, size_t i, size_t *total)
     return last;
 }
 
-/* Lines i..last written as one (in the cleaner's scratch); false on allocation failure. */
-static bool group_join(struct wrap *wr, size_t i, size_t last, size_t total, struct cl_line *out)
+/* The groups of lines [from, to) joined and written back from line from on, on one core:
+ * no group crosses `to` (an empty line ends the range before it, wrap_join_all), and the
+ * range reads no line past to - 1 nor writes one outside itself.  Then, once any line of
+ * the input was joined, its lines' facts made final (refresh_range). */
+struct join_range {
+    struct wrap *wr;
+    struct arena *scratch;     /* where its joined lines are written (one a core) */
+    size_t from, to;
+    size_t w;                  /* the lines kept: [from, w) */
+    uint32_t joined;           /* followers joined */
+    uint32_t first_line;       /* the input line of the first group joined */
+    bool nomem;
+    bool refreshed;            /* refresh_range was run over [from, w) */
+    struct cl_trail t;         /* ... and counted this */
+};
+
+/* Lines i..last written as one (in the range's scratch); false on allocation failure. */
+static bool group_join(struct join_range *jr, size_t i, size_t last, size_t total,
+                       struct cl_line *out)
 {
+    struct wrap *wr = jr->wr;
     const struct cl_line *v = wr->v;
-    char *buf = cl_alloc(wr->c, total);
-    if (!buf)
+    char *buf = arena_alloc(jr->scratch, total ? total : 1);
+    if (!buf) {
+        jr->nomem = true;
         return false;
+    }
     memcpy(buf, v[i].p, v[i].len);
     size_t o = v[i].len;
     for (size_t m = i + 1; m <= last; m++) {
@@ -908,7 +999,7 @@ static bool group_join(struct wrap *wr, size_t i, size_t last, size_t total, str
         o += len;
     }
     if (o > UINT32_MAX) {
-        wr->c->nomem = true;
+        jr->nomem = true;
         return false;
     }
     struct cl_line one = {buf, (uint32_t)o, v[i].orig};
@@ -918,22 +1009,25 @@ static bool group_join(struct wrap *wr, size_t i, size_t last, size_t total, str
 
 /* The facts follow the lines: line o of the result was line k, the head of a group (the kind
  * bytes of followers carry a join mark).  A joined line is new and gets its facts taken; the
- * others keep theirs (o <= k: read before it is written over).  Line o and its facts are then
- * final: the trailing blanks' step is done here too (cl_trail_line), where it was a pass of
- * its own over every line. */
-static void refresh_facts(struct wrap *wr)
+ * others keep theirs (o <= k: read before it is written over; o == k is not written at all,
+ * so a range with nothing joined before its last line leaves that line as the other range,
+ * which may be reading it, sees it).  Line o and its facts are then final: the trailing
+ * blanks' step is done here too (cl_trail_line), where it was a pass of its own over every
+ * line.  Over the lines [from, to) of a join_range, kept in [from, w). */
+static void refresh_range(struct join_range *jr)
 {
+    struct wrap *wr = jr->wr;
     struct cl_trail t = {0, 0, 0};
     struct cl_line *v = wr->v;
     struct cl_facts *facts = wr->facts;
     const unsigned char *kinds = wr->kinds;
-    size_t o = 0, n = wr->n;
-    for (size_t k = 0; k < n; k++) {
+    size_t o = jr->from, n = jr->to;
+    for (size_t k = jr->from; k < n; k++) {
         if (kinds[k] & JOIN_MARKS)
             continue;
         if (k + 1 < n && (kinds[k + 1] & JOIN_MARKS))
             cl_facts(v[o].p, v[o].len, &facts[o]);
-        else
+        else if (o != k)
             facts[o] = facts[k];
         /* cl_trail_line's first test inline: nearly every line ends in no blank. */
         if (facts[o].blank_end)
@@ -942,8 +1036,8 @@ static void refresh_facts(struct wrap *wr)
             t.nonblank += v[o].len > 0;
         o++;
     }
-    cl_trail_done(wr->c, &t);
-    wr->c->trailing_done = true;
+    jr->t = t;
+    jr->refreshed = true;
 }
 
 /* May line i + 1 join line i as the head of a group (join_rule_plan)?  No only where
@@ -953,14 +1047,13 @@ static void refresh_facts(struct wrap *wr)
  * (a deep node cut in its prefix goes on with its marker).  Most lines of a paste are
  * followed by a tree line or a details field, and then the group's head is not looked at
  * (group_start's questions were most of the join pass).
- * The first line at or after i that may head a group by that test, or n.  The arrays and
+ * The first line at or after i and before n - 1 that may head a group by that test, or n.  The arrays and
  * the terminal's width in locals: the loop (a few loads a line) is not made to read them
  * again after each store of the join loop, which may alias them. */
-static size_t next_join_head(const struct wrap *wr, size_t i)
+static size_t next_join_head(const struct wrap *wr, size_t i, size_t n)
 {
     const unsigned char *kinds = wr->kinds;
     const uint32_t *widths = wr->widths;
-    const size_t n = wr->n;
     const bool terminal = wr->terminal;
     const uint32_t cut = wr->ws.max_w;
     /* Bound: one round a line, up to the last but one (the last heads no group). */
@@ -973,22 +1066,22 @@ static size_t next_join_head(const struct wrap *wr, size_t i)
     return n;
 }
 
-/* Joins every group; false on allocation failure. */
-static bool wrap_join_all(struct wrap *wr)
+/* Joins every group of the range's lines; false on allocation failure. */
+static bool join_range_run(struct join_range *jr)
 {
-    struct cleaner *c = wr->c;
+    struct wrap *wr = jr->wr;
     struct cl_line *v = wr->v;
+    const size_t end = jr->to;
     /* Joined lines are written back into v: the write index w never passes the read index
        i, and what the group tests read behind i (v[i - 1]) is only ever overwritten by itself
        (w == i until the first join, w <= i - 1 after it), so no second line array is needed
        (one was a peak of its own on inputs with wrapped lines). */
-    size_t w = 0, i = 0;
-    uint32_t joined = 0, first_line = 0;
-    while (i < wr->n) {
+    size_t w = jr->from, i = jr->from;
+    while (i < end) {
         /* The lines up to the next that may head a group are kept: moved down at once (not
            at all before the first join).  Slots [w, w + (j - i)) are written, below j - 1
            once w < i: v[j - 1] is still line j - 1 when line j's group is asked about. */
-        size_t j = next_join_head(wr, i);
+        size_t j = next_join_head(wr, i, end);
         if (j > i) {
             if (w != i)
                 memmove(v + w, v + i, (j - i) * sizeof *v);
@@ -997,27 +1090,116 @@ static bool wrap_join_all(struct wrap *wr)
             continue;
         }
         size_t total;
-        size_t last = group_end(wr, i, &total);
+        size_t last = group_end(wr, i, end, &total);
         if (last == i) {
-            v[w++] = v[i++];
+            if (w != i)
+                v[w] = v[i];
+            w++;
+            i++;
             continue;
         }
         struct cl_line one;
-        if (!group_join(wr, i, last, total, &one))
+        if (!group_join(jr, i, last, total, &one))
             return false;
-        if (!joined)
-            first_line = v[i].orig;
+        if (!jr->joined)
+            jr->first_line = v[i].orig;
         v[w++] = one;
-        joined += (uint32_t)(last - i);
+        jr->joined += (uint32_t)(last - i);
         i = last + 1;
     }
+    jr->w = w;
+    return true;
+}
+
+/* The second range, on the second core: joined, and its facts made final when it joined
+ * anything (the whole input then did). */
+static void *join_range_main(void *arg)
+{
+    struct join_range *jr = arg;
+    if (join_range_run(jr) && jr->joined)
+        refresh_range(jr);
+    return NULL;
+}
+
+/* Where a big input's lines are cut for the join in two ranges: after an empty line near
+ * the middle, which no rule joins to anything (it heads no group and follows none: each
+ * rule asks for a follower that continues something, is a field, or is not empty, and a
+ * head as wide as a terminal's cut, a tree line, a schema line cut after ',' or ':', or a
+ * header), so no group crosses it.  The first range ends with the empty line; the second
+ * reads it (the line before its first one: a root's header, a schema line), and the first
+ * never writes it (join_range_run writes below its read index, which heads no group at the
+ * range's last line; refresh_range does not copy a line onto itself, and an empty line has
+ * no trailing blank).  0: no empty line within a quarter of the lines past the middle (one
+ * range). */
+static size_t join_cut(const struct wrap *wr)
+{
+    if (!wrap_halves(wr))
+        return 0;
+    size_t n = wr->n, lim = n / 2 + n / 4 + 1;
+    /* Bound: a quarter of the lines at most. */
+    for (size_t k = n / 2; k < lim && k + 1 < n; k++)
+        if (wr->v[k].len == 0)
+            return k + 1;
+    return 0;
+}
+
+/* Joins every group; false on allocation failure.  A big input's lines are joined in two
+ * ranges, the second on the second core (about 60 instructions a line with the facts made
+ * final), each written back into its own lines; the second's kept lines and facts are then
+ * moved down behind the first's. */
+static bool wrap_join_all(struct wrap *wr)
+{
+    struct cleaner *c = wr->c;
+    struct arena hi_scratch;
+    arena_init(&hi_scratch);
+    struct join_range lo = {.wr = wr, .scratch = &c->scratch, .from = 0, .to = wr->n}, hi = lo;
+    hi.scratch = &hi_scratch;
+    pthread_t th;
+    bool two = false;
+    size_t cut = join_cut(wr);
+    if (cut) {
+        lo.to = hi.from = cut;
+        two = thread_start_quiet(&th, join_range_main, &hi);
+        if (!two)
+            lo.to = wr->n;
+    }
+    bool ok = join_range_run(&lo);
+    if (ok && lo.joined)
+        refresh_range(&lo);
+    if (two) {
+        pthread_join(th, NULL);
+        arena_adopt(&c->scratch, &hi_scratch);
+        ok = ok && !hi.nomem;
+    }
+    if (!ok || lo.nomem) {
+        c->nomem = true;
+        return false;
+    }
+    uint32_t joined = lo.joined + hi.joined;
     if (!joined)
         return true;
-    source_note(c->src, first_line, "%u wrapped line%s joined to the line before", joined,
-                joined == 1 ? "" : "s");
+    if (!lo.refreshed)
+        refresh_range(&lo);
+    size_t n = lo.w;
+    if (two) {
+        if (!hi.refreshed)
+            refresh_range(&hi);
+        size_t kept = hi.w - hi.from;
+        if (hi.from != n) {
+            memmove(wr->v + n, wr->v + hi.from, kept * sizeof *wr->v);
+            memmove(wr->facts + n, wr->facts + hi.from, kept * sizeof *wr->facts);
+        }
+        n += kept;
+        lo.t.nonblank += hi.t.nonblank;
+        lo.t.trailing += hi.t.trailing;
+        lo.t.on_tree += hi.t.on_tree;
+    }
+    source_note(c->src, lo.joined ? lo.first_line : hi.first_line,
+                "%u wrapped line%s joined to the line before", joined, joined == 1 ? "" : "s");
     c->changed |= CL_WRAP;
-    c->lines.n = w;
-    refresh_facts(wr);
+    c->lines.n = n;
+    cl_trail_done(c, &lo.t);
+    c->trailing_done = true;
     return true;
 }
 

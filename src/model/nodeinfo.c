@@ -106,43 +106,6 @@ long slice_find_n(struct slice hay, const char *needle, size_t n, size_t from)
     return hit ? hit - hay.ptr : -1;
 }
 
-/* The first byte at or after i that is a bracket of any kind ([ ] ( ) < > { }) or a comma;
- * s.len when there is none.  The walks over lists, schemas and groups below act on these
- * bytes only: skipping the others 16 at a time (SSE2) makes them a few times cheaper on
- * the column lists a scan carries. */
-size_t slice_next_structural(struct slice s, size_t i)
-{
-#ifdef __SSE2__
-    if (i + 16 <= s.len) {
-        const __m128i sq_open = _mm_set1_epi8('['), sq_close = _mm_set1_epi8(']');
-        const __m128i paren = _mm_set1_epi8('('), paren_close = _mm_set1_epi8(')');
-        const __m128i angle = _mm_set1_epi8('<'), angle_close = _mm_set1_epi8('>');
-        const __m128i brace = _mm_set1_epi8('{'), brace_close = _mm_set1_epi8('}');
-        const __m128i comma = _mm_set1_epi8(',');
-        for (; i + 16 <= s.len; i += 16) { /* bound: 16 bytes a step */
-            __m128i a = _mm_loadu_si128((const __m128i *)(s.ptr + i));
-            __m128i m = _mm_or_si128(
-                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, sq_open), _mm_cmpeq_epi8(a, sq_close)),
-                             _mm_or_si128(_mm_cmpeq_epi8(a, paren), _mm_cmpeq_epi8(a, paren_close))),
-                _mm_or_si128(
-                    _mm_or_si128(_mm_cmpeq_epi8(a, angle), _mm_cmpeq_epi8(a, angle_close)),
-                    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, brace), _mm_cmpeq_epi8(a, brace_close)),
-                                 _mm_cmpeq_epi8(a, comma))));
-            unsigned bits = (unsigned)_mm_movemask_epi8(m);
-            if (bits)
-                return i + (size_t)__builtin_ctz(bits);
-        }
-    }
-#endif
-    for (; i < s.len; i++) { /* bound: the slice; with SSE2 its last 15 bytes */
-        char c = s.ptr[i];
-        if (c == '[' || c == ']' || c == '(' || c == ')' || c == '<' || c == '>' || c == '{' ||
-            c == '}' || c == ',')
-            return i;
-    }
-    return s.len;
-}
-
 /* The bytes slice_next_structural stops at, by value. */
 static const bool structural_byte[256] = {
     ['['] = true, [']'] = true, ['('] = true, [')'] = true, ['<'] = true,
@@ -168,6 +131,25 @@ static inline uint32_t structural_mask16(const char *p)
     return (uint32_t)_mm_movemask_epi8(m);
 }
 #endif
+
+/* The first byte at or after i that is a bracket of any kind ([ ] ( ) < > { }) or a comma;
+ * s.len when there is none.  The walks over lists, schemas and groups below act on these
+ * bytes only: skipping the others 16 at a time (SSE2) makes them a few times cheaper on
+ * the column lists a scan carries. */
+size_t slice_next_structural(struct slice s, size_t i)
+{
+#ifdef __SSE2__
+    for (; i + 16 <= s.len; i += 16) { /* bound: 16 bytes a step */
+        uint32_t bits = structural_mask16(s.ptr + i);
+        if (bits)
+            return i + (size_t)__builtin_ctz(bits);
+    }
+#endif
+    for (; i < s.len; i++) /* bound: the slice; with SSE2 its last 15 bytes */
+        if (structural_byte[(unsigned char)s.ptr[i]])
+            return i;
+    return s.len;
+}
 
 /* The mask of w's bytes is used up: test the next 16 (SSE2), or the last ones a byte at a
  * time, and give the first structural byte found; s.len when none is left. */

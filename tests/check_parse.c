@@ -373,6 +373,66 @@ START_TEST(details_fields_read_on_demand_as_the_parser_reads_them)
 }
 END_TEST
 
+/* lex_is_details_field_memo keeps a line's first 16 bytes and its verdict; every line after
+   must get lex_is_details_field's verdict, whatever the memo holds: lines that share a kept
+   line's key and differ just after it (the count's digits, "]:", the blank after ':'),
+   lines of 16 bytes and near it, the "Location [" rewrite, long keys, bytes that are no key
+   bytes at every place.  One memo over all of them, so that most lines meet a kept one. */
+START_TEST(details_field_memo_gives_the_plain_verdict)
+{
+    static const char *const bases[] = {
+        "Input [2]: [a#1, b#2, c#3]", "Input [12]: [a#1, b#2]", "Input [2]:[a#1, b#2, c#3]",
+        "Input [2] : [a#1, b#2]",     "Input [2]: ",            "Input [2]:",
+        "Input []: [a#1, b#2, c#3]",  "Output [2]: [x#1, y#2]", "Condition : (isnotnull(x#1))",
+        "Condition :(isnotnull(x#1))", "Condition : ",          "Arguments: hashpartitioning(a)",
+        "Arguments:hashpartitioning", "Aggregate Attributes [1]: [sum#1L]",
+        "Location: InMemoryFileIndex [file:/x]", "Location [not included in comparison]/x/y",
+        "Location [not", "Location  [x]: [a, b, c, d]", "PushedFilters: [IsNotNull(x)]",
+        "Join type: Inner", "Join condition: None", "Right keys [1]: [a#1, b#2]",
+        "Found 3 rows in the table", "ReadSchema: struct<a:int>", "Results [2]: [a#1, b#2]",
+        "Keys [1]: [ws_item_sk#1]", "Abc-def_g h: value is here", "A(b): something long",
+        "Zz\t: a tab before the colon", "lower [1]: [a#1, b#2, c#3]", "Input [2]]: [a#1, b#2]",
+        "Input [2]:: [a#1, b#2]", "Input [1234567890123]: [a]", "Output [2]:  [x#1, y#2, z#3]"};
+    static const char mutations[] = " :[]0123456789Aaz(-_\t.#\xc3";
+    struct lex_key_memo memo;
+    memset(&memo, 0, sizeof memo);
+    uint32_t seed = 12345;
+    char line[64];
+    size_t hits = 0;
+    for (int round = 0; round < 200000; round++) {
+        seed = seed * 1103515245u + 12345u;
+        const char *b = bases[(seed >> 8) % (sizeof bases / sizeof bases[0])];
+        size_t n = strlen(b);
+        memcpy(line, b, n);
+        /* Filler after the base: lengths around 16 and beyond. */
+        size_t want = (seed >> 20) % 40;
+        for (; n < want; n++)
+            line[n] = (char)('a' + n % 26);
+        if (n > want && (seed & 3) == 0)
+            n = want;
+        seed = seed * 1103515245u + 12345u;
+        int changes = (int)(seed >> 28) % 3;
+        for (int c = 0; c < changes && n; c++) {
+            seed = seed * 1103515245u + 12345u;
+            size_t at = (seed >> 8) % (n < 20 ? n : 20);
+            line[at] = mutations[(seed >> 20) % (sizeof mutations - 1)];
+        }
+        bool plain = lex_is_details_field(line, n);
+        if (n >= 16) {
+            size_t slot = lex_key_memo_slot(line);
+            unsigned need = memo.need[slot];
+            bool known = need != 0;
+            for (int k = 0; k < 16; k++)
+                known &= !(need >> k & 1) || line[k] == (char)memo.head[slot][k];
+            hits += known;
+        }
+        ck_assert_msg(lex_is_details_field_memo(line, n, &memo) == plain, "\"%.*s\": %d", (int)n,
+                      line, (int)plain);
+    }
+    ck_assert_uint_gt(hits, 30000); /* the memo was met, not just filled */
+}
+END_TEST
+
 START_TEST(formatted_details_attach_by_id)
 {
     struct document *doc = tu_parse(
@@ -1640,6 +1700,7 @@ Suite *parse_suite(void)
     tcase_set_timeout(big, 600);
     tcase_add_test(big, a_10000_deep_plan_parses_in_linear_time);
     tcase_add_test(big, formatted_model_stays_under_96_bytes_per_operator);
+    tcase_add_test(big, details_field_memo_gives_the_plain_verdict);
     tcase_add_test(big, a_100000_deep_tree_from_line_depths_parses);
     tcase_add_test(big, random_token_soup_never_breaks_the_model);
     suite_add_tcase(s, big);

@@ -3,7 +3,8 @@
  * asks it: the clean-up, the parser and the model; it calls only headline.c and libc.
  *
  * Owns nothing and allocates nothing: every function reads a (pointer, length) line and
- * returns values or slices into it.  No state between calls, no recursion.  Each function
+ * returns values or slices into it.  No state between calls (but the key memo a caller may
+ * keep for lex_is_details_field_memo), no recursion.  Each function
  * is linear in the bytes it looks at; most look only at the start or end of the line.
  * Never: reads past the length it is given (lines are not NUL-terminated).
  */
@@ -13,6 +14,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "sparkplan/headline.h"
 #include "sparkplan/plan.h"
@@ -104,6 +109,51 @@ bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice 
 /* Whether lex_details_field takes the line for a field (the same rule), without the key and
  * the value: the parser only counts a block's fields. */
 bool lex_is_details_field(const char *s, size_t n);
+
+/* lex_is_details_field with a memory of the lines seen, for a caller that asks it of many
+ * lines ("Input [2]: ", "Condition : " come back on most lines of a formatted plan).  In a
+ * slot chosen by the line's first 13 bytes, the memo keeps the first 16 bytes of a line of 16
+ * or more, the verdict, and how many of those bytes the verdict read (its key, the byte that
+ * ended it and what follows up to the ':' and the blank after it, all within 15 bytes).  A
+ * line of 16 bytes or more that starts with those bytes gets that verdict: the rule reads
+ * nothing else, and every length it compares with is below 16.  No line with the
+ * "Location [" shape is kept (a line that matches a kept one's bytes up to the end of its
+ * key has its key, so it is none either).  The verdict is lex_is_details_field's whatever
+ * the memo holds.  The memo is the caller's (one a thread), zeroed before first use: the one
+ * piece of state this module lets a caller keep. */
+#define LEX_KEY_MEMO_SLOTS 64
+struct lex_key_memo {
+    unsigned char head[LEX_KEY_MEMO_SLOTS][16]; /* a line's first 16 bytes */
+    uint16_t need[LEX_KEY_MEMO_SLOTS];          /* the bytes of them its verdict read (bit k:
+                                                   byte k); 0: nothing kept */
+    bool field[LEX_KEY_MEMO_SLOTS];             /* its verdict */
+};
+/* The memo's slot for a line of 16 bytes or more. */
+static inline size_t lex_key_memo_slot(const char *s)
+{
+    uint64_t a, b;
+    memcpy(&a, s, 8);
+    memcpy(&b, s + 5, 8);
+    return (size_t)((a * 0x9E3779B97F4A7C15ull ^ b * 0xC2B2AE3D27D4EB4Full) >> 58);
+}
+/* The verdict when the memo does not know the line; keeps it when it can. */
+bool lex_key_memo_miss(const char *s, size_t n, struct lex_key_memo *memo, size_t slot);
+/* Inline: its common case (a line the memo knows) is a 16-byte compare. */
+static inline bool lex_is_details_field_memo(const char *s, size_t n, struct lex_key_memo *memo)
+{
+    if (n < 16)
+        return lex_is_details_field(s, n);
+    size_t slot = lex_key_memo_slot(s);
+#ifdef __SSE2__
+    unsigned same = (unsigned)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)s),
+                       _mm_loadu_si128((const __m128i *)(const void *)memo->head[slot])));
+    unsigned need = memo->need[slot];
+    if (need && (same & need) == need)
+        return memo->field[slot];
+#endif
+    return lex_key_memo_miss(s, n, memo, slot);
+}
 
 /* Could this line start a plan printed without a header?  An operator-like name: capital
  * letter, CamelCase word, not a details field, not an all-capitals word. */

@@ -935,24 +935,14 @@ static size_t key_span(const char *s, size_t i, size_t limit)
     return i;
 }
 
-/* The shape of a details field: where its key ends (before blanks: trim them) and its value
-   starts; false when the line is none.  The one rule book of lex_details_field and
-   lex_is_details_field.  Inline: the parser asks it of most lines of a formatted plan. */
+/* The rest of a details field's shape once its key's run of key bytes ends at i (key_span's
+   answer over the first limit bytes): what follows the key says whether it is one. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline bool field_shape(const char *s, size_t n, size_t *key_end, size_t *value_start)
+static inline bool field_after_key(const char *s, size_t n, size_t limit, size_t i,
+                                   size_t *key_end, size_t *value_start)
 {
-    if (n == 0 || !is_upper(s[0]))
-        return false;
-    /* PlanStabilitySuite rewrites "Location: ..." to "Location [not included in comparison]...". */
-    if (has_prefix(s, n, "Location [")) {
-        *key_end = 8;
-        *value_start = 9;
-        return true;
-    }
-    size_t limit = n < 64 ? n : 64;
-    size_t i = key_span(s, 0, limit);
     *key_end = i;
     if (i < limit && s[i] == '[') {
         /* "Output [2]: [...]": the count stays with the value. */
@@ -975,6 +965,32 @@ static inline bool field_shape(const char *s, size_t n, size_t *key_end, size_t 
     return true;
 }
 
+/* "Location [not included in comparison]...": PlanStabilitySuite rewrites "Location: ..."
+   so. */
+static inline bool location_rewritten(const char *s, size_t n)
+{
+    return has_prefix(s, n, "Location [");
+}
+
+/* The shape of a details field: where its key ends (before blanks: trim them) and its value
+   starts; false when the line is none.  The one rule book of lex_details_field and
+   lex_is_details_field.  Inline: the parser asks it of most lines of a formatted plan. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool field_shape(const char *s, size_t n, size_t *key_end, size_t *value_start)
+{
+    if (n == 0 || !is_upper(s[0]))
+        return false;
+    if (location_rewritten(s, n)) {
+        *key_end = 8;
+        *value_start = 9;
+        return true;
+    }
+    size_t limit = n < 64 ? n : 64;
+    return field_after_key(s, n, limit, key_span(s, 0, limit), key_end, value_start);
+}
+
 bool lex_details_field(const char *s, size_t n, struct slice *key, struct slice *value)
 {
     size_t key_end, value_start;
@@ -989,6 +1005,34 @@ bool lex_is_details_field(const char *s, size_t n)
 {
     size_t key_end, value_start;
     return field_shape(s, n, &key_end, &value_start);
+}
+
+bool lex_key_memo_miss(const char *s, size_t n, struct lex_key_memo *memo, size_t slot)
+{
+    if (n < 16 || !is_upper(s[0]) || location_rewritten(s, n))
+        return lex_is_details_field(s, n); /* (none of these is kept: see lex.h) */
+    size_t limit = n < 64 ? n : 64, i = key_span(s, 0, limit), key_end, value_start;
+    bool field = field_after_key(s, n, limit, i, &key_end, &value_start);
+    /* The last byte field_after_key may read: the one that ended the key's run; after a '['
+       the digits, the byte after them and two more; after a ':' one more. */
+    size_t last = i;
+    if (i < 16 && s[i] == '[') {
+        last = i + 1;
+        /* Bound: 16 bytes. */
+        while (last < 16 && is_digit(s[last]))
+            last++;
+        last += 2;
+    } else if (i < 16 && s[i] == ':') {
+        last = i + 1;
+    }
+    /* Every place field_after_key compares with n or 64 is at most last + 1 <= 15 < n: the
+       same answers for any line of 16 bytes or more that starts with s[0..last]. */
+    if (last < 15) {
+        memcpy(memo->head[slot], s, 16);
+        memo->need[slot] = (uint16_t)((2u << last) - 1u);
+        memo->field[slot] = field;
+    }
+    return field;
 }
 
 bool lex_looks_like_operator(const char *s, size_t n)

@@ -134,6 +134,7 @@ struct parser {
     const char *block_start, *block_end;
     bool block_aqe;                /* "(N) AdaptiveSparkPlan": its text says isFinalPlan */
     uint32_t n_fields;             /* fields counted in the block */
+    struct lex_key_memo key_memo;  /* the keys of the fields counted (details_line) */
     uint32_t block_lno;            /* its header's line (block_node's details are written
                                       when the block ends: finish_block) */
 
@@ -1568,7 +1569,7 @@ struct dline_facts {
    block); keep the two in step. */
 static ALWAYS_INLINE enum dline
 details_line(const char *ls, const char *le, const struct lex_prefix *pf, bool blank_before,
-             bool count_field, struct dline_facts *out)
+             bool count_field, struct lex_key_memo *memo, struct dline_facts *out)
 {
     size_t n = (size_t)(le - ls);
     /* Most lines of a formatted plan are details fields that start with a capital letter
@@ -1579,7 +1580,7 @@ details_line(const char *ls, const char *le, const struct lex_prefix *pf, bool b
     if (!blank_before && n) {
         char c = ls[0];
         if (c >= 'A' && c <= 'Z' && !headline_capital_may_start(ls, n)) {
-            out->field = count_field && lex_is_details_field(ls, n);
+            out->field = count_field && lex_is_details_field_memo(ls, n, memo);
             return DL_LINE;
         }
     }
@@ -1605,7 +1606,7 @@ details_line(const char *ls, const char *le, const struct lex_prefix *pf, bool b
         return DL_OTHER; /* bare_tree_start() */
     if (lex_details_header(rest, rl, &out->id, &out->name, &out->cg))
         return DL_START;
-    out->field = lex_is_details_field(rest, rl);
+    out->field = lex_is_details_field_memo(rest, rl, memo);
     /* After a blank line only a field continues the block; else finish_block and on. */
     return !blank_before || out->field ? DL_LINE : DL_OTHER;
 }
@@ -1644,7 +1645,7 @@ static void one_line(struct parser *p, struct lex_prefix pf)
         p->still_plain = true;
         struct dline_facts f;
         switch (details_line(p->ls, p->le, &pf, p->blank_before,
-                             p->block_node && p->n_fields < UINT16_MAX, &f)) {
+                             p->block_node && p->n_fields < UINT16_MAX, &p->key_memo, &f)) {
         case DL_BLANK:
             p->blank_before = true;
             return;
@@ -1855,12 +1856,13 @@ static bool split_looks_like_details(const char *s, const char *end)
 {
     bool blank_before = true;
     int headers = 0;
+    struct lex_key_memo memo = {0};
     /* Bound: SPLIT_LOOK_LINES lines. */
     for (int k = 0; k < SPLIT_LOOK_LINES && s < end; k++) {
         struct text_line l;
         read_line(s, end, &l);
         struct dline_facts f;
-        enum dline d = details_line(l.ls, l.le, &l.pf, blank_before, false, &f);
+        enum dline d = details_line(l.ls, l.le, &l.pf, blank_before, false, &memo, &f);
         if (d == DL_OTHER || (k == 0 && d != DL_START))
             return false;
         headers += d == DL_START;
@@ -1981,6 +1983,7 @@ static void split_read(struct parse_split *sp)
     uint32_t line = 0;
     struct split_block *cur = NULL;
     const char *prev_ls = NULL, *prev_le = NULL;
+    struct lex_key_memo memo = {0};
     /* Bound: one line a round, up to the text's end. */
     while (s < end) {
         if ((line & 4095) == 0 && atomic_load_explicit(&sp->abandon, memory_order_relaxed))
@@ -1990,7 +1993,7 @@ static void split_read(struct parse_split *sp)
         struct dline_facts f;
         uint32_t fields = cur ? cur->bits & SPLIT_FIELDS : 0;
         enum dline d =
-            details_line(l.ls, l.le, &l.pf, blank_before, fields < UINT16_MAX, &f);
+            details_line(l.ls, l.le, &l.pf, blank_before, fields < UINT16_MAX, &memo, &f);
         if (d == DL_OTHER || (!cur && d != DL_START))
             break;
         if (d == DL_BLANK) {

@@ -98,6 +98,23 @@ static struct document *reading(const struct document *whole)
     return d;
 }
 
+/* bytes (malloc'd, taken) cleaned as the loader cleans them and parsed whole (*sw: the
+   parse's status), the model finished; NULL when the clean-up fails (nothing to compare). */
+static struct document *parsed_whole(char *bytes, size_t len, enum sp_status *sw)
+{
+    struct diag err = {0};
+    struct document *whole = document_new("paste", bytes, len);
+    ck_assert_ptr_nonnull(whole);
+    if (clean_document(whole, &err) != SP_OK) {
+        document_free(whole);
+        return NULL;
+    }
+    *sw = parse_document(whole, &err);
+    if (*sw == SP_OK)
+        ck_assert(document_finish(whole));
+    return whole;
+}
+
 /* Most cuts tried in one text: past this many, cuts looked for from evenly spaced places. */
 #define MAX_CUTS 16
 
@@ -108,15 +125,10 @@ static size_t n_texts, n_cut_texts, n_cuts, n_taken;
 static void cut_vs_whole(char *bytes, size_t len, const char *what, size_t max_cuts)
 {
     struct diag err = {0};
-    struct document *whole = document_new("paste", bytes, len);
-    ck_assert_ptr_nonnull(whole);
-    if (clean_document(whole, &err) != SP_OK) {
-        document_free(whole);
+    enum sp_status sw;
+    struct document *whole = parsed_whole(bytes, len, &sw);
+    if (!whole)
         return;
-    }
-    enum sp_status sw = parse_document(whole, &err);
-    if (sw == SP_OK)
-        ck_assert(document_finish(whole));
     n_texts++;
     /* Count the cuts first: every one when few, else from evenly spaced places. */
     size_t found = 0;
@@ -391,15 +403,10 @@ static size_t n_grafts, n_grafted;
 static void graft_vs_whole(char *bytes, size_t len, const char *what, size_t max_cuts)
 {
     struct diag err = {0};
-    struct document *whole = document_new("paste", bytes, len);
-    ck_assert_ptr_nonnull(whole);
-    if (clean_document(whole, &err) != SP_OK) {
-        document_free(whole);
+    enum sp_status sw;
+    struct document *whole = parsed_whole(bytes, len, &sw);
+    if (!whole)
         return;
-    }
-    enum sp_status sw = parse_document(whole, &err);
-    if (sw == SP_OK)
-        ck_assert(document_finish(whole));
     size_t len_text = whole->src.text_len, last = SIZE_MAX;
     for (size_t k = 0, from = 0; k < max_cuts; k++) {
         if (max_cuts != SIZE_MAX)

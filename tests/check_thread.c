@@ -240,6 +240,30 @@ START_TEST(a_thread_that_stops_leaves_no_one_waiting)
 }
 END_TEST
 
+/* The tests' size knobs (SPARKPLAN_PARSE_TAIL_MIN and the like): a whole decimal number is
+ * taken, 0 too (what it means is the caller's); anything else leaves the default. */
+START_TEST(a_split_size_is_read_only_from_a_whole_number)
+{
+    const char *name = "SPARKPLAN_TEST_SPLIT_MIN";
+    size_t min = 7;
+    unsetenv(name);
+    ck_assert(!thread_split_min_from_env(name, &min));
+    static const char *const refused[] = {"", "12a", "-", " 5", "-5", "+5", "0x10", "1.5"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        setenv(name, refused[i], 1);
+        ck_assert_msg(!thread_split_min_from_env(name, &min), "'%s' taken", refused[i]);
+    }
+    ck_assert_uint_eq(min, 7);
+    setenv(name, "0", 1);
+    ck_assert(thread_split_min_from_env(name, &min));
+    ck_assert_uint_eq(min, 0);
+    setenv(name, "8388608", 1);
+    ck_assert(thread_split_min_from_env(name, &min));
+    ck_assert_uint_eq(min, 8388608);
+    unsetenv(name);
+}
+END_TEST
+
 Suite *thread_suite(void)
 {
     Suite *s = suite_create("thread");
@@ -248,6 +272,7 @@ Suite *thread_suite(void)
     tcase_add_test(tc, chunks_are_written_one_at_a_time_in_item_order);
     tcase_add_test(tc, a_failed_write_stops_the_team_without_a_hang);
     tcase_add_test(tc, a_thread_that_stops_leaves_no_one_waiting);
+    tcase_add_test(tc, a_split_size_is_read_only_from_a_whole_number);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -23,6 +23,13 @@ bool thread_start_quiet(pthread_t *thread, void *(*run)(void *), void *arg);
  * caller's own write would, instead of failing with EPIPE. */
 bool thread_start_writer(pthread_t *thread, void *(*run)(void *), void *arg);
 
+/* The size, in bytes, from which some work is shared with a second thread, as the
+ * environment variable name sets it for the tests (SPARKPLAN_PARSE_TAIL_MIN and the like,
+ * man page): true, *min set, when the variable is a whole decimal number; false when it is
+ * unset, empty or anything else (the caller's default holds).  What 0 means is the
+ * caller's. */
+bool thread_split_min_from_env(const char *name, size_t *min);
+
 /* ---- turns: chunks made on several threads, written in the order they were taken ----------
  *
  * A big output (--print's section, --summary's scan lines) is cut into chunks of consecutive

@@ -3,6 +3,7 @@
 #include "sparkplan/thread.h"
 
 #include <signal.h>
+#include <stdlib.h>
 
 static bool start_blocking(pthread_t *thread, void *(*run)(void *), void *arg, bool keep_pipe)
 {
@@ -111,4 +112,17 @@ void turns_run_two(void *(*run)(void *), void *arg)
     run(arg);
     if (two)
         pthread_join(th, NULL);
+}
+
+bool thread_split_min_from_env(const char *name, size_t *min)
+{
+    const char *e = getenv(name);
+    if (!e || *e < '0' || *e > '9') /* strtoull would take blanks and a sign first */
+        return false;
+    char *endp;
+    unsigned long long v = strtoull(e, &endp, 10);
+    if (*endp != '\0')
+        return false;
+    *min = (size_t)v;
+    return true;
 }

@@ -25,13 +25,9 @@
 
 bool cl_halves(const struct cleaner *c, bool by_default)
 {
-    const char *e = getenv("SPARKPLAN_CLEAN_HALVES_MIN");
-    if (e && *e) {
-        char *endp;
-        unsigned long long v = strtoull(e, &endp, 10);
-        if (*endp == '\0')
-            return v && c->input_len >= v;
-    }
+    size_t min;
+    if (thread_split_min_from_env("SPARKPLAN_CLEAN_HALVES_MIN", &min))
+        return min && c->input_len >= min;
     return by_default;
 }
 

@@ -415,13 +415,9 @@ static struct parse_split *split_for_decoded(const char *text, size_t len)
  * JSON document through that path, its tree cut in the middle when it has no details list. */
 static size_t beside_scan_min(void)
 {
-    const char *e = getenv("SPARKPLAN_PARSE_GRAFT_MIN");
-    if (e && *e) {
-        char *endp;
-        unsigned long long v = strtoull(e, &endp, 10);
-        if (*endp == '\0' && v)
-            return (size_t)v;
-    }
+    size_t min;
+    if (thread_split_min_from_env("SPARKPLAN_PARSE_GRAFT_MIN", &min) && min)
+        return min;
     return PARALLEL_SCAN_MIN;
 }
 
@@ -544,13 +540,9 @@ static bool scan_decoded_beside_parse(void *ctx, const char *text, size_t len,
 
 static size_t parse_tail_min(void)
 {
-    const char *e = getenv("SPARKPLAN_PARSE_TAIL_MIN");
-    if (e && *e) {
-        char *endp;
-        unsigned long long v = strtoull(e, &endp, 10);
-        if (*endp == '\0')
-            return (size_t)v;
-    }
+    size_t min;
+    if (thread_split_min_from_env("SPARKPLAN_PARSE_TAIL_MIN", &min))
+        return min;
     return PARALLEL_PARSE_MIN;
 }
 

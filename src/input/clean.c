@@ -23,14 +23,6 @@
 /* Inputs from this size on have their mapping's copy made on the second core (run_pipeline). */
 #define CLEAN_SWAP_MIN ((size_t)8 << 20)
 
-bool cl_halves(const struct cleaner *c, bool by_default)
-{
-    size_t min;
-    if (thread_split_min_from_env("SPARKPLAN_CLEAN_HALVES_MIN", &min))
-        return min && c->input_len >= min;
-    return by_default;
-}
-
 static bool is_digit(char ch)
 {
     return ch >= '0' && ch <= '9';

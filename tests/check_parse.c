@@ -1649,11 +1649,43 @@ START_TEST(details_lines_told_at_a_glance_end_a_block_where_they_did)
 }
 END_TEST
 
+/* The line number a second thread starts from (the paste's tail, the tree's graft, the
+ * clean-up's second half) is the '\n's before its cut: counted 64 bytes a step, the sum of
+ * every byte lane taken before it can wrap, the same as one byte at a time at every length,
+ * offset and density, a run of 70,000 newlines (lanes full past 255) among them. */
+START_TEST(newlines_before_a_cut_are_counted_at_every_length)
+{
+    size_t cap = 70000;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    unsigned seed = 7;
+    for (int density = 1; density <= 4; density++) {
+        for (size_t i = 0; i < cap; i++) {
+            seed = seed * 1103515245u + 12345u;
+            buf[i] = density == 4 || (seed >> 16) % (size_t)(1u << (2 * density)) == 0 ? '\n' : 'x';
+        }
+        for (size_t off = 0; off < 16; off++)
+            for (size_t n = 0; off + n <= cap; n += n < 300 ? 1 : 4093) {
+                size_t want = 0;
+                for (size_t i = 0; i < n; i++)
+                    want += buf[off + i] == '\n';
+                ck_assert_msg(slice_count_newlines(buf + off, n) == want,
+                              "density %d, offset %zu, length %zu", density, off, n);
+            }
+        ck_assert_uint_eq(slice_count_newlines(buf, cap),
+                          slice_count_newlines(buf, cap / 2) +
+                              slice_count_newlines(buf + cap / 2, cap - cap / 2));
+    }
+    free(buf);
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
     Suite *s = suite_create("parse");
     TCase *tc = tcase_create("modes");
     tcase_add_test(tc, simple_mode_builds_the_tree_with_stages);
+    tcase_add_test(tc, newlines_before_a_cut_are_counted_at_every_length);
     tcase_add_test(tc, section_lines_are_named_from_one_table);
     tcase_add_test(tc, extended_mode_gives_four_sections_and_the_schema_line);
     tcase_add_test(tc, analyzed_plan_without_schema_keeps_its_root);

@@ -40,5 +40,8 @@ static inline bool slice_starts_with(struct slice s, const char *c)
 /* First occurrence of needle in s, or -1.  Linear in s.len * strlen(needle), needle is short. */
 long slice_find(struct slice s, const char *needle);
 struct slice slice_trim(struct slice s);
+/* The '\n' bytes in s[0..n): a text's line number at an offset (a second thread that starts
+ * reading in the middle of a text counts the lines before it), 64 bytes a step. */
+size_t slice_count_newlines(const char *s, size_t n);
 
 #endif

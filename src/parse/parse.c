@@ -2334,30 +2334,6 @@ size_t parse_tail_plans_taken(void)
     return atomic_load(&tail_plans_taken);
 }
 
-/* '\n's in [s, s + n). */
-static size_t count_newlines(const char *s, size_t n)
-{
-    size_t k = 0, i = 0;
-#ifdef __SSE2__
-    /* Each byte lane counts its '\n's (a compare gives -1) for up to 255 steps, then the
-       lanes are summed (no popcount instruction without -mpopcnt: a call a step). */
-    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-    /* Bound: one 16-byte step a round, the sum every 255. */
-    while (i + 16 <= n) {
-        __m128i acc = zero;
-        for (int r = 0; r < 255 && i + 16 <= n; r++, i += 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
-        }
-        __m128i sums = _mm_sad_epu8(acc, zero);
-        k += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
-    }
-#endif
-    for (; i < n; i++) /* bound: the last bytes */
-        k += s[i] == '\n';
-    return k;
-}
-
 /* The second thread's parse: from the cut to the end of the text, into a document of its
    own that reads the same source (lines are numbered as in the whole text). */
 static void tail_read(struct parse_tail *t)
@@ -2377,7 +2353,7 @@ static void tail_read(struct parse_tail *t)
     struct parser p;
     parser_start(&p, part);
     p.tail = t;
-    p.lno = (uint32_t)count_newlines(t->text, t->cut);
+    p.lno = (uint32_t)slice_count_newlines(t->text, t->cut);
     p.query = slice_make(tail_query_unknown, 0);
     const char *s = t->text + t->cut, *end = t->text + t->len;
     /* Bound: one line a round, up to the text's end. */
@@ -2662,7 +2638,7 @@ static bool graft_start(struct parse_graft *g, struct parser *p)
        part's work on the 100,000-operator simple plan). */
     const struct source *src = &g->doc->src;
     g->lines_moved = !src->line_map && !src->line_from;
-    p->lno = g->lines_moved ? 0 : (uint32_t)count_newlines(g->text, g->cut);
+    p->lno = g->lines_moved ? 0 : (uint32_t)slice_count_newlines(g->text, g->cut);
     p->plan = build_plan(&p->b, 0);
     p->sec = p->plan ? build_section(&p->b, SECTION_PHYSICAL, slice_make(NULL, 0), 0) : NULL;
     if (!p->sec || !stack_reserve(p, g->k))

@@ -289,10 +289,7 @@ struct slice node_field(const struct plan_node *n, const char *key)
     struct plan_detail d;
     if (n->n_details && plan_node_detail(n, key, &d))
         return strip_count_prefix(d.value);
-    struct slice v = field_in_text(plan_node_text(n), key);
-    if (!v.ptr && plan_node_details_text(n).len)
-        v = field_in_text(plan_node_details_text(n), key);
-    return v;
+    return node_field_outside(n, key);
 }
 
 struct slice node_field_outside(const struct plan_node *n, const char *key)

@@ -437,6 +437,14 @@ static void count_known(struct op_summary *sum, const struct plan_node *n, bool 
     summary_add(sum, n, cls, e, by_name);
 }
 
+/* n starts a codegen stage: it has one and its parent is in another (or has none), or it is
+ * the first node of the range counted (first).  count_node and op_counter_node_facts both ask. */
+static bool starts_stage(const struct plan_node *n, bool first)
+{
+    return n->stage >= 0 &&
+           (first || !plan_node_parent(n) || plan_node_parent(n)->stage != n->stage);
+}
+
 /* One node of a summary: its counts into sum, and the stage it starts (its id, 0 for Spark 2's
  * bare '*') in *start_id, -1 when it starts none; *unnumbered grows by a WholeStageCodegen
  * node of a simplified tree.  first: n is the first node of the counted range (it starts a
@@ -445,8 +453,7 @@ static const struct catalog_entry *count_node(struct op_summary *sum, const stru
                                               bool first, int32_t *start_id, uint32_t *unnumbered,
                                               bool by_name)
 {
-    bool start = n->stage >= 0 && (first || !plan_node_parent(n) ||
-                                   plan_node_parent(n)->stage != n->stage);
+    bool start = starts_stage(n, first);
     /* the operator's word, read once for the stage test and the class */
     bool label = n->flags & NODE_LABEL;
     struct slice w = slice_make(NULL, 0);
@@ -595,7 +602,7 @@ const struct catalog_entry *op_counter_node_facts(struct op_counter *c, const st
 {
     if (!(facts & FACT_SET))
         return op_counter_node(c, n);
-    bool start = n->stage >= 0 && (!plan_node_parent(n) || plan_node_parent(n)->stage != n->stage);
+    bool start = starts_stage(n, false);
     const struct catalog_entry *e = op_facts_entry(facts);
     int32_t id;
     count_known(&c->sum, n, start, facts & FACT_WSC,

@@ -3,8 +3,10 @@
  * and check_analyze compare their bytes with one thread's, this suite the turns alone). */
 #include <check.h>
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,6 +266,60 @@ START_TEST(a_split_size_is_read_only_from_a_whole_number)
 }
 END_TEST
 
+/* The hand-over of a cut parse (parse_split, parse_tail, parse_graft): the first thread
+ * waits for the second's part, doing the load's other work meanwhile, and returns only once
+ * the part is ready, with what the second thread wrote before saying so in view. */
+struct handoff_case {
+    struct handoff ho;
+    atomic_int go;       /* the second thread may finish */
+    int part;            /* written by the second thread before handoff_done */
+    atomic_int pieces;   /* idle calls */
+    int pieces_left;     /* idle's work: false once none is left (-1: never runs out) */
+};
+
+static void *handoff_second(void *arg)
+{
+    struct handoff_case *c = arg;
+    /* Bound: until the first thread lets it go (at once when it has no idle work). */
+    while (!atomic_load(&c->go))
+        sched_yield();
+    c->part = 42;
+    handoff_done(&c->ho);
+    return NULL;
+}
+
+static bool handoff_piece(void *arg)
+{
+    struct handoff_case *c = arg;
+    int n = atomic_fetch_add(&c->pieces, 1) + 1;
+    /* the second thread finishes only after the first has done some work while waiting */
+    if (n == 3)
+        atomic_store(&c->go, 1);
+    return c->pieces_left < 0 || n < c->pieces_left;
+}
+
+START_TEST(a_cut_parse_waits_for_its_part_doing_other_work_meanwhile)
+{
+    for (int mode = 0; mode < 3; mode++) {
+        /* 0: work until the part is ready; 1: one piece only, then sleep; 2: no work */
+        struct handoff_case c = {.part = 0, .pieces_left = mode == 0 ? -1 : 1};
+        atomic_init(&c.go, mode != 0);
+        atomic_init(&c.pieces, 0);
+        ck_assert(handoff_init(&c.ho));
+        pthread_t th;
+        ck_assert(thread_start_quiet(&th, handoff_second, &c));
+        handoff_wait(&c.ho, mode == 2 ? NULL : handoff_piece, &c);
+        ck_assert_int_eq(c.part, 42);
+        if (mode == 0)
+            ck_assert_int_ge(atomic_load(&c.pieces), 3);
+        else
+            ck_assert_int_eq(atomic_load(&c.pieces), mode == 1 ? 1 : 0);
+        pthread_join(th, NULL);
+        handoff_destroy(&c.ho);
+    }
+}
+END_TEST
+
 Suite *thread_suite(void)
 {
     Suite *s = suite_create("thread");
@@ -273,6 +329,7 @@ Suite *thread_suite(void)
     tcase_add_test(tc, a_failed_write_stops_the_team_without_a_hang);
     tcase_add_test(tc, a_thread_that_stops_leaves_no_one_waiting);
     tcase_add_test(tc, a_split_size_is_read_only_from_a_whole_number);
+    tcase_add_test(tc, a_cut_parse_waits_for_its_part_doing_other_work_meanwhile);
     suite_add_tcase(s, tc);
     return s;
 }

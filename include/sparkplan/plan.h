@@ -243,6 +243,12 @@ struct document {
        from a tree line (parse.h, parse_graft_*); parse_document grafts its nodes when it gets
        to that line in the state the second thread assumed.  The caller owns it. */
     struct parse_graft *parse_graft;
+    /* Additive (issue 17): when set, parse_document calls it while it waits at a cut for
+       the second thread's part (split, tail or graft above), again and again until the
+       part is ready or it returns false: other work of the load (load.c: the quick scan's
+       pieces), done by this thread instead of sleeping. */
+    bool (*parse_idle)(void *ctx);
+    void *parse_idle_ctx;
     /* The builder's record of the nodes in the order it made them (plan_order_*, for
        build.c): while every node goes in in pre-order, depths, pre-order numbers and subtree
        sizes are set as the nodes are made, still in the cache, and document_finish does not

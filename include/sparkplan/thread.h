@@ -92,4 +92,34 @@ void turns_stop(struct turns *t, int error);
  * done.  A team's run takes chunks until none is left, so either thread may do them all. */
 void turns_run_two(void *(*run)(void *), void *arg);
 
+/* ---- a hand-over: "the second part is ready" -------------------------------------------
+ *
+ * A big parse cut in two (parse.h: parse_split, parse_tail, parse_graft): the second thread
+ * reads its part and says so once (handoff_done); the first, at the cut, waits for that
+ * (handoff_wait) before it takes the part.  What the part holds is the caller's; the
+ * hand-over only orders the two: everything the second thread wrote before handoff_done is
+ * seen by the first after handoff_wait.
+ *
+ * While it waits, the first thread may do other work of the load instead of sleeping:
+ * idle(ctx) is called again and again until the part is ready or it returns false (no work
+ * left: the thread sleeps then).  Each call should be a short piece (a megabyte of the
+ * quick scan), so the part is taken soon after it is ready.
+ *
+ * Owns: its lock and condition (handoff_init, given back by handoff_destroy once neither
+ * thread uses it). */
+struct handoff {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done; /* under mu */
+};
+
+/* False when no lock or condition can be had (nothing to destroy then). */
+bool handoff_init(struct handoff *h);
+void handoff_destroy(struct handoff *h);
+/* The second thread: its part is ready (called once). */
+void handoff_done(struct handoff *h);
+/* The first thread: returns once handoff_done was called, running idle(ctx) meanwhile as
+ * above (idle NULL: it sleeps at once). */
+void handoff_wait(struct handoff *h, bool (*idle)(void *ctx), void *ctx);
+
 #endif

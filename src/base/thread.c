@@ -126,3 +126,53 @@ bool thread_split_min_from_env(const char *name, size_t *min)
     *min = (size_t)v;
     return true;
 }
+
+/* ---- hand-over ------------------------------------------------------------------------ */
+
+bool handoff_init(struct handoff *h)
+{
+    h->done = false;
+    if (pthread_mutex_init(&h->mu, NULL) != 0)
+        return false;
+    if (pthread_cond_init(&h->cv, NULL) != 0) {
+        pthread_mutex_destroy(&h->mu);
+        return false;
+    }
+    return true;
+}
+
+void handoff_destroy(struct handoff *h)
+{
+    pthread_cond_destroy(&h->cv);
+    pthread_mutex_destroy(&h->mu);
+}
+
+void handoff_done(struct handoff *h)
+{
+    pthread_mutex_lock(&h->mu);
+    h->done = true;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static bool handoff_is_done(struct handoff *h)
+{
+    pthread_mutex_lock(&h->mu);
+    bool done = h->done;
+    pthread_mutex_unlock(&h->mu);
+    return done;
+}
+
+void handoff_wait(struct handoff *h, bool (*idle)(void *ctx), void *ctx)
+{
+    /* Bound: each round runs one piece of the caller's work, of which there is a finite
+       amount (idle returns false once it is all done), or stops. */
+    while (idle && !handoff_is_done(h))
+        if (!idle(ctx))
+            break;
+    pthread_mutex_lock(&h->mu);
+    /* Bound: the second thread signals once, when it stops. */
+    while (!h->done)
+        pthread_cond_wait(&h->cv, &h->mu);
+    pthread_mutex_unlock(&h->mu);
+}

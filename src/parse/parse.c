@@ -18,6 +18,7 @@
 #include "sparkplan/catalog.h"
 #include "sparkplan/freshmem.h"
 #include "sparkplan/lex.h"
+#include "sparkplan/thread.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -1839,9 +1840,7 @@ struct parse_split {
     const char *prev_ls, *prev_le;
     size_t taken;                  /* blocks the parser took (0: it read them itself) */
     atomic_int abandon;            /* the parser will not take them: stop */
-    bool done;                     /* under mu */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    struct handoff ho;             /* its part is ready (thread.h) */
 };
 
 /* A split point is a place inside a details list: from a candidate on, this many lines
@@ -1898,12 +1897,7 @@ struct parse_split *parse_split_new(const char *text, size_t len, size_t from)
     sp->len = len;
     sp->at = (size_t)(at - text);
     atomic_init(&sp->abandon, 0);
-    if (pthread_mutex_init(&sp->mu, NULL) != 0) {
-        free(sp);
-        return NULL;
-    }
-    if (pthread_cond_init(&sp->cv, NULL) != 0) {
-        pthread_mutex_destroy(&sp->mu);
+    if (!handoff_init(&sp->ho)) {
         free(sp);
         return NULL;
     }
@@ -1916,8 +1910,7 @@ void parse_split_free(struct parse_split *sp)
         return;
     freshmem_unmap(sp->blocks, sp->cap_blocks * sizeof *sp->blocks);
     free(sp->warns);
-    pthread_cond_destroy(&sp->cv);
-    pthread_mutex_destroy(&sp->mu);
+    handoff_destroy(&sp->ho);
     free(sp);
 }
 
@@ -2040,10 +2033,7 @@ static void split_read(struct parse_split *sp)
 void parse_split_read(struct parse_split *sp)
 {
     split_read(sp);
-    pthread_mutex_lock(&sp->mu);
-    sp->done = true;
-    pthread_cond_broadcast(&sp->cv);
-    pthread_mutex_unlock(&sp->mu);
+    handoff_done(&sp->ho);
 }
 
 /* Blocks come in id order, their nodes lie in tree order far apart, and taking a block is
@@ -2074,11 +2064,7 @@ static const char *split_take(struct parser *p, struct parse_split *sp)
         atomic_store(&sp->abandon, 1);
         return NULL;
     }
-    pthread_mutex_lock(&sp->mu);
-    /* Bound: the reader signals once, when it stops. */
-    while (!sp->done)
-        pthread_cond_wait(&sp->cv, &sp->mu);
-    pthread_mutex_unlock(&sp->mu);
+    handoff_wait(&sp->ho, p->doc->parse_idle, p->doc->parse_idle_ctx);
     if (!sp->n_blocks)
         return NULL;
     const char *base = sp->text + sp->at;
@@ -2205,9 +2191,7 @@ struct parse_tail {
     size_t n_warns, cap_warns;
     bool taken;                    /* parse_document appended the part */
     atomic_int abandon;            /* the first thread will not take it: stop */
-    bool done;                     /* under mu */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    struct handoff ho;             /* its part is ready (thread.h) */
 };
 
 /* How far past the place asked a cut is looked for (a pasted corpus has a header every
@@ -2274,12 +2258,7 @@ struct parse_tail *parse_tail_new(struct document *doc, size_t from)
     t->head = head;
     t->status = SP_OK;
     atomic_init(&t->abandon, 0);
-    if (pthread_mutex_init(&t->mu, NULL) != 0) {
-        free(t);
-        return NULL;
-    }
-    if (pthread_cond_init(&t->cv, NULL) != 0) {
-        pthread_mutex_destroy(&t->mu);
+    if (!handoff_init(&t->ho)) {
         free(t);
         return NULL;
     }
@@ -2311,8 +2290,7 @@ void parse_tail_free(struct parse_tail *t)
         return;
     free(t->warns);
     document_free(t->part);
-    pthread_cond_destroy(&t->cv);
-    pthread_mutex_destroy(&t->mu);
+    handoff_destroy(&t->ho);
     free(t);
 }
 
@@ -2372,10 +2350,7 @@ static void tail_read(struct parse_tail *t)
 void parse_tail_read(struct parse_tail *t)
 {
     tail_read(t);
-    pthread_mutex_lock(&t->mu);
-    t->done = true;
-    pthread_cond_broadcast(&t->cv);
-    pthread_mutex_unlock(&t->mu);
+    handoff_done(&t->ho);
 }
 
 /* Does the first thread, about to read the cut line, end up where the second thread started
@@ -2413,11 +2388,7 @@ static bool tail_take(struct parser *p, struct parse_tail *t)
         atomic_store(&t->abandon, 1);
         return false;
     }
-    pthread_mutex_lock(&t->mu);
-    /* Bound: the second thread signals once, when it stops. */
-    while (!t->done)
-        pthread_cond_wait(&t->cv, &t->mu);
-    pthread_mutex_unlock(&t->mu);
+    handoff_wait(&t->ho, p->doc->parse_idle, p->doc->parse_idle_ctx);
     if (t->status != SP_OK || !t->part)
         return false;
     /* header()'s first steps for the cut line (open_plan then closes the plan). */
@@ -2526,9 +2497,7 @@ struct parse_graft {
     const atomic_int *cancel;      /* doc's parse_cancel when the graft was made: the first
                                       thread stops at its next check, and may be waiting
                                       for this part at the cut */
-    bool done;                     /* under mu */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    struct handoff ho;             /* its part is ready (thread.h) */
 };
 
 /* How far past the place asked a cut is looked for. */
@@ -2580,12 +2549,7 @@ struct parse_graft *parse_graft_new(struct document *doc, size_t from)
     g->k = k + 1;
     g->cancel = doc->parse_cancel;
     atomic_init(&g->abandon, 0);
-    if (pthread_mutex_init(&g->mu, NULL) != 0) {
-        free(g);
-        return NULL;
-    }
-    if (pthread_cond_init(&g->cv, NULL) != 0) {
-        pthread_mutex_destroy(&g->mu);
+    if (!handoff_init(&g->ho)) {
         free(g);
         return NULL;
     }
@@ -2605,8 +2569,7 @@ void parse_graft_free(struct parse_graft *g)
         ids_reset(&g->p.ids);
     }
     document_free(g->part);
-    pthread_cond_destroy(&g->cv);
-    pthread_mutex_destroy(&g->mu);
+    handoff_destroy(&g->ho);
     free(g);
 }
 
@@ -2745,10 +2708,7 @@ static void graft_read(struct parse_graft *g)
 void parse_graft_read(struct parse_graft *g)
 {
     graft_read(g);
-    pthread_mutex_lock(&g->mu);
-    g->done = true;
-    pthread_cond_broadcast(&g->cv);
-    pthread_mutex_unlock(&g->mu);
+    handoff_done(&g->ho);
 }
 
 /* Is the first thread, about to read the cut line, in the state the part started from? */
@@ -2783,11 +2743,7 @@ static const char *graft_take(struct parser *p, struct parse_graft *g)
         atomic_store(&g->abandon, 1);
         return NULL;
     }
-    pthread_mutex_lock(&g->mu);
-    /* Bound: the second thread signals once, when it stops. */
-    while (!g->done)
-        pthread_cond_wait(&g->cv, &g->mu);
-    pthread_mutex_unlock(&g->mu);
+    handoff_wait(&g->ho, p->doc->parse_idle, p->doc->parse_idle_ctx);
     struct parser *q = &g->p;
     if (!g->ok || !stack_reserve(p, (size_t)q->top + 1))
         return NULL;

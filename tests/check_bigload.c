@@ -65,6 +65,8 @@ START_TEST(a_big_file_loads_byte_for_byte)
 {
     /* Several arena chunks' worth, an exact multiple of the page size, and small. */
     assert_loads_byte_for_byte(getenv("SPARKPLAN_SANITIZED") ? 5u << 20 : 9u << 20);
+    /* Big enough for its pages to be mapped in by two threads, a page and a bit past it. */
+    assert_loads_byte_for_byte(MAPFILE_POPULATE_HALVES_MIN + 4097);
     assert_loads_byte_for_byte(4u << 20);
     assert_loads_byte_for_byte(sizeof plan_text - 1);
 }
@@ -88,6 +90,25 @@ START_TEST(a_mapped_file_truncated_under_us_reads_as_nul_bytes)
     ck_assert_uint_le(nonzero, 10000);
     ck_assert_uint_gt(nonzero, 9000);
     ck_assert_int_eq(memcmp(p, plan_text, strlen(plan_text)), 0);
+    mapfile_close(p, size);
+    close(fd);
+    unlink(path);
+    free(path);
+    /* The same for a file whose pages two threads mapped in. */
+    size = MAPFILE_POPULATE_HALVES_MIN + 100;
+    path = write_plan_file(size);
+    fd = open(path, O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    p = mapfile_open(fd, size);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(p[size - 1], '\n');
+    ck_assert_int_eq(p[size], '\0');
+    ck_assert_int_eq(truncate(path, size / 2), 0);
+    nonzero = 0;
+    for (size_t i = 0; i <= size; i++)
+        nonzero += p[i] != '\0';
+    ck_assert_uint_le(nonzero, size / 2);
+    ck_assert_uint_gt(nonzero, size / 4);
     mapfile_close(p, size);
     close(fd);
     /* Small files are read, not mapped. */

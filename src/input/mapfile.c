@@ -128,6 +128,38 @@ static char *json_read(int fd, size_t size, size_t total)
     return buf;
 }
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14 on; older kernels refuse it (EINVAL) */
+#endif
+
+struct populate_job {
+    char *p;
+    size_t len;
+};
+
+static void *populate_main(void *arg)
+{
+    struct populate_job *job = arg;
+    /* A kernel that cannot (EINVAL), or a file cut short meanwhile (EFAULT): the pages are
+       then mapped in as they are first read, the SIGBUS guard covering the cut. */
+    (void)madvise(job->p, job->len, MADV_POPULATE_READ);
+    return NULL;
+}
+
+/* The pages of the mapping [p, p + len) mapped in, the back half on a second thread. */
+static void populate_in_halves(char *p, size_t len)
+{
+    size_t half = len / 2 / page_size * page_size;
+    struct populate_job back = {p + half, len - half}, front = {p, half};
+    pthread_t th;
+    bool started = thread_start_quiet(&th, populate_main, &back);
+    populate_main(&front);
+    if (started)
+        pthread_join(th, NULL);
+    else
+        populate_main(&back);
+}
+
 char *mapfile_open(int fd, size_t size)
 {
     if (!page_size) {
@@ -160,11 +192,14 @@ char *mapfile_open(int fd, size_t size)
     char *base = freshmem_reserve(total, align, PROT_READ, 0);
     if (!base)
         return NULL;
-    if (mmap(base, round_up(size, page_size), PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE,
-             fd, 0) == MAP_FAILED) {
+    bool halves = size >= MAPFILE_POPULATE_HALVES_MIN;
+    if (mmap(base, round_up(size, page_size), PROT_READ,
+             MAP_PRIVATE | MAP_FIXED | (halves ? 0 : MAP_POPULATE), fd, 0) == MAP_FAILED) {
         munmap(base, total);
         return NULL;
     }
+    if (halves)
+        populate_in_halves(base, round_up(size, page_size));
     maps[slot].len = total;
     maps[slot].copied = false;
     maps[slot].start = base;

@@ -599,6 +599,70 @@ START_TEST(the_loader_grafts_a_simple_plan_as_parsed_alone)
 }
 END_TEST
 
+/* The part's nodes go into the document's own store, past a fence at the nodes the first
+   thread is guessed to make before the cut (a node a line, the lines counted in the megabyte
+   before it).  A text whose lines get much longer just before the cut makes that guess far
+   too small: the first thread needs room past the fence long before the cut, the part is
+   given up there and the first thread writes over it, and the model is the one parsed
+   alone.  Cut where the guess holds, the part of the same text is grafted. */
+static char *sparse_before_cut(size_t *len, size_t *long_end)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    fputs("== Physical Plan ==\nUnion\n", f);
+    for (int i = 0; i < 300000; i++) /* dense: 16 bytes a node */
+        fprintf(f, ":- Scan t%06d\n", i);
+    for (int i = 0; i < 60; i++) { /* sparse: 20 KB a node, 1.2 MB in all */
+        fputs(":- Scan ", f);
+        for (int j = 0; j < 20000; j++)
+            fputc('a' + (i + j) % 26, f);
+        fputc('\n', f);
+    }
+    fflush(f);
+    *long_end = (size_t)ftell(f);
+    for (int i = 0; i < 100000; i++)
+        fprintf(f, ":- Scan u%06d\n", i);
+    fputs("+- Scan v\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    return buf;
+}
+
+START_TEST(a_part_whose_room_the_first_thread_needs_is_given_up)
+{
+    size_t len, long_end;
+    char *bytes = sparse_before_cut(&len, &long_end);
+    enum sp_status sw;
+    struct document *whole = parsed_whole(bytes, len, &sw);
+    ck_assert_ptr_nonnull(whole);
+    ck_assert_int_eq(sw, SP_OK);
+    ck_assert_uint_gt(whole->n_all_nodes, 400000);
+    /* from: in the dense lines (the guess holds), then right after the long ones */
+    const size_t froms[2] = {long_end / 2, long_end};
+    for (int c = 0; c < 2; c++) {
+        struct diag err = {0};
+        struct document *cut = reading(whole);
+        struct parse_graft *g = parse_graft_new(cut, froms[c]);
+        ck_assert_ptr_nonnull(g);
+        ck_assert_ptr_nonnull(cut->nodes.base); /* the window's store, made at once */
+        ck_assert_uint_gt(cut->nodes.fence, 0);
+        parse_graft_read(g); /* the part first, on this thread, into the window */
+        cut->parse_graft = g;
+        ck_assert_int_eq(parse_document(cut, &err), SP_OK);
+        cut->parse_graft = NULL;
+        if (c == 0)
+            ck_assert_uint_gt(parse_graft_taken(g), 50000);
+        else
+            ck_assert_uint_eq(parse_graft_taken(g), 0);
+        ck_assert_uint_eq(cut->nodes.fence, 0); /* lifted: by the graft, or when hit */
+        ck_assert(document_finish(cut));
+        assert_same_model(whole, cut, "sparse before the cut", parse_graft_cut(g));
+        parse_graft_free(g);
+        document_free(cut);
+    }
+    document_free(whole);
+}
+END_TEST
+
 Suite *parsetail_suite(void)
 {
     Suite *s = suite_create("parsetail");
@@ -614,6 +678,7 @@ Suite *parsetail_suite(void)
     tcase_set_timeout(graft, 600);
     tcase_add_test(graft, generated_trees_grafted_at_many_lines_read_as_whole);
     tcase_add_test(graft, the_loader_grafts_a_simple_plan_as_parsed_alone);
+    tcase_add_test(graft, a_part_whose_room_the_first_thread_needs_is_given_up);
     tcase_add_test(graft, every_sample_and_corpus_file_grafted_at_its_tree_lines_reads_as_whole);
     suite_add_tcase(s, graft);
     return s;

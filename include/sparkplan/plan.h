@@ -120,6 +120,14 @@ struct plan_store {
     size_t small;                 /* the first bytes, made usable in 64 KB steps of 4 KB
                                      pages (0 for a big text's store: huge pages at once) */
     bool in_arena;
+    bool window;                  /* part of another document's store (document_nodes_window):
+                                     not unmapped with this one */
+    /* While fence is set (bytes, 0: none), the store is not made usable past it: the bytes
+       after it are a second thread's (document_nodes_fence).  Asked for more, it calls
+       fence_hit(fence_ctx), which makes that thread stop writing there, then lifts it. */
+    size_t fence;
+    void (*fence_hit)(void *ctx);
+    void *fence_ctx;
 };
 
 /* The fields of a node's details block, split from details_text on demand with the lexing
@@ -462,6 +470,23 @@ bool document_append(struct document *doc, struct document *part);
  * keeps its nodes (free it after).  line_shift is added to each node's line (a part that
  * numbered its lines from the cut).  False (doc untouched) when out of memory or part is not
  * such a part. */
+/* Room for a second thread's nodes inside doc's own node store, so that grafting them
+ * (document_graft) moves them a few places down in memory already made, instead of copying
+ * them to fresh memory (on the benchmark machine fresh memory is the load's largest cost:
+ * 28 MB for the back half of the million-operator simple plan, 4 ms when the machine's
+ * memory is warm and 15-18 ms when it is not).  Called by the thread that parses doc, before
+ * the second thread starts: doc's store is reserved then, and its nodes may not go past
+ * about nodes_before (doc's nodes up to the cut, estimated) while the fence stands.  Returns
+ * the window's place (bytes into doc's store) for document_nodes_window, 0 when there is
+ * none (a small text's store, or no room): the part then keeps a store of its own.  When
+ * doc needs more nodes before the graft, fence_hit(ctx) is called: it must make the second
+ * thread stop writing (the part cannot be grafted then); the fence is lifted after it. */
+size_t document_nodes_fence(struct document *doc, size_t nodes_before,
+                            void (*fence_hit)(void *ctx), void *ctx);
+/* part's nodes go to doc's store from `at` bytes on (document_nodes_fence's answer), part
+ * having made none yet.  Called by the second thread. */
+void document_nodes_window(struct document *part, const struct document *doc, size_t at);
+
 bool document_graft(struct document *doc, struct document *part, struct plan_node *const *at,
                     size_t k, uint32_t line_shift);
 

@@ -167,6 +167,11 @@ static bool store_reserve(struct plan_store *st, size_t bytes, size_t small)
 /* store_commit's growth (rare: once in a 64 KB or 2 MB step). */
 static NOINLINE bool store_grow(struct plan_store *st, size_t bytes)
 {
+    if (st->fence && bytes > st->fence) {
+        /* The second thread stops writing past the fence; then the bytes are this one's. */
+        st->fence_hit(st->fence_ctx);
+        st->fence = 0;
+    }
     if (bytes > st->reserved)
         return false;
     size_t to;
@@ -179,6 +184,8 @@ static NOINLINE bool store_grow(struct plan_store *st, size_t bytes)
     }
     if (to > st->reserved)
         to = st->reserved;
+    if (st->fence && to > st->fence)
+        to = st->fence; /* (bytes fit: the fence is on a page) */
     if (mprotect(st->base + st->committed, to - st->committed, PROT_READ | PROT_WRITE) != 0)
         return false;
     if (to > st->small) {
@@ -197,7 +204,7 @@ static inline bool store_commit(struct plan_store *st, size_t bytes)
 
 static void store_free(struct plan_store *st)
 {
-    if (st->base && !st->in_arena)
+    if (st->base && !st->in_arena && !st->window)
         munmap(st->base, st->reserved);
     memset(st, 0, sizeof *st);
 }
@@ -254,6 +261,35 @@ static bool nodes_store_init(struct document *doc)
                               text_node_bound(doc->src.text, len) * sizeof(struct plan_node));
     return store_reserve(&doc->nodes, store_nodes(doc) * sizeof(struct plan_node),
                          len >= STORE_BIG_TEXT ? 0 : STORE_SMALL);
+}
+
+size_t document_nodes_fence(struct document *doc, size_t nodes_before,
+                            void (*fence_hit)(void *ctx), void *ctx)
+{
+    /* A small text's store is an array in the arena, as long as the text allows. */
+    if (doc->src.text_len <= STORE_ARENA_TEXT || doc->n_nodes_made ||
+        (!doc->nodes.base && !nodes_store_init(doc)) || doc->nodes.in_arena)
+        return 0;
+    if (nodes_before > SIZE_MAX / sizeof(struct plan_node) / 2)
+        return 0;
+    size_t at = round_up(nodes_before * sizeof(struct plan_node), STORE_HUGE);
+    /* The part needs about as much room as doc up to the cut, and doc's store is reserved
+       for many times the nodes the text can hold: a window short of that is no window. */
+    if (!at || at < doc->nodes.committed || at >= doc->nodes.reserved / 2)
+        return 0;
+    doc->nodes.fence = at;
+    doc->nodes.fence_hit = fence_hit;
+    doc->nodes.fence_ctx = ctx;
+    return at;
+}
+
+void document_nodes_window(struct document *part, const struct document *doc, size_t at)
+{
+    struct plan_store *st = &part->nodes;
+    memset(st, 0, sizeof *st);
+    st->base = doc->nodes.base + at;
+    st->reserved = doc->nodes.reserved - at;
+    st->window = true;
 }
 
 /* plan_node_new's body, inlined into plan_node_place too. */
@@ -1151,13 +1187,21 @@ bool document_append(struct document *doc, struct document *part)
 
 /* ---- grafting a tree's back part read on a second thread ------------------------------ */
 
+/* What document_graft reads of a stand-in, read before the part's nodes move: moved within
+   doc's store (document_nodes_window), they are written over the stand-ins. */
+struct graft_stand_in {
+    size_t first; /* its first real child (part's index), SIZE_MAX: none */
+    uint32_t subtree_size;
+};
+
 /* The record after a graft (document_graft): doc's nodes at[0..k-1] were its path; the part's
  * nodes 0..k-1 stood in for them and the part's nodes from k on follow doc's from n0.  The
  * stand-ins that left the part's path are closed as they were there (their subtree ends at
  * the same real node); those still on it stay on doc's, with the part's real path after
  * them.  False when either record cannot answer (doc's record is then given up). */
 static bool order_graft(struct document *doc, struct document *part,
-                        struct plan_node *const *at, size_t k, size_t n0)
+                        struct plan_node *const *at, size_t k, size_t n0,
+                        const struct graft_stand_in *stand)
 {
     struct plan_order *o = doc->order, *q = part->order;
     if (!o || !q || o->broken || q->broken || o->ids || q->ids || o->n != n0 ||
@@ -1176,7 +1220,7 @@ static bool order_graft(struct document *doc, struct document *part,
     while (stay < q->n_path && stay < k && q->path[stay] == pbase + stay)
         stay++;
     for (size_t d = stay; d < k; d++) { /* bound: the stand-ins, once */
-        size_t closed_at = (size_t)pbase[d].subtree_size + d + 1; /* q->n then */
+        size_t closed_at = (size_t)stand[d].subtree_size + d + 1; /* q->n then */
         at[d]->subtree_size = (uint32_t)(n0 + closed_at - k - (size_t)(at[d] - base) - 1);
     }
     size_t n_path = stay + (q->n_path - stay);
@@ -1196,14 +1240,12 @@ static bool order_graft(struct document *doc, struct document *part,
     return true;
 }
 
-/* Hangs the real nodes of one stand-in's child list (from part's node first on, by
-   next_sibling_) under doc's node r, after its last child `after` (NULL: none yet). */
-static void graft_children(struct plan_node *r, struct plan_node *after, struct plan_node *first,
-                           struct plan_node *pbase, struct plan_node *to, size_t k)
+/* Hangs the real nodes of one stand-in's child list (from c, the first one moved to doc, on
+   by next_sibling_) under doc's node r, after its last child `after` (NULL: none yet). */
+static void graft_children(struct plan_node *r, struct plan_node *after, struct plan_node *c)
 {
-    if (!first)
+    if (!c)
         return;
-    struct plan_node *c = to + (first - pbase) - k;
     if (after)
         after->next_sibling_ = (int32_t)(c - after);
     else
@@ -1259,25 +1301,44 @@ bool document_graft(struct document *doc, struct document *part, struct plan_nod
             plan_node_parent(at[d]) != at[d - 1])
             return false;
     size_t m = all - k;
-    if (!store_commit(&doc->nodes, (n0 + m) * sizeof(struct plan_node)))
+    bool window = part->nodes.window;
+    if (window && (part->nodes.base != doc->nodes.base + doc->nodes.fence ||
+                   pbase + k < node_base(doc) + n0))
+        return false; /* (the fence was lifted: doc's nodes are over the part's) */
+    struct graft_stand_in *stand = malloc(k * sizeof *stand);
+    if (!stand)
         return false;
-    /* The part's record read up to its last node while its nodes are there (order_graft). */
-    if (part->order && !part->order->broken)
-        order_settle(part, part->order);
-    struct plan_node *to = node_base(doc) + n0;
-    move_nodes(to, pbase + k, m, &part->nodes);
-    for (size_t i = 0; i < m; i++) { /* bound: the part's nodes, once */
-        to[i].section = sec;
-        to[i].line += line_shift;
-    }
     /* Each stand-in's real children go under the node it stood for, after its last child
        (the next stand-in, or none under the deepest). */
     for (size_t d = 0; d < k; d++) { /* bound: the stand-ins, once */
         struct plan_node *first = d + 1 < k ? plan_node_next_sibling(&pbase[d + 1])
                                             : plan_node_first_child(&pbase[d]);
-        graft_children(at[d], d + 1 < k ? at[d + 1] : NULL, first, pbase, to, k);
+        stand[d].first = first ? (size_t)(first - pbase) : SIZE_MAX;
+        stand[d].subtree_size = pbase[d].subtree_size;
     }
-    bool ordered = order_graft(doc, part, at, k, n0);
+    /* The part's nodes are past the fence: doc's may go there now. */
+    doc->nodes.fence = 0;
+    if (!store_commit(&doc->nodes, (n0 + m) * sizeof(struct plan_node))) {
+        free(stand);
+        return false;
+    }
+    /* The part's record read up to its last node while its nodes are there (order_graft). */
+    if (part->order && !part->order->broken)
+        order_settle(part, part->order);
+    struct plan_node *to = node_base(doc) + n0;
+    if (window)
+        memmove(to, pbase + k, m * sizeof *to); /* a few places down, in memory made */
+    else
+        move_nodes(to, pbase + k, m, &part->nodes);
+    for (size_t i = 0; i < m; i++) { /* bound: the part's nodes, once */
+        to[i].section = sec;
+        to[i].line += line_shift;
+    }
+    for (size_t d = 0; d < k; d++) /* bound: the stand-ins, once */
+        graft_children(at[d], d + 1 < k ? at[d + 1] : NULL,
+                       stand[d].first == SIZE_MAX ? NULL : to + stand[d].first - k);
+    bool ordered = order_graft(doc, part, at, k, n0, stand);
+    free(stand);
     doc->n_nodes_made = n0 + m;
     if (!ordered)
         plan_order_discard(doc);

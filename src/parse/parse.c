@@ -2492,6 +2492,8 @@ struct parse_graft {
     bool ok;                       /* the part may be grafted */
     bool lines_moved;              /* its lines are numbered from the cut (0: the line before) */
     const char *stop;              /* the first line it left */
+    size_t window;                 /* its nodes' place in doc's store (document_nodes_fence),
+                                      0: a store of their own */
     size_t taken;                  /* nodes parse_document grafted */
     atomic_int abandon;            /* the first thread will not take it: stop */
     const atomic_int *cancel;      /* doc's parse_cancel when the graft was made: the first
@@ -2510,6 +2512,33 @@ static uint32_t grid_branch_units(const char *ls, const char *end)
     struct lex_prefix pf;
     lex_tree_prefix(ls, (size_t)(end - ls), &pf);
     return pf.branch && pf.units && pf.len == 3 * (size_t)pf.units ? pf.units : 0;
+}
+
+/* The nodes the first thread makes before the cut, over-estimated: a node a line, the lines
+   counted in the megabyte before the cut and taken as the density of all of them, plus an
+   eighth and a few.  Past it the first thread's nodes would reach the part's in the window
+   (document_nodes_fence): the part is then given up (graft_fence_hit), which costs time,
+   never a byte of the result. */
+#define GRAFT_SAMPLE_BYTES ((size_t)1 << 20)
+static size_t graft_nodes_before(const char *text, size_t cut)
+{
+    size_t sample = cut < GRAFT_SAMPLE_BYTES ? cut : GRAFT_SAMPLE_BYTES;
+    if (!sample)
+        return 0;
+    size_t lines = slice_count_newlines(text + cut - sample, sample) + 1;
+    size_t est = (size_t)((double)cut / (double)sample * (double)lines);
+    return est + est / 8 + 4096;
+}
+
+/* The first thread needs room past the fence before the graft (it read on past the cut, the
+   part thrown away, or it made more nodes than guessed): the second thread stops, and its
+   nodes, which doc's now go over, are not taken. */
+static void graft_fence_hit(void *ctx)
+{
+    struct parse_graft *g = ctx;
+    atomic_store(&g->abandon, 1);
+    handoff_wait(&g->ho, NULL, NULL);
+    g->ok = false;
 }
 
 struct parse_graft *parse_graft_new(struct document *doc, size_t from)
@@ -2553,6 +2582,7 @@ struct parse_graft *parse_graft_new(struct document *doc, size_t from)
         free(g);
         return NULL;
     }
+    g->window = document_nodes_fence(doc, graft_nodes_before(text, g->cut), graft_fence_hit, g);
     return g;
 }
 
@@ -2560,6 +2590,13 @@ void parse_graft_free(struct parse_graft *g)
 {
     if (!g)
         return;
+    /* The fence stood for this part's nodes: no second thread writes there now. */
+    struct plan_store *st = &g->doc->nodes;
+    if (g->window && st->fence_ctx == g) {
+        st->fence = 0;
+        st->fence_hit = NULL;
+        st->fence_ctx = NULL;
+    }
     if (g->part) {
         free(g->p.stack);
         free(g->p.last_child);
@@ -2673,6 +2710,8 @@ static void graft_read(struct parse_graft *g)
     g->part = document_new(g->doc->name, NULL, 0);
     if (!g->part)
         return;
+    if (g->window)
+        document_nodes_window(g->part, g->doc, g->window);
     const struct source *src = &g->doc->src;
     source_borrow(&g->part->src, g->text, g->len);
     g->part->src.line_map = src->line_map;

@@ -465,9 +465,10 @@ bool document_append(struct document *doc, struct document *part);
  * child of at[d], at[k - 1] the node last made), each stand-in the first child of the one
  * before; its nodes from k on were made after them, in pre-order, in one section, from the
  * same text (the same doc->src.text), with no warnings, details blocks or ids.  They are
- * copied after doc's nodes as if doc's builder had made them: links to a stand-in go to its
- * node, subtree sizes and the builder's record as the one-thread parse leaves them.  part
- * keeps its nodes (free it after).  line_shift is added to each node's line (a part that
+ * put after doc's nodes as if doc's builder had made them: links to a stand-in go to its
+ * node, subtree sizes and the builder's record as the one-thread parse leaves them.  From a
+ * window of doc's store (document_nodes_window) they are moved down in place; from a store
+ * of part's own they are copied, part's pages given back as they go.  Free part after.  line_shift is added to each node's line (a part that
  * numbered its lines from the cut).  False (doc untouched) when out of memory or part is not
  * such a part. */
 /* Room for a second thread's nodes inside doc's own node store, so that grafting them

@@ -264,6 +264,7 @@ struct assembler {
 
 static bool asm_break(struct assembler *as, size_t k);
 static void asm_compact_line(struct assembler *as, const char *p, size_t len, size_t len_cut);
+static inline __attribute__((always_inline)) void compact_break(struct assembler *as, size_t k);
 
 /* One escape at p[*i] (a backslash, or a raw '\n') written at o[*n]; both move past it.  A
  * '\n' written ends the line being assembled (asm_break at its offset base + its place). */
@@ -343,6 +344,87 @@ static bool decode_one(struct assembler *as, size_t base, const char *p, uint32_
     return o[n - 1] != '\n' || asm_break(as, base + n - 1);
 }
 
+#ifdef __SSE2__
+/* The 64 bytes at p whose bits (bit k: p[k]) decode_compact_blocks stops at: a backslash or a
+ * raw '\n'; the bytes are left in b to be stored. */
+static inline uint64_t escape_bits64(const char *p, __m128i b[4])
+{
+    const __m128i bs = _mm_set1_epi8('\\'), nl = _mm_set1_epi8('\n');
+    uint64_t m = 0;
+    b[0] = _mm_loadu_si128((const __m128i *)(const void *)p);
+    b[1] = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    b[2] = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
+    b[3] = _mm_loadu_si128((const __m128i *)(const void *)(p + 48));
+    /* Written out: -O2 keeps a loop of four as a loop. */
+    m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(b[0], bs), _mm_cmpeq_epi8(b[0], nl)));
+    m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+             _mm_or_si128(_mm_cmpeq_epi8(b[1], bs), _mm_cmpeq_epi8(b[1], nl)))
+         << 16;
+    m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+             _mm_or_si128(_mm_cmpeq_epi8(b[2], bs), _mm_cmpeq_epi8(b[2], nl)))
+         << 32;
+    m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+             _mm_or_si128(_mm_cmpeq_epi8(b[3], bs), _mm_cmpeq_epi8(b[3], nl)))
+         << 48;
+    return m;
+}
+
+/* decode_body's first part for the compact assembler (emit_compact: an event log's line, its
+ * plan decoded over the line itself from the line's first byte), 64 bytes a round: from
+ * p[*i_io] (written at o[*n_io], o = as->buf + base) while 64 bytes are left.  A round stores
+ * its 64 bytes whole and takes the first escape in them; "\n" ends its line right there
+ * (compact_break), "\"" is written, any other escape and a raw '\n' go through decode_one as
+ * before.  A round stores whole only while the output is 64 bytes or more behind the reads
+ * (each \n escape makes one byte of room: after the 64th escaped line of a string at the
+ * line's start); until then the rounds go decode_body's 16-byte way, which comes back here
+ * once there is room.  False when out of memory.  One pass for the decoding, the line ends and the lines' looks, where the 16-byte way took
+ * 170 instructions a line of the plan, asm_break's calls included. */
+static bool decode_compact_blocks(struct assembler *as, size_t base, const char *p, uint32_t len,
+                                  uint32_t *i_io, size_t *n_io)
+{
+    char *o = as->buf + base;
+    uint32_t i = *i_io;
+    size_t n = *n_io;
+    /* The room only grows (no escape writes more than it reads). */
+    if ((size_t)((p + i) - (o + n)) < 64)
+        return true;
+    /* Bound: i moves forward every round; n <= i, so the stores stay inside the body. */
+    while (len - i >= 64) {
+        __m128i b[4];
+        uint64_t m = escape_bits64(p + i, b);
+        /* 64 bytes of room: the stores reach no byte still to read. */
+        _mm_storeu_si128((__m128i *)(void *)(o + n), b[0]);
+        _mm_storeu_si128((__m128i *)(void *)(o + n + 16), b[1]);
+        _mm_storeu_si128((__m128i *)(void *)(o + n + 32), b[2]);
+        _mm_storeu_si128((__m128i *)(void *)(o + n + 48), b[3]);
+        if (!m) {
+            i += 64;
+            n += 64;
+            continue;
+        }
+        unsigned k = (unsigned)__builtin_ctzll(m);
+        i += k;
+        n += k;
+        /* p[i + 1] is inside the round. */
+        if (p[i] == '\\' && p[i + 1] == 'n') {
+            o[n] = '\n';
+            compact_break(as, base + n);
+            n++;
+            i += 2;
+        } else if (p[i] == '\\' && p[i + 1] == '"') {
+            o[n++] = '"';
+            i += 2;
+        } else if (!decode_one(as, base, p, len, &i, o, &n)) {
+            return false;
+        }
+    }
+    *i_io = i;
+    *n_io = n;
+    return true;
+}
+#endif
+
 /* Decodes the body p[0..len) (quotes excluded) into as->buf at as->used, ending a line at
  * each '\n' it writes; false on allocation failure.  Never longer than the input (every
  * escape is at least as long as what it stands for), so the run's buffer, as long as its
@@ -358,6 +440,8 @@ static bool decode_body(struct assembler *as, size_t base, const char *p, uint32
     uint32_t i = 0;
 #ifdef __SSE2__
     const __m128i bs = _mm_set1_epi8('\\'), nl = _mm_set1_epi8('\n');
+    if (as->compact && !decode_compact_blocks(as, base, p, len, &i, &n))
+        return false;
     /* Bound: i moves forward every round; n <= i, so the store stays inside the buffer. */
     while (len - i >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
@@ -388,6 +472,10 @@ static bool decode_body(struct assembler *as, size_t base, const char *p, uint32
         } else if (!decode_one(as, base, p, len, &i, o, &n)) {
             return false;
         }
+        /* The compact way again once the escapes made it its room. */
+        if (as->compact && (size_t)((p + i) - (o + n)) >= 64 &&
+            !decode_compact_blocks(as, base, p, len, &i, &n))
+            return false;
     }
 #endif
     /* The rest, a byte at a time.  Bound: i moves forward every round. */
@@ -505,6 +593,34 @@ static bool asm_break(struct assembler *as, size_t k)
     as->open_orig = as->string_orig;
     as->open_has_text = false;
     return true;
+}
+
+/* asm_break for the compact assembler (emit_compact), at a '\n' written at as->buf[k] by
+ * decode_compact_blocks: the same line counted and looked at as asm_compact_line looks at it,
+ * without two calls for each line (64 instructions a line of the event log's plan, as many
+ * as its decoding).  A line with a '\r' before its end takes asm_break.  What asm_break also
+ * sets is as it was: the line is shorter than the string (no cut_cr for a length past 32
+ * bits), open_orig is string_orig since the string began (its one string) and
+ * open_has_text is still false (only kept text sets it). */
+static inline __attribute__((always_inline)) void compact_break(struct assembler *as, size_t k)
+{
+    size_t len = k - as->open_start;
+    const char *p = as->buf + as->open_start;
+    if (len) {
+        char last = p[len - 1];
+        if (last == '\r') {
+            (void)asm_break(as, k); /* compact: it pushes nothing, so it cannot fail */
+            return;
+        }
+        if (!as->needs_steps &&
+            (p[0] == ' ' || (p[0] >= '0' && p[0] <= '9') || last == ' ' || last == '\t')) {
+            struct cl_line l = {p, (uint32_t)len, as->open_orig};
+            as->needs_steps = cl_line_needs_steps(&l, as->after_blank);
+        }
+    }
+    as->after_blank = len == 0;
+    as->n_lines++;
+    as->open_start = k + 1;
 }
 
 static bool asm_string(struct assembler *as, const char *body, uint32_t len, uint32_t orig)

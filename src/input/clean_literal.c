@@ -21,8 +21,7 @@
 
 struct lit {
     uint32_t a, b;  /* opening and closing quote offsets */
-    bool nl;        /* holds a \n escape */
-    uint32_t nls;   /* how many (at most the lines its decoding ends) */
+    bool nl;        /* holds a \n escape (how many: newline_escapes) */
 };
 
 struct lits {
@@ -30,7 +29,7 @@ struct lits {
     size_t n, cap;
 };
 
-static bool lits_push(struct lits *l, uint32_t a, uint32_t b, uint32_t nls)
+static bool lits_push(struct lits *l, uint32_t a, uint32_t b, bool nl)
 {
     if (l->n == l->cap) {
         size_t ncap = l->cap ? l->cap * 2 : 16;
@@ -42,8 +41,7 @@ static bool lits_push(struct lits *l, uint32_t a, uint32_t b, uint32_t nls)
     }
     l->v[l->n].a = a;
     l->v[l->n].b = b;
-    l->v[l->n].nl = nls != 0;
-    l->v[l->n].nls = nls;
+    l->v[l->n].nl = nl;
     l->n++;
     return true;
 }
@@ -91,35 +89,11 @@ static bool escapes_newline(const char *p, uint32_t len, uint32_t j)
     return j + 1 < len && (p[j + 1] == 'n' || (p[j + 1] == '\\' && j + 2 < len && p[j + 2] == 'n'));
 }
 
-/* The closing quote q of the string whose body starts at j (an escape's two bytes skipped),
- * or len when the line ends first; *nls counts the body's \n escapes.  The body of
- * an event log's plan is hundreds of megabytes with an escape every few dozen bytes: the
- * blocks are read here, without a call for each escape. */
-static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, uint32_t *nls)
+/* The closing quote q of the string whose body starts at j, found a byte at a time (an
+ * escape's two bytes skipped), or len when the line ends first; *nls counts the body's \n
+ * escapes.  What string_end finds 16 bytes a step, and the count of newline_escapes. */
+static uint32_t string_end_bytes(const char *p, uint32_t len, uint32_t j, char q, uint32_t *nls)
 {
-#ifdef __SSE2__
-    const __m128i vb = _mm_set1_epi8('\\'), vq = _mm_set1_epi8(q);
-    /* Every backslash and quote of a block in turn; j is the first byte no escape covers (a
-       backslash at a block's end covers the next block's first byte).  Bound: 16 bytes a
-       round. */
-    uint32_t at = j;
-    for (; len - at >= 16 && at < len; at += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
-        unsigned m = (unsigned)_mm_movemask_epi8(
-            _mm_or_si128(_mm_cmpeq_epi8(v, vb), _mm_cmpeq_epi8(v, vq)));
-        for (; m; m &= m - 1) {
-            uint32_t k = at + (uint32_t)__builtin_ctz(m);
-            if (k < j)
-                continue; /* the byte after a backslash */
-            if (p[k] == q)
-                return k;
-            *nls += escapes_newline(p, len, k);
-            j = k + 2;
-        }
-    }
-    if (j < at)
-        j = at;
-#endif
     /* Bound: j only moves forward. */
     while (j < len) {
         if (p[j] == q)
@@ -134,6 +108,97 @@ static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, uint
     return len;
 }
 
+/* The closing quote q from j on, j not covered by an escape: the first quote after an even
+ * run of backslashes (none, or pairs "\\\\"), the run counted back to j at most (an escape
+ * is a backslash and the byte after it: a backslash that no escape covers starts one, so of
+ * a run of them the second, fourth... are covered, and the byte after it when the run is
+ * odd).  Or len.  Only the quotes are looked at, 64 bytes a step: a plan's body has a
+ * backslash every few dozen bytes and few quotes. */
+static uint32_t closing_quote(const char *p, uint32_t len, uint32_t j, char q)
+{
+    uint32_t at = j;
+#ifdef __SSE2__
+    const __m128i vq = _mm_set1_epi8(q);
+    /* Bound: 64 bytes a round (the quotes of four blocks of 16 in one word). */
+    for (; len - at >= 64; at += 64) {
+        const __m128i *v = (const __m128i *)(const void *)(p + at);
+        uint64_t m =
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v), vq)) |
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 1), vq)) << 16 |
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 2), vq)) << 32 |
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 3), vq)) << 48;
+        for (; m; m &= m - 1) {
+            uint32_t k = at + (uint32_t)__builtin_ctzll(m), r = k;
+            /* Bound: back over this quote's run of backslashes, to j at most. */
+            while (r > j && p[r - 1] == '\\')
+                r--;
+            if ((k - r) % 2 == 0)
+                return k; /* k >= j: the rounds start at j */
+        }
+    }
+#endif
+    /* Bound: one round a byte of the rest. */
+    for (; at < len; at++)
+        if (p[at] == q) {
+            uint32_t r = at;
+            while (r > j && p[r - 1] == '\\')
+                r--;
+            if ((at - r) % 2 == 0)
+                return at;
+        }
+    return len;
+}
+
+/* The closing quote q of the string whose body starts at j (an escape's two bytes skipped),
+ * or len when the line ends first; *nl says whether the body holds a \n escape
+ * (escapes_newline).  The body of an event log's plan is hundreds of megabytes with an
+ * escape every few dozen bytes: its escapes are walked, 16 bytes a step, only up to its first
+ * \n escape; from there only its quotes are looked at (closing_quote), where each escape
+ * took a step of the walk (60 instructions a line of the plan). */
+static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, bool *nl)
+{
+    uint32_t nls = 0;
+#ifdef __SSE2__
+    const __m128i vb = _mm_set1_epi8('\\'), vq = _mm_set1_epi8(q);
+    /* Every backslash and quote of a block in turn; j is the first byte no escape covers (a
+       backslash at a block's end covers the next block's first byte).  Bound: 16 bytes a
+       round. */
+    uint32_t at = j;
+    for (; len - at >= 16 && at < len; at += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(v, vb), _mm_cmpeq_epi8(v, vq)));
+        for (; m; m &= m - 1) {
+            uint32_t k = at + (uint32_t)__builtin_ctz(m);
+            if (k < j)
+                continue; /* the byte after a backslash */
+            if (p[k] == q) {
+                *nl = false;
+                return k;
+            }
+            j = k + 2;
+            if (escapes_newline(p, len, k)) {
+                *nl = true;
+                return j < len ? closing_quote(p, len, j, q) : len;
+            }
+        }
+    }
+    if (j < at)
+        j = at;
+#endif
+    uint32_t end = string_end_bytes(p, len, j, q, &nls);
+    *nl = nls != 0;
+    return end;
+}
+
+/* The \n escapes of the string x of a line p[0..len) (escapes_newline), counted. */
+static uint32_t newline_escapes(const char *p, uint32_t len, const struct lit *x)
+{
+    uint32_t nls = 0;
+    (void)string_end_bytes(p, len, x->a + 1, p[x->a], &nls);
+    return nls;
+}
+
 /* The quoted strings of one line; returns false on allocation failure. */
 static bool find_literals(const char *p, uint32_t len, struct lits *out)
 {
@@ -145,11 +210,11 @@ static bool find_literals(const char *p, uint32_t len, struct lits *out)
             i = next_of(p, len, i + 1, '"', '\'');
             continue;
         }
-        uint32_t nls = 0;
-        uint32_t j = string_end(p, len, i + 1, q, &nls);
+        bool nl;
+        uint32_t j = string_end(p, len, i + 1, q, &nl);
         if (j >= len)
             return true; /* the rest of the line is an unterminated string: not ours */
-        if (!lits_push(out, i, j, nls))
+        if (!lits_push(out, i, j, nl))
             return false;
         i = j + 1;
     }
@@ -946,8 +1011,10 @@ static bool literal_pass(struct cleaner *c, bool in_order, bool *changed, bool *
            add some, and cl_push grows it then. */
         if (!*changed) {
             size_t room = n + 1;
+            /* Counted here, not as the strings were found (string_end): an event log's
+               line taken by emit_compact needs no count. */
             for (size_t k = 0; k < ls.n; k++)
-                room += ls.v[k].nls;
+                room += ls.v[k].nl ? newline_escapes(l->p, l->len, &ls.v[k]) : 0;
             if (!cl_lines_reserve(c, &out, room))
                 goto done;
         }

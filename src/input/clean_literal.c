@@ -17,6 +17,7 @@
 #endif
 
 #include "clean_impl.h"
+#include "sparkplan/clean.h"
 #include "sparkplan/mapfile.h"
 
 struct lit {
@@ -187,6 +188,16 @@ static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, bool
         j = at;
 #endif
     uint32_t end = string_end_bytes(p, len, j, q, &nls);
+    *nl = nls != 0;
+    return end;
+}
+
+uint32_t clean_string_end(const char *p, uint32_t len, uint32_t from, char quote, bool *nl,
+                          bool by_blocks)
+{
+    if (by_blocks)
+        return string_end(p, len, from, quote, nl);
+    uint32_t nls = 0, end = string_end_bytes(p, len, from, quote, &nls);
     *nl = nls != 0;
     return end;
 }

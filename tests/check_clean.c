@@ -1267,6 +1267,8 @@ START_TEST(event_log_escapes_at_every_offset_are_decoded)
 }
 END_TEST
 
+static char *cleaned_with(const char *text, size_t n, bool shortcut, bool *taken);
+
 /* The split marks the 64-byte blocks of the input that hold a backslash a round of 64 bytes
    at a time (clean.c, mark_bytes64), the rounds starting at the buffer's first byte or, behind
    a UTF-8 mark, 3 bytes in: a short line with one escaped newline, its backslash at every
@@ -1288,6 +1290,38 @@ START_TEST(a_backslash_at_any_offset_of_a_split_round_is_marked)
             ck_assert_msg(strstr(out, "\n== Physical Plan ==\n*(1) Range (0, 10)\n") != NULL &&
                               !strchr(out, '\\'),
                           "bom %d, pad %d: not decoded: [%s]", bom, pad, out);
+            free(out);
+            free(o.p);
+        }
+}
+END_TEST
+
+/* Past SPLIT_LONG_LINE (64 KB) into a line the split finds its end with memchr and marks the
+   rest of its blocks as looked at (clean.c): a string past that point is decoded, and the
+   lines after the long one (another long one among them, the last without its '\n') are
+   split where they end, at every offset of a round. */
+START_TEST(a_string_far_into_a_long_line_is_decoded)
+{
+    static const size_t extra[] = {0, 1, 63, 64, 65, 1000, 70000};
+    for (int bom = 0; bom < 2; bom++)
+        for (size_t k = 0; k < sizeof extra / sizeof extra[0]; k++) {
+            struct sb o = {0};
+            sb_str(&o, bom ? "\xEF\xBB\xBF" : "");
+            for (size_t i = 0; i < 65536 + extra[k]; i++)
+                sb_ch(&o, 'a');
+            sb_str(&o, " '== Physical Plan ==\\n*(1) Range (0, 10)'\nline two\n");
+            for (size_t i = 0; i < 65536 + extra[k] * 3; i++)
+                sb_ch(&o, 'b');
+            /* (A blank line: a line after the widest would read as its wrapped rest.) */
+            sb_str(&o, "\n\nline four\nline five");
+            char *out = cleaned_with(o.p, o.n, false, NULL);
+            /* The string's lines, the blank line that ends its run, the lines after, each
+               from its input line. */
+            ck_assert_msg(strstr(out, "a\n== Physical Plan ==\n*(1) Range (0, 10)\n\nline two\nbbb") &&
+                              strstr(out, "bbb\n\nline four\nline five\n") && !strchr(out, '\\') &&
+                              strstr(out, " lines, map: 1 1 1 1 2 3 4 5 6\n"),
+                          "bom %d, %zu bytes past 64 KB: not decoded or split otherwise: %s", bom,
+                          extra[k], strstr(out, "\n-- ") ? strstr(out, "\n-- ") : out);
             free(out);
             free(o.p);
         }
@@ -1340,8 +1374,6 @@ START_TEST(a_strings_end_is_found_as_a_walk_byte_by_byte_finds_it)
     ck_assert_uint_gt(quote_phase, 20000);
 }
 END_TEST
-
-static char *cleaned_with(const char *text, size_t n, bool shortcut, bool *taken);
 
 /* What decode_compact_blocks reads: a JSON string of the plan's text with its escapes
    chosen at random among the forms that stand for the same byte (\n, \", \\, \/, \t, \r,
@@ -3038,6 +3070,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, event_log_escapes_at_every_offset_are_decoded);
     tcase_add_test(tc, strings_decoded_over_their_own_line_give_every_byte);
     tcase_add_test(tc, a_backslash_at_any_offset_of_a_split_round_is_marked);
+    tcase_add_test(tc, a_string_far_into_a_long_line_is_decoded);
     tcase_add_test(tc, a_strings_end_is_found_as_a_walk_byte_by_byte_finds_it);
     tcase_add_test(tc, codegen_strings_are_not_decoded);
     tcase_add_test(tc, comment_and_quote_prefixes_are_removed);

@@ -454,8 +454,9 @@ static inline uint64_t escape_bits64(const char *p, __m128i b[4])
  * before.  A round stores whole only while the output is 64 bytes or more behind the reads
  * (each \n escape makes one byte of room: after the 64th escaped line of a string at the
  * line's start); until then the rounds go decode_body's 16-byte way, which comes back here
- * once there is room.  False when out of memory.  One pass for the decoding, the line ends and the lines' looks, where the 16-byte way took
- * 170 instructions a line of the plan, asm_break's calls included. */
+ * once there is room.  False when out of memory.  One pass for the decoding, the line ends
+ * and the lines' looks, where the 16-byte way took 170 instructions a line of the plan,
+ * asm_break's calls included. */
 static bool decode_compact_blocks(struct assembler *as, size_t base, const char *p, uint32_t len,
                                   uint32_t *i_io, size_t *n_io)
 {

@@ -1423,16 +1423,51 @@ static void json_escape_random(const char *text, size_t n, struct sb *o, unsigne
    slashes and bytes that decode to more than one) in an event log's record (the output
    behind the reads from the start) and as a bare string at the line's start (no room until
    64 lines are decoded: the 16-byte way first), with escapes of every form at every offset
-   of the rounds, with and without the shortcut. */
+   of the rounds (each form at each place first), with and without the shortcut. */
 START_TEST(a_long_string_decodes_in_rounds_as_byte_by_byte)
 {
     static const char *const words[] = {
         "HashAggregate", "(12)", "[codegen id : 3]", "Input [2]: [a#1, b#2]", "x = \"q\"",
         "a\\b", "s/t", "~", "\t", "0123456789abcdef0123456789abcdef0123", "é", "#7L", "",
     };
+    static const char *const edge_escapes[] = {
+        "\\n", "\\\"", "\\\\", "\\u00e9", "\\ud83d\\ude00", "\\t", "\\q", "\\r\\n", "\\u000a",
+    };
     size_t nw = sizeof words / sizeof words[0];
     unsigned r = 4242;
     size_t compared = 0;
+    /* First each escape at every place of a round: a round starts at the byte after the
+       escape before, so pad bytes after an escaped newline put the escape at offset pad,
+       up to past the round's end (an escape cut by it). */
+    for (size_t e = 0; e < sizeof edge_escapes / sizeof edge_escapes[0]; e++)
+        for (int pad = 0; pad < 140; pad++) {
+            struct sb in = {0}, bom = {0};
+            sb_str(&in, "{\"Event\":\"org.apache.spark.sql.execution.ui."
+                        "SparkListenerSQLExecutionStart\",\"physicalPlanDescription\":"
+                        "\"== Physical Plan ==\\n* Project (2)\\n+- ");
+            for (int k = 0; k < pad; k++)
+                sb_ch(&in, (char)('a' + k % 26));
+            sb_str(&in, edge_escapes[e]);
+            sb_str(&in, "y\\n   +- Range (1)\\n\",\"time\":1}\n");
+            sb_str(&bom, "\xEF\xBB\xBF");
+            sb_put(&bom, in.p, in.n);
+            for (int shortcut = 0; shortcut < 2; shortcut++) {
+                char *want = cleaned_with(bom.p, bom.n, shortcut, NULL);
+                char *got = cleaned_with(in.p, in.n, shortcut, NULL);
+                if (strcmp(want, got) != 0) {
+                    char why[400];
+                    first_difference(want, got, why, sizeof why);
+                    ck_abort_msg("escape %s at %d, shortcut %d: %s", edge_escapes[e], pad,
+                                 shortcut, why);
+                }
+                ck_assert_msg(!strstr(got, " bytes, 0 lines, map:"), "escape %s at %d: not decoded",
+                              edge_escapes[e], pad);
+                free(want);
+                free(got);
+            }
+            free(in.p);
+            free(bom.p);
+        }
     for (int round = 0; round < 400; round++) {
         struct sb plan = {0}, esc = {0}, in = {0}, bom = {0};
         sb_str(&plan, "");

@@ -1267,6 +1267,277 @@ START_TEST(event_log_escapes_at_every_offset_are_decoded)
 }
 END_TEST
 
+static char *cleaned_with(const char *text, size_t n, bool shortcut, bool *taken);
+
+/* The split marks the 64-byte blocks of the input that hold a backslash a round of 64 bytes
+   at a time (clean.c, mark_bytes64), the rounds starting at the buffer's first byte or, behind
+   a UTF-8 mark, 3 bytes in: a short line with one escaped newline, its backslash at every
+   offset of a round, is decoded (a block left unmarked, or the one beside it marked, has the
+   literal step pass the line by). */
+START_TEST(a_backslash_at_any_offset_of_a_split_round_is_marked)
+{
+    for (int bom = 0; bom < 2; bom++)
+        for (int pad = 0; pad < 160; pad++) {
+            struct sb o = {0};
+            sb_str(&o, bom ? "\xEF\xBB\xBF" : "");
+            for (int k = 0; k < pad; k++)
+                sb_ch(&o, (char)('a' + k % 26));
+            sb_str(&o, "\n'== Physical Plan ==\\n*(1) Range (0, 10)'\n");
+            /* Lines after it: the string's bytes are read in rounds of 64, not the tail's. */
+            for (int k = 0; k < 3; k++)
+                sb_str(&o, "what it printed after the plan, a line of text\n");
+            char *out = cleaned(o.p);
+            ck_assert_msg(strstr(out, "\n== Physical Plan ==\n*(1) Range (0, 10)\n") != NULL &&
+                              !strchr(out, '\\'),
+                          "bom %d, pad %d: not decoded: [%s]", bom, pad, out);
+            free(out);
+            free(o.p);
+        }
+}
+END_TEST
+
+/* Past SPLIT_LONG_LINE (64 KB) into a line the split finds its end with memchr and marks the
+   rest of its blocks as looked at (clean.c): a string past that point is decoded, and the
+   lines after the long one (another long one among them, the last without its '\n') are
+   split where they end, at every offset of a round. */
+START_TEST(a_string_far_into_a_long_line_is_decoded)
+{
+    static const size_t extra[] = {0, 1, 63, 64, 65, 1000, 70000};
+    for (int bom = 0; bom < 2; bom++)
+        for (size_t k = 0; k < sizeof extra / sizeof extra[0]; k++) {
+            struct sb o = {0};
+            sb_str(&o, bom ? "\xEF\xBB\xBF" : "");
+            for (size_t i = 0; i < 65536 + extra[k]; i++)
+                sb_ch(&o, 'a');
+            sb_str(&o, " '== Physical Plan ==\\n*(1) Range (0, 10)'\nline two\n");
+            for (size_t i = 0; i < 65536 + extra[k] * 3; i++)
+                sb_ch(&o, 'b');
+            /* (A blank line: a line after the widest would read as its wrapped rest.) */
+            sb_str(&o, "\n\nline four\nline five");
+            char *out = cleaned_with(o.p, o.n, false, NULL);
+            /* The string's lines, the blank line that ends its run, the lines after, each
+               from its input line. */
+            ck_assert_msg(strstr(out, "a\n== Physical Plan ==\n*(1) Range (0, 10)\n\nline two\nbbb") &&
+                              strstr(out, "bbb\n\nline four\nline five\n") && !strchr(out, '\\') &&
+                              strstr(out, " lines, map: 1 1 1 1 2 3 4 5 6\n"),
+                          "bom %d, %zu bytes past 64 KB: not decoded or split otherwise: %s", bom,
+                          extra[k], strstr(out, "\n-- ") ? strstr(out, "\n-- ") : out);
+            free(out);
+            free(o.p);
+        }
+}
+END_TEST
+
+/* A string's end is found by its escapes up to its first escaped newline, then by its quotes
+   alone, each after a run of backslashes counted back (clean_literal.c, closing_quote): it
+   must be where a walk a byte at a time finds it, and say the same about escaped newlines,
+   for strings of backslashes, both quotes, 'n' and letters (runs of backslashes of every
+   length before a quote, "\n" and "\\n" first at every offset of the 64-byte rounds), read
+   from every kind of start. */
+START_TEST(a_strings_end_is_found_as_a_walk_byte_by_byte_finds_it)
+{
+    static const char alphabet[] = "\\\\\\\"'nnaaaaaaaa";
+    char buf[600];
+    unsigned r = 777;
+    size_t quote_phase = 0;
+    for (int round = 0; round < 200000; round++) {
+        r = r * 1103515245u + 12345u;
+        uint32_t len = (r >> 8) % (uint32_t)sizeof buf;
+        /* A plain stretch, then an escaped newline (most rounds), then bytes at random, with
+           fewer backslashes in some rounds (long stretches of quotes alone). */
+        uint32_t plain = (r >> 4) % 200, sparse = (r >> 20) % 3;
+        for (uint32_t i = 0; i < len; i++) {
+            r = r * 1103515245u + 12345u;
+            char ch = alphabet[(r >> 16) % (sizeof alphabet - 1)];
+            if (i < plain || (sparse && ch == '\\' && (r >> 12) % 4))
+                ch = 'a';
+            buf[i] = ch;
+        }
+        if (plain + 3 <= len && round % 5) {
+            buf[plain] = '\\';
+            buf[plain + 1] = round % 7 ? 'n' : '\\';
+            buf[plain + 2] = 'n';
+        }
+        r = r * 1103515245u + 12345u;
+        uint32_t from = len ? (r >> 16) % (len + 1) : 0;
+        char q = round % 3 ? '"' : '\'';
+        bool nl_walk = false, nl_blocks = false;
+        uint32_t want = clean_string_end(buf, len, from, q, &nl_walk, false);
+        uint32_t got = clean_string_end(buf, len, from, q, &nl_blocks, true);
+        ck_assert_msg(want == got && nl_walk == nl_blocks,
+                      "round %d (len %u, from %u, quote %c): end %u, newline %d by the walk, "
+                      "end %u, newline %d by blocks",
+                      round, len, from, q, want, nl_walk, got, nl_blocks);
+        quote_phase += nl_walk && want < len && want > from + 64;
+    }
+    /* Many ends found by the quotes alone, far past the first escaped newline. */
+    ck_assert_uint_gt(quote_phase, 20000);
+}
+END_TEST
+
+/* What decode_compact_blocks reads: a JSON string of the plan's text with its escapes
+   chosen at random among the forms that stand for the same byte (\n, \", \\, \/, \t, \r,
+   \b, \f, \uXXXX for any byte below 0x80, a code point's \uXXXX, a surrogate pair, a lone
+   surrogate, an unknown escape \q kept as it is), the text's own bytes written as they
+   are otherwise. */
+static void json_escape_random(const char *text, size_t n, struct sb *o, unsigned *r)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        *r = *r * 1103515245u + 12345u;
+        unsigned pick = (*r >> 16) % 16;
+        if (c == '\n')
+            sb_str(o, pick < 13 ? "\\n" : pick < 15 ? "\\u000a" : "\\u000A");
+        else if ((c == '"' || c == '\\') && pick < 12)
+            sb_printf(o, "\\%c", c);
+        else if (c == '"' || c == '\\')
+            sb_printf(o, "\\u%04x", c);
+        else if (c == '\t')
+            sb_str(o, pick < 12 ? "\\t" : "\\u0009");
+        else if (c == '\r')
+            sb_str(o, "\\r");
+        else if (c == '/' && pick < 8)
+            sb_str(o, "\\/");
+        else if (c == '~' && pick < 4)
+            sb_str(o, "\\ud83d\\ude00"); /* a surrogate pair: U+1F600 */
+        else if (c == '~' && pick < 6)
+            sb_str(o, "\\ud83d"); /* a lone surrogate: U+FFFD */
+        else if (c == '~' && pick < 8)
+            sb_str(o, "\\q"); /* no escape: kept, backslash and all */
+        else if (c == '~' && pick < 10)
+            sb_str(o, "\\u00e9");
+        else if (c == '~' && pick < 12)
+            sb_str(o, "\\b\\f");
+        else if (c < 0x20 || (c < 0x80 && pick == 15))
+            sb_printf(o, "\\u%04x", c);
+        else
+            sb_ch(o, (char)c);
+    }
+}
+
+/* An event log's line is decoded over itself 64 bytes a round, its lines ended and looked at
+   as the rounds find them (emit_compact, decode_compact_blocks); behind a UTF-8 mark the same
+   line takes the byte-by-byte way of every other input (emit_run), which must give the same
+   text, map and notes.  Plans of random lines (indented tree lines, numbered lines, blank
+   lines, trailing blanks and tabs, a '\r' before a line's end, quotes, backslashes,
+   slashes and bytes that decode to more than one) in an event log's record (the output
+   behind the reads from the start) and as a bare string at the line's start (no room until
+   64 lines are decoded: the 16-byte way first), with escapes of every form at every offset
+   of the rounds (each form at each place first), with and without the shortcut. */
+START_TEST(a_long_string_decodes_in_rounds_as_byte_by_byte)
+{
+    static const char *const words[] = {
+        "HashAggregate", "(12)", "[codegen id : 3]", "Input [2]: [a#1, b#2]", "x = \"q\"",
+        "a\\b", "s/t", "~", "\t", "0123456789abcdef0123456789abcdef0123", "é", "#7L", "",
+    };
+    static const char *const edge_escapes[] = {
+        "\\n", "\\\"", "\\\\", "\\u00e9", "\\ud83d\\ude00", "\\t", "\\q", "\\r\\n", "\\u000a",
+    };
+    size_t nw = sizeof words / sizeof words[0];
+    unsigned r = 4242;
+    size_t compared = 0;
+    /* First each escape at every place of a round: a round starts at the byte after the
+       escape before, so pad bytes after an escaped newline put the escape at offset pad,
+       up to past the round's end (an escape cut by it). */
+    for (size_t e = 0; e < sizeof edge_escapes / sizeof edge_escapes[0]; e++)
+        for (int pad = 0; pad < 140; pad++) {
+            struct sb in = {0}, bom = {0};
+            sb_str(&in, "{\"Event\":\"org.apache.spark.sql.execution.ui."
+                        "SparkListenerSQLExecutionStart\",\"physicalPlanDescription\":"
+                        "\"== Physical Plan ==\\n* Project (2)\\n+- ");
+            for (int k = 0; k < pad; k++)
+                sb_ch(&in, (char)('a' + k % 26));
+            sb_str(&in, edge_escapes[e]);
+            sb_str(&in, "y\\n   +- Range (1)\\n\",\"time\":1}\n");
+            sb_str(&bom, "\xEF\xBB\xBF");
+            sb_put(&bom, in.p, in.n);
+            for (int shortcut = 0; shortcut < 2; shortcut++) {
+                char *want = cleaned_with(bom.p, bom.n, shortcut, NULL);
+                char *got = cleaned_with(in.p, in.n, shortcut, NULL);
+                if (strcmp(want, got) != 0) {
+                    char why[400];
+                    first_difference(want, got, why, sizeof why);
+                    ck_abort_msg("escape %s at %d, shortcut %d: %s", edge_escapes[e], pad,
+                                 shortcut, why);
+                }
+                ck_assert_msg(!strstr(got, " bytes, 0 lines, map:"), "escape %s at %d: not decoded",
+                              edge_escapes[e], pad);
+                free(want);
+                free(got);
+            }
+            free(in.p);
+            free(bom.p);
+        }
+    for (int round = 0; round < 400; round++) {
+        struct sb plan = {0}, esc = {0}, in = {0}, bom = {0};
+        sb_str(&plan, "");
+        int lines = 1 + (int)((unsigned)round * 7 % 300);
+        /* Every fifth plan numbered as numberedTreeString numbers it (the steps take the
+           numbers off: a line led by a digit must be looked at). */
+        bool numbered = round % 5 == 1;
+        for (int l = 0; l < lines; l++) {
+            r = r * 1103515245u + 12345u;
+            unsigned shape = (r >> 16) % 32;
+            if (shape == 0 && !numbered) {
+                sb_str(&plan, "\n"); /* a blank line */
+                continue;
+            }
+            if (numbered)
+                sb_printf(&plan, "%02d ", l % 100);
+            if (shape < 8 || shape == 10)
+                sb_str(&plan, shape < 4 || shape == 10 ? "+- " : "   :  +- ");
+            else if (shape < 10)
+                sb_printf(&plan, "(%d) ", l);
+            for (unsigned w = 0; w < 1 + (r >> 8) % 6; w++) {
+                r = r * 1103515245u + 12345u;
+                sb_str(&plan, words[(r >> 16) % nw]);
+                sb_ch(&plan, ' ');
+            }
+            plan.p[--plan.n] = '\0';
+            if (shape == 10)
+                sb_str(&plan, "  "); /* trailing blanks on a tree line: the steps cut them */
+            else if (shape == 11 && round % 4 == 0)
+                sb_str(&plan, "\r"); /* a '\r' before the line's end */
+            sb_str(&plan, "\n");
+        }
+        /* The header as it is: the literal step looks for it in the escaped text. */
+        sb_str(&esc, "== Physical Plan ==\\n");
+        json_escape_random(plan.p, plan.n, &esc, &r);
+        sb_str(&in, "");
+        if (round % 2)
+            sb_printf(&in, "{\"Event\":\"org.apache.spark.sql.execution.ui."
+                           "SparkListenerSQLExecutionStart\",\"executionId\":%d,"
+                           "\"physicalPlanDescription\":\"%s\",\"time\":1}",
+                      round, esc.p);
+        else
+            sb_printf(&in, "\"%s\"", esc.p);
+        if (round % 3)
+            sb_ch(&in, '\n');
+        sb_str(&bom, "\xEF\xBB\xBF");
+        sb_put(&bom, in.p, in.n);
+        for (int shortcut = 0; shortcut < 2; shortcut++) {
+            char *want = cleaned_with(bom.p, bom.n, shortcut, NULL);
+            char *got = cleaned_with(in.p, in.n, shortcut, NULL);
+            if (strcmp(want, got) != 0) {
+                char why[400];
+                first_difference(want, got, why, sizeof why);
+                ck_abort_msg("round %d (%d lines), shortcut %d: %s", round, lines, shortcut,
+                             why);
+            }
+            ck_assert_msg(!strstr(got, " bytes, 0 lines, map:"), "round %d: not decoded", round);
+            compared++;
+            free(want);
+            free(got);
+        }
+        free(plan.p);
+        free(esc.p);
+        free(in.p);
+        free(bom.p);
+    }
+    ck_assert_uint_gt(compared, 700);
+}
+END_TEST
+
 /* A plan's string decoded over its own line must give the bytes a plain decoder gives, with
    escapes of every kind falling at every offset of the 16-byte steps, before and after the
    decoded text has made room (a long run of plain bytes, then escapes one after another). */
@@ -2833,6 +3104,9 @@ Suite *clean_suite(void)
     tcase_add_test(tc, json_string_and_notebook_output_are_decoded);
     tcase_add_test(tc, event_log_escapes_at_every_offset_are_decoded);
     tcase_add_test(tc, strings_decoded_over_their_own_line_give_every_byte);
+    tcase_add_test(tc, a_backslash_at_any_offset_of_a_split_round_is_marked);
+    tcase_add_test(tc, a_string_far_into_a_long_line_is_decoded);
+    tcase_add_test(tc, a_strings_end_is_found_as_a_walk_byte_by_byte_finds_it);
     tcase_add_test(tc, codegen_strings_are_not_decoded);
     tcase_add_test(tc, comment_and_quote_prefixes_are_removed);
     tcase_add_test(tc, sql_test_comments_are_not_prefixes);
@@ -2873,6 +3147,7 @@ Suite *clean_suite(void)
     tcase_add_test(tk, quick_scan_judges_a_long_line_as_it_always_did);
     tcase_add_test(tk, decoded_strings_skip_steps_only_where_they_change_nothing);
     tcase_add_test(tk, a_line_that_is_one_string_decodes_as_among_other_lines);
+    tcase_add_test(tk, a_long_string_decodes_in_rounds_as_byte_by_byte);
     tcase_add_test(tk, spark_output_gives_the_same_tree_with_and_without_clean_up);
     suite_add_tcase(s, tk);
     return s;

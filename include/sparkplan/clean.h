@@ -58,6 +58,15 @@ enum sp_status clean_document_full(struct document *doc, struct diag *err);
 enum sp_status clean_document_steps(struct document *doc, struct diag *err, bool shortcut,
                                     bool *taken);
 
+/* Where the quoted string whose body starts at p[from] ends: the index of its closing quote
+ * (quote), an escape being a backslash and the byte after it, or len when the line ends
+ * first; *nl says whether the body holds an escaped newline (a backslash then 'n', or two
+ * backslashes then 'n' of a string escaped twice).  by_blocks: as the literal step finds it
+ * (its escapes walked up to the first escaped newline, then only its quotes looked at);
+ * otherwise a byte at a time (tests compare the two). */
+uint32_t clean_string_end(const char *p, uint32_t len, uint32_t from, char quote, bool *nl,
+                          bool by_blocks);
+
 /* What the clean-up asks of its caller before it keeps a text that only the decoding of
  * quoted strings wrote (the shortcut above: an event log's plan): scan(ctx, text, len,
  * line_map, line_from, n_lines) must return clean_quick_scan(text, len), and may read the

@@ -17,12 +17,12 @@
 #endif
 
 #include "clean_impl.h"
+#include "sparkplan/clean.h"
 #include "sparkplan/mapfile.h"
 
 struct lit {
     uint32_t a, b;  /* opening and closing quote offsets */
-    bool nl;        /* holds a \n escape */
-    uint32_t nls;   /* how many (at most the lines its decoding ends) */
+    bool nl;        /* holds a \n escape (how many: newline_escapes) */
 };
 
 struct lits {
@@ -30,7 +30,7 @@ struct lits {
     size_t n, cap;
 };
 
-static bool lits_push(struct lits *l, uint32_t a, uint32_t b, uint32_t nls)
+static bool lits_push(struct lits *l, uint32_t a, uint32_t b, bool nl)
 {
     if (l->n == l->cap) {
         size_t ncap = l->cap ? l->cap * 2 : 16;
@@ -42,8 +42,7 @@ static bool lits_push(struct lits *l, uint32_t a, uint32_t b, uint32_t nls)
     }
     l->v[l->n].a = a;
     l->v[l->n].b = b;
-    l->v[l->n].nl = nls != 0;
-    l->v[l->n].nls = nls;
+    l->v[l->n].nl = nl;
     l->n++;
     return true;
 }
@@ -91,35 +90,11 @@ static bool escapes_newline(const char *p, uint32_t len, uint32_t j)
     return j + 1 < len && (p[j + 1] == 'n' || (p[j + 1] == '\\' && j + 2 < len && p[j + 2] == 'n'));
 }
 
-/* The closing quote q of the string whose body starts at j (an escape's two bytes skipped),
- * or len when the line ends first; *nls counts the body's \n escapes.  The body of
- * an event log's plan is hundreds of megabytes with an escape every few dozen bytes: the
- * blocks are read here, without a call for each escape. */
-static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, uint32_t *nls)
+/* The closing quote q of the string whose body starts at j, found a byte at a time (an
+ * escape's two bytes skipped), or len when the line ends first; *nls counts the body's \n
+ * escapes.  What string_end finds 16 bytes a step, and the count of newline_escapes. */
+static uint32_t string_end_bytes(const char *p, uint32_t len, uint32_t j, char q, uint32_t *nls)
 {
-#ifdef __SSE2__
-    const __m128i vb = _mm_set1_epi8('\\'), vq = _mm_set1_epi8(q);
-    /* Every backslash and quote of a block in turn; j is the first byte no escape covers (a
-       backslash at a block's end covers the next block's first byte).  Bound: 16 bytes a
-       round. */
-    uint32_t at = j;
-    for (; len - at >= 16 && at < len; at += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
-        unsigned m = (unsigned)_mm_movemask_epi8(
-            _mm_or_si128(_mm_cmpeq_epi8(v, vb), _mm_cmpeq_epi8(v, vq)));
-        for (; m; m &= m - 1) {
-            uint32_t k = at + (uint32_t)__builtin_ctz(m);
-            if (k < j)
-                continue; /* the byte after a backslash */
-            if (p[k] == q)
-                return k;
-            *nls += escapes_newline(p, len, k);
-            j = k + 2;
-        }
-    }
-    if (j < at)
-        j = at;
-#endif
     /* Bound: j only moves forward. */
     while (j < len) {
         if (p[j] == q)
@@ -134,6 +109,107 @@ static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, uint
     return len;
 }
 
+/* The closing quote q from j on, j not covered by an escape: the first quote after an even
+ * run of backslashes (none, or pairs "\\\\"), the run counted back to j at most (an escape
+ * is a backslash and the byte after it: a backslash that no escape covers starts one, so of
+ * a run of them the second, fourth... are covered, and the byte after it when the run is
+ * odd).  Or len.  Only the quotes are looked at, 64 bytes a step: a plan's body has a
+ * backslash every few dozen bytes and few quotes. */
+static uint32_t closing_quote(const char *p, uint32_t len, uint32_t j, char q)
+{
+    uint32_t at = j;
+#ifdef __SSE2__
+    const __m128i vq = _mm_set1_epi8(q);
+    /* Bound: 64 bytes a round (the quotes of four blocks of 16 in one word). */
+    for (; len - at >= 64; at += 64) {
+        const __m128i *v = (const __m128i *)(const void *)(p + at);
+        uint64_t m =
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v), vq)) |
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 1), vq)) << 16 |
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 2), vq)) << 32 |
+            (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 3), vq)) << 48;
+        for (; m; m &= m - 1) {
+            uint32_t k = at + (uint32_t)__builtin_ctzll(m), r = k;
+            /* Bound: back over this quote's run of backslashes, to j at most. */
+            while (r > j && p[r - 1] == '\\')
+                r--;
+            if ((k - r) % 2 == 0)
+                return k; /* k >= j: the rounds start at j */
+        }
+    }
+#endif
+    /* Bound: one round a byte of the rest. */
+    for (; at < len; at++)
+        if (p[at] == q) {
+            uint32_t r = at;
+            while (r > j && p[r - 1] == '\\')
+                r--;
+            if ((at - r) % 2 == 0)
+                return at;
+        }
+    return len;
+}
+
+/* The closing quote q of the string whose body starts at j (an escape's two bytes skipped),
+ * or len when the line ends first; *nl says whether the body holds a \n escape
+ * (escapes_newline).  The body of an event log's plan is hundreds of megabytes with an
+ * escape every few dozen bytes: its escapes are walked, 16 bytes a step, only up to its first
+ * \n escape; from there only its quotes are looked at (closing_quote), where each escape
+ * took a step of the walk (60 instructions a line of the plan). */
+static uint32_t string_end(const char *p, uint32_t len, uint32_t j, char q, bool *nl)
+{
+    uint32_t nls = 0;
+#ifdef __SSE2__
+    const __m128i vb = _mm_set1_epi8('\\'), vq = _mm_set1_epi8(q);
+    /* Every backslash and quote of a block in turn; j is the first byte no escape covers (a
+       backslash at a block's end covers the next block's first byte).  Bound: 16 bytes a
+       round. */
+    uint32_t at = j;
+    for (; len - at >= 16 && at < len; at += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(v, vb), _mm_cmpeq_epi8(v, vq)));
+        for (; m; m &= m - 1) {
+            uint32_t k = at + (uint32_t)__builtin_ctz(m);
+            if (k < j)
+                continue; /* the byte after a backslash */
+            if (p[k] == q) {
+                *nl = false;
+                return k;
+            }
+            j = k + 2;
+            if (escapes_newline(p, len, k)) {
+                *nl = true;
+                return j < len ? closing_quote(p, len, j, q) : len;
+            }
+        }
+    }
+    if (j < at)
+        j = at;
+#endif
+    uint32_t end = string_end_bytes(p, len, j, q, &nls);
+    *nl = nls != 0;
+    return end;
+}
+
+uint32_t clean_string_end(const char *p, uint32_t len, uint32_t from, char quote, bool *nl,
+                          bool by_blocks)
+{
+    if (by_blocks)
+        return string_end(p, len, from, quote, nl);
+    uint32_t nls = 0, end = string_end_bytes(p, len, from, quote, &nls);
+    *nl = nls != 0;
+    return end;
+}
+
+/* The \n escapes of the string x of a line p[0..len) (escapes_newline), counted. */
+static uint32_t newline_escapes(const char *p, uint32_t len, const struct lit *x)
+{
+    uint32_t nls = 0;
+    (void)string_end_bytes(p, len, x->a + 1, p[x->a], &nls);
+    return nls;
+}
+
 /* The quoted strings of one line; returns false on allocation failure. */
 static bool find_literals(const char *p, uint32_t len, struct lits *out)
 {
@@ -145,11 +221,11 @@ static bool find_literals(const char *p, uint32_t len, struct lits *out)
             i = next_of(p, len, i + 1, '"', '\'');
             continue;
         }
-        uint32_t nls = 0;
-        uint32_t j = string_end(p, len, i + 1, q, &nls);
+        bool nl;
+        uint32_t j = string_end(p, len, i + 1, q, &nl);
         if (j >= len)
             return true; /* the rest of the line is an unterminated string: not ours */
-        if (!lits_push(out, i, j, nls))
+        if (!lits_push(out, i, j, nl))
             return false;
         i = j + 1;
     }
@@ -264,6 +340,7 @@ struct assembler {
 
 static bool asm_break(struct assembler *as, size_t k);
 static void asm_compact_line(struct assembler *as, const char *p, size_t len, size_t len_cut);
+static inline __attribute__((always_inline)) void compact_break(struct assembler *as, size_t k);
 
 /* One escape at p[*i] (a backslash, or a raw '\n') written at o[*n]; both move past it.  A
  * '\n' written ends the line being assembled (asm_break at its offset base + its place). */
@@ -343,6 +420,88 @@ static bool decode_one(struct assembler *as, size_t base, const char *p, uint32_
     return o[n - 1] != '\n' || asm_break(as, base + n - 1);
 }
 
+#ifdef __SSE2__
+/* The 64 bytes at p whose bits (bit k: p[k]) decode_compact_blocks stops at: a backslash or a
+ * raw '\n'; the bytes are left in b to be stored. */
+static inline uint64_t escape_bits64(const char *p, __m128i b[4])
+{
+    const __m128i bs = _mm_set1_epi8('\\'), nl = _mm_set1_epi8('\n');
+    uint64_t m = 0;
+    b[0] = _mm_loadu_si128((const __m128i *)(const void *)p);
+    b[1] = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    b[2] = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
+    b[3] = _mm_loadu_si128((const __m128i *)(const void *)(p + 48));
+    /* Written out: -O2 keeps a loop of four as a loop. */
+    m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(b[0], bs), _mm_cmpeq_epi8(b[0], nl)));
+    m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+             _mm_or_si128(_mm_cmpeq_epi8(b[1], bs), _mm_cmpeq_epi8(b[1], nl)))
+         << 16;
+    m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+             _mm_or_si128(_mm_cmpeq_epi8(b[2], bs), _mm_cmpeq_epi8(b[2], nl)))
+         << 32;
+    m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+             _mm_or_si128(_mm_cmpeq_epi8(b[3], bs), _mm_cmpeq_epi8(b[3], nl)))
+         << 48;
+    return m;
+}
+
+/* decode_body's first part for the compact assembler (emit_compact: an event log's line, its
+ * plan decoded over the line itself from the line's first byte), 64 bytes a round: from
+ * p[*i_io] (written at o[*n_io], o = as->buf + base) while 64 bytes are left.  A round stores
+ * its 64 bytes whole and takes the first escape in them; "\n" ends its line right there
+ * (compact_break), "\"" is written, any other escape and a raw '\n' go through decode_one as
+ * before.  A round stores whole only while the output is 64 bytes or more behind the reads
+ * (each \n escape makes one byte of room: after the 64th escaped line of a string at the
+ * line's start); until then the rounds go decode_body's 16-byte way, which comes back here
+ * once there is room.  False when out of memory.  One pass for the decoding, the line ends
+ * and the lines' looks, where the 16-byte way took 170 instructions a line of the plan,
+ * asm_break's calls included. */
+static bool decode_compact_blocks(struct assembler *as, size_t base, const char *p, uint32_t len,
+                                  uint32_t *i_io, size_t *n_io)
+{
+    char *o = as->buf + base;
+    uint32_t i = *i_io;
+    size_t n = *n_io;
+    /* The room only grows (no escape writes more than it reads). */
+    if ((size_t)((p + i) - (o + n)) < 64)
+        return true;
+    /* Bound: i moves forward every round; n <= i, so the stores stay inside the body. */
+    while (len - i >= 64) {
+        __m128i b[4];
+        uint64_t m = escape_bits64(p + i, b);
+        /* 64 bytes of room: the stores reach no byte still to read. */
+        _mm_storeu_si128((__m128i *)(void *)(o + n), b[0]);
+        _mm_storeu_si128((__m128i *)(void *)(o + n + 16), b[1]);
+        _mm_storeu_si128((__m128i *)(void *)(o + n + 32), b[2]);
+        _mm_storeu_si128((__m128i *)(void *)(o + n + 48), b[3]);
+        if (!m) {
+            i += 64;
+            n += 64;
+            continue;
+        }
+        unsigned k = (unsigned)__builtin_ctzll(m);
+        i += k;
+        n += k;
+        /* p[i + 1] is inside the round. */
+        if (p[i] == '\\' && p[i + 1] == 'n') {
+            o[n] = '\n';
+            compact_break(as, base + n);
+            n++;
+            i += 2;
+        } else if (p[i] == '\\' && p[i + 1] == '"') {
+            o[n++] = '"';
+            i += 2;
+        } else if (!decode_one(as, base, p, len, &i, o, &n)) {
+            return false;
+        }
+    }
+    *i_io = i;
+    *n_io = n;
+    return true;
+}
+#endif
+
 /* Decodes the body p[0..len) (quotes excluded) into as->buf at as->used, ending a line at
  * each '\n' it writes; false on allocation failure.  Never longer than the input (every
  * escape is at least as long as what it stands for), so the run's buffer, as long as its
@@ -358,6 +517,8 @@ static bool decode_body(struct assembler *as, size_t base, const char *p, uint32
     uint32_t i = 0;
 #ifdef __SSE2__
     const __m128i bs = _mm_set1_epi8('\\'), nl = _mm_set1_epi8('\n');
+    if (as->compact && !decode_compact_blocks(as, base, p, len, &i, &n))
+        return false;
     /* Bound: i moves forward every round; n <= i, so the store stays inside the buffer. */
     while (len - i >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
@@ -388,6 +549,10 @@ static bool decode_body(struct assembler *as, size_t base, const char *p, uint32
         } else if (!decode_one(as, base, p, len, &i, o, &n)) {
             return false;
         }
+        /* The compact way again once the escapes made it its room. */
+        if (as->compact && (size_t)((p + i) - (o + n)) >= 64 &&
+            !decode_compact_blocks(as, base, p, len, &i, &n))
+            return false;
     }
 #endif
     /* The rest, a byte at a time.  Bound: i moves forward every round. */
@@ -505,6 +670,34 @@ static bool asm_break(struct assembler *as, size_t k)
     as->open_orig = as->string_orig;
     as->open_has_text = false;
     return true;
+}
+
+/* asm_break for the compact assembler (emit_compact), at a '\n' written at as->buf[k] by
+ * decode_compact_blocks: the same line counted and looked at as asm_compact_line looks at it,
+ * without two calls for each line (64 instructions a line of the event log's plan, as many
+ * as its decoding).  A line with a '\r' before its end takes asm_break.  What asm_break also
+ * sets is as it was: the line is shorter than the string (no cut_cr for a length past 32
+ * bits), open_orig is string_orig since the string began (its one string) and
+ * open_has_text is still false (only kept text sets it). */
+static inline __attribute__((always_inline)) void compact_break(struct assembler *as, size_t k)
+{
+    size_t len = k - as->open_start;
+    const char *p = as->buf + as->open_start;
+    if (len) {
+        char last = p[len - 1];
+        if (last == '\r') {
+            (void)asm_break(as, k); /* compact: it pushes nothing, so it cannot fail */
+            return;
+        }
+        if (!as->needs_steps &&
+            (p[0] == ' ' || (p[0] >= '0' && p[0] <= '9') || last == ' ' || last == '\t')) {
+            struct cl_line l = {p, (uint32_t)len, as->open_orig};
+            as->needs_steps = cl_line_needs_steps(&l, as->after_blank);
+        }
+    }
+    as->after_blank = len == 0;
+    as->n_lines++;
+    as->open_start = k + 1;
 }
 
 static bool asm_string(struct assembler *as, const char *body, uint32_t len, uint32_t orig)
@@ -830,8 +1023,10 @@ static bool literal_pass(struct cleaner *c, bool in_order, bool *changed, bool *
            add some, and cl_push grows it then. */
         if (!*changed) {
             size_t room = n + 1;
+            /* Counted here, not as the strings were found (string_end): an event log's
+               line taken by emit_compact needs no count. */
             for (size_t k = 0; k < ls.n; k++)
-                room += ls.v[k].nls;
+                room += ls.v[k].nl ? newline_escapes(l->p, l->len, &ls.v[k]) : 0;
             if (!cl_lines_reserve(c, &out, room))
                 goto done;
         }

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <sys/stat.h>
@@ -15,6 +17,7 @@
 #include "sparkplan/clean.h"
 #include "sparkplan/emit.h"
 #include "sparkplan/mapfile.h"
+#include "sparkplan/freshmem.h"
 #include "sparkplan/parse.h"
 #include "sparkplan/thread.h"
 
@@ -979,6 +982,63 @@ START_TEST(worker_threads_leave_the_terminal_signals_to_the_main_thread)
 }
 END_TEST
 
+/* AnonHugePages of the mapping that holds p (/proc/self/smaps), in kB; -1 when unknown. */
+static long huge_kb_at(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    bool in = false;
+    long kb = -1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long a, b;
+        if (sscanf(line, "%lx-%lx ", &a, &b) == 2 && strchr(line, '-') == line + strspn(line, "0123456789abcdef")) {
+            in = (uintptr_t)p >= a && (uintptr_t)p < b;
+            continue;
+        }
+        if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+            break;
+    }
+    fclose(f);
+    return kb;
+}
+
+/* Huge pages that are dear to fault in (a virtual machine's host backing a freed block again
+   on its first write): the first one of a block is timed, and when it was slow the rest of
+   the block is 4 KB pages, zeroed and writable all the same. */
+START_TEST(a_dear_first_huge_page_makes_the_rest_small_pages)
+{
+    FILE *thp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    char mode[128] = "";
+    if (thp) {
+        if (!fgets(mode, sizeof mode, thp))
+            mode[0] = '\0';
+        fclose(thp);
+    }
+    if (!strstr(mode, "[madvise]") && !strstr(mode, "[always]")) {
+        fprintf(stderr, "bigload: transparent huge pages off here: dear-page test skipped\n");
+        return;
+    }
+    for (int dear = 0; dear < 2; dear++) {
+        freshmem_set_huge_fault_dear(dear ? 1 : UINT64_MAX); /* every fault dear, or none */
+        size_t len;
+        char *p = freshmem_map(8u << 20, &len);
+        ck_assert_ptr_nonnull(p);
+        for (size_t i = 0; i < len; i += 4096)
+            ck_assert_int_eq(p[i], 0);
+        memset(p, 7, len);
+        long kb = huge_kb_at(p + len - 1);
+        if (kb >= 0 && dear)
+            ck_assert_int_le(kb, 2048); /* the timed page at most */
+        if (kb == 0 && !dear)
+            fprintf(stderr, "bigload: no huge pages to be had here (fragmented memory?)\n");
+        munmap(p, len);
+    }
+    freshmem_set_huge_fault_dear(0);
+}
+END_TEST
+
 Suite *bigload_suite(void)
 {
     Suite *s = suite_create("bigload");
@@ -996,6 +1056,7 @@ Suite *bigload_suite(void)
     tcase_add_test(tc, every_sample_and_corpus_plan_reads_the_same_split);
     tcase_add_test(tc, devices_and_directories_load_like_before);
     tcase_add_test(tc, the_arena_grows_its_chunks_and_keeps_memory_zeroed);
+    tcase_add_test(tc, a_dear_first_huge_page_makes_the_rest_small_pages);
     tcase_add_test(tc, nodes_out_of_line_order_are_still_found_by_line);
     tcase_add_test(tc, finishing_more_nodes_than_were_counted);
     tcase_add_test(tc, finishing_numbers_every_section_and_keeps_the_first_id);

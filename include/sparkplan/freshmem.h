@@ -16,6 +16,7 @@
 #define SPARKPLAN_FRESHMEM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* At least want bytes, zeroed, readable and writable, on a 2 MB boundary, every page present;
  * *mapped_len is the length mapped (want rounded up to 2 MB).  NULL when out of memory. */
@@ -26,6 +27,13 @@ void *freshmem_map(size_t want, size_t *mapped_len);
  * tail of a larger mapping are given back.  NULL when it cannot be mapped.  The caller
  * munmap()s len bytes from the returned base. */
 void *freshmem_reserve(size_t len, size_t align, int prot, int flags);
+
+/* The first huge page of each block freshmem_prepare readies is timed: when writing it took
+ * longer than this (ns; 0: the default, 1 ms), huge pages are dear on this machine now (a
+ * virtual machine's host backs a freed block again only when it is written: 40-80 times
+ * the cost of a warm one, measured on the benchmark machine), and the rest of the block and
+ * every block of the next second are 4 KB pages.  For the tests. */
+void freshmem_set_huge_fault_dear(uint64_t ns);
 
 /* Readies fresh anonymous memory already mapped (base and len on 2 MB boundaries) the way
  * freshmem_map readies its blocks: huge pages where they are cheap, else every page made

@@ -72,13 +72,39 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + 1;
 }
 
-/* Huge pages are asked for when there are twice as many free as len needs; when they are,
- * the blocks len takes are counted as taken. */
+/* Free huge pages can still be dear to fault in.  On a virtual machine whose host takes
+ * back what the guest frees (free page reporting: the benchmark machine's balloon device
+ * reports free blocks from 128 KB on), a free 2 MB block is backed again only when it is
+ * first written, and the whole block at once.  Measured there, 56 MB as huge pages took
+ * 2.8 ms to fault in right after another process had freed them, and 115-227 ms three
+ * seconds later; as 4 KB pages (the guest's own recently freed small pages, which it keeps)
+ * 23 ms and 33-48 ms.  So the first huge page of a block is timed (a warm one is written in
+ * about 0.1 ms): slower than HUGE_FAULT_DEAR_NS, the rest of the block and every block for
+ * the next HUGE_DEAR_FOR_NS is 4 KB pages. */
+#define HUGE_FAULT_DEAR_NS 1000000ull
+#define HUGE_DEAR_FOR_NS 1000000000ull
+static uint64_t huge_dear_until; /* under buddy_mu: CLOCK_MONOTONIC ns; 0: never seen dear */
+static uint64_t huge_fault_dear_ns = HUGE_FAULT_DEAR_NS; /* (freshmem_set_huge_fault_dear) */
+
+void freshmem_set_huge_fault_dear(uint64_t ns)
+{
+    pthread_mutex_lock(&buddy_mu);
+    huge_fault_dear_ns = ns ? ns : HUGE_FAULT_DEAR_NS;
+    huge_dear_until = 0;
+    pthread_mutex_unlock(&buddy_mu);
+}
+
+/* Huge pages are asked for when there are twice as many free as len needs and the last one
+ * faulted in was not dear; when they are, the blocks len takes are counted as taken. */
 static bool huge_pages_cheap(size_t len)
 {
     size_t need = (len + HUGE_PAGE - 1) / HUGE_PAGE;
     pthread_mutex_lock(&buddy_mu);
     uint64_t now = now_ns();
+    if (huge_dear_until && now < huge_dear_until) {
+        pthread_mutex_unlock(&buddy_mu);
+        return false;
+    }
     bool fresh = buddy_at && now - buddy_at < BUDDY_FRESH_NS;
     if (!fresh || buddy_blocks < 2 * need) {
         buddy_blocks = free_huge_blocks();
@@ -139,12 +165,35 @@ void *freshmem_reserve(size_t len, size_t align, int prot, int flags)
     return base;
 }
 
+/* The first huge page of [base, base + len), just asked for as huge pages, written and
+ * timed: true when it was dear (HUGE_FAULT_DEAR_NS), the next blocks then 4 KB pages. */
+static bool first_huge_page_dear(char *base)
+{
+    uint64_t t0 = now_ns();
+    ((volatile char *)base)[0] = 0;
+    uint64_t t1 = now_ns();
+    pthread_mutex_lock(&buddy_mu);
+    if (t1 - t0 <= huge_fault_dear_ns) {
+        pthread_mutex_unlock(&buddy_mu);
+        return false;
+    }
+    huge_dear_until = t1 + HUGE_DEAR_FOR_NS;
+    pthread_mutex_unlock(&buddy_mu);
+    return true;
+}
+
 void freshmem_prepare(void *base, size_t len)
 {
     bool huge = false;
 #ifdef MADV_HUGEPAGE
     if (huge_pages_cheap(len))
         huge = madvise(base, len, MADV_HUGEPAGE) == 0;
+    if (huge && len > HUGE_PAGE && first_huge_page_dear(base)) {
+        /* The rest as 4 KB pages, made present below. */
+        base = (char *)base + HUGE_PAGE;
+        len -= HUGE_PAGE;
+        huge = madvise(base, len, MADV_NOHUGEPAGE) != 0;
+    }
 #endif
     /* As 2 MB pages the block is faulted in a page at a time as it is written: 64 faults for
        128 MB, and an unused tail never becomes resident.  As 4 KB pages it is made present

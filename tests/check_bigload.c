@@ -1039,12 +1039,38 @@ START_TEST(a_dear_first_huge_page_makes_the_rest_small_pages)
 }
 END_TEST
 
+/* A big JSON file (an event log) is read into fresh memory rather than mapped, its back half
+   by a second thread: every byte in its place, the guard byte NUL. */
+START_TEST(a_big_json_file_is_read_whole_in_two_halves)
+{
+    size_t size = MAPFILE_POPULATE_HALVES_MIN + 12345;
+    char path[] = "/tmp/sparkplan-json-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    char *want = malloc(size);
+    ck_assert_ptr_nonnull(want);
+    want[0] = '{';
+    for (size_t i = 1; i < size; i++) /* no run repeats at a power of two */
+        want[i] = (char)('a' + (i * 7 + i / 4093) % 26);
+    ck_assert_int_eq(write(fd, want, size), (ssize_t)size);
+    char *p = mapfile_open(fd, size);
+    ck_assert_ptr_nonnull(p);
+    ck_assert(memcmp(p, want, size) == 0);
+    ck_assert_int_eq(p[size], '\0');
+    mapfile_close(p, size);
+    close(fd);
+    unlink(path);
+    free(want);
+}
+END_TEST
+
 Suite *bigload_suite(void)
 {
     Suite *s = suite_create("bigload");
     TCase *tc = tcase_create("bigload");
     tcase_add_test(tc, a_big_file_loads_byte_for_byte);
     tcase_add_test(tc, a_mapped_file_truncated_under_us_reads_as_nul_bytes);
+    tcase_add_test(tc, a_big_json_file_is_read_whole_in_two_halves);
     tcase_add_test(tc, a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last);
     tcase_add_test(tc, a_big_plan_gets_the_verdict_of_the_whole_text_from_the_shared_scan);
     tcase_add_test(tc, a_mapped_input_is_cleaned_in_place);

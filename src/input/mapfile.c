@@ -90,6 +90,50 @@ static ssize_t pread_some(int fd, char *buf, size_t n, off_t at)
     return got;
 }
 
+/* [from, to) of the file read into buf + from; false on a read error.  A file cut short
+ * meanwhile leaves the rest as it was (zeros). */
+struct read_job {
+    int fd;
+    char *buf;
+    size_t from, to;
+    bool ok;
+};
+
+static void *read_range(void *arg)
+{
+    struct read_job *job = arg;
+    job->ok = true;
+    /* Bound: each round reads more, or ends the loop. */
+    for (size_t at = job->from; at < job->to;) {
+        ssize_t n = pread_some(job->fd, job->buf + at, job->to - at, (off_t)at);
+        if (n < 0) {
+            job->ok = false;
+            break;
+        }
+        if (n == 0)
+            break;
+        at += (size_t)n;
+    }
+    return NULL;
+}
+
+/* The first size bytes of the file read into buf, the back half on a second thread from
+ * MAPFILE_POPULATE_HALVES_MIN on: most of a big read is the fault of each fresh page and the
+ * copy into it, which two cores do at once (one pread of the 102 MB event log took 16 ms). */
+static bool read_in_halves(int fd, char *buf, size_t size)
+{
+    size_t half = size >= MAPFILE_POPULATE_HALVES_MIN ? size / 2 / HUGE_ALIGN * HUGE_ALIGN : size;
+    struct read_job front = {fd, buf, 0, half, false}, back = {fd, buf, half, size, false};
+    pthread_t th;
+    bool started = half < size && thread_start_quiet(&th, read_range, &back);
+    read_range(&front);
+    if (started)
+        pthread_join(th, NULL);
+    else if (half < size)
+        read_range(&back);
+    return front.ok && (half == size || back.ok);
+}
+
 /* A file whose first byte other than a blank is '{' (an event log's JSON lines, a notebook)
  * holds its plans in strings, which clean-up decodes over the input: such a file is read
  * into fresh memory (freshmem.h) rather than mapped, and is writable from the start.
@@ -114,16 +158,9 @@ static char *json_read(int fd, size_t size, size_t total)
         return NULL;
     if (len > total)
         munmap(buf + total, len - total);
-    /* Bound: each round reads more, or ends the loop. */
-    for (size_t at = 0; at < size;) {
-        ssize_t n = pread_some(fd, buf + at, size - at, (off_t)at);
-        if (n < 0) {
-            munmap(buf, total);
-            return NULL;
-        }
-        if (n == 0)
-            break;
-        at += (size_t)n;
+    if (!read_in_halves(fd, buf, size)) {
+        munmap(buf, total);
+        return NULL;
     }
     return buf;
 }

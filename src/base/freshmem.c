@@ -172,12 +172,16 @@ void *freshmem_reserve(size_t len, size_t align, int prot, int flags)
     return base;
 }
 
-/* The first huge page of [base, base + len), just asked for as huge pages, written and
- * timed: true when it was dear (HUGE_FAULT_DEAR_NS), the next blocks then 4 KB pages. */
+/* The first huge page of [base, base + len), just asked for as huge pages, made present and
+ * timed: true when it was dear (HUGE_FAULT_DEAR_NS), the next blocks then 4 KB pages.  Made
+ * present, not written: a store growing over a window another thread already wrote
+ * (plan.c, document_nodes_window) keeps its bytes.  A kernel without MADV_POPULATE_WRITE
+ * says no at once: not dear. */
 static bool first_huge_page_dear(char *base)
 {
     uint64_t t0 = now_ns();
-    ((volatile char *)base)[0] = 0;
+    if (madvise(base, HUGE_PAGE, MADV_POPULATE_WRITE) != 0)
+        return false;
     uint64_t t1 = now_ns();
     pthread_mutex_lock(&buddy_mu);
     if (t1 - t0 <= huge_fault_dear_ns) {

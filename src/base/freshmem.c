@@ -143,6 +143,8 @@ void freshmem_advise(void *p, size_t len)
  * to fault in (MAP_POPULATE); as 2 MB pages the same memory is present in 15-16 ms
  * (BENCHMARKS.md).  Where huge pages are off (THP "never") or memory is fragmented, this is
  * the 4 KB path. */
+static void prepare(void *base, size_t len, bool present);
+
 void *freshmem_map(size_t want, size_t *mapped_len)
 {
     if (want > SIZE_MAX - 2 * (size_t)HUGE_PAGE)
@@ -151,7 +153,7 @@ void *freshmem_map(size_t want, size_t *mapped_len)
     char *base = freshmem_reserve(len, HUGE_PAGE, PROT_READ | PROT_WRITE, 0);
     if (!base)
         return NULL;
-    freshmem_prepare(base, len);
+    prepare(base, len, false);
     *mapped_len = len;
     return base;
 }
@@ -193,23 +195,35 @@ static bool first_huge_page_dear(char *base)
     return true;
 }
 
-void freshmem_prepare(void *base, size_t len)
+/* freshmem_prepare's body.  With huge pages dear, present says what to do with the 4 KB
+ * pages: make them present at once (a store's next step, written soon and partly read first:
+ * a page faulted in lazily by a read is the zero page, and the write after it replaces that
+ * with a copy and a TLB shootdown to the other core, an exit to the host on the benchmark
+ * machine), or leave them to be faulted in as written (a big block whose tail may never be
+ * used: an arena chunk; made present at once, such tails took the corpus paste's peak to
+ * 296 MB). */
+static void prepare(void *base, size_t len, bool present)
 {
     bool huge = false;
 #ifdef MADV_HUGEPAGE
-    /* Dear huge pages: 4 KB pages faulted in as they are first written.  Made present at
-       once, a block's unused tail (the last arena chunk's, a store's last step) would count
-       in the peak: up to 96 MB more on the corpus paste. */
     if (huge_pages_dear()) {
         (void)madvise(base, len, MADV_NOHUGEPAGE);
-        return;
+        if (!present)
+            return;
+    } else {
+        if (huge_pages_cheap(len))
+            huge = madvise(base, len, MADV_HUGEPAGE) == 0;
+        if (huge && len > HUGE_PAGE && first_huge_page_dear(base)) {
+            base = (char *)base + HUGE_PAGE;
+            len -= HUGE_PAGE;
+            (void)madvise(base, len, MADV_NOHUGEPAGE);
+            if (!present)
+                return;
+            huge = false;
+        }
     }
-    if (huge_pages_cheap(len))
-        huge = madvise(base, len, MADV_HUGEPAGE) == 0;
-    if (huge && len > HUGE_PAGE && first_huge_page_dear(base)) {
-        (void)madvise((char *)base + HUGE_PAGE, len - HUGE_PAGE, MADV_NOHUGEPAGE);
-        return;
-    }
+#else
+    (void)present;
 #endif
     /* As 2 MB pages the block is faulted in a page at a time as it is written: 64 faults for
        128 MB, and an unused tail never becomes resident.  As 4 KB pages it is made present
@@ -219,6 +233,11 @@ void freshmem_prepare(void *base, size_t len)
         for (size_t i = 0; i < len; i += 4096)
             ((volatile char *)base + i)[0] = 0;
     }
+}
+
+void freshmem_prepare(void *base, size_t len)
+{
+    prepare(base, len, true);
 }
 
 void *freshmem_record(size_t len)

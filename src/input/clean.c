@@ -166,6 +166,8 @@ static inline __attribute__((always_inline)) bool split_line(struct cleaner *c, 
 static void mark_bytes(struct cleaner *c, size_t off, unsigned bs, unsigned high)
 {
     size_t b0 = off >> 6, b1 = (off + 15) >> 6;
+    if ((b1 >> 6) >= c->marks_words) /* the input's last bytes: no block after them */
+        b1 = b0;
     unsigned got[CL_MARK_ROWS] = {bs, high};
     for (int k = 0; k < CL_MARK_ROWS; k++)
         if (got[k]) {
@@ -194,6 +196,8 @@ static inline void mark_bytes64(struct cleaner *c, size_t off, uint64_t bs, uint
     /* The bits of the bytes in block b0; the others lie in block b0 + 1. */
     uint64_t in_first = (1ull << (64 - r)) - 1;
     size_t b1 = b0 + 1;
+    if ((b1 >> 6) >= c->marks_words) /* the input's last bytes: no block after them */
+        b1 = b0;
     row0[b0 >> 6] |= (uint64_t)((bs & in_first) != 0) << (b0 & 63);
     row0[b1 >> 6] |= (uint64_t)((bs & ~in_first) != 0) << (b1 & 63);
     row1[b0 >> 6] |= (uint64_t)((high & in_first) != 0) << (b0 & 63);

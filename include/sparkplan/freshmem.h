@@ -18,7 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* At least want bytes, zeroed, readable and writable, on a 2 MB boundary, every page present;
+/* At least want bytes, zeroed, readable and writable, on a 2 MB boundary, every page present
+ * (but where huge pages are dear, freshmem_set_huge_fault_dear: its 4 KB pages come as written);
  * *mapped_len is the length mapped (want rounded up to 2 MB).  NULL when out of memory. */
 void *freshmem_map(size_t want, size_t *mapped_len);
 

@@ -1269,6 +1269,36 @@ END_TEST
 
 static char *cleaned_with(const char *text, size_t n, bool shortcut, bool *taken);
 
+/* A backslash or a byte above 0x7F among an input's last bytes: the split marks the 64-byte
+   blocks they touch and no block after the input's last (fuzz_analyze found a mark written one
+   word past the marks for a 4 KB plan; the sanitizer run of this test sees such a write). */
+START_TEST(rare_bytes_at_an_inputs_end_mark_no_block_past_it)
+{
+    static const char head[] = "== Physical Plan ==\n*(1) Project [a#1]\n+- *(1) Filter x\n";
+    size_t runs = 0;
+    for (size_t n = 4030; n <= 4160; n++)
+        for (size_t back = 1; back <= 20; back++)
+            for (int kind = 0; kind < 2; kind++) {
+                char *buf = malloc(n + 1);
+                ck_assert_ptr_nonnull(buf);
+                memset(buf, 'a', n);
+                memcpy(buf, head, sizeof head - 1);
+                for (size_t i = sizeof head - 1 + 60; i < n; i += 61)
+                    buf[i] = '\n';
+                buf[n - back] = kind ? '\\' : (char)0xC3;
+                buf[n] = '\0';
+                struct document *doc = NULL;
+                struct diag err = {0};
+                enum sp_status st = load_bytes("end", buf, n, &doc, &err);
+                ck_assert_msg(st == SP_OK || st == SP_ERR_NO_PLAN, "n %zu, back %zu: %d", n, back,
+                              (int)st);
+                document_free(doc);
+                runs++;
+            }
+    ck_assert_uint_eq(runs, 131 * 20 * 2);
+}
+END_TEST
+
 /* The split marks the 64-byte blocks of the input that hold a backslash a round of 64 bytes
    at a time (clean.c, mark_bytes64), the rounds starting at the buffer's first byte or, behind
    a UTF-8 mark, 3 bytes in: a short line with one escaped newline, its backslash at every
@@ -3101,6 +3131,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, event_log_escapes_at_every_offset_are_decoded);
     tcase_add_test(tc, strings_decoded_over_their_own_line_give_every_byte);
     tcase_add_test(tc, a_backslash_at_any_offset_of_a_split_round_is_marked);
+    tcase_add_test(tc, rare_bytes_at_an_inputs_end_mark_no_block_past_it);
     tcase_add_test(tc, a_string_far_into_a_long_line_is_decoded);
     tcase_add_test(tc, a_strings_end_is_found_as_a_walk_byte_by_byte_finds_it);
     tcase_add_test(tc, codegen_strings_are_not_decoded);

@@ -2203,6 +2203,38 @@ static void m_cut_every(const char *text, struct sb *o, size_t width)
         o->p[--o->n] = '\0';
 }
 
+/* The share of the quick scan only the thread that starts it can take (the loader moves a
+   tree's cut by it, load.c): the whole text when it has no blank line, as a simple plan's
+   tree has none; else the lines up to the first blank line after the piece size. */
+START_TEST(the_quick_scans_first_piece_is_a_tree_whole_and_ends_after_a_blank_line)
+{
+    size_t n = 200000, at = 0;
+    char *t = malloc(n);
+    ck_assert_ptr_nonnull(t);
+    /* Bound: one tree line a round. */
+    for (size_t i = 0; at + 64 < n; i++)
+        at += (size_t)sprintf(t + at, "%*s+- Project [a#%zu]\n", (int)(3 * (i % 9)), "", i);
+    struct clean_quick_parts *qp = clean_quick_parts_new(t, at, 4096);
+    ck_assert_ptr_nonnull(qp);
+    ck_assert_uint_eq(clean_quick_parts_first_len(qp), at);
+    clean_quick_parts_free(qp);
+    /* A blank line 10,000 bytes in: the first piece ends right after it. */
+    size_t blank = 10000;
+    while (t[blank - 1] != '\n')
+        blank++;
+    t[blank] = '\n';
+    qp = clean_quick_parts_new(t, at, 4096);
+    ck_assert_ptr_nonnull(qp);
+    ck_assert_uint_eq(clean_quick_parts_first_len(qp), blank + 1);
+    clean_quick_parts_free(qp);
+    qp = clean_quick_parts_new(t, 0, 4096);
+    ck_assert_ptr_nonnull(qp);
+    ck_assert_uint_eq(clean_quick_parts_first_len(qp), 0);
+    clean_quick_parts_free(qp);
+    free(t);
+}
+END_TEST
+
 /* Both scans of bytes copied to a block of exactly their size (so that the sanitizer pass
    sees any read past the end); false, and the case named on stderr, when they differ. */
 static bool same_quick_verdict(const char *text, size_t len, const char *what, const char *how)
@@ -3132,6 +3164,7 @@ Suite *clean_suite(void)
     tcase_add_test(tc, strings_decoded_over_their_own_line_give_every_byte);
     tcase_add_test(tc, a_backslash_at_any_offset_of_a_split_round_is_marked);
     tcase_add_test(tc, rare_bytes_at_an_inputs_end_mark_no_block_past_it);
+    tcase_add_test(tc, the_quick_scans_first_piece_is_a_tree_whole_and_ends_after_a_blank_line);
     tcase_add_test(tc, a_string_far_into_a_long_line_is_decoded);
     tcase_add_test(tc, a_strings_end_is_found_as_a_walk_byte_by_byte_finds_it);
     tcase_add_test(tc, codegen_strings_are_not_decoded);

@@ -45,6 +45,9 @@ bool clean_quick_parts_step(struct clean_quick_parts *qp, bool front);
 const atomic_int *clean_quick_parts_cancel(const struct clean_quick_parts *qp);
 bool clean_quick_parts_verdict(struct clean_quick_parts *qp);
 void clean_quick_parts_free(struct clean_quick_parts *qp);
+/* The bytes of the first piece (the one a front step takes first; 0: no pieces): the
+ * scan's share no second step can take, the whole text when it has no blank line. */
+size_t clean_quick_parts_first_len(const struct clean_quick_parts *qp);
 /* clean_quick_scan(bytes, len), in pieces as above on this thread (tests). */
 bool clean_quick_scan_pieces(const char *bytes, size_t len, size_t piece);
 

@@ -2175,6 +2175,11 @@ void clean_quick_parts_free(struct clean_quick_parts *qp)
     free(qp);
 }
 
+size_t clean_quick_parts_first_len(const struct clean_quick_parts *qp)
+{
+    return qp->n ? (size_t)(qp->pieces[0].to - qp->pieces[0].from) : 0;
+}
+
 const atomic_int *clean_quick_parts_cancel(const struct clean_quick_parts *qp)
 {
     return &qp->dirty;

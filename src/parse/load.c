@@ -415,11 +415,24 @@ static struct parse_split *split_for_decoded(const char *text, size_t len)
 }
 
 /* A plan with no details list to share (a simple plan: one tree of "+- " lines) is cut in its
- * tree (parse.h, parse_graft_*): the second thread parses the tree from about here (per
- * cent), then takes its pieces of the scan; this thread parses up to the cut, grafts the
- * second thread's nodes (a copy) and takes the scan's pieces from the back.  Half and half:
- * the scan's pieces even out what is left. */
+ * tree (parse.h, parse_graft_*): the second thread scans the first piece of the quick scan,
+ * parses the tree from the cut, then takes more pieces; this thread parses up to the cut,
+ * grafts the second thread's nodes and takes the scan's pieces from the back.  The cut is
+ * at half the text (the pieces even out what is left), moved on by this share (per cent)
+ * of the first piece, which only the second thread scans: a tree has no blank line, so its
+ * first piece is the whole text, whose scan costs about a third of what parsing the whole
+ * tree does (25-35 ms against 90-100 ms on the million-operator simple plan).  At 50 % this
+ * thread waited 20-55 ms at the cut; at 67 % the two end together (24 alternating runs,
+ * median 56 ms against 64, docs/performance.md). */
 #define GRAFT_AT_PERCENT 50
+#define GRAFT_FIRST_PIECE_PERCENT 17
+
+/* Where the tree of a plan without a details list is cut (GRAFT_AT_PERCENT). */
+static size_t graft_cut_for(const struct clean_quick_parts *parts, size_t len)
+{
+    return len / 100 * GRAFT_AT_PERCENT +
+           clean_quick_parts_first_len(parts) / 100 * GRAFT_FIRST_PIECE_PERCENT;
+}
 
 /* From this size on a big input is parsed beside its scan (PARALLEL_SCAN_MIN), or from the
  * size SPARKPLAN_PARSE_GRAFT_MIN (bytes) gives, for tests: 1 sends every input that is not a
@@ -453,7 +466,7 @@ static struct document *parse_beside_scan(struct document *doc, bool *scanned, b
         /* No details list to share: the tree is (a simple plan).  (Made after the cancel:
            its part stops too when the scan finds dirt.) */
         if (!job.split)
-            job.graft = parse_graft_new(trial, doc->src.len / 100 * GRAFT_AT_PERCENT);
+            job.graft = parse_graft_new(trial, graft_cut_for(job.parts, doc->src.len));
     }
     if (!thread_start_quiet(&th, scan_main, &job)) {
         parse_split_free(job.split);

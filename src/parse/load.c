@@ -310,15 +310,23 @@ static const char *compressed_hint(const char *b, size_t n)
 /* The end of a formatted plan's details list goes to the second thread too (parse.h,
  * parse_split_*).  The first touch of each page of a mapped file costs about 1.3 us on the
  * benchmark VM, whoever touches it, and two threads touching at once barely go faster than
- * one (BENCHMARKS.md): the second thread pays all of it, ahead of the parser.  It touches
- * the pages before the split point first (a load every 4 KB: the parser, three times
- * slower, never catches up), then reads the blocks from the split point on, then runs the
- * scan over pages already present; this thread parses up to the split point and takes the
- * blocks there.  The point is looked for this far into the text (per cent): the tree before
- * the list costs the parser about twice what the same bytes of details do, and the touch
- * and the scan are most of the second thread's part (60 and 80 % did no better on the
- * million-operator plan, docs/performance.md). */
-#define SPLIT_AT_PERCENT 70
+ * one (BENCHMARKS.md): the second thread pays it for the pages before the split point,
+ * ahead of the parser (a load every 4 KB: the parser, three times slower, never catches
+ * up), then reads the blocks from the split point on, then takes pieces of the scan from
+ * the front; this thread parses up to the split point, takes the blocks there, then takes
+ * pieces of the scan from the back.  The point is looked for this far into the text (per
+ * cent), right after the tree in most formatted plans (the tree is 25-35 % of their
+ * bytes): the tree costs the parser about twice what the same bytes of details do, and
+ * since the file's pages come present at once (mapfile.c populates a big file in halves,
+ * from 32 MB) the touch is no longer most of the second thread's part.  At the 70 % this
+ * was, the second thread was done 25-60 ms before this one reached the point; at 35 % the
+ * two end within a piece of each other (1M-operator formatted plan, 20 alternating runs:
+ * median 104 ms against 126). */
+#define SPLIT_AT_PERCENT 35
+/* Where the point is looked for when there is none at SPLIT_AT_PERCENT (parse_split_new
+ * looks 1 MB past the place asked): a plan whose tree is longer, or whose details list
+ * starts later. */
+#define SPLIT_LATE_PERCENT 70
 
 /* The quick scan is shared (clean.h, clean_quick_parts_*): the second thread takes its
  * pieces from the front once its part above is done, this one from the back once its parse
@@ -395,7 +403,8 @@ static bool scan_piece_from_back(void *parts)
 /* A split point for text, or NULL. */
 static struct parse_split *split_for(const char *text, size_t len)
 {
-    return parse_split_new(text, len, len / 100 * SPLIT_AT_PERCENT);
+    struct parse_split *sp = parse_split_new(text, len, len / 100 * SPLIT_AT_PERCENT);
+    return sp ? sp : parse_split_new(text, len, len / 100 * SPLIT_LATE_PERCENT);
 }
 
 /* Where a plan decoded from a string is split (per cent), when its details list reaches

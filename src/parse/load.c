@@ -445,7 +445,8 @@ static size_t graft_cut_for(const struct clean_quick_parts *parts, size_t len)
 
 /* From this size on a big input is parsed beside its scan (PARALLEL_SCAN_MIN), or from the
  * size SPARKPLAN_PARSE_GRAFT_MIN (bytes) gives, for tests: 1 sends every input that is not a
- * JSON document through that path, its tree cut in the middle when it has no details list. */
+ * JSON document through that path, its tree cut past the middle (graft_cut_for) when it
+ * has no details list. */
 static size_t beside_scan_min(void)
 {
     size_t min;

@@ -1080,9 +1080,10 @@ START_TEST(a_dear_first_huge_page_makes_the_rest_small_pages)
 }
 END_TEST
 
-/* A big JSON file (an event log) is read into fresh memory rather than mapped, its back half
-   by a second thread: every byte in its place, the guard byte NUL. */
-START_TEST(a_big_json_file_is_read_whole_in_two_halves)
+/* A big JSON file (an event log) is read into fresh memory rather than mapped, a piece at a
+   time by two threads (the last piece a short one): every byte in its place, the guard byte
+   NUL. */
+START_TEST(a_big_json_file_is_read_whole_in_pieces_on_two_threads)
 {
     size_t size = MAPFILE_POPULATE_HALVES_MIN + 12345;
     char path[] = "/tmp/sparkplan-json-XXXXXX";
@@ -1111,7 +1112,7 @@ Suite *bigload_suite(void)
     TCase *tc = tcase_create("bigload");
     tcase_add_test(tc, a_big_file_loads_byte_for_byte);
     tcase_add_test(tc, a_mapped_file_truncated_under_us_reads_as_nul_bytes);
-    tcase_add_test(tc, a_big_json_file_is_read_whole_in_two_halves);
+    tcase_add_test(tc, a_big_json_file_is_read_whole_in_pieces_on_two_threads);
     tcase_add_test(tc, a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last);
     tcase_add_test(tc, a_big_plan_gets_the_verdict_of_the_whole_text_from_the_shared_scan);
     tcase_add_test(tc, a_mapped_input_is_cleaned_in_place);

@@ -2678,6 +2678,40 @@ START_TEST(clean_up_in_halves_gives_the_one_thread_text)
 }
 END_TEST
 
+/* The split's second half writes its lines straight after the first half's when the first
+   half's array has room for both (a few hundred lines in a small text, a line every 48 bytes
+   in a big one), and into an array of its own otherwise: a paste of 40 to 1,500 short lines
+   (a tree pasted with its wrapped lines, a show() table) comes out the same either way as
+   on one thread, line numbers and notes included. */
+START_TEST(a_split_with_more_lines_than_room_cleans_up_as_on_one_thread)
+{
+    size_t np = sizeof PIECE_LINES / sizeof PIECE_LINES[0];
+    unsigned seed = 4242;
+    size_t differ = 0;
+    for (int round = 0; round < 40; round++) {
+        struct sb o = {0};
+        sb_str(&o, "");
+        int lines = 40 + round * 37;
+        for (int k = 0; k < lines; k++) {
+            seed = seed * 1103515245u + 12345u;
+            sb_str(&o, PIECE_LINES[(seed >> 16) % (unsigned)np]);
+            sb_ch(&o, '\n');
+        }
+        char *one = cleaned_in(o.p, o.n, false), *two = cleaned_in(o.p, o.n, true);
+        if (strcmp(one, two) != 0) {
+            char where[400];
+            first_difference(one, two, where, sizeof where);
+            fprintf(stderr, "%d lines split in halves differ (%s)\n", lines, where);
+            differ++;
+        }
+        free(one);
+        free(two);
+        free(o.p);
+    }
+    ck_assert_msg(differ == 0, "%zu of 40 texts clean up otherwise in halves", differ);
+}
+END_TEST
+
 START_TEST(quick_scan_gives_the_verdict_it_always_gave)
 {
     size_t tried = 0, differ = 0;
@@ -3204,6 +3238,7 @@ Suite *clean_suite(void)
     tcase_add_test(tk, quick_scan_gives_the_verdict_it_always_gave);
     tcase_add_test(tk, quick_scan_in_pieces_gives_the_whole_verdict);
     tcase_add_test(tk, clean_up_in_halves_gives_the_one_thread_text);
+    tcase_add_test(tk, a_split_with_more_lines_than_room_cleans_up_as_on_one_thread);
     tcase_add_test(tk, quick_scan_judges_a_long_line_as_it_always_did);
     tcase_add_test(tk, decoded_strings_skip_steps_only_where_they_change_nothing);
     tcase_add_test(tk, a_line_that_is_one_string_decodes_as_among_other_lines);

@@ -27,7 +27,10 @@ bool cl_push_grow(struct cleaner *c, struct cl_lines *a, const char *p, size_t l
         c->nomem = true;
         return false;
     }
-    if (a->n == a->cap) {
+    if (a->n == a->cap && a->borrowed) {
+        if (!cl_lines_reserve(c, a, a->cap < 128 ? 256 : a->cap * 2))
+            return false;
+    } else if (a->n == a->cap) {
         size_t ncap = a->cap ? a->cap * 2 : 256;
         struct cl_line *nv = ncap > a->cap ? realloc(a->v, ncap * sizeof *nv) : NULL;
         if (!nv) {
@@ -60,7 +63,9 @@ bool cl_push_lines(struct cleaner *c, struct cl_lines *a, const struct cl_line *
 
 void cl_lines_free(struct cl_lines *a)
 {
-    free(a->v);
+    if (!a->borrowed)
+        free(a->v);
+    a->borrowed = false;
     a->v = NULL;
     a->n = a->cap = 0;
 }
@@ -107,7 +112,9 @@ bool cl_lines_reserve(struct cleaner *c, struct cl_lines *a, size_t n)
         return false;
     if (a->n)
         memcpy(v, a->v, a->n * sizeof *v);
-    free(a->v);
+    if (!a->borrowed)
+        free(a->v);
+    a->borrowed = false;
     a->v = v;
     a->cap = n;
     return true;

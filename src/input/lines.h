@@ -32,6 +32,10 @@ struct cl_line {
 struct cl_lines {
     struct cl_line *v;
     size_t n, cap;
+    /* v is room in another array (the split's second half writes after the first half's
+       lines): never freed, and when full its lines move to an array of their own
+       (cl_push_grow), which clears this. */
+    bool borrowed;
 };
 
 /* Steps that rewrote something (bits of cleaner.changed). */

@@ -3181,6 +3181,80 @@ START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
 }
 END_TEST
 
+/* An event log's plan string decoded in two parts at once (from 8 MB on; here every string,
+   SPARKPLAN_CLEAN_HALVES_MIN=1): cut after a "\n" escape past the middle whose line ends in
+   ')' or ']', the parts' lines counted and looked at apart.  Every corpus plan as a JSON line
+   (four variants each: lost indentation, trailing blanks, CRLF...) comes out byte for byte as
+   decoded on one thread, its line map and notes included. */
+START_TEST(a_long_string_decoded_in_two_parts_gives_the_one_thread_text)
+{
+    static const char *const edges[] = {
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\n* Project [a#1]\\n+- Range (1)\\n+- Range (2)\\n\"}\n",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\n* Project [a#1]\\n\\n\\n   +- Range (1)\\n00 x\\n\"}\n",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\n* Project [a#1]\\n   +- Range (1)   \\n\\u000a(2)\\n\"}",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\r\\n* Project [a#1]\\r\\n+- Filter (a#1 = \\\\n)\\r\\n\"}\n",
+        "{\"physicalPlanDescription\":\"== Physical Plan ==\\n* Scan [a]\\n\\\\n]\\n(1) Range\\n\\u00e9]\\n\"}\n",
+    };
+    size_t tried = 0;
+    struct sb in = {0};
+    for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++) {
+        unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
+        char *want = cleaned_with(edges[k], strlen(edges[k]), true, NULL);
+        setenv("SPARKPLAN_CLEAN_HALVES_MIN", "1", 1);
+        char *got = cleaned_with(edges[k], strlen(edges[k]), true, NULL);
+        unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
+        if (strcmp(want, got) != 0) {
+            char why[400];
+            first_difference(want, got, why, sizeof why);
+            ck_abort_msg("edge %zu: %s", k, why);
+        }
+        free(want);
+        free(got);
+    }
+    const char *dir = tu_corpus_dir();
+    if (!dir) {
+        fprintf(stderr, "clean: corpus absent, two-part decode checked on the edge cases only\n");
+        return;
+    }
+    char *list = corpus_plan_list(dir);
+    size_t f = 0;
+    for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
+        size_t len;
+        char *text = corpus_read(dir, p, &len);
+        if (!text)
+            continue;
+        for (unsigned v = 0; v < 4; v++) {
+            struct sb mangled = {0};
+            corpus_variant(text, len, f, v, false, &mangled);
+            in.n = 0;
+            sb_str(&in, "");
+            m_json(mangled.p, &in);
+            if ((f + v) % 2 && in.n && in.p[in.n - 1] == '\n')
+                in.p[--in.n] = '\0';
+            unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
+            char *want = cleaned_with(in.p, in.n, true, NULL);
+            setenv("SPARKPLAN_CLEAN_HALVES_MIN", "1", 1);
+            char *got = cleaned_with(in.p, in.n, true, NULL);
+            unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
+            tried += !strstr(got, " bytes, 0 lines, map:");
+            if (strcmp(want, got) != 0) {
+                char why[400];
+                first_difference(want, got, why, sizeof why);
+                ck_abort_msg("%s, variant %u: %s", p, v, why);
+            }
+            free(want);
+            free(got);
+            free(mangled.p);
+        }
+        free(text);
+    }
+    free(list);
+    free(in.p);
+    fprintf(stderr, "clean: %zu plan strings decoded in two parts as on one thread\n", tried);
+    ck_assert_uint_gt(tried, 1000);
+}
+END_TEST
+
 Suite *clean_suite(void)
 {
     Suite *s = suite_create("clean");
@@ -3243,6 +3317,7 @@ Suite *clean_suite(void)
     tcase_add_test(tk, decoded_strings_skip_steps_only_where_they_change_nothing);
     tcase_add_test(tk, a_line_that_is_one_string_decodes_as_among_other_lines);
     tcase_add_test(tk, a_long_string_decodes_in_rounds_as_byte_by_byte);
+    tcase_add_test(tk, a_long_string_decoded_in_two_parts_gives_the_one_thread_text);
     tcase_add_test(tk, spark_output_gives_the_same_tree_with_and_without_clean_up);
     suite_add_tcase(s, tk);
     return s;

@@ -19,6 +19,7 @@
 #include "clean_impl.h"
 #include "sparkplan/clean.h"
 #include "sparkplan/mapfile.h"
+#include "sparkplan/thread.h"
 
 struct lit {
     uint32_t a, b;  /* opening and closing quote offsets */
@@ -566,6 +567,92 @@ static bool decode_body(struct assembler *as, size_t base, const char *p, uint32
     return true;
 }
 
+/* ---- a long string decoded in two parts at once (an event log's plan) ---------------------
+ *
+ * The compact decode of an event log's line (emit_compact) is the one step of its load that
+ * ran on one core, the other idle: 22-27 ms for the benchmark's 100 MB plan.  From
+ * DECODE_HALVES_MIN bytes on (cl_halves), the string is cut just after a "\n" escape past its
+ * middle whose line ends in ')' or ']', and the part after the cut is decoded over itself on
+ * a second core while this one decodes the part before; its bytes are then moved down after
+ * the first part's.  The cut is where the compact assembler's state is known without the
+ * first part: a line ends there, a line with text that no '\r' ends (its last byte is a ')'
+ * or ']' as written: no escape ends in either), so the next line starts after no blank line.
+ * What each part counts (lines, and whether any needs the steps, whose test of a line looks
+ * at that line and at whether the one before was blank) is then added up. */
+#define DECODE_HALVES_MIN ((size_t)8 << 20)
+/* How far past the middle a cut is looked for. */
+#define DECODE_CUT_LOOK ((uint32_t)1 << 20)
+
+/* The cut of the body p[0..len): the offset just after a "\n" escape, at or past the middle,
+ * whose line's last byte is ')' or ']' (not a backslash's: the escape is one); 0 when there is
+ * none within DECODE_CUT_LOOK bytes. */
+static uint32_t decode_cut(const char *p, uint32_t len)
+{
+    uint32_t from = len / 2, stop = len - from > DECODE_CUT_LOOK ? from + DECODE_CUT_LOOK : len;
+    /* Bound: each round moves past one backslash, up to stop. */
+    for (uint32_t i = from; i + 2 < stop;) {
+        const char *b = memchr(p + i, '\\', stop - i - 2);
+        if (!b)
+            return 0;
+        i = (uint32_t)(b - p);
+        if (i >= 2 && p[i + 1] == 'n' && (p[i - 1] == ')' || p[i - 1] == ']') && p[i - 2] != '\\')
+            return i + 2;
+        i++;
+    }
+    return 0;
+}
+
+struct decode_part {
+    struct assembler as;  /* the second part's: compact, over its own bytes */
+    const char *p;
+    uint32_t len;
+    size_t n;             /* bytes it decoded to, from its first byte on */
+    bool ok;
+};
+
+static void *decode_part_main(void *arg)
+{
+    struct decode_part *d = arg;
+    d->ok = decode_body(&d->as, (size_t)(d->p - d->as.buf), d->p, d->len, &d->n);
+    return NULL;
+}
+
+/* decode_body for the compact assembler over its own line, in two parts at once when the
+ * string is long (above); false when out of memory. */
+static bool decode_body_parts(struct assembler *as, size_t base, const char *p, uint32_t len,
+                              size_t *out_len)
+{
+    uint32_t cut = as->compact && as->in_place && cl_halves(as->c, len >= DECODE_HALVES_MIN)
+                       ? decode_cut(p, len)
+                       : 0;
+    pthread_t th;
+    struct decode_part d = {.as = *as, .p = p + cut, .len = len - cut};
+    d.as.open_start = (size_t)(d.p - as->buf);
+    d.as.after_blank = false; /* the line before the cut has text */
+    d.as.needs_steps = false;
+    d.as.more = false;
+    d.as.cut_cr = false;
+    d.as.n_lines = 0;
+    if (!cut || !thread_start_quiet(&th, decode_part_main, &d))
+        return decode_body(as, base, p, len, out_len);
+    size_t n1;
+    bool ok = decode_body(as, base, p, cut, &n1);
+    pthread_join(th, NULL);
+    if (!ok || !d.ok)
+        return false;
+    /* The first part ended with the cut's line: the second part's lines follow. */
+    char *to = as->buf + base + n1;
+    memmove(to, d.p, d.n);
+    as->open_start = (size_t)(to - as->buf) + (d.as.open_start - (size_t)(d.p - as->buf));
+    as->after_blank = d.as.after_blank;
+    as->needs_steps = as->needs_steps || d.as.needs_steps;
+    as->more = as->more || d.as.more;
+    as->cut_cr = as->cut_cr || d.as.cut_cr;
+    as->n_lines += d.as.n_lines;
+    *out_len = n1 + d.n;
+    return true;
+}
+
 /* Text between strings: "join" (blanks, ',' or '+': the strings continue each other),
  * "drop" (punctuation and call syntax such as `[Row(plan=`, `Out[3]:`, other short strings
  * like JSON keys), or "keep" (prose: a line of its own). */
@@ -713,7 +800,7 @@ static bool asm_string(struct assembler *as, const char *body, uint32_t len, uin
     /* Lines end at the decoded newlines as they are written. */
     as->string_orig = orig;
     size_t n;
-    if (!decode_body(as, as->used, body, len, &n))
+    if (!decode_body_parts(as, as->used, body, len, &n))
         return false;
     as->used += n;
     if (as->used > as->open_start)

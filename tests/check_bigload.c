@@ -2,7 +2,9 @@
  * sorted only when needed — none of which may change what is read or found. */
 #include "testutil.h"
 
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1106,6 +1108,51 @@ START_TEST(a_big_json_file_is_read_whole_in_pieces_on_two_threads)
 }
 END_TEST
 
+/* A mapped file made writable (a paste clean-up writes over): its copy is made a piece at a
+   time by the thread mapfile_writable_begin starts and, once the caller waits for it, by the
+   caller too.  Here the thread's first work holds it back until the caller waits, so both
+   take pieces: every byte of a 40 MB file (five pieces and a short one) is in its place, the
+   guard byte NUL, and the mapping takes writes. */
+static atomic_int swap_go;
+
+static void swap_hold(void *arg)
+{
+    (void)arg;
+    /* Bound: until the caller is about to wait (a few ms at most). */
+    while (!atomic_load(&swap_go))
+        sched_yield();
+}
+
+START_TEST(a_writable_copy_made_on_both_threads_keeps_every_byte)
+{
+    size_t size = (40u << 20) + 4321;
+    char path[] = "/tmp/sparkplan-swap-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    char *want = malloc(size);
+    ck_assert_ptr_nonnull(want);
+    for (size_t i = 0; i < size; i++) /* no run repeats at a power of two */
+        want[i] = (char)('a' + (i * 7 + i / 4093) % 26);
+    ck_assert_int_eq(write(fd, want, size), (ssize_t)size);
+    char *p = mapfile_open(fd, size);
+    ck_assert_ptr_nonnull(p);
+    atomic_store(&swap_go, 0);
+    ck_assert(mapfile_writable_begin(p, size, swap_hold, NULL));
+    ck_assert(memcmp(p, want, size) == 0); /* read while the copy is being made */
+    atomic_store(&swap_go, 1);
+    ck_assert(mapfile_writable(p, size));
+    ck_assert(memcmp(p, want, size) == 0);
+    ck_assert_int_eq(p[size], '\0');
+    p[0] = 'X';
+    p[size - 1] = 'Y';
+    ck_assert_int_eq(p[0], 'X');
+    mapfile_close(p, size);
+    close(fd);
+    unlink(path);
+    free(want);
+}
+END_TEST
+
 Suite *bigload_suite(void)
 {
     Suite *s = suite_create("bigload");
@@ -1113,6 +1160,7 @@ Suite *bigload_suite(void)
     tcase_add_test(tc, a_big_file_loads_byte_for_byte);
     tcase_add_test(tc, a_mapped_file_truncated_under_us_reads_as_nul_bytes);
     tcase_add_test(tc, a_big_json_file_is_read_whole_in_pieces_on_two_threads);
+    tcase_add_test(tc, a_writable_copy_made_on_both_threads_keeps_every_byte);
     tcase_add_test(tc, a_big_paste_is_cleaned_whether_its_dirt_comes_first_or_last);
     tcase_add_test(tc, a_big_plan_gets_the_verdict_of_the_whole_text_from_the_shared_scan);
     tcase_add_test(tc, a_mapped_input_is_cleaned_in_place);

@@ -53,9 +53,11 @@ bool mapfile_writable(char *p, size_t size);
  * true.  The same thread calls mapfile_writable, mapfile_writable_end (waits, and the
  * mapping stays read-only unless the swap made it the copy) or mapfile_close afterwards.
  * first(arg) (first may be NULL) runs on that thread before the swap: other work for the
- * second core, done by the time any of those returns.
- * False when p is no mapping of ours, is writable already, or no thread could be had (then
- * first is not called). */
+ * second core, done by the time any of those returns.  The copy is made a piece at a time,
+ * by that thread and, once the caller waits for it (mapfile_writable, _end, _close), by the
+ * caller too.
+ * False when p is no mapping of ours, is writable already, or no thread or no fresh memory
+ * for the copy could be had (then first is not called). */
 bool mapfile_writable_begin(char *p, size_t size, void (*first)(void *), void *arg);
 /* The swap begun above still runs (not yet waited for). */
 bool mapfile_writable_pending(const char *p);

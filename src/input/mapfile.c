@@ -261,56 +261,86 @@ char *mapfile_open(int fd, size_t size)
  * same address so every pointer into it stays good.  Writing over the file's pages in
  * place makes each page fault on its first write, copy itself and flush the TLB: on the
  * benchmark VM that cost 1.3-1.4 s for an event log's 100 MB line (its plan decoded over
- * it), against 90-110 ms for the copy made in one go as huge pages. */
-static bool swap_for_copy(char *p, size_t size, size_t total)
-{
-    size_t len;
-    char *copy = freshmem_map(total, &len);
-    if (!copy)
-        return false;
-    /* A piece at a time, each piece moved over the file's pages once copied: the file and
-       its copy are never both resident (peak memory stays that of the file, as when written
-       in place), and a reader on another thread (mapfile_writable_begin) finds every page
-       present, the file's before its piece is moved and the copy's after (the file's pages
-       let go with MADV_DONTNEED were read again from the page cache, a fault a page).  The
-       pieces are multiples of 2 MB at 2 MB boundaries of both: huge pages stay whole.  The
-       rest of the copy stays zero: the guard byte. */
-    size_t at = 0;
-    for (; size - at > SWAP_PIECE; at += SWAP_PIECE) {
-        memcpy(copy + at, p + at, SWAP_PIECE);
-        if (mremap(copy + at, SWAP_PIECE, SWAP_PIECE, MREMAP_MAYMOVE | MREMAP_FIXED, p + at) ==
-            MAP_FAILED) {
-            /* The pieces moved hold the file's bytes: the mapping reads the same. */
-            munmap(copy + at, len - at);
-            return false;
-        }
-    }
-    memcpy(copy + at, p + at, size - at);
-    if (mremap(copy + at, total - at, total - at, MREMAP_MAYMOVE | MREMAP_FIXED, p + at) ==
-        MAP_FAILED) {
-        munmap(copy + at, len - at);
-        return false;
-    }
-    if (len > total)
-        munmap(copy + total, len - total);
-    return true;
-}
-
-/* The swap of mapfile_writable_begin, on its thread. */
+ * it), against 90-110 ms for the copy made in one go as huge pages.
+ * A piece at a time, each piece moved over the file's pages once copied: the file and its
+ * copy are never both resident beyond a piece a thread (peak memory stays that of the file,
+ * as when written in place), and a reader on another thread (mapfile_writable_begin) finds
+ * every page present, the file's before its piece is moved and the copy's after (the
+ * file's pages let go with MADV_DONTNEED were read again from the page cache, a fault a
+ * page).  The pieces are multiples of 2 MB at 2 MB boundaries of both: huge pages stay
+ * whole.  The rest of the copy stays zero: the guard byte.  The pieces are taken in turn by
+ * the swap's thread and, once it waits for the swap (mapfile_writable), by the caller's:
+ * most of the swap is the first touch of the copy's fresh pages, and the caller had nothing
+ * else to do then (12-20 ms of a 109 MB paste's load on the benchmark VM). */
 struct swap_job {
     char *p;
     size_t size, total;
     void (*first)(void *);
     void *arg;
-    bool ok;
+    char *copy;           /* freshmem_map'd, copy_len bytes */
+    size_t copy_len;
+    atomic_size_t next;   /* the next piece's number */
+    atomic_bool failed;   /* a piece could not be moved: the pieces left are let go */
 };
 
+/* The swap's pieces taken in turn until none is left. */
+static void swap_pieces(struct swap_job *job)
+{
+    size_t last = (job->size - 1) / SWAP_PIECE; /* the piece with the file's end and the tail */
+    /* Bound: one piece a round, each taken once. */
+    for (;;) {
+        size_t k = atomic_fetch_add(&job->next, 1);
+        if (k > last)
+            break;
+        size_t at = k * SWAP_PIECE, len = k < last ? SWAP_PIECE : job->total - at;
+        if (atomic_load(&job->failed)) {
+            /* (the moved pieces hold the file's bytes: the mapping reads the same) */
+            munmap(job->copy + at, len);
+            continue;
+        }
+        memcpy(job->copy + at, job->p + at, k < last ? SWAP_PIECE : job->size - at);
+        if (mremap(job->copy + at, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, job->p + at) ==
+            MAP_FAILED) {
+            munmap(job->copy + at, len);
+            atomic_store(&job->failed, true);
+        }
+    }
+}
+
+/* The fresh memory for the copy; false when there is none. */
+static bool swap_prepare(struct swap_job *job)
+{
+    job->copy = freshmem_map(job->total, &job->copy_len);
+    atomic_init(&job->next, 0);
+    atomic_init(&job->failed, false);
+    return job->copy != NULL;
+}
+
+/* Once every piece is done: the copy's rest past the mapping given back; true when the
+   mapping is the copy now. */
+static bool swap_finish(struct swap_job *job)
+{
+    if (job->copy_len > job->total)
+        munmap(job->copy + job->total, job->copy_len - job->total);
+    return !atomic_load(&job->failed);
+}
+
+static bool swap_for_copy(char *p, size_t size, size_t total)
+{
+    struct swap_job job = {.p = p, .size = size, .total = total};
+    if (!swap_prepare(&job))
+        return false;
+    swap_pieces(&job);
+    return swap_finish(&job);
+}
+
+/* The swap of mapfile_writable_begin, on its thread. */
 static void *swap_main(void *arg)
 {
     struct swap_job *job = arg;
     if (job->first)
         job->first(job->arg);
-    job->ok = swap_for_copy(job->p, job->size, job->total);
+    swap_pieces(job);
     return NULL;
 }
 
@@ -327,9 +357,10 @@ static void swap_join(int i)
 {
     if (!maps[i].swapping)
         return;
+    swap_pieces(maps[i].job); /* the pieces the swap's thread has not taken yet */
     pthread_join(maps[i].swapper, NULL);
     maps[i].swapping = false;
-    if (maps[i].job->ok)
+    if (swap_finish(maps[i].job))
         maps[i].copied = true;
     free(maps[i].job);
     maps[i].job = NULL;
@@ -343,8 +374,14 @@ bool mapfile_writable_begin(char *p, size_t size, void (*first)(void *), void *a
     struct swap_job *job = malloc(sizeof *job);
     if (!job)
         return false;
-    *job = (struct swap_job){p, size, round_up(size + 1, page_size), first, arg, false};
+    *job = (struct swap_job){.p = p, .size = size, .total = round_up(size + 1, page_size),
+                             .first = first, .arg = arg};
+    if (!swap_prepare(job)) {
+        free(job);
+        return false;
+    }
     if (!thread_start_quiet(&maps[i].swapper, swap_main, job)) {
+        munmap(job->copy, job->copy_len);
         free(job);
         return false;
     }

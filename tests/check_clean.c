@@ -3197,6 +3197,37 @@ START_TEST(a_long_string_decoded_in_two_parts_gives_the_one_thread_text)
     };
     size_t tried = 0;
     struct sb in = {0};
+    /* A string whose escaped quotes (after one backslash, after three, a backslash pair
+       before a quote that closes it) sit anywhere around its middle, where its end is looked
+       for from both halves at once. */
+    for (int shift = 0; shift < 24; shift++) {
+        in.n = 0;
+        sb_str(&in, "{\"physicalPlanDescription\":\"== Physical Plan ==\\n");
+        for (int k = 0; k < 6 + shift; k++)
+            sb_str(&in, k % 3 ? "+- Filter (a#1 = \\\"x\\\\\\\"y\\\")\\n" : "+- Scan [a#1]\\n");
+        if (shift % 3 == 2) {
+            /* The string ends in the front half: a longer one comes after it. */
+            sb_str(&in, "+- Range (1)\\n\", \"x\":\"");
+            for (int k = 0; k < 40 + shift; k++)
+                sb_str(&in, "ab\\\"cd\\\\ ");
+            sb_str(&in, "\"}\n");
+        } else {
+            sb_str(&in, shift % 2 ? "+- Range (1)\\\\\"}\n" : "+- Range (1)\\n\", \"x\":\"\\n\"}\n");
+        }
+        unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
+        char *want = cleaned_with(in.p, in.n, true, NULL);
+        setenv("SPARKPLAN_CLEAN_HALVES_MIN", "1", 1);
+        char *got = cleaned_with(in.p, in.n, true, NULL);
+        unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
+        ck_assert_msg(strstr(want, "Range (1)") != NULL, "shift %d: not decoded:\n%s", shift, want);
+        if (strcmp(want, got) != 0) {
+            char why[400];
+            first_difference(want, got, why, sizeof why);
+            ck_abort_msg("shift %d: %s", shift, why);
+        }
+        free(want);
+        free(got);
+    }
     for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++) {
         unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
         char *want = cleaned_with(edges[k], strlen(edges[k]), true, NULL);

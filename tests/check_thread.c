@@ -320,6 +320,28 @@ START_TEST(a_cut_parse_waits_for_its_part_doing_other_work_meanwhile)
 }
 END_TEST
 
+/* A long line's end found on two threads (thread_memchr, from 8 MB on): the first match
+   whichever half holds it, the one in front when both do, none when there is none. */
+START_TEST(a_search_on_two_threads_finds_the_first_match)
+{
+    size_t n = (20u << 20) + 7, half = n / 2;
+    char *buf = malloc(n);
+    ck_assert_ptr_nonnull(buf);
+    memset(buf, 'a', n);
+    ck_assert_ptr_null(thread_memchr(buf, '\n', n));
+    const size_t at[] = {0, 1, half - 1, half, half + 1, n - 1};
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+        buf[at[k]] = '\n';
+        ck_assert_ptr_eq(thread_memchr(buf, '\n', n), buf + at[k]);
+        buf[n - 1] = '\n'; /* a second one behind it: the first still wins */
+        ck_assert_ptr_eq(thread_memchr(buf, '\n', n), buf + at[k]);
+        buf[n - 1] = 'a';
+        buf[at[k]] = 'a';
+    }
+    free(buf);
+}
+END_TEST
+
 Suite *thread_suite(void)
 {
     Suite *s = suite_create("thread");
@@ -330,6 +352,7 @@ Suite *thread_suite(void)
     tcase_add_test(tc, a_thread_that_stops_leaves_no_one_waiting);
     tcase_add_test(tc, a_split_size_is_read_only_from_a_whole_number);
     tcase_add_test(tc, a_cut_parse_waits_for_its_part_doing_other_work_meanwhile);
+    tcase_add_test(tc, a_search_on_two_threads_finds_the_first_match);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 
 static bool start_blocking(pthread_t *thread, void *(*run)(void *), void *arg, bool keep_pipe)
 {
@@ -175,4 +176,32 @@ void handoff_wait(struct handoff *h, bool (*idle)(void *ctx), void *ctx)
     while (!h->done)
         pthread_cond_wait(&h->cv, &h->mu);
     pthread_mutex_unlock(&h->mu);
+}
+
+/* ---- memchr on two threads ---------------------------------------------------------- */
+
+struct memchr_half {
+    const char *s;
+    int c;
+    size_t n;
+    const char *hit;
+};
+
+static void *memchr_half_main(void *arg)
+{
+    struct memchr_half *h = arg;
+    h->hit = memchr(h->s, h->c, h->n);
+    return NULL;
+}
+
+const void *thread_memchr(const void *s, int c, size_t n)
+{
+    pthread_t th;
+    size_t half = n / 2;
+    struct memchr_half back = {(const char *)s + half, c, n - half, NULL};
+    if (n < THREAD_MEMCHR_MIN || !thread_start_quiet(&th, memchr_half_main, &back))
+        return memchr(s, c, n);
+    const void *hit = memchr(s, c, half);
+    pthread_join(th, NULL);
+    return hit ? hit : back.hit;
 }

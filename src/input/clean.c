@@ -246,8 +246,9 @@ static bool split_bytes(struct cleaner *c, const char *s, const char *end, uint3
        the rounds of 16 cost 13 instructions each, most of it the round itself. */
     for (; end - q >= 64; q += 64) {
         if ((size_t)(q - s) >= SPLIT_LONG_LINE) {
-            /* A long line: the rest of it found and marked at once (SPLIT_LONG_LINE). */
-            const char *nl = memchr(q, '\n', (size_t)(end - q));
+            /* A long line: the rest of it found and marked at once (SPLIT_LONG_LINE), on
+               two threads when it is long (an event log's line). */
+            const char *nl = thread_memchr(q, '\n', (size_t)(end - q));
             const char *e = nl ? nl : end;
             if (marking && e > q)
                 mark_all(c, (size_t)(q - base), (size_t)(e - q));

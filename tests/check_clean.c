@@ -3095,6 +3095,41 @@ END_TEST
    line's '\n', and shapes at the edges: a '\r' before a decoded '\n' (the lines are pushed
    after all), a backslash written (another pass), text kept after the string, two strings,
    a string ending in '\n', an empty one. */
+/* Variant v of corpus plan f (corpus_variant) as an event log's line: its text one JSON
+   string, every other one without its line's '\n'. */
+static void corpus_json_line(const char *text, size_t len, size_t f, unsigned v, struct sb *in)
+{
+    struct sb mangled = {0};
+    corpus_variant(text, len, f, v, false, &mangled);
+    in->n = 0;
+    sb_str(in, "");
+    m_json(mangled.p, in);
+    if ((f + v) % 2 && in->n && in->p[in->n - 1] == '\n')
+        in->p[--in->n] = '\0';
+    free(mangled.p);
+}
+
+/* The text p[0..n) cleaned with its strings decoded in one part and in two (every string
+   cut, SPARKPLAN_CLEAN_HALVES_MIN=1): the same bytes, line map and notes, or the test fails
+   naming what. Whether anything was decoded. */
+static bool decodes_alike_in_two_parts(const char *p, size_t n, const char *what)
+{
+    unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
+    char *want = cleaned_with(p, n, true, NULL);
+    setenv("SPARKPLAN_CLEAN_HALVES_MIN", "1", 1);
+    char *got = cleaned_with(p, n, true, NULL);
+    unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
+    if (strcmp(want, got) != 0) {
+        char why[400];
+        first_difference(want, got, why, sizeof why);
+        ck_abort_msg("%s: %s", what, why);
+    }
+    bool decoded = !strstr(got, " bytes, 0 lines, map:");
+    free(want);
+    free(got);
+    return decoded;
+}
+
 START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
 {
     static const char *const edges[] = {
@@ -3141,14 +3176,7 @@ START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
             if (!text)
                 continue;
             for (unsigned v = 0; v < 4; v++) {
-                struct sb mangled = {0};
-                corpus_variant(text, len, f, v, false, &mangled);
-                in.n = 0;
-                sb_str(&in, "");
-                m_json(mangled.p, &in);
-                /* Every other one without its line's '\n'. */
-                if ((f + v) % 2 && in.n && in.p[in.n - 1] == '\n')
-                    in.p[--in.n] = '\0';
+                corpus_json_line(text, len, f, v, &in);
                 bom.n = 0;
                 sb_str(&bom, "\xEF\xBB\xBF");
                 sb_put(&bom, in.p, in.n);
@@ -3167,7 +3195,6 @@ START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
                     free(want);
                     free(got);
                 }
-                free(mangled.p);
             }
             free(text);
         }
@@ -3214,37 +3241,19 @@ START_TEST(a_long_string_decoded_in_two_parts_gives_the_one_thread_text)
         } else {
             sb_str(&in, shift % 2 ? "+- Range (1)\\\\\"}\n" : "+- Range (1)\\n\", \"x\":\"\\n\"}\n");
         }
-        unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
-        char *want = cleaned_with(in.p, in.n, true, NULL);
-        setenv("SPARKPLAN_CLEAN_HALVES_MIN", "1", 1);
-        char *got = cleaned_with(in.p, in.n, true, NULL);
-        unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
-        ck_assert_msg(strstr(want, "Range (1)") != NULL, "shift %d: not decoded:\n%s", shift, want);
-        if (strcmp(want, got) != 0) {
-            char why[400];
-            first_difference(want, got, why, sizeof why);
-            ck_abort_msg("shift %d: %s", shift, why);
-        }
-        free(want);
-        free(got);
+        char what[32];
+        snprintf(what, sizeof what, "shift %d", shift);
+        ck_assert_msg(decodes_alike_in_two_parts(in.p, in.n, what), "%s: not decoded", what);
     }
     for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++) {
-        unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
-        char *want = cleaned_with(edges[k], strlen(edges[k]), true, NULL);
-        setenv("SPARKPLAN_CLEAN_HALVES_MIN", "1", 1);
-        char *got = cleaned_with(edges[k], strlen(edges[k]), true, NULL);
-        unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
-        if (strcmp(want, got) != 0) {
-            char why[400];
-            first_difference(want, got, why, sizeof why);
-            ck_abort_msg("edge %zu: %s", k, why);
-        }
-        free(want);
-        free(got);
+        char what[32];
+        snprintf(what, sizeof what, "edge %zu", k);
+        decodes_alike_in_two_parts(edges[k], strlen(edges[k]), what);
     }
     const char *dir = tu_corpus_dir();
     if (!dir) {
         fprintf(stderr, "clean: corpus absent, two-part decode checked on the edge cases only\n");
+        free(in.p);
         return;
     }
     char *list = corpus_plan_list(dir);
@@ -3255,27 +3264,10 @@ START_TEST(a_long_string_decoded_in_two_parts_gives_the_one_thread_text)
         if (!text)
             continue;
         for (unsigned v = 0; v < 4; v++) {
-            struct sb mangled = {0};
-            corpus_variant(text, len, f, v, false, &mangled);
-            in.n = 0;
-            sb_str(&in, "");
-            m_json(mangled.p, &in);
-            if ((f + v) % 2 && in.n && in.p[in.n - 1] == '\n')
-                in.p[--in.n] = '\0';
-            unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
-            char *want = cleaned_with(in.p, in.n, true, NULL);
-            setenv("SPARKPLAN_CLEAN_HALVES_MIN", "1", 1);
-            char *got = cleaned_with(in.p, in.n, true, NULL);
-            unsetenv("SPARKPLAN_CLEAN_HALVES_MIN");
-            tried += !strstr(got, " bytes, 0 lines, map:");
-            if (strcmp(want, got) != 0) {
-                char why[400];
-                first_difference(want, got, why, sizeof why);
-                ck_abort_msg("%s, variant %u: %s", p, v, why);
-            }
-            free(want);
-            free(got);
-            free(mangled.p);
+            corpus_json_line(text, len, f, v, &in);
+            char what[600];
+            snprintf(what, sizeof what, "%s, variant %u", p, v);
+            tried += decodes_alike_in_two_parts(in.p, in.n, what);
         }
         free(text);
     }

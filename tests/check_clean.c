@@ -3109,6 +3109,31 @@ static void corpus_json_line(const char *text, size_t len, size_t f, unsigned v,
     free(mangled.p);
 }
 
+/* Each corpus plan in dir, four variants each, as an event log's line (corpus_json_line),
+   given to fn with the plan's name and the variant. */
+static void each_corpus_json_line(const char *dir,
+                                  void (*fn)(void *ctx, const char *name, unsigned v,
+                                             const struct sb *line),
+                                  void *ctx)
+{
+    struct sb in = {0};
+    char *list = corpus_plan_list(dir);
+    size_t f = 0;
+    for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
+        size_t len;
+        char *text = corpus_read(dir, p, &len);
+        if (!text)
+            continue;
+        for (unsigned v = 0; v < 4; v++) {
+            corpus_json_line(text, len, f, v, &in);
+            fn(ctx, p, v, &in);
+        }
+        free(text);
+    }
+    free(list);
+    free(in.p);
+}
+
 /* The text p[0..n) cleaned with its strings decoded in one part and in two (every string
    cut, SPARKPLAN_CLEAN_HALVES_MIN=1): the same bytes, line map and notes, or the test fails
    naming what. Whether anything was decoded. */
@@ -3130,6 +3155,37 @@ static bool decodes_alike_in_two_parts(const char *p, size_t n, const char *what
     return decoded;
 }
 
+/* A corpus line decoded as it is and behind a BOM (which keeps it from the compact way),
+   with and without the shortcut: the same text wherever something was decoded. */
+struct marked_decode {
+    struct sb bom;
+    size_t tried;
+};
+
+static void decodes_alike_behind_a_mark(void *ctx, const char *name, unsigned v,
+                                        const struct sb *in)
+{
+    struct marked_decode *md = ctx;
+    md->bom.n = 0;
+    sb_str(&md->bom, "\xEF\xBB\xBF");
+    sb_put(&md->bom, in->p, in->n);
+    for (int shortcut = 0; shortcut < 2; shortcut++) {
+        char *want = cleaned_with(md->bom.p, md->bom.n, shortcut, NULL);
+        char *got = cleaned_with(in->p, in->n, shortcut, NULL);
+        /* Nothing decoded (no plan header, no tree marker in a lone string): the input stays
+           as it is, which the mark changed (emitted, 1 line). */
+        bool decoded = !strstr(got, " bytes, 0 lines, map:");
+        md->tried += decoded && shortcut;
+        if (decoded && strcmp(want, got) != 0) {
+            char why[400];
+            first_difference(want, got, why, sizeof why);
+            ck_abort_msg("%s, variant %u, shortcut %d: %s", name, v, shortcut, why);
+        }
+        free(want);
+        free(got);
+    }
+}
+
 START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
 {
     static const char *const edges[] = {
@@ -3147,7 +3203,6 @@ START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
         "{\"physicalPlanDescription\":\"== Physical Plan ==\\u000a* Range \\u00e9 \\x41\\t(1)\\n\"}\n",
     };
     struct sb in = {0}, bom = {0};
-    size_t tried = 0;
     for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++) {
         in.n = 0;
         sb_str(&in, edges[k]);
@@ -3168,40 +3223,12 @@ START_TEST(a_line_that_is_one_string_decodes_as_among_other_lines)
     }
     const char *dir = tu_corpus_dir();
     if (dir) {
-        char *list = corpus_plan_list(dir);
-        size_t f = 0;
-        for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
-            size_t len;
-            char *text = corpus_read(dir, p, &len);
-            if (!text)
-                continue;
-            for (unsigned v = 0; v < 4; v++) {
-                corpus_json_line(text, len, f, v, &in);
-                bom.n = 0;
-                sb_str(&bom, "\xEF\xBB\xBF");
-                sb_put(&bom, in.p, in.n);
-                for (int shortcut = 0; shortcut < 2; shortcut++) {
-                    char *want = cleaned_with(bom.p, bom.n, shortcut, NULL);
-                    char *got = cleaned_with(in.p, in.n, shortcut, NULL);
-                    /* Nothing decoded (no plan header, no tree marker in a lone string):
-                       the input stays as it is, which the mark changed (emitted, 1 line). */
-                    bool decoded = !strstr(got, " bytes, 0 lines, map:");
-                    tried += decoded && shortcut;
-                    if (decoded && strcmp(want, got) != 0) {
-                        char why[400];
-                        first_difference(want, got, why, sizeof why);
-                        ck_abort_msg("%s, variant %u, shortcut %d: %s", p, v, shortcut, why);
-                    }
-                    free(want);
-                    free(got);
-                }
-            }
-            free(text);
-        }
-        free(list);
+        struct marked_decode md = {{0}, 0};
+        each_corpus_json_line(dir, decodes_alike_behind_a_mark, &md);
+        free(md.bom.p);
         fprintf(stderr, "clean: %zu one-line strings decoded (compact where they can be), the "
-                        "same as behind a mark\n", tried);
-        ck_assert_uint_gt(tried, 1000);
+                        "same as behind a mark\n", md.tried);
+        ck_assert_uint_gt(md.tried, 1000);
     }
     free(in.p);
     free(bom.p);
@@ -3213,6 +3240,14 @@ END_TEST
    ')' or ']', the parts' lines counted and looked at apart.  Every corpus plan as a JSON line
    (four variants each: lost indentation, trailing blanks, CRLF...) comes out byte for byte as
    decoded on one thread, its line map and notes included. */
+static void decodes_alike_in_parts_counted(void *ctx, const char *name, unsigned v,
+                                           const struct sb *in)
+{
+    char what[600];
+    snprintf(what, sizeof what, "%s, variant %u", name, v);
+    *(size_t *)ctx += decodes_alike_in_two_parts(in->p, in->n, what);
+}
+
 START_TEST(a_long_string_decoded_in_two_parts_gives_the_one_thread_text)
 {
     static const char *const edges[] = {
@@ -3256,23 +3291,8 @@ START_TEST(a_long_string_decoded_in_two_parts_gives_the_one_thread_text)
         free(in.p);
         return;
     }
-    char *list = corpus_plan_list(dir);
-    size_t f = 0;
-    for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
-        size_t len;
-        char *text = corpus_read(dir, p, &len);
-        if (!text)
-            continue;
-        for (unsigned v = 0; v < 4; v++) {
-            corpus_json_line(text, len, f, v, &in);
-            char what[600];
-            snprintf(what, sizeof what, "%s, variant %u", p, v);
-            tried += decodes_alike_in_two_parts(in.p, in.n, what);
-        }
-        free(text);
-    }
-    free(list);
     free(in.p);
+    each_corpus_json_line(dir, decodes_alike_in_parts_counted, &tried);
     fprintf(stderr, "clean: %zu plan strings decoded in two parts as on one thread\n", tried);
     ck_assert_uint_gt(tried, 1000);
 }

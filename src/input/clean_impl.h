@@ -174,15 +174,22 @@ static inline void cl_trail_done(struct cleaner *c, const struct cl_trail *t)
 /* Whether a step runs its per-line work in two halves, the second on another core (the
  * split, the wrap step's facts and evidence, the tree step's search for blocks):
  * by_default (the step's own size test) unless SPARKPLAN_CLEAN_HALVES_MIN is set, then from
- * that many bytes of input on (0: never).  The tests set it to run small inputs in halves. */
-static inline bool cl_halves(const struct cleaner *c, bool by_default)
+ * that many bytes (of n: the input, or the string a step looks through) on (0: never).  The
+ * tests set it to run small inputs in halves. */
+static inline bool cl_halves_for(size_t n, bool by_default)
 {
     /* Here, not in clean.c: the wrap and tree steps ask it, and clean.c calls them (calls
        between modules go one way, docs/layout.md). */
     size_t min;
     if (thread_split_min_from_env("SPARKPLAN_CLEAN_HALVES_MIN", &min))
-        return min && c->input_len >= min;
+        return min && n >= min;
     return by_default;
+}
+
+/* cl_halves_for the input's size. */
+static inline bool cl_halves(const struct cleaner *c, bool by_default)
+{
+    return cl_halves_for(c->input_len, by_default);
 }
 
 /* The steps, in pipeline order. */

@@ -173,10 +173,7 @@ static uint32_t closing_quote(const char *p, uint32_t len, uint32_t j, char q)
 {
     /* Whether a quote closes the string depends only on the backslashes right before it, so
        each half is looked at on its own; the front half's answer comes first. */
-    size_t min;
-    bool halves = thread_split_min_from_env("SPARKPLAN_CLEAN_HALVES_MIN", &min)
-                      ? min && len - j >= min
-                      : len - j >= QUOTE_HALVES_MIN;
+    bool halves = cl_halves_for(len - j, len - j >= QUOTE_HALVES_MIN);
     uint32_t mid = j + (len - j) / 2;
     struct quote_half back = {p, mid, len, j, q, len};
     pthread_t th;

@@ -150,17 +150,15 @@ static void *take_pieces(void *arg)
 }
 
 /* The job's pieces taken by this thread and, from MAPFILE_POPULATE_HALVES_MIN on, a second
- * one at once (this one alone when no thread can be had). */
+ * one at once (turns_run_two: this one alone when no thread can be had). */
 static void run_pieces(struct piece_job *job)
 {
     atomic_init(&job->next, 0);
     atomic_init(&job->failed, false);
-    pthread_t th;
-    bool started = job->size >= MAPFILE_POPULATE_HALVES_MIN &&
-                   thread_start_quiet(&th, take_pieces, job);
-    take_pieces(job);
-    if (started)
-        pthread_join(th, NULL);
+    if (job->size >= MAPFILE_POPULATE_HALVES_MIN)
+        turns_run_two(take_pieces, job);
+    else
+        take_pieces(job);
 }
 
 /* The first size bytes of the file read into buf, on two threads from

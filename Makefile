@@ -42,7 +42,7 @@ SAN_TEST_OBJ = $(TEST_SRC:tests/%.c=$(SAN)/tests/%.o)
 
 DEFS = -DSPARKPLAN_VERSION='"$(VERSION)"' -DSPARKPLAN_DATADIR='"$(DATADIR)"'
 
-.PHONY: all deps deps-check run check check-calls check-unit check-asan check-fuzz install uninstall clean bench fuzz fuzz-eventlog fuzz-diff man golden
+.PHONY: all deps deps-check run check check-calls check-prefetch check-unit check-asan check-fuzz install uninstall clean bench fuzz fuzz-eventlog fuzz-diff man golden
 all: sparkplan
 
 # ---- the program --------------------------------------------------------------------
@@ -151,6 +151,7 @@ TEST_ENV = CK_DEFAULT_TIMEOUT=600 SPARKPLAN_BIN=$(CURDIR)/sparkplan
 check: deps
 	@$(MAKE) --no-print-directory sparkplan $(B)/check-runner $(SAN)/check-runner $(SAN)/sparkplan
 	@$(MAKE) --no-print-directory check-calls
+	@$(MAKE) --no-print-directory check-prefetch
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-fuzz
 	@$(MAKE) --no-print-directory check-asan
@@ -161,6 +162,12 @@ CALLS_OBJ = $(CORE_OBJ) $(UI_OBJ) $(B)/main.o
 check-calls: $(CALLS_OBJ)
 	@echo "== calls between modules go one way =="
 	@sh tools/calls.sh $(CALLS_OBJ)
+
+# Every prefetch written is in the binary (tools/prefetch.sh, include/sparkplan/prefetch.h):
+# GCC dropped two whole helpers once and nothing else noticed.
+check-prefetch: $(CALLS_OBJ)
+	@echo "== every prefetch written is in the binary =="
+	@sh tools/prefetch.sh $(CALLS_OBJ)
 
 check-unit: sparkplan $(B)/check-runner
 	@echo "== unit, golden, corpus and terminal tests =="

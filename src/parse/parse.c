@@ -18,6 +18,7 @@
 #include "sparkplan/catalog.h"
 #include "sparkplan/freshmem.h"
 #include "sparkplan/lex.h"
+#include "sparkplan/prefetch.h"
 #include "sparkplan/thread.h"
 
 #ifdef __SSE2__
@@ -2042,7 +2043,7 @@ void parse_split_read(struct parse_split *sp)
    only, enough when each block's lines are read first). */
 #define SPLIT_AHEAD 16
 
-static inline void split_prefetch(const struct parser *p, int32_t id)
+PREFETCH_HELPER void split_prefetch(const struct parser *p, int32_t id)
 {
     if (id < 0 || (size_t)id >= p->ids.direct_cap || !p->ids.direct[id])
         return;

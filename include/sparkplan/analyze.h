@@ -149,6 +149,9 @@ void analysis_free(struct analysis *a);
 /* Sections and documents of at least `nodes` nodes are analysed on two threads (0: the
  * default, 8,192).  For tests and benchmarks; set it before any analysis runs. */
 void analyze_set_parallel_min(size_t nodes);
+/* The nodes' facts (4 bytes a node) are fresh memory made present at once from `bytes` on
+ * (0: the default, 1 MB), calloc's below.  For tests; set it before any analysis runs. */
+void analyze_set_facts_mapped_min(size_t bytes);
 /* The whole-text look for the marks the rules need takes 64 bytes a step with AVX2 where the
  * processor has it (on: the default), else 32 with SSE2; so do the scan rule's looks for a
  * word in a node's text (32 starts a step, else slice_find_in).  For tests, to try both. */

@@ -2166,6 +2166,55 @@ START_TEST(a_structural_walk_gives_what_slice_next_structural_gives)
 }
 END_TEST
 
+/* The partition columns a scan's message names are the output columns ReadSchema does not
+ * list as "<name:" or ",name:", whatever their order: the columns are compared with the
+ * schema's fields in turn first (a type's own comma, "decimal(7,2)", skipped), and a column
+ * that is not the next field is looked for through the whole schema (a prefix of the next
+ * field's name, a field of a nested struct, a column before the one compared). */
+START_TEST(partition_columns_are_the_output_columns_the_schema_does_not_list)
+{
+    static const struct {
+        const char *output, *schema, *partitioned;
+    } cases[] = {
+        {"[a#1,d#2,p#3,q#4]", "struct<a:int,d:decimal(7,2)>", "p, q"},
+        {"[b#1,a#2,p#3]", "struct<a:int,b:int>", "p"},
+        {"[a#1,p#2,ab#3]", "struct<ab:int,a:int>", "p"},
+        {"[x#1,p#2]", "struct<s:struct<x:int>>", "p"},
+        {"[p#1,a#2,b#3]", "struct<a:int,b:array<int>>", "p"},
+        {"[a#1,b#2,c#3,p#4]", "struct<a:int,b:map<string,int>,c:int>", "p"},
+        {"[a#1,q#2,b#3]", "struct<a:int,b:int>", "q"},
+        {"[a#1,p#2]", "struct<ab:int>", "a, p"},
+        {"[a#1,d#2,b#3,p#4]", "struct<a:int,d:decimal(7,2),b:int>", "p"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "== Physical Plan ==\n"
+                 "*(1) ColumnarToRow\n"
+                 "+- FileScan parquet db.t%s Batched: true, DataFilters: [], Format: Parquet, "
+                 "Location: InMemoryFileIndex(1 paths)[file:/w/t], PartitionFilters: [], "
+                 "PushedFilters: [], ReadSchema: %s\n",
+                 cases[k].output, cases[k].schema);
+        struct linted l = lint(text);
+        char want[64];
+        snprintf(want, sizeof want, "(partitioned by %s)", cases[k].partitioned);
+        const struct finding *f = first_of(&l, RULE_ALL_PARTITIONS);
+        ck_assert_msg(f != NULL, "case %zu: no SP023", k);
+        ck_assert_msg(strstr(f->message, want) != NULL, "case %zu: %s", k, f->message);
+        done(&l);
+    }
+    /* every column stored, in order: no partition column, no SP023 */
+    struct linted l = lint("== Physical Plan ==\n"
+                           "*(1) ColumnarToRow\n"
+                           "+- FileScan parquet db.t[a#1,d#2,b#3] Batched: true, DataFilters: [], "
+                           "Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/w/t], "
+                           "PartitionFilters: [], PushedFilters: [], "
+                           "ReadSchema: struct<a:int,d:decimal(7,2),b:string>\n");
+    ck_assert_uint_eq(count(&l, RULE_ALL_PARTITIONS, NULL), 0);
+    done(&l);
+}
+END_TEST
+
 /* Findings the rule pass adds out of order (on one scan: SP023 before SP022) are still
  * sorted by line and rule; findings already in order are kept in the order they came. */
 START_TEST(findings_added_out_of_order_are_sorted_by_line_and_rule)
@@ -2340,6 +2389,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, each_filter_reads_its_own_scan_s_fields);
     tcase_add_test(tc, a_structural_walk_gives_what_slice_next_structural_gives);
     tcase_add_test(tc, findings_added_out_of_order_are_sorted_by_line_and_rule);
+    tcase_add_test(tc, partition_columns_are_the_output_columns_the_schema_does_not_list);
     tcase_add_test(tc, the_node_pass_s_facts_count_as_the_look_ups_do);
     tcase_add_test(tc, a_partitioning_name_differs_by_its_last_byte_and_not_by_case);
     tcase_add_test(tc, marks_in_either_half_of_a_round_are_found_in_order);

@@ -1258,15 +1258,47 @@ static long hive_relation_columns(const struct plan_node *n)
     return d < 0 ? -1 : d + p;
 }
 
+/* Where the schema's top-level field after the one at `at` starts (its name's first byte),
+ * or SIZE_MAX past the last: the field's type is skipped with its brackets ("decimal(7,2)",
+ * "struct<a:int,b:int>"). */
+static size_t next_schema_field(struct slice schema, size_t at)
+{
+    int depth = 0;
+    for (size_t i = at; i < schema.len; i++) { /* bound: the schema */
+        char ch = schema.ptr[i];
+        if (ch == '<' || ch == '(' || ch == '[')
+            depth++;
+        else if (ch == '>' || ch == ')' || ch == ']') {
+            if (depth-- == 0)
+                return SIZE_MAX; /* the struct's own '>' */
+        } else if (ch == ',' && depth == 0)
+            return i + 1;
+    }
+    return SIZE_MAX;
+}
+
 /* Partition columns of a file scan: output columns that ReadSchema (the columns stored in the
  * files, schema_fields of them: -1 not a schema) does not list.  Writes their names, comma
- * separated, into buf; returns how many. */
+ * separated, into buf; returns how many.  A column is listed when "<name:" or ",name:" is in
+ * the schema.  The columns mostly come in the schema's order, so each is first compared with
+ * the top-level field the last match left off at: a field there of that name is "<name:" or
+ * ",name:" in the text, the same answer the two searches through the whole schema give, for
+ * a few compares instead of two searches a column (a scan's dozen columns searched the
+ * schema two dozen times). */
 static size_t partition_columns(struct slice schema, long schema_fields, struct slice out, char *buf,
                                 size_t cap)
 {
     buf[0] = '\0';
     if (schema_fields < 0 || out.len < 2 || out.ptr[0] != '[')
         return 0;
+    /* the first top-level field: just after "struct<" (past leading blanks) */
+    size_t cursor = SIZE_MAX;
+    for (size_t i = 0; i < schema.len; i++) /* bound: the leading blanks */
+        if (schema.ptr[i] != ' ' && schema.ptr[i] != '\t') {
+            if (schema.len - i > 7 && memcmp(schema.ptr + i, "struct<", 7) == 0)
+                cursor = i + 7;
+            break;
+        }
     size_t found = 0, used = 0, start = 1;
     int depth = 0;
     /* Only brackets and commas act below: the other bytes are skipped. */
@@ -1284,10 +1316,14 @@ static size_t partition_columns(struct slice schema, long schema_fields, struct 
             struct slice name = hash > 0 ? slice_make(el.ptr, (size_t)hash) : el;
             char key[130];
             bool stored = true;
-            if (name.len && name.len < 120) {
+            size_t kl = name.len && name.len < 120 ? strnlen(name.ptr, name.len) : 0;
+            if (kl && kl == name.len && cursor < schema.len && schema.len - cursor > kl &&
+                schema.ptr[cursor + kl] == ':' && memcmp(schema.ptr + cursor, name.ptr, kl) == 0) {
+                /* the field at the cursor: "<name:" or ",name:" is in the schema */
+                cursor = next_schema_field(schema, cursor + kl + 1);
+            } else if (name.len && name.len < 120) {
                 /* "<name:" as snprintf("<%.*s:") wrote it (up to a NUL), without its cost
                  * on each column of each scan. */
-                size_t kl = strnlen(name.ptr, name.len);
                 key[0] = '<';
                 memcpy(key + 1, name.ptr, kl);
                 key[1 + kl] = ':';

@@ -2073,6 +2073,27 @@ static char *corpus_read(const char *dir, const char *listed, size_t *len)
     return tu_read_file(path, len);
 }
 
+/* Each readable corpus plan file in dir, in corpus_plan_list's order, given whole to fn with
+   its name as listed ("./dir/file") and its place in the list (f: the seed of the tests'
+   variants).  The text is freed after fn. */
+static void each_corpus_text(const char *dir,
+                             void (*fn)(void *ctx, const char *listed, size_t f, const char *text,
+                                        size_t len),
+                             void *ctx)
+{
+    char *list = corpus_plan_list(dir);
+    size_t f = 0;
+    for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
+        size_t len;
+        char *text = corpus_read(dir, p, &len);
+        if (!text)
+            continue;
+        fn(ctx, p, f, text, len);
+        free(text);
+    }
+    free(list);
+}
+
 START_TEST(mangled_corpus_plans_give_the_original_tree)
 {
     const char *dir = tu_corpus_dir();
@@ -2136,35 +2157,42 @@ START_TEST(mangled_corpus_plans_give_the_original_tree)
 }
 END_TEST
 
+struct scan_counts {
+    size_t files, scanned_clean;
+};
+
+/* One corpus file: where the quick scan says "nothing to do", the full clean-up agrees. */
+static void quick_scan_agrees(void *ctx, const char *listed, size_t f, const char *text,
+                              size_t len)
+{
+    (void)f;
+    struct scan_counts *sc = ctx;
+    sc->files++;
+    bool dirty = clean_quick_scan(text, len);
+    char *own = malloc(len + 1); /* the document takes its bytes; the walker frees text */
+    ck_assert_ptr_nonnull(own);
+    memcpy(own, text, len + 1);
+    struct document *doc = document_new("t", own, len);
+    struct diag err = {0};
+    ck_assert_int_eq(clean_document_full(doc, &err), SP_OK);
+    if (!dirty) {
+        sc->scanned_clean++;
+        ck_assert_msg(doc->src.text == doc->src.bytes, "%s: the quick scan missed a rewrite",
+                      listed);
+    }
+    document_free(doc);
+}
+
 START_TEST(quick_scan_never_skips_a_needed_rewrite)
 {
-    /* Over the corpus: where the quick scan says "nothing to do", the full clean-up agrees. */
     const char *dir = tu_corpus_dir();
     if (!dir)
         return;
-    char *list = corpus_plan_list(dir);
-    size_t files = 0, scanned_clean = 0;
-    for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n")) {
-        size_t len;
-        char *text = corpus_read(dir, p, &len);
-        if (!text)
-            continue;
-        files++;
-        bool dirty = clean_quick_scan(text, len);
-        struct document *doc = document_new("t", text, len);
-        struct diag err = {0};
-        ck_assert_int_eq(clean_document_full(doc, &err), SP_OK);
-        if (!dirty) {
-            scanned_clean++;
-            ck_assert_msg(doc->src.text == doc->src.bytes, "%s: the quick scan missed a rewrite",
-                          p);
-        }
-        document_free(doc);
-    }
-    free(list);
-    ck_assert_uint_gt(files, 1000);
+    struct scan_counts sc = {0};
+    each_corpus_text(dir, quick_scan_agrees, &sc);
+    ck_assert_uint_gt(sc.files, 1000);
     /* Spark's own output is read in place: nearly every corpus file. */
-    ck_assert_uint_gt(scanned_clean * 100, files * 95);
+    ck_assert_uint_gt(sc.scanned_clean * 100, sc.files * 95);
 }
 END_TEST
 
@@ -2874,61 +2902,69 @@ static char *raw_signature(const char *text, size_t len)
     return sig;
 }
 
+/* The corpus's pastes: clean-up must rewrite them (all but the one the parser reads as it
+   is); the hand-wrapped .wrapped.txt file keeps its tree, only a node's text is joined. */
+static const char *const corpus_pastes[] = {
+    "web/delta-internals-zorder-numberedTreeString.txt",
+    "web/jaceklaskowski-msql-explain-extended-showtables.table.txt",
+    "web/spark-docs-explain-default-table.txt",
+    "web/spark-docs-explain-extended-table.txt",
+    "web/spark-docs-explain-formatted-table.txt",
+};
+static const char *const corpus_hand_wrapped = "web/spark-docs-hints-extended.wrapped.txt";
+
+struct tree_counts {
+    size_t files, differ;
+};
+
+/* One corpus file: the same tree with and without clean-up, and Spark's own output read as
+   it is. */
+static void same_tree_either_way(void *ctx, const char *listed, size_t f, const char *text,
+                                 size_t len)
+{
+    (void)f;
+    struct tree_counts *tc = ctx;
+    const char *name = listed + 2;
+    tc->files++;
+    char *raw = raw_signature(text, len);
+    enum sp_status st;
+    struct document *doc = load_text(text, len, &st);
+    char *got = doc ? tree_signature(doc) : strdup("(no plan)");
+    bool paste = false;
+    for (size_t k = 0; k < sizeof corpus_pastes / sizeof corpus_pastes[0]; k++)
+        paste |= strcmp(name, corpus_pastes[k]) == 0;
+    /* The parser reads this one's one-space indentation as tree markers off the grid
+       (tests/check_wild.c) without clean-up too. */
+    bool parser_reads_it = strcmp(name, "web/spark-docs-explain-default-table.txt") == 0;
+    if (paste && !parser_reads_it) {
+        ck_assert_msg(strcmp(raw, got) != 0, "%s: clean-up no longer needed?", name);
+    } else if (paste) {
+        ck_assert_msg(strcmp(raw, got) == 0, "%s: clean-up and parser disagree", name);
+    } else if (strcmp(raw, got) != 0) {
+        char why[400];
+        first_difference(raw, got, why, sizeof why);
+        fprintf(stderr, "clean: %s changed by clean-up: %s\n", name, why);
+        tc->differ++;
+    } else if (doc && doc->src.text != doc->src.bytes && strcmp(name, corpus_hand_wrapped) != 0) {
+        /* Not even the text of a node: Spark's output is read as it is. */
+        fprintf(stderr, "clean: %s rewritten by clean-up\n", name);
+        tc->differ++;
+    }
+    free(raw);
+    free(got);
+    document_free(doc);
+}
+
 START_TEST(spark_output_gives_the_same_tree_with_and_without_clean_up)
 {
-    /* Every corpus file: clean-up rewrites only the pastes that need it (the hand-wrapped
-       .wrapped.txt file keeps its tree: only the text of a node is joined). */
-    static const char *const pastes[] = {
-        "web/delta-internals-zorder-numberedTreeString.txt",
-        "web/jaceklaskowski-msql-explain-extended-showtables.table.txt",
-        "web/spark-docs-explain-default-table.txt",
-        "web/spark-docs-explain-extended-table.txt",
-        "web/spark-docs-explain-formatted-table.txt",
-    };
-    static const char *hand_wrapped = "web/spark-docs-hints-extended.wrapped.txt";
+    /* Every corpus file: clean-up rewrites only the pastes that need it. */
     const char *dir = tu_corpus_dir();
     if (!dir)
         return;
-    char *list = corpus_plan_list(dir);
-    size_t files = 0, differ = 0;
-    for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n")) {
-        size_t len;
-        char *text = corpus_read(dir, p, &len);
-        if (!text)
-            continue;
-        files++;
-        char *raw = raw_signature(text, len);
-        enum sp_status st;
-        struct document *doc = load_text(text, len, &st);
-        char *got = doc ? tree_signature(doc) : strdup("(no plan)");
-        bool paste = false;
-        for (size_t k = 0; k < sizeof pastes / sizeof pastes[0]; k++)
-            paste |= strcmp(p + 2, pastes[k]) == 0;
-        /* The parser reads this one's one-space indentation as tree markers off the grid
-           (tests/check_wild.c) without clean-up too. */
-        bool parser_reads_it = strcmp(p + 2, "web/spark-docs-explain-default-table.txt") == 0;
-        if (paste && !parser_reads_it) {
-            ck_assert_msg(strcmp(raw, got) != 0, "%s: clean-up no longer needed?", p + 2);
-        } else if (paste) {
-            ck_assert_msg(strcmp(raw, got) == 0, "%s: clean-up and parser disagree", p + 2);
-        } else if (strcmp(raw, got) != 0) {
-            char why[400];
-            first_difference(raw, got, why, sizeof why);
-            fprintf(stderr, "clean: %s changed by clean-up: %s\n", p + 2, why);
-            differ++;
-        } else if (doc && doc->src.text != doc->src.bytes && strcmp(p + 2, hand_wrapped) != 0) {
-            /* Not even the text of a node: Spark's output is read as it is. */
-            fprintf(stderr, "clean: %s rewritten by clean-up\n", p + 2);
-            differ++;
-        }
-        free(raw);
-        free(got);
-        document_free(doc);
-        free(text);
-    }
-    free(list);
-    ck_assert_uint_gt(files, 1000);
-    ck_assert_msg(differ == 0, "clean-up changed %zu Spark outputs", differ);
+    struct tree_counts tc = {0};
+    each_corpus_text(dir, same_tree_either_way, &tc);
+    ck_assert_uint_gt(tc.files, 1000);
+    ck_assert_msg(tc.differ == 0, "clean-up changed %zu Spark outputs", tc.differ);
 }
 END_TEST
 
@@ -3035,54 +3071,59 @@ static void corpus_variant(const char *text, size_t len, size_t f, unsigned v, b
 /* The shortcut (decoded_text_done in clean.c) must give every byte every step gives: the
    corpus plans as Spark printed them, then mangled at random and by each mangler of the
    corpus test above, each wrapped in strings. */
+struct shortcut_counts {
+    size_t tried, taken, as_printed, as_printed_taken;
+};
+
+/* One corpus plan in four variants, each wrapped in strings: cleaned with every step and with
+   the shortcut allowed, the same bytes. */
+static void shortcut_gives_every_step_s_bytes(void *ctx, const char *listed, size_t f,
+                                              const char *text, size_t len)
+{
+    struct shortcut_counts *sc = ctx;
+    for (unsigned v = 0; v < 4; v++) {
+        struct sb mangled = {0}, in = {0};
+        corpus_variant(text, len, f, v, true, &mangled);
+        sb_str(&in, "");
+        if (v == 0)
+            m_json(mangled.p, &in); /* alone in an event log's line */
+        else
+            wrap_in_string(mangled.p, &in, (unsigned)f + v);
+        bool taken = false;
+        char *want = cleaned_with(in.p, in.n, false, NULL);
+        char *got = cleaned_with(in.p, in.n, true, &taken);
+        if (strcmp(want, got) != 0) {
+            char why[400];
+            first_difference(want, got, why, sizeof why);
+            ck_abort_msg("%s, variant %u: the shortcut differs: %s", listed, v, why);
+        }
+        sc->tried++;
+        sc->taken += taken;
+        if (v == 0 && strstr(text, "Plan ==")) {
+            sc->as_printed++;
+            sc->as_printed_taken += taken;
+        }
+        free(want);
+        free(got);
+        free(mangled.p);
+        free(in.p);
+    }
+}
+
 START_TEST(decoded_strings_skip_steps_only_where_they_change_nothing)
 {
     const char *dir = tu_corpus_dir();
     if (!dir)
         return;
-    char *list = corpus_plan_list(dir);
-    size_t f = 0, tried = 0, taken_n = 0, as_printed = 0, as_printed_taken = 0;
-    for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
-        size_t len;
-        char *text = corpus_read(dir, p, &len);
-        if (!text)
-            continue;
-        for (unsigned v = 0; v < 4; v++) {
-            struct sb mangled = {0}, in = {0};
-            corpus_variant(text, len, f, v, true, &mangled);
-            sb_str(&in, "");
-            if (v == 0)
-                m_json(mangled.p, &in); /* alone in an event log's line */
-            else
-                wrap_in_string(mangled.p, &in, (unsigned)f + v);
-            bool taken = false;
-            char *want = cleaned_with(in.p, in.n, false, NULL);
-            char *got = cleaned_with(in.p, in.n, true, &taken);
-            if (strcmp(want, got) != 0) {
-                char why[400];
-                first_difference(want, got, why, sizeof why);
-                ck_abort_msg("%s, variant %u: the shortcut differs: %s", p, v, why);
-            }
-            tried++;
-            taken_n += taken;
-            if (v == 0 && strstr(text, "Plan ==")) {
-                as_printed++;
-                as_printed_taken += taken;
-            }
-            free(want);
-            free(got);
-            free(mangled.p);
-            free(in.p);
-        }
-        free(text);
-    }
-    free(list);
+    struct shortcut_counts sc = {0};
+    each_corpus_text(dir, shortcut_gives_every_step_s_bytes, &sc);
     fprintf(stderr, "clean: %zu wrapped plans, %zu took the shortcut; event log lines of plans "
-                    "as printed: %zu of %zu\n", tried, taken_n, as_printed_taken, as_printed);
-    ck_assert_uint_gt(tried, 4000);
+                    "as printed: %zu of %zu\n", sc.tried, sc.taken, sc.as_printed_taken,
+            sc.as_printed);
+    ck_assert_uint_gt(sc.tried, 4000);
     /* Spark's own output in an event log's line takes it: most corpus plans (not those
        with trailing blanks, nor the few the quick scan finds work in). */
-    ck_assert_uint_gt(as_printed_taken * 100, as_printed * 80);
+    ck_assert_uint_gt(sc.as_printed_taken * 100, sc.as_printed * 80);
 }
 END_TEST
 
@@ -3111,27 +3152,29 @@ static void corpus_json_line(const char *text, size_t len, size_t f, unsigned v,
 
 /* Each corpus plan in dir, four variants each, as an event log's line (corpus_json_line),
    given to fn with the plan's name and the variant. */
+struct json_lines {
+    void (*fn)(void *ctx, const char *name, unsigned v, const struct sb *line);
+    void *ctx;
+    struct sb in;
+};
+
+static void json_lines_of(void *ctx, const char *listed, size_t f, const char *text, size_t len)
+{
+    struct json_lines *jl = ctx;
+    for (unsigned v = 0; v < 4; v++) {
+        corpus_json_line(text, len, f, v, &jl->in);
+        jl->fn(jl->ctx, listed, v, &jl->in);
+    }
+}
+
 static void each_corpus_json_line(const char *dir,
                                   void (*fn)(void *ctx, const char *name, unsigned v,
                                              const struct sb *line),
                                   void *ctx)
 {
-    struct sb in = {0};
-    char *list = corpus_plan_list(dir);
-    size_t f = 0;
-    for (char *p = strtok(list, "\n"); p; p = strtok(NULL, "\n"), f++) {
-        size_t len;
-        char *text = corpus_read(dir, p, &len);
-        if (!text)
-            continue;
-        for (unsigned v = 0; v < 4; v++) {
-            corpus_json_line(text, len, f, v, &in);
-            fn(ctx, p, v, &in);
-        }
-        free(text);
-    }
-    free(list);
-    free(in.p);
+    struct json_lines jl = {fn, ctx, {0}};
+    each_corpus_text(dir, json_lines_of, &jl);
+    free(jl.in.p);
 }
 
 /* The text p[0..n) cleaned with its strings decoded in one part and in two (every string

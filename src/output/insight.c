@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sparkplan/nodeinfo.h"
+#include "sparkplan/prefetch.h"
 #include "sparkplan/sample.h"
 #include "sparkplan/sanitize.h"
 #include "sparkplan/thread.h"
@@ -422,22 +423,22 @@ static char *scan_line_fast(char *p, const struct scan_info *sc, struct slice op
 
 /* A scan's line and names are read from its node and the node's text, far apart in a big
  * plan: the node of the scan 16 ahead and the text of the one 8 ahead (its node asked for
- * 8 scans ago) are asked for now.  A macro: GCC took a function doing only this for one
- * without effects and dropped its calls (the lines then took three times as long). */
-#define PREFETCH_SCAN(s, i, end)                                                             \
-    do {                                                                                     \
-        if ((i) + 16 < (end))                                                                \
-            __builtin_prefetch((s)->scans[(i) + 16].node);                                   \
-        if ((i) + 8 < (end))                                                                 \
-            __builtin_prefetch(plan_node_text((s)->scans[(i) + 8].node).ptr);                \
-    } while (0)
+ * 8 scans ago) are asked for now.  A PREFETCH_HELPER (prefetch.h): as a plain function GCC
+ * dropped its calls (the lines then took three times as long). */
+PREFETCH_HELPER void prefetch_scan(const struct summary *s, size_t i, size_t end)
+{
+    if (i + 16 < end)
+        __builtin_prefetch(s->scans[i + 16].node);
+    if (i + 8 < end)
+        __builtin_prefetch(plan_node_text(s->scans[i + 8].node).ptr);
+}
 
 /* The lines of scans [from, to) through o. */
 static void scan_lines(struct out_buf *o, const struct summary *s, size_t from, size_t to)
 {
     _Static_assert(sizeof o->b > 2 * SCAN_LINE_MAX, "a line fits the buffer");
     for (size_t i = from; i < to; i++) {
-        PREFETCH_SCAN(s, i, to);
+        prefetch_scan(s, i, to);
         const struct scan_info *sc = &s->scans[i];
         struct slice op = scan_info_op(sc), table = scan_info_table(sc);
         if (!scan_line_usual(op, table)) {
@@ -500,7 +501,7 @@ static void *scan_chunks(void *arg)
         char *p = buf;
         size_t i = c.first;
         for (; i < c.end; i++) { /* bound: the chunk */
-            PREFETCH_SCAN(s, i, c.end);
+            prefetch_scan(s, i, c.end);
             const struct scan_info *sc = &s->scans[i];
             struct slice op = scan_info_op(sc), table = scan_info_table(sc);
             if (!scan_line_usual(op, table))

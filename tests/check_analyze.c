@@ -1998,12 +1998,75 @@ static bool same_slice(struct slice a, struct slice b)
  * node_field for a key the block lacks, node_table_name_op's operator against
  * catalog_operator_name of the text, node_partitioning_kind against node_partitioning;
  * and each summary scan's operator against catalog_operator_name of the scan's name. */
+/* plan_node_detail_values against plan_details_next, the field reader it stands for: for
+ * the node's own keys (the last one first, so a walk that stops early is seen), the same
+ * keys twice, and a key the block lacks: the first field of each key, its value as long as
+ * the reader makes it (a value printed over several lines runs on). */
+static void expect_detail_values_agree(const char *what, const struct plan_node *n)
+{
+    enum { MAX = 9 };
+    const char *keys[MAX];
+    size_t klen[MAX], k = 0;
+    char names[MAX][64];
+    struct plan_details it;
+    struct plan_detail d;
+    plan_details_init(&it, n);
+    while (plan_details_next(&it, &d) && k < MAX - 1)
+        if (d.key.len < sizeof names[0]) {
+            memcpy(names[k], d.key.ptr, d.key.len);
+            names[k][d.key.len] = '\0';
+            keys[k] = names[k];
+            klen[k] = d.key.len;
+            k++;
+        }
+    for (size_t a = 0, b = k ? k - 1 : 0; a < b; a++, b--) { /* the last key first */
+        const char *t = keys[a];
+        keys[a] = keys[b];
+        keys[b] = t;
+        size_t tl = klen[a];
+        klen[a] = klen[b];
+        klen[b] = tl;
+    }
+    keys[k] = "NoSuchKey";
+    klen[k] = 9;
+    k++;
+    for (int twice = 0; twice < 2; twice++) {
+        size_t nk = twice ? (k > 1 ? 2 : 1) : k;
+        const char *kk[MAX];
+        size_t kl[MAX];
+        for (size_t j = 0; j < nk; j++) {
+            kk[j] = keys[twice ? 0 : j]; /* twice: the first key two times */
+            kl[j] = klen[twice ? 0 : j];
+        }
+        struct slice got[MAX], want[MAX];
+        unsigned found = plan_node_detail_values(n, nk, kk, kl, got), expect = 0;
+        for (size_t j = 0; j < nk; j++)
+            want[j] = slice_make(NULL, 0);
+        plan_details_init(&it, n);
+        while (plan_details_next(&it, &d))
+            for (size_t j = 0; j < nk; j++)
+                if (!(expect >> j & 1) && d.key.len == kl[j] && memcmp(d.key.ptr, kk[j], kl[j]) == 0) {
+                    want[j] = d.value;
+                    expect |= 1u << j;
+                    break;
+                }
+        ck_assert_msg(found == expect, "%s: line %u: keys found %x, the reader's %x", what,
+                      n->line, found, expect);
+        for (size_t j = 0; j < nk; j++)
+            ck_assert_msg(same_slice(got[j], want[j]), "%s: line %u: %s is \"%.*s\", not \"%.*s\"",
+                          what, n->line, kk[j], (int)got[j].len, got[j].ptr ? got[j].ptr : "",
+                          (int)want[j].len, want[j].ptr ? want[j].ptr : "");
+    }
+}
+
 static void expect_one_look_agrees(const char *what, struct document *doc)
 {
     static const char *const keys[] = {"PushedFilters", "PartitionFilters", "ReadSchema",
                                        "Output", "Location"};
     for (size_t i = 0; i < doc->n_all_nodes; i++) {
         const struct plan_node *n = document_node(doc, i);
+        if (n->n_details)
+            expect_detail_values_agree(what, n);
         struct slice v[5];
         unsigned got = node_detail_fields(n, 5, keys, v);
         for (size_t j = 0; j < 5; j++) {
@@ -2102,6 +2165,51 @@ START_TEST(a_scan_s_fields_split_once_are_node_field_s)
         ck_assert_msg(count(&l, RULE_FILTER_NOT_PUSHED, NULL) == cases[k].filter_warns,
                       "case %zu: SP020", k);
         expect_one_look_agrees(text, l.doc);
+        done(&l);
+    }
+}
+END_TEST
+
+/* A block's fields read in one walk (plan_node_detail_values): a value printed over several
+ * lines runs on to its last line, a short field line (under the memo's 16 bytes) and a
+ * rewritten Location are read as the parser reads them, and a second plan with the same
+ * field lines (the memo knows them) gives its own values. */
+START_TEST(a_block_s_values_read_in_one_walk_are_the_reader_s)
+{
+    static const char *const keys[] = {"PushedFilters", "ReadSchema", "Batched", "Arguments"};
+    static const size_t klen[] = {13, 10, 7, 9};
+    for (int round = 0; round < 2; round++) {
+        struct linted l = lint(round == 0 ? "== Physical Plan ==\n"
+                                            "Scan parquet db.t (1)\n"
+                                            "\n\n"
+                                            "(1) Scan parquet db.t\n"
+                                            "Output [2]: [a#1, p#2]\n"
+                                            "Batched: true\n"
+                                            "Location [not included in comparison]/{dir}/t]\n"
+                                            "PushedFilters: [IsNotNull(a), GreaterThan(a,1),\n"
+                                            "IsNotNull(p)]\n"
+                                            "ReadSchema: struct<a:int>\n"
+                                            "Arguments: x\n"
+                                            "y and more\n"
+                                          : "== Physical Plan ==\n"
+                                            "Scan parquet db.u (1)\n"
+                                            "\n\n"
+                                            "(1) Scan parquet db.u\n"
+                                            "Output [2]: [b#3, q#4]\n"
+                                            "Batched: false\n"
+                                            "PushedFilters: [IsNull(b)]\n"
+                                            "ReadSchema: struct<b:bigint>\n"
+                                            "Arguments: z\n");
+        const struct plan_node *scan = document_node(l.doc, 0);
+        struct slice v[4];
+        unsigned found = plan_node_detail_values(scan, 4, keys, klen, v);
+        ck_assert_uint_eq(found, 15);
+        ck_assert(slice_eq_cstr(v[0], round == 0 ? "[IsNotNull(a), GreaterThan(a,1),\nIsNotNull(p)]"
+                                                 : "[IsNull(b)]"));
+        ck_assert(slice_eq_cstr(v[1], round == 0 ? "struct<a:int>" : "struct<b:bigint>"));
+        ck_assert(slice_eq_cstr(v[2], round == 0 ? "true" : "false"));
+        ck_assert(slice_eq_cstr(v[3], round == 0 ? "x\ny and more" : "z"));
+        expect_one_look_agrees("a block read in one walk", l.doc);
         done(&l);
     }
 }
@@ -2386,6 +2494,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, table_names_end_at_every_stop_byte_wherever_it_falls);
     tcase_add_test(tc, what_is_found_once_is_what_each_look_found_on_the_corpus);
     tcase_add_test(tc, a_scan_s_fields_split_once_are_node_field_s);
+    tcase_add_test(tc, a_block_s_values_read_in_one_walk_are_the_reader_s);
     tcase_add_test(tc, each_filter_reads_its_own_scan_s_fields);
     tcase_add_test(tc, a_structural_walk_gives_what_slice_next_structural_gives);
     tcase_add_test(tc, findings_added_out_of_order_are_sorted_by_line_and_rule);

@@ -127,6 +127,9 @@ struct lex_key_memo {
     uint16_t need[LEX_KEY_MEMO_SLOTS];          /* the bytes of them its verdict read (bit k:
                                                    byte k); 0: nothing kept */
     bool field[LEX_KEY_MEMO_SLOTS];             /* its verdict */
+    /* For a field: where its key ends (before its blanks) and its value starts, both read
+       from those bytes (lex_details_field_memo) */
+    uint8_t key_end[LEX_KEY_MEMO_SLOTS], value_start[LEX_KEY_MEMO_SLOTS];
 };
 /* The memo's slot for a line of 16 bytes or more. */
 static inline size_t lex_key_memo_slot(const char *s)
@@ -153,6 +156,44 @@ static inline bool lex_is_details_field_memo(const char *s, size_t n, struct lex
         return memo->field[slot];
 #endif
     return lex_key_memo_miss(s, n, memo, slot);
+}
+
+/* s[0..n) without the blanks at its end (' ', '\t', '\r'): how lex_details_field ends a
+ * key and a value. */
+static inline struct slice lex_trim_right(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) /* bound: n */
+        n--;
+    return slice_make(s, n);
+}
+
+/* lex_details_field with the memo (lex_is_details_field_memo's, shared with it): a field
+ * line the memo knows gets its key and value from the places kept with its verdict, which
+ * the same bytes decided; any other line is read by lex_details_field.  The analysis reads
+ * the fields of every scan's block this way (plan_node_detail_values). */
+static inline bool lex_details_field_memo(const char *s, size_t n, struct lex_key_memo *memo,
+                                          struct slice *key, struct slice *value)
+{
+#ifdef __SSE2__
+    if (n >= 16) {
+        size_t slot = lex_key_memo_slot(s);
+        unsigned same = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)s),
+                           _mm_loadu_si128((const __m128i *)(const void *)memo->head[slot])));
+        unsigned need = memo->need[slot];
+        if (need && (same & need) == need) {
+            if (!memo->field[slot])
+                return false;
+            size_t v = memo->value_start[slot];
+            *key = lex_trim_right(s, memo->key_end[slot]);
+            *value = lex_trim_right(s + v, n - v);
+            return true;
+        }
+        if (!lex_key_memo_miss(s, n, memo, slot))
+            return false;
+    }
+#endif
+    return lex_details_field(s, n, key, value);
 }
 
 /* Could this line start a plan printed without a header?  An operator-like name: capital

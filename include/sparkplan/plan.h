@@ -148,6 +148,15 @@ struct plan_details {
 
 void plan_details_init(struct plan_details *it, const struct plan_node *n);
 bool plan_details_next(struct plan_details *it, struct plan_detail *out);
+/* The values of the first fields of n's block whose keys are keys[0..k) (k <= 32, klen[j]
+ * their lengths; a key matches as namekey_same says), as plan_details_next yields them: bit j
+ * of the answer and out[j] for each key found, out[j] empty for the others.  One walk over
+ * the block's lines that stops once every key is found; a line the thread's memo of field
+ * lines knows is not lexed again (lex_details_field_memo), and no field's input line is
+ * worked out.  The analysis reads every scan's PushedFilters, PartitionFilters, ReadSchema
+ * and Output so (node_detail_fields_n). */
+unsigned plan_node_detail_values(const struct plan_node *n, size_t k, const char *const keys[],
+                                 const size_t klen[], struct slice out[]);
 
 struct plan_section {
     enum section_kind kind;

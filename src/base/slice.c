@@ -24,16 +24,6 @@ long slice_find(struct slice s, const char *needle)
     return -1;
 }
 
-struct slice slice_trim(struct slice s)
-{
-    while (s.len && (s.ptr[0] == ' ' || s.ptr[0] == '\t'))
-        s.ptr++, s.len--;
-    while (s.len && (s.ptr[s.len - 1] == ' ' || s.ptr[s.len - 1] == '\t' ||
-                     s.ptr[s.len - 1] == '\r' || s.ptr[s.len - 1] == '\n'))
-        s.len--;
-    return s;
-}
-
 size_t slice_count_newlines(const char *s, size_t n)
 {
     const char *end = s + n;

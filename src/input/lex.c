@@ -1011,7 +1011,7 @@ bool lex_key_memo_miss(const char *s, size_t n, struct lex_key_memo *memo, size_
 {
     if (n < 16 || !is_upper(s[0]) || location_rewritten(s, n))
         return lex_is_details_field(s, n); /* (none of these is kept: see lex.h) */
-    size_t limit = n < 64 ? n : 64, i = key_span(s, 0, limit), key_end, value_start;
+    size_t limit = n < 64 ? n : 64, i = key_span(s, 0, limit), key_end = 0, value_start = 0;
     bool field = field_after_key(s, n, limit, i, &key_end, &value_start);
     /* The last byte field_after_key may read: the one that ended the key's run; after a '['
        the digits, the byte after them and two more; after a ':' one more. */
@@ -1031,6 +1031,10 @@ bool lex_key_memo_miss(const char *s, size_t n, struct lex_key_memo *memo, size_
         memcpy(memo->head[slot], s, 16);
         memo->need[slot] = (uint16_t)((2u << last) - 1u);
         memo->field[slot] = field;
+        /* Both are at most last + 1 (a field's value starts after its ": " or at its '['),
+           so the kept bytes decide them too. */
+        memo->key_end[slot] = field ? (uint8_t)key_end : 0;
+        memo->value_start[slot] = field ? (uint8_t)value_start : 0;
     }
     return field;
 }

@@ -312,24 +312,10 @@ unsigned node_detail_fields(const struct plan_node *n, size_t k, const char *con
 unsigned node_detail_fields_n(const struct plan_node *n, size_t k, const char *const keys[],
                               const size_t klen[], struct slice out[])
 {
-    unsigned found = 0, all = k >= 32 ? ~0u : (1u << k) - 1;
-    for (size_t j = 0; j < k; j++)
-        out[j] = slice_make(NULL, 0);
-    if (!n->n_details)
-        return 0;
-    struct plan_details it;
-    struct plan_detail d;
-    plan_details_init(&it, n);
-    /* Bound: the node's fields; it stops once every key is found (the first field of a key
-     * is plan_node_detail's answer too). */
-    while (found != all && plan_details_next(&it, &d))
-        for (size_t j = 0; j < k; j++)
-            if (!(found >> j & 1) && d.key.len == klen[j] &&
-                namekey_same(d.key.ptr, keys[j], klen[j])) {
-                out[j] = strip_count_prefix(d.value);
-                found |= 1u << j;
-                break;
-            }
+    /* (the first field of a key is plan_node_detail's answer too) */
+    unsigned found = plan_node_detail_values(n, k, keys, klen, out);
+    for (unsigned f = found; f; f &= f - 1) /* bound: the keys found */
+        out[__builtin_ctz(f)] = strip_count_prefix(out[__builtin_ctz(f)]);
     return found;
 }
 

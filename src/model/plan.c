@@ -13,6 +13,7 @@
 #include "sparkplan/freshmem.h"
 #include "sparkplan/grow.h"
 #include "sparkplan/lex.h"
+#include "sparkplan/namekey.h"
 
 #if UINTPTR_MAX == UINT64_MAX
 /* The node layout is part of the load cost (see plan.h): keep it from growing unnoticed. */
@@ -1460,6 +1461,117 @@ bool plan_details_next(struct plan_details *it, struct plan_detail *out)
         return true;
     }
     return false;
+}
+
+/* Field lines seen by this thread's plan_node_detail_values: a formatted plan's scans repeat
+ * "Output [2]: ", "PushedFilters: ", "ReadSchema: " block after block.  The memo keeps copies
+ * of bytes, nothing of a document, so it is good for any text. */
+static _Thread_local struct lex_key_memo detail_values_memo;
+
+/* The bit of the first key not found yet that `key` is, or 0. */
+static unsigned wanted_key(struct slice key, unsigned found, size_t k, const char *const keys[],
+                           const size_t klen[])
+{
+    for (size_t j = 0; j < k; j++) /* bound: k keys */
+        if (!(found >> j & 1) && key.len == klen[j] && namekey_same(key.ptr, keys[j], klen[j]))
+            return 1u << j;
+    return 0;
+}
+
+/* The first '\n' in [p, end), or end: 16 bytes a step, a block's lines being short (a call
+ * of memchr cost more than the search). */
+static const char *details_line_end(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    const __m128i lf = _mm_set1_epi8('\n');
+    for (; end - p >= 16; p += 16) { /* bound: 16 bytes a step */
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), lf));
+        if (m)
+            return p + __builtin_ctz(m);
+    }
+#endif
+    for (; p < end; p++) /* bound: fewer than 16 bytes with SSE2 */
+        if (*p == '\n')
+            return p;
+    return end;
+}
+
+unsigned plan_node_detail_values(const struct plan_node *n, size_t k, const char *const keys[],
+                                 const size_t klen[], struct slice out[])
+{
+    unsigned found = 0, all = k >= 32 ? ~0u : (1u << k) - 1;
+    for (size_t j = 0; j < k; j++)
+        out[j] = slice_make(NULL, 0);
+    struct slice d = plan_node_details_text(n);
+    if (!n->n_details || !d.len)
+        return 0;
+    const struct document *doc = n->section->plan->doc;
+    const char *pos, *end = d.ptr + d.len;
+    const char *nl = memchr(d.ptr, '\n', d.len);
+    pos = nl ? nl + 1 : end; /* the header line is not a field */
+    uint32_t lno = plan_node_details_text_line(n) + 1, fields = 0;
+    /* The field read last (have_field), the key it is (bit, 0: none asked for) and its value
+       so far: plan_details_next's field read ahead, whose value the lines after it that are
+       no field carry on. */
+    bool blank_before = false, have_field = false;
+    unsigned bit = 0;
+    struct slice value = {0};
+    struct lex_key_memo *memo = &detail_values_memo;
+    bool own_prefixes = !doc->src.line_depth;
+    /* Bound: each line of the block once; it stops once every key is found. */
+    while (pos < end) {
+        const char *ls = pos;
+        const char *le = details_line_end(ls, end);
+        pos = le < end ? le + 1 : end;
+        uint32_t line = lno++;
+        if (le > ls && le[-1] == '\r')
+            le--;
+        const char *rest = ls;
+        enum block_line kind;
+        char c0 = le > ls ? *ls : ' ';
+        /* A field's line starts with its key: classify_block_line finds no tree prefix
+           there (it starts with none of ' ', ':', '+') and no blank, and no depth given by
+           the clean-up overrides that when there is none. */
+        if (own_prefixes && c0 != ' ' && c0 != ':' && c0 != '+' && c0 != '\t' && c0 != '\r')
+            kind = BL_TEXT;
+        else
+            kind = classify_block_line(doc, line, ls, le, &rest);
+        if (kind == BL_BLANK) {
+            blank_before = true;
+            continue;
+        }
+        bool after_blank = blank_before;
+        blank_before = false;
+        if (kind == BL_SKIP)
+            continue;
+        struct slice key, v;
+        if (fields < UINT16_MAX &&
+            lex_details_field_memo(rest, (size_t)(le - rest), memo, &key, &v)) {
+            fields++;
+            if (bit) { /* the field before ends here: plan_details_next yields it now */
+                out[__builtin_ctz(bit)] = value;
+                found |= bit;
+                if (found == all)
+                    return found;
+            }
+            have_field = true;
+            bit = wanted_key(key, found, k, keys, klen);
+            value = v;
+        } else if (have_field && !after_blank) {
+            if (bit) { /* more of the field's value: it runs on to this line's end */
+                const char *vs = value.len ? value.ptr : rest;
+                value = slice_make(vs, (size_t)(le - vs));
+            }
+        } else if (have_field) {
+            break; /* a line that is no field after a blank one ends the block */
+        }
+    }
+    if (bit) {
+        out[__builtin_ctz(bit)] = value;
+        found |= bit;
+    }
+    return found;
 }
 
 /* The fields of the node asked last, split once and only as far as asked: the analysis

@@ -2059,6 +2059,52 @@ static void expect_detail_values_agree(const char *what, const struct plan_node 
     }
 }
 
+/* text_fields_get_counted against text_fields_get_n, node_list_count and
+ * node_schema_field_count, the three looks it stands for, for the keys a scan's line has.
+ * Returns how many counts it gave (not COUNT_NOT_KNOWN). */
+static size_t expect_counted_fields_agree(const char *what, struct slice text)
+{
+    static const char *const keys[] = {"PushedFilters", "PartitionFilters", "ReadSchema",
+                                       "DataFilters", "Output", "Location", "Format"};
+    struct text_fields tf;
+    text_fields_init(&tf, text);
+    size_t known = 0;
+    for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++) {
+        long lc, sc;
+        struct slice v = text_fields_get_counted(&tf, keys[j], strlen(keys[j]), &lc, &sc);
+        struct slice want = text_fields_get(&tf, keys[j]);
+        ck_assert_msg(same_slice(v, want), "%s: %s", what, keys[j]);
+        ck_assert_msg((lc == COUNT_NOT_KNOWN) == (sc == COUNT_NOT_KNOWN), "%s: %s", what, keys[j]);
+        if (lc == COUNT_NOT_KNOWN)
+            continue;
+        known++;
+        ck_assert_msg(lc == node_list_count(v) && sc == node_schema_field_count(v),
+                      "%s: %s \"%.*s\": counted %ld and %ld, not %ld and %ld", what, keys[j],
+                      (int)v.len, v.ptr, lc, sc, node_list_count(v), node_schema_field_count(v));
+    }
+    return known;
+}
+
+START_TEST(a_value_counted_as_it_is_found_is_what_the_counts_say)
+{
+    static const char *const lines[] = {
+        "FileScan parquet t[a#1,b#2] Batched: true, DataFilters: [isnotnull(a#1)], Format: "
+        "Parquet, PartitionFilters: [], PushedFilters: [IsNotNull(a), In(b, [1,2,3])], "
+        "ReadSchema: struct<a:int,b:map<string,array<int>>,c:decimal(7,2)>",
+        "FileScan csv t[a#1] PushedFilters: [{x, y}, EqualTo(a,1), ... 4 more fields], "
+        "ReadSchema: struct<>",
+        "FileScan orc t[a#1] PushedFilters: [ , a, ], ReadSchema: struct<a:int)",
+        "FileScan orc t[a#1] PushedFilters:  [a, b], ReadSchema: struct<a:int,b:int",
+        "FileScan orc t[a#1] PartitionFilters: [isnotnull(p#3), (p#3 = 1)], PushedFilters: [a, (b",
+        "FileScan json t[a#1] PushedFilters: None, ReadSchema: struct<a:struct<x:int,y:int>,b:int>",
+    };
+    size_t known = 0;
+    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++)
+        known += expect_counted_fields_agree(lines[k], slice_cstr(lines[k]));
+    ck_assert_uint_ge(known, 10); /* the walk's counts, not only the looks they stand for */
+}
+END_TEST
+
 static void expect_one_look_agrees(const char *what, struct document *doc)
 {
     static const char *const keys[] = {"PushedFilters", "PartitionFilters", "ReadSchema",
@@ -2067,6 +2113,8 @@ static void expect_one_look_agrees(const char *what, struct document *doc)
         const struct plan_node *n = document_node(doc, i);
         if (n->n_details)
             expect_detail_values_agree(what, n);
+        else
+            expect_counted_fields_agree(what, plan_node_text(n));
         struct slice v[5];
         unsigned got = node_detail_fields(n, 5, keys, v);
         for (size_t j = 0; j < 5; j++) {
@@ -2495,6 +2543,7 @@ Suite *analyze_suite(void)
     tcase_add_test(tc, what_is_found_once_is_what_each_look_found_on_the_corpus);
     tcase_add_test(tc, a_scan_s_fields_split_once_are_node_field_s);
     tcase_add_test(tc, a_block_s_values_read_in_one_walk_are_the_reader_s);
+    tcase_add_test(tc, a_value_counted_as_it_is_found_is_what_the_counts_say);
     tcase_add_test(tc, each_filter_reads_its_own_scan_s_fields);
     tcase_add_test(tc, a_structural_walk_gives_what_slice_next_structural_gives);
     tcase_add_test(tc, findings_added_out_of_order_are_sorted_by_line_and_rule);

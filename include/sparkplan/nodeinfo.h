@@ -63,6 +63,14 @@ static inline struct slice text_fields_get(const struct text_fields *tf, const c
 {
     return text_fields_get_n(tf, key, strlen(key));
 }
+/* text_fields_get_n with what node_list_count and node_schema_field_count say of the value,
+ * counted on the walk that finds its end when the value opens a group where it starts ('['
+ * or "struct<") closed in the text: the other count is -1 then (the value has not its
+ * shape).  Both are COUNT_NOT_KNOWN for any other value, or none: the caller counts.  A
+ * simple-mode scan's PushedFilters, PartitionFilters and ReadSchema were walked twice. */
+#define COUNT_NOT_KNOWN (-2L)
+struct slice text_fields_get_counted(const struct text_fields *tf, const char *key, size_t klen,
+                                     long *list_count, long *schema_count);
 
 /* Statistics from the parser, or parsed from "Statistics(sizeInBytes=..., rowCount=...)" in
  * the text or details (query stages in formatted mode).  False when the node has none. */

@@ -261,6 +261,9 @@ struct ctx {
         /* node_field(node, ...) of "PushedFilters", "PartitionFilters" (found as
          * scan_fields_of says), "ReadSchema" and "Output" */
         struct slice pushed, pf, schema, output;
+        /* node_list_count of pushed and pf, node_schema_field_count of schema, when counted
+           as they were found (text_fields_get_counted); COUNT_NOT_KNOWN: not */
+        long pushed_n, pf_n, schema_n;
         bool empty_lists_left_out;     /* a missing list means "[]" (scan_list) */
         /* a simple-mode line's ": " places (in_line), kept for a look a rule may need */
         bool in_line;
@@ -1056,6 +1059,7 @@ static const struct scan_fields *scan_fields_of(struct ctx *c, const struct plan
     f->node = n;
     f->empty_lists_left_out = false;
     f->in_line = false;
+    f->pushed_n = f->pf_n = f->schema_n = COUNT_NOT_KNOWN;
     if (!n->n_details && !plan_node_details_text(n).len) {
         /* A scan without a details block (simple mode) has its fields in its line, a few
          * hundred bytes that node_field would read through once for each of four keys: its
@@ -1063,9 +1067,12 @@ static const struct scan_fields *scan_fields_of(struct ctx *c, const struct plan
         struct text_fields *tf = &f->line;
         text_fields_init(tf, plan_node_text(n));
         f->in_line = true;
-        f->pushed = text_fields_get(tf, "PushedFilters");
-        f->pf = text_fields_get(tf, PF_KEY);
-        f->schema = text_fields_get(tf, "ReadSchema");
+        long unused;
+        f->pushed = text_fields_get_counted(tf, "PushedFilters", sizeof "PushedFilters" - 1,
+                                            &f->pushed_n, &unused);
+        f->pf = text_fields_get_counted(tf, PF_KEY, PF_KEY_LEN, &f->pf_n, &unused);
+        f->schema = text_fields_get_counted(tf, "ReadSchema", sizeof "ReadSchema" - 1, &unused,
+                                            &f->schema_n);
         f->output = text_fields_get(tf, "Output");
         return f;
     }
@@ -1100,6 +1107,15 @@ static const struct scan_fields *scan_fields_of(struct ctx *c, const struct plan
 static bool may_have_data_cols(const struct scan_fields *f)
 {
     return !f->in_line || text_fields_get(&f->line, "Data Cols").len != 0;
+}
+
+/* node_list_count(v) (node_schema_field_count when schema) of a scan's value v, which may be
+ * the one the scan's fields found (found), counted then (counted). */
+static long scan_count(struct slice v, struct slice found, long counted, bool schema)
+{
+    if (counted != COUNT_NOT_KNOWN && v.ptr == found.ptr && v.len == found.len)
+        return counted;
+    return schema ? node_schema_field_count(v) : node_list_count(v);
 }
 
 static void rule_filter_over_scan(struct ctx *c, const struct plan_node *n)
@@ -1395,8 +1411,8 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
     struct slice op = same_operator_name(named, plan_node_text(n), text_op)
                           ? text_op
                           : catalog_operator_name(named);
-    long read_columns = node_schema_field_count(schema);
-    long partition_filters = pf.ptr ? node_list_count(pf) : -1;
+    long read_columns = scan_count(schema, f->schema, f->schema_n, true);
+    long partition_filters = pf.ptr ? scan_count(pf, f->pf, f->pf_n, false) : -1;
     bool dynamic_pruning = pf.len && slice_find_in(pf, "dynamicpruning", 0) >= 0;
     long schema_fields = read_columns;
     if (read_columns < 0)
@@ -1406,7 +1422,8 @@ static void rule_scan(struct ctx *c, const struct plan_node *n, const struct tab
         .node = n,
         /* counts of list elements of a text under 4 GB: each element takes 2 bytes or more */
         .read_columns = (int32_t)read_columns,
-        .pushed_filters = (int32_t)(pushed.ptr ? node_list_count(pushed) : -1),
+        .pushed_filters = (int32_t)(pushed.ptr ? scan_count(pushed, f->pushed, f->pushed_n, false)
+                                               : -1),
         .partition_filters = (int32_t)partition_filters,
         .op_at = op.len ? (uint32_t)(op.ptr - named.ptr) : 0,
         .op_len = (uint32_t)op.len,

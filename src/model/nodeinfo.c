@@ -588,6 +588,84 @@ long node_schema_field_count(struct slice schema)
     return count;
 }
 
+/* field_value_at(text, start) for a value that opens a group at start: "[" (node_list_count
+ * of it in *list_count) or "struct<" (node_schema_field_count in *schema_count), counted on
+ * the walk group_end makes to find its end.  Their walks read the same structural bytes
+ * from the byte after the opening, their group (+1 at '[', '(', '<', -1 at the closings) is
+ * group_end's depth and ends the value where it comes to 0, before either reaches its
+ * slice's last byte.  False when the group is not closed in the text: the value is then the
+ * text's rest, whose last byte the counts treat apart (the caller counts). */
+static bool counted_value_at(struct slice text, size_t start, struct slice *value,
+                             long *list_count, long *schema_count)
+{
+    bool list = text.ptr[start] == '[';
+    size_t from = list ? start + 1 : start + 7;
+    long count = list ? 0 : 1;
+    int depth = 0, group = 1;
+    size_t el_start = from;
+    struct structural_walk sw;
+    structural_walk_init(&sw, text, from);
+    for (size_t i = structural_walk_next(&sw); i < text.len; i = structural_walk_next(&sw)) {
+        char c = text.ptr[i];
+        group += group_step(c);
+        if (group == 0) {
+            *value = slice_make(text.ptr + start, i + 1 - start);
+            if (list) {
+                *list_count = count + element_weight(slice_make(text.ptr + el_start, i - el_start));
+                *schema_count = -1;
+            } else {
+                *list_count = -1;
+                *schema_count = c != '>' ? -1 : i + 1 - start == 8 ? 0 : count;
+            }
+            return true;
+        }
+        if (list) {
+            if (c == '[' || c == '(' || c == '<' || c == '{')
+                depth++;
+            else if (c == ']' || c == ')' || c == '>' || c == '}')
+                depth--;
+            else if (c == ',' && depth == 0) {
+                count += element_weight(slice_make(text.ptr + el_start, i - el_start));
+                el_start = i + 1;
+            }
+        } else if (c == '<' || c == '(') {
+            depth++;
+        } else if (c == '>' || c == ')') {
+            depth--;
+        } else if (c == ',' && depth == 0) {
+            count++;
+        }
+    }
+    return false;
+}
+
+struct slice text_fields_get_counted(const struct text_fields *tf, const char *key, size_t klen,
+                                     long *list_count, long *schema_count)
+{
+    *list_count = *schema_count = COUNT_NOT_KNOWN;
+    if (tf->n == TEXT_FIELDS_MANY || !klen)
+        return text_fields_get_n(tf, key, klen);
+    /* text_fields_get_n's place, then its value (field_value_at) */
+    struct slice t = tf->text;
+    for (uint32_t k = 0; k < tf->n; k++) { /* bound: the places found */
+        size_t q = tf->at[k];
+        if (q < klen || t.ptr[q - 1] != key[klen - 1] || !namekey_same(t.ptr + q - klen, key, klen))
+            continue;
+        size_t hit = q - klen, start = q + 2;
+        if (hit != 0 && !is_key_boundary(t.ptr[hit - 1]))
+            continue;
+        struct slice v;
+        if (start < t.len &&
+            (t.ptr[start] == '[' ||
+             (t.len - start >= 7 && memcmp(t.ptr + start, "struct<", 7) == 0)) &&
+            counted_value_at(t, start, &v, list_count, schema_count))
+            return v;
+        *list_count = *schema_count = COUNT_NOT_KNOWN;
+        return field_value_at(t, start);
+    }
+    return slice_make(NULL, 0);
+}
+
 /* ---- exchanges ----------------------------------------------------------------------------- */
 
 /* Does hay hold needle (lower case) at offset at, in any case? */

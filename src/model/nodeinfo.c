@@ -506,6 +506,35 @@ static inline __attribute__((always_inline)) int group_step(char c)
     return (c == '[' || c == '(' || c == '<') - (c == ']' || c == ')' || c == '>');
 }
 
+/* One structural byte c, at p[i], of a list node_list_count counts: the depth it keeps (all
+ * four kinds of bracket nest) and, at a comma on the top level, the element before it
+ * (from *el_start). */
+static inline __attribute__((always_inline)) void list_step(char c, const char *p, size_t i,
+                                                            int *depth, long *count,
+                                                            size_t *el_start)
+{
+    if (c == '[' || c == '(' || c == '<' || c == '{')
+        (*depth)++;
+    else if (c == ']' || c == ')' || c == '>' || c == '}')
+        (*depth)--;
+    else if (c == ',' && *depth == 0) {
+        *count += element_weight(slice_make(p + *el_start, i - *el_start));
+        *el_start = i + 1;
+    }
+}
+
+/* The same for the fields of a struct<...> node_schema_field_count counts: '<' and '('
+ * nest, a comma on the top level starts a field. */
+static inline __attribute__((always_inline)) void schema_step(char c, int *depth, long *count)
+{
+    if (c == '<' || c == '(')
+        (*depth)++;
+    else if (c == '>' || c == ')')
+        (*depth)--;
+    else if (c == ',' && *depth == 0)
+        (*count)++;
+}
+
 /* slice_trim's answer for a slice that starts with a bracket: nothing to trim at its start,
  * and a call only when its last byte is one trimmed at the end. */
 static struct slice trim_bracketed(struct slice s)
@@ -540,14 +569,7 @@ long node_list_count(struct slice list)
         }
         if (i + 1 >= list.len)
             break;
-        if (c == '[' || c == '(' || c == '<' || c == '{')
-            depth++;
-        else if (c == ']' || c == ')' || c == '>' || c == '}')
-            depth--;
-        else if (c == ',' && depth == 0) {
-            count += element_weight(slice_make(list.ptr + el_start, i - el_start));
-            el_start = i + 1;
-        }
+        list_step(c, list.ptr, i, &depth, &count, &el_start);
     }
     if (end < 2)
         return -1;
@@ -583,12 +605,7 @@ long node_schema_field_count(struct slice schema)
         }
         if (i + 1 >= schema.len)
             break;
-        if (c == '<' || c == '(')
-            depth++;
-        else if (c == '>' || c == ')')
-            depth--;
-        else if (c == ',' && depth == 0)
-            count++;
+        schema_step(c, &depth, &count);
     }
     if (end > schema.len || schema.ptr[end - 1] != '>')
         return -1;  /* abbreviated ("...") or cut: unknown */
@@ -628,22 +645,10 @@ static bool counted_value_at(struct slice text, size_t start, struct slice *valu
             }
             return true;
         }
-        if (list) {
-            if (c == '[' || c == '(' || c == '<' || c == '{')
-                depth++;
-            else if (c == ']' || c == ')' || c == '>' || c == '}')
-                depth--;
-            else if (c == ',' && depth == 0) {
-                count += element_weight(slice_make(text.ptr + el_start, i - el_start));
-                el_start = i + 1;
-            }
-        } else if (c == '<' || c == '(') {
-            depth++;
-        } else if (c == '>' || c == ')') {
-            depth--;
-        } else if (c == ',' && depth == 0) {
-            count++;
-        }
+        if (list)
+            list_step(c, text.ptr, i, &depth, &count, &el_start);
+        else
+            schema_step(c, &depth, &count);
     }
     return false;
 }

@@ -7,7 +7,8 @@
 # files, BENCH_ONLY="formatted simple ..." restricts the inputs, SPARKPLAN_CORPUS
 # (../shared/corpus), BENCH_NODES (1000000), BENCH_KEYS=0 skips the key costs (BENCH_KEY_PROCS:
 # processes per plan, 5),
-# BENCH_VALGRIND=0 skips the valgrind run, BENCH_DIFF=0 the diff figure, BENCH_SCREEN_RE (a regex the explorer's first
+# BENCH_VALGRIND=0 skips the valgrind runs (the instruction counts among them; BENCH_INSTR=0
+# skips those alone), BENCH_DIFF=0 the diff figure, BENCH_SCREEN_RE (a regex the explorer's first
 # full screen shows; default: anything on the bottom row), BENCH_POLL_S (pause between two
 # looks at the screen, 0.01; 0 polls back to back), BENCH_QUIET_WAIT (1: wait for the
 # explorer's first output without polling, see below), BENCH_SP (the explorer binary).
@@ -340,6 +341,29 @@ if [ "${BENCH_KEYS:-1}" = 1 ]; then
     grep -q 'keys=n/a' "$DIR/out.keys-tiny" && record keys na "$(cat "$DIR/out.keys-tiny")"
 fi
 [ "$KEEP" = 1 ] || rm -f "$DIR/formatted.txt"
+
+# ---- instructions: the figure the host's swings do not move ------------------------
+# callgrind's count of instructions for the load (spbench parse) and --summary of the
+# 100,000-operator formatted and simple plans: the same build on any machine counts the
+# same, so a change is judged by it where the wall times of one build move by 1.5x between
+# runs minutes apart (BENCHMARKS.md, the machine).  Threads are counted together.
+if [ "${BENCH_VALGRIND:-1}" = 1 ] && [ "${BENCH_INSTR:-1}" = 1 ] \
+   && command -v valgrind >/dev/null 2>&1; then
+    for kind in formatted simple; do
+        f=$DIR/${kind}100k.txt
+        if [ ! -s "$f" ] || [ "$f" -ot "$GEN" ]; then
+            "$GEN" "$kind" 100000 "$f" || continue
+        fi
+        say "instructions: $kind plan of 100,000 operators (callgrind)"
+        record "instr" "${kind}_bytes" "$(wc -c <"$f")"
+        for what in parse summary; do
+            if [ "$what" = parse ]; then set -- "$SPB" parse "$f"; else set -- "$SP" --summary "$f"; fi
+            valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >/dev/null 2>"$DIR/out.cg"
+            record "instr" "${kind}_$what" \
+                "$(sed -n 's/.*Collected : *\([0-9][0-9]*\).*/\1/p' "$DIR/out.cg" | tail -n 1)"
+        done
+    done
+fi
 
 # ---- memory over 10,000 keys under valgrind ----------------------------------------
 if [ "${BENCH_VALGRIND:-1}" = 1 ] && command -v valgrind >/dev/null 2>&1 \

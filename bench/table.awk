@@ -3,7 +3,7 @@
 # keys <= 2x the tiny plan's cost, global keys (unfold all, search all) < 16 ms.
 BEGIN { n = 0 }
 {
-    if (!($1 in seen)) { seen[$1] = 1; if ($1 != "keys" && $1 != "valgrind" && $1 != "tiny" && $1 != "diff") order[++n] = $1 }
+    if (!($1 in seen)) { seen[$1] = 1; if ($1 != "keys" && $1 != "valgrind" && $1 != "tiny" && $1 != "diff" && $1 != "instr") order[++n] = $1 }
     v[$1, $2] = $3
 }
 function has(i, k) { return ((i, k) in v) && v[i, k] != "" && v[i, k] != "nan" }
@@ -240,4 +240,19 @@ END {
         printf "\n6. --diff of two 1M-node plans vs loading both (target: a small multiple)\n%s ms diff, %s ms load, ratio %.2f, peak RSS %.0f MB\n",
             ms(v["diff", "diff"]), ms(v["diff", "load"]), ratio(v["diff", "diff"], v["diff", "load"]),
             v["diff", "diff_rss_kb"] / 1024
+    if (has("instr", "formatted_summary") || has("instr", "simple_summary")) {
+        printf "\n7. Instructions (callgrind, all threads, millions): the 100,000-operator plans; the same\n"
+        printf "   build counts the same on any machine, so compare these across runs, not the times\n"
+        printf "%-10s %7s %9s %9s %9s %12s %14s\n", "input", "MB", "load", "--summary", "the rest",
+            "load/byte", "--summary/op"
+        split("formatted simple", kinds, " ")
+        for (j = 1; j <= 2; j++) {
+            k = kinds[j]
+            if (!has("instr", k "_summary"))
+                continue
+            p = v["instr", k "_parse"]; s = v["instr", k "_summary"]; b = v["instr", k "_bytes"]
+            printf "%-10s %7.1f %9.1f %9.1f %9.1f %12.2f %14.0f\n", k, b / 1e6, p / 1e6, s / 1e6,
+                (s - p) / 1e6, ratio(p, b), s / 100000
+        }
+    }
 }

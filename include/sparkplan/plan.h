@@ -135,7 +135,8 @@ struct plan_store {
  *     struct plan_details it; struct plan_detail d;
  *     plan_details_init(&it, n);
  *     while (plan_details_next(&it, &d)) ...
- * Yields exactly n->n_details fields.  Linear in the block; allocates nothing. */
+ * Yields exactly n->n_details fields.  Linear in the block; allocates nothing (a field line
+ * the thread has read before is answered from a memo of its first bytes). */
 struct plan_details {
     const struct document *doc;
     const char *pos, *end;    /* the next line to read */

@@ -354,25 +354,30 @@ void text_fields_init(struct text_fields *tf, struct slice text)
     }
 }
 
-struct slice text_fields_get_n(const struct text_fields *tf, const char *key, size_t klen)
+/* Where the value of key (klen > 0 bytes) starts in tf's text, or SIZE_MAX: field_in_text's
+ * place, the first of the key with a boundary before it and ": " right after it; the ": "
+ * places are in order, so the first that has the key before it is that one.  tf keeps its
+ * places (not TEXT_FIELDS_MANY). */
+static inline size_t text_fields_start(const struct text_fields *tf, const char *key, size_t klen)
 {
-    if (tf->n == TEXT_FIELDS_MANY)
-        return field_in_text(tf->text, key);
-    /* field_in_text's answer: the first place of the key with a boundary before it and ": "
-     * right after it; the ": " places are in order, so the first that has the key before it
-     * is that one. */
     struct slice t = tf->text;
-    if (!klen)
-        return field_in_text(t, key);
     for (uint32_t k = 0; k < tf->n; k++) { /* bound: the places found */
         size_t q = tf->at[k];
         if (q < klen || t.ptr[q - 1] != key[klen - 1] || !namekey_same(t.ptr + q - klen, key, klen))
             continue;
         size_t hit = q - klen;
         if (hit == 0 || is_key_boundary(t.ptr[hit - 1]))
-            return field_value_at(t, q + 2);
+            return q + 2;
     }
-    return slice_make(NULL, 0);
+    return SIZE_MAX;
+}
+
+struct slice text_fields_get_n(const struct text_fields *tf, const char *key, size_t klen)
+{
+    if (tf->n == TEXT_FIELDS_MANY || !klen)
+        return field_in_text(tf->text, key);
+    size_t start = text_fields_start(tf, key, klen);
+    return start == SIZE_MAX ? slice_make(NULL, 0) : field_value_at(tf->text, start);
 }
 
 bool node_has_field(const struct plan_node *n, const char *key)
@@ -660,24 +665,16 @@ struct slice text_fields_get_counted(const struct text_fields *tf, const char *k
     if (tf->n == TEXT_FIELDS_MANY || !klen)
         return text_fields_get_n(tf, key, klen);
     /* text_fields_get_n's place, then its value (field_value_at) */
-    struct slice t = tf->text;
-    for (uint32_t k = 0; k < tf->n; k++) { /* bound: the places found */
-        size_t q = tf->at[k];
-        if (q < klen || t.ptr[q - 1] != key[klen - 1] || !namekey_same(t.ptr + q - klen, key, klen))
-            continue;
-        size_t hit = q - klen, start = q + 2;
-        if (hit != 0 && !is_key_boundary(t.ptr[hit - 1]))
-            continue;
-        struct slice v;
-        if (start < t.len &&
-            (t.ptr[start] == '[' ||
-             (t.len - start >= 7 && memcmp(t.ptr + start, "struct<", 7) == 0)) &&
-            counted_value_at(t, start, &v, list_count, schema_count))
-            return v;
-        *list_count = *schema_count = COUNT_NOT_KNOWN;
-        return field_value_at(t, start);
-    }
-    return slice_make(NULL, 0);
+    size_t start = text_fields_start(tf, key, klen);
+    if (start == SIZE_MAX)
+        return slice_make(NULL, 0);
+    struct slice t = tf->text, v;
+    if (start < t.len &&
+        (t.ptr[start] == '[' || (t.len - start >= 7 && memcmp(t.ptr + start, "struct<", 7) == 0)) &&
+        counted_value_at(t, start, &v, list_count, schema_count))
+        return v;
+    *list_count = *schema_count = COUNT_NOT_KNOWN;
+    return field_value_at(t, start);
 }
 
 /* ---- exchanges ----------------------------------------------------------------------------- */

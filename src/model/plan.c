@@ -1381,9 +1381,17 @@ struct plan_node *document_node_at_line(const struct document *doc, uint32_t lin
  * last field's value. */
 enum block_line { BL_BLANK, BL_SKIP, BL_TEXT };
 
-static enum block_line classify_block_line(const struct document *doc, uint32_t lno,
+static inline enum block_line classify_block_line(const struct document *doc, uint32_t lno,
                                            const char *ls, const char *le, const char **rest)
 {
+    /* Most lines of a block start with a field's key: no tree prefix can start there (none
+       of ' ', ':', '+'), no blank, and without the clean-up's depths nothing overrides that
+       (the answer of the general rule below, for a few compares). */
+    char c0 = le > ls ? *ls : ' ';
+    if (!doc->src.line_depth && c0 != ' ' && c0 != ':' && c0 != '+' && c0 != '\t' && c0 != '\r') {
+        *rest = ls;
+        return BL_TEXT;
+    }
     struct lex_prefix pf;
     lex_tree_prefix(ls, (size_t)(le - ls), &pf);
     const struct source *src = &doc->src;
@@ -1398,75 +1406,11 @@ static enum block_line classify_block_line(const struct document *doc, uint32_t 
     return pf.units == 0 ? BL_TEXT : BL_SKIP;
 }
 
-void plan_details_init(struct plan_details *it, const struct plan_node *n)
-{
-    memset(it, 0, sizeof *it);
-    it->doc = n->section->plan->doc;
-    struct slice d = plan_node_details_text(n);
-    if (!n->n_details || !d.len)
-        return;
-    const char *s = d.ptr, *end = s + d.len;
-    const char *nl = memchr(s, '\n', (size_t)(end - s));
-    it->pos = nl ? nl + 1 : end;   /* the header line is not a field */
-    it->end = end;
-    it->lno = plan_node_details_text_line(n) + 1;
-}
-
-bool plan_details_next(struct plan_details *it, struct plan_detail *out)
-{
-    /* Bound: each line of the block is read once over all calls. */
-    while (it->pos && it->pos < it->end) {
-        const char *ls = it->pos;
-        const char *nl = memchr(ls, '\n', (size_t)(it->end - ls));
-        const char *le = nl ? nl : it->end;
-        it->pos = nl ? nl + 1 : it->end;
-        uint32_t lno = it->lno++;
-        if (le > ls && le[-1] == '\r')
-            le--;
-        const char *rest;
-        enum block_line kind = classify_block_line(it->doc, lno, ls, le, &rest);
-        if (kind == BL_BLANK) {
-            it->blank_before = true;
-            continue;
-        }
-        bool blank_before = it->blank_before;
-        it->blank_before = false;
-        if (kind == BL_SKIP)
-            continue;
-        struct slice key, value;
-        if (it->n < UINT16_MAX && lex_details_field(rest, (size_t)(le - rest), &key, &value)) {
-            it->n++;
-            bool had = it->have_next;
-            struct plan_detail prev = it->next;
-            it->next.key = key;
-            it->next.value = value;
-            it->next.line = document_original_line(it->doc, lno);
-            it->have_next = true;
-            if (had) {
-                *out = prev;
-                return true;
-            }
-        } else if (it->have_next && !blank_before) {
-            /* More of the last field's value: it runs on to this line's end. */
-            const char *vs = it->next.value.len ? it->next.value.ptr : rest;
-            it->next.value = slice_make(vs, (size_t)(le - vs));
-        } else if (it->have_next) {
-            /* A non-field after a blank line ends the block in the parser: never inside. */
-            it->pos = it->end;
-        }
-    }
-    if (it->have_next) {
-        *out = it->next;
-        it->have_next = false;
-        return true;
-    }
-    return false;
-}
-
-/* Field lines seen by this thread's plan_node_detail_values: a formatted plan's scans repeat
- * "Output [2]: ", "PushedFilters: ", "ReadSchema: " block after block.  The memo keeps copies
- * of bytes, nothing of a document, so it is good for any text. */
-static _Thread_local struct lex_key_memo detail_values_memo;
+/* Field lines seen by this thread's block readers (plan_details_next,
+ * plan_node_detail_values): a formatted plan's blocks repeat "Output [2]: ",
+ * "PushedFilters: ", "Input [3]: " block after block (lex_details_field_memo).  The memo keeps
+ * copies of bytes, nothing of a document, so it is good for any text. */
+static _Thread_local struct lex_key_memo details_memo;
 
 /* The bit of the first key not found yet that `key` is, or 0. */
 static unsigned wanted_key(struct slice key, unsigned found, size_t k, const char *const keys[],
@@ -1497,6 +1441,71 @@ static const char *details_line_end(const char *p, const char *end)
     return end;
 }
 
+void plan_details_init(struct plan_details *it, const struct plan_node *n)
+{
+    memset(it, 0, sizeof *it);
+    it->doc = n->section->plan->doc;
+    struct slice d = plan_node_details_text(n);
+    if (!n->n_details || !d.len)
+        return;
+    const char *s = d.ptr, *end = s + d.len;
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    it->pos = nl ? nl + 1 : end;   /* the header line is not a field */
+    it->end = end;
+    it->lno = plan_node_details_text_line(n) + 1;
+}
+
+bool plan_details_next(struct plan_details *it, struct plan_detail *out)
+{
+    /* Bound: each line of the block is read once over all calls. */
+    while (it->pos && it->pos < it->end) {
+        const char *ls = it->pos;
+        const char *le = details_line_end(ls, it->end);
+        it->pos = le < it->end ? le + 1 : it->end;
+        uint32_t lno = it->lno++;
+        if (le > ls && le[-1] == '\r')
+            le--;
+        const char *rest;
+        enum block_line kind = classify_block_line(it->doc, lno, ls, le, &rest);
+        if (kind == BL_BLANK) {
+            it->blank_before = true;
+            continue;
+        }
+        bool blank_before = it->blank_before;
+        it->blank_before = false;
+        if (kind == BL_SKIP)
+            continue;
+        struct slice key, value;
+        if (it->n < UINT16_MAX &&
+            lex_details_field_memo(rest, (size_t)(le - rest), &details_memo, &key, &value)) {
+            it->n++;
+            bool had = it->have_next;
+            struct plan_detail prev = it->next;
+            it->next.key = key;
+            it->next.value = value;
+            it->next.line = document_original_line(it->doc, lno);
+            it->have_next = true;
+            if (had) {
+                *out = prev;
+                return true;
+            }
+        } else if (it->have_next && !blank_before) {
+            /* More of the last field's value: it runs on to this line's end. */
+            const char *vs = it->next.value.len ? it->next.value.ptr : rest;
+            it->next.value = slice_make(vs, (size_t)(le - vs));
+        } else if (it->have_next) {
+            /* A non-field after a blank line ends the block in the parser: never inside. */
+            it->pos = it->end;
+        }
+    }
+    if (it->have_next) {
+        *out = it->next;
+        it->have_next = false;
+        return true;
+    }
+    return false;
+}
+
 unsigned plan_node_detail_values(const struct plan_node *n, size_t k, const char *const keys[],
                                  const size_t klen[], struct slice out[])
 {
@@ -1517,8 +1526,7 @@ unsigned plan_node_detail_values(const struct plan_node *n, size_t k, const char
     bool blank_before = false, have_field = false;
     unsigned bit = 0;
     struct slice value = {0};
-    struct lex_key_memo *memo = &detail_values_memo;
-    bool own_prefixes = !doc->src.line_depth;
+    struct lex_key_memo *memo = &details_memo;
     /* Bound: each line of the block once; it stops once every key is found. */
     while (pos < end) {
         const char *ls = pos;
@@ -1527,16 +1535,8 @@ unsigned plan_node_detail_values(const struct plan_node *n, size_t k, const char
         uint32_t line = lno++;
         if (le > ls && le[-1] == '\r')
             le--;
-        const char *rest = ls;
-        enum block_line kind;
-        char c0 = le > ls ? *ls : ' ';
-        /* A field's line starts with its key: classify_block_line finds no tree prefix
-           there (it starts with none of ' ', ':', '+') and no blank, and no depth given by
-           the clean-up overrides that when there is none. */
-        if (own_prefixes && c0 != ' ' && c0 != ':' && c0 != '+' && c0 != '\t' && c0 != '\r')
-            kind = BL_TEXT;
-        else
-            kind = classify_block_line(doc, line, ls, le, &rest);
+        const char *rest;
+        enum block_line kind = classify_block_line(doc, line, ls, le, &rest);
         if (kind == BL_BLANK) {
             blank_before = true;
             continue;

@@ -31,6 +31,15 @@
  *   spbench screen ROWS COLS TIMEOUT_S -- CMD ARGS...
  *                                CMD on a pseudo-terminal of its own; time from its start
  *                                to its first full screen (screen.c)
+ *   spbench recache FILE...      each FILE's pages dropped from the page cache and read
+ *                                back in 1 MB reads, as after reading it from disk (the
+ *                                kernel's read-ahead makes large folios, up to 2 MB, where
+ *                                the file system allows them; a file written by a program
+ *                                is cached in the folios of its writes)
+ *   spbench folios FILE          FILE mapped at a 2 MB boundary as the loader maps it, its
+ *                                pages made present: how much of it the kernel maps with
+ *                                2 MB entries (its page cache in 2 MB folios), from
+ *                                /proc/self/smaps_rollup
  *
  * Output is one "key=value ..." line per measurement so bench/run.sh can read it with awk.
  * Owns the documents it loads and frees them.  Never prints plan text.
@@ -93,7 +102,7 @@ double bench_now(void) { return now(); }
 
 static int usage(void)
 {
-    fputs("usage: spbench parse FILE | read FILE | scan FILE [read] | index FILE [RUNS [check]] | load FILE [RUNS] | qscan FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | vs RUNS OUT FILE -- CMD ARGS... | keys FILE [N] | fresh MB [RUNS] | screen ROWS COLS TIMEOUT_S -- CMD ARGS...\n",
+    fputs("usage: spbench parse FILE | read FILE | scan FILE [read] | index FILE [RUNS [check]] | load FILE [RUNS] | qscan FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | vs RUNS OUT FILE -- CMD ARGS... | keys FILE [N] | fresh MB [RUNS] | screen ROWS COLS TIMEOUT_S -- CMD ARGS... | recache FILE... | folios FILE\n",
           stderr);
     return 2;
 }
@@ -560,6 +569,103 @@ static int cmd_vs(int runs, const char *out, const char *file, char **argv)
     return 0;
 }
 
+/* ---- the input's page cache ------------------------------------------------------------ */
+
+/* The same bytes cost wc -l and the loader more or less depending on how the page cache
+ * holds them (BENCHMARKS.md finding 12): a file written by a program is cached in the folios
+ * its writes made (4-64 KB for bench/gen's), one read from disk in the read-ahead's, which
+ * grow to 2 MB.  wc -l of the 233 MB formatted plan took 46-58 ms in the first state and
+ * 22-28 ms in the second.  Dropping a file's pages and reading them back puts every input in
+ * the second state, whoever wrote it: the state of a plan opened some time after it was
+ * saved, and the one in which wc -l is fastest. */
+static int recache_one(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        perror(path);
+        return 1;
+    }
+    double t0 = now();
+    /* Only clean pages can be dropped: the file's writes go to the disk first. */
+    if (fsync(fd) != 0 && errno != EINVAL)
+        perror(path);
+    int e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    if (e != 0)
+        fprintf(stderr, "spbench: %s: posix_fadvise: %s\n", path, strerror(e));
+    size_t cap = (size_t)1 << 20, total = 0;
+    char *buf = malloc(cap);
+    ssize_t got = 0;
+    /* Bound: the file's bytes, 1 MB a round. */
+    while (buf && (got = read(fd, buf, cap)) > 0)
+        total += (size_t)got;
+    if (got < 0)
+        perror(path);
+    free(buf);
+    close(fd);
+    printf("file=%s bytes=%zu seconds=%.3f\n", path, total, now() - t0);
+    return got < 0 || !buf;
+}
+
+static int cmd_recache(char **paths)
+{
+    int bad = 0;
+    for (; *paths; paths++)
+        bad |= recache_one(*paths);
+    return bad;
+}
+
+/* FilePmdMapped of this process, in KB (-1: not known). */
+static long file_pmd_mapped_kb(void)
+{
+    FILE *f = fopen("/proc/self/smaps_rollup", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "FilePmdMapped:", 14) == 0)
+            kb = atol(line + 14);
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+static int cmd_folios(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        perror(path);
+        return 1;
+    }
+    size_t n = (size_t)st.st_size, align = (size_t)2 << 20;
+    if (n == 0) {
+        printf("bytes=0 pmd_kb=0 share=0\n");
+        close(fd);
+        return 0;
+    }
+    /* At a 2 MB boundary, as mapfile.c maps a big file: only there can a 2 MB folio be
+       mapped by one entry. */
+    char *area = mmap(NULL, n + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (area == MAP_FAILED) {
+        perror("spbench: mmap");
+        return 1;
+    }
+    char *p = (char *)(((uintptr_t)area + align - 1) & ~(uintptr_t)(align - 1));
+    if (mmap(p, n, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        perror(path);
+        return 1;
+    }
+    volatile char sink = 0;
+    for (size_t i = 0; i < n; i += 4096) /* bound: one load a page */
+        sink ^= p[i];
+    (void)sink;
+    long kb = file_pmd_mapped_kb();
+    printf("bytes=%zu pmd_kb=%ld share=%.3f\n", n, kb,
+           kb < 0 ? -1.0 : (double)kb * 1024.0 / (double)n);
+    munmap(area, n + align);
+    close(fd);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3)
@@ -587,6 +693,10 @@ int main(int argc, char **argv)
         return bench_keys(argv[2], argc > 3 ? atol(argv[3]) : 0);
     if (strcmp(argv[1], "fresh") == 0)
         return cmd_fresh(atof(argv[2]), argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 1);
+    if (strcmp(argv[1], "recache") == 0)
+        return cmd_recache(argv + 2);
+    if (strcmp(argv[1], "folios") == 0)
+        return cmd_folios(argv[2]);
     if (strcmp(argv[1], "screen") == 0 && argc > 6 && strcmp(argv[5], "--") == 0)
         return bench_screen(atoi(argv[2]) > 0 ? atoi(argv[2]) : 40,
                             atoi(argv[3]) > 0 ? atoi(argv[3]) : 120,

@@ -33,6 +33,15 @@ END {
         if (has(i, "parse_status"))
             printf "%-10s   (the loader exited with status %s)\n", "", v[i, "parse_status"]
     }
+    # How the page cache held each input (finding 12): the share mapped with 2 MB entries.
+    line = ""
+    for (j = 1; j <= n; j++) {
+        i = order[j]
+        if (has(i, "pmd_share") && v[i, "pmd_share"] >= 0)
+            line = line sprintf("%s %s %.2f", line == "" ? "" : ",", i, v[i, "pmd_share"])
+    }
+    if (line != "")
+        printf "   page cache in 2 MB folios (share of the input):%s\n", line
 
     shown = 0
     for (j = 1; j <= n; j++) {

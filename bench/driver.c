@@ -34,8 +34,7 @@
  *   spbench recache FILE...      each FILE's pages dropped from the page cache and read
  *                                back in 1 MB reads, as after reading it from disk (the
  *                                kernel's read-ahead makes large folios, up to 2 MB, where
- *                                the file system allows them; a file written by a program
- *                                is cached in the folios of its writes)
+ *                                the file system allows them)
  *   spbench folios FILE          FILE mapped at a 2 MB boundary as the loader maps it, its
  *                                pages made present: how much of it the kernel maps with
  *                                2 MB entries (its page cache in 2 MB folios), from
@@ -572,12 +571,11 @@ static int cmd_vs(int runs, const char *out, const char *file, char **argv)
 /* ---- the input's page cache ------------------------------------------------------------ */
 
 /* The same bytes cost wc -l and the loader more or less depending on how the page cache
- * holds them (BENCHMARKS.md finding 12): a file written by a program is cached in the folios
- * its writes made (4-64 KB for bench/gen's), one read from disk in the read-ahead's, which
- * grow to 2 MB.  wc -l of the 233 MB formatted plan took 46-58 ms in the first state and
- * 22-28 ms in the second.  Dropping a file's pages and reading them back puts every input in
- * the second state, whoever wrote it: the state of a plan opened some time after it was
- * saved, and the one in which wc -l is fastest. */
+ * holds them (BENCHMARKS.md finding 12): wc -l of the 233 MB formatted plan took 46-58 ms on
+ * an input kept for hours (7 % of it in 2 MB folios) and 22-28 ms once it was dropped and
+ * read back (96 %), and the loader's mapping costs least with 2 MB folios.  Dropping a file's
+ * pages and reading them back puts every input in one state, the state of a plan read from
+ * disk, whatever happened to the file before. */
 static int recache_one(const char *path)
 {
     int fd = open(path, O_RDONLY);

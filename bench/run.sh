@@ -12,8 +12,8 @@
 # full screen shows; default: anything on the bottom row), BENCH_POLL_S (pause between two
 # looks at the screen, 0.01; 0 polls back to back), BENCH_QUIET_WAIT (1: wait for the
 # explorer's first output without polling, see below), BENCH_SP (the explorer binary),
-# BENCH_RECACHE=0 measures the inputs in the page cache as they were written (default: each
-# dropped from it and read back first, see pagecache below).
+# BENCH_RECACHE=0 measures the inputs in the page cache as it is (default: each dropped from
+# it and read back first, see pagecache below).
 set -u
 
 BB=${BB:-build-bench}
@@ -66,13 +66,12 @@ now() { date +%s.%N; }
 calc() { awk "BEGIN { print ($1) }"; }   # arithmetic without bc (parenthesised: ">" compares)
 warm() { cat "$1" >/dev/null; }   # page cache: every figure reads from memory
 # The inputs' page cache (BENCHMARKS.md finding 12).  The same file costs wc -l and the
-# loader more or less depending on the folios the page cache holds it in: those of the writes
-# that made it (bench/gen's: small), or the read-ahead's (up to 2 MB) once it has been read
-# from disk.  wc -l of the formatted plan took 46-58 ms in the first state, 22-28 ms in the
-# second; the loader's mapping costs less in the second too, but by less than wc's half.  So
-# each input is dropped from the page cache and read back before it is measured (spbench
-# recache): the state of a plan opened some time after it was saved, the same whoever wrote
-# the file, and the one in which the baseline is fastest.  BENCH_RECACHE=0: as written.
+# loader more or less depending on how the page cache holds it: wc -l of the formatted plan
+# took 46-58 ms on an input kept for hours (7 % of it in 2 MB folios) and 22-28 ms once it
+# was dropped and read back (96 %); the loader's mapping is cheapest with 2 MB folios too.
+# So each input is dropped from the page cache and read back before it is measured (spbench
+# recache): the state of a plan read from disk, the same whatever happened to the file
+# before, and one in which wc -l is at its fastest.  BENCH_RECACHE=0: the page cache as it is.
 RECACHE=${BENCH_RECACHE:-1}
 # pagecache FILE [NAME]: FILE into the page cache as above; NAME: record the share of it the
 # kernel maps with 2 MB entries (its page cache in 2 MB folios).
@@ -492,9 +491,9 @@ fi
 {
     echo "sparkplan benchmark — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, ${CPU:-?}, ${MEM:-?}, median of $RUNS"
     if [ "$RECACHE" = 1 ]; then
-        echo "inputs: each dropped from the page cache and read back before it is measured (BENCH_RECACHE=0: as written)"
+        echo "inputs: each dropped from the page cache and read back before it is measured (BENCH_RECACHE=0: as it is)"
     else
-        echo "inputs: in the page cache as they were written (BENCH_RECACHE=0; the default reads each back first)"
+        echo "inputs: in the page cache as it is (BENCH_RECACHE=0; the default reads each back first)"
     fi
     awk -F '\t' -v runs="$RUNS" -f "$ROOT/bench/table.awk" "$RES"
     [ -z "$EVLINES" ] || echo "$EVLINES"

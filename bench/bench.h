@@ -15,7 +15,7 @@ double bench_median(double *v, size_t n); /* sorts v */
 int bench_screen(int rows, int cols, double timeout_s, char **argv);
 
 /* spbench index: a measuring prototype of the compact plan index (index.c); check: compare
- * it with the loader's model of the same file. */
-int bench_index(const char *path, int runs, bool check);
+ * it with the loader's model of the same file; two: built on two cores. */
+int bench_index(const char *path, int runs, bool check, bool two);
 
 #endif

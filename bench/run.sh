@@ -233,6 +233,12 @@ for name in $ONLY; do
     record "$name" proto "$(field time "$line")"
     record "$name" proto_rss_kb "$(field rss_kb "$line")"
     record "$name" proto_nodes "$(field nodes "$("$SPB" index "$f" 2>/dev/null)")"
+    # The same on two cores (the second half on a thread of its own), when the prototype could
+    # use that half's index (one plan; else it reads the half again and nothing is shown).
+    if [ "$(field halves "$("$SPB" index "$f" 1 two 2>/dev/null)")" = 2 ]; then
+        line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" index "$f" 1 two)
+        record "$name" proto2 "$(field time "$line")"
+    fi
     # The targets' rows run in turns with wc -l of the same file (spbench vs): each ratio
     # is the median of per-turn ratios, two runs a moment apart (finding 10).
     line=$("$SPB" vs "$RUNS" /dev/null "$f" -- "$SPB" parse "$f" 2>"$DIR/out.stderr")

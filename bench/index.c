@@ -163,6 +163,23 @@ static void add_node(struct pi *x, const char *base, const char *s, const char *
         x->stack_set[depth] = 1;
 }
 
+/* The tree prefix of the line s[0..n): blanks and ':' bars, then "+- " or ":- ".  *at is
+ * where the blanks and bars end; true when the marker follows there. */
+static int pi_marker_at(const char *s, size_t n, size_t *at)
+{
+    size_t i = 0;
+    for (;;) { /* bound: i only moves forward */
+        i = blank_skip_spaces(s, i, n);
+        if (i + 1 < n && s[i] == ':' && s[i + 1] != '-') {
+            i++;
+            continue;
+        }
+        break;
+    }
+    *at = i;
+    return i + 2 < n && (s[i] == '+' || s[i] == ':') && s[i + 1] == '-' && s[i + 2] == ' ';
+}
+
 /* A part's "(id) Name" line: its pair for the merge (pi_merge). */
 static void pi_pair(struct pi *x, const char *s, const char *e, const char *base)
 {
@@ -202,17 +219,8 @@ static void pi_line(struct pi *x, const char *base, const char *s, const char *e
         return;
     }
     if (x->in_tree) {
-        /* the prefix: blanks and ':' bars, then "+- " or ":- " */
-        size_t i = 0, n = (size_t)(e - s);
-        for (;;) { /* bound: i only moves forward */
-            i = blank_skip_spaces(s, i, n);
-            if (i + 1 < n && s[i] == ':' && s[i + 1] != '-') {
-                i++;
-                continue;
-            }
-            break;
-        }
-        if (i + 2 < n && (s[i] == '+' || s[i] == ':') && s[i + 1] == '-' && s[i + 2] == ' ')
+        size_t i, n = (size_t)(e - s);
+        if (pi_marker_at(s, n, &i))
             add_node(x, base, s, e, (uint32_t)(i / 3 + 1), (uint32_t)(i + 3));
         else if (i == 0)
             add_node(x, base, s, e, 0, 0); /* the root */
@@ -325,22 +333,13 @@ static void *pi_half_main(void *arg)
     return NULL;
 }
 
-/* Does the line at p[from..) start with a tree prefix (blanks and ':' bars, then "+- " or
- * ":- ")?  The part's first line says which state it starts in. */
+/* Does the line at p[from..) start with a tree prefix?  The part's first line says which
+ * state it starts in. */
 static int pi_tree_line_at(const char *p, size_t from, size_t len)
 {
     const char *e = memchr(p + from, '\n', len - from);
-    size_t n = e ? (size_t)(e - (p + from)) : len - from, i = 0;
-    const char *s = p + from;
-    for (;;) { /* bound: i only moves forward */
-        i = blank_skip_spaces(s, i, n);
-        if (i + 1 < n && s[i] == ':' && s[i + 1] != '-') {
-            i++;
-            continue;
-        }
-        break;
-    }
-    return i + 2 < n && (s[i] == '+' || s[i] == ':') && s[i + 1] == '-' && s[i + 2] == ' ';
+    size_t i;
+    return pi_marker_at(p + from, e ? (size_t)(e - (p + from)) : len - from, &i);
 }
 
 /* The part h (built from h->from on) appended to x (built up to there): 1, or 0 when the

@@ -15,7 +15,8 @@ double bench_median(double *v, size_t n); /* sorts v */
 int bench_screen(int rows, int cols, double timeout_s, char **argv);
 
 /* spbench index: a measuring prototype of the compact plan index (index.c); check: compare
- * it with the loader's model of the same file; two: built on two cores. */
-int bench_index(const char *path, int runs, bool check, bool two);
+ * it with the loader's model of the same file; two: built on two cores; scan: on two cores
+ * with the loader's quick paste scan beside it. */
+int bench_index(const char *path, int runs, bool check, bool two, bool scan);
 
 #endif

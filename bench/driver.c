@@ -12,7 +12,9 @@
  *                                the compact plan index built in one pass (index.c): a
  *                                prototype of the design of BENCHMARKS.md finding 10;
  *                                check: compared operator by operator with the loader's model;
- *                                two: the second half's index built on a second thread
+ *                                two: the second half's index built on a second thread;
+ *                                scan: that, with the loader's quick paste scan beside it
+ *                                on both threads (the design with today's paste checks)
  *   spbench load FILE [RUNS]     in-process: RUNS loads split by phase (read, clean, parse,
  *                                finish, free), the median of each
  *   spbench qscan FILE [RUNS]    in-process: the quick paste scan alone (clean_quick_scan)
@@ -102,7 +104,7 @@ double bench_now(void) { return now(); }
 
 static int usage(void)
 {
-    fputs("usage: spbench parse FILE | read FILE | scan FILE [read] | index FILE [RUNS [check] [two]] | load FILE [RUNS] | qscan FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | vs RUNS OUT FILE -- CMD ARGS... | keys FILE [N] | fresh MB [RUNS] | screen ROWS COLS TIMEOUT_S -- CMD ARGS... | recache FILE... | folios FILE\n",
+    fputs("usage: spbench parse FILE | read FILE | scan FILE [read] | index FILE [RUNS [check] [two] [scan]] | load FILE [RUNS] | qscan FILE [RUNS] | emit FILE print|json OUT [RUNS] | run RUNS OUT -- CMD ARGS... | vs RUNS OUT FILE -- CMD ARGS... | keys FILE [N] | fresh MB [RUNS] | screen ROWS COLS TIMEOUT_S -- CMD ARGS... | recache FILE... | folios FILE\n",
           stderr);
     return 2;
 }
@@ -676,13 +678,14 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "scan") == 0)
         return argc > 3 && strcmp(argv[3], "read") == 0 ? cmd_scan_read(argv[2]) : cmd_scan(argv[2]);
     if (strcmp(argv[1], "index") == 0) {
-        bool check = false, two = false;
+        bool check = false, two = false, scan = false;
         for (int k = 4; k < argc; k++) { /* bound: the arguments */
             check = check || strcmp(argv[k], "check") == 0;
             two = two || strcmp(argv[k], "two") == 0;
+            scan = scan || strcmp(argv[k], "scan") == 0;
         }
         return bench_index(argv[2], argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 1, check,
-                           two);
+                           two, scan);
     }
     if (strcmp(argv[1], "load") == 0)
         return cmd_load(argv[2], argc > 3 ? atoi(argv[3]) > 0 ? atoi(argv[3]) : 1 : 1);

@@ -17,6 +17,9 @@
  * the second's, its parents before the cut taken from this half's open operators.  When the
  * first half ends in another state than the one assumed, or the second half saw a header,
  * this thread reads the second half again itself: the index is the same either way.
+ * With scan, the loader's own quick paste scan (clean.h, in 1 MB pieces) runs beside it on
+ * both cores, each thread taking pieces once its half is done (the second from the front,
+ * this one from the back), as the loader shares it: the design with today's paste checks.
  * Owns what it maps and allocates and frees it before returning.  Never recurses.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, MADV_HUGEPAGE */
@@ -36,6 +39,7 @@
 
 #include "bench.h"
 #include "sparkplan/blank.h"
+#include "sparkplan/clean.h"
 #include "sparkplan/load.h"
 #include "sparkplan/mapfile.h"
 #include "sparkplan/plan.h"
@@ -324,12 +328,16 @@ struct pi_half {
     struct pi x;
     const char *p;
     size_t from, to;
+    struct clean_quick_parts *scan; /* the paste's quick scan beside the index (NULL: none) */
 };
 
 static void *pi_half_main(void *arg)
 {
     struct pi_half *h = arg;
     pi_lines(&h->x, h->p, h->from, h->to);
+    /* Bound: one piece a round, each taken once. */
+    while (h->scan && clean_quick_parts_step(h->scan, true))
+        ;
     return NULL;
 }
 
@@ -384,18 +392,24 @@ static int pi_merge(struct pi *x, struct pi_half *h)
     return 1;
 }
 
-/* Whether the last pi_build_two used its second half's index (0: read again, or one core). */
-static int pi_merged;
+/* Whether the last pi_build_two used its second half's index (0: read again, or one core),
+ * and what its quick scan said (1: the text needs clean-up; -1: none ran). */
+static int pi_merged, pi_dirty = -1;
 
-static void pi_build_two(struct pi *x, const char *p, size_t len)
+/* The pieces of the loader's quick scan (clean.h) are this long (load.c's SCAN_PIECE). */
+#define PI_SCAN_PIECE ((size_t)1 << 20)
+
+static void pi_build_two(struct pi *x, const char *p, size_t len, bool scan)
 {
     pi_merged = 0;
+    pi_dirty = -1;
     const char *mid = len > 1 << 20 ? memchr(p + len / 2, '\n', len - len / 2) : NULL;
     if (!mid) {
         pi_build(x, p, len);
         return;
     }
-    struct pi_half h = {.p = p, .from = (size_t)(mid + 1 - p), .to = len};
+    struct pi_half h = {.p = p, .from = (size_t)(mid + 1 - p), .to = len,
+                        .scan = scan ? clean_quick_parts_new(p, len, PI_SCAN_PIECE) : NULL};
     x->reserved = len / 2 + 16;
     h.x.reserved = (len - h.from) / 2 + 16;
     h.x.part = 1;
@@ -408,8 +422,16 @@ static void pi_build_two(struct pi *x, const char *p, size_t len)
     pthread_t th;
     int two = pthread_create(&th, NULL, pi_half_main, &h) == 0;
     pi_lines(x, p, 0, h.from);
+    /* This thread's share of the scan: pieces from the back, as the loader's first thread
+       takes them once its parse is done.  Bound: one piece a round, each taken once. */
+    while (h.scan && clean_quick_parts_step(h.scan, false))
+        ;
     if (two)
         pthread_join(th, NULL);
+    if (h.scan) {
+        pi_dirty = clean_quick_parts_verdict(h.scan);
+        clean_quick_parts_free(h.scan);
+    }
     if (two && pi_merge(x, &h))
         pi_merged = 1;
     else
@@ -456,7 +478,7 @@ static size_t pi_check(const struct pi *x, const char *path)
     return bad;
 }
 
-int bench_index(const char *path, int runs, bool check, bool two)
+int bench_index(const char *path, int runs, bool check, bool two, bool scan)
 {
     int fd = open(path, O_RDONLY);
     struct stat st;
@@ -476,8 +498,8 @@ int bench_index(const char *path, int runs, bool check, bool two)
                     MAPFILE_MIN_SIZE);
             return 1;
         }
-        if (two)
-            pi_build_two(&x, p, len);
+        if (two || scan)
+            pi_build_two(&x, p, len, scan);
         else
             pi_build(&x, p, len);
         t[r] = bench_now() - t0;
@@ -490,10 +512,12 @@ int bench_index(const char *path, int runs, bool check, bool two)
             pi_free(&x);
     }
     close(fd);
-    printf("time=%.6f nodes=%u index_mb=%.1f arrays_mb=%.1f details=%u root_end=%u halves=%d\n",
+    printf("time=%.6f nodes=%u index_mb=%.1f arrays_mb=%.1f details=%u root_end=%u halves=%d "
+           "scan=%s\n",
            bench_median(t, (size_t)runs), x.n, x.n * 16.0 / 1048576,
            (x.n * 24.0 + x.n_ids * 4.0) / 1048576, x.details_found, x.n ? x.end[0] : 0,
-           two && pi_merged ? 2 : 1);
+           (two || scan) && pi_merged ? 2 : 1,
+           pi_dirty < 0 ? "none" : pi_dirty ? "dirty" : "clean");
     pi_free(&x);
     free(t);
     return 0;

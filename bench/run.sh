@@ -238,6 +238,9 @@ for name in $ONLY; do
     if [ "$(field halves "$("$SPB" index "$f" 1 two 2>/dev/null)")" = 2 ]; then
         line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" index "$f" 1 two)
         record "$name" proto2 "$(field time "$line")"
+        # and with the loader's quick paste scan beside it on both cores (today's checks)
+        line=$("$SPB" run "$RUNS" /dev/null -- "$SPB" index "$f" 1 scan)
+        record "$name" proto2s "$(field time "$line")"
     fi
     # The targets' rows run in turns with wc -l of the same file (spbench vs): each ratio
     # is the median of per-turn ratios, two runs a moment apart (finding 10).

@@ -85,12 +85,13 @@ END {
             printf "    summary <= 5, print <= 6, RSS <= 1.5x input on the million-node plans;\n"
             printf "    screen = first full screen (pty) <= 4 on the formatted plan\n"
             printf "    proto = the one-pass index prototype (spbench index, bench/index.c): time on one\n"
-            printf "            core (and on two: spbench index FILE 1 two, where it could use the second\n"
-            printf "            half's index) and RSS against wc -l and the input, and its node count\n"
+            printf "            core, on two (spbench index FILE 1 two, where it could use the second\n"
+            printf "            half's index) and on two with the loader's quick paste scan beside it\n"
+            printf "            (... 1 scan), and RSS against wc -l and the input, and its node count\n"
             printf "            beside the loader's\n"
             printf "%-10s %6s %11s %8s %-13s %-13s %-13s %-13s %-13s %s\n", "input", "wc ms",
                 "scan x m/r", "index ms", "parse x", "summary x", "print x", "screen x", "RSS/input",
-                "proto x 1/2 cores / RSS / nodes (loader)"
+                "proto x 1/2/2+scan / RSS / nodes (loader)"
         }
         w = v[i, "wc"]
         big = (i == "formatted" || i == "simple")
@@ -118,8 +119,9 @@ END {
         }
         cell_x = "-"
         if (has(i, "proto"))
-            cell_x = sprintf("%.1f/%s / %.2f / %d (%d)", ratio(v[i, "proto"], w),
+            cell_x = sprintf("%.1f/%s/%s / %.2f / %d (%d)", ratio(v[i, "proto"], w),
                 has(i, "proto2") ? sprintf("%.1f", ratio(v[i, "proto2"], w)) : "-",
+                has(i, "proto2s") ? sprintf("%.1f", ratio(v[i, "proto2s"], w)) : "-",
                 ratio(v[i, "proto_rss_kb"] * 1024 / 1e6, v[i, "bytes"] / 1e6), v[i, "proto_nodes"],
                 v[i, "in_nodes"])
         cell_r = has(i, "scan") ? sprintf("%.2f", ratio(v[i, "scan"], w)) : "-"

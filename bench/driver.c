@@ -635,6 +635,8 @@ static int cmd_folios(const char *path)
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         perror(path);
+        if (fd >= 0)
+            close(fd);
         return 1;
     }
     size_t n = (size_t)st.st_size, align = (size_t)2 << 20;
@@ -648,11 +650,14 @@ static int cmd_folios(const char *path)
     char *area = mmap(NULL, n + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (area == MAP_FAILED) {
         perror("spbench: mmap");
+        close(fd);
         return 1;
     }
     char *p = (char *)(((uintptr_t)area + align - 1) & ~(uintptr_t)(align - 1));
     if (mmap(p, n, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
         perror(path);
+        munmap(area, n + align);
+        close(fd);
         return 1;
     }
     volatile char sink = 0;

@@ -364,6 +364,14 @@ static int pi_merge(struct pi *x, struct pi_half *h)
     if (x->cap < x->n + y->n)
         return 0;
     uint32_t base = x->n;
+    if (y->n_pairs && !x->details) {
+        /* made where the sequential pass makes it, at the first block after the tree; made
+           before anything is appended, so that a failure leaves x as it was */
+        x->n_ids = (base + y->n_at_details) * 2 + 16;
+        x->details = calloc(x->n_ids, sizeof *x->details);
+        if (!x->details)
+            return 0;
+    }
     memcpy(x->v + base, y->v, (size_t)y->n * sizeof *y->v);
     for (uint32_t k = 0; k < y->n; k++) { /* bound: the part's operators */
         uint32_t q = y->parent[k];
@@ -376,13 +384,6 @@ static int pi_merge(struct pi *x, struct pi_half *h)
     }
     x->n += y->n;
     if (y->n_pairs) {
-        if (!x->details) {
-            /* made where the sequential pass makes it: at the first block after the tree */
-            x->n_ids = (base + y->n_at_details) * 2 + 16;
-            x->details = calloc(x->n_ids, sizeof *x->details);
-            if (!x->details)
-                return 0;
-        }
         for (uint32_t k = 0; k < y->n_pairs; k += 2) /* bound: the part's blocks */
             if (y->ids[k] < x->n_ids) {
                 x->details[y->ids[k]] = y->ids[k + 1];

@@ -1,12 +1,14 @@
 /* thread.h: the signals a worker takes, and the turns of threads writing one stream in order
  * (--print and --summary of a big plan put their chunks together on two threads; check_emit
  * and check_analyze compare their bytes with one thread's, this suite the turns alone). */
+#define _GNU_SOURCE /* sched_getcpu, CPU_* */
 #include <check.h>
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,6 +344,47 @@ START_TEST(a_search_on_two_threads_finds_the_first_match)
 }
 END_TEST
 
+/* ---- where a worker starts ------------------------------------------------------------------ */
+
+static void *report_affinity(void *arg)
+{
+    cpu_set_t *set = arg;
+    if (sched_getaffinity(0, sizeof *set, set) != 0)
+        CPU_ZERO(set);
+    return NULL;
+}
+
+/* A worker found on its creator's core moves to another one (the kernel left the second
+   thread of a load on the first one's core for 26 ms), and then may run wherever its
+   creator may: a `taskset` the user gave still holds, nothing is left pinned. */
+START_TEST(a_worker_on_its_creators_core_moves_and_keeps_the_creators_affinity)
+{
+    cpu_set_t mine, its;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof mine, &mine), 0);
+    pthread_t th;
+    ck_assert(thread_start_quiet(&th, report_affinity, &its));
+    pthread_join(th, NULL);
+    ck_assert(CPU_EQUAL(&mine, &its));
+    ck_assert_int_eq(thread_place_away(-1), 0);
+    if (CPU_COUNT(&mine) < 2 || sched_getcpu() < 0) {
+        fprintf(stderr, "check_thread: one core allowed here: the move is not tried\n");
+        return;
+    }
+    /* The thread may be moved between the two calls: a few tries. */
+    int moved = 0;
+    for (int k = 0; k < 20 && !moved; k++) {
+        int cpu = sched_getcpu();
+        if (thread_place_away(cpu) && sched_getcpu() != cpu)
+            moved = 1;
+    }
+    ck_assert_int_eq(moved, 1);
+    ck_assert_int_eq(sched_getaffinity(0, sizeof its, &its), 0);
+    ck_assert(CPU_EQUAL(&mine, &its));
+    /* Not on that core (no thread runs on a core past the set's end): nothing to do. */
+    ck_assert_int_eq(thread_place_away(CPU_SETSIZE + 1), 0);
+}
+END_TEST
+
 Suite *thread_suite(void)
 {
     Suite *s = suite_create("thread");
@@ -353,6 +396,7 @@ Suite *thread_suite(void)
     tcase_add_test(tc, a_split_size_is_read_only_from_a_whole_number);
     tcase_add_test(tc, a_cut_parse_waits_for_its_part_doing_other_work_meanwhile);
     tcase_add_test(tc, a_search_on_two_threads_finds_the_first_match);
+    tcase_add_test(tc, a_worker_on_its_creators_core_moves_and_keeps_the_creators_affinity);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -23,6 +23,14 @@ bool thread_start_quiet(pthread_t *thread, void *(*run)(void *), void *arg);
  * caller's own write would, instead of failing with EPIPE. */
 bool thread_start_writer(pthread_t *thread, void *(*run)(void *), void *arg);
 
+/* Both start the thread away from the core its creator runs on when another core is allowed
+ * (thread_place_away), as the kernel does not always. */
+
+/* The calling thread moved off creator_cpu when it runs there and its affinity allows another
+ * core; the affinity is as before once it returns.  1 when it moved it, 0 otherwise
+ * (creator_cpu < 0, another core, one allowed core, a failed call). */
+int thread_place_away(int creator_cpu);
+
 /* The size, in bytes, from which some work is shared with a second thread, as the
  * environment variable name sets it for the tests (SPARKPLAN_PARSE_TAIL_MIN and the like,
  * man page): true, *min set, when the variable is a whole decimal number; false when it is

@@ -1,10 +1,54 @@
 /* thread.c: worker threads the terminal's signals never reach, and the turns of threads
  * writing one stream in order (see thread.h). */
+#define _GNU_SOURCE /* sched_getcpu, sched_setaffinity, CPU_* */
 #include "sparkplan/thread.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- where a new thread starts ------------------------------------------------------------
+ *
+ * A worker is started to run beside its creator, on the other core.  Linux puts a new thread
+ * on the idlest core it sees at that instant, and on this 2-core VM that was often the
+ * creator's own: the other one was running a kernel thread for a moment (khugepaged, a
+ * kworker).  It was then left there: the two threads took 4 ms turns on one core for 26 ms
+ * of a 133 ms load, the other core idle (perf sched timehist of spbench parse, the
+ * million-operator formatted plan).  So a worker that finds itself on its creator's core
+ * moves to another one it may run on, then lets the scheduler move it as it likes again. */
+
+int thread_place_away(int creator_cpu)
+{
+    if (creator_cpu < 0 || sched_getcpu() != creator_cpu)
+        return 0;
+    cpu_set_t allowed, away;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || !CPU_ISSET(creator_cpu, &allowed) ||
+        CPU_COUNT(&allowed) < 2)
+        return 0;
+    away = allowed;
+    CPU_CLR(creator_cpu, &away);
+    /* The kernel moves the thread before sched_setaffinity returns (its core is no longer
+       allowed); giving the whole set back moves nothing. */
+    if (sched_setaffinity(0, sizeof away, &away) != 0)
+        return 0;
+    (void)sched_setaffinity(0, sizeof allowed, &allowed);
+    return 1;
+}
+
+struct placed_start {
+    void *(*run)(void *);
+    void *arg;
+    int creator_cpu;
+};
+
+static void *placed_main(void *p)
+{
+    struct placed_start st = *(struct placed_start *)p;
+    free(p);
+    (void)thread_place_away(st.creator_cpu);
+    return st.run(st.arg);
+}
 
 static bool start_blocking(pthread_t *thread, void *(*run)(void *), void *arg, bool keep_pipe)
 {
@@ -19,7 +63,17 @@ static bool start_blocking(pthread_t *thread, void *(*run)(void *), void *arg, b
     if (keep_pipe && sigismember(&old, SIGPIPE) != 1)
         sigdelset(&block, SIGPIPE);
     pthread_sigmask(SIG_SETMASK, &block, NULL);
-    int rc = pthread_create(thread, NULL, run, arg);
+    /* Without memory for the note, the thread starts where the kernel puts it. */
+    struct placed_start *st = malloc(sizeof *st);
+    int rc;
+    if (st) {
+        *st = (struct placed_start){run, arg, sched_getcpu()};
+        rc = pthread_create(thread, NULL, placed_main, st);
+        if (rc != 0)
+            free(st);
+    } else {
+        rc = pthread_create(thread, NULL, run, arg);
+    }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc == 0;
 }

@@ -84,6 +84,28 @@ pagecache() {
 CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 MEM=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
 say "machine: $(nproc) cores, ${CPU:-unknown CPU}, ${MEM:-? memory}; runs per case: $RUNS"
+# Proactive reclaim (BENCHMARKS.md finding 12): a DAMON scheme of this kernel that pages out
+# memory idle for a while drops the page cache of an input left alone that long, in part, so
+# a kept input is read from disk again, piece by piece, by whatever reads it next.  Said on
+# the report's second line; the inputs are read back before they are measured (pagecache)
+# whatever it says.  Empty when no such scheme is on.
+damon_pageout() {
+    for k in /sys/kernel/mm/damon/admin/kdamonds/*; do
+        [ "$(cat "$k/state" 2>/dev/null)" = on ] || continue
+        for c in "$k"/contexts/*; do
+            aggr=$(cat "$c/monitoring_attrs/intervals/aggr_us" 2>/dev/null) || continue
+            for sc in "$c"/schemes/*; do
+                [ "$(cat "$sc/action" 2>/dev/null)" = pageout ] || continue
+                age=$(cat "$sc/access_pattern/age/min" 2>/dev/null) || continue
+                mb=$(( $(cat "$sc/quotas/bytes" 2>/dev/null || echo 0) >> 20 ))
+                per=$(cat "$sc/quotas/reset_interval_ms" 2>/dev/null || echo ?)
+                echo "the kernel pages out memory idle for $((age * aggr / 1000000)) s (DAMON pageout, up to $mb MB each $per ms; 0: no limit)"
+                return 0
+            done
+        done
+    done
+}
+DAMON=$(damon_pageout)
 
 # ---- inputs ------------------------------------------------------------------------
 make_input() { # NAME: generate $DIR/NAME.txt unless a fresh one is there
@@ -504,6 +526,7 @@ fi
     else
         echo "inputs: in the page cache as it is (BENCH_RECACHE=0; the default reads each back first)"
     fi
+    [ -z "$DAMON" ] || echo "page cache: $DAMON"
     awk -F '\t' -v runs="$RUNS" -f "$ROOT/bench/table.awk" "$RES"
     [ -z "$EVLINES" ] || echo "$EVLINES"
 } | tee "$OUT/last.txt"

@@ -431,10 +431,13 @@ static struct parse_split *split_for_decoded(const char *text, size_t len)
  * of the first piece, which only the second thread scans: a tree has no blank line, so its
  * first piece is the whole text, whose scan costs about a third of what parsing the whole
  * tree does (25-35 ms against 90-100 ms on the million-operator simple plan).  At 50 % this
- * thread waited 20-55 ms at the cut; at 67 % the two end together (24 alternating runs,
- * median 56 ms against 64, docs/performance.md). */
+ * thread waited 20-55 ms at the cut; at 67 % the two ended together (24 alternating runs,
+ * median 56 ms against 64, docs/performance.md).  Once the second thread no longer shared
+ * this one's core at its start (thread.c), this thread waited 19-55 ms at 67 % again
+ * (perf sched, 11 runs): at 75 % the load takes 63.6 ms against 68.4 (medians of 61
+ * alternated runs). */
 #define GRAFT_AT_PERCENT 50
-#define GRAFT_FIRST_PIECE_PERCENT 17
+#define GRAFT_FIRST_PIECE_PERCENT 25
 
 /* Where the tree of a plan without a details list is cut (GRAFT_AT_PERCENT). */
 static size_t graft_cut_for(const struct clean_quick_parts *parts, size_t len)

@@ -106,6 +106,11 @@ damon_pageout() {
     done
 }
 DAMON=$(damon_pageout)
+# A kernel of this VM's kind packs threads onto vCPUs that are already busy
+# (sched_vcpu_pack on its command line): a new thread started beside a busy one ran on its
+# core, in 4 ms turns, for up to 40 ms of a load (BENCHMARKS.md finding 13).  The program's
+# workers move themselves off their creator's core (src/base/thread.c); said on the report.
+PACK=$(cat /proc/sys/kernel/sched_vcpu_pack 2>/dev/null || true)
 
 # ---- inputs ------------------------------------------------------------------------
 make_input() { # NAME: generate $DIR/NAME.txt unless a fresh one is there
@@ -527,6 +532,8 @@ fi
         echo "inputs: in the page cache as it is (BENCH_RECACHE=0; the default reads each back first)"
     fi
     [ -z "$DAMON" ] || echo "page cache: $DAMON"
+    [ -z "$PACK" ] || [ "$PACK" = 0 ] ||
+        echo "scheduler: sched_vcpu_pack=$PACK (new threads packed onto busy vCPUs; the workers move off their creator's core)"
     awk -F '\t' -v runs="$RUNS" -f "$ROOT/bench/table.awk" "$RES"
     [ -z "$EVLINES" ] || echo "$EVLINES"
 } | tee "$OUT/last.txt"

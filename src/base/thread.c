@@ -10,13 +10,15 @@
 
 /* ---- where a new thread starts ------------------------------------------------------------
  *
- * A worker is started to run beside its creator, on the other core.  Linux puts a new thread
- * on the idlest core it sees at that instant, and on this 2-core VM that was often the
- * creator's own: the other one was running a kernel thread for a moment (khugepaged, a
- * kworker).  It was then left there: the two threads took 4 ms turns on one core for 26 ms
- * of a 133 ms load, the other core idle (perf sched timehist of spbench parse, the
- * million-operator formatted plan).  So a worker that finds itself on its creator's core
- * moves to another one it may run on, then lets the scheduler move it as it likes again. */
+ * A worker is started to run beside its creator, on the other core.  The kernel of the
+ * benchmark's VM packs threads onto a vCPU that is already busy while it has room
+ * (sched_vcpu_pack on its command line: the host can then leave the other vCPU idle), and a
+ * thread that has just started has no history that says it needs a core of its own: the
+ * load's worker ran on the loading thread's core, the two taking 4 ms turns for 26 ms of a
+ * 133 ms load, the other core idle (perf sched timehist of spbench parse, the
+ * million-operator formatted plan; BENCHMARKS.md finding 13).  So a worker that finds itself
+ * on its creator's core moves to another one it may run on, then lets the scheduler move it
+ * as it likes again. */
 
 int thread_place_away(int creator_cpu)
 {

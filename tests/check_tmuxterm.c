@@ -1,7 +1,7 @@
 /* check_tmuxterm.c: the tmux harness of the terminal tests (see tmuxterm.h).  No suite
  * of its own. */
 #include <check.h>
-#include <dirent.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,25 +316,29 @@ bool tmx_setup(const char *name)
     return true;
 }
 
+/* One entry of the scratch directory, removed after what it holds (FTW_DEPTH); the tmux
+ * server of a socket stopped first. */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *at)
+{
+    (void)st;
+    if (flag == FTW_DP) {
+        (void)rmdir(path); /* what cannot go stays; the walk goes on */
+        return 0;
+    }
+    if (strstr(path + at->base, ".sock"))
+        free(tmx_sh("tmux -S %s kill-server 2>/dev/null", path));
+    (void)unlink(path);
+    return 0;
+}
+
 /* Runs in the parent once the tests are done, failed or not: no tmux server outlives the
- * run (each test also stops its own when it passes). */
+ * run (each test also stops its own when it passes), and nothing the tests wrote is left in
+ * /tmp: the scratch directory goes whole, with the directories tests made in it (a history
+ * directory, a config home, a long path), which an unlink of each entry left behind. */
 void tmx_teardown(void)
 {
     if (!dir[0])
         return;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (strstr(e->d_name, ".sock"))
-            free(tmx_sh("tmux -S %s kill-server 2>/dev/null", path));
-        unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
+    (void)nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     dir[0] = '\0';
 }
